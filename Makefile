@@ -1,0 +1,76 @@
+# leakfind - heap-dump leak finder.
+#   make            build build/leakfind
+#   make setup      install the Debian packages it needs (when missing), then build
+#   make check      every test: unit, CLI goldens, fuzz corpora replay
+#   make asan       the same tests built with -fsanitize=address,undefined
+#   make bench      synthetic and real benchmarks (see BENCHMARKS.md)
+#   make fuzz       libFuzzer campaign, FUZZ_SECONDS per target (clang)
+
+CC      ?= cc
+OPT     ?= -O2 -g
+STD     := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CFLAGS  += $(OPT) $(STD)
+LDLIBS  := -lJudy -lxxhash -lz -lm
+BUILD   ?= build
+
+LIB_SRC  := $(wildcard graph/*.c core/*.c)
+CMD_SRC  := $(wildcard cmd/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean
+
+all: $(BUILD)/leakfind
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libleakfind.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
+
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
+
+# Each fuzz target also links with a replay driver so gcc builds can run the corpora.
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_driver.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+setup:
+	@sh tests/setup.sh
+	@$(MAKE) --no-print-directory all
+
+check: $(BUILD)/leakfind $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+	@sh tests/run_all.sh $(BUILD)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" check
+
+bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage
+	@sh tests/bench/run.sh $(BUILD)
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(DEPS)

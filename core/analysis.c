@@ -1,0 +1,92 @@
+/* analysis.c - runs the graph algorithms over a snapshot. */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../graph/dominators.h"
+#include "../graph/domtree.h"
+
+int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err)
+{
+    if (s->idom && s->analysis_flags == dom_flags)
+        return 0;
+    const uint32_t n = s->object_count;
+    uint32_t *root_node = malloc((s->root_count ? s->root_count : 1) * sizeof *root_node);
+    uint32_t *idom = malloc((n ? n : 1) * sizeof *idom);
+    uint64_t *retained = malloc((n ? n : 1) * sizeof *retained);
+    if (!root_node || !idom || !retained)
+        goto nomem;
+    for (uint32_t r = 0; r < s->root_count; r++)
+        root_node[r] = s->root[r].node;
+    lf_graph g = lf_snapshot_graph(s);
+    g.root_count = s->root_count;
+    g.root_node = root_node;
+    lf_dominator_result result;
+    if (lf_dominators_compute(&g, s->object_shallow, dom_flags, idom, retained, &result))
+        goto nomem;
+    free(root_node);
+    root_node = NULL;
+    lf_domtree tree;
+    if (lf_domtree_build(n, idom, retained, &tree))
+        goto nomem;
+    if (s->owned_count + 4 > sizeof s->owned / sizeof s->owned[0]) {
+        lf_domtree_free(&tree);
+        goto nomem;
+    }
+    s->idom = lf_snapshot_own(s, idom);
+    s->retained = lf_snapshot_own(s, retained);
+    s->domtree_offset = lf_snapshot_own(s, tree.child_offset);
+    s->domtree_child = lf_snapshot_own(s, tree.child);
+    s->reachable_count = result.reachable_count;
+    s->reachable_shallow = result.reachable_shallow;
+    s->analysis_flags = dom_flags;
+    return 0;
+nomem:
+    free(root_node);
+    free(idom);
+    free(retained);
+    return lf_fail_nomem(err, "computing dominators");
+}
+
+int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *err)
+{
+    memset(t, 0, sizeof *t);
+    size_t k = s->class_count ? s->class_count : 1;
+    t->count = calloc(k, sizeof *t->count);
+    t->shallow = calloc(k, sizeof *t->shallow);
+    t->retained = calloc(k, sizeof *t->retained);
+    t->unreachable_count = calloc(k, sizeof *t->unreachable_count);
+    t->unreachable_shallow = calloc(k, sizeof *t->unreachable_shallow);
+    if (!t->count || !t->shallow || !t->retained || !t->unreachable_count ||
+        !t->unreachable_shallow) {
+        lf_class_totals_free(t);
+        return lf_fail_nomem(err, "class totals");
+    }
+    for (uint32_t v = 0; v < s->object_count; v++) {
+        uint32_t c = s->object_class[v];
+        t->count[c]++;
+        t->shallow[c] += s->object_shallow[v];
+        if (s->idom && s->idom[v] == LF_NODE_NONE) {
+            t->unreachable_count[c]++;
+            t->unreachable_shallow[c] += s->object_shallow[v];
+        }
+    }
+    if (s->idom && lf_class_retained(s->domtree_offset, s->domtree_child, s->object_count,
+                                     s->object_class, s->class_count, s->retained,
+                                     t->retained)) {
+        lf_class_totals_free(t);
+        return lf_fail_nomem(err, "class totals");
+    }
+    return 0;
+}
+
+void lf_class_totals_free(lf_class_totals *t)
+{
+    free(t->count);
+    free(t->shallow);
+    free(t->retained);
+    free(t->unreachable_count);
+    free(t->unreachable_shallow);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,25 @@
+/* analysis.h - dominators, retained sizes and the dominator tree of a snapshot,
+ * computed once (or taken from a leakfind file that stores them). */
+#ifndef LF_ANALYSIS_H
+#define LF_ANALYSIS_H
+
+#include "snapshot.h"
+
+/* Makes s->idom, s->retained and s->domtree_* available, computed with the
+ * LF_DOM_* flags given, unless the snapshot already holds an analysis made
+ * with the same flags. */
+int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err);
+
+typedef struct lf_class_totals {
+    uint64_t *count;        /* class -> instances */
+    uint64_t *shallow;      /* class -> bytes */
+    uint64_t *retained;     /* class -> bytes, nothing counted twice (needs analysis) */
+    uint64_t *unreachable_count;
+    uint64_t *unreachable_shallow;
+} lf_class_totals;
+
+/* Per-class totals; retained is filled only when the snapshot is analysed. */
+int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *err);
+void lf_class_totals_free(lf_class_totals *t);
+
+#endif

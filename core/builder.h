@@ -1,0 +1,36 @@
+/* builder.h - builds a snapshot from records that name objects by id.
+ *
+ * Objects, edges and roots may come in any order; edges and roots that name an
+ * id with no object are counted as dangling and dropped. Ids map to node
+ * numbers (in order of first appearance) through a JudyL array. */
+#ifndef LF_BUILDER_H
+#define LF_BUILDER_H
+
+#include "snapshot.h"
+
+typedef struct lf_builder lf_builder;
+
+enum {
+    LF_BUILDER_OK = 0,
+    LF_BUILDER_NOMEM = -1,
+    LF_BUILDER_DUPLICATE = -2,   /* an object id given twice */
+    LF_BUILDER_TOO_MANY = -3,    /* over LF_NODE_MAX objects, or too many strings */
+    LF_BUILDER_BAD_INDEX = -4,   /* a class or string index that was never returned */
+};
+
+lf_builder *lf_builder_new(void);
+void lf_builder_free(lf_builder *b);
+/* Interned string index, or a negative LF_BUILDER_* code. */
+int64_t lf_builder_string(lf_builder *b, const char *s, size_t len);
+/* Class index of the class with this name (created on first use), or < 0. */
+int64_t lf_builder_class(lf_builder *b, const char *name, size_t len);
+int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t shallow);
+int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak,
+                    lf_edge_kind kind, uint32_t label);
+int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t name_string);
+void lf_builder_set_flags(lf_builder *b, uint32_t snapshot_flags);
+/* Turns the records into a snapshot (format set by the caller afterwards).
+ * Frees the builder whatever the outcome. */
+int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err);
+
+#endif

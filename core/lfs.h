@@ -1,0 +1,15 @@
+/* lfs.h - reading and writing leakfind snapshot files (docs/FORMAT.md). */
+#ifndef LF_LFS_H
+#define LF_LFS_H
+
+#include "snapshot.h"
+
+int lf_lfs_detect(const uint8_t *data, uint64_t size);
+/* Maps the file; validates the header, every chunk's checksum and every index
+ * before returning. The snapshot's arrays point into the mapping. */
+int lf_lfs_open(const char *path, lf_snapshot *out, lf_error *err);
+/* Writes s (with its analysis when present) to path through a temporary file
+ * in the same directory, renamed into place only when complete. */
+int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err);
+
+#endif

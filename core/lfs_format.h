@@ -1,0 +1,57 @@
+/* lfs_format.h - on-disk constants of the leakfind snapshot format (docs/FORMAT.md). */
+#ifndef LF_LFS_FORMAT_H
+#define LF_LFS_FORMAT_H
+
+#include <stdint.h>
+
+#define LFS_MAGIC "LEAKFIND"
+#define LFS_VERSION_MAJOR 1
+#define LFS_VERSION_MINOR 0
+#define LFS_HEADER_SIZE 64
+#define LFS_CHUNK_ENTRY_SIZE 32
+#define LFS_MAX_CHUNKS 64
+
+#define LFS_FOURCC(a, b, c, d) \
+    ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+enum lfs_chunk_id {
+    LFS_META = LFS_FOURCC('M', 'E', 'T', 'A'),
+    LFS_STRO = LFS_FOURCC('S', 'T', 'R', 'O'), /* u64 string offsets, count+1 */
+    LFS_STRB = LFS_FOURCC('S', 'T', 'R', 'B'), /* string bytes */
+    LFS_CLSN = LFS_FOURCC('C', 'L', 'S', 'N'), /* u32 class name string */
+    LFS_OIDS = LFS_FOURCC('O', 'I', 'D', 'S'), /* u64 object id */
+    LFS_OCLS = LFS_FOURCC('O', 'C', 'L', 'S'), /* u32 object class */
+    LFS_OSHL = LFS_FOURCC('O', 'S', 'H', 'L'), /* u64 object shallow size */
+    LFS_EOFF = LFS_FOURCC('E', 'O', 'F', 'F'), /* u64 edge offsets, objects+1 */
+    LFS_ETGT = LFS_FOURCC('E', 'T', 'G', 'T'), /* u32 edge target | weak bit */
+    LFS_ELBL = LFS_FOURCC('E', 'L', 'B', 'L'), /* u32 edge label */
+    LFS_EKND = LFS_FOURCC('E', 'K', 'N', 'D'), /* u8 edge kind */
+    LFS_ROOT = LFS_FOURCC('R', 'O', 'O', 'T'), /* 16-byte root records */
+    LFS_IDOM = LFS_FOURCC('I', 'D', 'O', 'M'), /* u32 immediate dominator */
+    LFS_RETN = LFS_FOURCC('R', 'E', 'T', 'N'), /* u64 retained size */
+    LFS_DTOF = LFS_FOURCC('D', 'T', 'O', 'F'), /* u32 dominator-tree child offsets, objects+2 */
+    LFS_DTCH = LFS_FOURCC('D', 'T', 'C', 'H'), /* u32 dominator-tree children */
+};
+
+/* META chunk: little-endian u64 fields in this order. Readers accept a longer
+ * META (fields appended by later minor versions) and treat missing trailing
+ * fields as 0. */
+enum lfs_meta_field {
+    LFS_META_OBJECT_COUNT,
+    LFS_META_EDGE_COUNT,
+    LFS_META_CLASS_COUNT,
+    LFS_META_ROOT_COUNT,
+    LFS_META_STRING_COUNT,
+    LFS_META_SOURCE_FORMAT,
+    LFS_META_SNAPSHOT_FLAGS,
+    LFS_META_DANGLING_EDGES,
+    LFS_META_DANGLING_ROOTS,
+    LFS_META_WARNINGS,
+    LFS_META_HAS_ANALYSIS,
+    LFS_META_REACHABLE_COUNT,
+    LFS_META_REACHABLE_SHALLOW,
+    LFS_META_ANALYSIS_FLAGS,
+    LFS_META_FIELDS
+};
+
+#endif

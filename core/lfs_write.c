@@ -1,0 +1,173 @@
+/* lfs_write.c - writes a snapshot as a leakfind file, atomically. */
+#include "lfs.h"
+#include "lfs_format.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+typedef struct chunk_out {
+    uint32_t id;
+    const void *data;
+    uint64_t size;
+    uint64_t offset;
+    uint64_t hash;
+} chunk_out;
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static int write_all(int fd, const void *data, uint64_t size)
+{
+    const uint8_t *p = data;
+    while (size > 0) {
+        size_t step = size > (1u << 30) ? (1u << 30) : (size_t)size;
+        ssize_t w = write(fd, p, step);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        size -= (uint64_t)w;
+    }
+    return 0;
+}
+
+int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
+{
+    const uint64_t n = s->object_count;
+    uint8_t meta[LFS_META_FIELDS * 8];
+    uint64_t meta_field[LFS_META_FIELDS] = {0};
+    int has_analysis = s->idom && s->retained && s->domtree_offset && s->domtree_child;
+    meta_field[LFS_META_OBJECT_COUNT] = n;
+    meta_field[LFS_META_EDGE_COUNT] = s->edge_count;
+    meta_field[LFS_META_CLASS_COUNT] = s->class_count;
+    meta_field[LFS_META_ROOT_COUNT] = s->root_count;
+    meta_field[LFS_META_STRING_COUNT] = s->string_count;
+    meta_field[LFS_META_SOURCE_FORMAT] = (uint64_t)s->format;
+    meta_field[LFS_META_SNAPSHOT_FLAGS] = s->flags;
+    meta_field[LFS_META_DANGLING_EDGES] = s->stats.dangling_edges;
+    meta_field[LFS_META_DANGLING_ROOTS] = s->stats.dangling_roots;
+    meta_field[LFS_META_WARNINGS] = s->stats.warnings;
+    meta_field[LFS_META_HAS_ANALYSIS] = (uint64_t)has_analysis;
+    if (has_analysis) {
+        meta_field[LFS_META_REACHABLE_COUNT] = s->reachable_count;
+        meta_field[LFS_META_REACHABLE_SHALLOW] = s->reachable_shallow;
+        meta_field[LFS_META_ANALYSIS_FLAGS] = s->analysis_flags;
+    }
+    for (int i = 0; i < LFS_META_FIELDS; i++)
+        put_u64(meta + 8 * i, meta_field[i]);
+
+    chunk_out chunk[LFS_MAX_CHUNKS];
+    unsigned count = 0;
+#define ADD(ID, DATA, SIZE) \
+    chunk[count++] = (chunk_out){.id = (ID), .data = (DATA), .size = (SIZE)}
+    ADD(LFS_META, meta, sizeof meta);
+    ADD(LFS_STRO, s->string_offset, ((uint64_t)s->string_count + 1) * 8);
+    ADD(LFS_STRB, s->string_bytes, s->string_offset[s->string_count]);
+    ADD(LFS_CLSN, s->class_name, (uint64_t)s->class_count * 4);
+    ADD(LFS_OIDS, s->object_id, n * 8);
+    ADD(LFS_OCLS, s->object_class, n * 4);
+    ADD(LFS_OSHL, s->object_shallow, n * 8);
+    ADD(LFS_EOFF, s->edge_offset, (n + 1) * 8);
+    ADD(LFS_ETGT, s->edge_target, s->edge_count * 4);
+    ADD(LFS_ELBL, s->edge_label, s->edge_count * 4);
+    ADD(LFS_EKND, s->edge_kind, s->edge_count);
+    ADD(LFS_ROOT, s->root, (uint64_t)s->root_count * sizeof(lf_root));
+    if (has_analysis) {
+        ADD(LFS_IDOM, s->idom, n * 4);
+        ADD(LFS_RETN, s->retained, n * 8);
+        ADD(LFS_DTOF, s->domtree_offset, (n + 2) * 4);
+        ADD(LFS_DTCH, s->domtree_child, (uint64_t)s->domtree_offset[n + 1] * 4);
+    }
+#undef ADD
+
+    uint64_t at = LFS_HEADER_SIZE + (uint64_t)count * LFS_CHUNK_ENTRY_SIZE;
+    for (unsigned i = 0; i < count; i++) {
+        at = (at + 7) & ~(uint64_t)7;
+        chunk[i].offset = at;
+        chunk[i].hash = XXH3_64bits(chunk[i].data, (size_t)chunk[i].size);
+        at += chunk[i].size;
+    }
+    const uint64_t file_size = (at + 7) & ~(uint64_t)7;
+
+    uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
+    memset(head, 0, sizeof head);
+    memcpy(head, LFS_MAGIC, 8);
+    head[8] = LFS_VERSION_MAJOR;
+    head[10] = LFS_VERSION_MINOR;
+    put_u32(head + 12, LFS_HEADER_SIZE);
+    put_u32(head + 16, count);
+    put_u64(head + 24, file_size);
+    put_u64(head + 32, LFS_HEADER_SIZE);
+    for (unsigned i = 0; i < count; i++) {
+        uint8_t *e = head + LFS_HEADER_SIZE + i * LFS_CHUNK_ENTRY_SIZE;
+        put_u32(e, chunk[i].id);
+        put_u64(e + 8, chunk[i].offset);
+        put_u64(e + 16, chunk[i].size);
+        put_u64(e + 24, chunk[i].hash);
+    }
+    /* The header checksum covers bytes 0..55 and the chunk table. */
+    const size_t head_len = LFS_HEADER_SIZE + count * LFS_CHUNK_ENTRY_SIZE;
+    XXH3_state_t *st = XXH3_createState();
+    if (!st)
+        return lf_fail_nomem(err, "writing");
+    XXH3_64bits_reset(st);
+    XXH3_64bits_update(st, head, 56);
+    XXH3_64bits_update(st, head + LFS_HEADER_SIZE, head_len - LFS_HEADER_SIZE);
+    put_u64(head + 56, XXH3_64bits_digest(st));
+    XXH3_freeState(st);
+
+    size_t path_len = strlen(path);
+    char *tmp = malloc(path_len + 16);
+    if (!tmp)
+        return lf_fail_nomem(err, "writing");
+    memcpy(tmp, path, path_len);
+    memcpy(tmp + path_len, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return lf_fail_errno(err, "cannot create output", e);
+    }
+    static const uint8_t zeros[8];
+    uint64_t written = head_len;
+    int failed = write_all(fd, head, head_len);
+    for (unsigned i = 0; i < count && !failed; i++) {
+        if (chunk[i].offset > written)
+            failed = write_all(fd, zeros, chunk[i].offset - written);
+        if (!failed)
+            failed = write_all(fd, chunk[i].data, chunk[i].size);
+        written = chunk[i].offset + chunk[i].size;
+    }
+    if (!failed && file_size > written)
+        failed = write_all(fd, zeros, file_size - written);
+    int e = errno;
+    if (close(fd) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
+        unlink(tmp);
+        free(tmp);
+        return lf_fail_errno(err, "cannot write output", e);
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* snapshot.h - the snapshot model every reader produces and every command reads.
+ *
+ * Struct of arrays over node numbers (see graph/graph.h). Arrays either point
+ * into a memory-mapped leakfind file or into memory the snapshot owns.
+ * Index spaces: "node" (objects), "edge", "class", "string", "root".
+ */
+#ifndef LF_SNAPSHOT_H
+#define LF_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../graph/graph.h"
+#include "error.h"
+
+typedef enum lf_source_format {
+    LF_FORMAT_UNKNOWN = 0,
+    LF_FORMAT_TEXT = 1,      /* leakfind text graph */
+    LF_FORMAT_LFS = 2,       /* leakfind snapshot */
+    LF_FORMAT_HPROF = 3,
+    LF_FORMAT_V8 = 4,
+} lf_source_format;
+
+/* How an edge's label is to be read. */
+typedef enum lf_edge_kind {
+    LF_EDGE_KIND_NONE = 0,     /* no label */
+    LF_EDGE_KIND_FIELD = 1,    /* label: field name (string index) */
+    LF_EDGE_KIND_ELEMENT = 2,  /* label: array index */
+    LF_EDGE_KIND_INTERNAL = 3, /* label: a name for a VM link, e.g. "<class>" (string index) */
+    LF_EDGE_KIND_COUNT
+} lf_edge_kind;
+
+enum {
+    LF_SNAP_IDS_STABLE = 1u << 0, /* object ids identify one object across snapshots */
+    LF_SNAP_IDS_AT = 1u << 1,     /* print ids as @N (V8) rather than 0x hex */
+};
+
+typedef struct lf_root {
+    uint32_t node;      /* node space */
+    uint32_t kind;      /* string index: "static field", "thread", "JNI global", ... */
+    uint32_t name;      /* string index: what the root is called, may be "" */
+    uint32_t reserved;
+} lf_root;
+
+typedef struct lf_snapshot_stats {
+    uint64_t dangling_edges;   /* edges naming an id with no object */
+    uint64_t dangling_roots;   /* roots naming an id with no object */
+    uint64_t warnings;         /* other recoverable oddities */
+} lf_snapshot_stats;
+
+typedef struct lf_snapshot {
+    lf_source_format format;
+    uint32_t flags;                   /* LF_SNAP_* */
+    uint32_t object_count;
+    uint64_t edge_count;
+    uint32_t class_count;
+    uint32_t root_count;
+    uint32_t string_count;
+
+    const uint64_t *object_id;        /* node -> id in the source */
+    const uint32_t *object_class;     /* node -> class */
+    const uint64_t *object_shallow;   /* node -> bytes */
+    const uint64_t *edge_offset;      /* node -> first edge; object_count+1 entries */
+    const uint32_t *edge_target;      /* edge -> node | LF_EDGE_WEAK */
+    const uint32_t *edge_label;       /* edge -> string index or element index */
+    const uint8_t *edge_kind;         /* edge -> lf_edge_kind */
+    const uint32_t *class_name;       /* class -> string index */
+    const lf_root *root;              /* root -> lf_root */
+    const uint64_t *string_offset;    /* string -> start in string_bytes; string_count+1 */
+    const char *string_bytes;
+
+    /* Analysis, present when computed or stored in the file (else NULL). */
+    const uint32_t *idom;             /* node -> node, LF_NODE_SUPER, LF_NODE_NONE */
+    const uint64_t *retained;         /* node -> bytes */
+    const uint32_t *domtree_offset;   /* slot -> first child; object_count+2 entries */
+    const uint32_t *domtree_child;    /* dominator-tree children, largest first */
+    uint32_t reachable_count;
+    uint64_t reachable_shallow;
+    unsigned analysis_flags;          /* LF_DOM_* the analysis was made with */
+
+    lf_snapshot_stats stats;
+
+    /* Ownership. */
+    void *map;
+    size_t map_size;
+    void *owned[24];
+    unsigned owned_count;
+} lf_snapshot;
+
+typedef struct lf_str {
+    const char *ptr;
+    size_t len;
+} lf_str;
+
+/* A string by index; an out-of-range index (from a corrupt file) gives "?". */
+lf_str lf_snapshot_string(const lf_snapshot *s, uint32_t index);
+lf_str lf_snapshot_class_name(const lf_snapshot *s, uint32_t class_index);
+lf_graph lf_snapshot_graph(const lf_snapshot *s);
+/* Takes ownership of p (freed with the snapshot). Returns p, or NULL if full. */
+void *lf_snapshot_own(lf_snapshot *s, void *p);
+void lf_snapshot_free(lf_snapshot *s);
+
+/* Finds the node of an object id; LF_NODE_NONE if absent. Linear scan: for
+ * one-off user queries, not for resolving references. */
+uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
+
+#endif

@@ -1,0 +1,26 @@
+/* strtab.h - a string table that interns: equal byte strings get one index.
+ * Index 0 is always the empty string. Lookup hashes with XXH3. */
+#ifndef LF_STRTAB_H
+#define LF_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lf_strtab {
+    char *bytes;
+    uint64_t bytes_len, bytes_cap;
+    uint64_t *offset;          /* string index -> start; count+1 entries */
+    uint64_t *hash;            /* string index -> XXH3 of its bytes */
+    uint32_t count, cap;
+    uint32_t *slot;            /* open addressing: string index + 1, 0 = empty */
+    uint32_t slot_mask;
+} lf_strtab;
+
+int lf_strtab_init(lf_strtab *t);
+void lf_strtab_free(lf_strtab *t);
+/* Returns the string's index, or -1 when out of memory (or over 2^32-2 strings). */
+int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len);
+/* Returns the index of s, or -1 when s was never interned. */
+int64_t lf_strtab_find(const lf_strtab *t, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,235 @@
+/* textgraph.c - reader for the text graph format. */
+#include "textgraph.h"
+
+#include <string.h>
+
+#include "builder.h"
+
+#define MAX_FIELDS 5
+
+typedef struct text_field {
+    const char *ptr;
+    size_t len;
+} text_field;
+
+static int field_is(text_field f, const char *word)
+{
+    size_t n = strlen(word);
+    return f.len == n && memcmp(f.ptr, word, n) == 0;
+}
+
+/* Parses a decimal or 0x-hex unsigned 64-bit number; 0 on success. */
+static int parse_u64(text_field f, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+    if (f.len > 2 && f.ptr[0] == '0' && (f.ptr[1] == 'x' || f.ptr[1] == 'X')) {
+        if (f.len > 18)
+            return -1;
+        for (i = 2; i < f.len; i++) {
+            char c = f.ptr[i];
+            unsigned d;
+            if (c >= '0' && c <= '9')
+                d = (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                d = (unsigned)(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                d = (unsigned)(c - 'A' + 10);
+            else
+                return -1;
+            v = v << 4 | d;
+        }
+        *out = v;
+        return 0;
+    }
+    if (f.len == 0)
+        return -1;
+    for (i = 0; i < f.len; i++) {
+        char c = f.ptr[i];
+        if (c < '0' || c > '9')
+            return -1;
+        unsigned d = (unsigned)(c - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+static int all_digits(text_field f)
+{
+    if (f.len == 0)
+        return 0;
+    for (size_t i = 0; i < f.len; i++)
+        if (f.ptr[i] < '0' || f.ptr[i] > '9')
+            return 0;
+    return 1;
+}
+
+int lf_textgraph_detect(const uint8_t *data, uint64_t size)
+{
+    uint64_t i = 0;
+    while (i < size) {
+        if (data[i] == '#' || data[i] == '\n' || data[i] == '\r') { /* skip this line */
+            while (i < size && data[i] != '\n')
+                i++;
+            i++;
+            continue;
+        }
+        if (size - i < 5)
+            return 0;
+        return (memcmp(data + i, "node\t", 5) == 0 || memcmp(data + i, "edge\t", 5) == 0 ||
+                memcmp(data + i, "root\t", 5) == 0);
+    }
+    return 0;
+}
+
+static int builder_failed(lf_error *err, uint64_t line, int code, const char *what)
+{
+    switch (code) {
+    case LF_BUILDER_NOMEM:
+        return lf_fail_nomem(err, "reading the text graph");
+    case LF_BUILDER_DUPLICATE:
+        return lf_fail_line(err, line, "duplicate %s", what);
+    default:
+        return lf_fail_line(err, line, "too many %ss", what);
+    }
+}
+
+int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_error *err)
+{
+    lf_builder *b = lf_builder_new();
+    if (!b)
+        return lf_fail_nomem(err, "reading the text graph");
+    const char *p = (const char *)data, *end = p + size;
+    uint64_t line = 0;
+    int rc = 0;
+    while (p < end) {
+        line++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = nl ? nl : end;
+        const char *next = nl ? nl + 1 : end;
+        if (line_end > p && line_end[-1] == '\r')
+            line_end--;
+        if (line_end == p || *p == '#') {
+            p = next;
+            continue;
+        }
+        text_field f[MAX_FIELDS];
+        int nf = 0;
+        const char *s = p;
+        for (;;) {
+            const char *tab = memchr(s, '\t', (size_t)(line_end - s));
+            const char *fe = tab ? tab : line_end;
+            if (nf == MAX_FIELDS) {
+                rc = lf_fail_line(err, line, "too many fields");
+                goto done;
+            }
+            f[nf].ptr = s;
+            f[nf].len = (size_t)(fe - s);
+            nf++;
+            if (!tab)
+                break;
+            s = tab + 1;
+        }
+        uint64_t a, c;
+        if (field_is(f[0], "node")) {
+            if (nf != 4) {
+                rc = lf_fail_line(err, line, "a node record has 4 fields, this one has %d", nf);
+                goto done;
+            }
+            if (parse_u64(f[1], &a)) {
+                rc = lf_fail_line(err, line, "bad object id '%.*s'", (int)(f[1].len > 40 ? 40 : f[1].len), f[1].ptr);
+                goto done;
+            }
+            if (parse_u64(f[2], &c)) {
+                rc = lf_fail_line(err, line, "bad shallow size '%.*s'", (int)(f[2].len > 40 ? 40 : f[2].len), f[2].ptr);
+                goto done;
+            }
+            if (f[3].len == 0) {
+                rc = lf_fail_line(err, line, "empty class name");
+                goto done;
+            }
+            int64_t cls = lf_builder_class(b, f[3].ptr, f[3].len);
+            int code = cls < 0 ? (int)cls : lf_builder_object(b, a, (uint32_t)cls, c);
+            if (code) {
+                rc = builder_failed(err, line, code, "object id");
+                goto done;
+            }
+        } else if (field_is(f[0], "edge")) {
+            if (nf != 4 && nf != 5) {
+                rc = lf_fail_line(err, line, "an edge record has 4 or 5 fields, this one has %d", nf);
+                goto done;
+            }
+            if (parse_u64(f[1], &a) || parse_u64(f[2], &c)) {
+                rc = lf_fail_line(err, line, "bad object id in edge");
+                goto done;
+            }
+            int weak;
+            if (field_is(f[3], "strong"))
+                weak = 0;
+            else if (field_is(f[3], "weak"))
+                weak = 1;
+            else {
+                rc = lf_fail_line(err, line, "edge strength must be 'strong' or 'weak'");
+                goto done;
+            }
+            lf_edge_kind kind = LF_EDGE_KIND_NONE;
+            uint64_t label = 0;
+            if (nf == 5 && all_digits(f[4])) {
+                if (parse_u64(f[4], &label) || label > UINT32_MAX) {
+                    rc = lf_fail_line(err, line, "array index out of range");
+                    goto done;
+                }
+                kind = LF_EDGE_KIND_ELEMENT;
+            } else if (nf == 5 && f[4].len > 0) {
+                int64_t str = lf_builder_string(b, f[4].ptr, f[4].len);
+                if (str < 0) {
+                    rc = builder_failed(err, line, (int)str, "string");
+                    goto done;
+                }
+                kind = LF_EDGE_KIND_FIELD;
+                label = (uint64_t)str;
+            }
+            int code = lf_builder_edge(b, a, c, weak, kind, (uint32_t)label);
+            if (code) {
+                rc = builder_failed(err, line, code, "edge");
+                goto done;
+            }
+        } else if (field_is(f[0], "root")) {
+            if (nf != 3 && nf != 4) {
+                rc = lf_fail_line(err, line, "a root record has 3 or 4 fields, this one has %d", nf);
+                goto done;
+            }
+            if (parse_u64(f[1], &a)) {
+                rc = lf_fail_line(err, line, "bad object id in root");
+                goto done;
+            }
+            if (f[2].len == 0) {
+                rc = lf_fail_line(err, line, "empty root kind");
+                goto done;
+            }
+            int64_t kind = lf_builder_string(b, f[2].ptr, f[2].len);
+            int64_t name = nf == 4 ? lf_builder_string(b, f[3].ptr, f[3].len) : 0;
+            int code = kind < 0 ? (int)kind : name < 0 ? (int)name
+                                                       : lf_builder_root(b, a, (uint32_t)kind, (uint32_t)name);
+            if (code) {
+                rc = builder_failed(err, line, code, "root");
+                goto done;
+            }
+        } else {
+            rc = lf_fail_line(err, line, "unknown record '%.*s' (expected node, edge or root)",
+                              (int)(f[0].len > 20 ? 20 : f[0].len), f[0].ptr);
+            goto done;
+        }
+        p = next;
+    }
+    if (lf_builder_finish(b, out, err))
+        return -1;
+    out->format = LF_FORMAT_TEXT;
+    return 0;
+done:
+    lf_builder_free(b);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* dominators.h - immediate dominators and retained sizes from a synthetic super-root. */
+#ifndef LF_DOMINATORS_H
+#define LF_DOMINATORS_H
+
+#include "graph.h"
+
+enum {
+    /* Objects no root reaches become children of the super-root, in node order. */
+    LF_DOM_KEEP_UNREACHABLE = 1u << 0,
+};
+
+typedef struct lf_dominator_result {
+    uint32_t reachable_count;      /* nodes reached from the super-root */
+    uint64_t reachable_shallow;    /* sum of shallow sizes of reachable nodes */
+} lf_dominator_result;
+
+/* Fills idom (node space -> node, LF_NODE_SUPER for top owners, LF_NODE_NONE
+ * when unreachable) and retained (node space -> bytes; 0 when unreachable).
+ * Both arrays have g->node_count entries and belong to the caller. Only strong
+ * edges count. The graph must be valid (targets and roots below node_count).
+ * Returns 0, or -1 when memory runs out (outputs are then unspecified). */
+int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
+                          uint32_t *idom, uint64_t *retained, lf_dominator_result *result);
+
+#endif

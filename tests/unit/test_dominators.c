@@ -1,0 +1,277 @@
+/* test_dominators.c - Lengauer-Tarjan/Semi-NCA against reference algorithms. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../graph/dominators.h"
+#include "../../graph/domtree.h"
+#include "graph_fixture.h"
+#include "test.h"
+#include "tests.h"
+
+#define S LF_NODE_SUPER
+#define X LF_NODE_NONE
+
+static void run(test_graph *t, unsigned flags, uint32_t *idom, uint64_t *retained)
+{
+    lf_dominator_result r;
+    CHECK(lf_dominators_compute(&t->g, t->shallow, flags, idom, retained, &r) == 0);
+}
+
+void test_dominators_hand_graphs(void)
+{
+    /* Diamond: 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, root 0; node 4 unreachable. */
+    {
+        uint32_t e[] = {0, 1, 0, 2, 1, 3, 2, 3, 4, 0};
+        uint32_t roots[] = {0};
+        test_graph t;
+        test_graph_build(&t, 5, e, NULL, 5, roots, 1);
+        uint32_t idom[5];
+        uint64_t ret[5];
+        run(&t, 0, idom, ret);
+        uint32_t want[] = {S, 0, 0, 0, X};
+        uint64_t want_ret[] = {4, 1, 1, 1, 0};
+        for (int i = 0; i < 5; i++) {
+            CHECK_EQ_U64(idom[i], want[i]);
+            CHECK_EQ_U64(ret[i], want_ret[i]);
+        }
+        test_graph_free(&t);
+    }
+    /* Cycle through the root: 0 -> 1 -> 2 -> 0, 2 -> 3; root 0. */
+    {
+        uint32_t e[] = {0, 1, 1, 2, 2, 0, 2, 3};
+        uint32_t roots[] = {0};
+        test_graph t;
+        test_graph_build(&t, 4, e, NULL, 4, roots, 1);
+        uint32_t idom[4];
+        uint64_t ret[4];
+        run(&t, 0, idom, ret);
+        uint32_t want[] = {S, 0, 1, 2};
+        uint64_t want_ret[] = {4, 3, 2, 1};
+        for (int i = 0; i < 4; i++) {
+            CHECK_EQ_U64(idom[i], want[i]);
+            CHECK_EQ_U64(ret[i], want_ret[i]);
+        }
+        test_graph_free(&t);
+    }
+    /* Weakly-held cache: root 0 -> cache 1 -weak-> 2; 3 (root) -> 2 strongly.
+     * 2 is owned by 3, not by the cache; 4 only weakly held: unreachable. */
+    {
+        uint32_t e[] = {0, 1, 1, 2, 3, 2, 1, 4};
+        uint8_t weak[] = {0, 1, 0, 1};
+        uint32_t roots[] = {0, 3};
+        test_graph t;
+        test_graph_build(&t, 5, e, weak, 4, roots, 2);
+        uint32_t idom[5];
+        uint64_t ret[5];
+        run(&t, 0, idom, ret);
+        uint32_t want[] = {S, 0, 3, S, X};
+        uint64_t want_ret[] = {2, 1, 1, 2, 0};
+        for (int i = 0; i < 5; i++) {
+            CHECK_EQ_U64(idom[i], want[i]);
+            CHECK_EQ_U64(ret[i], want_ret[i]);
+        }
+        test_graph_free(&t);
+    }
+    /* Two roots sharing an object: neither root owns it, the super-root does. */
+    {
+        uint32_t e[] = {0, 2, 1, 2, 2, 3};
+        uint32_t roots[] = {0, 1, 1};
+        test_graph t;
+        test_graph_build(&t, 4, e, NULL, 3, roots, 3);
+        uint32_t idom[4];
+        uint64_t ret[4];
+        run(&t, 0, idom, ret);
+        uint32_t want[] = {S, S, S, 2};
+        for (int i = 0; i < 4; i++)
+            CHECK_EQ_U64(idom[i], want[i]);
+        CHECK_EQ_U64(ret[2], 2);
+        test_graph_free(&t);
+    }
+}
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t bound)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)((rng_state >> 16) % bound);
+}
+
+void test_dominators_random_vs_reference(void)
+{
+    int mismatches = 0;
+    for (int seed = 1; seed <= 5000; seed++) {
+        rng_state = 0x9e3779b97f4a7c15ull * (uint64_t)seed;
+        int small = seed <= 2500; /* small graphs are also checked by definition */
+        uint32_t n = small ? 1 + rnd(12) : 1 + rnd(seed % 10 == 0 ? 2000 : 200);
+        uint64_t m = rnd(n * 4 + 2);
+        uint32_t *e = malloc((m + 1) * 2 * sizeof *e);
+        uint8_t *weak = malloc(m + 1);
+        for (uint64_t i = 0; i < m; i++) {
+            uint32_t from = rnd(n);
+            /* mostly near edges (trees, chains), some far ones (sharing, cycles) */
+            uint32_t to = rnd(4) ? (from + 1 + rnd(3)) % n : rnd(n);
+            if (rnd(20) == 0)
+                to = from; /* self-loop */
+            e[2 * i] = from;
+            e[2 * i + 1] = to;
+            weak[i] = rnd(7) == 0;
+            if (i > 0 && rnd(15) == 0) { /* duplicate edge */
+                e[2 * i] = e[2 * i - 2];
+                e[2 * i + 1] = e[2 * i - 1];
+            }
+        }
+        uint32_t root_count = rnd(4) + (rnd(10) != 0);
+        uint32_t roots[8];
+        for (uint32_t r = 0; r < root_count; r++)
+            roots[r] = rnd(n);
+        test_graph t;
+        test_graph_build(&t, n, e, weak, m, roots, root_count);
+        for (uint32_t v = 0; v < n; v++)
+            t.shallow[v] = 1 + rnd(100);
+        uint32_t *idom = malloc(n * sizeof *idom), *ref = malloc(n * sizeof *ref);
+        uint64_t *ret = malloc(n * sizeof *ret), *ref_ret = malloc(n * sizeof *ref_ret);
+        run(&t, 0, idom, ret);
+        reference_idom_chk(&t.g, ref);
+        reference_retained(n, ref, t.shallow, ref_ret);
+        int bad = memcmp(idom, ref, n * sizeof *idom) != 0 ||
+                  memcmp(ret, ref_ret, n * sizeof *ret) != 0;
+        if (small) {
+            uint32_t def[64];
+            reference_idom_definition(&t.g, def);
+            bad |= memcmp(def, ref, n * sizeof *def) != 0;
+        }
+        if (bad && mismatches++ < 5)
+            fprintf(stderr, "  seed %d (n=%u, m=%llu): dominators differ from the reference\n",
+                    seed, n, (unsigned long long)m);
+        free(idom);
+        free(ref);
+        free(ret);
+        free(ref_ret);
+        free(e);
+        free(weak);
+        test_graph_free(&t);
+    }
+    CHECK_EQ_U64(mismatches, 0);
+}
+
+void test_dominators_keep_unreachable(void)
+{
+    /* 0 root -> 1; 2 -> 3 -> 2 and 4 -> 3 are unreachable garbage. With the flag,
+     * the first unreached node in node order (2) becomes a root; it reaches 3;
+     * then 4 becomes a root too, so 3 has two "root" paths: idom(3) = super. */
+    uint32_t e[] = {0, 1, 2, 3, 3, 2, 4, 3};
+    uint32_t roots[] = {0};
+    test_graph t;
+    test_graph_build(&t, 5, e, NULL, 4, roots, 1);
+    uint32_t idom[5];
+    uint64_t ret[5];
+    run(&t, LF_DOM_KEEP_UNREACHABLE, idom, ret);
+    uint32_t want[] = {S, 0, S, S, S};
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ_U64(idom[i], want[i]);
+    run(&t, 0, idom, ret);
+    CHECK_EQ_U64(idom[2], X);
+    CHECK_EQ_U64(idom[4], X);
+    test_graph_free(&t);
+}
+
+void test_dominators_long_chain(void)
+{
+    /* 10,000,000 nodes: i -> i+1 from root 0, and every node also points back to
+     * the root (a cycle through it) so path compression walks long chains. */
+    const uint32_t n = 10000000;
+    uint32_t *e = malloc((size_t)n * 2 * 2 * sizeof *e);
+    uint64_t m = 0;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        e[2 * m] = i;
+        e[2 * m + 1] = i + 1;
+        m++;
+        e[2 * m] = i + 1;
+        e[2 * m + 1] = 0;
+        m++;
+    }
+    uint32_t roots[] = {0};
+    test_graph t;
+    test_graph_build(&t, n, e, NULL, m, roots, 1);
+    free(e);
+    uint32_t *idom = malloc(n * sizeof *idom);
+    uint64_t *ret = malloc(n * sizeof *ret);
+    run(&t, 0, idom, ret);
+    uint32_t wrong = 0;
+    for (uint32_t i = 1; i < n; i++)
+        wrong += idom[i] != i - 1 || ret[i] != n - i;
+    CHECK_EQ_U64(idom[0], S);
+    CHECK_EQ_U64(ret[0], n);
+    CHECK_EQ_U64(wrong, 0);
+
+    /* The tree of a 10M chain also sorts and walks without recursion. */
+    lf_domtree tree;
+    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    CHECK_EQ_U64(tree.child_offset[n + 1] - tree.child_offset[n], 1);
+    uint32_t *cls = calloc(n, sizeof *cls);
+    uint64_t class_ret[1];
+    CHECK(lf_class_retained(tree.child_offset, tree.child, n, cls, 1, ret, class_ret) == 0);
+    CHECK_EQ_U64(class_ret[0], n);
+    free(cls);
+    lf_domtree_free(&tree);
+    free(idom);
+    free(ret);
+    test_graph_free(&t);
+}
+
+void test_domtree_children_sorted(void)
+{
+    /* root 0 owns 1..40 with shallow sizes chosen so the order is known. */
+    const uint32_t n = 41;
+    uint32_t e[80];
+    for (uint32_t i = 1; i < n; i++) {
+        e[2 * (i - 1)] = 0;
+        e[2 * (i - 1) + 1] = i;
+    }
+    uint32_t roots[] = {0};
+    test_graph t;
+    test_graph_build(&t, n, e, NULL, n - 1, roots, 1);
+    for (uint32_t i = 1; i < n; i++)
+        t.shallow[i] = (i * 7) % 13; /* ties among equal sizes break by node number */
+    uint32_t idom[41];
+    uint64_t ret[41];
+    run(&t, 0, idom, ret);
+    lf_domtree tree;
+    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    CHECK_EQ_U64(tree.child_offset[1] - tree.child_offset[0], 40);
+    for (uint32_t k = tree.child_offset[0] + 1; k < tree.child_offset[1]; k++) {
+        uint32_t a = tree.child[k - 1], b = tree.child[k];
+        CHECK(ret[a] > ret[b] || (ret[a] == ret[b] && a < b));
+    }
+    /* 12 is the largest size (i*7%13 == 12 for i = 11, 24, 37) */
+    CHECK_EQ_U64(tree.child[tree.child_offset[0]], 11);
+    CHECK_EQ_U64(tree.child[tree.child_offset[0] + 1], 24);
+    CHECK_EQ_U64(tree.child[tree.child_offset[n]], 0);
+    lf_domtree_free(&tree);
+    test_graph_free(&t);
+}
+
+void test_class_retained_nested(void)
+{
+    /* A class whose instances dominate each other: list nodes 0 -> 1 -> 2 (class
+     * 0), each owning a payload 3, 4, 5 (class 1); 6 (class 0) is a separate root.
+     * Class 0 retained = retained(0) + retained(6) = 6 + 1, not 6+4+2+1. */
+    uint32_t e[] = {0, 1, 1, 2, 0, 3, 1, 4, 2, 5};
+    uint32_t roots[] = {0, 6};
+    test_graph t;
+    test_graph_build(&t, 7, e, NULL, 5, roots, 2);
+    uint32_t idom[7];
+    uint64_t ret[7];
+    run(&t, 0, idom, ret);
+    lf_domtree tree;
+    CHECK(lf_domtree_build(7, idom, ret, &tree) == 0);
+    uint32_t cls[] = {0, 0, 0, 1, 1, 1, 0};
+    uint64_t class_ret[2];
+    CHECK(lf_class_retained(tree.child_offset, tree.child, 7, cls, 2, ret, class_ret) == 0);
+    CHECK_EQ_U64(class_ret[0], 7);
+    CHECK_EQ_U64(class_ret[1], 3);
+    lf_domtree_free(&tree);
+    test_graph_free(&t);
+}

@@ -1,0 +1,23 @@
+/* tests.h - the list of unit tests (X-macro) and their declarations. */
+#ifndef LF_TESTS_H
+#define LF_TESTS_H
+
+#define LF_UNIT_TESTS(T)                   \
+    T(test_dominators_hand_graphs)         \
+    T(test_dominators_random_vs_reference) \
+    T(test_dominators_keep_unreachable)    \
+    T(test_dominators_long_chain)          \
+    T(test_domtree_children_sorted)        \
+    T(test_class_retained_nested)          \
+    T(test_strtab_interning)               \
+    T(test_textgraph_parse)                \
+    T(test_textgraph_errors)               \
+    T(test_lfs_roundtrip)                  \
+    T(test_lfs_corruption)                 \
+    T(test_lfs_writer_api)
+
+#define T(name) void name(void);
+LF_UNIT_TESTS(T)
+#undef T
+
+#endif
