@@ -408,7 +408,10 @@ int lf_lfs_open(const char *path, lf_snapshot *out, lf_error *err)
     const uint8_t *base = map;
     out->map = map;
     out->map_size = (size_t)file_size;
-    out->format = (lf_source_format)meta[LFS_META_SOURCE_FORMAT];
+    out->format = LF_FORMAT_LFS;
+    out->source_format = meta[LFS_META_SOURCE_FORMAT] <= LF_FORMAT_V8
+                             ? (lf_source_format)meta[LFS_META_SOURCE_FORMAT]
+                             : LF_FORMAT_UNKNOWN;
     out->flags = (uint32_t)meta[LFS_META_SNAPSHOT_FLAGS];
     out->object_count = (uint32_t)n;
     out->edge_count = edges;

@@ -56,7 +56,7 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     meta_field[LFS_META_CLASS_COUNT] = s->class_count;
     meta_field[LFS_META_ROOT_COUNT] = s->root_count;
     meta_field[LFS_META_STRING_COUNT] = s->string_count;
-    meta_field[LFS_META_SOURCE_FORMAT] = (uint64_t)s->format;
+    meta_field[LFS_META_SOURCE_FORMAT] = (uint64_t)(s->source_format ? s->source_format : s->format);
     meta_field[LFS_META_SNAPSHOT_FLAGS] = s->flags;
     meta_field[LFS_META_DANGLING_EDGES] = s->stats.dangling_edges;
     meta_field[LFS_META_DANGLING_ROOTS] = s->stats.dangling_roots;

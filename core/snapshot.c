@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
 
 lf_str lf_snapshot_string(const lf_snapshot *s, uint32_t index)
@@ -60,4 +61,39 @@ uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id)
         if (s->object_id[v] == id)
             return v;
     return LF_NODE_NONE;
+}
+
+uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
+{
+    uint64_t weak_match = UINT64_MAX;
+    for (uint64_t e = s->edge_offset[from]; e < s->edge_offset[from + 1]; e++) {
+        uint32_t t = s->edge_target[e];
+        if (lf_edge_node(t) != to)
+            continue;
+        if (!lf_edge_is_weak(t))
+            return e;
+        if (weak_match == UINT64_MAX)
+            weak_match = e;
+    }
+    return weak_match;
+}
+
+size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size)
+{
+    int n = 0;
+    switch (s->edge_kind[edge]) {
+    case LF_EDGE_KIND_FIELD:
+    case LF_EDGE_KIND_INTERNAL: {
+        lf_str name = lf_snapshot_string(s, s->edge_label[edge]);
+        n = snprintf(buf, size, "%.*s", (int)(name.len > 4000 ? 4000 : name.len), name.ptr);
+        break;
+    }
+    case LF_EDGE_KIND_ELEMENT:
+        n = snprintf(buf, size, "[%u]", s->edge_label[edge]);
+        break;
+    default:
+        if (size)
+            buf[0] = '\0';
+    }
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
 }

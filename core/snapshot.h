@@ -49,7 +49,8 @@ typedef struct lf_snapshot_stats {
 } lf_snapshot_stats;
 
 typedef struct lf_snapshot {
-    lf_source_format format;
+    lf_source_format format;          /* the file that was read */
+    lf_source_format source_format;   /* what produced the graph (a converted file keeps it) */
     uint32_t flags;                   /* LF_SNAP_* */
     uint32_t object_count;
     uint64_t edge_count;
@@ -104,4 +105,10 @@ void lf_snapshot_free(lf_snapshot *s);
  * one-off user queries, not for resolving references. */
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
 
+
+
+/* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
+uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);
+/* An edge's label for people: "next", "[3]", "<class>"; "" when it has none. */
+size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size);
 #endif

@@ -228,6 +228,7 @@ int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_
     if (lf_builder_finish(b, out, err))
         return -1;
     out->format = LF_FORMAT_TEXT;
+    out->source_format = LF_FORMAT_TEXT;
     return 0;
 done:
     lf_builder_free(b);

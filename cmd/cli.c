@@ -1,0 +1,303 @@
+/* cli.c - option parsing, messages and the shared open-and-analyse step. */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/analysis.h"
+#include "../core/open.h"
+#include "../graph/dominators.h"
+
+enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
+       G_STRICT };
+
+static const cli_option global_options[] = {
+    {"format", 0, 1, G_FORMAT},
+    {"quiet", 'q', 0, G_QUIET},
+    {"verbose", 'v', 0, G_VERBOSE},
+    {"threads", 0, 1, G_THREADS},
+    {"no-progress", 0, 0, G_NO_PROGRESS},
+    {"help", 'h', 0, G_HELP},
+    {"keep-unreachable", 0, 0, G_KEEP_UNREACHABLE},
+    {"strict", 0, 0, G_STRICT},
+    {NULL, 0, 0, 0},
+};
+
+void cli_message(const char *level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "leakfind: %s: ", level);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(cli_context *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("leakfind: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (ctx && ctx->command)
+        fprintf(stderr, "Try 'leakfind %s -h'.\n", ctx->command);
+    return EXIT_USAGE;
+}
+
+int cli_input_error(const char *path, const lf_error *err)
+{
+    char buf[512];
+    lf_error_format(err, buf, sizeof buf);
+    for (char *p = buf; *p; p++) /* a message is one line of plain text */
+        if ((unsigned char)*p < 0x20)
+            *p = '?';
+    fprintf(stderr, "leakfind: error: '%s': %s\n", path, buf);
+    return err->kind == LF_ERR_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
+}
+
+static const cli_option *find_option(const cli_option *opts, const char *name, size_t len,
+                                     char short_name)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const cli_option *o = pass == 0 ? global_options : opts;
+        for (; o && o->long_name; o++) {
+            if (short_name ? o->short_name == short_name
+                           : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
+                return o;
+        }
+    }
+    return NULL;
+}
+
+static int global_option(cli_context *ctx, int id, const char *arg, const char *help)
+{
+    uint64_t n;
+    switch (id) {
+    case G_FORMAT:
+        if (strcmp(arg, "table") == 0)
+            ctx->format = OUT_TABLE;
+        else if (strcmp(arg, "tsv") == 0)
+            ctx->format = OUT_TSV;
+        else if (strcmp(arg, "json") == 0)
+            ctx->format = OUT_JSON;
+        else
+            return cli_usage_error(ctx, "--format must be table, tsv or json, not '%s'", arg);
+        return 0;
+    case G_QUIET: ctx->quiet = 1; return 0;
+    case G_VERBOSE: ctx->verbose = 1; return 0;
+    case G_THREADS:
+        if (cli_parse_count(arg, &n) || n == 0 || n > 256)
+            return cli_usage_error(ctx, "--threads needs a number from 1 to 256, not '%s'", arg);
+        ctx->threads = (unsigned)n;
+        return 0;
+    case G_NO_PROGRESS: ctx->progress = 0; return 0;
+    case G_HELP:
+        fputs(help, stdout);
+        return -1;
+    case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
+    case G_STRICT: ctx->strict = 1; return 0;
+    }
+    return 0;
+}
+
+int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
+              cli_option_handler handler, void *state, const char *help,
+              char ***positional, int *npositional)
+{
+    ctx->command = argv[0];
+    ctx->format = isatty(STDOUT_FILENO) ? OUT_TABLE : OUT_TSV;
+    ctx->progress = isatty(STDERR_FILENO);
+    ctx->threads = 1;
+    char **pos = malloc(((size_t)argc + 1) * sizeof *pos);
+    if (!pos)
+        return cli_usage_error(ctx, "out of memory");
+    int np = 0, only_positional = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (only_positional || a[0] != '-' || a[1] == '\0') {
+            pos[np++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        const cli_option *o;
+        const char *value = NULL;
+        if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            o = find_option(opts, name, len, 0);
+            if (!o) {
+                free(pos);
+                return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
+            }
+            if (eq) {
+                if (!o->has_arg) {
+                    free(pos);
+                    return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);
+                }
+                value = eq + 1;
+            }
+        } else {
+            if (a[2] != '\0') {
+                free(pos);
+                return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
+            }
+            o = find_option(opts, NULL, 0, a[1]);
+            if (!o) {
+                free(pos);
+                return cli_usage_error(ctx, "unknown option '%s'", a);
+            }
+        }
+        if (o->has_arg && !value) {
+            if (i + 1 >= argc) {
+                free(pos);
+                return cli_usage_error(ctx, "option '--%s' needs a value", o->long_name);
+            }
+            value = argv[++i];
+        }
+        int rc = o->id < 0 ? global_option(ctx, o->id, value, help)
+                           : handler(ctx, state, o->id, value);
+        if (rc) {
+            free(pos);
+            return rc;
+        }
+    }
+    *positional = pos;
+    *npositional = np;
+    return 0;
+}
+
+void cli_progress(const cli_context *ctx, const char *stage)
+{
+    if (ctx->progress && !ctx->quiet)
+        fprintf(stderr, "\rleakfind: %s...\033[K", stage);
+}
+
+void cli_progress_done(const cli_context *ctx)
+{
+    if (ctx->progress && !ctx->quiet)
+        fputs("\r\033[K", stderr);
+}
+
+int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
+{
+    lf_error err;
+    cli_progress(ctx, "reading");
+    int rc = lf_open(path, s, &err);
+    cli_progress_done(ctx);
+    if (rc)
+        return cli_input_error(path, &err);
+    if (!ctx->quiet && (s->stats.dangling_edges || s->stats.dangling_roots))
+        cli_message("warning", "'%s': %llu references and %llu roots name objects not in the dump",
+                    path, (unsigned long long)s->stats.dangling_edges,
+                    (unsigned long long)s->stats.dangling_roots);
+    if (ctx->strict && (s->stats.dangling_edges || s->stats.dangling_roots || s->stats.warnings)) {
+        lf_snapshot_free(s);
+        cli_message("error", "'%s': warnings are errors with --strict", path);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s)
+{
+    lf_error err;
+    cli_progress(ctx, "computing dominators");
+    int rc = lf_analyze(s, ctx->dom_flags, &err);
+    cli_progress_done(ctx);
+    if (rc) {
+        lf_snapshot_free(s);
+        return cli_input_error(path, &err);
+    }
+    return 0;
+}
+
+int cli_open_analyzed(cli_context *ctx, const char *path, lf_snapshot *s)
+{
+    int rc = cli_open(ctx, path, s);
+    return rc ? rc : cli_analyze(ctx, path, s);
+}
+
+int cli_parse_count(const char *arg, uint64_t *out)
+{
+    if (!arg || !*arg)
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] == '-' || arg[0] == '+')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *arg, uint64_t total, uint64_t *out)
+{
+    if (!arg || !*arg || arg[0] == '-')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || v < 0)
+        return -1;
+    double mult = 1;
+    if (strcmp(end, "%") == 0) {
+        *out = (uint64_t)(v * (double)total / 100.0 + 0.5);
+        return 0;
+    }
+    static const char *units[] = {"", "K", "M", "G", "T"};
+    int found = 0;
+    for (int i = 0; i < 5 && !found; i++) {
+        char unit[8];
+        for (int variant = 0; variant < 3 && !found; variant++) {
+            snprintf(unit, sizeof unit, "%s%s", units[i], variant == 0 ? "" : variant == 1 ? "B" : "iB");
+            if (i == 0 && variant == 2)
+                continue;
+            if (strcasecmp(end, unit) == 0) {
+                found = 1;
+                for (int k = 0; k < i; k++)
+                    mult *= 1024;
+            }
+        }
+    }
+    if (!found || v * mult > 1.8e19)
+        return -1;
+    *out = (uint64_t)(v * mult);
+    return 0;
+}
+
+int cli_parse_id(const char *arg, uint64_t *out)
+{
+    if (!arg || !*arg)
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v;
+    if (arg[0] == '@')
+        v = strtoull(arg + 1, &end, 10);
+    else if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X'))
+        v = strtoull(arg + 2, &end, 16);
+    else
+        v = strtoull(arg, &end, 10);
+    if (errno || *end || end == arg || arg[0] == '-')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
+{
+    if (node >= s->object_count)
+        out_null(w);
+    else
+        out_id(w, s->object_id[node], (s->flags & LF_SNAP_IDS_AT) != 0);
+}

@@ -1,0 +1,69 @@
+/* cli.h - what every command shares: options, the analysis settings, messages,
+ * exit codes (DESIGN section 4). */
+#ifndef LF_CLI_H
+#define LF_CLI_H
+
+#include <stdint.h>
+
+#include "../core/snapshot.h"
+#include "output.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_CONDITION = 1,  /* a condition the user asked for (--exit-code) */
+    EXIT_USAGE = 2,
+    EXIT_INPUT = 3,
+    EXIT_SYSTEM = 4,
+};
+
+typedef struct cli_context {
+    const char *command;      /* "dominators" */
+    out_format format;
+    int quiet, verbose, progress, strict;
+    unsigned threads;
+    unsigned dom_flags;       /* LF_DOM_* */
+} cli_context;
+
+/* A command's own option; id is passed to the command's handler. */
+typedef struct cli_option {
+    const char *long_name;    /* without "--" */
+    char short_name;          /* 0 if none */
+    int has_arg;
+    int id;
+} cli_option;
+
+typedef int (*cli_option_handler)(cli_context *ctx, void *state, int id, const char *arg);
+
+/* Parses argv (argv[0] is the command name). Global options are understood
+ * everywhere; the rest go to `handler`. Positional arguments are returned in
+ * order. Returns -1 after printing help (exit 0), a usage error is printed and
+ * EXIT_USAGE returned, 0 when parsing succeeded. */
+int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
+              cli_option_handler handler, void *state, const char *help,
+              char ***positional, int *npositional);
+
+void cli_message(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage_error(cli_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "leakfind: error: 'path': reason at offset N (0xN): detail"; returns the exit code. */
+int cli_input_error(const char *path, const lf_error *err);
+
+/* Progress on stderr when it is a terminal and not disabled. */
+void cli_progress(const cli_context *ctx, const char *stage);
+void cli_progress_done(const cli_context *ctx);
+
+/* Opens SNAPSHOT (warning about dangling references), analyses it with the
+ * context's settings. Each returns 0 or an exit code after printing why; on
+ * failure the snapshot is freed. */
+int cli_open(cli_context *ctx, const char *path, lf_snapshot *s);
+int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s);
+int cli_open_analyzed(cli_context *ctx, const char *path, lf_snapshot *s);
+
+/* "1234", "10K", "1.5MiB", "2%" -> bytes (percent of total). -1 when malformed. */
+int cli_parse_size(const char *arg, uint64_t total, uint64_t *out);
+int cli_parse_count(const char *arg, uint64_t *out);
+/* "0x1f", "@123", "123" -> id */
+int cli_parse_id(const char *arg, uint64_t *out);
+
+void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
+
+#endif

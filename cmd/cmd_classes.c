@@ -1,0 +1,161 @@
+/* cmd_classes.c - `leakfind classes`: the class histogram. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/analysis.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char classes_help[] =
+    "usage: leakfind classes SNAPSHOT [options]\n"
+    "\n"
+    "One row per class: instance count, shallow bytes, retained bytes (the sum\n"
+    "over instances that no other instance of the class dominates, so nothing is\n"
+    "counted twice) and retained as %% of the reachable heap. Largest retained first.\n"
+    "\n"
+    "Options:\n"
+    "  --top N        at most N rows (default 50; 0 = all)\n"
+    "  --sort KEY     retained (default), shallow, count or class\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_TOP, OPT_SORT };
+static const cli_option classes_options[] = {
+    {"top", 0, 1, OPT_TOP},
+    {"sort", 0, 1, OPT_SORT},
+    {NULL, 0, 0, 0},
+};
+
+typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_CLASS } sort_key;
+
+typedef struct classes_options_state {
+    uint64_t top;
+    sort_key sort;
+} classes_options_state;
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    classes_options_state *o = state;
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_SORT) {
+        if (strcmp(arg, "retained") == 0)
+            o->sort = SORT_RETAINED;
+        else if (strcmp(arg, "shallow") == 0)
+            o->sort = SORT_SHALLOW;
+        else if (strcmp(arg, "count") == 0)
+            o->sort = SORT_COUNT;
+        else if (strcmp(arg, "class") == 0)
+            o->sort = SORT_CLASS;
+        else
+            return cli_usage_error(ctx, "--sort must be retained, shallow, count or class");
+    }
+    return 0;
+}
+
+static const lf_class_totals *sort_totals;
+static const lf_snapshot *sort_snapshot;
+static sort_key sort_by;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+    return a == b ? 0 : a > b ? -1 : 1;
+}
+
+static int cmp_name(uint32_t x, uint32_t y)
+{
+    lf_str a = lf_snapshot_class_name(sort_snapshot, x), b = lf_snapshot_class_name(sort_snapshot, y);
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = memcmp(a.ptr, b.ptr, n);
+    if (c)
+        return c;
+    return a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
+}
+
+/* Total order: the chosen key, then retained, shallow, count, name, class index. */
+static int by_key(const void *pa, const void *pb)
+{
+    uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+    const lf_class_totals *t = sort_totals;
+    int c = 0;
+    if (sort_by == SORT_SHALLOW)
+        c = cmp_u64_desc(t->shallow[x], t->shallow[y]);
+    else if (sort_by == SORT_COUNT)
+        c = cmp_u64_desc(t->count[x], t->count[y]);
+    else if (sort_by == SORT_CLASS)
+        c = cmp_name(x, y);
+    if (!c)
+        c = cmp_u64_desc(t->retained[x], t->retained[y]);
+    if (!c)
+        c = cmp_u64_desc(t->shallow[x], t->shallow[y]);
+    if (!c)
+        c = cmp_u64_desc(t->count[x], t->count[y]);
+    if (!c)
+        c = cmp_name(x, y);
+    if (!c)
+        c = x < y ? -1 : x > y;
+    return c;
+}
+
+int cmd_classes(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    classes_options_state opt = {50, SORT_RETAINED};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &pos,
+                       &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos != 1) {
+        free(pos);
+        return cli_usage_error(&ctx, "classes takes one SNAPSHOT");
+    }
+    const char *path = pos[0];
+    free(pos);
+    lf_snapshot s;
+    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+        return rc;
+    lf_class_totals t;
+    lf_error err;
+    if (lf_class_totals_compute(&s, &t, &err)) {
+        lf_snapshot_free(&s);
+        return cli_input_error(path, &err);
+    }
+    uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);
+    if (!order) {
+        lf_class_totals_free(&t);
+        lf_snapshot_free(&s);
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    uint32_t listed = 0;
+    for (uint32_t c = 0; c < s.class_count; c++)
+        if (t.count[c])
+            order[listed++] = c;
+    sort_totals = &t;
+    sort_snapshot = &s;
+    sort_by = opt.sort;
+    qsort(order, listed, sizeof *order, by_key);
+
+    static const out_column cols[] = {
+        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+        {"retained_pct", OUT_PCT}, {"class", OUT_STR},
+    };
+    out_writer *w = out_begin(stdout, ctx.format, cols, 5);
+    double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
+    for (uint32_t i = 0; i < listed && (opt.top == 0 || i < opt.top); i++) {
+        uint32_t c = order[i];
+        out_u64(w, t.count[c]);
+        out_u64(w, t.shallow[c]);
+        out_u64(w, t.retained[c]);
+        out_pct(w, 100.0 * (double)t.retained[c] / heap);
+        lf_str name = lf_snapshot_class_name(&s, c);
+        out_str(w, name.ptr, name.len);
+        out_row_end(w);
+    }
+    out_end(w);
+    free(order);
+    lf_class_totals_free(&t);
+    lf_snapshot_free(&s);
+    return EXIT_OK;
+}

@@ -1,0 +1,274 @@
+/* cmd_dominators.c - `leakfind dominators`: who owns the memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char dominators_help[] =
+    "usage: leakfind dominators SNAPSHOT [options]\n"
+    "\n"
+    "The dominator tree: the top owners (objects only the synthetic super-root\n"
+    "dominates), then the objects each one alone keeps alive, indented, largest\n"
+    "retained first. Each row: depth, object id, its immediate dominator's id,\n"
+    "shallow and retained bytes, retained %% of the reachable heap, class, and the\n"
+    "field or [index] by which the dominator holds it (for a top owner: its root).\n"
+    "\n"
+    "Options:\n"
+    "  --depth D      levels to show (default 3; 0 = all)\n"
+    "  --top N        at most N rows per level, or N rows with --flat\n"
+    "                 (default 10, --flat 50; 0 = no limit)\n"
+    "  --min SIZE     hide objects retaining less: bytes (1024, 64K, 2MiB) or a\n"
+    "                 percent of the heap (0.5%%) (default 0.1%%, --flat 0)\n"
+    "  --flat         objects by retained size, not a tree\n"
+    "  --root ID      start from this object (0x1f, @123 or decimal)\n"
+    "\n"
+    "'dominators --flat --top 0 --min 0' lists every reachable object.\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_DEPTH, OPT_TOP, OPT_MIN, OPT_FLAT, OPT_ROOT };
+static const cli_option dominators_options[] = {
+    {"depth", 0, 1, OPT_DEPTH},
+    {"top", 0, 1, OPT_TOP},
+    {"min", 0, 1, OPT_MIN},
+    {"flat", 0, 0, OPT_FLAT},
+    {"root", 0, 1, OPT_ROOT},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct dominators_options_state {
+    uint64_t depth, top;
+    int top_set;
+    const char *min;     /* parsed once the heap size is known */
+    int flat;
+    int root_set;
+    uint64_t root_id;
+} dominators_options_state;
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    dominators_options_state *o = state;
+    uint64_t probe;
+    switch (id) {
+    case OPT_DEPTH:
+        if (cli_parse_count(arg, &o->depth))
+            return cli_usage_error(ctx, "--depth needs a count, not '%s'", arg);
+        break;
+    case OPT_TOP:
+        if (cli_parse_count(arg, &o->top))
+            return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+        o->top_set = 1;
+        break;
+    case OPT_MIN:
+        if (cli_parse_size(arg, 100, &probe))
+            return cli_usage_error(ctx, "--min needs bytes (64K, 2MiB) or a percent (0.5%%), not '%s'", arg);
+        o->min = arg;
+        break;
+    case OPT_FLAT:
+        o->flat = 1;
+        break;
+    case OPT_ROOT:
+        if (cli_parse_id(arg, &o->root_id))
+            return cli_usage_error(ctx, "--root needs an object id (0x1f, @123, 123), not '%s'", arg);
+        o->root_set = 1;
+        break;
+    }
+    return 0;
+}
+
+static const out_column columns[] = {
+    {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
+    {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
+};
+
+/* The field by which v's dominator holds it, or v's root when a top owner. */
+static void write_holder(out_writer *w, const lf_snapshot *s, uint32_t v)
+{
+    char buf[4096];
+    uint32_t d = s->idom[v];
+    if (d != LF_NODE_SUPER && d != LF_NODE_NONE) {
+        uint64_t e = lf_snapshot_find_edge(s, d, v);
+        size_t n = e == UINT64_MAX ? 0 : lf_snapshot_edge_label(s, e, buf, sizeof buf);
+        out_str(w, buf, n);
+        return;
+    }
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        if (s->root[r].node != v)
+            continue;
+        lf_str kind = lf_snapshot_string(s, s->root[r].kind);
+        lf_str name = lf_snapshot_string(s, s->root[r].name);
+        int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
+                         kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
+                         name.ptr);
+        out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        return;
+    }
+    out_str(w, "", 0);
+}
+
+static void write_row(out_writer *w, const lf_snapshot *s, uint32_t v, int64_t depth, double heap,
+                      int tree)
+{
+    if (depth >= 0)
+        out_u64(w, (uint64_t)depth);
+    else
+        out_null(w);
+    cli_write_id(w, s, v);
+    cli_write_id(w, s, s->idom[v]); /* super-root: null */
+    out_u64(w, s->object_shallow[v]);
+    out_u64(w, s->retained[v]);
+    out_pct(w, 100.0 * (double)s->retained[v] / heap);
+    if (tree && depth > 0)
+        out_indent(w, (unsigned)depth);
+    lf_str cls = lf_snapshot_class_name(s, s->object_class[v]);
+    out_str(w, cls.ptr, cls.len);
+    write_holder(w, s, v);
+    out_row_end(w);
+}
+
+typedef struct stack_entry {
+    uint32_t node;
+    uint32_t depth;
+} stack_entry;
+
+static int show_tree(out_writer *w, const lf_snapshot *s, const dominators_options_state *o,
+                     uint64_t min, double heap, uint32_t start)
+{
+    const uint32_t n = s->object_count;
+    stack_entry *stack = malloc(((size_t)s->reachable_count + 2) * sizeof *stack);
+    if (!stack)
+        return -1;
+    size_t top = 0;
+    uint32_t first_depth = 0;
+    if (start != LF_NODE_SUPER) {
+        write_row(w, s, start, 0, heap, 1);
+        first_depth = 1;
+    }
+    stack[top++] = (stack_entry){start, first_depth};
+    int first = 1;
+    while (top > 0) {
+        stack_entry at = stack[--top];
+        if (!first) {
+            write_row(w, s, at.node, at.depth, heap, 1);
+            at.depth++;
+        }
+        first = 0;
+        if (o->depth && at.depth >= o->depth + (start != LF_NODE_SUPER))
+            continue;
+        uint32_t slot = at.node == LF_NODE_SUPER ? n : at.node;
+        uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
+        /* children are largest first: take the qualifying prefix, push it reversed */
+        while (begin + shown < end && (o->top == 0 || shown < o->top) &&
+               s->retained[s->domtree_child[begin + shown]] >= min)
+            shown++;
+        for (uint32_t i = shown; i > 0; i--)
+            stack[top++] = (stack_entry){s->domtree_child[begin + i - 1], at.depth};
+    }
+    free(stack);
+    return 0;
+}
+
+static const lf_snapshot *heap_snapshot;
+
+/* "a comes after b" in the flat order: larger retained first, then node number. */
+static int flat_after(uint32_t a, uint32_t b)
+{
+    const uint64_t *r = heap_snapshot->retained;
+    return r[a] < r[b] || (r[a] == r[b] && a > b);
+}
+
+static int flat_cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a == b ? 0 : flat_after(a, b) ? 1 : -1;
+}
+
+static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap)
+{
+    heap_snapshot = s;
+    size_t cap = top == 0 || top > s->reachable_count ? s->reachable_count : (size_t)top;
+    uint32_t *keep = malloc((cap ? cap : 1) * sizeof *keep);
+    if (!keep)
+        return -1;
+    size_t kept = 0;
+    /* A heap whose root is the last kept row: O(n log top) for small --top. */
+    for (uint32_t v = 0; v < s->object_count; v++) {
+        if (s->idom[v] == LF_NODE_NONE || s->retained[v] < min)
+            continue;
+        size_t i;
+        if (kept < cap) {
+            i = kept++;
+            while (i > 0 && flat_after(v, keep[(i - 1) / 2])) {
+                keep[i] = keep[(i - 1) / 2];
+                i = (i - 1) / 2;
+            }
+            keep[i] = v;
+        } else if (cap > 0 && flat_after(keep[0], v)) {
+            i = 0;
+            for (;;) {
+                size_t c = 2 * i + 1;
+                if (c >= kept)
+                    break;
+                if (c + 1 < kept && flat_after(keep[c + 1], keep[c]))
+                    c++;
+                if (!flat_after(keep[c], v))
+                    break;
+                keep[i] = keep[c];
+                i = c;
+            }
+            keep[i] = v;
+        }
+    }
+    qsort(keep, kept, sizeof *keep, flat_cmp);
+    for (size_t i = 0; i < kept; i++)
+        write_row(w, s, keep[i], -1, heap, 0);
+    free(keep);
+    return 0;
+}
+
+int cmd_dominators(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, dominators_options, on_option, &opt, dominators_help,
+                       &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos != 1) {
+        free(pos);
+        return cli_usage_error(&ctx, "dominators takes one SNAPSHOT");
+    }
+    const char *path = pos[0];
+    free(pos);
+    lf_snapshot s;
+    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+        return rc;
+    uint64_t min = 0;
+    const char *min_arg = opt.min ? opt.min : opt.flat ? "0" : "0.1%";
+    cli_parse_size(min_arg, s.reachable_shallow, &min);
+    if (opt.flat && !opt.top_set)
+        opt.top = 50;
+    uint32_t start = LF_NODE_SUPER;
+    if (opt.root_set) {
+        start = lf_snapshot_find_id(&s, opt.root_id);
+        if (start == LF_NODE_NONE || s.idom[start] == LF_NODE_NONE) {
+            cli_message("error", "'%s': %s 0x%llx", path,
+                        start == LF_NODE_NONE ? "no object with id" : "unreachable object",
+                        (unsigned long long)opt.root_id);
+            lf_snapshot_free(&s);
+            return EXIT_USAGE;
+        }
+    }
+    double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
+    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
+    rc = opt.flat ? show_flat(w, &s, opt.top, min, heap) : show_tree(w, &s, &opt, min, heap, start);
+    out_end(w);
+    lf_snapshot_free(&s);
+    if (rc) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    return EXIT_OK;
+}

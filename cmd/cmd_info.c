@@ -1,0 +1,194 @@
+/* cmd_info.c - `leakfind info`: what is in the dump. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "../core/analysis.h"
+#include "../core/open.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char info_help[] =
+    "usage: leakfind info SNAPSHOT [options]\n"
+    "\n"
+    "What is in the dump: format, objects, references, roots, classes, how much\n"
+    "is reachable, the unreachable objects by class, and references that name\n"
+    "objects missing from the dump. Output: key/value rows (JSON: one object).\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+#define TOP_UNREACHABLE 5
+
+typedef struct info_rows {
+    cli_context *ctx;
+    out_writer *w;      /* table/TSV */
+    int json_first;
+} info_rows;
+
+static void row_begin(info_rows *r, const char *key)
+{
+    if (r->ctx->format == OUT_JSON) {
+        fputs(r->json_first ? "{" : ",", stdout);
+        r->json_first = 0;
+        out_write_json_string(stdout, key, strlen(key));
+        putc(':', stdout);
+    } else {
+        out_cstr(r->w, key);
+    }
+}
+
+static void row_u64(info_rows *r, const char *key, uint64_t v)
+{
+    row_begin(r, key);
+    if (r->ctx->format == OUT_JSON) {
+        printf("%llu", (unsigned long long)v);
+    } else {
+        out_u64(r->w, v);
+        out_row_end(r->w);
+    }
+}
+
+static void row_str(info_rows *r, const char *key, const char *v, size_t len)
+{
+    row_begin(r, key);
+    if (r->ctx->format == OUT_JSON) {
+        out_write_json_string(stdout, v, len);
+    } else {
+        out_str(r->w, v, len);
+        out_row_end(r->w);
+    }
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int no_options(cli_context *ctx, void *state, int id, const char *arg)
+{
+    (void)ctx, (void)state, (void)id, (void)arg;
+    return 0;
+}
+
+static const lf_class_totals *sort_totals;
+static const lf_snapshot *sort_snapshot;
+
+static int by_unreachable_bytes(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t bx = sort_totals->unreachable_shallow[x], by = sort_totals->unreachable_shallow[y];
+    if (bx != by)
+        return bx > by ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, NULL, no_options, NULL, info_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos != 1) {
+        free(pos);
+        return cli_usage_error(&ctx, "info takes one SNAPSHOT");
+    }
+    const char *path = pos[0];
+    free(pos);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    lf_snapshot s;
+    if ((rc = cli_open(&ctx, path, &s)))
+        return rc;
+    double read_seconds = seconds_since(&t0);
+    int stored = s.idom != NULL && s.analysis_flags == ctx.dom_flags;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if ((rc = cli_analyze(&ctx, path, &s)))
+        return rc;
+    double analysis_seconds = seconds_since(&t0);
+    lf_class_totals totals;
+    lf_error err;
+    if (lf_class_totals_compute(&s, &totals, &err)) {
+        lf_snapshot_free(&s);
+        return cli_input_error(path, &err);
+    }
+
+    uint64_t weak = 0, shallow = 0, unreachable = 0, unreachable_bytes = 0;
+    for (uint64_t e = 0; e < s.edge_count; e++)
+        weak += lf_edge_is_weak(s.edge_target[e]);
+    for (uint32_t v = 0; v < s.object_count; v++)
+        shallow += s.object_shallow[v];
+    for (uint32_t c = 0; c < s.class_count; c++) {
+        unreachable += totals.unreachable_count[c];
+        unreachable_bytes += totals.unreachable_shallow[c];
+    }
+
+    static const out_column cols[] = {{"key", OUT_STR}, {"value", OUT_STR}};
+    info_rows r = {&ctx, NULL, 1};
+    if (ctx.format != OUT_JSON)
+        r.w = out_begin(stdout, ctx.format, cols, 2);
+    const char *fmt = lf_format_name(s.format);
+    row_str(&r, "format", fmt, strlen(fmt));
+    const char *source = lf_format_name(s.source_format);
+    row_str(&r, "source_format", source, strlen(source));
+    row_u64(&r, "objects", s.object_count);
+    row_u64(&r, "references", s.edge_count);
+    row_u64(&r, "weak_references", weak);
+    row_u64(&r, "roots", s.root_count);
+    row_u64(&r, "classes", s.class_count);
+    row_u64(&r, "shallow_bytes", shallow);
+    row_u64(&r, "reachable_objects", s.reachable_count);
+    row_u64(&r, "reachable_bytes", s.reachable_shallow);
+    row_u64(&r, "unreachable_objects", unreachable);
+    row_u64(&r, "unreachable_bytes", unreachable_bytes);
+    row_u64(&r, "dangling_references", s.stats.dangling_edges);
+    row_u64(&r, "dangling_roots", s.stats.dangling_roots);
+    row_u64(&r, "warnings", s.stats.warnings);
+    const char *ids = (s.flags & LF_SNAP_IDS_STABLE) ? "stable" : "addresses";
+    row_str(&r, "object_ids", ids, strlen(ids));
+    const char *how = stored ? "stored" : "computed";
+    row_str(&r, "dominators", how, strlen(how));
+
+    /* The largest unreachable classes, by bytes. */
+    uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);
+    uint32_t listed = 0;
+    for (uint32_t c = 0; order && c < s.class_count; c++)
+        if (totals.unreachable_count[c])
+            order[listed++] = c;
+    sort_totals = &totals;
+    sort_snapshot = &s;
+    if (order)
+        qsort(order, listed, sizeof *order, by_unreachable_bytes);
+    for (uint32_t i = 0; i < listed && i < TOP_UNREACHABLE; i++) {
+        uint32_t c = order[i];
+        lf_str name = lf_snapshot_class_name(&s, c);
+        char key[40], value[600];
+        snprintf(key, sizeof key, "unreachable_class_%u", i + 1);
+        int n = snprintf(value, sizeof value, "%llu objects, %llu bytes: %.*s",
+                         (unsigned long long)totals.unreachable_count[c],
+                         (unsigned long long)totals.unreachable_shallow[c],
+                         (int)(name.len > 500 ? 500 : name.len), name.ptr);
+        row_str(&r, key, value, (size_t)n < sizeof value ? (size_t)n : sizeof value - 1);
+    }
+    free(order);
+    if (ctx.verbose) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        char buf[32];
+        int n = snprintf(buf, sizeof buf, "%.3f", read_seconds);
+        row_str(&r, "read_seconds", buf, (size_t)n);
+        n = snprintf(buf, sizeof buf, "%.3f", analysis_seconds);
+        row_str(&r, "analysis_seconds", buf, (size_t)n);
+        row_u64(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
+    }
+    if (ctx.format == OUT_JSON)
+        fputs("}\n", stdout);
+    else
+        out_end(r.w);
+    lf_class_totals_free(&totals);
+    lf_snapshot_free(&s);
+    return EXIT_OK;
+}

@@ -1,0 +1,55 @@
+/* main.c - leakfind: dispatches to a command and checks stdout at exit. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const command commands[] = {
+    {"info", cmd_info, "what is in the dump"},
+    {"classes", cmd_classes, "class histogram: count, shallow, retained"},
+    {"dominators", cmd_dominators, "dominator tree: who owns the memory"},
+    {"convert", cmd_convert, "write leakfind's own snapshot format"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: leakfind COMMAND SNAPSHOT [options]\n\nCommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nInputs: leakfind snapshots and text graphs (format detected from the first bytes).\n"
+          "Run 'leakfind COMMAND -h' for a command's options.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        puts("leakfind 0.1");
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        int rc = commands[i].run(argc - 1, argv + 1);
+        /* Data that never reached stdout is an error, not a success. */
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            cli_message("error", "writing output: %s", strerror(errno ? errno : EIO));
+            return EXIT_SYSTEM;
+        }
+        return rc;
+    }
+    cli_message("error", "unknown command '%s'", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

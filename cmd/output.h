@@ -1,0 +1,47 @@
+/* output.h - rows of typed cells written as an aligned table, TSV with a
+ * header line, or JSON Lines (DESIGN section 4). */
+#ifndef LF_OUTPUT_H
+#define LF_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum out_format { OUT_TABLE, OUT_TSV, OUT_JSON } out_format;
+
+typedef enum out_type {
+    OUT_STR,   /* free text: escaped in TSV/JSON */
+    OUT_U64,   /* a count or a size in bytes */
+    OUT_I64,   /* a signed delta */
+    OUT_PCT,   /* a percentage, two decimals */
+    OUT_REAL,  /* a real number, as given by the caller's precision */
+    OUT_ID,    /* an object id: "0x..." or "@N"; JSON string; may be null */
+} out_type;
+
+typedef struct out_column {
+    const char *name;
+    out_type type;
+} out_column;
+
+typedef struct out_writer out_writer;
+
+out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols);
+void out_str(out_writer *w, const char *s, size_t len);
+void out_cstr(out_writer *w, const char *s);
+void out_u64(out_writer *w, uint64_t v);
+void out_i64(out_writer *w, int64_t v);
+void out_pct(out_writer *w, double v);
+void out_real(out_writer *w, double v, int decimals);
+void out_id(out_writer *w, uint64_t id, int at_style);
+void out_null(out_writer *w);
+/* Table indentation for the next OUT_STR cell (tree views). */
+void out_indent(out_writer *w, unsigned depth);
+void out_row_end(out_writer *w);
+/* Flushes (a table is aligned and printed here) and frees. */
+void out_end(out_writer *w);
+
+/* Escaping helpers shared with commands that write their own shapes. */
+void out_write_tsv_escaped(FILE *f, const char *s, size_t len);
+void out_write_json_string(FILE *f, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,46 @@
+/* lfs_writer.h - public C API to emit a leakfind snapshot from any program
+ * (an OCaml heap walker, a custom allocator, a test).
+ *
+ *   lfs_writer *w = lfs_writer_new(LFS_WRITER_STABLE_IDS);
+ *   int64_t node = lfs_writer_class(w, "Node");
+ *   lfs_writer_object(w, 0x10, node, 24);
+ *   lfs_writer_object(w, 0x20, node, 24);
+ *   lfs_writer_reference(w, 0x10, 0x20, "next");
+ *   lfs_writer_root(w, 0x10, "global", "list_head");
+ *   lfs_writer_finish(w, "heap.lfs", err, sizeof err);  // also frees w
+ *
+ * Objects, references and roots may come in any order. References and roots
+ * naming ids that never become objects are counted and dropped. The file gets
+ * the dominator tree and retained sizes so leakfind opens it without work.
+ * Functions return 0 (or an index >= 0) on success and a negative value on
+ * failure: out of memory, a duplicate object id, an unknown class index. */
+#ifndef LFS_WRITER_H
+#define LFS_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lfs_writer lfs_writer;
+
+enum {
+    LFS_WRITER_STABLE_IDS = 1u << 0, /* ids identify objects across snapshots (enables diff by id) */
+    LFS_WRITER_NO_ANALYSIS = 1u << 1 /* do not store dominators and retained sizes */
+};
+
+lfs_writer *lfs_writer_new(unsigned flags);
+int64_t lfs_writer_class(lfs_writer *w, const char *name);
+int lfs_writer_object(lfs_writer *w, uint64_t id, int64_t class_index, uint64_t shallow_bytes);
+/* A strong reference held in a named field (field may be NULL). */
+int lfs_writer_reference(lfs_writer *w, uint64_t from, uint64_t to, const char *field);
+/* A strong reference held in array element `index`. */
+int lfs_writer_element(lfs_writer *w, uint64_t from, uint64_t to, uint32_t index);
+/* A weak reference: kept for paths and display, never ownership. */
+int lfs_writer_weak_reference(lfs_writer *w, uint64_t from, uint64_t to, const char *field);
+int lfs_writer_root(lfs_writer *w, uint64_t id, const char *kind, const char *name);
+/* Writes the file atomically (temporary file, then rename) and frees w.
+ * On failure, a message goes to errbuf. */
+int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errlen);
+/* Frees w without writing. */
+void lfs_writer_abandon(lfs_writer *w);
+
+#endif

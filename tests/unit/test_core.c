@@ -1,0 +1,248 @@
+/* test_core.c - string table, text graph reader, leakfind format, writer API. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/analysis.h"
+#include "../../core/lfs.h"
+#include "../../core/lfs_writer.h"
+#include "../../core/strtab.h"
+#include "../../core/textgraph.h"
+#include "test.h"
+#include "tests.h"
+
+static int str_is(lf_str s, const char *want)
+{
+    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+void test_strtab_interning(void)
+{
+    lf_strtab t;
+    CHECK(lf_strtab_init(&t) == 0);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "", 0), 0);
+    int64_t a = lf_strtab_intern(&t, "alpha", 5);
+    int64_t b = lf_strtab_intern(&t, "beta", 4);
+    CHECK_EQ_U64(a, 1);
+    CHECK_EQ_U64(b, 2);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "alpha", 5), 1);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "alph", 4), 3); /* a prefix is another string */
+    /* enough strings to force the hash table to grow several times */
+    char buf[32];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(buf, sizeof buf, "s%d", i);
+        CHECK_EQ_U64(lf_strtab_intern(&t, buf, (size_t)n), 4 + (uint64_t)i);
+    }
+    for (int i = 0; i < 5000; i += 777) {
+        int n = snprintf(buf, sizeof buf, "s%d", i);
+        CHECK_EQ_U64(lf_strtab_find(&t, buf, (size_t)n), 4 + (uint64_t)i);
+    }
+    CHECK(lf_strtab_find(&t, "missing", 7) == -1);
+    CHECK_EQ_U64(t.offset[2] - t.offset[1], 5);
+    CHECK(memcmp(t.bytes + t.offset[2], "beta", 4) == 0);
+    lf_strtab_free(&t);
+}
+
+static int parse(const char *text, lf_snapshot *s, lf_error *err)
+{
+    return lf_textgraph_parse((const uint8_t *)text, strlen(text), s, err);
+}
+
+void test_textgraph_parse(void)
+{
+    const char *text = "# comment\n"
+                       "node\t0x10\t24\tNode\n"
+                       "edge\t0x10\t0x20\tstrong\tnext\n" /* forward reference */
+                       "\n"
+                       "node\t32\t16\tjava.lang.Object[]\r\n"
+                       "edge\t0x20\t0x10\tweak\t7\n"
+                       "edge\t0x20\t0x99\tstrong\n" /* dangling */
+                       "root\t0x10\tstatic field\tQueue.head\n"
+                       "root\t0x55\tJNI global\n"; /* dangling */
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse(text, &s, &err) == 0);
+    CHECK_EQ_U64(s.object_count, 2);
+    CHECK_EQ_U64(s.edge_count, 2);
+    CHECK_EQ_U64(s.stats.dangling_edges, 1);
+    CHECK_EQ_U64(s.stats.dangling_roots, 1);
+    CHECK_EQ_U64(s.object_id[0], 0x10);
+    CHECK_EQ_U64(s.object_id[1], 32);
+    CHECK_EQ_U64(s.object_shallow[1], 16);
+    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[1]), "java.lang.Object[]"));
+    CHECK_EQ_U64(s.edge_target[0], 1);
+    CHECK_EQ_U64(s.edge_kind[0], LF_EDGE_KIND_FIELD);
+    CHECK(str_is(lf_snapshot_string(&s, s.edge_label[0]), "next"));
+    CHECK_EQ_U64(s.edge_target[1], 0 | LF_EDGE_WEAK);
+    CHECK_EQ_U64(s.edge_kind[1], LF_EDGE_KIND_ELEMENT);
+    CHECK_EQ_U64(s.edge_label[1], 7);
+    CHECK_EQ_U64(s.root_count, 1);
+    CHECK(str_is(lf_snapshot_string(&s, s.root[0].kind), "static field"));
+    CHECK(str_is(lf_snapshot_string(&s, s.root[0].name), "Queue.head"));
+    lf_snapshot_free(&s);
+}
+
+void test_textgraph_errors(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t line;
+        const char *reason;
+    } cases[] = {
+        {"node\t1\t8\tA\nnode\t1\t8\tB\n", 2, "duplicate object id"},
+        {"node\t1\t8\n", 1, "a node record has 4 fields, this one has 3"},
+        {"node\tx1\t8\tA\n", 1, "bad object id 'x1'"},
+        {"node\t1\t-8\tA\n", 1, "bad shallow size '-8'"},
+        {"node\t1\t99999999999999999999\tA\n", 1, "bad shallow size '99999999999999999999'"},
+        {"#\nedge\t1\t2\tsoft\n", 2, "edge strength must be 'strong' or 'weak'"},
+        {"root\t1\n", 1, "a root record has 3 or 4 fields, this one has 2"},
+        {"node\t1\t8\tA\nobject\t2\n", 2, "unknown record 'object' (expected node, edge or root)"},
+        {"edge\t1\t2\tstrong\t4294967296\n", 1, "array index out of range"},
+        {"node\t1\t8\t\n", 1, "empty class name"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lf_snapshot s;
+        lf_error err;
+        CHECK(parse(cases[i].text, &s, &err) == -1);
+        CHECK_EQ_U64(err.kind, LF_ERR_INPUT);
+        CHECK_EQ_U64(err.where, LF_WHERE_LINE);
+        CHECK_EQ_U64(err.position, cases[i].line);
+        if (strcmp(err.reason, cases[i].reason) != 0) {
+            test_failures++;
+            fprintf(stderr, "  case %zu: reason '%s', expected '%s'\n", i, err.reason, cases[i].reason);
+        }
+    }
+}
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "%s/leakfind-unit-%d-%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid(), name);
+    return buf;
+}
+
+static const char nested_list[] = "node\t1\t24\tNode\nnode\t2\t24\tNode\nnode\t3\t100\tItem\n"
+                                  "node\t4\t100\tItem\nnode\t5\t9\tGarbage\n"
+                                  "edge\t1\t2\tstrong\tnext\nedge\t1\t3\tstrong\titem\n"
+                                  "edge\t2\t4\tstrong\titem\nedge\t2\t5\tweak\tcache\n"
+                                  "root\t1\tstatic field\tQueue.head\n";
+
+void test_lfs_roundtrip(void)
+{
+    lf_snapshot a, b;
+    lf_error err;
+    CHECK(parse(nested_list, &a, &err) == 0);
+    CHECK(lf_analyze(&a, 0, &err) == 0);
+    const char *path = tmp_path("roundtrip.lfs");
+    CHECK(lf_lfs_write(&a, path, &err) == 0);
+    CHECK(lf_lfs_open(path, &b, &err) == 0);
+    CHECK_EQ_U64(b.format, LF_FORMAT_LFS);
+    CHECK_EQ_U64(b.source_format, LF_FORMAT_TEXT);
+    CHECK_EQ_U64(b.object_count, 5);
+    CHECK_EQ_U64(b.edge_count, 4);
+    CHECK(b.idom != NULL);
+    /* values from the construction: 1 owns everything reachable (248 bytes) */
+    CHECK_EQ_U64(b.retained[0], 248);
+    CHECK_EQ_U64(b.retained[1], 124);
+    CHECK_EQ_U64(b.idom[1], 0);
+    CHECK_EQ_U64(b.idom[0], LF_NODE_SUPER);
+    CHECK_EQ_U64(b.idom[4], LF_NODE_NONE);
+    CHECK_EQ_U64(b.reachable_count, 4);
+    CHECK_EQ_U64(b.reachable_shallow, 248);
+    CHECK_EQ_U64(b.edge_target[3], 4 | LF_EDGE_WEAK);
+    CHECK(str_is(lf_snapshot_string(&b, b.edge_label[3]), "cache"));
+    CHECK(str_is(lf_snapshot_class_name(&b, b.object_class[4]), "Garbage"));
+    CHECK(str_is(lf_snapshot_string(&b, b.root[0].name), "Queue.head"));
+    CHECK_EQ_U64(b.domtree_offset[6] - b.domtree_offset[5], 1); /* one top owner */
+    /* a stored analysis is used as is; one with other flags is recomputed */
+    const uint32_t *stored = b.idom;
+    CHECK(lf_analyze(&b, 0, &err) == 0);
+    CHECK(b.idom == stored);
+    lf_snapshot_free(&b);
+    lf_snapshot_free(&a);
+    unlink(path);
+}
+
+/* Corrupting any byte of the file must give an input error, never a crash. */
+void test_lfs_corruption(void)
+{
+    lf_snapshot a, b;
+    lf_error err;
+    CHECK(parse(nested_list, &a, &err) == 0);
+    CHECK(lf_analyze(&a, 0, &err) == 0);
+    const char *path = tmp_path("corrupt.lfs");
+    CHECK(lf_lfs_write(&a, path, &err) == 0);
+    lf_snapshot_free(&a);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    unsigned char data[8192];
+    size_t size = fread(data, 1, sizeof data, f);
+    fclose(f);
+    CHECK(size > 64 && size < sizeof data);
+    int accepted = 0;
+    for (size_t i = 0; i < size; i++) {
+        unsigned char saved = data[i];
+        data[i] ^= 0x41;
+        f = fopen(path, "wb");
+        fwrite(data, 1, size, f);
+        fclose(f);
+        data[i] = saved;
+        if (lf_lfs_open(path, &b, &err) == 0) {
+            accepted++; /* only padding bytes may change unnoticed */
+            lf_snapshot_free(&b);
+        } else {
+            CHECK(err.kind == LF_ERR_INPUT);
+            CHECK(err.where == LF_WHERE_OFFSET);
+        }
+    }
+    CHECK(accepted < 64);
+    /* truncation at every length */
+    for (size_t len = 0; len < size; len += 7) {
+        f = fopen(path, "wb");
+        fwrite(data, 1, len, f);
+        fclose(f);
+        CHECK(lf_lfs_open(path, &b, &err) == -1);
+        CHECK(err.kind == LF_ERR_INPUT);
+    }
+    f = fopen(path, "wb");
+    fwrite(data, 1, 100, f);
+    fclose(f);
+    CHECK(lf_lfs_open(path, &b, &err) == -1);
+    CHECK(strcmp(err.reason, "truncated leakfind snapshot") == 0);
+    CHECK_EQ_U64(err.position, 100);
+    unlink(path);
+}
+
+void test_lfs_writer_api(void)
+{
+    const char *path = tmp_path("writer.lfs");
+    lfs_writer *w = lfs_writer_new(LFS_WRITER_STABLE_IDS);
+    int64_t map = lfs_writer_class(w, "Map"), entry = lfs_writer_class(w, "Entry");
+    CHECK(map == 0 && entry == 1);
+    CHECK(lfs_writer_object(w, 100, map, 48) == 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        CHECK(lfs_writer_object(w, 200 + i, entry, 32) == 0);
+        CHECK(lfs_writer_element(w, 100, 200 + i, (uint32_t)i) == 0);
+    }
+    CHECK(lfs_writer_reference(w, 205, 206, "next") == 0);
+    CHECK(lfs_writer_weak_reference(w, 209, 100, "owner") == 0);
+    CHECK(lfs_writer_object(w, 100, map, 48) < 0);   /* duplicate id */
+    CHECK(lfs_writer_object(w, 999, 7, 48) < 0);     /* unknown class */
+    CHECK(lfs_writer_root(w, 100, "global", "the_map") == 0);
+    char msg[256];
+    CHECK(lfs_writer_finish(w, path, msg, sizeof msg) == 0);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(lf_lfs_open(path, &s, &err) == 0);
+    CHECK_EQ_U64(s.object_count, 11);
+    CHECK(s.flags & LF_SNAP_IDS_STABLE);
+    CHECK(s.idom != NULL);
+    CHECK_EQ_U64(s.retained[0], 48 + 10 * 32);
+    uint32_t e206 = lf_snapshot_find_id(&s, 206);
+    CHECK_EQ_U64(s.idom[e206], 0); /* held by the map's element and by 205: the map owns it */
+    lf_snapshot_free(&s);
+    unlink(path);
+}
