@@ -16,7 +16,7 @@ BUILD   ?= build
 LIB_SRC  := $(wildcard graph/*.c core/*.c)
 CMD_SRC  := $(wildcard cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
-FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(filter-out common,$(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -42,7 +42,8 @@ $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
 
 # Each fuzz target also links with a replay driver so gcc builds can run the corpora.
-$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_driver.o $(BUILD)/libleakfind.a
+FUZZ_SUPPORT := $(BUILD)/tests/fuzz/fuzz_common.o $(BUILD)/tests/unit/graph_fixture.o
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_driver.o $(FUZZ_SUPPORT) $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -142,6 +143,10 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
         free(tmp);
         return lf_fail_errno(err, "cannot create output", e);
     }
+    /* mkstemp creates 0600; the output gets the usual 0666 less the umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     static const uint8_t zeros[8];
     uint64_t written = head_len;
     int failed = write_all(fd, head, head_len);

@@ -1,0 +1,14 @@
+/* fuzz.h - the libFuzzer entry point every target defines. */
+#ifndef LF_FUZZ_H
+#define LF_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Exercises everything commands do with a snapshot that opened. */
+struct lf_snapshot;
+void fuzz_exercise_snapshot(struct lf_snapshot *s);
+
+#endif

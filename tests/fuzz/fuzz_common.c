@@ -1,0 +1,32 @@
+/* fuzz_common.c - what every reader's fuzz target does after a successful open:
+ * analyse, aggregate, walk the dominator tree, write and re-read the file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../core/analysis.h"
+#include "../../core/lfs.h"
+#include "fuzz.h"
+
+void fuzz_exercise_snapshot(struct lf_snapshot *s)
+{
+    lf_error err;
+    if (lf_analyze(s, 0, &err))
+        return;
+    lf_class_totals t;
+    if (lf_class_totals_compute(s, &t, &err) == 0)
+        lf_class_totals_free(&t);
+    char label[256];
+    for (uint32_t v = 0; v < s->object_count; v++) {
+        if (s->idom[v] != LF_NODE_NONE && s->idom[v] != LF_NODE_SUPER) {
+            uint64_t e = lf_snapshot_find_edge(s, s->idom[v], v);
+            if (e != UINT64_MAX)
+                lf_snapshot_edge_label(s, e, label, sizeof label);
+        }
+        lf_snapshot_class_name(s, s->object_class[v]);
+    }
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        lf_snapshot_string(s, s->root[r].kind);
+        lf_snapshot_string(s, s->root[r].name);
+    }
+}
