@@ -23,6 +23,9 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
 
+# Keep object files that only a pattern rule names (fuzz targets).
+.SECONDARY:
+
 .PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean
 
 all: $(BUILD)/leakfind

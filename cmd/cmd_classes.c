@@ -11,7 +11,7 @@ static const char classes_help[] =
     "\n"
     "One row per class: instance count, shallow bytes, retained bytes (the sum\n"
     "over instances that no other instance of the class dominates, so nothing is\n"
-    "counted twice) and retained as %% of the reachable heap. Largest retained first.\n"
+    "counted twice) and retained as % of the reachable heap. Largest retained first.\n"
     "\n"
     "Options:\n"
     "  --top N        at most N rows (default 50; 0 = all)\n"

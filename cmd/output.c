@@ -260,7 +260,7 @@ void out_end(out_writer *w)
                 int last = c == w->ncols - 1;
                 if (c > 0)
                     fputs("  ", w->f);
-                if (is_numeric(w->cols[c].type) && r > 0) {
+                if (is_numeric(w->cols[c].type)) {
                     fprintf(w->f, "%*s%s", (int)pad, "", x->text);
                 } else {
                     fputs(x->text, w->f);

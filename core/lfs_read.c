@@ -255,8 +255,9 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
         goto out;
     }
     if (file_size > actual_size) {
-        lf_fail_at(err, actual_size, "truncated leakfind snapshot", "need %llu bytes, %llu left",
-                   (unsigned long long)(file_size - actual_size), 0ULL);
+        lf_fail_at(err, actual_size, "truncated leakfind snapshot",
+                   "the header says %llu bytes, the file has %llu",
+                   (unsigned long long)file_size, (unsigned long long)actual_size);
         goto out;
     }
     const uint64_t head_len = LFS_HEADER_SIZE + (uint64_t)chunk_count * LFS_CHUNK_ENTRY_SIZE;

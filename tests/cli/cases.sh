@@ -1,0 +1,73 @@
+# Golden cases, sourced by run.sh. Answers are worked out by hand: see the
+# comment at the top of each fixture for what it plants.
+
+# dominators: tree, JSON, depth/top/min/root/flat, table
+case_ dom_diamond_tsv 0 dominators $G/diamond.txt
+case_ dom_cycle_tsv 0 dominators $G/cycle_root.txt --depth 0
+case_ dom_weak_tsv 0 dominators $G/weak_cache.txt
+case_ dom_nested_tsv 0 dominators $G/nested_class.txt
+case_ dom_nested_json 0 dominators $G/nested_class.txt --format json
+case_ dom_nested_depth1 0 dominators $G/nested_class.txt --depth 1
+case_ dom_nested_top1 0 dominators $G/nested_class.txt --top 1 --depth 0
+case_ dom_nested_min 0 dominators $G/nested_class.txt --min 101
+case_ dom_nested_minpct 0 dominators $G/nested_class.txt --min 30%
+case_ dom_nested_flat 0 dominators $G/nested_class.txt --flat --top 0 --min 0
+case_ dom_nested_flat2 0 dominators $G/nested_class.txt --flat --top 2
+case_ dom_nested_root 0 dominators $G/nested_class.txt --root 0x2
+case_ dom_nested_table 0 dominators $G/nested_class.txt --format table
+case_ dom_diamond_keep 0 dominators $G/diamond.txt --keep-unreachable --flat
+case_ dom_root_missing 2 dominators $G/nested_class.txt --root 0x99
+
+# classes
+case_ classes_nested_tsv 0 classes $G/nested_class.txt
+case_ classes_cycle_tsv 0 classes $G/cycle_root.txt
+case_ classes_weak_tsv 0 classes $G/weak_cache.txt
+case_ classes_weak_json 0 classes $G/weak_cache.txt --format json
+case_ classes_weak_shallow 0 classes $G/weak_cache.txt --sort shallow --top 2
+case_ classes_weak_table 0 classes $G/weak_cache.txt --format table
+
+# info
+case_ info_weak_tsv 0 info $G/weak_cache.txt
+case_ info_diamond_json 0 info $G/diamond.txt --format json
+
+# convert, then every command on the leakfind file gives the same answers
+case_ convert_nested 0 convert $G/nested_class.txt -o "$tmp/nested.lfs"
+case_ dom_nested_tsv 0 dominators "$tmp/nested.lfs"
+case_ classes_nested_tsv 0 classes "$tmp/nested.lfs"
+case_ convert_weak 0 convert $G/weak_cache.txt --output "$tmp/weak.lfs"
+case_ dom_weak_tsv 0 dominators "$tmp/weak.lfs"
+case_ info_weak_lfs 0 info "$tmp/weak.lfs"
+case_ convert_weak_noanalysis 0 convert $G/weak_cache.txt --no-analysis -o "$tmp/weak-bare.lfs"
+case_ classes_weak_tsv 0 classes "$tmp/weak-bare.lfs"
+case_ convert_lfs_to_lfs 0 convert "$tmp/weak.lfs" -o "$tmp/weak2.lfs"
+cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && pass=$((pass + 1)) || { echo "FAIL convert of a converted file is not byte-identical"; fail=$((fail + 1)); }
+
+# bad input: exit 3 with the offset or line; system errors exit 4
+head -c 100 "$tmp/nested.lfs" >"$tmp/truncated.lfs"
+case_ err_truncated_lfs 3 dominators "$tmp/truncated.lfs"
+cp "$tmp/nested.lfs" "$tmp/flipped.lfs"
+printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=900 conv=notrunc 2>/dev/null
+case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
+case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
+case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt
+case_ err_missing 4 info tests/cli/inputs/no-such-file.txt
+: >"$tmp/empty"
+case_ err_empty 3 info "$tmp/empty"
+case_ warn_dangling 0 classes tests/cli/inputs/dangling.txt
+case_ err_dangling_strict 3 classes tests/cli/inputs/dangling.txt --strict
+case_ quiet_dangling 0 classes tests/cli/inputs/dangling.txt -q
+
+# usage errors: exit 2
+case_ usage_none 2
+case_ usage_unknown_command 2 frobnicate $G/diamond.txt
+case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
+case_ usage_bad_format 2 classes $G/diamond.txt --format xml
+case_ usage_bad_top 2 classes $G/diamond.txt --top -3
+case_ usage_bad_min 2 dominators $G/diamond.txt --min lots
+case_ usage_missing_value 2 dominators $G/diamond.txt --depth
+case_ usage_two_inputs 2 info $G/diamond.txt $G/diamond.txt
+case_ usage_convert_no_output 2 convert $G/diamond.txt
+
+# -h on every command
+for c in info classes dominators convert; do help_ help_$c $c -h; help_ help_$c $c --help; done
+help_ help_main --help
