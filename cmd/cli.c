@@ -192,7 +192,7 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
     cli_progress(ctx, "reading");
-    int rc = lf_open(path, s, &err);
+    int rc = lf_open(path, ctx->read_flags, s, &err);
     cli_progress_done(ctx);
     if (rc)
         return cli_input_error(path, &err);

@@ -22,6 +22,7 @@ typedef struct cli_context {
     int quiet, verbose, progress, strict;
     unsigned threads;
     unsigned dom_flags;       /* LF_DOM_* */
+    unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */
 } cli_context;
 
 /* A command's own option; id is passed to the command's handler. */

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "file.h"
+#include "gunzip.h"
+#include "hprof.h"
 #include "lfs.h"
 #include "textgraph.h"
 
@@ -11,7 +13,7 @@ lf_source_format lf_detect_format(const uint8_t *head, size_t len)
 {
     if (lf_lfs_detect(head, len))
         return LF_FORMAT_LFS;
-    if (len >= 12 && memcmp(head, "JAVA PROFILE", 12) == 0)
+    if (lf_hprof_detect(head, len))
         return LF_FORMAT_HPROF;
     if (lf_textgraph_detect(head, len))
         return LF_FORMAT_TEXT;
@@ -29,26 +31,42 @@ const char *lf_format_name(lf_source_format f)
     }
 }
 
-int lf_open(const char *path, lf_snapshot *out, lf_error *err)
+/* Parses an in-memory dump of a known format. */
+static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, unsigned flags,
+                        lf_snapshot *out, lf_error *err)
+{
+    if (fmt == LF_FORMAT_TEXT)
+        return lf_textgraph_parse(f->data, f->size, out, err);
+    return lf_hprof_parse(f->data, f->size, flags, out, err);
+}
+
+int lf_open(const char *path, unsigned flags, lf_snapshot *out, lf_error *err)
 {
     uint8_t head[4096];
     int64_t got = lf_file_head(path, head, sizeof head, err);
     if (got < 0)
         return -1;
+    lf_mapped_file f;
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
         return lf_lfs_open(path, out, err);
-    if (fmt == LF_FORMAT_TEXT) {
-        lf_mapped_file f;
+    if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF) {
         if (lf_file_map(path, &f, err))
             return -1;
-        int rc = lf_textgraph_parse(f.data, f.size, out, err);
-        lf_file_unmap(&f);
-        return rc;
-    }
-    if (fmt == LF_FORMAT_HPROF)
-        return lf_fail_at(err, 0, "unsupported format", "HPROF is not supported yet");
-    if (got == 0)
+    } else if (lf_gzip_detect(head, (uint64_t)got)) {
+        if (lf_gunzip_map(path, &f, err))
+            return -1;
+        fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
+        if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF) {
+            lf_file_unmap(&f);
+            return lf_fail_at(err, 0, "not a heap dump", "a gzip file holding something else");
+        }
+    } else if (got == 0) {
         return lf_fail_at(err, 0, "not a heap dump", "the file is empty");
-    return lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
+    } else {
+        return lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
+    }
+    int rc = parse_mapped(fmt, &f, flags, out, err);
+    lf_file_unmap(&f);
+    return rc;
 }

@@ -6,6 +6,7 @@
 
 lf_source_format lf_detect_format(const uint8_t *head, size_t len);
 const char *lf_format_name(lf_source_format f);
-int lf_open(const char *path, lf_snapshot *out, lf_error *err);
+/* flags: LF_HPROF_* reference semantics for Java dumps. */
+int lf_open(const char *path, unsigned flags, lf_snapshot *out, lf_error *err);
 
 #endif

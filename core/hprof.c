@@ -1,0 +1,1346 @@
+/* hprof.c - the HPROF record walk, in three passes over the mapped file.
+ *
+ *  1. collect: strings, classes, frames, traces, roots, every object's id;
+ *     class layouts are resolved once all CLASS DUMPs are read (ART writes
+ *     instances before their class).
+ *  2. sort the ids; node number = rank of the id (a rank bitmap resolves ids,
+ *     see idrank.h); per node: class, shallow size, and the number of
+ *     references, so the CSR offsets are known before any edge is written.
+ *  3. write every object's edges into its CSR slot, resolving ids.
+ *
+ * Graph semantics (DESIGN section 2): an instance references its class; a
+ * class its superclass, its loader and its static fields' values; the
+ * referent of a java.lang.ref.Reference is a weak edge (unless told
+ * otherwise); thread-local roots (Java frame, JNI local, native stack, thread
+ * block, JNI monitor) become edges from their Thread object named after the
+ * frame, and only the thread itself is a root. */
+#include "hprof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprof_internal.h"
+#include "vec.h"
+
+#define KIND_FIELD LF_EDGE_KIND_FIELD
+#define KIND_ELEMENT LF_EDGE_KIND_ELEMENT
+#define KIND_INTERNAL LF_EDGE_KIND_INTERNAL
+/* Pass 1 keeps the first object with a given id; later ones are skipped. */
+#define DUPLICATE 1
+
+/* --- bounds-checked reading ---------------------------------------------- */
+
+int hprof_need(hprof_reader *r, hprof_cursor *c, uint64_t n, const char *what)
+{
+    if (c->end - c->pos >= n)
+        return 0;
+    char reason[96];
+    snprintf(reason, sizeof reason, "truncated %s", what);
+    return lf_fail_at(r->err, c->pos, reason, "need %llu bytes, %llu left", (unsigned long long)n,
+                      (unsigned long long)(c->end - c->pos));
+}
+
+uint64_t hprof_id(hprof_cursor *c, unsigned id_size)
+{
+    const uint8_t *p = c->data + c->pos;
+    c->pos += id_size;
+    if (id_size == 8)
+        return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+               (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+               (uint64_t)p[6] << 8 | p[7];
+    return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+}
+
+uint32_t hprof_u4(hprof_cursor *c)
+{
+    const uint8_t *p = c->data + c->pos;
+    c->pos += 4;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+uint16_t hprof_u2(hprof_cursor *c)
+{
+    const uint8_t *p = c->data + c->pos;
+    c->pos += 2;
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+uint8_t hprof_u1(hprof_cursor *c)
+{
+    return c->data[c->pos++];
+}
+
+static uint64_t id_at(const hprof_reader *r, uint64_t at)
+{
+    hprof_cursor c = {r->data, at, r->size};
+    return hprof_id(&c, r->id_size);
+}
+
+int lf_hprof_detect(const uint8_t *data, uint64_t size)
+{
+    return size >= 12 && memcmp(data, "JAVA PROFILE", 12) == 0;
+}
+
+/* --- pass 1: collect -------------------------------------------------------- */
+
+static int judy_set(hprof_reader *r, Pvoid_t *array, uint64_t key, uint64_t value)
+{
+    PWord_t slot;
+    JLI(slot, *array, (Word_t)key);
+    if (slot == PJERR)
+        return lf_fail_nomem(r->err, "reading the dump");
+    *slot = (Word_t)value;
+    return 0;
+}
+
+static int add_id(hprof_reader *r, uint64_t id)
+{
+    if (r->id_count >= LF_NODE_MAX)
+        return lf_fail_at(r->err, 0, "unsupported dump", "more than %u objects", LF_NODE_MAX);
+    if (lf_vec_reserve((void **)&r->ids, &r->id_cap, r->id_count + 1, sizeof *r->ids))
+        return lf_fail_nomem(r->err, "reading objects");
+    r->ids[r->id_count++] = id;
+    return 0;
+}
+
+static int add_root(hprof_reader *r, uint8_t tag, uint64_t id, uint32_t thread, uint32_t frame)
+{
+    if (lf_vec_reserve((void **)&r->roots, &r->root_cap, r->root_count + 1, sizeof *r->roots))
+        return lf_fail_nomem(r->err, "reading roots");
+    r->roots[r->root_count++] = (hprof_root){id, thread, frame, tag};
+    return 0;
+}
+
+/* Skips a constant-pool or static value of basic type `type`. */
+static int skip_value(hprof_reader *r, hprof_cursor *c, uint8_t type, const char *what)
+{
+    unsigned size = hprof_type_size(type, r->id_size);
+    if (size == 0)
+        return lf_fail_at(r->err, c->pos - 1, "unknown basic type", "%u in %s", type, what);
+    if (hprof_need(r, c, size, what))
+        return -1;
+    c->pos += size;
+    return 0;
+}
+
+/* Reads (collect) or steps over (later passes) a CLASS DUMP's body. */
+static int read_class_dump(hprof_reader *r, hprof_cursor *c, uint64_t record_at, int collect)
+{
+    const unsigned id = r->id_size;
+    const char *what = "CLASS DUMP";
+    if (hprof_need(r, c, 7 * (uint64_t)id + 8 + 2, what))
+        return -1;
+    hprof_class k;
+    memset(&k, 0, sizeof k);
+    k.record_at = record_at;
+    k.id = hprof_id(c, id);
+    c->pos += 4; /* stack trace serial */
+    k.super_id = hprof_id(c, id);
+    k.loader_id = hprof_id(c, id);
+    c->pos += 4 * (uint64_t)id; /* signers, protection domain, 2 reserved */
+    k.instance_size = hprof_u4(c);
+    uint16_t n = hprof_u2(c);
+    for (uint16_t i = 0; i < n; i++) {
+        if (hprof_need(r, c, 3, what))
+            return -1;
+        c->pos += 2;
+        if (skip_value(r, c, hprof_u1(c), what))
+            return -1;
+    }
+    if (hprof_need(r, c, 2, what))
+        return -1;
+    k.statics_at = c->pos;
+    n = hprof_u2(c);
+    for (uint16_t i = 0; i < n; i++) {
+        if (hprof_need(r, c, id + 1, what))
+            return -1;
+        c->pos += id;
+        if (skip_value(r, c, hprof_u1(c), what))
+            return -1;
+    }
+    if (hprof_need(r, c, 2, what))
+        return -1;
+    k.fields_at = c->pos;
+    n = hprof_u2(c);
+    for (uint16_t i = 0; i < n; i++) {
+        if (hprof_need(r, c, id + 1, what))
+            return -1;
+        c->pos += id;
+        uint8_t type = hprof_u1(c);
+        if (hprof_type_size(type, id) == 0)
+            return lf_fail_at(r->err, c->pos - 1, "unknown basic type", "%u in %s", type, what);
+    }
+    if (!collect)
+        return 0;
+    PWord_t slot;
+    JLI(slot, r->class_index, (Word_t)k.id);
+    if (slot == PJERR)
+        return lf_fail_nomem(r->err, "reading classes");
+    if (*slot) { /* the same class twice: keep the first */
+        r->warnings++;
+        return add_id(r, k.id);
+    }
+    if (lf_vec_reserve((void **)&r->classes, &r->class_cap, r->class_count + 1, sizeof *r->classes))
+        return lf_fail_nomem(r->err, "reading classes");
+    r->classes[r->class_count++] = k;
+    *slot = r->class_count;
+    return add_id(r, k.id);
+}
+
+/* Walks the sub-records of one heap dump body [c->pos, c->end). In pass 1 it
+ * collects; in later passes `visit` handles each object (and may return 1 to
+ * stop the walk early, or -1 after an error). */
+typedef int (*object_visitor)(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *body,
+                              void *state);
+
+static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor visit, void *state)
+{
+    const unsigned id = r->id_size;
+    while (c->pos < c->end) {
+        uint64_t at = c->pos;
+        uint8_t tag = hprof_u1(c);
+        uint32_t len = 0, n = 0;
+        uint8_t type = 0;
+        unsigned size = 0;
+        switch (tag) {
+        case HPROF_ROOT_UNKNOWN:
+        case HPROF_ROOT_STICKY_CLASS:
+        case HPROF_ROOT_MONITOR_USED:
+        case HPROF_ROOT_INTERNED_STRING:
+        case HPROF_ROOT_FINALIZING:
+        case HPROF_ROOT_DEBUGGER:
+        case HPROF_ROOT_REFERENCE_CLEANUP:
+        case HPROF_ROOT_VM_INTERNAL:
+        case HPROF_UNREACHABLE:
+            if (hprof_need(r, c, id, "root"))
+                return -1;
+            if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
+                return -1;
+            c->pos = at + 1 + id;
+            break;
+        case HPROF_ROOT_JNI_GLOBAL:
+            if (hprof_need(r, c, 2 * (uint64_t)id, "JNI global root"))
+                return -1;
+            if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
+                return -1;
+            c->pos = at + 1 + 2 * (uint64_t)id;
+            break;
+        case HPROF_ROOT_JNI_LOCAL:
+        case HPROF_ROOT_JAVA_FRAME:
+        case HPROF_ROOT_JNI_MONITOR:
+            if (hprof_need(r, c, id + 8, "thread-local root"))
+                return -1;
+            if (pass == 1) {
+                uint64_t obj = hprof_id(c, id);
+                uint32_t thread = hprof_u4(c);
+                if (add_root(r, tag, obj, thread, hprof_u4(c)))
+                    return -1;
+            }
+            c->pos = at + 1 + id + 8;
+            break;
+        case HPROF_ROOT_NATIVE_STACK:
+        case HPROF_ROOT_THREAD_BLOCK:
+            if (hprof_need(r, c, id + 4, "thread-local root"))
+                return -1;
+            if (pass == 1) {
+                uint64_t obj = hprof_id(c, id);
+                if (add_root(r, tag, obj, hprof_u4(c), HPROF_NONE))
+                    return -1;
+            }
+            c->pos = at + 1 + id + 4;
+            break;
+        case HPROF_ROOT_THREAD_OBJECT:
+            if (hprof_need(r, c, id + 8, "thread object root"))
+                return -1;
+            if (pass == 1) {
+                uint64_t obj = hprof_id(c, id);
+                uint32_t serial = hprof_u4(c), trace = hprof_u4(c);
+                if (add_root(r, tag, obj, serial, HPROF_NONE) ||
+                    judy_set(r, &r->thread_object, serial, obj) ||
+                    judy_set(r, &r->thread_trace, serial, trace))
+                    return -1;
+            }
+            c->pos = at + 1 + id + 8;
+            break;
+        case HPROF_HEAP_DUMP_INFO:
+            if (hprof_need(r, c, 4 + id, "HEAP DUMP INFO"))
+                return -1;
+            c->pos += 4 + id;
+            break;
+        case HPROF_CLASS_DUMP:
+            if (pass != 1) {
+                hprof_cursor body = {c->data, c->pos, c->end};
+                int v = visit(r, tag, at, &body, state);
+                if (v)
+                    return v;
+            }
+            if (read_class_dump(r, c, at, pass == 1))
+                return -1;
+            break;
+        case HPROF_INSTANCE_DUMP:
+            if (hprof_need(r, c, 2 * (uint64_t)id + 8, "INSTANCE DUMP"))
+                return -1;
+            len = (uint32_t)(c->data[c->pos + id + 4 + id] << 24 | c->data[c->pos + id + 5 + id] << 16 |
+                             c->data[c->pos + id + 6 + id] << 8 | c->data[c->pos + id + 7 + id]);
+            if (hprof_need(r, c, 2 * (uint64_t)id + 8 + len, "INSTANCE DUMP"))
+                return -1;
+            goto object;
+        case HPROF_OBJ_ARRAY_DUMP:
+            if (hprof_need(r, c, 2 * (uint64_t)id + 8, "OBJECT ARRAY DUMP"))
+                return -1;
+            {
+                hprof_cursor h = {c->data, c->pos + id + 4, c->end};
+                n = hprof_u4(&h);
+            }
+            if (hprof_need(r, c, 2 * (uint64_t)id + 8 + (uint64_t)n * id, "OBJECT ARRAY DUMP"))
+                return -1;
+            len = 0;
+            goto object;
+        case HPROF_PRIM_ARRAY_DUMP:
+        case HPROF_PRIM_ARRAY_NODATA:
+            if (hprof_need(r, c, (uint64_t)id + 9, "PRIMITIVE ARRAY DUMP"))
+                return -1;
+            {
+                hprof_cursor h = {c->data, c->pos + id + 4, c->end};
+                n = hprof_u4(&h);
+                type = hprof_u1(&h);
+            }
+            size = hprof_type_size(type, id);
+            if (size == 0 || hprof_type_is_ref(type))
+                return lf_fail_at(r->err, c->pos + id + 8, "unknown basic type",
+                                  "%u in PRIMITIVE ARRAY DUMP", type);
+            if (tag == HPROF_PRIM_ARRAY_DUMP &&
+                hprof_need(r, c, (uint64_t)id + 9 + (uint64_t)n * size, "PRIMITIVE ARRAY DUMP"))
+                return -1;
+            goto object;
+        object:
+            if (pass == 1) {
+                if (add_id(r, id_at(r, c->pos)))
+                    return -1;
+            } else {
+                hprof_cursor body = {c->data, c->pos, c->end};
+                int v = visit(r, tag, at, &body, state);
+                if (v)
+                    return v;
+            }
+            if (tag == HPROF_INSTANCE_DUMP)
+                c->pos += 2 * (uint64_t)id + 8 + len;
+            else if (tag == HPROF_OBJ_ARRAY_DUMP)
+                c->pos += 2 * (uint64_t)id + 8 + (uint64_t)n * id;
+            else if (tag == HPROF_PRIM_ARRAY_DUMP)
+                c->pos += (uint64_t)id + 9 + (uint64_t)n * size;
+            else
+                c->pos += (uint64_t)id + 9;
+            break;
+        default:
+            return lf_fail_at(r->err, at, "unknown heap dump sub-record", "tag 0x%02x", tag);
+        }
+    }
+    return 0;
+}
+
+static int add_segment(hprof_reader *r, uint64_t start, uint64_t end)
+{
+    if (lf_vec_reserve((void **)&r->segment, &r->segment_cap, 2 * (r->segment_count + 1),
+                       sizeof *r->segment))
+        return lf_fail_nomem(r->err, "reading the dump");
+    r->segment[2 * r->segment_count] = start;
+    r->segment[2 * r->segment_count + 1] = end;
+    r->segment_count++;
+    return 0;
+}
+
+static int plausible_tag(uint8_t tag)
+{
+    return (tag >= HPROF_STRING && tag <= HPROF_CONTROL_SETTINGS && tag != 0x08 && tag != 0x09) ||
+           tag == HPROF_HEAP_DUMP_SEGMENT || tag == HPROF_HEAP_DUMP_END;
+}
+
+static int read_records(hprof_reader *r, uint64_t pos)
+{
+    const unsigned id = r->id_size;
+    while (pos < r->size) {
+        hprof_cursor c = {r->data, pos, r->size};
+        if (hprof_need(r, &c, 9, "record header"))
+            return -1;
+        uint8_t tag = hprof_u1(&c);
+        c.pos += 4; /* time */
+        uint64_t len = hprof_u4(&c);
+        uint64_t body = c.pos;
+        if (tag == HPROF_HEAP_DUMP_END)
+            return 0;
+        if (tag == HPROF_HEAP_DUMP || tag == HPROF_HEAP_DUMP_SEGMENT) {
+            uint64_t end = body + len;
+            if (end > r->size) {
+                c.pos = body;
+                return hprof_need(r, &c, len, tag == HPROF_HEAP_DUMP ? "HEAP DUMP" : "HEAP DUMP SEGMENT");
+            }
+            /* An old single HEAP DUMP over 4 GiB has a wrapped u4 length: when the
+             * stated end is not followed by a plausible record, the real end is
+             * a multiple of 4 GiB later. */
+            while (tag == HPROF_HEAP_DUMP && end < r->size && !plausible_tag(r->data[end]) &&
+                   end + (1ull << 32) <= r->size)
+                end += 1ull << 32;
+            hprof_cursor h = {r->data, body, end};
+            if (walk_heap(r, &h, 1, NULL, NULL))
+                return -1;
+            if (add_segment(r, body, end))
+                return -1;
+            pos = end;
+            continue;
+        }
+        if (len > r->size - body) {
+            c.pos = body;
+            return hprof_need(r, &c, len, "record");
+        }
+        c.end = body + len;
+        switch (tag) {
+        case HPROF_STRING:
+            if (hprof_need(r, &c, id, "STRING"))
+                return -1;
+            if (judy_set(r, &r->string_at, hprof_id(&c, id), body + id))
+                return -1;
+            break;
+        case HPROF_LOAD_CLASS:
+            if (hprof_need(r, &c, 8 + 2 * (uint64_t)id, "LOAD CLASS"))
+                return -1;
+            {
+                uint32_t serial = hprof_u4(&c);
+                uint64_t class_id = hprof_id(&c, id);
+                c.pos += 4;
+                uint64_t name = hprof_id(&c, id);
+                if (judy_set(r, &r->class_by_serial, serial, class_id) ||
+                    judy_set(r, &r->class_name_sid, class_id, name))
+                    return -1;
+            }
+            break;
+        case HPROF_STACK_FRAME:
+            if (hprof_need(r, &c, 4 * (uint64_t)id + 8, "STACK FRAME"))
+                return -1;
+            if (judy_set(r, &r->frame_at, hprof_id(&c, id), body))
+                return -1;
+            break;
+        case HPROF_STACK_TRACE:
+            if (hprof_need(r, &c, 12, "STACK TRACE"))
+                return -1;
+            {
+                uint32_t serial = hprof_u4(&c);
+                c.pos += 4;
+                uint32_t frames = hprof_u4(&c);
+                if (hprof_need(r, &c, (uint64_t)frames * id, "STACK TRACE"))
+                    return -1;
+                if (judy_set(r, &r->trace_at, serial, body))
+                    return -1;
+            }
+            break;
+        default: /* other records carry nothing the graph needs */
+            break;
+        }
+        pos = body + len;
+    }
+    return 0;
+}
+
+static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state);
+
+/* --- pass 2: per node class, shallow size, reference count ----------------- */
+
+typedef struct node_tables {
+    uint32_t *class_of;        /* node -> lf class (= class index, or extra classes) */
+    uint64_t *shallow;
+    uint64_t *edge_offset;     /* counts in pass 2, offsets in pass 3 */
+    uint64_t *record_at;       /* node -> offset of its sub-record (while reading) */
+    uint8_t *seen;             /* node bitmap: first object with this id taken */
+    lf_idrank rank;
+    uint32_t *class_node;      /* class index -> node of its class object */
+    uint32_t *frame_edges;     /* node -> thread-local roots hung under it */
+    /* classes that have no CLASS DUMP (primitive arrays without one, unknown
+     * class ids): extra lf classes after the dumped ones */
+    Pvoid_t extra_class;       /* key -> lf class + 1 */
+    uint32_t *extra_name;
+    size_t extra_count, extra_cap;
+    uint64_t dangling;
+    uint64_t edges_written;
+} node_tables;
+
+static uint32_t node_of(const node_tables *t, uint64_t id)
+{
+    return id ? lf_idrank_find(&t->rank, id) : LF_NODE_NONE;
+}
+
+static int64_t extra_class(hprof_reader *r, node_tables *t, uint64_t key, const char *name)
+{
+    PWord_t slot;
+    JLI(slot, t->extra_class, (Word_t)key);
+    if (slot == PJERR)
+        return lf_fail_nomem(r->err, "reading classes");
+    if (!*slot) {
+        int64_t s = lf_strtab_intern(&r->strings, name, strlen(name));
+        if (s < 0 || lf_vec_reserve((void **)&t->extra_name, &t->extra_cap, t->extra_count + 1,
+                                    sizeof *t->extra_name))
+            return lf_fail_nomem(r->err, "reading classes");
+        t->extra_name[t->extra_count++] = (uint32_t)s;
+        *slot = r->class_count + t->extra_count;
+    }
+    return (int64_t)*slot - 1;
+}
+
+static const char *prim_array_name(uint8_t type)
+{
+    switch (type) {
+    case HPROF_BOOLEAN: return "boolean[]";
+    case HPROF_CHAR: return "char[]";
+    case HPROF_FLOAT: return "float[]";
+    case HPROF_DOUBLE: return "double[]";
+    case HPROF_BYTE: return "byte[]";
+    case HPROF_SHORT: return "short[]";
+    case HPROF_INT: return "int[]";
+    default: return "long[]";
+    }
+}
+
+static uint32_t class_of_id(const hprof_reader *r, uint64_t class_id)
+{
+    PWord_t slot;
+    JLG(slot, r->class_index, (Word_t)class_id);
+    return slot ? (uint32_t)(*slot - 1) : HPROF_NONE;
+}
+
+/* Static reference fields of a class, as (name sid, value id) pairs, via callback. */
+typedef int (*static_visitor)(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+                              uint64_t value, uint64_t *count);
+
+static int for_each_static_ref(hprof_reader *r, node_tables *t, const hprof_class *k, uint32_t from,
+                               static_visitor visit, uint64_t *count)
+{
+    hprof_cursor c = {r->data, k->statics_at, r->size};
+    uint16_t n = hprof_u2(&c); /* checked in pass 1 */
+    for (uint16_t i = 0; i < n; i++) {
+        uint64_t name = hprof_id(&c, r->id_size);
+        uint8_t type = hprof_u1(&c);
+        if (hprof_type_is_ref(type)) {
+            uint64_t value = hprof_id(&c, r->id_size);
+            if (value && visit(r, t, from, name, value, count))
+                return -1;
+        } else {
+            c.pos += hprof_type_size(type, r->id_size);
+        }
+    }
+    return 0;
+}
+
+static int count_static(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+                        uint64_t value, uint64_t *count)
+{
+    (void)r, (void)t, (void)from, (void)name_sid, (void)value;
+    (*count)++;
+    return 0;
+}
+
+static uint64_t class_mirror_shallow(const hprof_reader *r, const hprof_class *k)
+{
+    /* A class's mirror: a java.lang.Class instance plus its static fields. */
+    uint64_t size = r->class_class != HPROF_NONE ? r->classes[r->class_class].shallow : 0;
+    hprof_cursor c = {r->data, k->statics_at, r->size};
+    uint16_t n = hprof_u2(&c);
+    for (uint16_t i = 0; i < n; i++) {
+        c.pos += r->id_size;
+        uint8_t type = hprof_u1(&c);
+        unsigned s = hprof_type_size(type, r->id_size);
+        size += hprof_type_is_ref(type) ? r->ref_size : s;
+        c.pos += s;
+    }
+    return (size + r->alignment - 1) / r->alignment * r->alignment;
+}
+
+static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *c, void *state)
+{
+    node_tables *t = state;
+    const unsigned id = r->id_size;
+    uint64_t obj = hprof_id(c, id);
+    uint32_t node = node_of(t, obj);
+    if (t->seen[node / 8] >> (node % 8) & 1) {
+        r->warnings++; /* a second object with the same id: ignored */
+        return 0;
+    }
+    t->seen[node / 8] |= (uint8_t)(1u << (node % 8));
+    t->record_at[node] = record_at;
+    uint64_t edges = 0;
+    int64_t cls;
+    switch (tag) {
+    case HPROF_CLASS_DUMP: {
+        uint32_t k = class_of_id(r, obj);
+        const hprof_class *kc = &r->classes[k];
+        t->class_node[k] = node;
+        if (r->class_class != HPROF_NONE) {
+            cls = r->class_class;
+        } else {
+            cls = extra_class(r, t, 1, "java.lang.Class");
+            if (cls < 0)
+                return -1;
+        }
+        t->class_of[node] = (uint32_t)cls;
+        t->shallow[node] = class_mirror_shallow(r, kc);
+        edges += kc->super_id != 0;
+        edges += kc->loader_id != 0;
+        edges += kc->array_class != HPROF_NONE;
+        edges += r->class_class != HPROF_NONE; /* mirror -> java.lang.Class */
+        if (for_each_static_ref(r, t, kc, node, count_static, &edges))
+            return -1;
+        break;
+    }
+    case HPROF_INSTANCE_DUMP: {
+        c->pos += 4;
+        uint64_t class_id = hprof_id(c, id);
+        uint32_t len = hprof_u4(c);
+        uint32_t k = class_of_id(r, class_id);
+        if (k == HPROF_NONE) {
+            r->warnings++;
+            cls = extra_class(r, t, class_id | 1ull << 63, "<unknown class>");
+            if (cls < 0)
+                return -1;
+            t->class_of[node] = (uint32_t)cls;
+            t->shallow[node] = (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment;
+            break;
+        }
+        const hprof_class *kc = &r->classes[k];
+        t->class_of[node] = k;
+        t->shallow[node] = kc->shallow;
+        edges = 1; /* -> its class */
+        if (len != kc->data_size) {
+            r->warnings++; /* field data that disagrees with the class: no fields read */
+            break;
+        }
+        const uint8_t *data = r->data + c->pos;
+        for (uint32_t f = 0; f < kc->ref_count; f++) {
+            const uint8_t *p = data + r->ref_fields[kc->ref_start + f].offset;
+            uint64_t v = 0;
+            for (unsigned b = 0; b < id; b++)
+                v |= p[b];
+            edges += v != 0;
+        }
+        break;
+    }
+    case HPROF_OBJ_ARRAY_DUMP: {
+        c->pos += 4;
+        uint32_t n = hprof_u4(c);
+        uint64_t class_id = hprof_id(c, id);
+        uint32_t k = class_of_id(r, class_id);
+        if (k == HPROF_NONE) {
+            cls = extra_class(r, t, 2, "java.lang.Object[]");
+            if (cls < 0)
+                return -1;
+            t->class_of[node] = (uint32_t)cls;
+        } else {
+            t->class_of[node] = k;
+            edges = 1;
+        }
+        t->shallow[node] = hprof_array_shallow(r, n, r->ref_size);
+        const uint8_t *p = r->data + c->pos;
+        for (uint32_t i = 0; i < n; i++, p += id) {
+            uint64_t v = 0;
+            for (unsigned b = 0; b < id; b++)
+                v |= p[b];
+            edges += v != 0;
+        }
+        break;
+    }
+    default: { /* primitive arrays */
+        c->pos += 4;
+        uint32_t n = hprof_u4(c);
+        uint8_t type = hprof_u1(c);
+        uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
+        if (k == HPROF_NONE) {
+            cls = extra_class(r, t, 16 + type, prim_array_name(type));
+            if (cls < 0)
+                return -1;
+            t->class_of[node] = (uint32_t)cls;
+        } else {
+            t->class_of[node] = k;
+            edges = 1;
+        }
+        t->shallow[node] = hprof_array_shallow(r, n, hprof_type_size(type, id));
+        break;
+    }
+    }
+    t->edge_offset[node] = edges;
+    return 0;
+}
+
+/* --- pass 3: edges ----------------------------------------------------------- */
+
+typedef struct edge_out {
+    uint32_t *target, *label;
+    uint8_t *kind;
+} edge_out;
+
+typedef struct pass3_state {
+    node_tables *t;
+    edge_out out;
+    uint32_t class_label, super_label, loader_label, array_label;
+    uint64_t *cursor;          /* per node: next edge slot (frame edges come last) */
+} pass3_state;
+
+static pass3_state *current3;
+
+static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t target, uint8_t kind,
+                     uint32_t label, int weak)
+{
+    if (target == LF_NODE_NONE) {
+        s->t->dangling++;
+        return;
+    }
+    if (*at >= limit)
+        return; /* counted fewer in pass 2: cannot happen for a consistent file */
+    s->out.target[*at] = target | (weak ? LF_EDGE_WEAK : 0);
+    s->out.label[*at] = label;
+    s->out.kind[*at] = kind;
+    (*at)++;
+}
+
+static int write_static(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+                        uint64_t value, uint64_t *at)
+{
+    int64_t name = hprof_intern_sid(r, name_sid);
+    if (name < 0)
+        return lf_fail_nomem(r->err, "reading classes");
+    put_edge(current3, at, t->edge_offset[from + 1], node_of(t, value), KIND_FIELD, (uint32_t)name, 0);
+    return 0;
+}
+
+static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *c, void *state)
+{
+    pass3_state *s = state;
+    node_tables *t = s->t;
+    const unsigned id = r->id_size;
+    (void)record_at;
+    uint64_t obj = hprof_id(c, id);
+    uint32_t node = node_of(t, obj);
+    if (!(t->seen[node / 8] >> (node % 8) & 1))
+        return 0; /* a duplicate, skipped in pass 2 */
+    t->seen[node / 8] &= (uint8_t)~(1u << (node % 8));
+    uint64_t at = s->cursor[node], limit = t->edge_offset[node + 1];
+    switch (tag) {
+    case HPROF_CLASS_DUMP: {
+        const hprof_class *kc = &r->classes[class_of_id(r, obj)];
+        if (r->class_class != HPROF_NONE)
+            put_edge(s, &at, limit, t->class_node[r->class_class], KIND_INTERNAL, s->class_label, 0);
+        if (kc->super_id)
+            put_edge(s, &at, limit, node_of(t, kc->super_id), KIND_INTERNAL, s->super_label, 0);
+        if (kc->loader_id)
+            put_edge(s, &at, limit, node_of(t, kc->loader_id), KIND_INTERNAL, s->loader_label, 0);
+        if (kc->array_class != HPROF_NONE)
+            put_edge(s, &at, limit, t->class_node[kc->array_class], KIND_INTERNAL, s->array_label, 0);
+        if (for_each_static_ref(r, t, kc, node, write_static, &at))
+            return -1;
+        break;
+    }
+    case HPROF_INSTANCE_DUMP: {
+        c->pos += 4;
+        uint64_t class_id = hprof_id(c, id);
+        uint32_t len = hprof_u4(c);
+        uint32_t k = class_of_id(r, class_id);
+        if (k == HPROF_NONE)
+            break;
+        const hprof_class *kc = &r->classes[k];
+        put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+        if (len != kc->data_size)
+            break;
+        const uint8_t *data = r->data + c->pos;
+        for (uint32_t f = 0; f < kc->ref_count; f++) {
+            const hprof_ref_field *field = &r->ref_fields[kc->ref_start + f];
+            hprof_cursor v = {r->data, c->pos + field->offset, r->size};
+            uint64_t ref = hprof_id(&v, id);
+            (void)data;
+            if (ref)
+                put_edge(s, &at, limit, node_of(t, ref), KIND_FIELD, field->name, field->weak);
+        }
+        break;
+    }
+    case HPROF_OBJ_ARRAY_DUMP: {
+        c->pos += 4;
+        uint32_t n = hprof_u4(c);
+        uint32_t k = class_of_id(r, hprof_id(c, id));
+        if (k != HPROF_NONE)
+            put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t ref = hprof_id(c, id);
+            if (ref)
+                put_edge(s, &at, limit, node_of(t, ref), KIND_ELEMENT, i, 0);
+        }
+        break;
+    }
+    default: {
+        c->pos += 8;
+        uint8_t type = hprof_u1(c);
+        uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
+        if (k != HPROF_NONE)
+            put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+        break;
+    }
+    }
+    s->cursor[node] = at;
+    return 0;
+}
+
+/* --- the whole read ------------------------------------------------------------ */
+
+static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state)
+{
+    for (size_t i = 0; i < r->segment_count; i++) {
+        hprof_cursor c = {r->data, r->segment[2 * i], r->segment[2 * i + 1]};
+        int rc = walk_heap(r, &c, pass, visit, state);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void reader_free(hprof_reader *r)
+{
+    Word_t freed;
+    JLFA(freed, r->string_at);
+    JLFA(freed, r->class_name_sid);
+    JLFA(freed, r->class_by_serial);
+    JLFA(freed, r->frame_at);
+    JLFA(freed, r->trace_at);
+    JLFA(freed, r->thread_object);
+    JLFA(freed, r->thread_trace);
+    JLFA(freed, r->class_index);
+    (void)freed;
+    lf_strtab_free(&r->strings);
+    free(r->segment);
+    free(r->classes);
+    free(r->ref_fields);
+    free(r->roots);
+    free(r->ids);
+}
+
+static int is_thread_local(uint8_t tag)
+{
+    return tag == HPROF_ROOT_JAVA_FRAME || tag == HPROF_ROOT_JNI_LOCAL ||
+           tag == HPROF_ROOT_NATIVE_STACK || tag == HPROF_ROOT_THREAD_BLOCK ||
+           tag == HPROF_ROOT_JNI_MONITOR;
+}
+
+static uint32_t thread_node(const hprof_reader *r, const node_tables *t, uint32_t serial)
+{
+    PWord_t slot;
+    JLG(slot, r->thread_object, (Word_t)serial);
+    return slot ? node_of(t, *slot) : LF_NODE_NONE;
+}
+
+static int64_t thread_local_label(hprof_reader *r, const hprof_root *root)
+{
+    const char *prefix = root->tag == HPROF_ROOT_JAVA_FRAME ? ""
+                         : root->tag == HPROF_ROOT_JNI_LOCAL ? "JNI local"
+                         : root->tag == HPROF_ROOT_JNI_MONITOR ? "JNI monitor"
+                         : root->tag == HPROF_ROOT_NATIVE_STACK ? "native stack"
+                                                                : "thread block";
+    return hprof_frame_label(r, root->thread_serial, root->frame, prefix);
+}
+
+/* --- the VM model: which reference and header sizes the heap used --------- */
+
+typedef struct vm_model {
+    unsigned ref_size, header_size, array_header_size;
+} vm_model;
+
+/* With 8-byte ids: compressed oops (the default below 32 GiB), plain oops with
+ * compressed class pointers, or neither. */
+static const vm_model models64[] = {{4, 12, 16}, {8, 12, 16}, {8, 16, 24}};
+#define MODELS 3
+#define VOTE_OBJECTS 200000
+
+typedef struct vote_state {
+    uint64_t prev_id;
+    uint64_t prev_size[MODELS];
+    int prev_known;
+    uint64_t votes[MODELS];
+    uint64_t seen;
+} vote_state;
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* Objects are written in address order: the gap to the next object's address
+ * is the real size of this one. Count, per model, how often it predicts it. */
+static int vote_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *c, void *state)
+{
+    vote_state *v = state;
+    (void)record_at;
+    const unsigned id = r->id_size;
+    uint64_t obj = hprof_id(c, id);
+    uint64_t size[MODELS];
+    int known = 1;
+    if (tag == HPROF_INSTANCE_DUMP) {
+        c->pos += 4;
+        uint32_t k = class_of_id(r, hprof_id(c, id));
+        known = k != HPROF_NONE;
+        for (int m = 0; known && m < MODELS; m++)
+            size[m] = align_up(models64[m].header_size + r->classes[k].prim_bytes +
+                               (uint64_t)r->classes[k].ref_count * models64[m].ref_size, 8);
+    } else if (tag == HPROF_OBJ_ARRAY_DUMP) {
+        c->pos += 4;
+        uint32_t n = hprof_u4(c);
+        for (int m = 0; m < MODELS; m++)
+            size[m] = align_up(models64[m].array_header_size + (uint64_t)n * models64[m].ref_size, 8);
+    } else if (tag == HPROF_PRIM_ARRAY_DUMP) {
+        c->pos += 4;
+        uint32_t n = hprof_u4(c);
+        unsigned e = hprof_type_size(hprof_u1(c), id);
+        for (int m = 0; m < MODELS; m++)
+            size[m] = align_up(models64[m].array_header_size + (uint64_t)n * e, 8);
+    } else {
+        known = 0;
+    }
+    if (v->prev_known && obj > v->prev_id) {
+        uint64_t gap = obj - v->prev_id;
+        int all_same = v->prev_size[0] == v->prev_size[1] && v->prev_size[1] == v->prev_size[2];
+        for (int m = 0; m < MODELS && !all_same; m++)
+            v->votes[m] += v->prev_size[m] == gap;
+    }
+    v->prev_id = obj;
+    v->prev_known = known;
+    for (int m = 0; known && m < MODELS; m++)
+        v->prev_size[m] = size[m];
+    return ++v->seen >= VOTE_OBJECTS ? 1 : 0;
+}
+
+static int hprof_detect_vm_model(hprof_reader *r)
+{
+    r->alignment = 8;
+    if (r->id_size == 4) { /* ART, or a 32-bit HotSpot */
+        r->ref_size = 4;
+        r->header_size = 8;
+        r->array_header_size = 12;
+        hprof_class_sizes(r);
+        return 0;
+    }
+    vote_state v;
+    memset(&v, 0, sizeof v);
+    r->ref_size = models64[0].ref_size; /* default, and the vote's tie-break */
+    r->header_size = models64[0].header_size;
+    r->array_header_size = models64[0].array_header_size;
+    if (walk_all(r, 4, vote_visit, &v) < 0)
+        return -1;
+    int best = 0;
+    for (int m = 1; m < MODELS; m++)
+        if (v.votes[m] > v.votes[best])
+            best = m;
+    r->ref_size = models64[best].ref_size;
+    r->header_size = models64[best].header_size;
+    r->array_header_size = models64[best].array_header_size;
+    hprof_class_sizes(r);
+    return 0;
+}
+
+/* --- thread names -------------------------------------------------------------- */
+
+/* Offset (in instance data) and type of field `name` of class k, searching
+ * its own fields, then its superclasses'; -1 when absent. */
+static int64_t field_offset(const hprof_reader *r, uint32_t k, const char *name, uint8_t *type)
+{
+    uint64_t base = 0;
+    size_t name_len = strlen(name);
+    for (uint32_t depth = 0; k != HPROF_NONE && depth <= r->class_count; depth++) {
+        const hprof_class *kc = &r->classes[k];
+        hprof_cursor c = {r->data, kc->fields_at, r->size};
+        uint16_t n = hprof_u2(&c);
+        uint64_t at = 0;
+        for (uint16_t i = 0; i < n; i++) {
+            uint64_t sid = hprof_id(&c, r->id_size);
+            uint8_t t = hprof_u1(&c);
+            uint32_t len = 0;
+            const uint8_t *s = hprof_string(r, sid, &len);
+            if (s && len == name_len && memcmp(s, name, len) == 0) {
+                *type = t;
+                return (int64_t)(base + at);
+            }
+            at += hprof_type_size(t, r->id_size);
+        }
+        base += kc->data_size - (kc->super_index != HPROF_NONE ? r->classes[kc->super_index].data_size : 0);
+        k = kc->super_index;
+    }
+    return -1;
+}
+
+/* The value of an instance's field as raw big-endian bytes; NULL when absent. */
+static const uint8_t *instance_field(const hprof_reader *r, const node_tables *t, uint32_t node,
+                                     const char *name, uint8_t *type)
+{
+    if (node == LF_NODE_NONE)
+        return NULL;
+    uint64_t at = t->record_at[node];
+    if (r->data[at] != HPROF_INSTANCE_DUMP)
+        return NULL;
+    hprof_cursor c = {r->data, at + 1 + r->id_size + 4, r->size};
+    uint32_t k = class_of_id(r, hprof_id(&c, r->id_size));
+    uint32_t len = hprof_u4(&c);
+    if (k == HPROF_NONE || len != r->classes[k].data_size)
+        return NULL;
+    int64_t off = field_offset(r, k, name, type);
+    if (off < 0 || (uint64_t)off + hprof_type_size(*type, r->id_size) > len)
+        return NULL;
+    return r->data + c.pos + off;
+}
+
+static void put_utf8(char *buf, size_t size, size_t *o, unsigned cp)
+{
+    char tmp[4];
+    size_t n;
+    if (cp < 0x80) {
+        tmp[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        tmp[0] = (char)(0xc0 | cp >> 6);
+        tmp[1] = (char)(0x80 | (cp & 0x3f));
+        n = 2;
+    } else {
+        tmp[0] = (char)(0xe0 | cp >> 12);
+        tmp[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        tmp[2] = (char)(0x80 | (cp & 0x3f));
+        n = 3;
+    }
+    if (*o + n < size) {
+        memcpy(buf + *o, tmp, n);
+        *o += n;
+    }
+}
+
+/* 'thread "main"' from the Thread object's name field (a String: JDK 9+
+ * byte[] value with a coder, or JDK 8 char[]); 'thread' when unknown. */
+static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread_id, char *buf,
+                                size_t size)
+{
+    size_t o = (size_t)snprintf(buf, size, "thread");
+    uint8_t type;
+    const uint8_t *p = instance_field(r, t, node_of(t, thread_id), "name", &type);
+    if (!p || !hprof_type_is_ref(type))
+        return o;
+    hprof_cursor c = {p, 0, r->id_size};
+    uint32_t string_node = node_of(t, hprof_id(&c, r->id_size));
+    p = instance_field(r, t, string_node, "value", &type);
+    if (!p || !hprof_type_is_ref(type))
+        return o;
+    c = (hprof_cursor){p, 0, r->id_size};
+    uint32_t value_node = node_of(t, hprof_id(&c, r->id_size));
+    unsigned coder = 0;
+    const uint8_t *coder_at = instance_field(r, t, string_node, "coder", &type);
+    if (coder_at && type == HPROF_BYTE)
+        coder = coder_at[0];
+    if (value_node == LF_NODE_NONE)
+        return o;
+    uint64_t at = t->record_at[value_node];
+    if (r->data[at] != HPROF_PRIM_ARRAY_DUMP)
+        return o;
+    hprof_cursor a = {r->data, at + 1 + r->id_size + 4, r->size};
+    uint32_t n = hprof_u4(&a);
+    uint8_t elem = hprof_u1(&a);
+    const uint8_t *chars = r->data + a.pos;
+    o += (size_t)snprintf(buf + o, size - o, " \"");
+    if (elem == HPROF_CHAR) { /* JDK 8: big-endian UTF-16 code units */
+        for (uint32_t i = 0; i < n && i < 200; i++)
+            put_utf8(buf, size - 2, &o, (unsigned)chars[2 * i] << 8 | chars[2 * i + 1]);
+    } else if (elem == HPROF_BYTE && coder == 1) { /* JDK 9+ UTF-16, platform order (x86: LE) */
+        for (uint32_t i = 0; i + 1 < n && i < 400; i += 2)
+            put_utf8(buf, size - 2, &o, (unsigned)chars[i + 1] << 8 | chars[i]);
+    } else if (elem == HPROF_BYTE) { /* Latin-1 */
+        for (uint32_t i = 0; i < n && i < 200; i++)
+            put_utf8(buf, size - 2, &o, chars[i]);
+    }
+    if (o + 1 < size)
+        buf[o++] = '"';
+    return o;
+}
+
+int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapshot *out, lf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    hprof_reader r;
+    memset(&r, 0, sizeof r);
+    r.data = data;
+    r.size = size;
+    r.flags = flags;
+    r.err = err;
+    const uint8_t *nul = memchr(data, 0, size < 64 ? size : 64);
+    if (!nul)
+        return lf_fail_at(err, 0, "not an HPROF file", "no version string");
+    uint64_t header_end = (uint64_t)(nul - data) + 1;
+    if (strcmp((const char *)data, "JAVA PROFILE 1.0.1") == 0)
+        r.version_minor = 1;
+    else if (strcmp((const char *)data, "JAVA PROFILE 1.0.2") == 0)
+        r.version_minor = 2;
+    else if (strcmp((const char *)data, "JAVA PROFILE 1.0.3") == 0)
+        r.version_minor = 3;
+    else
+        return lf_fail_at(err, 0, "unsupported HPROF version", "'%.20s'", (const char *)data);
+    hprof_cursor c = {data, header_end, size};
+    if (hprof_need(&r, &c, 12, "HPROF header"))
+        return -1;
+    r.id_size = hprof_u4(&c);
+    if (r.id_size != 4 && r.id_size != 8)
+        return lf_fail_at(err, header_end, "unsupported HPROF identifier size", "%u bytes", r.id_size);
+    if (lf_strtab_init(&r.strings))
+        return lf_fail_nomem(err, "reading the dump");
+    int rc = -1;
+    node_tables t;
+    memset(&t, 0, sizeof t);
+    pass3_state s;
+    memset(&s, 0, sizeof s);
+
+    if (read_records(&r, header_end + 12))
+        goto out;
+    if (r.segment_count == 0 && r.id_count == 0) {
+        lf_fail_at(err, size, "HPROF file without a heap dump", NULL);
+        goto out;
+    }
+    /* Names of the dumped classes, then layouts and sizes. */
+    for (size_t i = 0; i < r.class_count; i++) {
+        PWord_t sid;
+        JLG(sid, r.class_name_sid, (Word_t)r.classes[i].id);
+        uint32_t len = 0;
+        const uint8_t *name = sid ? hprof_string(&r, *sid, &len) : NULL;
+        int64_t s_index = name ? hprof_intern_class_name(&r, name, len)
+                               : lf_strtab_intern(&r.strings, "<unnamed class>", 15);
+        if (s_index < 0) {
+            lf_fail_nomem(err, "reading classes");
+            goto out;
+        }
+        r.classes[i].name = (uint32_t)s_index;
+    }
+    for (size_t i = 0; i < 12; i++)
+        r.prim_array_class[i] = HPROF_NONE;
+    for (size_t i = 0; i < r.class_count; i++) {
+        static const struct { const char *name; uint8_t type; } prim[] = {
+            {"boolean[]", HPROF_BOOLEAN}, {"char[]", HPROF_CHAR}, {"float[]", HPROF_FLOAT},
+            {"double[]", HPROF_DOUBLE}, {"byte[]", HPROF_BYTE}, {"short[]", HPROF_SHORT},
+            {"int[]", HPROF_INT}, {"long[]", HPROF_LONG}};
+        lf_str n = {r.strings.bytes + r.strings.offset[r.classes[i].name],
+                    r.strings.offset[r.classes[i].name + 1] - r.strings.offset[r.classes[i].name]};
+        for (size_t p = 0; p < 8; p++)
+            if (n.len == strlen(prim[p].name) && memcmp(n.ptr, prim[p].name, n.len) == 0 &&
+                r.prim_array_class[prim[p].type] == HPROF_NONE)
+                r.prim_array_class[prim[p].type] = (uint32_t)i;
+    }
+    r.alignment = 8; /* a first model; hprof_detect_vm_model decides */
+    r.ref_size = 4;
+    r.header_size = 12;
+    r.array_header_size = 16;
+    if (hprof_resolve_classes(&r) || hprof_link_array_classes(&r))
+        goto out;
+    if (hprof_detect_vm_model(&r) < 0)
+        goto out;
+
+    /* Node numbers: ranks of the sorted, unique ids. */
+    if (lf_sort_u64(r.ids, r.id_count)) {
+        lf_fail_nomem(err, "sorting object ids");
+        goto out;
+    }
+    size_t unique = 0;
+    for (size_t i = 0; i < r.id_count; i++)
+        if (unique == 0 || r.ids[i] != r.ids[unique - 1])
+            r.ids[unique++] = r.ids[i];
+    r.warnings += r.id_count - unique;
+    r.id_count = unique;
+    const uint32_t n = (uint32_t)unique;
+    if (lf_idrank_build(&t.rank, r.ids, n)) {
+        lf_fail_nomem(err, "indexing object ids");
+        goto out;
+    }
+    t.class_of = malloc(((size_t)n + 1) * sizeof *t.class_of);
+    t.shallow = malloc(((size_t)n + 1) * sizeof *t.shallow);
+    t.edge_offset = calloc((size_t)n + 1, sizeof *t.edge_offset);
+    t.seen = calloc((size_t)n / 8 + 1, 1);
+    t.record_at = malloc(((size_t)n + 1) * sizeof *t.record_at);
+    t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
+    if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_at) {
+        lf_fail_nomem(err, "reading objects");
+        goto out;
+    }
+    for (size_t i = 0; i <= r.class_count; i++)
+        t.class_node[i] = LF_NODE_NONE;
+    if (walk_all(&r, 2, pass2_visit, &t) < 0)
+        goto out;
+
+    /* Roots: thread-local ones hang under their thread when it is known. */
+    uint32_t *root_node = NULL;
+    size_t root_count = 0;
+    lf_root *roots = malloc((r.root_count + 1) * sizeof *roots);
+    int64_t *thread_label = malloc((r.root_count + 1) * sizeof *thread_label);
+    if (!roots || !thread_label) {
+        free(roots);
+        free(thread_label);
+        lf_fail_nomem(err, "reading roots");
+        goto out;
+    }
+    (void)root_node;
+    for (size_t i = 0; i < r.root_count; i++) {
+        const hprof_root *h = &r.roots[i];
+        thread_label[i] = -1;
+        uint32_t obj = node_of(&t, h->id);
+        if (obj == LF_NODE_NONE) {
+            out->stats.dangling_roots++;
+            continue;
+        }
+        if (is_thread_local(h->tag)) {
+            uint32_t thread = thread_node(&r, &t, h->thread_serial);
+            if (thread != LF_NODE_NONE) {
+                thread_label[i] = thread_local_label(&r, h);
+                if (thread_label[i] < 0) {
+                    free(roots);
+                    free(thread_label);
+                    lf_fail_nomem(err, "reading roots");
+                    goto out;
+                }
+                t.edge_offset[thread]++;
+                continue;
+            }
+        }
+        int64_t kind = lf_strtab_intern(&r.strings, hprof_root_kind_name(h->tag),
+                                        strlen(hprof_root_kind_name(h->tag)));
+        int64_t name = 0;
+        char buf[600];
+        if (h->tag == HPROF_ROOT_THREAD_OBJECT) {
+            size_t len = hprof_thread_name(&r, &t, h->id, buf, sizeof buf);
+            name = lf_strtab_intern(&r.strings, buf, len);
+        } else if (is_thread_local(h->tag)) {
+            char prefix[64];
+            snprintf(prefix, sizeof prefix, "thread serial %u", h->thread_serial);
+            name = hprof_frame_label(&r, h->thread_serial, h->frame, prefix);
+        } else if (h->tag == HPROF_ROOT_STICKY_CLASS) {
+            uint32_t k = class_of_id(&r, h->id);
+            name = k != HPROF_NONE ? r.classes[k].name : 0;
+        }
+        if (kind < 0 || name < 0) {
+            free(roots);
+            free(thread_label);
+            lf_fail_nomem(err, "reading roots");
+            goto out;
+        }
+        roots[root_count++] = (lf_root){obj, (uint32_t)kind, (uint32_t)name, 0};
+    }
+
+    /* Counts to offsets; then every object's edges, thread-local roots last. */
+    uint64_t total = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint64_t cnt = t.edge_offset[v];
+        t.edge_offset[v] = total;
+        total += cnt;
+    }
+    t.edge_offset[n] = total;
+    s.t = &t;
+    s.cursor = malloc(((size_t)n + 1) * sizeof *s.cursor);
+    s.out.target = malloc((total + 1) * sizeof *s.out.target);
+    s.out.label = malloc((total + 1) * sizeof *s.out.label);
+    s.out.kind = malloc(total + 1);
+    int64_t lc = lf_strtab_intern(&r.strings, "<class>", 7);
+    int64_t ls = lf_strtab_intern(&r.strings, "<super>", 7);
+    int64_t ll = lf_strtab_intern(&r.strings, "<classloader>", 13);
+    int64_t la = lf_strtab_intern(&r.strings, "<array class>", 13);
+    if (!s.cursor || !s.out.target || !s.out.label || !s.out.kind || lc < 0 || ls < 0 || ll < 0 || la < 0) {
+        free(roots);
+        free(thread_label);
+        lf_fail_nomem(err, "reading references");
+        goto out;
+    }
+    s.class_label = (uint32_t)lc;
+    s.super_label = (uint32_t)ls;
+    s.loader_label = (uint32_t)ll;
+    s.array_label = (uint32_t)la;
+    memcpy(s.cursor, t.edge_offset, ((size_t)n + 1) * sizeof *s.cursor);
+    current3 = &s;
+    if (walk_all(&r, 3, pass3_visit, &s) < 0) {
+        free(roots);
+        free(thread_label);
+        goto out;
+    }
+    for (size_t i = 0; i < r.root_count; i++) {
+        if (thread_label[i] < 0)
+            continue;
+        uint32_t thread = thread_node(&r, &t, r.roots[i].thread_serial);
+        put_edge(&s, &s.cursor[thread], t.edge_offset[thread + 1], node_of(&t, r.roots[i].id),
+                 KIND_INTERNAL, (uint32_t)thread_label[i], 0);
+    }
+    free(thread_label);
+    /* Close the gaps dangling references left (rare: only when there are some). */
+    uint64_t kept = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint64_t begin = t.edge_offset[v], end = s.cursor[v];
+        t.edge_offset[v] = kept;
+        if (kept != begin)
+            for (uint64_t e = begin; e < end; e++) {
+                s.out.target[kept + e - begin] = s.out.target[e];
+                s.out.label[kept + e - begin] = s.out.label[e];
+                s.out.kind[kept + e - begin] = s.out.kind[e];
+            }
+        kept += end - begin;
+    }
+    t.edge_offset[n] = kept;
+
+    /* Hand everything to the snapshot. */
+    uint32_t class_total = (uint32_t)(r.class_count + t.extra_count);
+    uint32_t *class_name = malloc(((size_t)class_total + 1) * sizeof *class_name);
+    if (!class_name) {
+        free(roots);
+        lf_fail_nomem(err, "reading classes");
+        goto out;
+    }
+    for (size_t i = 0; i < r.class_count; i++)
+        class_name[i] = r.classes[i].name;
+    for (size_t i = 0; i < t.extra_count; i++)
+        class_name[r.class_count + i] = t.extra_name[i];
+    out->format = LF_FORMAT_HPROF;
+    out->source_format = LF_FORMAT_HPROF;
+    out->object_count = n;
+    out->edge_count = kept;
+    out->class_count = class_total;
+    out->root_count = (uint32_t)root_count;
+    out->string_count = r.strings.count;
+    out->object_id = lf_snapshot_own(out, r.ids);
+    r.ids = NULL;
+    out->object_class = lf_snapshot_own(out, t.class_of);
+    out->object_shallow = lf_snapshot_own(out, t.shallow);
+    out->edge_offset = lf_snapshot_own(out, t.edge_offset);
+    out->edge_target = lf_snapshot_own(out, s.out.target);
+    out->edge_label = lf_snapshot_own(out, s.out.label);
+    out->edge_kind = lf_snapshot_own(out, s.out.kind);
+    out->class_name = lf_snapshot_own(out, class_name);
+    out->root = lf_snapshot_own(out, roots);
+    out->string_offset = lf_snapshot_own(out, r.strings.offset);
+    out->string_bytes = lf_snapshot_own(out, r.strings.bytes);
+    r.strings.offset = NULL;
+    r.strings.bytes = NULL;
+    t.class_of = NULL;
+    t.shallow = NULL;
+    t.edge_offset = NULL;
+    s.out.target = s.out.label = NULL;
+    s.out.kind = NULL;
+    out->stats.dangling_edges = t.dangling;
+    out->stats.warnings = r.warnings;
+    rc = 0;
+out:
+    lf_idrank_free(&t.rank);
+    free(t.class_of);
+    free(t.shallow);
+    free(t.edge_offset);
+    free(t.seen);
+    free(t.record_at);
+    free(t.class_node);
+    free(t.extra_name);
+    {
+        Word_t freed;
+        JLFA(freed, t.extra_class);
+        (void)freed;
+    }
+    free(s.cursor);
+    free(s.out.target);
+    free(s.out.label);
+    free(s.out.kind);
+    reader_free(&r);
+    if (rc)
+        lf_snapshot_free(out);
+    return rc;
+}

@@ -1,0 +1,17 @@
+/* hprof.h - reads Java heap dumps: HPROF 1.0.1 and 1.0.2 (HotSpot) and 1.0.3
+ * (Android ART), 4- and 8-byte ids, plain or gzip-compressed. */
+#ifndef LF_HPROF_H
+#define LF_HPROF_H
+
+#include "snapshot.h"
+
+enum {
+    LF_HPROF_SOFT_STRONG = 1u << 0, /* SoftReference.referent counts as ownership */
+    LF_HPROF_ALL_STRONG = 1u << 1,  /* every Reference.referent does (Eclipse MAT's numbers) */
+};
+
+int lf_hprof_detect(const uint8_t *data, uint64_t size);
+int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapshot *out,
+                   lf_error *err);
+
+#endif

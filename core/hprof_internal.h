@@ -1,0 +1,118 @@
+/* hprof_internal.h - the HPROF reader's state, shared by its files:
+ * hprof.c (the record walk and the three passes), hprof_classes.c (class
+ * layouts, shallow sizes, reference semantics), hprof_names.c (names of
+ * classes, threads and frames). */
+#ifndef LF_HPROF_INTERNAL_H
+#define LF_HPROF_INTERNAL_H
+
+#include <Judy.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "hprof_format.h"
+#include "idrank.h"
+#include "strtab.h"
+
+#define HPROF_NONE 0xffffffffu
+
+/* A bounds-checked view of the file: every read says what it was reading so a
+ * short file gives "truncated INSTANCE DUMP at offset N: need 8 bytes, 3 left". */
+typedef struct hprof_cursor {
+    const uint8_t *data;
+    uint64_t pos, end;
+} hprof_cursor;
+
+typedef struct hprof_ref_field {
+    uint32_t offset;      /* in the instance's field bytes */
+    uint32_t name;        /* lf string index */
+    uint8_t weak;         /* Reference.referent under the chosen semantics */
+} hprof_ref_field;
+
+typedef struct hprof_class {
+    uint64_t id, super_id, loader_id;
+    uint64_t record_at;          /* offset of the CLASS DUMP sub-record */
+    uint64_t statics_at;         /* offset of its static-field count */
+    uint64_t fields_at;          /* offset of its instance-field count */
+    uint32_t instance_size;      /* as written (HotSpot: field bytes; ART: object size) */
+    uint32_t name;               /* lf string index, Java source form */
+    uint32_t super_index;        /* class index of the superclass, or HPROF_NONE */
+    uint32_t array_class;        /* class index of this class's array class, or HPROF_NONE */
+    /* Over the whole superclass chain, computed once every class is read: */
+    uint32_t ref_start, ref_count;   /* into hprof_reader.ref_fields */
+    uint32_t data_size;          /* bytes of instance field data */
+    uint32_t prim_bytes;         /* bytes of primitive fields */
+    uint64_t shallow;            /* an instance's size in the VM */
+    uint8_t resolved;
+} hprof_class;
+
+typedef struct hprof_root {
+    uint64_t id;
+    uint32_t thread_serial, frame;
+    uint8_t tag;
+} hprof_root;
+
+typedef struct hprof_reader {
+    const uint8_t *data;
+    uint64_t size;
+    unsigned id_size;
+    unsigned version_minor;      /* 1, 2 or 3 */
+    unsigned flags;              /* LF_HPROF_* */
+    lf_error *err;
+
+    lf_strtab strings;           /* names as leakfind shows them */
+    Pvoid_t string_at;           /* HPROF string id -> offset of its bytes (JudyL) */
+    Pvoid_t class_name_sid;      /* class object id -> name string id (LOAD CLASS) */
+    Pvoid_t class_by_serial;     /* class serial -> class object id */
+    Pvoid_t frame_at;            /* frame id -> offset of the STACK FRAME body */
+    Pvoid_t trace_at;            /* trace serial -> offset of the STACK TRACE body */
+    Pvoid_t thread_object;       /* thread serial -> thread object id (ROOT THREAD OBJECT) */
+    Pvoid_t thread_trace;        /* thread serial -> stack trace serial */
+    Pvoid_t class_index;         /* class object id -> index in classes + 1 */
+
+    uint64_t *segment;           /* (start, end) pairs of heap dump bodies */
+    size_t segment_count, segment_cap;
+    hprof_class *classes;
+    size_t class_count, class_cap;
+    hprof_ref_field *ref_fields;
+    size_t ref_field_count, ref_field_cap;
+    hprof_root *roots;
+    size_t root_count, root_cap;
+    uint64_t *ids;               /* pass 1: object ids in file order; then sorted */
+    size_t id_count, id_cap;
+
+    /* VM model, detected from the dump */
+    unsigned ref_size, header_size, array_header_size, alignment;
+    /* class indices of well-known classes, HPROF_NONE when absent */
+    uint32_t class_class, reference_class, soft_reference_class;
+    uint32_t prim_array_class[12]; /* by basic type: the class of "byte[]" ... */
+    uint64_t warnings;
+} hprof_reader;
+
+/* hprof.c */
+int hprof_need(hprof_reader *r, hprof_cursor *c, uint64_t n, const char *what);
+uint64_t hprof_id(hprof_cursor *c, unsigned id_size);
+uint32_t hprof_u4(hprof_cursor *c);
+uint16_t hprof_u2(hprof_cursor *c);
+uint8_t hprof_u1(hprof_cursor *c);
+
+/* hprof_classes.c */
+int hprof_resolve_classes(hprof_reader *r);
+/* Links each class to its array class (the VM's element -> array klass link,
+ * which the dump leaves out), so an array class is owned with its element class. */
+int hprof_link_array_classes(hprof_reader *r);
+/* Shallow size of every class's instances under the current VM model. */
+void hprof_class_sizes(hprof_reader *r);
+uint64_t hprof_array_shallow(const hprof_reader *r, uint64_t length, unsigned elem_size);
+
+/* hprof_names.c */
+/* Interns the Java source form of a JVM class name ("java/util/HashMap$Node",
+ * "[Ljava/lang/Object;", "[[I"); returns the string index or -1 (memory). */
+int64_t hprof_intern_class_name(hprof_reader *r, const uint8_t *name, size_t len);
+/* The bytes of HPROF string sid, or NULL. */
+const uint8_t *hprof_string(const hprof_reader *r, uint64_t sid, uint32_t *len);
+int64_t hprof_intern_sid(hprof_reader *r, uint64_t sid);
+/* "frame 3: com.acme.Server.handle (Server.java:42)" for a thread's frame. */
+int64_t hprof_frame_label(hprof_reader *r, uint32_t thread_serial, uint32_t frame, const char *prefix);
+const char *hprof_root_kind_name(uint8_t tag);
+
+#endif
