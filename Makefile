@@ -21,7 +21,7 @@ FUZZ_TARGETS := $(filter-out common,$(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:

@@ -10,11 +10,12 @@
 #include <unistd.h>
 
 #include "../core/analysis.h"
+#include "../core/hprof.h"
 #include "../core/open.h"
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT };
+       G_STRICT, G_STRONG };
 
 static const cli_option global_options[] = {
     {"format", 0, 1, G_FORMAT},
@@ -25,6 +26,7 @@ static const cli_option global_options[] = {
     {"help", 'h', 0, G_HELP},
     {"keep-unreachable", 0, 0, G_KEEP_UNREACHABLE},
     {"strict", 0, 0, G_STRICT},
+    {"strong", 0, 1, G_STRONG},
     {NULL, 0, 0, 0},
 };
 
@@ -103,6 +105,14 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
         return -1;
     case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
     case G_STRICT: ctx->strict = 1; return 0;
+    case G_STRONG:
+        if (strcmp(arg, "soft") == 0)
+            ctx->read_flags |= LF_HPROF_SOFT_STRONG;
+        else if (strcmp(arg, "all") == 0)
+            ctx->read_flags |= LF_HPROF_ALL_STRONG;
+        else
+            return cli_usage_error(ctx, "--strong must be soft or all, not '%s'", arg);
+        return 0;
     }
     return 0;
 }

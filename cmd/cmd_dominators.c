@@ -120,7 +120,7 @@ static void write_row(out_writer *w, const lf_snapshot *s, uint32_t v, int64_t d
     out_pct(w, 100.0 * (double)s->retained[v] / heap);
     if (tree && depth > 0)
         out_indent(w, (unsigned)depth);
-    lf_str cls = lf_snapshot_class_name(s, s->object_class[v]);
+    lf_str cls = lf_snapshot_object_label(s, v);
     out_str(w, cls.ptr, cls.len);
     write_holder(w, s, v);
     out_row_end(w);

@@ -25,6 +25,8 @@ int cmd_convert(int argc, char **argv);
     "  --no-progress            no progress on stderr\n"                                 \
     "  --keep-unreachable       unreachable objects become roots\n"                      \
     "  --strict                 recoverable oddities in the input are errors\n"         \
+    "  --strong soft|all        Java: soft references (or all Reference.referent\n"    \
+    "                           fields, as Eclipse MAT counts) own their referents\n" \
     "  -h, --help               this help\n"
 
 #endif

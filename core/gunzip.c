@@ -38,8 +38,11 @@ int lf_gunzip_map(const char *path, lf_mapped_file *out, lf_error *err)
         if (got < 0) {
             int zerr;
             const char *msg = gzerror(gz, &zerr);
+            /* zlib's message starts with the path: keep what follows it */
+            const char *colon = strstr(msg, ": ");
             rc = zerr == Z_ERRNO ? lf_fail_errno(err, "cannot read", errno)
-                                 : lf_fail_at(err, (uint64_t)gzoffset(gz), "corrupt gzip data", "%s", msg);
+                                 : lf_fail_at(err, (uint64_t)gzoffset(gz), "corrupt gzip data", "%s",
+                                              colon ? colon + 2 : msg);
             break;
         }
         if (got == 0)
@@ -55,9 +58,10 @@ int lf_gunzip_map(const char *path, lf_mapped_file *out, lf_error *err)
     /* A cut-off member: zlib reports it as an end without error; say so. */
     if (rc == 0) {
         int zerr;
-        const char *msg = gzerror(gz, &zerr);
+        gzerror(gz, &zerr);
         if (zerr == Z_BUF_ERROR)
-            rc = lf_fail_at(err, (uint64_t)gzoffset(gz), "truncated gzip data", "%s", msg);
+            rc = lf_fail_at(err, (uint64_t)gzoffset(gz), "truncated gzip data",
+                            "the compressed stream ends early");
     }
     free(buf);
     gzclose(gz);

@@ -443,6 +443,10 @@ static int read_records(hprof_reader *r, uint64_t pos)
 
 static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state);
 
+struct node_tables;
+static const struct node_tables *current_tables; /* for qsort, which takes no context */
+static int by_class_node(const void *a, const void *b);
+
 /* --- pass 2: per node class, shallow size, reference count ----------------- */
 
 typedef struct node_tables {
@@ -462,6 +466,13 @@ typedef struct node_tables {
     uint64_t dangling;
     uint64_t edges_written;
 } node_tables;
+
+static int by_class_node(const void *a, const void *b)
+{
+    uint32_t x = current_tables->class_node[*(const uint32_t *)a];
+    uint32_t y = current_tables->class_node[*(const uint32_t *)b];
+    return x < y ? -1 : x > y;
+}
 
 static uint32_t node_of(const node_tables *t, uint64_t id)
 {
@@ -1015,7 +1026,7 @@ static void put_utf8(char *buf, size_t size, size_t *o, unsigned cp)
 static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread_id, char *buf,
                                 size_t size)
 {
-    size_t o = (size_t)snprintf(buf, size, "thread");
+    size_t o = 0;
     uint8_t type;
     const uint8_t *p = instance_field(r, t, node_of(t, thread_id), "name", &type);
     if (!p || !hprof_type_is_ref(type))
@@ -1040,7 +1051,7 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
     uint32_t n = hprof_u4(&a);
     uint8_t elem = hprof_u1(&a);
     const uint8_t *chars = r->data + a.pos;
-    o += (size_t)snprintf(buf + o, size - o, " \"");
+    o += (size_t)snprintf(buf + o, size - o, "\"");
     if (elem == HPROF_CHAR) { /* JDK 8: big-endian UTF-16 code units */
         for (uint32_t i = 0; i < n && i < 200; i++)
             put_utf8(buf, size - 2, &o, (unsigned)chars[2 * i] << 8 | chars[2 * i + 1]);
@@ -1164,6 +1175,51 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
         t.class_node[i] = LF_NODE_NONE;
     if (walk_all(&r, 2, pass2_visit, &t) < 0)
         goto out;
+
+    /* Class objects are shown as "class com.acme.Foo". */
+    uint32_t *named = malloc((r.class_count + 1) * 2 * sizeof *named);
+    if (!named) {
+        lf_fail_nomem(err, "reading classes");
+        goto out;
+    }
+    uint32_t named_count = 0;
+    {
+        /* class_node is by class; sort the pairs by node with a counting pass */
+        uint32_t *order = malloc((r.class_count + 1) * sizeof *order);
+        if (!order) {
+            free(named);
+            lf_fail_nomem(err, "reading classes");
+            goto out;
+        }
+        for (size_t k = 0; k < r.class_count; k++)
+            if (t.class_node[k] != LF_NODE_NONE)
+                order[named_count++] = (uint32_t)k;
+        current_tables = &t;
+        qsort(order, named_count, sizeof *order, by_class_node);
+        char label[1100];
+        for (uint32_t i = 0; i < named_count; i++) {
+            uint32_t k = order[i];
+            uint64_t off = r.strings.offset[r.classes[k].name];
+            uint64_t len = r.strings.offset[r.classes[k].name + 1] - off;
+            int m = snprintf(label, sizeof label, "class %.*s", (int)(len > 1000 ? 1000 : len),
+                             r.strings.bytes + off);
+            int64_t str = lf_strtab_intern(&r.strings, label, (size_t)m);
+            if (str < 0) {
+                free(order);
+                free(named);
+                lf_fail_nomem(err, "reading classes");
+                goto out;
+            }
+            named[i] = t.class_node[k];
+            named[named_count + i] = (uint32_t)str;
+        }
+        free(order);
+    }
+    if (!lf_snapshot_own(out, named)) {
+        free(named);
+        lf_fail_nomem(err, "reading classes");
+        goto out;
+    }
 
     /* Roots: thread-local ones hang under their thread when it is known. */
     uint32_t *root_node = NULL;
@@ -1309,6 +1365,9 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
     out->edge_kind = lf_snapshot_own(out, s.out.kind);
     out->class_name = lf_snapshot_own(out, class_name);
     out->root = lf_snapshot_own(out, roots);
+    out->named_count = named_count;
+    out->named_node = named;
+    out->named_string = named + named_count;
     out->string_offset = lf_snapshot_own(out, r.strings.offset);
     out->string_bytes = lf_snapshot_own(out, r.strings.bytes);
     r.strings.offset = NULL;

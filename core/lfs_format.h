@@ -27,6 +27,7 @@ enum lfs_chunk_id {
     LFS_ELBL = LFS_FOURCC('E', 'L', 'B', 'L'), /* u32 edge label */
     LFS_EKND = LFS_FOURCC('E', 'K', 'N', 'D'), /* u8 edge kind */
     LFS_ROOT = LFS_FOURCC('R', 'O', 'O', 'T'), /* 16-byte root records */
+    LFS_ONAM = LFS_FOURCC('O', 'N', 'A', 'M'), /* (u32 object, u32 string) named objects */
     LFS_IDOM = LFS_FOURCC('I', 'D', 'O', 'M'), /* u32 immediate dominator */
     LFS_RETN = LFS_FOURCC('R', 'E', 'T', 'N'), /* u64 retained size */
     LFS_DTOF = LFS_FOURCC('D', 'T', 'O', 'F'), /* u32 dominator-tree child offsets, objects+2 */
@@ -51,6 +52,7 @@ enum lfs_meta_field {
     LFS_META_REACHABLE_COUNT,
     LFS_META_REACHABLE_SHALLOW,
     LFS_META_ANALYSIS_FLAGS,
+    LFS_META_NAMED_COUNT,
     LFS_META_FIELDS
 };
 

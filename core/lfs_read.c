@@ -41,6 +41,7 @@ typedef enum check_kind {
     CHECK_U64_OFFSETS,       /* starts at 0, never decreases, ends at `last` */
     CHECK_U32_OFFSETS,
     CHECK_ROOTS,             /* node < limit, kind and name < limit2 */
+    CHECK_NAMED,             /* node < limit and increasing, string < limit2 */
 } check_kind;
 
 typedef struct chunk_in {
@@ -93,6 +94,11 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
         case CHECK_ROOTS:
             v = get_u32(q);
             bad = v >= c->limit || get_u32(q + 4) >= c->limit2 || get_u32(q + 8) >= c->limit2;
+            break;
+        case CHECK_NAMED:
+            v = get_u32(q);
+            bad = v >= c->limit || (index > 0 && v <= *prev) || get_u32(q + 4) >= c->limit2;
+            *prev = v;
             break;
         }
         if (bad)
@@ -294,13 +300,14 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
         {LFS_ELBL, "ELBL", 1, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_EKND, "EKND", 1, 1, 0, CHECK_U8_BELOW, LF_EDGE_KIND_COUNT, 0, 0, 0, 0, 0, 0},
         {LFS_ROOT, "ROOT", 1, 16, 0, CHECK_ROOTS, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_ONAM, "ONAM", 0, 8, 0, CHECK_NAMED, 0, 0, 0, 0, 0, 0, 0},
         {LFS_IDOM, "IDOM", 0, 4, 0, CHECK_U32_IDOM, 0, 0, 0, 0, 0, 0, 0},
         {LFS_RETN, "RETN", 0, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTOF, "DTOF", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTCH, "DTCH", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
     };
     enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_ETGT, C_ELBL,
-           C_EKND, C_ROOT, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
+           C_EKND, C_ROOT, C_ONAM, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
     for (uint32_t i = 0; i < chunk_count; i++) {
         const uint8_t *e = buf + LFS_HEADER_SIZE + i * LFS_CHUNK_ENTRY_SIZE;
         uint64_t entry_at = LFS_HEADER_SIZE + (uint64_t)i * LFS_CHUNK_ENTRY_SIZE;
@@ -373,6 +380,14 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     chunk[C_ROOT].elem_count = roots;
     chunk[C_ROOT].limit = n;
     chunk[C_ROOT].limit2 = strings;
+    const uint64_t named = meta[LFS_META_NAMED_COUNT];
+    if (named > n || (named && !chunk[C_ONAM].present)) {
+        lf_fail_at(err, chunk[C_META].offset, "corrupt leakfind snapshot", "bad named-object count");
+        goto out;
+    }
+    chunk[C_ONAM].elem_count = named;
+    chunk[C_ONAM].limit = n;
+    chunk[C_ONAM].limit2 = strings;
     if (has_analysis) {
         for (int c = C_IDOM; c <= C_DTCH; c++)
             if (!chunk[c].present) {
@@ -393,7 +408,7 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
         }
     }
     for (int c = C_STRO; c < C_COUNT; c++) {
-        if (c >= C_IDOM && !has_analysis)
+        if ((c >= C_IDOM && !has_analysis) || (c == C_ONAM && !chunk[C_ONAM].present))
             continue;
         if (chunk[c].size != chunk[c].elem_count * chunk[c].elem_size) {
             lf_fail_at(err, chunk[c].offset, "corrupt leakfind snapshot",
@@ -435,6 +450,23 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     out->edge_label = (const uint32_t *)(base + chunk[C_ELBL].offset);
     out->edge_kind = (const uint8_t *)(base + chunk[C_EKND].offset);
     out->root = (const lf_root *)(base + chunk[C_ROOT].offset);
+    if (named) { /* pairs in the file; the model wants two arrays */
+        uint32_t *pairs = malloc((size_t)named * 2 * sizeof *pairs);
+        if (!lf_snapshot_own(out, pairs)) {
+            free(pairs);
+            lf_fail_nomem(err, "opening");
+            lf_snapshot_free(out);
+            goto out;
+        }
+        const uint8_t *p = base + chunk[C_ONAM].offset;
+        for (uint64_t i = 0; i < named; i++) {
+            pairs[i] = get_u32(p + 8 * i);
+            pairs[named + i] = get_u32(p + 8 * i + 4);
+        }
+        out->named_count = (uint32_t)named;
+        out->named_node = pairs;
+        out->named_string = pairs + named;
+    }
     out->stats.dangling_edges = meta[LFS_META_DANGLING_EDGES];
     out->stats.dangling_roots = meta[LFS_META_DANGLING_ROOTS];
     out->stats.warnings = meta[LFS_META_WARNINGS];

@@ -63,6 +63,7 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     meta_field[LFS_META_DANGLING_ROOTS] = s->stats.dangling_roots;
     meta_field[LFS_META_WARNINGS] = s->stats.warnings;
     meta_field[LFS_META_HAS_ANALYSIS] = (uint64_t)has_analysis;
+    meta_field[LFS_META_NAMED_COUNT] = s->named_count;
     if (has_analysis) {
         meta_field[LFS_META_REACHABLE_COUNT] = s->reachable_count;
         meta_field[LFS_META_REACHABLE_SHALLOW] = s->reachable_shallow;
@@ -87,6 +88,15 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     ADD(LFS_ELBL, s->edge_label, s->edge_count * 4);
     ADD(LFS_EKND, s->edge_kind, s->edge_count);
     ADD(LFS_ROOT, s->root, (uint64_t)s->root_count * sizeof(lf_root));
+    /* named objects: interleave the two arrays into (node, string) pairs */
+    uint32_t *named = malloc(((size_t)s->named_count + 1) * 2 * sizeof *named);
+    if (!named)
+        return lf_fail_nomem(err, "writing");
+    for (uint32_t i = 0; i < s->named_count; i++) {
+        named[2 * i] = s->named_node[i];
+        named[2 * i + 1] = s->named_string[i];
+    }
+    ADD(LFS_ONAM, named, (uint64_t)s->named_count * 8);
     if (has_analysis) {
         ADD(LFS_IDOM, s->idom, n * 4);
         ADD(LFS_RETN, s->retained, n * 8);
@@ -123,8 +133,10 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     /* The header checksum covers bytes 0..55 and the chunk table. */
     const size_t head_len = LFS_HEADER_SIZE + count * LFS_CHUNK_ENTRY_SIZE;
     XXH3_state_t *st = XXH3_createState();
-    if (!st)
+    if (!st) {
+        free(named);
         return lf_fail_nomem(err, "writing");
+    }
     XXH3_64bits_reset(st);
     XXH3_64bits_update(st, head, 56);
     XXH3_64bits_update(st, head + LFS_HEADER_SIZE, head_len - LFS_HEADER_SIZE);
@@ -133,14 +145,17 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
 
     size_t path_len = strlen(path);
     char *tmp = malloc(path_len + 16);
-    if (!tmp)
+    if (!tmp) {
+        free(named);
         return lf_fail_nomem(err, "writing");
+    }
     memcpy(tmp, path, path_len);
     memcpy(tmp + path_len, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
+        free(named);
         return lf_fail_errno(err, "cannot create output", e);
     }
     /* mkstemp creates 0600; the output gets the usual 0666 less the umask. */
@@ -168,6 +183,7 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
         failed = 1;
         e = errno;
     }
+    free(named);
     if (failed) {
         unlink(tmp);
         free(tmp);

@@ -97,3 +97,18 @@ size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, si
     }
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
 }
+
+lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t lo = 0, hi = s->named_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->named_node[mid] < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->named_count && s->named_node[lo] == node)
+        return lf_snapshot_string(s, s->named_string[lo]);
+    return lf_snapshot_class_name(s, s->object_class[node]);
+}

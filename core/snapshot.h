@@ -70,6 +70,13 @@ typedef struct lf_snapshot {
     const uint64_t *string_offset;    /* string -> start in string_bytes; string_count+1 */
     const char *string_bytes;
 
+    /* Names of particular objects, shown in place of their class: a class
+     * object is "class com.acme.Foo" (its class is java.lang.Class). Sorted by
+     * node, strictly increasing. */
+    uint32_t named_count;
+    const uint32_t *named_node;
+    const uint32_t *named_string;
+
     /* Analysis, present when computed or stored in the file (else NULL). */
     const uint32_t *idom;             /* node -> node, LF_NODE_SUPER, LF_NODE_NONE */
     const uint64_t *retained;         /* node -> bytes */
@@ -106,6 +113,10 @@ void lf_snapshot_free(lf_snapshot *s);
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
 
 
+
+/* What to call an object for people: its own name when it has one ("class
+ * com.acme.Foo"), else its class's name. */
+lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node);
 
 /* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);

@@ -48,8 +48,28 @@ help_() {
     fi
 }
 
+# rows_ NAME EXPECTED AWK ARGS... : leakfind ARGS must exit 0 and its stdout,
+# filtered by the awk program, must be exactly EXPECTED (a newline-terminated
+# text). For real dumps, where only some rows are worked out by hand.
+rows_() {
+    name=$1 want=$2 prog=$3
+    shift 3
+    "$LF" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    code=$?
+    got=$(awk -F'\t' "$prog" "$tmp/out")
+    if [ $code = 0 ] && [ "$got" = "$want" ]; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: exit $code"; echo "  expected: $want"; echo "  got:      $got"
+        head -3 "$tmp/err"
+        fail=$((fail + 1))
+    fi
+}
+
 G=fixtures/graphs
+J=fixtures/java/dumps
 . tests/cli/cases.sh
+. tests/cli/hprof_cases.sh
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

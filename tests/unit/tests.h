@@ -14,7 +14,10 @@
     T(test_textgraph_errors)               \
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
-    T(test_lfs_writer_api)
+    T(test_lfs_writer_api)                 \
+    T(test_hprof_android)                  \
+    T(test_hprof_errors)                   \
+    T(test_hprof_dangling)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)

@@ -1,0 +1,104 @@
+# Golden cases on real HotSpot dumps (fixtures/java). Each expected value comes
+# from the program's construction (see the header of each program in
+# fixtures/java/src and fixtures/java/README.md), with JDK 17 sizes: header 12,
+# references 4 (compressed oops), arrays 16 + elements, all 8-aligned.
+
+# PlantedLeak: static ArrayList LEAK of 1000 Leaked (16) each owning a byte[100]
+# (120): 24 + Object[1000] 4016 + 1000 * 136 = 140,040; owned by class PlantedLeak.
+rows_ planted_leak_owner "0 class PlantedLeak
+1 java.util.ArrayList 24 140040 LEAK" \
+    '$7 == "class PlantedLeak" {print $1, $7} $8 == "LEAK" {print $1, $7, $4, $5, $8}' \
+    dominators $J/planted_leak.hprof --depth 2 --top 0 --min 0
+rows_ planted_leak_classes "1000 16000 136000 Leaked" \
+    '$5 == "Leaked" {print $1, $2, $3, $5}' classes $J/planted_leak.hprof --top 0
+# The same dump gzip-compressed by HotSpot (-gz=1, several gzip members).
+rows_ planted_leak_gzip "1000 16000 136000 Leaked" \
+    '$5 == "Leaked" {print $1, $2, $3, $5}' classes $J/planted_leak.hprof.gz --top 0
+# Without compressed oops (detected from the dump): references are 8 bytes and
+# the array header 16: 32 + Object[1000] 8016 + 1000 * (16 + 120) = 144,048? No:
+# Leaked holds one reference: align8(12 + 8) = 24, so 32 + 8016 + 1000 * 144.
+rows_ planted_leak_nocoops "java.util.ArrayList 32 152048" \
+    '$8 == "LEAK" {print $7, $4, $5}' dominators $J/planted_leak_nocoops.hprof --flat --top 0 --min 0
+
+# WeakCache: referents of WeakReference and SoftReference are not ownership.
+# WEAK: 24 + Object[500] 2016 + 500 * WeakReference 32 = 18,040;
+# SOFT: 24 + Object[200] 816 + 200 * SoftReference 40 = 8,840;
+# STRONG: Payload3[100] 416 + 100 * (24 + byte[48] 64) = 9,216.
+rows_ weak_cache_default "WEAK 18040
+STRONG 9216
+SOFT 8840" \
+    '$8 == "WEAK" || $8 == "SOFT" || $8 == "STRONG" {print $8, $5}' \
+    dominators $J/weak_cache.hprof --flat --top 0 --min 0 --format tsv
+# --strong soft: SOFT owns its 200 Payload2 (88 each): 8,840 + 17,600 = 26,440.
+rows_ weak_cache_soft "SOFT 26440
+WEAK 18040" \
+    '$8 == "WEAK" || $8 == "SOFT" {print $8, $5}' \
+    dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong soft
+# --strong all (Eclipse MAT's numbers): WEAK also owns 500 Payload: 18,040 + 44,000.
+rows_ weak_cache_all "WEAK 62040
+SOFT 26440" \
+    '$8 == "WEAK" || $8 == "SOFT" {print $8, $5}' \
+    dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong all
+# The 500 weakly held Payload are unreachable: counted, not retained.
+rows_ weak_cache_payload "500 12000 0 Payload" \
+    '$5 == "Payload" {print $1, $2, $3, $5}' classes $J/weak_cache.hprof --top 0
+
+# StackLocal: thread "worker" holds long[100000] (800,016) in frame 5 of its
+# stack (StackLocal$Worker.run, line 43); "main" holds int[50000] (200,016) in
+# frame 4 (StackLocal.main, line 60). Each array hangs under its thread.
+rows_ stack_local_frames "long[] 800016 frame 5: StackLocal\$Worker.run (StackLocal.java:43)
+int[] 200016 frame 4: StackLocal.main (StackLocal.java:60)" \
+    '$8 ~ /^frame / && $5 > 100000 {print $7, $5, $8}' \
+    dominators $J/stack_local.hprof --flat --top 0 --min 0
+rows_ stack_local_threads "root: thread \"worker\"
+root: thread \"main\"" \
+    '$8 ~ /^root: thread "(worker|main)"$/ && $5 > 100000 {print $8}' \
+    dominators $J/stack_local.hprof --flat --top 0 --min 0
+
+# ClassLoaderLeak: the leaked loader owns its classes: the static byte[10000]
+# BLOB of LeakyPlugin (10,016) and LeakyPlugin$Entry + byte[1000] (1,032) are
+# under the LeakyPlugin instance held in ClassLoaderLeak.LEAKED.
+rows_ class_loader_blob "byte[] 10016 BLOB" '$8 == "BLOB" {print $7, $5, $8}' \
+    dominators $J/class_loader_leak.hprof --flat --top 0 --min 0
+rows_ class_loader_entry "LeakyPlugin\$Entry 1032 entry" '$7 == "LeakyPlugin$Entry" {print $7, $5, $8}' \
+    dominators $J/class_loader_leak.hprof --flat --top 0 --min 0
+# Everything the plugin loaded hangs under LEAKED: the loader, both classes, BLOB.
+rows_ class_loader_owned "class LeakyPlugin
+BLOB
+java.net.URLClassLoader
+class LeakyPlugin\$Entry" \
+    'NR > 1 && ($7 == "java.net.URLClassLoader" || $7 ~ /^class LeakyPlugin/) {print $7} $8 == "BLOB" {print $8}' \
+    dominators $J/class_loader_leak.hprof --depth 0 --top 0 --min 0 \
+    --root "$("$LF" dominators $J/class_loader_leak.hprof --flat --top 0 --min 0 | awk -F'\t' '$8 == "LEAKED" {print $2}')"
+
+# LinkedList1M (gzip, 38 members): 1,000,000 nodes of 24 bytes in one chain.
+rows_ linked_list_head "LinkedList1M\$Node 24 24000000 HEAD" '$8 == "HEAD" {print $7, $4, $5, $8}' \
+    dominators $J/linked_list_1m.hprof.gz --flat --top 3
+rows_ linked_list_count "1000000 24000000 24000000 LinkedList1M\$Node" \
+    '$5 == "LinkedList1M$Node" {print $1, $2, $3, $5}' classes $J/linked_list_1m.hprof.gz --top 0
+
+# Every class's count and bytes equal the JVM's own histogram taken with the
+# dump, except java.lang.Class (mirror sizes; see docs/HPROF.md), whose count
+# must still match.
+for f in planted_leak planted_leak_nocoops weak_cache stack_local class_loader_leak linked_list_1m; do
+    dump=$J/$f.hprof
+    [ -f "$dump" ] || dump=$J/$f.hprof.gz
+    "$LF" classes "$dump" --top 0 >"$tmp/classes" 2>"$tmp/err"
+    if sh tests/cli/compare_histogram.sh "$J/$f.histo.txt" "$tmp/classes" >"$tmp/cmp"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL histogram $f:"; head -20 "$tmp/cmp"; fail=$((fail + 1))
+    fi
+done
+
+# Broken dumps: exit 3 with the offset.
+head -c 24 $J/planted_leak.hprof >"$tmp/cut-header.hprof"
+case_ hprof_cut_header 3 info "$tmp/cut-header.hprof"
+# The cut falls in the HEAP DUMP SEGMENT whose header is at 866,916 (body at
+# 866,925, length 181,599): 1,000,000 - 866,925 = 133,075 bytes are left
+# (found with fixtures/java/tools' independent record walk).
+head -c 1000000 $J/planted_leak.hprof >"$tmp/cut-middle.hprof"
+case_ hprof_cut_middle 3 info "$tmp/cut-middle.hprof"
+# A gzip file cut at 300,000 bytes: zlib reaches the end of the input mid-stream.
+head -c 300000 $J/planted_leak.hprof.gz >"$tmp/cut.hprof.gz"
+case_ hprof_cut_gzip 3 info "$tmp/cut.hprof.gz"

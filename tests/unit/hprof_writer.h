@@ -1,0 +1,39 @@
+/* hprof_writer.h - a test-only HPROF writer, to build dumps no JVM at hand
+ * writes: Android's 1.0.3 with its root kinds and heap-info records, 4-byte
+ * ids, old single HEAP DUMP records, broken files. */
+#ifndef LF_HPROF_WRITER_H
+#define LF_HPROF_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hw_buf {
+    uint8_t *data;
+    size_t len, cap;
+    unsigned id_size;
+    size_t record_start;     /* open top-level record, or 0 */
+} hw_buf;
+
+void hw_begin(hw_buf *b, const char *version, unsigned id_size);
+void hw_u1(hw_buf *b, uint8_t v);
+void hw_u2(hw_buf *b, uint16_t v);
+void hw_u4(hw_buf *b, uint32_t v);
+void hw_id(hw_buf *b, uint64_t v);
+void hw_bytes(hw_buf *b, const void *p, size_t n);
+/* A top-level record: tag, time 0, length filled in by hw_record_end. */
+void hw_record(hw_buf *b, uint8_t tag);
+void hw_record_end(hw_buf *b);
+void hw_string(hw_buf *b, uint64_t sid, const char *s);
+void hw_load_class(hw_buf *b, uint32_t serial, uint64_t class_id, uint64_t name_sid);
+/* CLASS DUMP with no constant pool or statics; fields: (name sid, type) pairs. */
+void hw_class_dump(hw_buf *b, uint64_t id, uint64_t super_id, uint64_t loader_id,
+                   uint32_t instance_size, int nfields, const uint64_t *field_sid,
+                   const uint8_t *field_type);
+/* INSTANCE DUMP whose field data is `len` bytes. */
+void hw_instance(hw_buf *b, uint64_t id, uint64_t class_id, const uint8_t *data, uint32_t len);
+void hw_obj_array(hw_buf *b, uint64_t id, uint64_t class_id, int n, const uint64_t *elems);
+void hw_prim_array(hw_buf *b, uint64_t id, uint8_t type, uint32_t n, const void *elems, size_t elem_size);
+int hw_write(const hw_buf *b, const char *path);
+void hw_free(hw_buf *b);
+
+#endif

@@ -1,0 +1,274 @@
+/* test_hprof.c - the HPROF reader on dumps built by a test writer: Android
+ * 1.0.3 with 4-byte ids, ART root kinds, heap-info records, arrays without
+ * data and instances written before their class; and broken files. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/analysis.h"
+#include "../../core/hprof.h"
+#include "hprof_writer.h"
+#include "test.h"
+#include "tests.h"
+
+enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10 };
+
+static int str_is(lf_str s, const char *want)
+{
+    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+static uint32_t find_root(const lf_snapshot *s, const char *kind)
+{
+    for (uint32_t r = 0; r < s->root_count; r++)
+        if (str_is(lf_snapshot_string(s, s->root[r].kind), kind))
+            return r;
+    return UINT32_MAX;
+}
+
+/* An ART-style dump. Sids 1.., classes 0x100.., objects 0x1000.. */
+static void build_android(hw_buf *b)
+{
+    static const char *names[] = {"", "java/lang/Object", "java/lang/Class", "java/lang/ref/Reference",
+                                  "java/lang/ref/WeakReference", "com/app/Holder", "referent", "items",
+                                  "[Ljava/lang/Object;", "next", "app", "com/app/Item", "data"};
+    hw_begin(b, "JAVA PROFILE 1.0.3", 4);
+    for (uint64_t i = 1; i < sizeof names / sizeof names[0]; i++)
+        hw_string(b, i, names[i]);
+    /* class id -> name sid */
+    static const uint64_t class_id[] = {0x100, 0x200, 0x300, 0x400, 0x500, 0x600, 0x700};
+    static const uint64_t class_sid[] = {1, 2, 3, 4, 5, 8, 11};
+    for (int i = 0; i < 7; i++)
+        hw_load_class(b, (uint32_t)i + 1, class_id[i], class_sid[i]);
+
+    hw_record(b, 0x1c);
+    hw_u1(b, 0xfe); /* HEAP DUMP INFO: the app heap */
+    hw_u4(b, 'A');
+    hw_id(b, 10);
+    hw_u1(b, 0x8d); /* VM internal -> the Holder */
+    hw_id(b, 0x1000);
+    hw_u1(b, 0x8b); /* debugger -> the WeakReference */
+    hw_id(b, 0x4000);
+    hw_u1(b, 0x89); /* interned string -> an Item */
+    hw_id(b, 0x3030);
+    hw_u1(b, 0x8e); /* JNI monitor of a thread the dump does not describe */
+    hw_id(b, 0x3040);
+    hw_u4(b, 1);
+    hw_u4(b, 0xffffffff);
+    hw_u1(b, 0x90); /* unreachable (ART's marker), a root as in Eclipse MAT */
+    hw_id(b, 0x3050);
+    for (int i = 0; i < 7; i++) {
+        hw_u1(b, 0x05); /* sticky class */
+        hw_id(b, class_id[i]);
+    }
+    /* instances before their classes, as ART writes them */
+    uint8_t holder[12] = {0, 0, 0x20, 0x00, /* items */ 0, 0, 0, 0, /* next */ 0, 0, 0x50, 0x00};
+    hw_instance(b, 0x1000, 0x500, holder, 12);
+    uint64_t elems[2] = {0x3000, 0x3010};
+    hw_obj_array(b, 0x2000, 0x600, 2, elems);
+    hw_instance(b, 0x3000, 0x700, NULL, 0);
+    hw_instance(b, 0x3010, 0x700, NULL, 0);
+    hw_instance(b, 0x3030, 0x700, NULL, 0);
+    hw_instance(b, 0x3040, 0x700, NULL, 0);
+    hw_instance(b, 0x3050, 0x700, NULL, 0);
+    uint8_t weak[4] = {0, 0, 0x30, 0x20}; /* referent */
+    hw_instance(b, 0x4000, 0x400, weak, 4);
+    hw_u1(b, 0xc3); /* PRIMITIVE ARRAY NODATA: byte[100] */
+    hw_id(b, 0x5000);
+    hw_u4(b, 0);
+    hw_u4(b, 100);
+    hw_u1(b, T_BYTE);
+    /* the classes; ART instance sizes are real object sizes */
+    uint64_t ref_sid = 6, holder_sids[3] = {7, 9, 12};
+    uint8_t obj = T_OBJECT, holder_types[3] = {T_OBJECT, T_OBJECT, T_OBJECT};
+    hw_class_dump(b, 0x100, 0, 0, 8, 0, NULL, NULL);
+    hw_class_dump(b, 0x200, 0x100, 0, 0, 0, NULL, NULL);
+    hw_class_dump(b, 0x300, 0x100, 0, 24, 1, &ref_sid, &obj);
+    hw_class_dump(b, 0x400, 0x300, 0, 24, 0, NULL, NULL);
+    hw_class_dump(b, 0x500, 0x100, 0, 24, 3, holder_sids, holder_types);
+    hw_class_dump(b, 0x600, 0x100, 0, 0, 0, NULL, NULL);
+    hw_class_dump(b, 0x700, 0x100, 0, 16, 0, NULL, NULL);
+    hw_record_end(b);
+    hw_record(b, 0x0b); /* END THREAD: a record the graph does not need */
+    hw_u4(b, 1);
+    hw_record_end(b);
+    hw_record(b, 0x1c); /* a second segment: the weak referent */
+    hw_u1(b, 0xfe);
+    hw_u4(b, 'A');
+    hw_id(b, 10);
+    hw_instance(b, 0x3020, 0x700, NULL, 0);
+    hw_record_end(b);
+    hw_record(b, 0x2c);
+    hw_record_end(b);
+}
+
+static int parse_buf(const hw_buf *b, unsigned flags, lf_snapshot *s, lf_error *err)
+{
+    return lf_hprof_parse(b->data, b->len, flags, s, err);
+}
+
+void test_hprof_android(void)
+{
+    hw_buf b;
+    build_android(&b);
+    lf_snapshot s;
+    lf_error err;
+    int rc = parse_buf(&b, 0, &s, &err);
+    CHECK(rc == 0);
+    if (rc) {
+        char msg[300];
+        lf_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "  %s\n", msg);
+        hw_free(&b);
+        return;
+    }
+    CHECK_EQ_U64(s.object_count, 10 + 7);
+    CHECK_EQ_U64(s.stats.dangling_edges, 0);
+    uint32_t holder = lf_snapshot_find_id(&s, 0x1000), array = lf_snapshot_find_id(&s, 0x2000);
+    uint32_t weak = lf_snapshot_find_id(&s, 0x4000), bytes = lf_snapshot_find_id(&s, 0x5000);
+    uint32_t referent = lf_snapshot_find_id(&s, 0x3020);
+    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[holder]), "com.app.Holder"));
+    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[array]), "java.lang.Object[]"));
+    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[bytes]), "byte[]"));
+    CHECK(str_is(lf_snapshot_object_label(&s, lf_snapshot_find_id(&s, 0x500)), "class com.app.Holder"));
+    /* ART: instance sizes from the class; arrays: 12-byte header, 8-aligned */
+    CHECK_EQ_U64(s.object_shallow[holder], 24);
+    CHECK_EQ_U64(s.object_shallow[weak], 24);
+    CHECK_EQ_U64(s.object_shallow[array], 24);  /* 12 + 2 * 4 = 20 -> 24 */
+    CHECK_EQ_U64(s.object_shallow[bytes], 112); /* 12 + 100 */
+    /* Holder: <class>, items, data (next is null) */
+    CHECK_EQ_U64(s.edge_offset[holder + 1] - s.edge_offset[holder], 3);
+    /* roots: 5 ART/other kinds + 7 system classes */
+    CHECK_EQ_U64(s.root_count, 12);
+    CHECK(find_root(&s, "VM internal") != UINT32_MAX);
+    CHECK(find_root(&s, "debugger") != UINT32_MAX);
+    CHECK(find_root(&s, "interned string") != UINT32_MAX);
+    CHECK(find_root(&s, "unreachable") != UINT32_MAX);
+    uint32_t monitor = find_root(&s, "JNI monitor");
+    CHECK(monitor != UINT32_MAX);
+    if (monitor != UINT32_MAX)
+        CHECK(str_is(lf_snapshot_string(&s, s.root[monitor].name), "thread serial 1"));
+    CHECK(lf_analyze(&s, 0, &err) == 0);
+    /* the referent is only weakly held: unreachable, not retained */
+    CHECK_EQ_U64(s.idom[referent], LF_NODE_NONE);
+    CHECK_EQ_U64(s.retained[weak], 24);
+    /* Holder owns its array, the two Items in it and the byte[]: 24+24+16+16+112 */
+    CHECK_EQ_U64(s.retained[holder], 192);
+    CHECK_EQ_U64(s.idom[array], holder);
+    lf_snapshot_free(&s);
+
+    /* with all references strong, the WeakReference owns its referent */
+    CHECK(parse_buf(&b, LF_HPROF_ALL_STRONG, &s, &err) == 0);
+    CHECK(lf_analyze(&s, 0, &err) == 0);
+    CHECK_EQ_U64(s.retained[lf_snapshot_find_id(&s, 0x4000)], 24 + 16);
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+static void expect_error(const hw_buf *b, const char *want)
+{
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(b, 0, &s, &err) == -1);
+    char msg[300];
+    lf_error_format(&err, msg, sizeof msg);
+    if (strcmp(msg, want) != 0) {
+        test_failures++;
+        fprintf(stderr, "  error '%s', expected '%s'\n", msg, want);
+    }
+}
+
+void test_hprof_errors(void)
+{
+    hw_buf b;
+    /* a header cut short: 19 bytes of version, then 12 needed, 5 there */
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    b.len = 24;
+    expect_error(&b, "truncated HPROF header at offset 19 (0x13): need 12 bytes, 5 left");
+    hw_free(&b);
+
+    hw_begin(&b, "JAVA PROFILE 1.0.9", 8);
+    expect_error(&b, "unsupported HPROF version at offset 0 (0x0): 'JAVA PROFILE 1.0.9'");
+    hw_free(&b);
+
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 6);
+    expect_error(&b, "unsupported HPROF identifier size at offset 19 (0x13): 6 bytes");
+    hw_free(&b);
+
+    /* an unknown sub-record: no length, so nothing after it can be found */
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8); /* header: 19 + 12 = 31 bytes */
+    hw_record(&b, 0x1c);                    /* record header 9 bytes: body at 40 */
+    hw_u1(&b, 0x05);                        /* sticky class root: 1 + 8 bytes */
+    hw_id(&b, 0x100);
+    hw_u1(&b, 0x42);                        /* at 49 */
+    hw_record_end(&b);
+    expect_error(&b, "unknown heap dump sub-record at offset 49 (0x31): tag 0x42");
+    hw_free(&b);
+
+    /* an instance whose data runs past its segment */
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_record(&b, 0x1c);
+    uint8_t data[16] = {0};
+    hw_instance(&b, 0x1000, 0x100, data, 16); /* 1 + 8 + 4 + 8 + 4 + 16 = 41 bytes */
+    hw_record_end(&b);
+    /* shrink the segment's length (u4 at 36..39) by 10: the body ends early */
+    b.data[39] = (uint8_t)(41 - 10);
+    expect_error(&b, "truncated INSTANCE DUMP at offset 41 (0x29): need 40 bytes, 30 left");
+    hw_free(&b);
+
+    /* a record whose length runs past the end of the file */
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_record(&b, 0x01);
+    hw_id(&b, 1);
+    hw_bytes(&b, "abc", 3);
+    hw_record_end(&b);
+    b.len -= 2;
+    expect_error(&b, "truncated record at offset 40 (0x28): need 11 bytes, 9 left");
+    hw_free(&b);
+
+    /* no heap dump at all */
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_string(&b, 1, "x");
+    expect_error(&b, "HPROF file without a heap dump at offset 49 (0x31)");
+    hw_free(&b);
+}
+
+void test_hprof_dangling(void)
+{
+    /* A reference to an id with no record, and a root naming one: counted. */
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_string(&b, 1, "java/lang/Object");
+    hw_string(&b, 2, "Box");
+    hw_string(&b, 3, "value");
+    hw_load_class(&b, 1, 0x100, 1);
+    hw_load_class(&b, 2, 0x200, 2);
+    hw_record(&b, 0x99); /* an unknown top-level record: skipped */
+    hw_u4(&b, 7);
+    hw_record_end(&b);
+    hw_record(&b, 0x1c);
+    uint64_t sid = 3;
+    uint8_t obj = T_OBJECT;
+    hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x200, 0x100, 0, 8, 1, &sid, &obj);
+    uint8_t data[8] = {0, 0, 0, 0, 0, 0, 0x99, 0x99}; /* value -> 0x9999, absent */
+    hw_instance(&b, 0x1000, 0x200, data, 8);
+    hw_u1(&b, 0x01); /* JNI global -> the Box */
+    hw_id(&b, 0x1000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0xff); /* unknown root -> an absent id */
+    hw_id(&b, 0x7777);
+    hw_record_end(&b);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(&b, 0, &s, &err) == 0);
+    CHECK_EQ_U64(s.object_count, 3);
+    CHECK_EQ_U64(s.stats.dangling_edges, 1);
+    CHECK_EQ_U64(s.stats.dangling_roots, 1);
+    uint32_t box = lf_snapshot_find_id(&s, 0x1000);
+    CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 1); /* only <class> */
+    /* HotSpot model with compressed oops: align8(12 + 4) */
+    CHECK_EQ_U64(s.object_shallow[box], 16);
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
