@@ -280,8 +280,10 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
         case HPROF_INSTANCE_DUMP:
             if (hprof_need(r, c, 2 * (uint64_t)id + 8, "INSTANCE DUMP"))
                 return -1;
-            len = (uint32_t)(c->data[c->pos + id + 4 + id] << 24 | c->data[c->pos + id + 5 + id] << 16 |
-                             c->data[c->pos + id + 6 + id] << 8 | c->data[c->pos + id + 7 + id]);
+            {
+                hprof_cursor h = {c->data, c->pos + 2 * (uint64_t)id + 4, c->end};
+                len = hprof_u4(&h);
+            }
             if (hprof_need(r, c, 2 * (uint64_t)id + 8 + len, "INSTANCE DUMP"))
                 return -1;
             goto object;
@@ -510,11 +512,50 @@ static const char *prim_array_name(uint8_t type)
     }
 }
 
+/* Class lookups happen for every object: a Judy lookup each cost 10% of a
+ * read, so a small multiplicative-hash table answers them instead. */
+static inline uint64_t class_hash_slot(const hprof_reader *r, uint64_t class_id)
+{
+    return (class_id * 0x9e3779b97f4a7c15ull) >> r->class_hash_shift;
+}
+
+static int build_class_hash(hprof_reader *r)
+{
+    unsigned bits = 4;
+    while ((1ull << bits) < 2 * (uint64_t)r->class_count + 2)
+        bits++;
+    r->class_hash_id = calloc(1ull << bits, sizeof *r->class_hash_id);
+    r->class_hash_index = malloc((1ull << bits) * sizeof *r->class_hash_index);
+    if (!r->class_hash_id || !r->class_hash_index)
+        return lf_fail_nomem(r->err, "indexing classes");
+    r->class_hash_shift = 64 - bits;
+    const uint64_t mask = (1ull << bits) - 1;
+    for (size_t i = 0; i < r->class_count; i++) {
+        uint64_t id = r->classes[i].id, slot = class_hash_slot(r, id);
+        if (id == 0)
+            continue; /* 0 means "no class" in every reference */
+        while (r->class_hash_id[slot] && r->class_hash_id[slot] != id)
+            slot = (slot + 1) & mask;
+        if (!r->class_hash_id[slot]) {
+            r->class_hash_id[slot] = id;
+            r->class_hash_index[slot] = (uint32_t)i;
+        }
+    }
+    return 0;
+}
+
 static uint32_t class_of_id(const hprof_reader *r, uint64_t class_id)
 {
-    PWord_t slot;
-    JLG(slot, r->class_index, (Word_t)class_id);
-    return slot ? (uint32_t)(*slot - 1) : HPROF_NONE;
+    if (!r->class_hash_id) {
+        PWord_t slot;
+        JLG(slot, r->class_index, (Word_t)class_id);
+        return slot ? (uint32_t)(*slot - 1) : HPROF_NONE;
+    }
+    const uint64_t mask = (~0ull) >> r->class_hash_shift;
+    for (uint64_t slot = class_hash_slot(r, class_id); r->class_hash_id[slot]; slot = (slot + 1) & mask)
+        if (r->class_hash_id[slot] == class_id)
+            return r->class_hash_index[slot];
+    return HPROF_NONE;
 }
 
 /* Static reference fields of a class, as (name sid, value id) pairs, via callback. */
@@ -569,8 +610,8 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     node_tables *t = state;
     const unsigned id = r->id_size;
     uint64_t obj = hprof_id(c, id);
-    uint32_t node = node_of(t, obj);
-    if (t->seen[node / 8] >> (node % 8) & 1) {
+    uint32_t node = lf_idrank_find(&t->rank, obj); /* pass 1 saw every id, 0 included */
+    if (node == LF_NODE_NONE || (t->seen[node / 8] >> (node % 8) & 1)) {
         r->warnings++; /* a second object with the same id: ignored */
         return 0;
     }
@@ -581,6 +622,15 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     switch (tag) {
     case HPROF_CLASS_DUMP: {
         uint32_t k = class_of_id(r, obj);
+        if (k == HPROF_NONE) { /* id 0: no reference can name it; a bare object */
+            r->warnings++;
+            cls = extra_class(r, t, 1, "java.lang.Class");
+            if (cls < 0)
+                return -1;
+            t->class_of[node] = (uint32_t)cls;
+            t->shallow[node] = 0;
+            break;
+        }
         const hprof_class *kc = &r->classes[k];
         t->class_node[k] = node;
         if (r->class_class != HPROF_NONE) {
@@ -726,14 +776,17 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     const unsigned id = r->id_size;
     (void)record_at;
     uint64_t obj = hprof_id(c, id);
-    uint32_t node = node_of(t, obj);
-    if (!(t->seen[node / 8] >> (node % 8) & 1))
+    uint32_t node = lf_idrank_find(&t->rank, obj);
+    if (node == LF_NODE_NONE || !(t->seen[node / 8] >> (node % 8) & 1))
         return 0; /* a duplicate, skipped in pass 2 */
     t->seen[node / 8] &= (uint8_t)~(1u << (node % 8));
     uint64_t at = s->cursor[node], limit = t->edge_offset[node + 1];
     switch (tag) {
     case HPROF_CLASS_DUMP: {
-        const hprof_class *kc = &r->classes[class_of_id(r, obj)];
+        uint32_t k = class_of_id(r, obj);
+        if (k == HPROF_NONE)
+            break;
+        const hprof_class *kc = &r->classes[k];
         if (r->class_class != HPROF_NONE)
             put_edge(s, &at, limit, t->class_node[r->class_class], KIND_INTERNAL, s->class_label, 0);
         if (kc->super_id)
@@ -825,6 +878,8 @@ static void reader_free(hprof_reader *r)
     free(r->ref_fields);
     free(r->roots);
     free(r->ids);
+    free(r->class_hash_id);
+    free(r->class_hash_index);
 }
 
 static int is_thread_local(uint8_t tag)
@@ -1136,6 +1191,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
                 r.prim_array_class[prim[p].type] == HPROF_NONE)
                 r.prim_array_class[prim[p].type] = (uint32_t)i;
     }
+    if (build_class_hash(&r))
+        goto out;
     r.alignment = 8; /* a first model; hprof_detect_vm_model decides */
     r.ref_size = 4;
     r.header_size = 12;

@@ -68,6 +68,10 @@ typedef struct hprof_reader {
     Pvoid_t thread_object;       /* thread serial -> thread object id (ROOT THREAD OBJECT) */
     Pvoid_t thread_trace;        /* thread serial -> stack trace serial */
     Pvoid_t class_index;         /* class object id -> index in classes + 1 */
+    /* the same, as an open-addressing table for the per-object lookups */
+    uint64_t *class_hash_id;
+    uint32_t *class_hash_index;
+    unsigned class_hash_shift;
 
     uint64_t *segment;           /* (start, end) pairs of heap dump bodies */
     size_t segment_count, segment_cap;

@@ -34,7 +34,7 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     uint32_t rank = 0;
     for (uint64_t w = 0; w < words; w++) {
         r->word_rank[w] = rank;
-        rank += (uint32_t)__builtin_popcountll(r->bits[w]);
+        rank += lf_popcount64(r->bits[w]);
     }
     return 0;
 }
@@ -47,16 +47,38 @@ void lf_idrank_free(lf_idrank *r)
     r->word_rank = NULL;
 }
 
+/* Merges the sorted runs a[0..mid) and a[mid..n) using a buffer the size of
+ * the first run. */
+static int merge_runs(uint64_t *a, uint64_t mid, uint64_t n)
+{
+    uint64_t *left = malloc(mid * sizeof *left);
+    if (!left)
+        return -1;
+    memcpy(left, a, mid * sizeof *a);
+    uint64_t i = 0, j = mid, o = 0;
+    while (i < mid && j < n)
+        a[o++] = left[i] <= a[j] ? left[i++] : a[j++];
+    while (i < mid)
+        a[o++] = left[i++];
+    free(left);
+    return 0;
+}
+
 int lf_sort_u64(uint64_t *ids, uint64_t count)
 {
-    int sorted = 1;
-    uint64_t differ = 0;
+    uint64_t differ = 0, runs = 1, first_break = 0;
     for (uint64_t i = 1; i < count; i++) {
-        sorted &= ids[i - 1] <= ids[i];
+        if (ids[i - 1] > ids[i]) {
+            if (runs++ == 1)
+                first_break = i;
+        }
         differ |= ids[i] ^ ids[0];
     }
-    if (sorted || count < 2)
+    if (runs == 1 || count < 2)
         return 0;
+    /* A HotSpot dump: its classes, then its objects in address order. */
+    if (runs == 2 && first_break <= count / 2)
+        return merge_runs(ids, first_break, count);
     uint64_t *tmp = malloc(count * sizeof *tmp);
     uint32_t *hist = malloc(65536 * sizeof *hist);
     if (!tmp || !hist) {

@@ -16,9 +16,7 @@ lib_src="$(ls graph/*.c core/*.c) tests/fuzz/fuzz_common.c tests/unit/graph_fixt
 objs=""
 for src in $lib_src; do
     obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-        $CC $FLAGS -c "$src" -o "$obj"
-    fi
+    $CC $FLAGS -c "$src" -o "$obj" # always: a changed header must reach every object
     objs="$objs $obj"
 done
 for t in $targets; do
