@@ -47,38 +47,61 @@ void lf_idrank_free(lf_idrank *r)
     r->word_rank = NULL;
 }
 
-/* Merges the sorted runs a[0..mid) and a[mid..n) using a buffer the size of
- * the first run. */
-static int merge_runs(uint64_t *a, uint64_t mid, uint64_t n)
+/* Natural merge sort for a few long runs: a dump lists its objects in address
+ * order space by space (classes, then each heap region), so the ids come in a
+ * handful of sorted runs and merging them is cheaper than a radix sort. */
+#define MAX_RUNS 64
+
+static int merge_sort_runs(uint64_t *ids, uint64_t count, uint64_t *start, unsigned runs)
 {
-    uint64_t *left = malloc(mid * sizeof *left);
-    if (!left)
+    uint64_t *tmp = malloc(count * sizeof *tmp);
+    if (!tmp)
         return -1;
-    memcpy(left, a, mid * sizeof *a);
-    uint64_t i = 0, j = mid, o = 0;
-    while (i < mid && j < n)
-        a[o++] = left[i] <= a[j] ? left[i++] : a[j++];
-    while (i < mid)
-        a[o++] = left[i++];
-    free(left);
+    uint64_t *src = ids, *dst = tmp;
+    start[runs] = count;
+    while (runs > 1) {
+        unsigned out = 0;
+        for (unsigned r = 0; r < runs; r += 2) {
+            uint64_t a = start[r], a_end = start[r + 1];
+            uint64_t b = a_end, b_end = r + 1 < runs ? start[r + 2] : a_end;
+            uint64_t o = a;
+            while (a < a_end && b < b_end)
+                dst[o++] = src[a] <= src[b] ? src[a++] : src[b++];
+            while (a < a_end)
+                dst[o++] = src[a++];
+            while (b < b_end)
+                dst[o++] = src[b++];
+            start[out++] = start[r];
+        }
+        start[out] = count;
+        runs = out;
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != ids)
+        memcpy(ids, src, count * sizeof *ids);
+    free(tmp);
     return 0;
 }
 
 int lf_sort_u64(uint64_t *ids, uint64_t count)
 {
-    uint64_t differ = 0, runs = 1, first_break = 0;
+    uint64_t differ = 0, start[MAX_RUNS + 1];
+    unsigned runs = 1;
+    start[0] = 0;
     for (uint64_t i = 1; i < count; i++) {
         if (ids[i - 1] > ids[i]) {
-            if (runs++ == 1)
-                first_break = i;
+            if (runs < MAX_RUNS)
+                start[runs] = i;
+            runs++;
         }
         differ |= ids[i] ^ ids[0];
     }
     if (runs == 1 || count < 2)
         return 0;
-    /* A HotSpot dump: its classes, then its objects in address order. */
-    if (runs == 2 && first_break <= count / 2)
-        return merge_runs(ids, first_break, count);
+    if (runs <= MAX_RUNS)
+        return merge_sort_runs(ids, count, start, runs);
     uint64_t *tmp = malloc(count * sizeof *tmp);
     uint32_t *hist = malloc(65536 * sizeof *hist);
     if (!tmp || !hist) {

@@ -1,6 +1,6 @@
 /* bench_stage.c - times each stage of an analysis in one process and reports
  * the peak resident memory after each (file-backed pages included).
- * usage: bench_stage SNAPSHOT.lfs
+ * usage: bench_stage SNAPSHOT
  * Output: TSV rows stage, seconds, objects_per_second, peak_rss_bytes,
  * peak_rss_per_object, budget_bytes (50 per object + 8 per reference). */
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include "../../core/analysis.h"
 #include "../../core/lfs.h"
+#include "../../core/open.h"
 #include "../../graph/dominators.h"
 #include "../../graph/domtree.h"
 
@@ -39,13 +40,13 @@ static void report(const char *stage, double seconds, const lf_snapshot *s)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: bench_stage SNAPSHOT.lfs\n");
+        fprintf(stderr, "usage: bench_stage SNAPSHOT\n");
         return 2;
     }
     lf_snapshot s;
     lf_error err;
     double t0 = now();
-    if (lf_lfs_open(argv[1], &s, &err)) {
+    if (lf_open(argv[1], 0, &s, &err)) {
         char msg[400];
         lf_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "bench_stage: %s\n", msg);

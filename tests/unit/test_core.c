@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "../../core/analysis.h"
+#include "../../core/idrank.h"
 #include "../../core/lfs.h"
 #include "../../core/lfs_writer.h"
 #include "../../core/strtab.h"
@@ -245,4 +246,60 @@ void test_lfs_writer_api(void)
     CHECK_EQ_U64(s.idom[e206], 0); /* held by the map's element and by 205: the map owns it */
     lf_snapshot_free(&s);
     unlink(path);
+}
+
+void test_sort_ids(void)
+{
+    /* few runs (merged) and many runs (radix), both against a simple check */
+    static const unsigned run_counts[] = {1, 2, 3, 17, 64, 65, 5000};
+    for (size_t k = 0; k < sizeof run_counts / sizeof run_counts[0]; k++) {
+        const uint64_t n = 20000;
+        uint64_t *ids = malloc(n * sizeof *ids);
+        uint64_t sum = 0, x = 12345;
+        for (uint64_t i = 0; i < n; i++) {
+            /* runs of ascending values restarting at a random base */
+            if (i % (n / run_counts[k] + 1) == 0)
+                x = (x * 6364136223846793005ull + 1442695040888963407ull) >> 20;
+            x += 8 + (i % 5) * 8;
+            ids[i] = x;
+            sum += x;
+        }
+        CHECK(lf_sort_u64(ids, n) == 0);
+        uint64_t check = 0;
+        int sorted = 1;
+        for (uint64_t i = 0; i < n; i++) {
+            check += ids[i];
+            if (i && ids[i - 1] > ids[i])
+                sorted = 0;
+        }
+        CHECK(sorted);
+        CHECK_EQ_U64(check, sum);
+        free(ids);
+    }
+}
+
+void test_idrank(void)
+{
+    /* dense, 8-aligned addresses: the rank bitmap; then sparse ones: binary search */
+    for (int sparse = 0; sparse < 2; sparse++) {
+        const uint64_t n = 5000;
+        uint64_t *ids = malloc(n * sizeof *ids);
+        for (uint64_t i = 0; i < n; i++)
+            ids[i] = 0xfc000000ull + i * (sparse ? (1ull << 40) : 24) + (i % 3) * 8;
+        lf_idrank r;
+        CHECK(lf_idrank_build(&r, ids, n) == 0);
+        CHECK(sparse ? r.bits == NULL : r.bits != NULL);
+        uint64_t wrong = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            wrong += lf_idrank_find(&r, ids[i]) != i;
+            wrong += lf_idrank_find(&r, ids[i] + 4) != LF_IDRANK_NONE; /* misaligned */
+            if (!sparse && i + 1 < n && ids[i] + 8 < ids[i + 1])
+                wrong += lf_idrank_find(&r, ids[i] + 8) != LF_IDRANK_NONE; /* a gap */
+        }
+        CHECK_EQ_U64(wrong, 0);
+        CHECK_EQ_U64(lf_idrank_find(&r, 0), LF_IDRANK_NONE);
+        CHECK_EQ_U64(lf_idrank_find(&r, ids[n - 1] + 8), LF_IDRANK_NONE);
+        lf_idrank_free(&r);
+        free(ids);
+    }
 }

@@ -15,6 +15,8 @@
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
+    T(test_sort_ids)                       \
+    T(test_idrank)                         \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)
