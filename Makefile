@@ -9,8 +9,8 @@
 CC      ?= cc
 OPT     ?= -O2 -g
 STD     := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CFLAGS  += $(OPT) $(STD)
-LDLIBS  := -lJudy -lxxhash -lz -lm
+CFLAGS  += $(OPT) $(STD) -pthread
+LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
 BUILD   ?= build
 
 LIB_SRC  := $(wildcard graph/*.c core/*.c)

@@ -124,7 +124,8 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
     ctx->command = argv[0];
     ctx->format = isatty(STDOUT_FILENO) ? OUT_TABLE : OUT_TSV;
     ctx->progress = isatty(STDERR_FILENO);
-    ctx->threads = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    ctx->threads = cores > 1 ? (unsigned)(cores > 64 ? 64 : cores) : 1;
     char **pos = malloc(((size_t)argc + 1) * sizeof *pos);
     if (!pos)
         return cli_usage_error(ctx, "out of memory");
@@ -202,7 +203,8 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
     cli_progress(ctx, "reading");
-    int rc = lf_open(path, ctx->read_flags, s, &err);
+    lf_open_options options = {ctx->read_flags, ctx->threads};
+    int rc = lf_open(path, &options, s, &err);
     cli_progress_done(ctx);
     if (rc)
         return cli_input_error(path, &err);

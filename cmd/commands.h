@@ -21,7 +21,7 @@ int cmd_convert(int argc, char **argv);
     "  --format table|tsv|json  output format (table on a terminal, else tsv)\n"         \
     "  -q, --quiet              no warnings\n"                                           \
     "  -v, --verbose            more detail (info: timings and peak memory)\n"          \
-    "  --threads N              worker threads (default 1)\n"                            \
+    "  --threads N              reader threads (default: the cores)\n"                          \
     "  --no-progress            no progress on stderr\n"                                 \
     "  --keep-unreachable       unreachable objects become roots\n"                      \
     "  --strict                 recoverable oddities in the input are errors\n"         \

@@ -16,6 +16,7 @@
  * frame, and only the thread itself is a root. */
 #include "hprof.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -456,17 +457,19 @@ typedef struct node_tables {
     uint64_t *shallow;
     uint64_t *edge_offset;     /* counts in pass 2, offsets in pass 3 */
     uint64_t *record_at;       /* node -> offset of its sub-record (while reading) */
-    uint8_t *seen;             /* node bitmap: first object with this id taken */
+    uint8_t *seen;             /* node -> 1 once the first object with its id is read (a byte
+                                * each, so threads never share one) */
     lf_idrank rank;
     uint32_t *class_node;      /* class index -> node of its class object */
     uint32_t *frame_edges;     /* node -> thread-local roots hung under it */
-    /* classes that have no CLASS DUMP (primitive arrays without one, unknown
-     * class ids): extra lf classes after the dumped ones */
-    Pvoid_t extra_class;       /* key -> lf class + 1 */
-    uint32_t *extra_name;
-    size_t extra_count, extra_cap;
-    uint64_t dangling;
-    uint64_t edges_written;
+    /* Classes without a CLASS DUMP get extra lf classes after the dumped ones,
+     * made before the passes (which may run on several threads): */
+    uint32_t extra_name[16];
+    size_t extra_count;
+    uint32_t mirror_class;     /* class objects when java.lang.Class was not dumped */
+    uint32_t obj_array_class;  /* object arrays of an unknown class */
+    uint32_t unknown_class;    /* instances of an unknown class */
+    uint32_t prim_class[12];   /* primitive arrays by basic type */
 } node_tables;
 
 static int by_class_node(const void *a, const void *b)
@@ -479,23 +482,6 @@ static int by_class_node(const void *a, const void *b)
 static uint32_t node_of(const node_tables *t, uint64_t id)
 {
     return id ? lf_idrank_find(&t->rank, id) : LF_NODE_NONE;
-}
-
-static int64_t extra_class(hprof_reader *r, node_tables *t, uint64_t key, const char *name)
-{
-    PWord_t slot;
-    JLI(slot, t->extra_class, (Word_t)key);
-    if (slot == PJERR)
-        return lf_fail_nomem(r->err, "reading classes");
-    if (!*slot) {
-        int64_t s = lf_strtab_intern(&r->strings, name, strlen(name));
-        if (s < 0 || lf_vec_reserve((void **)&t->extra_name, &t->extra_cap, t->extra_count + 1,
-                                    sizeof *t->extra_name))
-            return lf_fail_nomem(r->err, "reading classes");
-        t->extra_name[t->extra_count++] = (uint32_t)s;
-        *slot = r->class_count + t->extra_count;
-    }
-    return (int64_t)*slot - 1;
 }
 
 static const char *prim_array_name(uint8_t type)
@@ -559,10 +545,10 @@ static uint32_t class_of_id(const hprof_reader *r, uint64_t class_id)
 }
 
 /* Static reference fields of a class, as (name sid, value id) pairs, via callback. */
-typedef int (*static_visitor)(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+typedef int (*static_visitor)(hprof_reader *r, void *ctx, uint32_t from, uint64_t name_sid,
                               uint64_t value, uint64_t *count);
 
-static int for_each_static_ref(hprof_reader *r, node_tables *t, const hprof_class *k, uint32_t from,
+static int for_each_static_ref(hprof_reader *r, void *ctx, const hprof_class *k, uint32_t from,
                                static_visitor visit, uint64_t *count)
 {
     hprof_cursor c = {r->data, k->statics_at, r->size};
@@ -572,7 +558,7 @@ static int for_each_static_ref(hprof_reader *r, node_tables *t, const hprof_clas
         uint8_t type = hprof_u1(&c);
         if (hprof_type_is_ref(type)) {
             uint64_t value = hprof_id(&c, r->id_size);
-            if (value && visit(r, t, from, name, value, count))
+            if (value && visit(r, ctx, from, name, value, count))
                 return -1;
         } else {
             c.pos += hprof_type_size(type, r->id_size);
@@ -581,10 +567,10 @@ static int for_each_static_ref(hprof_reader *r, node_tables *t, const hprof_clas
     return 0;
 }
 
-static int count_static(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+static int count_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name_sid,
                         uint64_t value, uint64_t *count)
 {
-    (void)r, (void)t, (void)from, (void)name_sid, (void)value;
+    (void)r, (void)ctx, (void)from, (void)name_sid, (void)value;
     (*count)++;
     return 0;
 }
@@ -611,42 +597,31 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     const unsigned id = r->id_size;
     uint64_t obj = hprof_id(c, id);
     uint32_t node = lf_idrank_find(&t->rank, obj); /* pass 1 saw every id, 0 included */
-    if (node == LF_NODE_NONE || (t->seen[node / 8] >> (node % 8) & 1)) {
+    if (node == LF_NODE_NONE || t->seen[node]) {
         r->warnings++; /* a second object with the same id: ignored */
         return 0;
     }
-    t->seen[node / 8] |= (uint8_t)(1u << (node % 8));
+    t->seen[node] = 1;
     t->record_at[node] = record_at;
     uint64_t edges = 0;
-    int64_t cls;
     switch (tag) {
     case HPROF_CLASS_DUMP: {
         uint32_t k = class_of_id(r, obj);
         if (k == HPROF_NONE) { /* id 0: no reference can name it; a bare object */
             r->warnings++;
-            cls = extra_class(r, t, 1, "java.lang.Class");
-            if (cls < 0)
-                return -1;
-            t->class_of[node] = (uint32_t)cls;
+            t->class_of[node] = t->mirror_class;
             t->shallow[node] = 0;
             break;
         }
         const hprof_class *kc = &r->classes[k];
         t->class_node[k] = node;
-        if (r->class_class != HPROF_NONE) {
-            cls = r->class_class;
-        } else {
-            cls = extra_class(r, t, 1, "java.lang.Class");
-            if (cls < 0)
-                return -1;
-        }
-        t->class_of[node] = (uint32_t)cls;
+        t->class_of[node] = r->class_class != HPROF_NONE ? r->class_class : t->mirror_class;
         t->shallow[node] = class_mirror_shallow(r, kc);
         edges += kc->super_id != 0;
         edges += kc->loader_id != 0;
         edges += kc->array_class != HPROF_NONE;
         edges += r->class_class != HPROF_NONE; /* mirror -> java.lang.Class */
-        if (for_each_static_ref(r, t, kc, node, count_static, &edges))
+        if (for_each_static_ref(r, NULL, kc, node, count_static, &edges))
             return -1;
         break;
     }
@@ -657,10 +632,7 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         uint32_t k = class_of_id(r, class_id);
         if (k == HPROF_NONE) {
             r->warnings++;
-            cls = extra_class(r, t, class_id | 1ull << 63, "<unknown class>");
-            if (cls < 0)
-                return -1;
-            t->class_of[node] = (uint32_t)cls;
+            t->class_of[node] = t->unknown_class;
             t->shallow[node] = (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment;
             break;
         }
@@ -688,10 +660,7 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         uint64_t class_id = hprof_id(c, id);
         uint32_t k = class_of_id(r, class_id);
         if (k == HPROF_NONE) {
-            cls = extra_class(r, t, 2, "java.lang.Object[]");
-            if (cls < 0)
-                return -1;
-            t->class_of[node] = (uint32_t)cls;
+            t->class_of[node] = t->obj_array_class;
         } else {
             t->class_of[node] = k;
             edges = 1;
@@ -712,10 +681,7 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         uint8_t type = hprof_u1(c);
         uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
         if (k == HPROF_NONE) {
-            cls = extra_class(r, t, 16 + type, prim_array_name(type));
-            if (cls < 0)
-                return -1;
-            t->class_of[node] = (uint32_t)cls;
+            t->class_of[node] = t->prim_class[type < 12 ? type : HPROF_LONG];
         } else {
             t->class_of[node] = k;
             edges = 1;
@@ -728,6 +694,69 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     return 0;
 }
 
+/* Extra classes for objects whose class the dump does not describe. Made
+ * before the passes so that threads only read them; the unused ones are
+ * dropped after pass 2. */
+static int make_extra_classes(hprof_reader *r, node_tables *t)
+{
+    static const uint8_t prim[] = {HPROF_BOOLEAN, HPROF_CHAR, HPROF_FLOAT, HPROF_DOUBLE,
+                                   HPROF_BYTE, HPROF_SHORT, HPROF_INT, HPROF_LONG};
+    const char *names[16];
+    uint32_t *slot[16];
+    size_t k = 0;
+    if (r->class_class == HPROF_NONE) {
+        names[k] = "java.lang.Class";
+        slot[k++] = &t->mirror_class;
+    } else {
+        t->mirror_class = r->class_class;
+    }
+    names[k] = "java.lang.Object[]";
+    slot[k++] = &t->obj_array_class;
+    names[k] = "<unknown class>";
+    slot[k++] = &t->unknown_class;
+    for (size_t i = 0; i < 12; i++)
+        t->prim_class[i] = HPROF_NONE;
+    for (size_t i = 0; i < sizeof prim; i++) {
+        if (r->prim_array_class[prim[i]] != HPROF_NONE) {
+            t->prim_class[prim[i]] = r->prim_array_class[prim[i]];
+            continue;
+        }
+        names[k] = prim_array_name(prim[i]);
+        slot[k++] = &t->prim_class[prim[i]];
+    }
+    for (size_t i = 0; i < k; i++) {
+        int64_t str = lf_strtab_intern(&r->strings, names[i], strlen(names[i]));
+        if (str < 0)
+            return lf_fail_nomem(r->err, "reading classes");
+        t->extra_name[i] = (uint32_t)str;
+        *slot[i] = (uint32_t)(r->class_count + i);
+    }
+    t->extra_count = k;
+    return 0;
+}
+
+static void drop_unused_extra_classes(const hprof_reader *r, node_tables *t, uint32_t n)
+{
+    const uint32_t first = (uint32_t)r->class_count;
+    uint8_t used[16] = {0};
+    for (uint32_t v = 0; v < n; v++)
+        if (t->class_of[v] >= first)
+            used[t->class_of[v] - first] = 1;
+    uint32_t remap[16];
+    size_t kept = 0;
+    for (size_t i = 0; i < t->extra_count; i++) {
+        remap[i] = first + (uint32_t)kept;
+        if (used[i])
+            t->extra_name[kept++] = t->extra_name[i];
+    }
+    if (kept == t->extra_count)
+        return;
+    for (uint32_t v = 0; v < n; v++)
+        if (t->class_of[v] >= first)
+            t->class_of[v] = remap[t->class_of[v] - first];
+    t->extra_count = kept;
+}
+
 /* --- pass 3: edges ----------------------------------------------------------- */
 
 typedef struct edge_out {
@@ -737,18 +766,18 @@ typedef struct edge_out {
 
 typedef struct pass3_state {
     node_tables *t;
+    uint64_t dangling;
     edge_out out;
     uint32_t class_label, super_label, loader_label, array_label;
     uint64_t *cursor;          /* per node: next edge slot (frame edges come last) */
 } pass3_state;
 
-static pass3_state *current3;
 
 static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t target, uint8_t kind,
                      uint32_t label, int weak)
 {
     if (target == LF_NODE_NONE) {
-        s->t->dangling++;
+        s->dangling++;
         return;
     }
     if (*at >= limit)
@@ -759,13 +788,15 @@ static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t targ
     (*at)++;
 }
 
-static int write_static(hprof_reader *r, node_tables *t, uint32_t from, uint64_t name_sid,
+static int write_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name_sid,
                         uint64_t value, uint64_t *at)
 {
+    pass3_state *s = ctx;
+    /* interned before the pass: a lookup, safe on several threads */
     int64_t name = hprof_intern_sid(r, name_sid);
     if (name < 0)
         return lf_fail_nomem(r->err, "reading classes");
-    put_edge(current3, at, t->edge_offset[from + 1], node_of(t, value), KIND_FIELD, (uint32_t)name, 0);
+    put_edge(s, at, s->t->edge_offset[from + 1], node_of(s->t, value), KIND_FIELD, (uint32_t)name, 0);
     return 0;
 }
 
@@ -777,9 +808,9 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     (void)record_at;
     uint64_t obj = hprof_id(c, id);
     uint32_t node = lf_idrank_find(&t->rank, obj);
-    if (node == LF_NODE_NONE || !(t->seen[node / 8] >> (node % 8) & 1))
+    if (node == LF_NODE_NONE || !t->seen[node])
         return 0; /* a duplicate, skipped in pass 2 */
-    t->seen[node / 8] &= (uint8_t)~(1u << (node % 8));
+    t->seen[node] = 0;
     uint64_t at = s->cursor[node], limit = t->edge_offset[node + 1];
     switch (tag) {
     case HPROF_CLASS_DUMP: {
@@ -795,7 +826,7 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
             put_edge(s, &at, limit, node_of(t, kc->loader_id), KIND_INTERNAL, s->loader_label, 0);
         if (kc->array_class != HPROF_NONE)
             put_edge(s, &at, limit, t->class_node[kc->array_class], KIND_INTERNAL, s->array_label, 0);
-        if (for_each_static_ref(r, t, kc, node, write_static, &at))
+        if (for_each_static_ref(r, s, kc, node, write_static, &at))
             return -1;
         break;
     }
@@ -858,6 +889,84 @@ static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state
             return rc;
     }
     return 0;
+}
+
+/* Passes 2 and 3 on several threads: the heap dump bodies are split into
+ * contiguous parts of about equal bytes. Every write goes to the slots of the
+ * node being read (or to a thread's own counters), so the result does not
+ * depend on the number of threads. */
+typedef struct walk_job {
+    hprof_reader reader;        /* a copy: its own error and warning count */
+    lf_error err;
+    int pass;
+    object_visitor visit;
+    void *state;
+    size_t first, last;         /* segments [first, last) */
+    int rc;
+} walk_job;
+
+static void *walk_job_run(void *arg)
+{
+    walk_job *j = arg;
+    for (size_t i = j->first; i < j->last && j->rc == 0; i++) {
+        hprof_cursor c = {j->reader.data, j->reader.segment[2 * i], j->reader.segment[2 * i + 1]};
+        j->rc = walk_heap(&j->reader, &c, j->pass, j->visit, j->state);
+    }
+    return NULL;
+}
+
+#define MAX_THREADS 64
+
+static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_visitor visit,
+                         void **states)
+{
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads > r->segment_count)
+        threads = r->segment_count ? (unsigned)r->segment_count : 1;
+    walk_job job[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->segment_count; i++)
+        total += r->segment[2 * i + 1] - r->segment[2 * i];
+    size_t seg = 0;
+    uint64_t done = 0;
+    for (unsigned k = 0; k < threads; k++) {
+        job[k].reader = *r;
+        job[k].reader.err = &job[k].err;
+        job[k].reader.warnings = 0;
+        job[k].pass = pass;
+        job[k].visit = visit;
+        job[k].state = states[k];
+        job[k].rc = 0;
+        job[k].first = seg;
+        uint64_t goal = total / threads * (k + 1);
+        while (seg < r->segment_count && (k + 1 == threads || done < goal)) {
+            done += r->segment[2 * seg + 1] - r->segment[2 * seg];
+            seg++;
+        }
+        job[k].last = seg;
+    }
+    unsigned started = 0;
+    for (unsigned k = 1; k < threads; k++) {
+        if (pthread_create(&tid[k], NULL, walk_job_run, &job[k]) != 0)
+            break;
+        started = k;
+    }
+    walk_job_run(&job[0]);
+    for (unsigned k = started + 1; k < threads; k++) /* could not start: run here */
+        walk_job_run(&job[k]);
+    for (unsigned k = 1; k <= started; k++)
+        pthread_join(tid[k], NULL);
+    int rc = 0;
+    for (unsigned k = 0; k < threads; k++) {
+        r->warnings += job[k].reader.warnings;
+        if (job[k].rc < 0 && rc == 0) {
+            *r->err = job[k].err;
+            rc = -1;
+        }
+    }
+    return rc;
 }
 
 static void reader_free(hprof_reader *r)
@@ -1122,8 +1231,11 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
     return o;
 }
 
-int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapshot *out, lf_error *err)
+int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
+                   lf_snapshot *out, lf_error *err)
 {
+    if (threads == 0)
+        threads = 1;
     memset(out, 0, sizeof *out);
     hprof_reader r;
     memset(&r, 0, sizeof r);
@@ -1221,7 +1333,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
     t.class_of = malloc(((size_t)n + 1) * sizeof *t.class_of);
     t.shallow = malloc(((size_t)n + 1) * sizeof *t.shallow);
     t.edge_offset = calloc((size_t)n + 1, sizeof *t.edge_offset);
-    t.seen = calloc((size_t)n / 8 + 1, 1);
+    t.seen = calloc((size_t)n + 1, 1);
     t.record_at = malloc(((size_t)n + 1) * sizeof *t.record_at);
     t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
     if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_at) {
@@ -1230,8 +1342,14 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
     }
     for (size_t i = 0; i <= r.class_count; i++)
         t.class_node[i] = LF_NODE_NONE;
-    if (walk_all(&r, 2, pass2_visit, &t) < 0)
+    if (make_extra_classes(&r, &t))
         goto out;
+    void *states[MAX_THREADS];
+    for (unsigned k = 0; k < MAX_THREADS; k++)
+        states[k] = &t;
+    if (walk_parallel(&r, threads, 2, pass2_visit, states) < 0)
+        goto out;
+    drop_unused_extra_classes(&r, &t, n);
 
     /* Class objects are shown as "class com.acme.Foo". */
     uint32_t *named = malloc((r.class_count + 1) * 2 * sizeof *named);
@@ -1364,12 +1482,34 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
     s.loader_label = (uint32_t)ll;
     s.array_label = (uint32_t)la;
     memcpy(s.cursor, t.edge_offset, ((size_t)n + 1) * sizeof *s.cursor);
-    current3 = &s;
-    if (walk_all(&r, 3, pass3_visit, &s) < 0) {
+    /* Static field names are interned now, so pass 3 only looks them up. */
+    for (size_t k = 0; k < r.class_count; k++) {
+        hprof_cursor c = {r.data, r.classes[k].statics_at, r.size};
+        uint16_t count = hprof_u2(&c);
+        for (uint16_t i = 0; i < count; i++) {
+            uint64_t sid = hprof_id(&c, r.id_size);
+            uint8_t type = hprof_u1(&c);
+            c.pos += hprof_type_size(type, r.id_size);
+            if (hprof_type_is_ref(type) && hprof_intern_sid(&r, sid) < 0) {
+                free(roots);
+                free(thread_label);
+                lf_fail_nomem(err, "reading classes");
+                goto out;
+            }
+        }
+    }
+    pass3_state per_thread[MAX_THREADS];
+    for (unsigned k = 0; k < MAX_THREADS; k++) {
+        per_thread[k] = s;
+        states[k] = &per_thread[k];
+    }
+    if (walk_parallel(&r, threads, 3, pass3_visit, states) < 0) {
         free(roots);
         free(thread_label);
         goto out;
     }
+    for (unsigned k = 0; k < MAX_THREADS; k++)
+        s.dangling += per_thread[k].dangling;
     for (size_t i = 0; i < r.root_count; i++) {
         if (thread_label[i] < 0)
             continue;
@@ -1434,7 +1574,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapsh
     t.edge_offset = NULL;
     s.out.target = s.out.label = NULL;
     s.out.kind = NULL;
-    out->stats.dangling_edges = t.dangling;
+    out->stats.dangling_edges = s.dangling;
     out->stats.warnings = r.warnings;
     rc = 0;
 out:
@@ -1445,12 +1585,6 @@ out:
     free(t.seen);
     free(t.record_at);
     free(t.class_node);
-    free(t.extra_name);
-    {
-        Word_t freed;
-        JLFA(freed, t.extra_class);
-        (void)freed;
-    }
     free(s.cursor);
     free(s.out.target);
     free(s.out.label);

@@ -11,7 +11,9 @@ enum {
 };
 
 int lf_hprof_detect(const uint8_t *data, uint64_t size);
-int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, lf_snapshot *out,
-                   lf_error *err);
+/* threads: how many threads read the heap records (the result is the same
+ * for any number). */
+int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
+                   lf_snapshot *out, lf_error *err);
 
 #endif

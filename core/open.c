@@ -32,16 +32,18 @@ const char *lf_format_name(lf_source_format f)
 }
 
 /* Parses an in-memory dump of a known format. */
-static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, unsigned flags,
+static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_open_options *opt,
                         lf_snapshot *out, lf_error *err)
 {
     if (fmt == LF_FORMAT_TEXT)
         return lf_textgraph_parse(f->data, f->size, out, err);
-    return lf_hprof_parse(f->data, f->size, flags, out, err);
+    return lf_hprof_parse(f->data, f->size, opt->hprof_flags, opt->threads, out, err);
 }
 
-int lf_open(const char *path, unsigned flags, lf_snapshot *out, lf_error *err)
+int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err)
 {
+    static const lf_open_options defaults = {0, 1};
+    const lf_open_options *opt = options ? options : &defaults;
     uint8_t head[4096];
     int64_t got = lf_file_head(path, head, sizeof head, err);
     if (got < 0)
@@ -66,7 +68,7 @@ int lf_open(const char *path, unsigned flags, lf_snapshot *out, lf_error *err)
     } else {
         return lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
     }
-    int rc = parse_mapped(fmt, &f, flags, out, err);
+    int rc = parse_mapped(fmt, &f, opt, out, err);
     lf_file_unmap(&f);
     return rc;
 }

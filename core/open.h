@@ -6,7 +6,12 @@
 
 lf_source_format lf_detect_format(const uint8_t *head, size_t len);
 const char *lf_format_name(lf_source_format f);
-/* flags: LF_HPROF_* reference semantics for Java dumps. */
-int lf_open(const char *path, unsigned flags, lf_snapshot *out, lf_error *err);
+typedef struct lf_open_options {
+    unsigned hprof_flags;   /* LF_HPROF_*: reference semantics for Java dumps */
+    unsigned threads;       /* reader threads; 0 = 1 */
+} lf_open_options;
+
+/* options may be NULL (defaults). */
+int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err);
 
 #endif

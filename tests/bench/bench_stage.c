@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     lf_snapshot s;
     lf_error err;
     double t0 = now();
-    if (lf_open(argv[1], 0, &s, &err)) {
+    if (lf_open(argv[1], NULL, &s, &err)) {
         char msg[400];
         lf_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "bench_stage: %s\n", msg);

@@ -102,3 +102,12 @@ case_ hprof_cut_middle 3 info "$tmp/cut-middle.hprof"
 # A gzip file cut at 300,000 bytes: zlib reaches the end of the input mid-stream.
 head -c 300000 $J/planted_leak.hprof.gz >"$tmp/cut.hprof.gz"
 case_ hprof_cut_gzip 3 info "$tmp/cut.hprof.gz"
+
+# Reading on several threads gives the same bytes as on one.
+for f in planted_leak.hprof class_loader_leak.hprof linked_list_1m.hprof.gz; do
+    "$LF" dominators $J/$f --flat --top 0 --min 0 --threads 1 >"$tmp/t1" 2>&1
+    "$LF" dominators $J/$f --flat --top 0 --min 0 --threads 2 >"$tmp/t2" 2>&1
+    "$LF" classes $J/$f --top 0 --threads 1 >>"$tmp/t1" 2>&1
+    "$LF" classes $J/$f --top 0 --threads 5 >>"$tmp/t2" 2>&1
+    if cmp -s "$tmp/t1" "$tmp/t2"; then pass=$((pass + 1)); else echo "FAIL threads differ on $f"; fail=$((fail + 1)); fi
+done

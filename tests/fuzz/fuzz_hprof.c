@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned flags = data[0] % 3 == 1 ? LF_HPROF_SOFT_STRONG : data[0] % 3 == 2 ? LF_HPROF_ALL_STRONG : 0;
     lf_snapshot s;
     lf_error err;
-    if (lf_hprof_parse(data + 1, size - 1, flags, &s, &err) == 0) {
+    if (lf_hprof_parse(data + 1, size - 1, flags, 1 + (data[0] & 4) / 4, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
         lf_snapshot_free(&s);
     }

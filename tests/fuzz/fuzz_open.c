@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     lf_snapshot s;
     lf_error err;
-    if (lf_open(path, 0, &s, &err) == 0) {
+    if (lf_open(path, NULL, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
         lf_snapshot_free(&s);
     }

@@ -21,7 +21,7 @@ for src in $lib_src; do
 done
 for t in $targets; do
     bin="$out/fuzz_$t"
-    $CC $FLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$t.c $objs -o "$bin" -lJudy -lxxhash -lz -lm
+    $CC $FLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$t.c $objs -o "$bin" -lJudy -lxxhash -lz -lm -pthread
     mkdir -p "$out/corpus/$t"
     echo "== fuzz_$t for ${seconds}s"
     "$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \

@@ -104,7 +104,7 @@ static void build_android(hw_buf *b)
 
 static int parse_buf(const hw_buf *b, unsigned flags, lf_snapshot *s, lf_error *err)
 {
-    return lf_hprof_parse(b->data, b->len, flags, s, err);
+    return lf_hprof_parse(b->data, b->len, flags, 2, s, err);
 }
 
 void test_hprof_android(void)
