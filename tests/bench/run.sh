@@ -23,10 +23,40 @@ for m in $sizes; do
     echo "## ${m}M objects ($(du -h "$f" | cut -f1))"
     "$build/bench_stage" "$f" | column -t
 done
+# end_to_end FILE: leakfind commands on FILE, with time and peak RSS, and the
+# time `cat` takes to read FILE from the page cache (the floor to compare with).
+end_to_end() {
+    cat "$1" >/dev/null
+    t0=$(date +%s.%N); cat "$1" >/dev/null; t1=$(date +%s.%N)
+    echo "cat $1 > /dev/null: $(awk "BEGIN {printf \"%.3f\", $t1 - $t0}") s"
+    for cmd in "info" "classes --top 0" "dominators"; do
+        /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$1" >/dev/null
+    done
+}
 f=bench-data/synth-$(echo "$sizes" | awk '{print $NF}')m.lfs
 echo "## end to end on $f"
-for cmd in "info" "classes --top 0" "dominators"; do
-    /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$f" >/dev/null
-done
-t0=$(date +%s.%N); cat "$f" >/dev/null; t1=$(date +%s.%N)
-echo "cat $f > /dev/null: $(awk "BEGIN {printf \"%.3f\", $t1 - $t0}") s"
+end_to_end "$f"
+
+# A real dump written by the JVM: 30 million objects of realistic shapes
+# (tests/bench/java/BigHeap.java), about 1.4 GB of HPROF.
+objects=${BENCH_JAVA_OBJECTS:-30000000}
+h=bench-data/big-$((objects / 1000000))m.hprof
+if [ ! -f "$h" ] && command -v javac >/dev/null; then
+    echo "# writing $h with the JVM"
+    mkdir -p bench-data/java
+    javac -d bench-data/java tests/bench/java/BigHeap.java
+    java -Xmx8g -XX:+UseParallelGC -cp bench-data/java BigHeap "$objects" "$h" >&2
+fi
+if [ -f "$h" ]; then
+    echo "## HPROF written by the JVM: $h ($(du -h "$h" | cut -f1))"
+    "$build/bench_stage" "$h" | column -t
+    end_to_end "$h"
+    for t in 1 2; do
+        /usr/bin/env time -f "leakfind dominators --threads $t: %e s, peak RSS %M KiB" \
+            "$build/leakfind" dominators "$h" --threads $t >/dev/null
+    done
+    if [ -d /usr/share/visualvm ] && [ -n "${BENCH_VISUALVM:-}" ]; then
+        echo "## VisualVM's heap library on $h"
+        sh tests/bench/visualvm/run.sh "$h"
+    fi
+fi
