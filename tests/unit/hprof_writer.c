@@ -7,6 +7,8 @@
 
 static void put(hw_buf *b, const void *p, size_t n)
 {
+    if (n == 0)
+        return;
     if (b->len + n > b->cap) {
         b->cap = (b->len + n) * 2 + 256;
         b->data = realloc(b->data, b->cap);
