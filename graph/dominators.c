@@ -10,56 +10,226 @@
  *
  * Nothing here recurses, and no stack grows with the heap:
  *  - the DFS keeps its path in parent[] (the tree path is the stack) and the
- *    per-vertex edge cursor in the memory that later holds semi[] and label[];
- *  - path compression walks up reversing ancestor[] pointers, then walks back
+ *    per-vertex edge cursor in the memory that later holds the LT forest;
+ *  - path compression walks up reversing ancestor pointers, then walks back
  *    down restoring them compressed (pointer reversal instead of a stack).
  *
  * Index spaces: "node" numbers come from the graph; "dfn" numbers are DFS
  * preorder numbers, dfn 0 being the super-root. Arrays are named *_by_dfn or
  * node_to_dfn/dfn_to_node to say which space they are indexed by.
  *
- * Memory at peak (semidominator phase): 28 bytes per reachable node plus 4 per
- * strong reachable edge, plus the caller's outputs.
+ * Two cores: the passes that are not one chain of dependent loads (listing
+ * predecessors, retained sizes) split their index range in two halves, run
+ * one on a second thread, and write disjoint memory, so the result does not
+ * depend on the number of threads. While the DFS (which cannot be split)
+ * runs, the second thread maps the pages of the work arrays in, so the DFS
+ * does not stop on a page fault every 4 KiB.
+ *
+ * Memory at peak (listing predecessors): 28 bytes per reachable node plus 12
+ * per listed predecessor (strong non-tree edges into non-roots), plus the
+ * caller's outputs.
  */
 #include "dominators.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define DFN_NONE 0xffffffffu
 #define ROOT_PENDING 0xffffffffu     /* node_to_dfn: a root not yet visited */
 #define ROOT_FLAG 0x80000000u        /* node_to_dfn: a visited root (dfn < 2^31) */
-#define SKIP 0xffffffffu             /* edge_to_dfn: an edge that is not a listed pred */
-#define ROOT_PENDING 0xffffffffu     /* node_to_dfn: a root not yet visited */
-#define ROOT_FLAG 0x80000000u        /* node_to_dfn: a visited root (dfn < 2^31) */
 
-/* Returns the vertex with the smallest semi[label] on the compressed path from v
- * up to (excluding) its forest root, compressing that path. */
-static inline uint32_t eval_and_compress(uint32_t v, uint32_t *ancestor, uint32_t *label,
-                                         const uint32_t *semi)
+/* Smaller graphs run both halves of every pass on the calling thread: a
+ * thread costs more than it saves there. The halves are the same either way,
+ * so the small random graphs of the tests check the split itself. */
+#define THREADED_MIN_NODES (1u << 16)
+
+/* How far ahead (in list entries) the semidominator pass prefetches. */
+#define PREFETCH_AHEAD 16
+
+/* A predecessor to list: the edge from -> to in dfn space. */
+typedef struct pred_pair {
+    uint32_t from, to;
+} pred_pair;
+
+/* One vertex of the path-compression forest. Classic LT keeps ancestor[],
+ * label[] and semi[] apart and compares semi[label[x]]; the forest only ever
+ * needs that value, so it is kept as best, next to the link: a step of eval
+ * is one cache line instead of three. */
+typedef struct forest_vertex {
+    uint32_t ancestor;
+    uint32_t best; /* smallest semi on the compressed path up to ancestor */
+} forest_vertex;
+
+typedef struct dom_state {
+    const lf_graph *g;
+    const uint64_t *shallow;
+    uint32_t count; /* dfn 0 .. count-1 are in use */
+    uint32_t *dfn_to_node;
+    const pred_pair *pairs;
+    uint64_t pair_count;
+    uint64_t *pred_offset;
+    uint32_t *pred;
+    uint32_t split; /* the first dfn of the second half of a pass */
+    const uint32_t *idom_by_dfn;
+    uint64_t *retained_by_dfn;
+    uint32_t *idom;
+    uint64_t *retained;
+    uint64_t shallow_sum[2];
+} dom_state;
+
+typedef void pass_half(dom_state *s, unsigned half);
+
+typedef struct half_call {
+    pass_half *fn;
+    dom_state *s;
+} half_call;
+
+static void *run_second_half(void *arg)
 {
-    uint32_t a = ancestor[v];
-    if (a == DFN_NONE)
-        return v;
-    if (ancestor[a] == DFN_NONE)
-        return label[v];
+    half_call *c = arg;
+    c->fn(c->s, 1);
+    return NULL;
+}
+
+/* Runs fn for half 0 and half 1, on two threads when threaded (and a thread
+ * can be had), else one after the other. */
+static void run_halves(pass_half *fn, dom_state *s, int threaded)
+{
+    half_call c = {fn, s};
+    pthread_t t;
+    if (threaded && pthread_create(&t, NULL, run_second_half, &c) == 0) {
+        fn(s, 0);
+        pthread_join(t, NULL);
+    } else {
+        fn(s, 0);
+        fn(s, 1);
+    }
+}
+
+/* Pages to map in ahead of use (see populate_pages). */
+typedef struct populate_job {
+    unsigned count;
+    struct {
+        void *p;
+        size_t bytes;
+    } range[5];
+} populate_job;
+
+static void *populate_pages(void *arg)
+{
+#ifdef MADV_POPULATE_WRITE
+    populate_job *job = arg;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
+    for (unsigned i = 0; i < job->count; i++) {
+        uintptr_t start = ((uintptr_t)job->range[i].p + mask) & ~mask;
+        uintptr_t end = ((uintptr_t)job->range[i].p + job->range[i].bytes) & ~mask;
+        /* Only maps zeroed pages where none are: safe while another thread
+         * writes the same memory. Failure (an older kernel) only costs time. */
+        if (end > start)
+            madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)arg;
+#endif
+    return NULL;
+}
+
+static int populate_start(pthread_t *t, populate_job *job, int threaded)
+{
+    return threaded && pthread_create(t, NULL, populate_pages, job) == 0;
+}
+
+/* Returns the smallest semidominator on the forest path from v up to, but
+ * excluding, its forest root, compressing that path. v > w, the vertex being
+ * processed. Vertices are linked in decreasing dfn order, so a vertex is a
+ * forest root exactly when its dfn is at most w: that takes no load. */
+static inline uint32_t eval_and_compress(uint32_t v, uint32_t w, forest_vertex *forest)
+{
+    if (forest[v].ancestor <= w)
+        return forest[v].best;
     /* Walk up while the ancestor is not a forest root, reversing pointers. */
     uint32_t x = v, reversed = DFN_NONE;
-    while (ancestor[ancestor[x]] != DFN_NONE) {
-        uint32_t up = ancestor[x];
-        ancestor[x] = reversed;
+    while (forest[x].ancestor > w) {
+        uint32_t up = forest[x].ancestor;
+        forest[x].ancestor = reversed;
         reversed = x;
         x = up;
     }
     /* x is the topmost vertex below the forest root; walk back down. */
     while (reversed != DFN_NONE) {
         uint32_t y = reversed;
-        reversed = ancestor[y];
-        if (semi[label[x]] < semi[label[y]])
-            label[y] = label[x];
-        ancestor[y] = ancestor[x];
+        reversed = forest[y].ancestor;
+        if (forest[x].best < forest[y].best)
+            forest[y].best = forest[x].best;
+        forest[y].ancestor = forest[x].ancestor;
         x = y;
     }
-    return label[v];
+    return forest[v].best;
+}
+
+/* Each half counts, then lists, the predecessors of its own dfn range, so the
+ * halves write disjoint parts of pred_offset and pred without atomics; each
+ * reads all pairs, which is a sequential scan. */
+static void count_preds_half(dom_state *s, unsigned half)
+{
+    uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
+    uint64_t *pred_offset = s->pred_offset;
+    for (uint64_t i = 0; i < s->pair_count; i++) {
+        uint32_t t = s->pairs[i].to;
+        if (t - lo < span)
+            pred_offset[t]++;
+    }
+}
+
+static void fill_preds_half(dom_state *s, unsigned half)
+{
+    uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
+    uint64_t *pred_offset = s->pred_offset;
+    uint32_t *pred = s->pred;
+    /* pred_offset[t] holds the end of t's list: fill from the back, so it
+     * ends up holding the start. */
+    for (uint64_t i = 0; i < s->pair_count; i++) {
+        pred_pair p = s->pairs[i];
+        if (p.to - lo < span)
+            pred[--pred_offset[p.to]] = p.from;
+    }
+}
+
+/* idom in node space and each vertex's own size, in dfn space. */
+static void retained_start_half(dom_state *s, unsigned half)
+{
+    uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
+    const uint32_t *dfn_to_node = s->dfn_to_node;
+    uint64_t sum = 0;
+    for (uint32_t w = lo; w < hi; w++) {
+        uint32_t node = dfn_to_node[w];
+        uint32_t d = s->idom_by_dfn[w];
+        s->idom[node] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
+        s->retained_by_dfn[w] = s->shallow[node];
+        sum += s->shallow[node];
+    }
+    s->shallow_sum[half] = sum;
+}
+
+static void retained_store_half(dom_state *s, unsigned half)
+{
+    uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
+    for (uint32_t w = lo; w < hi; w++)
+        s->retained[s->dfn_to_node[w]] = s->retained_by_dfn[w];
+}
+
+/* Every node starts unreachable; the reachable ones are overwritten later. */
+static void clear_outputs_half(dom_state *s, unsigned half)
+{
+    uint32_t n = s->g->node_count;
+    uint32_t lo = half ? n / 2 : 0, hi = half ? n : n / 2;
+    for (uint32_t node = lo; node < hi; node++) {
+        s->idom[node] = LF_NODE_NONE;
+        s->retained[node] = 0;
+    }
 }
 
 int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
@@ -69,28 +239,44 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     const size_t slots = (size_t)n + 1; /* dfn space: super-root plus every node */
     const uint64_t *edge_offset = g->edge_offset;
     const uint32_t *edge_target = g->edge_target;
+    const int threaded = n >= THREADED_MIN_NODES;
 
+    /* At most one pair per strong edge plus one per root; only the pages
+     * the DFS writes become resident. */
+    const uint64_t max_pairs = g->edge_count + g->root_count;
     uint32_t *node_to_dfn = calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
     uint32_t *dfn_to_node = malloc(slots * sizeof *dfn_to_node);
     uint32_t *parent_by_dfn = malloc(slots * sizeof *parent_by_dfn);
     uint64_t *cursor_by_dfn = malloc(slots * sizeof *cursor_by_dfn);
     uint64_t *pred_offset = calloc(slots + 1, sizeof *pred_offset);
-    uint32_t *edge_to_dfn = malloc((g->edge_count ? g->edge_count : 1) * sizeof *edge_to_dfn);
+    pred_pair *pairs = malloc((max_pairs ? max_pairs : 1) * sizeof *pairs);
     uint32_t *pred = NULL;
     if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !cursor_by_dfn || !pred_offset ||
-        !edge_to_dfn)
+        !pairs)
         goto nomem;
 
-    /* Depth-first search from the super-root. Every edge it examines gets, in
-     * edge_to_dfn[], its target's dfn, or SKIP when the edge cannot change a
-     * semidominator: weak edges, DFS tree edges (the parent is the implicit
-     * first predecessor) and edges into roots (a root's semidominator is the
+    /* A page fault costs about as much as visiting a few hundred vertices:
+     * map the work arrays in on the other core while the DFS runs. */
+    populate_job dfs_pages = {5,
+                              {{node_to_dfn, slots * sizeof *node_to_dfn},
+                               {dfn_to_node, slots * sizeof *dfn_to_node},
+                               {parent_by_dfn, slots * sizeof *parent_by_dfn},
+                               {cursor_by_dfn, slots * sizeof *cursor_by_dfn},
+                               {pred_offset, (slots + 1) * sizeof *pred_offset}}};
+    pthread_t populate_thread;
+    int populating = populate_start(&populate_thread, &dfs_pages, threaded);
+
+    /* Depth-first search from the super-root. Every edge it examines that can
+     * change a semidominator becomes a pair (source dfn, target dfn). Not
+     * listed: weak edges, DFS tree edges (the parent is the implicit first
+     * predecessor) and edges into roots (a root's semidominator is the
      * super-root whatever else points at it; on a heap that drops every
-     * instance -> class edge of a rooted class). Only the remaining
-     * predecessors are counted and listed. */
+     * instance -> class edge of a rooted class). A root first reached by an
+     * edge gets the pair (super-root, root) instead. */
     for (uint32_t r = 0; r < g->root_count; r++)
         node_to_dfn[g->root_node[r]] = ROOT_PENDING;
     uint32_t next_dfn = 1;
+    uint64_t pair_count = 0;
     dfn_to_node[0] = DFN_NONE;
     parent_by_dfn[0] = DFN_NONE;
     uint32_t root_cursor = 0, unreached_scan = 0;
@@ -133,12 +319,9 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
             }
         }
         while (e < end) {
-            uint64_t at = e++;
-            uint32_t t = edge_target[at];
-            if (lf_edge_is_weak(t)) {
-                edge_to_dfn[at] = SKIP;
+            uint32_t t = edge_target[e++];
+            if (lf_edge_is_weak(t))
                 continue;
-            }
             uint32_t d = node_to_dfn[t];
             if (d == 0 || d == ROOT_PENDING) {
                 descend = next_dfn++;
@@ -146,129 +329,117 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                 dfn_to_node[descend] = t;
                 parent_by_dfn[descend] = v;
                 cursor_by_dfn[descend] = edge_offset[t];
-                edge_to_dfn[at] = SKIP;
+                if (d == ROOT_PENDING)
+                    pairs[pair_count++] = (pred_pair){0, descend};
                 break;
             }
-            edge_to_dfn[at] = (d & ROOT_FLAG) ? SKIP : d;
+            /* Stored always, kept unless the target is a root: no branch. */
+            pairs[pair_count] = (pred_pair){v, d};
+            pair_count += !(d & ROOT_FLAG);
         }
         cursor_by_dfn[v] = e;
         v = descend ? descend : parent_by_dfn[v];
     }
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
+    if (populating)
+        pthread_join(populate_thread, NULL);
 
-    /* Count the listed predecessors, in node order so the edge arrays are
-     * read sequentially (the DFS keeps to its dependent chain of loads). */
-    for (uint32_t node = 0; node < n; node++) {
-        uint32_t d = node_to_dfn[node];
-        if (d == 0)
-            continue;
-        if (d & ROOT_FLAG)
-            pred_offset[d & ~ROOT_FLAG]++; /* the super-root */
-        for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
-            uint32_t t = edge_to_dfn[e];
-            if (t != SKIP)
-                pred_offset[t]++;
-        }
-    }
+    /* List the predecessors by target dfn (a counting sort of the pairs). */
+    dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
+                   .pairs = pairs, .pair_count = pair_count, .pred_offset = pred_offset,
+                   .split = count / 2, .idom = idom, .retained = retained};
+    run_halves(count_preds_half, &s, threaded);
     uint64_t total = 0;
+    uint32_t split = count / 2;
     for (uint32_t d = 0; d < count; d++) {
-        uint64_t c = pred_offset[d];
-        pred_offset[d] = total;
-        total += c;
+        total += pred_offset[d];
+        pred_offset[d] = total; /* the end of d's list */
+        if (total * 2 <= pair_count)
+            split = d + 1; /* the halves get about as many predecessors each */
     }
     pred_offset[count] = total;
     pred = malloc((total ? total : 1) * sizeof *pred);
     if (!pred)
         goto nomem;
-    for (uint32_t node = 0; node < n; node++) {
-        uint32_t d = node_to_dfn[node];
-        if (d == 0)
-            continue;
-        if (d & ROOT_FLAG) {
-            d &= ~ROOT_FLAG;
-            pred[pred_offset[d]++] = 0;
-        }
-        for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
-            uint32_t t = edge_to_dfn[e];
-            if (t != SKIP)
-                pred[pred_offset[t]++] = d;
-        }
-    }
-    free(edge_to_dfn);
-    edge_to_dfn = NULL;
-    /* Each pred_offset[d] now holds the end of d's list: shift to get starts. */
-    for (uint32_t d = count; d > 0; d--)
-        pred_offset[d] = pred_offset[d - 1];
-    pred_offset[0] = 0;
+    s.pred = pred;
+    s.split = split;
+    run_halves(fill_preds_half, &s, threaded);
+    free(pairs);
+    pairs = NULL;
 
-    /* node_to_dfn is no longer needed: its memory becomes ancestor[]. */
-    uint32_t *ancestor = node_to_dfn;
-    uint32_t *semi = (uint32_t *)cursor_by_dfn;
-    uint32_t *label = semi + slots;
-    for (uint32_t d = 0; d < count; d++) {
-        semi[d] = d;
-        label[d] = d;
-        ancestor[d] = DFN_NONE;
-    }
+    /* Semidominators, in decreasing dfn order. node_to_dfn is no longer
+     * needed: its memory becomes semi_by_dfn, the cursors' the forest. A
+     * vertex's forest entry is written when it is linked, before any read. */
+    uint32_t *semi_by_dfn = node_to_dfn;
+    forest_vertex *forest = (forest_vertex *)cursor_by_dfn;
+    /* The lists are read back to front in one sweep, so the forest entry
+     * of a predecessor a few lists ahead can be fetched early. */
+    uint64_t p = pred_offset[count];
     for (uint32_t w = count - 1; w > 0; w--) {
         uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
-        for (uint64_t p = pred_offset[w], end = pred_offset[w + 1]; p < end; p++) {
+        for (uint64_t start = pred_offset[w]; p > start;) {
+            p--;
+            if (p >= PREFETCH_AHEAD)
+                __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
             uint32_t u = pred[p];
             if (u > w)
-                u = semi[eval_and_compress(u, ancestor, label, semi)];
+                u = eval_and_compress(u, w, forest);
             if (u < best)
                 best = u;
         }
-        semi[w] = best;
-        ancestor[w] = parent_by_dfn[w]; /* link w into the forest */
+        semi_by_dfn[w] = best;
+        forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
     }
     free(pred);
     pred = NULL;
     free(pred_offset);
     pred_offset = NULL;
 
-    /* Semi-NCA: ancestor[] becomes idom_by_dfn[], filled in preorder. */
-    uint32_t *idom_by_dfn = ancestor;
+    /* The outputs are written in full below: map them in on the other core
+     * during the NCA pass. */
+    populate_job output_pages = {2, {{idom, (size_t)n * sizeof *idom},
+                                     {retained, (size_t)n * sizeof *retained}}};
+    populating = populate_start(&populate_thread, &output_pages, threaded);
+
+    /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
+     * (idom_by_dfn[x] is only read for x < w, already converted). */
+    uint32_t *idom_by_dfn = semi_by_dfn;
     idom_by_dfn[0] = 0;
     for (uint32_t w = 1; w < count; w++) {
         uint32_t x = parent_by_dfn[w];
-        while (x > semi[w])
+        while (x > semi_by_dfn[w])
             x = idom_by_dfn[x];
         idom_by_dfn[w] = x;
     }
+    free(parent_by_dfn);
+    parent_by_dfn = NULL;
+    if (populating)
+        pthread_join(populate_thread, NULL);
 
-    for (uint32_t node = 0; node < n; node++) {
-        idom[node] = LF_NODE_NONE;
-        retained[node] = 0;
-    }
     /* Retained sizes are summed in dfn space, where a dominator is usually
-     * close to its children, in the 8 bytes per vertex semi[] and label[] used. */
-    uint64_t *retained_by_dfn = cursor_by_dfn;
-    uint64_t reachable_shallow = 0;
-    retained_by_dfn[0] = 0;
-    for (uint32_t w = 1; w < count; w++) {
-        uint32_t node = dfn_to_node[w];
-        uint32_t d = idom_by_dfn[w];
-        idom[node] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
-        retained_by_dfn[w] = shallow[node];
-        reachable_shallow += shallow[node];
-    }
+     * close to its children, in the 8 bytes per vertex the forest used. */
+    s.idom_by_dfn = idom_by_dfn;
+    s.retained_by_dfn = cursor_by_dfn;
+    s.split = count / 2 > 1 ? count / 2 : 1;
+    if (count - 1 < n)
+        run_halves(clear_outputs_half, &s, threaded);
+    run_halves(retained_start_half, &s, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
+    uint64_t *retained_by_dfn = cursor_by_dfn;
+    retained_by_dfn[0] = 0;
     for (uint32_t w = count - 1; w > 0; w--)
         retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
-    for (uint32_t w = 1; w < count; w++)
-        retained[dfn_to_node[w]] = retained_by_dfn[w];
+    run_halves(retained_store_half, &s, threaded);
     result->reachable_count = count - 1;
-    result->reachable_shallow = reachable_shallow;
+    result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
     free(node_to_dfn);
     free(dfn_to_node);
-    free(parent_by_dfn);
     free(cursor_by_dfn);
     return 0;
 
 nomem:
-    free(edge_to_dfn);
+    free(pairs);
     free(node_to_dfn);
     free(dfn_to_node);
     free(parent_by_dfn);

@@ -3,19 +3,159 @@
 
 #include <stdlib.h>
 
-static const uint64_t *sort_retained; /* qsort has no context argument in C11 */
+/* Lists of 16 or more children are copied out with their retained sizes and
+ * sorted there, so the sort reads no other memory (qsort called a function
+ * that read retained[] at random, twice per comparison): long lists by a
+ * radix sort of packed keys, the others (and lists holding a size of 4 GiB or
+ * more) by an introsort of (retained, node) pairs. The scratch space is 16
+ * bytes per child of the longest list. */
+typedef struct sort_pair {
+    uint64_t retained;
+    uint32_t node;
+} sort_pair;
 
-static int by_retained_desc(const void *a, const void *b)
+#define SORT_SMALL 16
+#define RADIX_MIN 256 /* below, the 256 counters of a radix pass cost more */
+
+/* The tree's order: larger retained first, then smaller node number. Nodes
+ * are distinct, so no two pairs are equal and the order is total. */
+static inline int before(sort_pair a, sort_pair b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_retained[x] != sort_retained[y])
-        return sort_retained[x] > sort_retained[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
+    return a.retained != b.retained ? a.retained > b.retained : a.node < b.node;
 }
 
-static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained)
+static void insertion_sort_pairs(sort_pair *a, size_t len)
 {
-    if (len < 16) { /* most lists are tiny: insertion sort beats qsort's overhead */
+    for (size_t i = 1; i < len; i++) {
+        sort_pair v = a[i];
+        size_t j = i;
+        for (; j > 0 && before(v, a[j - 1]); j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+static inline void swap_pairs(sort_pair *a, sort_pair *b)
+{
+    sort_pair t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void sift_down(sort_pair *a, size_t root, size_t end)
+{
+    for (size_t child; (child = 2 * root + 1) < end; root = child) {
+        if (child + 1 < end && before(a[child], a[child + 1]))
+            child++;
+        if (!before(a[root], a[child]))
+            return;
+        swap_pairs(&a[root], &a[child]);
+    }
+}
+
+/* The fallback when quicksort keeps splitting badly: O(n log n) always. */
+static void heap_sort_pairs(sort_pair *a, size_t len)
+{
+    for (size_t i = len / 2; i > 0; i--)
+        sift_down(a, i - 1, len);
+    for (size_t end = len; end > 1; end--) {
+        swap_pairs(&a[0], &a[end - 1]); /* the last in order goes to the back */
+        sift_down(a, 0, end - 1);
+    }
+}
+
+/* Introsort without recursion: quicksort with a median of three, ranges of
+ * fewer than SORT_SMALL pairs left for one insertion sort at the end, and
+ * heapsort for a range that is split too often. Keeps the smaller side on an
+ * explicit stack (at most log2(len) entries) and loops on the larger. */
+static void sort_pairs(sort_pair *a, size_t len)
+{
+    struct {
+        size_t lo, hi;
+        unsigned budget;
+    } stack[64];
+    unsigned top = 0, budget = 0;
+    for (size_t l = len; l > 1; l >>= 1)
+        budget += 2;
+    size_t lo = 0, hi = len;
+    for (;;) {
+        while (hi - lo >= SORT_SMALL) {
+            if (budget == 0) {
+                heap_sort_pairs(a + lo, hi - lo);
+                break;
+            }
+            budget--;
+            size_t mid = lo + (hi - lo) / 2;
+            if (before(a[mid], a[lo]))
+                swap_pairs(&a[mid], &a[lo]);
+            if (before(a[hi - 1], a[mid])) {
+                swap_pairs(&a[hi - 1], &a[mid]);
+                if (before(a[mid], a[lo]))
+                    swap_pairs(&a[mid], &a[lo]);
+            }
+            sort_pair pivot = a[mid];
+            size_t i = lo, j = hi - 1; /* a[lo] <= pivot <= a[hi-1]: sentinels */
+            for (;;) {
+                while (before(a[++i], pivot))
+                    ;
+                while (before(pivot, a[--j]))
+                    ;
+                if (i >= j)
+                    break;
+                swap_pairs(&a[i], &a[j]);
+            }
+            /* [lo, i) and [i, hi) */
+            if (i - lo < hi - i) {
+                stack[top].lo = i, stack[top].hi = hi, stack[top].budget = budget, top++;
+                hi = i;
+            } else {
+                stack[top].lo = lo, stack[top].hi = i, stack[top].budget = budget, top++;
+                lo = i;
+            }
+        }
+        if (top == 0)
+            break;
+        top--;
+        lo = stack[top].lo, hi = stack[top].hi, budget = stack[top].budget;
+    }
+    insertion_sort_pairs(a, len);
+}
+
+/* Stable LSD radix sort, a byte at a time, skipping the bytes that are the
+ * same in every key (retained sizes in one list rarely span many bytes).
+ * tmp has len entries; returns the buffer that holds the sorted keys. */
+static uint64_t *radix_sort_keys(uint64_t *keys, uint64_t *tmp, size_t len)
+{
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < len; i++) {
+        any |= keys[i];
+        all &= keys[i];
+    }
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if ((((any ^ all) >> shift) & 0xff) == 0)
+            continue;
+        size_t start[256] = {0};
+        for (size_t i = 0; i < len; i++)
+            start[(keys[i] >> shift) & 0xff]++;
+        size_t sum = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            size_t c = start[b];
+            start[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < len; i++)
+            tmp[start[(keys[i] >> shift) & 0xff]++] = keys[i];
+        uint64_t *t = keys;
+        keys = tmp;
+        tmp = t;
+    }
+    return keys;
+}
+
+/* Sorts one child list. scratch holds 16 bytes per child of the longest list. */
+static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained, void *scratch)
+{
+    if (len < SORT_SMALL) { /* most lists are tiny: sort in place */
         for (uint32_t i = 1; i < len; i++) {
             uint32_t v = list[i];
             uint32_t j = i;
@@ -28,8 +168,30 @@ static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained
         }
         return;
     }
-    sort_retained = retained;
-    qsort(list, len, sizeof *list, by_retained_desc);
+    if (len >= RADIX_MIN) {
+        /* When every size fits 32 bits, (~retained, node) packed in 64 bits
+         * sorts ascending in the tree's order: a radix sort, no branches to
+         * mispredict (quicksort guesses wrong at half its comparisons). */
+        uint64_t *keys = scratch, *tmp = keys + len;
+        uint64_t wide = 0;
+        for (uint32_t i = 0; i < len; i++) {
+            uint64_t r = retained[list[i]];
+            wide |= r;
+            keys[i] = (uint64_t)(uint32_t)~r << 32 | list[i];
+        }
+        if (wide <= UINT32_MAX) {
+            keys = radix_sort_keys(keys, tmp, len);
+            for (uint32_t i = 0; i < len; i++)
+                list[i] = (uint32_t)keys[i];
+            return;
+        }
+    }
+    sort_pair *pairs = scratch;
+    for (uint32_t i = 0; i < len; i++)
+        pairs[i] = (sort_pair){retained[list[i]], list[i]};
+    sort_pairs(pairs, len);
+    for (uint32_t i = 0; i < len; i++)
+        list[i] = pairs[i].node;
 }
 
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
@@ -51,21 +213,29 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
         free(offset);
         return -1;
     }
-    uint32_t sum = 0;
+    /* Each offset becomes the end of its list; filling from the last node
+     * down leaves it at the start, with every list in increasing node order. */
+    uint32_t sum = 0, longest = 0;
     for (size_t s = 0; s < slots; s++) {
-        uint32_t c = offset[s];
+        if (offset[s] > longest)
+            longest = offset[s];
+        sum += offset[s];
         offset[s] = sum;
-        sum += c;
     }
     offset[slots] = sum;
-    for (uint32_t v = 0; v < node_count; v++)
+    for (uint32_t v = node_count; v-- > 0;)
         if (idom[v] != LF_NODE_NONE)
-            child[offset[lf_domtree_slot(node_count, idom[v])]++] = v;
-    for (size_t s = slots; s > 0; s--)
-        offset[s] = offset[s - 1];
-    offset[0] = 0;
+            child[--offset[lf_domtree_slot(node_count, idom[v])]] = v;
+    void *scratch = NULL; /* pairs, or keys and their radix buffer */
+    if (longest >= SORT_SMALL && !(scratch = malloc((size_t)longest * 16))) {
+        free(offset);
+        free(child);
+        return -1;
+    }
     for (size_t s = 0; s < slots; s++)
-        sort_children(child + offset[s], offset[s + 1] - offset[s], retained);
+        if (offset[s + 1] - offset[s] > 1)
+            sort_children(child + offset[s], offset[s + 1] - offset[s], retained, scratch);
+    free(scratch);
     tree->node_count = node_count;
     tree->child_offset = offset;
     tree->child = child;

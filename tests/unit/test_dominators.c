@@ -253,6 +253,42 @@ void test_domtree_children_sorted(void)
     test_graph_free(&t);
 }
 
+void test_domtree_long_lists_sorted(void)
+{
+    /* Root 0 owns 3000 leaves, so the list takes the radix sort; a second
+     * round gives one leaf more than 4 GiB, so it takes the comparison sort.
+     * Sizes repeat a lot: ties must still come out by node number. */
+    const uint32_t n = 3001;
+    uint32_t *idom = malloc(n * sizeof *idom);
+    uint64_t *ret = malloc(n * sizeof *ret);
+    for (int round = 0; round < 2; round++) {
+        rng_state = 0x2545f4914f6cdd1dull + (uint64_t)round;
+        idom[0] = S;
+        ret[0] = 0;
+        for (uint32_t i = 1; i < n; i++) {
+            idom[i] = 0;
+            ret[i] = rnd(round ? 500 : 70000);
+            if (round && i == 1234)
+                ret[i] = 5000000000ull;
+            ret[0] += ret[i];
+        }
+        lf_domtree tree;
+        CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+        CHECK_EQ_U64(tree.child_offset[1] - tree.child_offset[0], n - 1);
+        uint32_t wrong = 0;
+        for (uint32_t k = tree.child_offset[0] + 1; k < tree.child_offset[1]; k++) {
+            uint32_t a = tree.child[k - 1], b = tree.child[k];
+            wrong += !(ret[a] > ret[b] || (ret[a] == ret[b] && a < b));
+        }
+        CHECK_EQ_U64(wrong, 0);
+        if (round)
+            CHECK_EQ_U64(tree.child[0], 1234);
+        lf_domtree_free(&tree);
+    }
+    free(idom);
+    free(ret);
+}
+
 void test_class_retained_nested(void)
 {
     /* A class whose instances dominate each other: list nodes 0 -> 1 -> 2 (class

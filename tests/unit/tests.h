@@ -8,6 +8,7 @@
     T(test_dominators_keep_unreachable)    \
     T(test_dominators_long_chain)          \
     T(test_domtree_children_sorted)        \
+    T(test_domtree_long_lists_sorted)      \
     T(test_class_retained_nested)          \
     T(test_strtab_interning)               \
     T(test_textgraph_parse)                \
