@@ -436,6 +436,16 @@ static int read_records(hprof_reader *r, uint64_t pos)
                     return -1;
             }
             break;
+        case HPROF_START_THREAD: /* old writers name their threads here */
+            if (hprof_need(r, &c, 8 + 3 * (uint64_t)id, "START THREAD"))
+                return -1;
+            {
+                uint32_t serial = hprof_u4(&c);
+                c.pos += id + 4;
+                if (judy_set(r, &r->thread_name_sid, serial, hprof_id(&c, id)))
+                    return -1;
+            }
+            break;
         default: /* other records carry nothing the graph needs */
             break;
         }
@@ -979,6 +989,7 @@ static void reader_free(hprof_reader *r)
     JLFA(freed, r->trace_at);
     JLFA(freed, r->thread_object);
     JLFA(freed, r->thread_trace);
+    JLFA(freed, r->thread_name_sid);
     JLFA(freed, r->class_index);
     (void)freed;
     lf_strtab_free(&r->strings);
@@ -1436,6 +1447,13 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         char buf[600];
         if (h->tag == HPROF_ROOT_THREAD_OBJECT) {
             size_t len = hprof_thread_name(&r, &t, h->id, buf, sizeof buf);
+            PWord_t sid;
+            JLG(sid, r.thread_name_sid, (Word_t)h->thread_serial);
+            uint32_t sid_len = 0;
+            const uint8_t *s_name = sid ? hprof_string(&r, *sid, &sid_len) : NULL;
+            if (len == 0 && s_name) /* no readable name field: START THREAD's */
+                len = (size_t)snprintf(buf, sizeof buf, "\"%.*s\"", (int)(sid_len > 500 ? 500 : sid_len),
+                                       (const char *)s_name);
             name = lf_strtab_intern(&r.strings, buf, len);
         } else if (is_thread_local(h->tag)) {
             char prefix[64];

@@ -67,6 +67,7 @@ typedef struct hprof_reader {
     Pvoid_t trace_at;            /* trace serial -> offset of the STACK TRACE body */
     Pvoid_t thread_object;       /* thread serial -> thread object id (ROOT THREAD OBJECT) */
     Pvoid_t thread_trace;        /* thread serial -> stack trace serial */
+    Pvoid_t thread_name_sid;     /* thread serial -> name string id (START THREAD) */
     Pvoid_t class_index;         /* class object id -> index in classes + 1 */
     /* the same, as an open-addressing table for the per-object lookups */
     uint64_t *class_hash_id;

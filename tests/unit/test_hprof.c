@@ -241,6 +241,15 @@ void test_hprof_dangling(void)
     hw_string(&b, 1, "java/lang/Object");
     hw_string(&b, 2, "Box");
     hw_string(&b, 3, "value");
+    hw_string(&b, 4, "worker-1");
+    hw_record(&b, 0x0a); /* START THREAD: serial 5 is "worker-1" */
+    hw_u4(&b, 5);
+    hw_id(&b, 0x1000);
+    hw_u4(&b, 0);
+    hw_id(&b, 4);
+    hw_id(&b, 0);
+    hw_id(&b, 0);
+    hw_record_end(&b);
     hw_load_class(&b, 1, 0x100, 1);
     hw_load_class(&b, 2, 0x200, 2);
     hw_record(&b, 0x99); /* an unknown top-level record: skipped */
@@ -258,6 +267,10 @@ void test_hprof_dangling(void)
     hw_id(&b, 0);
     hw_u1(&b, 0xff); /* unknown root -> an absent id */
     hw_id(&b, 0x7777);
+    hw_u1(&b, 0x08); /* the Box is also thread serial 5's object (it has no name field) */
+    hw_id(&b, 0x1000);
+    hw_u4(&b, 5);
+    hw_u4(&b, 0);
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;
@@ -269,6 +282,10 @@ void test_hprof_dangling(void)
     CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 1); /* only <class> */
     /* HotSpot model with compressed oops: align8(12 + 4) */
     CHECK_EQ_U64(s.object_shallow[box], 16);
+    uint32_t thread = find_root(&s, "thread");
+    CHECK(thread != UINT32_MAX);
+    if (thread != UINT32_MAX)
+        CHECK(str_is(lf_snapshot_string(&s, s.root[thread].name), "\"worker-1\""));
     lf_snapshot_free(&s);
     hw_free(&b);
 }
