@@ -60,13 +60,14 @@ int lf_file_map(const char *path, lf_mapped_file *f, lf_error *err)
     if (S_ISREG(st.st_mode)) {
         f->size = (uint64_t)st.st_size;
         if (f->size > 0) {
-            /* readers walk the whole file: populate it in one call, not page by page */
-            void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (m == MAP_FAILED)
                 rc = lf_fail_errno(err, "cannot map", errno);
             else {
                 f->map = m;
                 f->data = m;
+                /* readers walk the file front to back */
+                madvise(m, (size_t)f->size, MADV_SEQUENTIAL);
             }
         } else {
             f->data = (const uint8_t *)"";

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../core/analysis.h"
+#include "../../core/file.h"
 #include "../../core/hprof.h"
 #include "hprof_writer.h"
 #include "test.h"
@@ -288,4 +289,55 @@ void test_hprof_dangling(void)
         CHECK(str_is(lf_snapshot_string(&s, s.root[thread].name), "\"worker-1\""));
     lf_snapshot_free(&s);
     hw_free(&b);
+}
+
+/* An old single HEAP DUMP record over 4 GiB: its u4 length wrapped. The file
+ * is sparse (two primitive arrays of 2 GiB whose elements are a hole), so the
+ * test costs no disk and the reader never touches the hole. */
+void test_hprof_wrapped_heap_dump(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/leakfind-wrap-%d.hprof", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid());
+    const uint64_t l1 = 1ull << 31, l2 = (1ull << 31) + 20;
+    const uint64_t body = 2 * 18 + l1 + l2; /* 2^32 + 56: the length field says 56 */
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.1", 8);
+    hw_u1(&b, 0x0c);
+    hw_u4(&b, 0);
+    hw_u4(&b, (uint32_t)body);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) {
+        hw_free(&b);
+        return;
+    }
+    uint8_t array[18] = {0x23, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 8};
+    fwrite(b.data, 1, b.len, f);
+    fwrite(array, 1, 18, f);                         /* byte[2^31] at id 0x1000 */
+    fseeko(f, (off_t)l1, SEEK_CUR);
+    array[6] = 0x20;                                 /* id 0x2000 */
+    array[14] = 0, array[16] = 20;                   /* length 2^31 + 20 */
+    array[13] = 0x80;
+    fwrite(array, 1, 18, f);
+    fseeko(f, (off_t)l2, SEEK_CUR);
+    const uint8_t end[9] = {0x2c, 0, 0, 0, 0, 0, 0, 0, 0};
+    fwrite(end, 1, 9, f);
+    CHECK(fclose(f) == 0);
+    hw_free(&b);
+    lf_mapped_file m;
+    lf_snapshot s;
+    lf_error err;
+    CHECK(lf_file_map(path, &m, &err) == 0);
+    CHECK_EQ_U64(m.size, 31 + 9 + body + 9);
+    int rc = lf_hprof_parse(m.data, m.size, 0, 1, &s, &err);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK_EQ_U64(s.object_count, 2);
+        CHECK_EQ_U64(s.object_shallow[0], 16 + l1);            /* header 16 + elements */
+        CHECK_EQ_U64(s.object_shallow[1], (16 + l2 + 7) / 8 * 8); /* aligned to 8 */
+        lf_snapshot_free(&s);
+    }
+    lf_file_unmap(&m);
+    unlink(path);
 }

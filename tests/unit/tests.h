@@ -20,7 +20,8 @@
     T(test_idrank)                         \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
-    T(test_hprof_dangling)
+    T(test_hprof_dangling)                 \
+    T(test_hprof_wrapped_heap_dump)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)
