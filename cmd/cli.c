@@ -176,7 +176,7 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
             value = argv[++i];
         }
         int rc = o->id < 0 ? global_option(ctx, o->id, value, help)
-                           : handler(ctx, state, o->id, value);
+                 : handler ? handler(ctx, state, o->id, value) : 0;
         if (rc) {
             free(pos);
             return rc;
@@ -185,6 +185,23 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
     *positional = pos;
     *npositional = np;
     return 0;
+}
+
+int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opts,
+                  cli_option_handler handler, void *state, const char *help, const char **path)
+{
+    char **pos;
+    int npos;
+    int rc = cli_parse(ctx, argc, argv, opts, handler, state, help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos != 1) {
+        free(pos);
+        return cli_usage_error(ctx, "%s takes one SNAPSHOT", ctx->command);
+    }
+    *path = pos[0];
+    free(pos);
+    return -1;
 }
 
 void cli_progress(const cli_context *ctx, const char *stage)

@@ -43,6 +43,12 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
               cli_option_handler handler, void *state, const char *help,
               char ***positional, int *npositional);
 
+/* cli_parse for a command that takes exactly one SNAPSHOT, which *path then
+ * names. Returns -1 to go on, else the exit code to return (EXIT_OK after -h).
+ * handler may be NULL for a command with no options of its own. */
+int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opts,
+                  cli_option_handler handler, void *state, const char *help, const char **path);
+
 void cli_message(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_usage_error(cli_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "leakfind: error: 'path': reason at offset N (0xN): detail"; returns the exit code. */

@@ -100,18 +100,10 @@ int cmd_classes(int argc, char **argv)
 {
     cli_context ctx = {0};
     classes_options_state opt = {50, SORT_RETAINED};
-    char **pos;
-    int npos;
-    int rc = cli_parse(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &pos,
-                       &npos);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (npos != 1) {
-        free(pos);
-        return cli_usage_error(&ctx, "classes takes one SNAPSHOT");
-    }
-    const char *path = pos[0];
-    free(pos);
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &path);
+    if (rc >= 0)
+        return rc;
     lf_snapshot s;
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;

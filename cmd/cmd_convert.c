@@ -46,18 +46,10 @@ int cmd_convert(int argc, char **argv)
 {
     cli_context ctx = {0};
     convert_state opt = {NULL, 0};
-    char **pos;
-    int npos;
-    int rc = cli_parse(&ctx, argc, argv, convert_options, on_option, &opt, convert_help, &pos,
-                       &npos);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (npos != 1) {
-        free(pos);
-        return cli_usage_error(&ctx, "convert takes one SNAPSHOT");
-    }
-    const char *path = pos[0];
-    free(pos);
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, convert_options, on_option, &opt, convert_help, &path);
+    if (rc >= 0)
+        return rc;
     if (!opt.output)
         return cli_usage_error(&ctx, "convert needs -o OUT");
     lf_snapshot s;

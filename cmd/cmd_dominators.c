@@ -230,18 +230,10 @@ int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
     dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0};
-    char **pos;
-    int npos;
-    int rc = cli_parse(&ctx, argc, argv, dominators_options, on_option, &opt, dominators_help,
-                       &pos, &npos);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (npos != 1) {
-        free(pos);
-        return cli_usage_error(&ctx, "dominators takes one SNAPSHOT");
-    }
-    const char *path = pos[0];
-    free(pos);
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, dominators_options, on_option, &opt, dominators_help, &path);
+    if (rc >= 0)
+        return rc;
     lf_snapshot s;
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;

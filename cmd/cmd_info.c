@@ -66,12 +66,6 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static int no_options(cli_context *ctx, void *state, int id, const char *arg)
-{
-    (void)ctx, (void)state, (void)id, (void)arg;
-    return 0;
-}
-
 static const lf_class_totals *sort_totals;
 static const lf_snapshot *sort_snapshot;
 
@@ -87,17 +81,10 @@ static int by_unreachable_bytes(const void *a, const void *b)
 int cmd_info(int argc, char **argv)
 {
     cli_context ctx = {0};
-    char **pos;
-    int npos;
-    int rc = cli_parse(&ctx, argc, argv, NULL, no_options, NULL, info_help, &pos, &npos);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (npos != 1) {
-        free(pos);
-        return cli_usage_error(&ctx, "info takes one SNAPSHOT");
-    }
-    const char *path = pos[0];
-    free(pos);
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, NULL, NULL, NULL, info_help, &path);
+    if (rc >= 0)
+        return rc;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     lf_snapshot s;

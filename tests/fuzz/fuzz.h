@@ -7,6 +7,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Writes the bytes to an anonymous in-memory file and puts a path that
+ * opens it in path; returns the descriptor to close, or -1. */
+int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
+
 /* Exercises everything commands do with a snapshot that opened. */
 struct lf_snapshot;
 void fuzz_exercise_snapshot(struct lf_snapshot *s);

@@ -2,6 +2,7 @@
  * analyse, aggregate, walk the dominator tree, write and re-read the file. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../core/analysis.h"
@@ -29,4 +30,17 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].kind);
         lf_snapshot_string(s, s->root[r].name);
     }
+}
+
+int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
+{
+    int fd = memfd_create("fuzz-input", 0);
+    if (fd < 0)
+        return -1;
+    if (size && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return -1;
+    }
+    snprintf(path, path_size, "/proc/self/fd/%d", fd);
+    return fd;
 }

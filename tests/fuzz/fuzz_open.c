@@ -1,7 +1,5 @@
 /* fuzz_open.c - any bytes through lf_open, as a user's file: format detection,
  * the gzip path (inflate to a temporary file), then the detected reader. */
-#include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../core/open.h"
@@ -9,15 +7,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("fuzz-open", 0);
+    char path[64];
+    int fd = fuzz_memfd(data, size, path, sizeof path);
     if (fd < 0)
         return 0;
-    if (size && write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     lf_snapshot s;
     lf_error err;
     if (lf_open(path, NULL, &s, &err) == 0) {
