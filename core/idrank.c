@@ -85,23 +85,70 @@ static int merge_sort_runs(uint64_t *ids, uint64_t count, uint64_t *start, unsig
     return 0;
 }
 
+static int radix_sort(uint64_t *ids, uint64_t count);
+
+/* Runs this long are merged as they are; shorter ones (a dump's classes come
+ * in no order) are gathered and radix-sorted into one run first. */
+#define LONG_RUN 4096
+
 int lf_sort_u64(uint64_t *ids, uint64_t count)
 {
-    uint64_t differ = 0, start[MAX_RUNS + 1];
-    unsigned runs = 1;
-    start[0] = 0;
-    for (uint64_t i = 1; i < count; i++) {
-        if (ids[i - 1] > ids[i]) {
-            if (runs < MAX_RUNS)
-                start[runs] = i;
-            runs++;
-        }
-        differ |= ids[i] ^ ids[0];
-    }
-    if (runs == 1 || count < 2)
+    if (count < 2)
         return 0;
-    if (runs <= MAX_RUNS)
-        return merge_sort_runs(ids, count, start, runs);
+    /* Count the long runs and the elements of the short ones. */
+    uint64_t long_runs = 0, short_elems = 0, run_start = 0;
+    for (uint64_t i = 1; i <= count; i++) {
+        if (i == count || ids[i - 1] > ids[i]) {
+            if (i - run_start >= LONG_RUN)
+                long_runs++;
+            else
+                short_elems += i - run_start;
+            run_start = i;
+        }
+    }
+    if (long_runs == 1 && short_elems == 0)
+        return 0; /* already sorted */
+    if (long_runs + 1 > MAX_RUNS)
+        return radix_sort(ids, count);
+    /* Short runs first (sorted into one run), then the long runs in order. */
+    uint64_t *out = malloc(count * sizeof *out);
+    if (!out)
+        return -1;
+    uint64_t start[MAX_RUNS + 1], s_at = 0, l_at = short_elems;
+    unsigned runs = 0;
+    if (short_elems)
+        start[runs++] = 0;
+    run_start = 0;
+    for (uint64_t i = 1; i <= count; i++) {
+        if (i == count || ids[i - 1] > ids[i]) {
+            uint64_t len = i - run_start;
+            if (len >= LONG_RUN) {
+                start[runs++] = l_at;
+                memcpy(out + l_at, ids + run_start, len * sizeof *ids);
+                l_at += len;
+            } else {
+                memcpy(out + s_at, ids + run_start, len * sizeof *ids);
+                s_at += len;
+            }
+            run_start = i;
+        }
+    }
+    int rc = radix_sort(out, short_elems);
+    if (rc == 0)
+        rc = merge_sort_runs(out, count, start, runs);
+    if (rc == 0)
+        memcpy(ids, out, count * sizeof *ids);
+    free(out);
+    return rc;
+}
+
+static int radix_sort(uint64_t *ids, uint64_t count)
+{
+    uint64_t differ = 0;
+    for (uint64_t i = 1; i < count; i++)
+        differ |= ids[i] ^ ids[0];
+    if (count < 2)
+        return 0;
     uint64_t *tmp = malloc(count * sizeof *tmp);
     uint32_t *hist = malloc(65536 * sizeof *hist);
     if (!tmp || !hist) {

@@ -278,6 +278,33 @@ void test_sort_ids(void)
     }
 }
 
+void test_sort_ids_dump_order(void)
+{
+    /* A dump's order: a few thousand classes in no order, then long runs of
+     * objects in address order (one per heap space). */
+    const uint64_t classes = 3000, run = 6000, n = classes + 3 * run;
+    uint64_t *ids = malloc(n * sizeof *ids), x = 99, sum = 0;
+    for (uint64_t i = 0; i < classes; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        ids[i] = (x >> 24) & ~7ull;
+    }
+    for (uint64_t r = 0; r < 3; r++)
+        for (uint64_t i = 0; i < run; i++)
+            ids[classes + r * run + i] = ((3 - r) << 40) + i * 16;
+    for (uint64_t i = 0; i < n; i++)
+        sum += ids[i];
+    CHECK(lf_sort_u64(ids, n) == 0);
+    uint64_t check = ids[0];
+    int sorted = 1;
+    for (uint64_t i = 1; i < n; i++) {
+        check += ids[i];
+        sorted &= ids[i - 1] <= ids[i];
+    }
+    CHECK(sorted);
+    CHECK_EQ_U64(check, sum);
+    free(ids);
+}
+
 void test_idrank(void)
 {
     /* dense, 8-aligned addresses: the rank bitmap; then sparse ones: binary search */
