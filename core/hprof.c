@@ -1481,7 +1481,9 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     t.edge_offset[n] = total;
     s.t = &t;
-    s.cursor = malloc(((size_t)n + 1) * sizeof *s.cursor);
+    /* record_at is done with (thread names are read): it becomes the cursors */
+    s.cursor = t.record_at;
+    t.record_at = NULL;
     s.out.target = malloc((total + 1) * sizeof *s.out.target);
     s.out.label = malloc((total + 1) * sizeof *s.out.label);
     s.out.kind = malloc(total + 1);
