@@ -71,3 +71,12 @@ case_ usage_convert_no_output 2 convert $G/diamond.txt
 # -h on every command
 for c in info classes dominators convert; do help_ help_$c $c -h; help_ help_$c $c --help; done
 help_ help_main --help
+
+# roots: what each root alone keeps alive; per kind, each object once
+case_ roots_multi_tsv 0 roots $G/roots_multi.txt
+case_ roots_multi_top2 0 roots $G/roots_multi.txt --top 2
+case_ roots_multi_kinds 0 roots $G/roots_multi.txt --by-kind
+case_ roots_multi_kinds_json 0 roots $G/roots_multi.txt --by-kind --format json
+case_ roots_nested_tsv 0 roots $G/nested_class.txt
+case_ roots_nested_tsv 0 roots "$tmp/nested.lfs"
+help_ help_roots roots -h

@@ -111,3 +111,9 @@ for f in planted_leak.hprof class_loader_leak.hprof linked_list_1m.hprof.gz; do
     "$LF" classes $J/$f --top 0 --threads 5 >>"$tmp/t2" 2>&1
     if cmp -s "$tmp/t1" "$tmp/t2"; then pass=$((pass + 1)); else echo "FAIL threads differ on $f"; fail=$((fail + 1)); fi
 done
+
+# roots: thread "worker" holds the largest root set: its long[100000] (800,016)
+# hangs under it, so it retains more than that.
+rows_ roots_stack_local_first "thread \"worker\" more" \
+    'NR == 2 {print $5, $7, ($3 > 800016 ? "more" : "less")}' roots $J/stack_local.hprof
+rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local.hprof --by-kind
