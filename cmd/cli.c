@@ -330,3 +330,35 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
     else
         out_id(w, s->object_id[node], (s->flags & LF_SNAP_IDS_AT) != 0);
 }
+
+void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)
+{
+    char buf[4096];
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        if (s->root[r].node != node)
+            continue;
+        lf_str kind = lf_snapshot_string(s, s->root[r].kind);
+        lf_str name = lf_snapshot_string(s, s->root[r].name);
+        int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
+                         kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
+                         name.ptr);
+        out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        return;
+    }
+    out_str(w, "", 0);
+}
+
+void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
+                          const char *prefix)
+{
+    char buf[4200];
+    uint64_t e = lf_snapshot_find_edge(s, from, to);
+    if (e == UINT64_MAX) {
+        out_str(w, "", 0);
+        return;
+    }
+    size_t p = strlen(prefix) < 64 ? strlen(prefix) : 64;
+    memcpy(buf, prefix, p);
+    size_t n = lf_snapshot_edge_label(s, e, buf + p, sizeof buf - p);
+    out_str(w, buf, p + n);
+}

@@ -72,5 +72,12 @@ int cli_parse_count(const char *arg, uint64_t *out);
 int cli_parse_id(const char *arg, uint64_t *out);
 
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
+/* "root: static field com.acme.Registry.listeners" for the first root naming
+ * node; an empty cell when no root names it. */
+void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node);
+/* The label of the edge from -> to ("next", "[3]"), after prefix; empty when
+ * there is no such edge. */
+void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
+                          const char *prefix);
 
 #endif

@@ -84,26 +84,11 @@ static const out_column columns[] = {
 /* The field by which v's dominator holds it, or v's root when a top owner. */
 static void write_holder(out_writer *w, const lf_snapshot *s, uint32_t v)
 {
-    char buf[4096];
     uint32_t d = s->idom[v];
-    if (d != LF_NODE_SUPER && d != LF_NODE_NONE) {
-        uint64_t e = lf_snapshot_find_edge(s, d, v);
-        size_t n = e == UINT64_MAX ? 0 : lf_snapshot_edge_label(s, e, buf, sizeof buf);
-        out_str(w, buf, n);
-        return;
-    }
-    for (uint32_t r = 0; r < s->root_count; r++) {
-        if (s->root[r].node != v)
-            continue;
-        lf_str kind = lf_snapshot_string(s, s->root[r].kind);
-        lf_str name = lf_snapshot_string(s, s->root[r].name);
-        int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
-                         kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
-                         name.ptr);
-        out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-        return;
-    }
-    out_str(w, "", 0);
+    if (d != LF_NODE_SUPER && d != LF_NODE_NONE)
+        cli_write_edge_label(w, s, d, v, "");
+    else
+        cli_write_root_label(w, s, v);
 }
 
 static void write_row(out_writer *w, const lf_snapshot *s, uint32_t v, int64_t depth, double heap,

@@ -15,6 +15,7 @@ int cmd_classes(int argc, char **argv);
 int cmd_dominators(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_roots(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 
 /* Text shared by every command's -h. */
 #define GLOBAL_OPTIONS_HELP                                                              \

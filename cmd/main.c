@@ -10,6 +10,7 @@ static const command commands[] = {
     {"info", cmd_info, "what is in the dump"},
     {"classes", cmd_classes, "class histogram: count, shallow, retained"},
     {"dominators", cmd_dominators, "dominator tree: who owns the memory"},
+    {"path", cmd_path, "shortest strong paths from GC roots"},
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
 };

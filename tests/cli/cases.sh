@@ -80,3 +80,18 @@ case_ roots_multi_kinds_json 0 roots $G/roots_multi.txt --by-kind --format json
 case_ roots_nested_tsv 0 roots $G/nested_class.txt
 case_ roots_nested_tsv 0 roots "$tmp/nested.lfs"
 help_ help_roots roots -h
+
+# path: shortest strong path from a root, hop by hop (see the fixtures' comments)
+case_ path_nested 0 path $G/nested_class.txt 0x6
+case_ path_nested_lfs 0 path "$tmp/nested.lfs" 6
+case_ path_diamond 0 path $G/diamond.txt 4
+case_ path_diamond_exclude 0 path $G/diamond.txt 4 --exclude Left.shared
+case_ path_diamond_exclude_both 0 path $G/diamond.txt 4 --exclude Left.shared --exclude Right.shared
+case_ path_root 0 path $G/diamond.txt 0x1
+case_ path_weak 0 path $G/weak_cache.txt 4 5
+case_ path_unreachable 0 path $G/diamond.txt 5
+case_ path_class 0 path $G/nested_class.txt --class Item --top 2
+case_ path_missing 2 path $G/diamond.txt 0x99
+case_ path_no_target 2 path $G/diamond.txt
+case_ path_bad_exclude 2 path $G/diamond.txt 4 --exclude Left
+help_ help_path path -h

@@ -117,3 +117,16 @@ done
 rows_ roots_stack_local_first "thread \"worker\" more" \
     'NR == 2 {print $5, $7, ($3 > 800016 ? "more" : "less")}' roots $J/stack_local.hprof
 rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local.hprof --by-kind
+
+# path --class: the chain the program built: static field LEAK of class
+# PlantedLeak -> ArrayList -> its backing array (elementData) -> a Leaked.
+rows_ path_planted_leak "class PlantedLeak
+java.util.ArrayList LEAK
+java.lang.Object[] elementData
+Leaked [0]" \
+    'NR > 1 && $3 == 1 {print $7} NR > 1 && $3 >= 2 {print $7, $8}' \
+    path $J/planted_leak.hprof --class Leaked --top 1
+# The worker's array hangs under its thread, one hop from the root, by the frame.
+rows_ path_stack_local "1 root: thread \"worker\"
+1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \
+    'NR > 1 {print $2, $8}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv

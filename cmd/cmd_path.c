@@ -1,0 +1,252 @@
+/* cmd_path.c - `leakfind path`: why is it alive? The shortest strong path
+ * from a GC root to each target, found backwards from the target. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/analysis.h"
+#include "../graph/paths.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char path_help[] =
+    "usage: leakfind path SNAPSHOT TARGET... [options]\n"
+    "       leakfind path SNAPSHOT --class NAME [options]\n"
+    "\n"
+    "For each target, the shortest path of strong references from a GC root:\n"
+    "one row per hop from the root object (depth 0) to the target, with the\n"
+    "field or [index] by which the previous object holds it (for the root\n"
+    "object: the root's kind and name). distance is the number of references\n"
+    "from the root. Weak references are never followed: a target that only\n"
+    "weak references reach is said so on stderr, with the path through them;\n"
+    "an unreachable one too (exit 0 in both cases). A TARGET is an object id:\n"
+    "0x7f3a1c08, @12345 (V8) or decimal. retained is shown when the snapshot\n"
+    "holds its dominators (a converted .lfs) or with --class.\n"
+    "\n"
+    "Options:\n"
+    "  --class NAME        the largest instances of class NAME by retained size\n"
+    "  --top N             how many instances with --class (default 5; 0 = all)\n"
+    "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
+    "                      (repeatable), as Eclipse MAT's path queries allow\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE };
+static const cli_option path_options[] = {
+    {"class", 0, 1, OPT_CLASS},
+    {"top", 0, 1, OPT_TOP},
+    {"exclude", 0, 1, OPT_EXCLUDE},
+    {NULL, 0, 0, 0},
+};
+
+#define MAX_EXCLUDES 32
+
+typedef struct path_state {
+    const char *class_name;
+    uint64_t top;
+    const char *exclude[MAX_EXCLUDES];
+    unsigned exclude_count;
+} path_state;
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    path_state *o = state;
+    if (id == OPT_CLASS)
+        o->class_name = arg;
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_EXCLUDE) {
+        const char *dot = strrchr(arg, '.');
+        if (!dot || dot == arg || !dot[1])
+            return cli_usage_error(ctx, "--exclude needs CLASS.FIELD, not '%s'", arg);
+        if (o->exclude_count == MAX_EXCLUDES)
+            return cli_usage_error(ctx, "at most %d --exclude", MAX_EXCLUDES);
+        o->exclude[o->exclude_count++] = arg;
+    }
+    return 0;
+}
+
+static int str_eq(lf_str s, const char *p, size_t len)
+{
+    return s.len == len && memcmp(s.ptr, p, len) == 0;
+}
+
+/* An edge from -> to is excluded when from's class and every label of the
+ * edges from -> to match one --exclude. */
+typedef struct exclusion {
+    const lf_snapshot *s;
+    const path_state *opt;
+} exclusion;
+
+static int follow(void *ctx, uint32_t from, uint32_t to)
+{
+    const exclusion *x = ctx;
+    const lf_snapshot *s = x->s;
+    lf_str cls = lf_snapshot_class_name(s, s->object_class[from]);
+    for (unsigned i = 0; i < x->opt->exclude_count; i++) {
+        const char *spec = x->opt->exclude[i], *dot = strrchr(spec, '.');
+        if (!str_eq(cls, spec, (size_t)(dot - spec)))
+            continue;
+        int kept = 0;
+        char label[512];
+        for (uint64_t e = s->edge_offset[from]; e < s->edge_offset[from + 1] && !kept; e++) {
+            if (lf_edge_node(s->edge_target[e]) != to)
+                continue;
+            size_t n = lf_snapshot_edge_label(s, e, label, sizeof label);
+            kept = !(n == strlen(dot + 1) && memcmp(label, dot + 1, n) == 0);
+        }
+        if (!kept)
+            return 0;
+    }
+    return 1;
+}
+
+static const out_column columns[] = {
+    {"target", OUT_ID}, {"distance", OUT_U64}, {"depth", OUT_U64}, {"id", OUT_ID},
+    {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR},
+};
+
+static void write_path(out_writer *w, const lf_snapshot *s, const uint32_t *path, int64_t len,
+                       int weak)
+{
+    for (int64_t k = 0; k < len; k++) {
+        uint32_t v = path[k];
+        cli_write_id(w, s, path[len - 1]);
+        out_u64(w, (uint64_t)(len - 1));
+        out_u64(w, (uint64_t)k);
+        cli_write_id(w, s, v);
+        out_u64(w, s->object_shallow[v]);
+        if (s->retained && s->idom[v] != LF_NODE_NONE)
+            out_u64(w, s->retained[v]);
+        else
+            out_null(w);
+        lf_str label = lf_snapshot_object_label(s, v);
+        out_str(w, label.ptr, label.len);
+        if (k == 0) {
+            cli_write_root_label(w, s, v);
+        } else {
+            uint64_t e = lf_snapshot_find_edge(s, path[k - 1], v);
+            int weak_hop = weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
+            cli_write_edge_label(w, s, path[k - 1], v, weak_hop ? "(weak) " : "");
+        }
+        out_row_end(w);
+    }
+}
+
+static const lf_snapshot *by_retained_snapshot;
+
+static int by_retained(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint64_t *r = by_retained_snapshot->retained;
+    if (r[x] != r[y])
+        return r[x] > r[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The targets: ids given, or the largest reachable instances of a class. */
+static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_state *opt,
+                            char **ids, int nids, uint32_t *targets)
+{
+    int64_t count = 0;
+    if (opt->class_name) {
+        size_t len = strlen(opt->class_name);
+        for (uint32_t v = 0; v < s->object_count; v++)
+            if (s->idom[v] != LF_NODE_NONE &&
+                str_eq(lf_snapshot_class_name(s, s->object_class[v]), opt->class_name, len))
+                targets[count++] = v;
+        by_retained_snapshot = s;
+        qsort(targets, (size_t)count, sizeof *targets, by_retained);
+        if (opt->top && (uint64_t)count > opt->top)
+            count = (int64_t)opt->top;
+        if (count == 0)
+            cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
+        return count;
+    }
+    for (int i = 0; i < nids; i++) {
+        uint64_t id;
+        if (cli_parse_id(ids[i], &id))
+            return -cli_usage_error(ctx, "a TARGET is an object id (0x1f, @123, 123), not '%s'", ids[i]);
+        uint32_t v = lf_snapshot_find_id(s, id);
+        if (v == LF_NODE_NONE) {
+            cli_message("error", "no object with id %s", ids[i]);
+            return -EXIT_USAGE;
+        }
+        targets[count++] = v;
+    }
+    return count;
+}
+
+int cmd_path(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    path_state opt = {NULL, 5, {NULL}, 0};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos < 1 || (npos < 2 && !opt.class_name) || (npos > 1 && opt.class_name)) {
+        free(pos);
+        return cli_usage_error(&ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME");
+    }
+    const char *path = pos[0];
+    lf_snapshot s;
+    /* Only --class needs retained sizes: a path alone is one search. */
+    rc = opt.class_name ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
+    if (rc) {
+        free(pos);
+        return rc;
+    }
+    uint32_t *targets = malloc(((size_t)s.object_count + (size_t)npos + 1) * sizeof *targets);
+    uint32_t *hops = malloc(((size_t)s.object_count + 1) * sizeof *hops);
+    uint8_t *is_root = calloc((size_t)s.object_count / 8 + 1, 1);
+    lf_reverse rev = {0, NULL, NULL};
+    lf_graph g = lf_snapshot_graph(&s);
+    rc = EXIT_OK;
+    if (!targets || !hops || !is_root || lf_reverse_build(&g, &rev)) {
+        cli_message("error", "out of memory");
+        rc = EXIT_SYSTEM;
+        goto out;
+    }
+    int64_t count = find_targets(&ctx, &s, &opt, pos + 1, npos - 1, targets);
+    if (count < 0) {
+        rc = (int)-count;
+        goto out;
+    }
+    for (uint32_t r = 0; r < s.root_count; r++)
+        is_root[s.root[r].node / 8] |= (uint8_t)(1u << (s.root[r].node % 8));
+    exclusion x = {&s, &opt};
+    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
+    for (int64_t i = 0; i < count && rc == EXIT_OK; i++) {
+        int64_t len = lf_shortest_root_path(&rev, is_root, targets[i], 0, opt.exclude_count ? follow : NULL,
+                                            &x, hops);
+        int weak = 0;
+        if (len == 0) {
+            len = lf_shortest_root_path(&rev, is_root, targets[i], LF_PATH_FOLLOW_WEAK,
+                                        opt.exclude_count ? follow : NULL, &x, hops);
+            weak = len > 0;
+        }
+        if (len < 0) {
+            cli_message("error", "out of memory");
+            rc = EXIT_SYSTEM;
+            break;
+        }
+        char id[32];
+        snprintf(id, sizeof id, (s.flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
+                 (unsigned long long)s.object_id[targets[i]]);
+        if (len == 0)
+            cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
+                        opt.exclude_count ? " (with the exclusions)" : "");
+        else if (weak)
+            cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
+        write_path(w, &s, hops, len, weak);
+    }
+    out_end(w);
+out:
+    lf_reverse_free(&rev);
+    free(targets);
+    free(hops);
+    free(is_root);
+    free(pos);
+    lf_snapshot_free(&s);
+    return rc;
+}
