@@ -91,6 +91,45 @@ static int radix_sort(uint64_t *ids, uint64_t count);
  * in no order) are gathered and radix-sorted into one run first. */
 #define LONG_RUN 4096
 
+/* The usual dump: one long sorted run (the objects, in address order) and a
+ * few short ones (the classes). The short ones are sorted in a small buffer,
+ * the long run is moved to the end, and the two are merged from the front in
+ * place: one pass, no second array. */
+static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elems)
+{
+    uint64_t *small = malloc((short_elems ? short_elems : 1) * sizeof *small);
+    if (!small)
+        return -1;
+    uint64_t run_start = 0, s_at = 0, long_start = 0, long_len = 0;
+    for (uint64_t i = 1; i <= count; i++) {
+        if (i == count || ids[i - 1] > ids[i]) {
+            uint64_t len = i - run_start;
+            if (len >= LONG_RUN) {
+                long_start = run_start;
+                long_len = len;
+            } else {
+                memcpy(small + s_at, ids + run_start, len * sizeof *ids);
+                s_at += len;
+            }
+            run_start = i;
+        }
+    }
+    if (radix_sort(small, short_elems)) {
+        free(small);
+        return -1;
+    }
+    memmove(ids + short_elems, ids + long_start, long_len * sizeof *ids);
+    /* out position = i + j <= short_elems + j: the long run is never overrun */
+    uint64_t i = 0, j = short_elems, o = 0;
+    while (i < short_elems && j < count)
+        ids[o++] = small[i] <= ids[j] ? small[i++] : ids[j++];
+    while (i < short_elems)
+        ids[o++] = small[i++];
+    free(small);
+    return 0;
+}
+
+
 int lf_sort_u64(uint64_t *ids, uint64_t count)
 {
     if (count < 2)
@@ -110,6 +149,8 @@ int lf_sort_u64(uint64_t *ids, uint64_t count)
         return 0; /* already sorted */
     if (long_runs + 1 > MAX_RUNS)
         return radix_sort(ids, count);
+    if (long_runs == 1)
+        return merge_one_long_run(ids, count, short_elems);
     /* Short runs first (sorted into one run), then the long runs in order. */
     uint64_t *out = malloc(count * sizeof *out);
     if (!out)

@@ -305,6 +305,32 @@ void test_sort_ids_dump_order(void)
     free(ids);
 }
 
+void test_sort_ids_one_long_run(void)
+{
+    /* one long sorted run with short unsorted runs before and after it */
+    const uint64_t before = 1000, run = 10000, after = 700, n = before + run + after;
+    uint64_t *ids = malloc(n * sizeof *ids), x = 7, sum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i >= before && i < before + run) {
+            ids[i] = 4096 + (i - before) * 24;
+        } else {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            ids[i] = (x >> 30) & ~7ull;
+        }
+        sum += ids[i];
+    }
+    CHECK(lf_sort_u64(ids, n) == 0);
+    uint64_t check = ids[0];
+    int sorted = 1;
+    for (uint64_t i = 1; i < n; i++) {
+        check += ids[i];
+        sorted &= ids[i - 1] <= ids[i];
+    }
+    CHECK(sorted);
+    CHECK_EQ_U64(check, sum);
+    free(ids);
+}
+
 void test_idrank(void)
 {
     /* dense, 8-aligned addresses: the rank bitmap; then sparse ones: binary search */

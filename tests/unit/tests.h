@@ -18,6 +18,7 @@
     T(test_lfs_writer_api)                 \
     T(test_sort_ids)                       \
     T(test_sort_ids_dump_order)            \
+    T(test_sort_ids_one_long_run)          \
     T(test_idrank)                         \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
