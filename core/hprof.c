@@ -71,6 +71,19 @@ uint8_t hprof_u1(hprof_cursor *c)
     return c->data[c->pos++];
 }
 
+/* Whether a reference value in the file is null (byte order does not matter). */
+static inline int ref_is_null(const uint8_t *p, unsigned id_size)
+{
+    if (id_size == 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v == 0;
+    }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v == 0;
+}
+
 static uint64_t id_at(const hprof_reader *r, uint64_t at)
 {
     hprof_cursor c = {r->data, at, r->size};
@@ -655,13 +668,8 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
             break;
         }
         const uint8_t *data = r->data + c->pos;
-        for (uint32_t f = 0; f < kc->ref_count; f++) {
-            const uint8_t *p = data + r->ref_fields[kc->ref_start + f].offset;
-            uint64_t v = 0;
-            for (unsigned b = 0; b < id; b++)
-                v |= p[b];
-            edges += v != 0;
-        }
+        for (uint32_t f = 0; f < kc->ref_count; f++)
+            edges += !ref_is_null(data + r->ref_fields[kc->ref_start + f].offset, id);
         break;
     }
     case HPROF_OBJ_ARRAY_DUMP: {
@@ -677,12 +685,8 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         }
         t->shallow[node] = hprof_array_shallow(r, n, r->ref_size);
         const uint8_t *p = r->data + c->pos;
-        for (uint32_t i = 0; i < n; i++, p += id) {
-            uint64_t v = 0;
-            for (unsigned b = 0; b < id; b++)
-                v |= p[b];
-            edges += v != 0;
-        }
+        for (uint32_t i = 0; i < n; i++, p += id)
+            edges += !ref_is_null(p, id);
         break;
     }
     default: { /* primitive arrays */

@@ -18,33 +18,28 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     r->shift = span ? (unsigned)__builtin_ctzll(span) : 0;
     uint64_t slots = ((sorted[count - 1] - r->base) >> r->shift) + 1;
     uint64_t words = (slots + 63) / 64;
-    if (words > count + 1024) /* over 8 bytes of bitmap per id: too sparse */
+    if (words > count / 2 + 1024) /* over 32 bytes of index per id: too sparse */
         return 0;
-    r->bits = calloc(words, sizeof *r->bits);
-    r->word_rank = malloc(words * sizeof *r->word_rank);
-    if (!r->bits || !r->word_rank) {
-        lf_idrank_free(r);
+    r->words = calloc(words, sizeof *r->words);
+    if (!r->words)
         return -1;
-    }
     r->word_count = words;
     for (uint64_t i = 0; i < count; i++) {
         uint64_t slot = (sorted[i] - r->base) >> r->shift;
-        r->bits[slot >> 6] |= 1ull << (slot & 63);
+        r->words[slot >> 6].bits |= 1ull << (slot & 63);
     }
-    uint32_t rank = 0;
+    uint64_t rank = 0;
     for (uint64_t w = 0; w < words; w++) {
-        r->word_rank[w] = rank;
-        rank += lf_popcount64(r->bits[w]);
+        r->words[w].rank = rank;
+        rank += lf_popcount64(r->words[w].bits);
     }
     return 0;
 }
 
 void lf_idrank_free(lf_idrank *r)
 {
-    free(r->bits);
-    free(r->word_rank);
-    r->bits = NULL;
-    r->word_rank = NULL;
+    free(r->words);
+    r->words = NULL;
 }
 
 /* Natural merge sort for a few long runs: a dump lists its objects in address

@@ -2,10 +2,11 @@
  *
  * Resolving every reference of a dump is the hottest loop of a reader. JudyL
  * costs ~250 ns per random lookup at 21M keys here; a rank bitmap over the
- * address range answers with two memory reads: one bit per possible address
- * (ids share an alignment, found from the data), plus the rank of each 64-bit
- * word. When the ids are too sparse for that (the bitmap would outgrow 8 bytes
- * per object), a binary search over the sorted ids answers instead. */
+ * address range answers from one cache line: one bit per possible address
+ * (ids share an alignment, found from the data), stored next to the rank of
+ * the first id of each 64-bit word. When the ids are too sparse for that (the
+ * index would outgrow 8 bytes per object), a binary search over the sorted
+ * ids answers instead. */
 #ifndef LF_IDRANK_H
 #define LF_IDRANK_H
 
@@ -17,8 +18,12 @@ typedef struct lf_idrank {
     uint64_t base;            /* smallest id */
     unsigned shift;           /* every id - base is a multiple of 1 << shift */
     uint64_t word_count;
-    uint64_t *bits;           /* NULL when the ids are too sparse */
-    uint32_t *word_rank;      /* ranks of the ids before each word */
+    /* NULL when the ids are too sparse; else per 64 slots the bits and the
+     * rank of the first, side by side so a lookup reads one cache line */
+    struct lf_idrank_word {
+        uint64_t bits;
+        uint64_t rank;
+    } *words;
 } lf_idrank;
 
 #define LF_IDRANK_NONE 0xffffffffu
@@ -42,17 +47,17 @@ static inline uint32_t lf_idrank_find(const lf_idrank *r, uint64_t id)
     if (id < r->base)
         return LF_IDRANK_NONE;
     uint64_t slot = id - r->base;
-    if (r->bits) {
+    if (r->words) {
         if (slot & ((1ull << r->shift) - 1))
             return LF_IDRANK_NONE;
         slot >>= r->shift;
         uint64_t word = slot >> 6;
         if (word >= r->word_count)
             return LF_IDRANK_NONE;
-        uint64_t w = r->bits[word], bit = 1ull << (slot & 63);
+        uint64_t w = r->words[word].bits, bit = 1ull << (slot & 63);
         if (!(w & bit))
             return LF_IDRANK_NONE;
-        return r->word_rank[word] + lf_popcount64(w & (bit - 1));
+        return (uint32_t)r->words[word].rank + lf_popcount64(w & (bit - 1));
     }
     uint64_t lo = 0, hi = r->count;
     while (lo < hi) {

@@ -341,7 +341,7 @@ void test_idrank(void)
             ids[i] = 0xfc000000ull + i * (sparse ? (1ull << 40) : 24) + (i % 3) * 8;
         lf_idrank r;
         CHECK(lf_idrank_build(&r, ids, n) == 0);
-        CHECK(sparse ? r.bits == NULL : r.bits != NULL);
+        CHECK(sparse ? r.words == NULL : r.words != NULL);
         uint64_t wrong = 0;
         for (uint64_t i = 0; i < n; i++) {
             wrong += lf_idrank_find(&r, ids[i]) != i;
