@@ -397,10 +397,7 @@ static int read_records(hprof_reader *r, uint64_t pos)
             while (tag == HPROF_HEAP_DUMP && end < r->size && !plausible_tag(r->data[end]) &&
                    end + (1ull << 32) <= r->size)
                 end += 1ull << 32;
-            hprof_cursor h = {r->data, body, end};
-            if (walk_heap(r, &h, 1, NULL, NULL))
-                return -1;
-            if (add_segment(r, body, end))
+            if (add_segment(r, body, end)) /* walked later, on several threads */
                 return -1;
             pos = end;
             continue;
@@ -909,6 +906,83 @@ static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state
  * contiguous parts of about equal bytes. Every write goes to the slots of the
  * node being read (or to a thread's own counters), so the result does not
  * depend on the number of threads. */
+/* Pass 1 on several threads: each collects into its own vectors and maps,
+ * merged afterwards in file order, so the result is the one thread's. */
+static void collector_reset(hprof_reader *c)
+{
+    c->ids = NULL;
+    c->id_count = c->id_cap = 0;
+    c->roots = NULL;
+    c->root_count = c->root_cap = 0;
+    c->classes = NULL;
+    c->class_count = c->class_cap = 0;
+    c->class_index = NULL;
+    c->thread_object = NULL;
+    c->thread_trace = NULL;
+}
+
+static int append(hprof_reader *r, void **to, size_t *count, size_t *cap, const void *from, size_t n,
+                  size_t elem)
+{
+    if (n == 0)
+        return 0;
+    if (lf_vec_reserve(to, cap, *count + n, elem))
+        return lf_fail_nomem(r->err, "reading the dump");
+    memcpy((char *)*to + *count * elem, from, n * elem);
+    *count += n;
+    return 0;
+}
+
+static int merge_judy(hprof_reader *r, Pvoid_t *into, Pvoid_t from)
+{
+    Word_t key = 0;
+    PWord_t value;
+    JLF(value, from, key);
+    while (value) {
+        if (judy_set(r, into, key, *value))
+            return -1;
+        JLN(value, from, key);
+    }
+    return 0;
+}
+
+static int collector_merge(hprof_reader *r, hprof_reader *c)
+{
+    int rc = append(r, (void **)&r->ids, &r->id_count, &r->id_cap, c->ids, c->id_count, sizeof *r->ids);
+    if (rc == 0 && r->id_count > LF_NODE_MAX)
+        rc = lf_fail_at(r->err, 0, "unsupported dump", "more than %u objects", LF_NODE_MAX);
+    if (rc == 0)
+        rc = append(r, (void **)&r->roots, &r->root_count, &r->root_cap, c->roots, c->root_count,
+                    sizeof *r->roots);
+    for (size_t i = 0; rc == 0 && i < c->class_count; i++) {
+        PWord_t slot;
+        JLI(slot, r->class_index, (Word_t)c->classes[i].id);
+        if (slot == PJERR) {
+            rc = lf_fail_nomem(r->err, "reading classes");
+        } else if (*slot) {
+            r->warnings++; /* the same class twice: keep the first */
+        } else {
+            rc = append(r, (void **)&r->classes, &r->class_count, &r->class_cap, &c->classes[i], 1,
+                        sizeof *r->classes);
+            *slot = r->class_count;
+        }
+    }
+    if (rc == 0)
+        rc = merge_judy(r, &r->thread_object, c->thread_object);
+    if (rc == 0)
+        rc = merge_judy(r, &r->thread_trace, c->thread_trace);
+    Word_t freed;
+    JLFA(freed, c->class_index);
+    JLFA(freed, c->thread_object);
+    JLFA(freed, c->thread_trace);
+    (void)freed;
+    free(c->ids);
+    free(c->roots);
+    free(c->classes);
+    collector_reset(c);
+    return rc;
+}
+
 typedef struct walk_job {
     hprof_reader reader;        /* a copy: its own error and warning count */
     lf_error err;
@@ -949,6 +1023,8 @@ static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_vis
         job[k].reader = *r;
         job[k].reader.err = &job[k].err;
         job[k].reader.warnings = 0;
+        if (pass == 1)
+            collector_reset(&job[k].reader);
         job[k].pass = pass;
         job[k].visit = visit;
         job[k].state = states[k];
@@ -980,6 +1056,9 @@ static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_vis
             rc = -1;
         }
     }
+    for (unsigned k = 0; pass == 1 && k < threads; k++) /* in file order */
+        if (collector_merge(r, &job[k].reader) && rc == 0)
+            rc = -1;
     return rc;
 }
 
@@ -1284,8 +1363,18 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     pass3_state s;
     memset(&s, 0, sizeof s);
 
-    if (read_records(&r, header_end + 12))
-        goto out;
+    {
+        void *none[MAX_THREADS] = {NULL};
+        if (read_records(&r, header_end + 12)) {
+            /* the heap records before the bad one may hold an earlier fault */
+            lf_error later = *err;
+            if (walk_parallel(&r, 1, 1, NULL, none) == 0)
+                *err = later;
+            goto out;
+        }
+        if (walk_parallel(&r, threads, 1, NULL, none) < 0)
+            goto out;
+    }
     if (r.segment_count == 0 && r.id_count == 0) {
         lf_fail_at(err, size, "HPROF file without a heap dump", NULL);
         goto out;
