@@ -1,0 +1,46 @@
+#!/bin/sh
+# Mutation test: every fixture cut at many lengths and with bytes changed at
+# many places must give exit 0 or 3 (never a signal, never 4 from a bogus huge
+# allocation), and exit 3 must come with a position: "at offset N (0x...)" or
+# "line N:". Sourced by run.sh (uses $LF, $tmp, pass, fail).
+mutate_file() { # mutate_file FILE CUTS FLIPS
+    f=$1 cuts=$2 flips=$3
+    size=$(wc -c <"$f")
+    bad=0
+    i=0
+    while [ $i -lt $((cuts + flips)) ]; do
+        # positions spread over the file, denser at the start (headers)
+        if [ $i -lt $cuts ]; then
+            if [ $i -lt $((cuts / 2)) ]; then at=$((i * 7)); else at=$((size * (i - cuts / 2) / (cuts - cuts / 2))); fi
+            [ $at -ge $size ] && at=$((size - 1))
+            head -c "$at" "$f" >"$tmp/m"
+        else
+            j=$((i - cuts))
+            at=$(( (j * 2654435761) % size ))
+            [ $j -lt 32 ] && at=$((j * 5 % size))
+            cp "$f" "$tmp/m"
+            printf '\377' | dd of="$tmp/m" bs=1 seek="$at" conv=notrunc 2>/dev/null
+        fi
+        "$LF" info "$tmp/m" --no-progress >/dev/null 2>"$tmp/merr" </dev/null
+        code=$?
+        if [ $code = 3 ]; then
+            grep -Eq 'at offset [0-9]+ \(0x[0-9a-f]+\)|line [0-9]+:' "$tmp/merr" || code=33
+        fi
+        if [ $code != 0 ] && [ $code != 3 ]; then
+            [ $bad -lt 3 ] && echo "  $f: mutation $i (at $at) gave exit $code: $(head -c 200 "$tmp/merr")"
+            bad=$((bad + 1))
+        fi
+        i=$((i + 1))
+    done
+    if [ $bad = 0 ]; then pass=$((pass + 1)); else echo "FAIL mutation $f: $bad bad"; fail=$((fail + 1)); fi
+}
+
+"$LF" convert fixtures/graphs/weak_cache.txt -o "$tmp/mut.lfs" 2>/dev/null
+for f in fixtures/graphs/*.txt "$tmp/mut.lfs" fixtures/example/app.lfs; do
+    mutate_file "$f" 40 40
+done
+for f in fixtures/java/dumps/planted_leak.hprof fixtures/java/dumps/weak_cache.hprof \
+         fixtures/java/dumps/stack_local.hprof fixtures/java/dumps/class_loader_leak.hprof \
+         fixtures/java/dumps/planted_leak.hprof.gz tests/fuzz/corpus/open/hotspot-threads.hprof; do
+    mutate_file "$f" 30 30
+done
