@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <Judy.h>
+
 #include "../core/analysis.h"
+#include "../core/vec.h"
 #include "../graph/paths.h"
 #include "cli.h"
 #include "commands.h"
@@ -25,15 +28,22 @@ static const char path_help[] =
     "Options:\n"
     "  --class NAME        the largest instances of class NAME by retained size\n"
     "  --top N             how many instances with --class (default 5; 0 = all)\n"
+    "  --all               up to 10 disjoint paths per target (no two pass through\n"
+    "                      the same object), numbered in column path\n"
+    "  --merge             the paths of all targets merged into one tree from the\n"
+    "                      roots, with how many targets each hop leads to (count),\n"
+    "                      like Eclipse MAT's \"merge shortest paths\"\n"
     "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
     "                      (repeatable), as Eclipse MAT's path queries allow\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE };
+enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE };
 static const cli_option path_options[] = {
     {"class", 0, 1, OPT_CLASS},
     {"top", 0, 1, OPT_TOP},
     {"exclude", 0, 1, OPT_EXCLUDE},
+    {"all", 0, 0, OPT_ALL},
+    {"merge", 0, 0, OPT_MERGE},
     {NULL, 0, 0, 0},
 };
 
@@ -44,13 +54,20 @@ typedef struct path_state {
     uint64_t top;
     const char *exclude[MAX_EXCLUDES];
     unsigned exclude_count;
+    int all, merge;
 } path_state;
+
+#define MAX_DISJOINT 10
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     path_state *o = state;
     if (id == OPT_CLASS)
         o->class_name = arg;
+    if (id == OPT_ALL)
+        o->all = 1;
+    if (id == OPT_MERGE)
+        o->merge = 1;
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_EXCLUDE) {
@@ -100,33 +117,40 @@ static int follow(void *ctx, uint32_t from, uint32_t to)
 }
 
 static const out_column columns[] = {
-    {"target", OUT_ID}, {"distance", OUT_U64}, {"depth", OUT_U64}, {"id", OUT_ID},
-    {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR},
+    {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
+    {"id", OUT_ID}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR},
+    {"field", OUT_STR},
 };
 
+static void write_hop(out_writer *w, const lf_snapshot *s, const uint32_t *path, int64_t k, int weak)
+{
+    uint32_t v = path[k];
+    cli_write_id(w, s, v);
+    out_u64(w, s->object_shallow[v]);
+    if (s->retained && s->idom[v] != LF_NODE_NONE)
+        out_u64(w, s->retained[v]);
+    else
+        out_null(w);
+    lf_str label = lf_snapshot_object_label(s, v);
+    out_str(w, label.ptr, label.len);
+    if (k == 0) {
+        cli_write_root_label(w, s, v);
+    } else {
+        uint64_t e = lf_snapshot_find_edge(s, path[k - 1], v);
+        int weak_hop = weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
+        cli_write_edge_label(w, s, path[k - 1], v, weak_hop ? "(weak) " : "");
+    }
+}
+
 static void write_path(out_writer *w, const lf_snapshot *s, const uint32_t *path, int64_t len,
-                       int weak)
+                       int weak, unsigned number)
 {
     for (int64_t k = 0; k < len; k++) {
-        uint32_t v = path[k];
         cli_write_id(w, s, path[len - 1]);
+        out_u64(w, number);
         out_u64(w, (uint64_t)(len - 1));
         out_u64(w, (uint64_t)k);
-        cli_write_id(w, s, v);
-        out_u64(w, s->object_shallow[v]);
-        if (s->retained && s->idom[v] != LF_NODE_NONE)
-            out_u64(w, s->retained[v]);
-        else
-            out_null(w);
-        lf_str label = lf_snapshot_object_label(s, v);
-        out_str(w, label.ptr, label.len);
-        if (k == 0) {
-            cli_write_root_label(w, s, v);
-        } else {
-            uint64_t e = lf_snapshot_find_edge(s, path[k - 1], v);
-            int weak_hop = weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
-            cli_write_edge_label(w, s, path[k - 1], v, weak_hop ? "(weak) " : "");
-        }
+        write_hop(w, s, path, k, weak);
         out_row_end(w);
     }
 }
@@ -140,6 +164,133 @@ static int by_retained(const void *a, const void *b)
     if (r[x] != r[y])
         return r[x] > r[y] ? -1 : 1;
     return x < y ? -1 : x > y;
+}
+
+/* --merge: the paths as a tree from the roots. A tree node is (its parent in
+ * the tree, an object), found through a JudyL keyed by both. */
+typedef struct merge_node {
+    uint32_t object, parent, count;
+    uint8_t weak;
+} merge_node;
+
+typedef struct merge_tree {
+    merge_node *node;
+    size_t count, cap;
+    Pvoid_t index;
+} merge_tree;
+
+#define MERGE_NONE 0xffffffffu
+
+static int merge_add(merge_tree *t, const uint32_t *path, int64_t len, int weak)
+{
+    uint32_t at = MERGE_NONE;
+    for (int64_t k = 0; k < len; k++) {
+        Word_t key = (Word_t)(at == MERGE_NONE ? 0 : (uint64_t)at + 1) << 32 | path[k];
+        PWord_t slot;
+        JLI(slot, t->index, key);
+        if (slot == PJERR)
+            return -1;
+        if (!*slot) {
+            if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
+                return -1;
+            t->node[t->count++] = (merge_node){path[k], at, 0, (uint8_t)weak};
+            *slot = t->count;
+        }
+        at = (uint32_t)(*slot - 1);
+        t->node[at].count++;
+    }
+    return 0;
+}
+
+static const merge_tree *sort_tree;
+static const lf_snapshot *sort_snapshot;
+
+/* Children of one parent: most targets first, then by object id. */
+static int by_count(const void *a, const void *b)
+{
+    const merge_node *x = &sort_tree->node[*(const uint32_t *)a], *y = &sort_tree->node[*(const uint32_t *)b];
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    uint64_t i = sort_snapshot->object_id[x->object], j = sort_snapshot->object_id[y->object];
+    return i < j ? -1 : i > j;
+}
+
+static int merge_write(const merge_tree *t, const lf_snapshot *s, out_format format)
+{
+    static const out_column merge_columns[] = {
+        {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
+        {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR},
+    };
+    size_t n = t->count;
+    uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
+    uint32_t *stack = malloc((n + 1) * sizeof *stack), *depth = malloc((n + 1) * sizeof *depth);
+    if (!offset || !child || !stack || !depth) {
+        free(offset), free(child), free(stack), free(depth);
+        cli_message("error", "out of memory");
+        return -1;
+    }
+    /* child lists in CSR form; slot n holds the tree's roots */
+    for (size_t i = 0; i < n; i++)
+        offset[(t->node[i].parent == MERGE_NONE ? n : t->node[i].parent) + 1]++;
+    for (size_t i = 1; i <= n + 1; i++)
+        offset[i] += offset[i - 1];
+    for (size_t i = 0; i < n; i++) {
+        size_t p = t->node[i].parent == MERGE_NONE ? n : t->node[i].parent;
+        child[offset[p]++] = (uint32_t)i;
+    }
+    for (size_t i = n + 1; i > 0; i--)
+        offset[i] = offset[i - 1];
+    offset[0] = 0;
+    sort_tree = t;
+    sort_snapshot = s;
+    for (size_t p = 0; p <= n; p++)
+        qsort(child + offset[p], offset[p + 1] - offset[p], sizeof *child, by_count);
+    out_writer *w = out_begin(stdout, format, merge_columns, 7);
+    size_t top = 0;
+    for (uint32_t i = offset[n + 1]; i > offset[n]; i--) {
+        stack[top] = child[i - 1];
+        depth[top++] = 0;
+    }
+    while (top > 0) {
+        top--;
+        uint32_t at = stack[top], d = depth[top];
+        const merge_node *m = &t->node[at];
+        out_u64(w, d);
+        out_u64(w, m->count);
+        cli_write_id(w, s, m->object);
+        out_u64(w, s->object_shallow[m->object]);
+        if (s->retained && s->idom[m->object] != LF_NODE_NONE)
+            out_u64(w, s->retained[m->object]);
+        else
+            out_null(w);
+        out_indent(w, d);
+        lf_str label = lf_snapshot_object_label(s, m->object);
+        out_str(w, label.ptr, label.len);
+        if (m->parent == MERGE_NONE) {
+            cli_write_root_label(w, s, m->object);
+        } else {
+            uint32_t from = t->node[m->parent].object;
+            uint64_t e = lf_snapshot_find_edge(s, from, m->object);
+            int weak_hop = m->weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
+            cli_write_edge_label(w, s, from, m->object, weak_hop ? "(weak) " : "");
+        }
+        out_row_end(w);
+        for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
+            stack[top] = child[i - 1];
+            depth[top++] = d + 1;
+        }
+    }
+    out_end(w);
+    free(offset), free(child), free(stack), free(depth);
+    return 0;
+}
+
+static void merge_free(merge_tree *t)
+{
+    Word_t freed;
+    JLFA(freed, t->index);
+    (void)freed;
+    free(t->node);
 }
 
 /* The targets: ids given, or the largest reachable instances of a class. */
@@ -178,7 +329,7 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
 int cmd_path(int argc, char **argv)
 {
     cli_context ctx = {0};
-    path_state opt = {NULL, 5, {NULL}, 0};
+    path_state opt = {NULL, 5, {NULL}, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
@@ -214,21 +365,22 @@ int cmd_path(int argc, char **argv)
     }
     for (uint32_t r = 0; r < s.root_count; r++)
         is_root[s.root[r].node / 8] |= (uint8_t)(1u << (s.root[r].node % 8));
+    lf_path_search ps;
+    if (lf_path_search_init(&ps, &rev, is_root)) {
+        cli_message("error", "out of memory");
+        rc = EXIT_SYSTEM;
+        goto out;
+    }
     exclusion x = {&s, &opt};
-    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
+    lf_edge_filter filter = opt.exclude_count ? follow : NULL;
+    merge_tree tree = {0};
+    out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 9);
     for (int64_t i = 0; i < count && rc == EXIT_OK; i++) {
-        int64_t len = lf_shortest_root_path(&rev, is_root, targets[i], 0, opt.exclude_count ? follow : NULL,
-                                            &x, hops);
+        int64_t len = lf_shortest_root_path(&ps, targets[i], 0, filter, &x, hops);
         int weak = 0;
         if (len == 0) {
-            len = lf_shortest_root_path(&rev, is_root, targets[i], LF_PATH_FOLLOW_WEAK,
-                                        opt.exclude_count ? follow : NULL, &x, hops);
+            len = lf_shortest_root_path(&ps, targets[i], LF_PATH_FOLLOW_WEAK, filter, &x, hops);
             weak = len > 0;
-        }
-        if (len < 0) {
-            cli_message("error", "out of memory");
-            rc = EXIT_SYSTEM;
-            break;
         }
         char id[32];
         snprintf(id, sizeof id, (s.flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
@@ -238,9 +390,37 @@ int cmd_path(int argc, char **argv)
                         opt.exclude_count ? " (with the exclusions)" : "");
         else if (weak)
             cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
-        write_path(w, &s, hops, len, weak);
+        if (opt.merge) {
+            if (len > 0 && merge_add(&tree, hops, len, weak)) {
+                cli_message("error", "out of memory");
+                rc = EXIT_SYSTEM;
+            }
+            continue;
+        }
+        /* --all: each further path may not pass through an earlier one */
+        uint32_t blocked[MAX_DISJOINT * 64];
+        unsigned nblocked = 0;
+        for (unsigned number = 1; len > 0; number++) {
+            write_path(w, &s, hops, len, weak, number);
+            if (!opt.all || number == MAX_DISJOINT || len == 1)
+                break;
+            /* later paths may start at the same root, but through other objects;
+             * a root holding the target directly is used up */
+            for (int64_t k = 0; k + 1 < len && nblocked < sizeof blocked / sizeof blocked[0]; k++) {
+                ps.blocked[hops[k]] = len == 2 ? 2 : 1;
+                blocked[nblocked++] = hops[k];
+            }
+            len = lf_shortest_root_path(&ps, targets[i], weak ? LF_PATH_FOLLOW_WEAK : 0, filter, &x, hops);
+        }
+        for (unsigned k = 0; k < nblocked; k++)
+            ps.blocked[blocked[k]] = 0;
     }
-    out_end(w);
+    if (opt.merge && rc == EXIT_OK && merge_write(&tree, &s, ctx.format))
+        rc = EXIT_SYSTEM;
+    if (w)
+        out_end(w);
+    merge_free(&tree);
+    lf_path_search_free(&ps);
 out:
     lf_reverse_free(&rev);
     free(targets);

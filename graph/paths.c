@@ -37,25 +37,46 @@ void lf_reverse_free(lf_reverse *rev)
 
 #define UNSEEN 0xffffffffu
 
-int64_t lf_shortest_root_path(const lf_reverse *rev, const uint8_t *is_root, uint32_t target,
-                              unsigned flags, lf_edge_filter filter, void *filter_ctx,
-                              uint32_t *path)
+int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t *is_root)
 {
     const uint32_t n = rev->node_count;
-    /* toward[v]: the node v leads to on its way to target (target: itself) */
-    uint32_t *toward = malloc(((size_t)n + 1) * sizeof *toward);
-    uint32_t *queue = malloc(((size_t)n + 1) * sizeof *queue);
-    if (!toward || !queue) {
-        free(toward);
-        free(queue);
+    ps->rev = rev;
+    ps->is_root = is_root;
+    ps->toward = malloc(((size_t)n + 1) * sizeof *ps->toward);
+    ps->queue = malloc(((size_t)n + 1) * sizeof *ps->queue);
+    ps->blocked = calloc((size_t)n + 1, 1);
+    if (!ps->toward || !ps->queue || !ps->blocked) {
+        lf_path_search_free(ps);
         return -1;
     }
     for (uint32_t v = 0; v < n; v++)
-        toward[v] = UNSEEN;
+        ps->toward[v] = UNSEEN;
+    return 0;
+}
+
+void lf_path_search_free(lf_path_search *ps)
+{
+    free(ps->toward);
+    free(ps->queue);
+    free(ps->blocked);
+    ps->toward = ps->queue = NULL;
+    ps->blocked = NULL;
+}
+
+static int root_at(const lf_path_search *ps, uint32_t v)
+{
+    return ps->is_root[v / 8] >> (v % 8) & 1;
+}
+
+int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flags,
+                              lf_edge_filter filter, void *filter_ctx, uint32_t *path)
+{
+    const lf_reverse *rev = ps->rev;
+    uint32_t *toward = ps->toward, *queue = ps->queue;
     uint32_t head = 0, tail = 0, found = UNSEEN;
     toward[target] = target;
     queue[tail++] = target;
-    if (is_root[target / 8] >> (target % 8) & 1)
+    if (root_at(ps, target))
         found = target;
     while (head < tail && found == UNSEEN) {
         uint32_t x = queue[head++];
@@ -64,25 +85,25 @@ int64_t lf_shortest_root_path(const lf_reverse *rev, const uint8_t *is_root, uin
             if (lf_edge_is_weak(s) && !(flags & LF_PATH_FOLLOW_WEAK))
                 continue;
             uint32_t p = lf_edge_node(s);
-            if (toward[p] != UNSEEN || (filter && !filter(filter_ctx, p, x)))
+            if (toward[p] != UNSEEN || ps->blocked[p] == 2 || (ps->blocked[p] == 1 && !root_at(ps, p)) ||
+                (filter && !filter(filter_ctx, p, x)))
                 continue;
             toward[p] = x;
             queue[tail++] = p;
-            if (is_root[p / 8] >> (p % 8) & 1) {
+            if (root_at(ps, p)) {
                 found = p;
                 break;
             }
         }
     }
     int64_t len = 0;
-    if (found != UNSEEN) {
+    if (found != UNSEEN)
         for (uint32_t v = found;; v = toward[v]) {
             path[len++] = v;
             if (v == target)
                 break;
         }
-    }
-    free(toward);
-    free(queue);
+    for (uint32_t i = 0; i < tail; i++) /* leave the work array as it was */
+        toward[queue[i]] = UNSEEN;
     return len;
 }

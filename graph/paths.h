@@ -22,13 +22,26 @@ typedef int (*lf_edge_filter)(void *ctx, uint32_t from, uint32_t to);
 
 enum { LF_PATH_FOLLOW_WEAK = 1u << 0 };
 
-/* Breadth-first search backwards from target to the nearest root (is_root: a
- * bitmap over nodes). On success path[0..len) runs from the root to target
- * and the length (nodes) is returned; 0 when no root reaches target; -1 when
- * out of memory. path needs room for node_count entries. Ties go to the
- * predecessor listed first, so the answer is always the same. */
-int64_t lf_shortest_root_path(const lf_reverse *rev, const uint8_t *is_root, uint32_t target,
-                              unsigned flags, lf_edge_filter filter, void *filter_ctx,
-                              uint32_t *path);
+/* Work arrays for many searches: each search touches and then resets only the
+ * nodes it reached, so a thousand searches near their targets stay cheap. */
+typedef struct lf_path_search {
+    const lf_reverse *rev;
+    const uint8_t *is_root;     /* bitmap over nodes */
+    uint32_t *toward;           /* node -> the node it leads to, or unseen */
+    uint32_t *queue;
+    uint8_t *blocked;           /* 1: a search may not pass through this node, but may
+                                 * start at it if it is a root; 2: not even that */
+} lf_path_search;
+
+int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t *is_root);
+void lf_path_search_free(lf_path_search *ps);
+
+/* Breadth-first search backwards from target to the nearest root. On success
+ * path[0..len) runs from the root to target and the length (nodes) is
+ * returned; 0 when no root reaches target. path needs room for node_count
+ * entries. Blocked nodes are not used (see blocked). Ties go to the predecessor
+ * listed first, so the answer is always the same. */
+int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flags,
+                              lf_edge_filter filter, void *filter_ctx, uint32_t *path);
 
 #endif

@@ -95,3 +95,6 @@ case_ path_missing 2 path $G/diamond.txt 0x99
 case_ path_no_target 2 path $G/diamond.txt
 case_ path_bad_exclude 2 path $G/diamond.txt 4 --exclude Left
 help_ help_path path -h
+case_ path_diamond_all 0 path $G/diamond.txt 4 --all
+case_ path_disjoint_all 0 path $G/disjoint.txt 5 --all
+case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge

@@ -124,9 +124,15 @@ rows_ path_planted_leak "class PlantedLeak
 java.util.ArrayList LEAK
 java.lang.Object[] elementData
 Leaked [0]" \
-    'NR > 1 && $3 == 1 {print $7} NR > 1 && $3 >= 2 {print $7, $8}' \
+    'NR > 1 && $4 == 1 {print $8} NR > 1 && $4 >= 2 {print $8, $9}' \
     path $J/planted_leak.hprof --class Leaked --top 1
 # The worker's array hangs under its thread, one hop from the root, by the frame.
 rows_ path_stack_local "1 root: thread \"worker\"
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \
-    'NR > 1 {print $2, $8}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
+    'NR > 1 {print $3, $9}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
+
+# --merge over all 1000 Leaked: every path goes through LEAK and elementData.
+rows_ path_planted_merge "1000 java.util.ArrayList LEAK
+1000 java.lang.Object[] elementData" \
+    '$6 == "java.util.ArrayList" || $6 == "java.lang.Object[]" {print $2, $6, $7}' \
+    path $J/planted_leak.hprof --class Leaked --top 0 --merge
