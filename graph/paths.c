@@ -1,7 +1,55 @@
 /* paths.c - reverse CSR and backwards breadth-first search. */
 #include "paths.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+
+/* Two halves of the target range, one per thread: each scans every edge
+ * (a sequential read) and writes only its own targets' counts and lists, so
+ * there are no atomics and the lists come out the same either way. */
+typedef struct reverse_half {
+    const lf_graph *g;
+    lf_reverse *rev;
+    uint32_t lo, hi; /* targets [lo, hi) */
+    int fill;
+} reverse_half;
+
+static void *reverse_half_run(void *arg)
+{
+    const reverse_half *h = arg;
+    const lf_graph *g = h->g;
+    uint64_t *offset = h->rev->offset;
+    const uint32_t span = h->hi - h->lo;
+    if (!h->fill) {
+        for (uint64_t e = 0; e < g->edge_count; e++) {
+            uint32_t t = lf_edge_node(g->edge_target[e]);
+            if (t - h->lo < span)
+                offset[t + 2]++;
+        }
+        return NULL;
+    }
+    for (uint32_t v = 0; v < g->node_count; v++)
+        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++) {
+            uint32_t t = g->edge_target[e], node = lf_edge_node(t);
+            if (node - h->lo < span)
+                h->rev->source[offset[node + 1]++] = v | (t & LF_EDGE_WEAK);
+        }
+    return NULL;
+}
+
+static void run_reverse_halves(const lf_graph *g, lf_reverse *rev, int fill)
+{
+    const uint32_t n = g->node_count;
+    reverse_half half[2] = {{g, rev, 0, n / 2, fill}, {g, rev, n / 2, n, fill}};
+    pthread_t t;
+    if (n >= (1u << 16) && pthread_create(&t, NULL, reverse_half_run, &half[1]) == 0) {
+        reverse_half_run(&half[0]);
+        pthread_join(t, NULL);
+    } else {
+        reverse_half_run(&half[0]);
+        reverse_half_run(&half[1]);
+    }
+}
 
 int lf_reverse_build(const lf_graph *g, lf_reverse *rev)
 {
@@ -15,15 +63,10 @@ int lf_reverse_build(const lf_graph *g, lf_reverse *rev)
     }
     /* counts at offset[t + 2], so that after the prefix sum offset[t + 1] is
      * t's start and advancing it while filling leaves it at t's end */
-    for (uint64_t e = 0; e < g->edge_count; e++)
-        rev->offset[lf_edge_node(g->edge_target[e]) + 2]++;
+    run_reverse_halves(g, rev, 0);
     for (uint32_t v = 2; v <= n + 1 && n > 0; v++)
         rev->offset[v] += rev->offset[v - 1];
-    for (uint32_t v = 0; v < n; v++)
-        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++) {
-            uint32_t t = g->edge_target[e];
-            rev->source[rev->offset[lf_edge_node(t) + 1]++] = v | (t & LF_EDGE_WEAK);
-        }
+    run_reverse_halves(g, rev, 1);
     return 0;
 }
 

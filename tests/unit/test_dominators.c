@@ -4,6 +4,7 @@
 
 #include "../../graph/dominators.h"
 #include "../../graph/domtree.h"
+#include "../../graph/paths.h"
 #include "graph_fixture.h"
 #include "test.h"
 #include "tests.h"
@@ -310,4 +311,44 @@ void test_class_retained_nested(void)
     CHECK_EQ_U64(class_ret[1], 3);
     lf_domtree_free(&tree);
     test_graph_free(&t);
+}
+
+void test_reverse_lists(void)
+{
+    /* 100,000 nodes (two threads build the lists): every edge is listed at its
+     * target, in the order of the forward edges, weak bit kept. */
+    const uint32_t n = 100000;
+    const uint64_t m = 300000;
+    uint32_t *e = malloc(m * 2 * sizeof *e);
+    uint8_t *weak = malloc(m);
+    rng_state = 12345;
+    for (uint64_t i = 0; i < m; i++) {
+        e[2 * i] = rnd(n);
+        e[2 * i + 1] = rnd(n);
+        weak[i] = rnd(5) == 0;
+    }
+    uint32_t roots[] = {0};
+    test_graph t;
+    test_graph_build(&t, n, e, weak, m, roots, 1);
+    lf_reverse rev;
+    CHECK(lf_reverse_build(&t.g, &rev) == 0);
+    CHECK_EQ_U64(rev.offset[n], m);
+    uint64_t bad = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        for (uint64_t i = rev.offset[v]; i + 1 < rev.offset[v + 1]; i++)
+            bad += lf_edge_node(rev.source[i]) > lf_edge_node(rev.source[i + 1]);
+    }
+    uint64_t *seen = calloc(n + 1, sizeof *seen);
+    for (uint32_t s = 0; s < n; s++)
+        for (uint64_t f = t.g.edge_offset[s]; f < t.g.edge_offset[s + 1]; f++) {
+            uint32_t target = lf_edge_node(t.g.edge_target[f]);
+            uint64_t at = rev.offset[target] + seen[target]++;
+            bad += rev.source[at] != (s | (t.g.edge_target[f] & LF_EDGE_WEAK));
+        }
+    CHECK_EQ_U64(bad, 0);
+    free(seen);
+    lf_reverse_free(&rev);
+    test_graph_free(&t);
+    free(e);
+    free(weak);
 }

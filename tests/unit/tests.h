@@ -10,6 +10,7 @@
     T(test_domtree_children_sorted)        \
     T(test_domtree_long_lists_sorted)      \
     T(test_class_retained_nested)          \
+    T(test_reverse_lists)                  \
     T(test_strtab_interning)               \
     T(test_textgraph_parse)                \
     T(test_textgraph_errors)               \
