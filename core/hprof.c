@@ -137,12 +137,35 @@ static int skip_value(hprof_reader *r, hprof_cursor *c, uint8_t type, const char
     return 0;
 }
 
+/* Steps over a u2 count of entries, each a key of key_size bytes and a basic
+ * type, followed by a value of that type when with_value. */
+static int skip_entries(hprof_reader *r, hprof_cursor *c, unsigned key_size, int with_value,
+                        const char *what)
+{
+    if (hprof_need(r, c, 2, what))
+        return -1;
+    uint16_t n = hprof_u2(c);
+    for (uint16_t i = 0; i < n; i++) {
+        if (hprof_need(r, c, key_size + 1, what))
+            return -1;
+        c->pos += key_size;
+        uint8_t type = hprof_u1(c);
+        if (with_value) {
+            if (skip_value(r, c, type, what))
+                return -1;
+        } else if (hprof_type_size(type, r->id_size) == 0) {
+            return lf_fail_at(r->err, c->pos - 1, "unknown basic type", "%u in %s", type, what);
+        }
+    }
+    return 0;
+}
+
 /* Reads (collect) or steps over (later passes) a CLASS DUMP's body. */
 static int read_class_dump(hprof_reader *r, hprof_cursor *c, uint64_t record_at, int collect)
 {
     const unsigned id = r->id_size;
     const char *what = "CLASS DUMP";
-    if (hprof_need(r, c, 7 * (uint64_t)id + 8 + 2, what))
+    if (hprof_need(r, c, 7 * (uint64_t)id + 8, what))
         return -1;
     hprof_class k;
     memset(&k, 0, sizeof k);
@@ -153,37 +176,16 @@ static int read_class_dump(hprof_reader *r, hprof_cursor *c, uint64_t record_at,
     k.loader_id = hprof_id(c, id);
     c->pos += 4 * (uint64_t)id; /* signers, protection domain, 2 reserved */
     k.instance_size = hprof_u4(c);
-    uint16_t n = hprof_u2(c);
-    for (uint16_t i = 0; i < n; i++) {
-        if (hprof_need(r, c, 3, what))
-            return -1;
-        c->pos += 2;
-        if (skip_value(r, c, hprof_u1(c), what))
-            return -1;
-    }
-    if (hprof_need(r, c, 2, what))
+    /* constant pool (u2 index), statics (id name), instance fields (id name,
+     * no value): each a count, then entries of key, type, maybe a value */
+    if (skip_entries(r, c, 2, 1, what))
         return -1;
     k.statics_at = c->pos;
-    n = hprof_u2(c);
-    for (uint16_t i = 0; i < n; i++) {
-        if (hprof_need(r, c, id + 1, what))
-            return -1;
-        c->pos += id;
-        if (skip_value(r, c, hprof_u1(c), what))
-            return -1;
-    }
-    if (hprof_need(r, c, 2, what))
+    if (skip_entries(r, c, id, 1, what))
         return -1;
     k.fields_at = c->pos;
-    n = hprof_u2(c);
-    for (uint16_t i = 0; i < n; i++) {
-        if (hprof_need(r, c, id + 1, what))
-            return -1;
-        c->pos += id;
-        uint8_t type = hprof_u1(c);
-        if (hprof_type_size(type, id) == 0)
-            return lf_fail_at(r->err, c->pos - 1, "unknown basic type", "%u in %s", type, what);
-    }
+    if (skip_entries(r, c, id, 0, what))
+        return -1;
     if (!collect)
         return 0;
     PWord_t slot;

@@ -248,6 +248,8 @@ void test_lfs_writer_api(void)
     unlink(path);
 }
 
+static void check_sorted(const uint64_t *ids, uint64_t n, uint64_t sum);
+
 void test_sort_ids(void)
 {
     /* few runs (merged) and many runs (radix), both against a simple check */
@@ -265,17 +267,23 @@ void test_sort_ids(void)
             sum += x;
         }
         CHECK(lf_sort_u64(ids, n) == 0);
-        uint64_t check = 0;
-        int sorted = 1;
-        for (uint64_t i = 0; i < n; i++) {
-            check += ids[i];
-            if (i && ids[i - 1] > ids[i])
-                sorted = 0;
-        }
-        CHECK(sorted);
-        CHECK_EQ_U64(check, sum);
+        check_sorted(ids, n, sum);
         free(ids);
     }
+}
+
+/* Sorted ascending, and the same values (their sum) as before. */
+static void check_sorted(const uint64_t *ids, uint64_t n, uint64_t sum)
+{
+    uint64_t check = 0;
+    int sorted = 1;
+    for (uint64_t i = 0; i < n; i++) {
+        check += ids[i];
+        if (i)
+            sorted &= ids[i - 1] <= ids[i];
+    }
+    CHECK(sorted);
+    CHECK_EQ_U64(check, sum);
 }
 
 void test_sort_ids_dump_order(void)
@@ -294,14 +302,7 @@ void test_sort_ids_dump_order(void)
     for (uint64_t i = 0; i < n; i++)
         sum += ids[i];
     CHECK(lf_sort_u64(ids, n) == 0);
-    uint64_t check = ids[0];
-    int sorted = 1;
-    for (uint64_t i = 1; i < n; i++) {
-        check += ids[i];
-        sorted &= ids[i - 1] <= ids[i];
-    }
-    CHECK(sorted);
-    CHECK_EQ_U64(check, sum);
+    check_sorted(ids, n, sum);
     free(ids);
 }
 
@@ -320,14 +321,7 @@ void test_sort_ids_one_long_run(void)
         sum += ids[i];
     }
     CHECK(lf_sort_u64(ids, n) == 0);
-    uint64_t check = ids[0];
-    int sorted = 1;
-    for (uint64_t i = 1; i < n; i++) {
-        check += ids[i];
-        sorted &= ids[i - 1] <= ids[i];
-    }
-    CHECK(sorted);
-    CHECK_EQ_U64(check, sum);
+    check_sorted(ids, n, sum);
     free(ids);
 }
 
