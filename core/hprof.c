@@ -891,6 +891,77 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     return 0;
 }
 
+/* --- static fields as roots ------------------------------------------------------ */
+
+/* Loaders whose classes the VM never unloads (JDK 9+, JDK 8, Android). */
+static const char *const system_loaders[] = {
+    "jdk.internal.loader.ClassLoaders$AppClassLoader",
+    "jdk.internal.loader.ClassLoaders$PlatformClassLoader",
+    "jdk.internal.loader.ClassLoaders$BootClassLoader",
+    "sun.misc.Launcher$AppClassLoader",
+    "sun.misc.Launcher$ExtClassLoader",
+    "dalvik.system.PathClassLoader",
+    "java.lang.BootClassLoader",
+};
+
+static int is_system_loader(const hprof_reader *r, const node_tables *t, uint64_t loader_id)
+{
+    if (loader_id == 0)
+        return 1; /* the bootstrap loader */
+    uint32_t node = node_of(t, loader_id);
+    if (node == LF_NODE_NONE || t->class_of[node] >= r->class_count)
+        return 0;
+    uint32_t name = r->classes[t->class_of[node]].name;
+    uint64_t off = r->strings.offset[name], len = r->strings.offset[name + 1] - off;
+    for (size_t i = 0; i < sizeof system_loaders / sizeof system_loaders[0]; i++)
+        if (strlen(system_loaders[i]) == len && memcmp(system_loaders[i], r->strings.bytes + off, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The static fields of classes from those loaders are roots named "static
+ * field com.acme.Registry.listeners", as leak finders name them: what such a
+ * field holds stays until the field changes. Statics of classes from other
+ * loaders are not roots, so a leaked class loader still owns its classes and
+ * what their statics hold. */
+static int add_static_roots(hprof_reader *r, node_tables *t, lf_root **roots, size_t *count,
+                            size_t *cap)
+{
+    int64_t kind = lf_strtab_intern(&r->strings, "static field", 12);
+    if (kind < 0)
+        return lf_fail_nomem(r->err, "reading roots");
+    char name[1200];
+    for (size_t k = 0; k < r->class_count; k++) {
+        if (t->class_node[k] == LF_NODE_NONE || !is_system_loader(r, t, r->classes[k].loader_id))
+            continue;
+        uint64_t coff = r->strings.offset[r->classes[k].name];
+        uint64_t clen = r->strings.offset[r->classes[k].name + 1] - coff;
+        hprof_cursor c = {r->data, r->classes[k].statics_at, r->size};
+        uint16_t n = hprof_u2(&c); /* checked in pass 1 */
+        for (uint16_t i = 0; i < n; i++) {
+            uint64_t sid = hprof_id(&c, r->id_size);
+            uint8_t type = hprof_u1(&c);
+            if (!hprof_type_is_ref(type)) {
+                c.pos += hprof_type_size(type, r->id_size);
+                continue;
+            }
+            uint32_t node = node_of(t, hprof_id(&c, r->id_size));
+            if (node == LF_NODE_NONE)
+                continue; /* null, or dangling (counted with the class's edges) */
+            uint32_t flen = 0;
+            const uint8_t *field = hprof_string(r, sid, &flen);
+            int m = snprintf(name, sizeof name, "%.*s.%.*s", (int)(clen > 800 ? 800 : clen),
+                             r->strings.bytes + coff, field ? (int)(flen > 300 ? 300 : flen) : 1,
+                             field ? (const char *)field : "?");
+            int64_t str = lf_strtab_intern(&r->strings, name, (size_t)m);
+            if (str < 0 || lf_vec_reserve((void **)roots, cap, *count + 1, sizeof **roots))
+                return lf_fail_nomem(r->err, "reading roots");
+            (*roots)[(*count)++] = (lf_root){node, (uint32_t)kind, (uint32_t)str, 0};
+        }
+    }
+    return 0;
+}
+
 /* --- the whole read ------------------------------------------------------------ */
 
 static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state)
@@ -1565,6 +1636,12 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
             goto out;
         }
         roots[root_count++] = (lf_root){obj, (uint32_t)kind, (uint32_t)name, 0};
+    }
+    size_t root_cap = r.root_count + 1;
+    if (add_static_roots(&r, &t, &roots, &root_count, &root_cap)) {
+        free(roots);
+        free(thread_label);
+        goto out;
     }
 
     /* Counts to offsets; then every object's edges, thread-local roots last. */

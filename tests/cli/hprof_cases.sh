@@ -4,11 +4,10 @@
 # references 4 (compressed oops), arrays 16 + elements, all 8-aligned.
 
 # PlantedLeak: static ArrayList LEAK of 1000 Leaked (16) each owning a byte[100]
-# (120): 24 + Object[1000] 4016 + 1000 * 136 = 140,040; owned by class PlantedLeak.
-rows_ planted_leak_owner "0 class PlantedLeak
-1 java.util.ArrayList 24 140040 LEAK" \
-    '$7 == "class PlantedLeak" {print $1, $7} $8 == "LEAK" {print $1, $7, $4, $5, $8}' \
-    dominators $J/planted_leak.hprof --depth 2 --top 0 --min 0
+# (120): 24 + Object[1000] 4016 + 1000 * 136 = 140,040. The static field of a
+# class of the application loader is a root: the list is the top owner.
+rows_ planted_leak_owner "0 java.util.ArrayList 24 140040 root: static field PlantedLeak.LEAK" \
+    'NR == 2 {print $1, $7, $4, $5, $8}' dominators $J/planted_leak.hprof --depth 2
 rows_ planted_leak_classes "1000 16000 136000 Leaked" \
     '$5 == "Leaked" {print $1, $2, $3, $5}' classes $J/planted_leak.hprof --top 0
 # The same dump gzip-compressed by HotSpot (-gz=1, several gzip members).
@@ -18,7 +17,8 @@ rows_ planted_leak_gzip "1000 16000 136000 Leaked" \
 # the array header 16: 32 + Object[1000] 8016 + 1000 * (16 + 120) = 144,048? No:
 # Leaked holds one reference: align8(12 + 8) = 24, so 32 + 8016 + 1000 * 144.
 rows_ planted_leak_nocoops "java.util.ArrayList 32 152048" \
-    '$8 == "LEAK" {print $7, $4, $5}' dominators $J/planted_leak_nocoops.hprof --flat --top 0 --min 0
+    '$8 == "root: static field PlantedLeak.LEAK" {print $7, $4, $5}' \
+    dominators $J/planted_leak_nocoops.hprof --flat --top 0 --min 0
 
 # WeakCache: referents of WeakReference and SoftReference are not ownership.
 # WEAK: 24 + Object[500] 2016 + 500 * WeakReference 32 = 18,040;
@@ -27,17 +27,17 @@ rows_ planted_leak_nocoops "java.util.ArrayList 32 152048" \
 rows_ weak_cache_default "WEAK 18040
 STRONG 9216
 SOFT 8840" \
-    '$8 == "WEAK" || $8 == "SOFT" || $8 == "STRONG" {print $8, $5}' \
+    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT|STRONG)$/ {sub(/.*\./, "", $8); print $8, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --format tsv
 # --strong soft: SOFT owns its 200 Payload2 (88 each): 8,840 + 17,600 = 26,440.
 rows_ weak_cache_soft "SOFT 26440
 WEAK 18040" \
-    '$8 == "WEAK" || $8 == "SOFT" {print $8, $5}' \
+    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $8); print $8, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong soft
 # --strong all (Eclipse MAT's numbers): WEAK also owns 500 Payload: 18,040 + 44,000.
 rows_ weak_cache_all "WEAK 62040
 SOFT 26440" \
-    '$8 == "WEAK" || $8 == "SOFT" {print $8, $5}' \
+    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $8); print $8, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong all
 # The 500 weakly held Payload are unreachable: counted, not retained.
 rows_ weak_cache_payload "500 12000 0 Payload" \
@@ -69,10 +69,12 @@ java.net.URLClassLoader
 class LeakyPlugin\$Entry" \
     'NR > 1 && ($7 == "java.net.URLClassLoader" || $7 ~ /^class LeakyPlugin/) {print $7} $8 == "BLOB" {print $8}' \
     dominators $J/class_loader_leak.hprof --depth 0 --top 0 --min 0 \
-    --root "$("$LF" dominators $J/class_loader_leak.hprof --flat --top 0 --min 0 | awk -F'\t' '$8 == "LEAKED" {print $2}')"
+    --root "$("$LF" dominators $J/class_loader_leak.hprof --flat --top 0 --min 0 |
+              awk -F'\t' '$8 == "root: static field ClassLoaderLeak.LEAKED" {print $2}')"
 
 # LinkedList1M (gzip, 38 members): 1,000,000 nodes of 24 bytes in one chain.
-rows_ linked_list_head "LinkedList1M\$Node 24 24000000 HEAD" '$8 == "HEAD" {print $7, $4, $5, $8}' \
+rows_ linked_list_head "LinkedList1M\$Node 24 24000000 root: static field LinkedList1M.HEAD" \
+    '$8 == "root: static field LinkedList1M.HEAD" {print $7, $4, $5, $8}' \
     dominators $J/linked_list_1m.hprof.gz --flat --top 3
 rows_ linked_list_count "1000000 24000000 24000000 LinkedList1M\$Node" \
     '$5 == "LinkedList1M$Node" {print $1, $2, $3, $5}' classes $J/linked_list_1m.hprof.gz --top 0
@@ -118,13 +120,12 @@ rows_ roots_stack_local_first "thread \"worker\" more" \
     'NR == 2 {print $5, $7, ($3 > 800016 ? "more" : "less")}' roots $J/stack_local.hprof
 rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local.hprof --by-kind
 
-# path --class: the chain the program built: static field LEAK of class
-# PlantedLeak -> ArrayList -> its backing array (elementData) -> a Leaked.
-rows_ path_planted_leak "class PlantedLeak
-java.util.ArrayList LEAK
+# path --class: the chain the program built: static field PlantedLeak.LEAK
+# -> the ArrayList -> its backing array (elementData) -> a Leaked.
+rows_ path_planted_leak "java.util.ArrayList root: static field PlantedLeak.LEAK
 java.lang.Object[] elementData
 Leaked [0]" \
-    'NR > 1 && $4 == 1 {print $8} NR > 1 && $4 >= 2 {print $8, $9}' \
+    'NR > 1 {print $8, $9}' \
     path $J/planted_leak.hprof --class Leaked --top 1
 # The worker's array hangs under its thread, one hop from the root, by the frame.
 rows_ path_stack_local "1 root: thread \"worker\"
@@ -132,7 +133,11 @@ rows_ path_stack_local "1 root: thread \"worker\"
     'NR > 1 {print $3, $9}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
 
 # --merge over all 1000 Leaked: every path goes through LEAK and elementData.
-rows_ path_planted_merge "1000 java.util.ArrayList LEAK
+rows_ path_planted_merge "1000 java.util.ArrayList root: static field PlantedLeak.LEAK
 1000 java.lang.Object[] elementData" \
     '$6 == "java.util.ArrayList" || $6 == "java.lang.Object[]" {print $2, $6, $7}' \
     path $J/planted_leak.hprof --class Leaked --top 0 --merge
+
+# roots: the planted static field first, with what it alone keeps alive.
+rows_ roots_planted_leak "static field PlantedLeak.LEAK 140040" 'NR == 2 {print $5, $7, $3}' \
+    roots $J/planted_leak.hprof
