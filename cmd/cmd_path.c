@@ -23,7 +23,7 @@ static const char path_help[] =
     "weak references reach is said so on stderr, with the path through them;\n"
     "an unreachable one too (exit 0 in both cases). A TARGET is an object id:\n"
     "0x7f3a1c08, @12345 (V8) or decimal. retained is shown when the snapshot\n"
-    "holds its dominators (a converted .lfs) or with --class.\n"
+    "holds its dominators (a converted .lfs), with --class or with --retained.\n"
     "\n"
     "Options:\n"
     "  --class NAME        the largest instances of class NAME by retained size\n"
@@ -33,17 +33,20 @@ static const char path_help[] =
     "  --merge             the paths of all targets merged into one tree from the\n"
     "                      roots, with how many targets each hop leads to (count),\n"
     "                      like Eclipse MAT's \"merge shortest paths\"\n"
+    "  --retained          compute the dominators to show every hop's retained\n"
+    "                      size (slower: a path alone is one search)\n"
     "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
     "                      (repeatable), as Eclipse MAT's path queries allow\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE };
+enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED };
 static const cli_option path_options[] = {
     {"class", 0, 1, OPT_CLASS},
     {"top", 0, 1, OPT_TOP},
     {"exclude", 0, 1, OPT_EXCLUDE},
     {"all", 0, 0, OPT_ALL},
     {"merge", 0, 0, OPT_MERGE},
+    {"retained", 0, 0, OPT_RETAINED},
     {NULL, 0, 0, 0},
 };
 
@@ -54,7 +57,7 @@ typedef struct path_state {
     uint64_t top;
     const char *exclude[MAX_EXCLUDES];
     unsigned exclude_count;
-    int all, merge;
+    int all, merge, retained;
 } path_state;
 
 #define MAX_DISJOINT 10
@@ -68,6 +71,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->all = 1;
     if (id == OPT_MERGE)
         o->merge = 1;
+    if (id == OPT_RETAINED)
+        o->retained = 1;
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_EXCLUDE) {
@@ -329,7 +334,7 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
 int cmd_path(int argc, char **argv)
 {
     cli_context ctx = {0};
-    path_state opt = {NULL, 5, {NULL}, 0, 0, 0};
+    path_state opt = {NULL, 5, {NULL}, 0, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
@@ -342,7 +347,7 @@ int cmd_path(int argc, char **argv)
     const char *path = pos[0];
     lf_snapshot s;
     /* Only --class needs retained sizes: a path alone is one search. */
-    rc = opt.class_name ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
+    rc = opt.class_name || opt.retained ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
     if (rc) {
         free(pos);
         return rc;

@@ -98,3 +98,6 @@ help_ help_path path -h
 case_ path_diamond_all 0 path $G/diamond.txt 4 --all
 case_ path_disjoint_all 0 path $G/disjoint.txt 5 --all
 case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge
+case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json
+case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
+case_ roots_nested_json 0 roots $G/nested_class.txt --format json
