@@ -12,6 +12,7 @@ static const command commands[] = {
     {"dominators", cmd_dominators, "dominator tree: who owns the memory"},
     {"path", cmd_path, "shortest strong paths from GC roots"},
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
+    {"diff", cmd_diff, "what grew between two snapshots"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
 };
 

@@ -101,3 +101,21 @@ case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge
 case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json
 case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
 case_ roots_nested_json 0 roots $G/nested_class.txt --format json
+
+# diff: leak_before -> leak_after adds 3 Listeners (32) with their byte[] (80)
+# under Registry.listeners, drops 2 Cache entries (24), churns 4 Temps (no change)
+case_ diff_leak_tsv 0 diff $G/leak_before.txt $G/leak_after.txt
+case_ diff_leak_json 0 diff $G/leak_before.txt $G/leak_after.txt --top 2 --format json
+case_ diff_leak_tsv 1 diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 3
+case_ diff_same 0 diff $G/leak_before.txt $G/leak_before.txt --exit-code
+"$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 4 >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-count 4 should not flag"; fail=$((fail + 1)); }
+"$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 3 --min-bytes 200 >/dev/null 2>&1
+[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-bytes 200 should flag byte[]"; fail=$((fail + 1)); }
+"$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-bytes 300 >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-bytes 300 should not flag"; fail=$((fail + 1)); }
+case_ diff_formats 2 diff $J/planted_leak.hprof $G/leak_after.txt
+"$LF" diff $G/diamond.txt $G/leak_after.txt >/dev/null 2>"$tmp/err"
+cmp -s "$tmp/err" tests/cli/expected/diff_unrelated.err && pass=$((pass + 1)) || { echo "FAIL diff unrelated warning"; fail=$((fail + 1)); }
+case_ diff_usage 2 diff $G/leak_before.txt
+help_ help_diff diff -h

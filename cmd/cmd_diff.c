@@ -1,0 +1,162 @@
+/* cmd_diff.c - `leakfind diff`: what grew between two snapshots. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/diff.h"
+#include "../core/open.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char diff_help[] =
+    "usage: leakfind diff BEFORE AFTER [options]\n"
+    "\n"
+    "Per class (matched by name): instances before and after, the change in\n"
+    "instances, in shallow bytes and in retained bytes; largest growth in\n"
+    "instances first. Classes that did not change are left out.\n"
+    "\n"
+    "Options:\n"
+    "  --min-count N    a class grew when it gained at least N instances (default 1)\n"
+    "  --min-bytes SIZE ... and at least SIZE shallow bytes (default 0; 64K, 1MiB)\n"
+    "  --exit-code      exit 1 when some class grew past both thresholds\n"
+    "  --top N          at most N rows (default 0 = all)\n"
+    "  --all            also the classes that did not change\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL };
+static const cli_option diff_options[] = {
+    {"min-count", 0, 1, OPT_MIN_COUNT},
+    {"min-bytes", 0, 1, OPT_MIN_BYTES},
+    {"exit-code", 0, 0, OPT_EXIT_CODE},
+    {"top", 0, 1, OPT_TOP},
+    {"all", 0, 0, OPT_ALL},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct diff_state {
+    uint64_t min_count, min_bytes, top;
+    int exit_code, all;
+} diff_state;
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    diff_state *o = state;
+    if (id == OPT_MIN_COUNT && cli_parse_count(arg, &o->min_count))
+        return cli_usage_error(ctx, "--min-count needs a count, not '%s'", arg);
+    if (id == OPT_MIN_BYTES && cli_parse_size(arg, 0, &o->min_bytes))
+        return cli_usage_error(ctx, "--min-bytes needs a size (4096, 64K, 1MiB), not '%s'", arg);
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_EXIT_CODE)
+        o->exit_code = 1;
+    if (id == OPT_ALL)
+        o->all = 1;
+    return 0;
+}
+
+static const lf_class_diff *sorting;
+
+static int64_t delta(const uint64_t *v)
+{
+    return (int64_t)(v[1] - v[0]);
+}
+
+static int by_growth(const void *a, const void *b)
+{
+    const lf_class_delta *x = &sorting->row[*(const uint32_t *)a], *y = &sorting->row[*(const uint32_t *)b];
+    int64_t dx = delta(x->count), dy = delta(y->count);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    dx = delta(x->shallow), dy = delta(y->shallow);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    dx = delta(x->retained), dy = delta(y->retained);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    const lf_strtab *t = &sorting->names;
+    size_t lx = t->offset[x->name + 1] - t->offset[x->name], ly = t->offset[y->name + 1] - t->offset[y->name];
+    int c = memcmp(t->bytes + t->offset[x->name], t->bytes + t->offset[y->name], lx < ly ? lx : ly);
+    return c ? c : (lx > ly) - (lx < ly);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    diff_state opt = {1, 0, 0, 0, 0};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, diff_options, on_option, &opt, diff_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos != 2) {
+        free(pos);
+        return cli_usage_error(&ctx, "diff takes BEFORE and AFTER");
+    }
+    const char *path[2] = {pos[0], pos[1]};
+    free(pos);
+    lf_snapshot s[2];
+    if ((rc = cli_open_analyzed(&ctx, path[0], &s[0])))
+        return rc;
+    if ((rc = cli_open_analyzed(&ctx, path[1], &s[1]))) {
+        lf_snapshot_free(&s[0]);
+        return rc;
+    }
+    lf_source_format f0 = s[0].source_format, f1 = s[1].source_format;
+    if (f0 != f1) {
+        cli_message("error", "'%s' is a %s snapshot and '%s' a %s one: they cannot be compared",
+                    path[0], lf_format_name(f0), path[1], lf_format_name(f1));
+        lf_snapshot_free(&s[0]);
+        lf_snapshot_free(&s[1]);
+        return EXIT_USAGE;
+    }
+    lf_class_diff d;
+    lf_error err;
+    if (lf_diff_classes(&s[0], &s[1], &d, &err)) {
+        lf_snapshot_free(&s[0]);
+        lf_snapshot_free(&s[1]);
+        return cli_input_error(path[1], &err);
+    }
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < d.rows; i++)
+        live += d.row[i].count[0] || d.row[i].count[1];
+    if (!ctx.quiet && live > 0 && d.shared_classes * 2 < live)
+        cli_message("warning", "only %u of %u classes occur in both snapshots: are they of the same program?",
+                    d.shared_classes, live);
+    uint32_t *order = malloc((d.rows + 1) * sizeof *order);
+    uint32_t n = 0;
+    int grew = 0;
+    for (uint32_t i = 0; order && i < d.rows; i++) {
+        const lf_class_delta *r = &d.row[i];
+        int changed = r->count[0] != r->count[1] || r->shallow[0] != r->shallow[1] ||
+                      r->retained[0] != r->retained[1];
+        if ((r->count[0] || r->count[1]) && (changed || opt.all))
+            order[n++] = i;
+        if (delta(r->count) >= (int64_t)opt.min_count && delta(r->count) > 0 &&
+            delta(r->shallow) >= (int64_t)opt.min_bytes)
+            grew = 1;
+    }
+    sorting = &d;
+    if (order)
+        qsort(order, n, sizeof *order, by_growth);
+    static const out_column columns[] = {
+        {"count_before", OUT_U64}, {"count_after", OUT_U64}, {"count_delta", OUT_I64},
+        {"shallow_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"class", OUT_STR},
+    };
+    out_writer *w = out_begin(stdout, ctx.format, columns, 6);
+    for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
+        const lf_class_delta *r = &d.row[order[k]];
+        out_u64(w, r->count[0]);
+        out_u64(w, r->count[1]);
+        out_i64(w, delta(r->count));
+        out_i64(w, delta(r->shallow));
+        out_i64(w, delta(r->retained));
+        out_str(w, d.names.bytes + d.names.offset[r->name],
+                d.names.offset[r->name + 1] - d.names.offset[r->name]);
+        out_row_end(w);
+    }
+    out_end(w);
+    free(order);
+    lf_class_diff_free(&d);
+    lf_snapshot_free(&s[0]);
+    lf_snapshot_free(&s[1]);
+    return opt.exit_code && grew ? EXIT_CONDITION : EXIT_OK;
+}
