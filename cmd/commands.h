@@ -17,6 +17,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_roots(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 /* Text shared by every command's -h. */
 #define GLOBAL_OPTIONS_HELP                                                              \

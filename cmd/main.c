@@ -13,6 +13,7 @@ static const command commands[] = {
     {"path", cmd_path, "shortest strong paths from GC roots"},
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
     {"diff", cmd_diff, "what grew between two snapshots"},
+    {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
 };
 

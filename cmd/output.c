@@ -211,6 +211,14 @@ void out_id(out_writer *w, uint64_t id, int at_style)
     emit(w, buf, strlen(buf), 1);
 }
 
+void out_bool(out_writer *w, int v)
+{
+    if (w->format == OUT_JSON)
+        emit(w, v ? "true" : "false", v ? 4 : 5, 0);
+    else
+        emit(w, v ? "yes" : "no", v ? 3 : 2, 0);
+}
+
 void out_null(out_writer *w)
 {
     if (w->format == OUT_JSON)

@@ -16,6 +16,7 @@ typedef enum out_type {
     OUT_PCT,   /* a percentage, two decimals */
     OUT_REAL,  /* a real number, as given by the caller's precision */
     OUT_ID,    /* an object id: "0x..." or "@N"; JSON string; may be null */
+    OUT_BOOL,  /* yes/no; JSON true/false */
 } out_type;
 
 typedef struct out_column {
@@ -34,6 +35,7 @@ void out_pct(out_writer *w, double v);
 void out_real(out_writer *w, double v, int decimals);
 void out_id(out_writer *w, uint64_t id, int at_style);
 void out_null(out_writer *w);
+void out_bool(out_writer *w, int v);
 /* Table indentation for the next OUT_STR cell (tree views). */
 void out_indent(out_writer *w, unsigned depth);
 void out_row_end(out_writer *w);

@@ -22,7 +22,10 @@ int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_clas
             return -1;
         }
         for (uint32_t c = 0; c < snap[side]->class_count; c++) {
-            if (t.count[c] == 0)
+            /* live objects only: garbage waiting for a collection is not growth */
+            uint64_t count = t.count[c] - t.unreachable_count[c];
+            uint64_t shallow = t.shallow[c] - t.unreachable_shallow[c];
+            if (count == 0)
                 continue;
             lf_str name = lf_snapshot_class_name(snap[side], c);
             int64_t k = lf_strtab_intern(&d->names, name.ptr, name.len);
@@ -38,8 +41,8 @@ int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_clas
             }
             lf_class_delta *r = &d->row[k];
             /* same-named classes (several loaders) add up */
-            r->count[side] += t.count[c];
-            r->shallow[side] += t.shallow[c];
+            r->count[side] += count;
+            r->shallow[side] += shallow;
             r->retained[side] += t.retained[c];
         }
         lf_class_totals_free(&t);

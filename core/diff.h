@@ -1,5 +1,6 @@
 /* diff.h - what changed between two snapshots, per class (classes matched by
- * name: ids differ between processes and dumps). */
+ * name: ids differ between processes and dumps). Counts are of live
+ * (reachable) objects: garbage waiting for a collection is not growth. */
 #ifndef LF_DIFF_H
 #define LF_DIFF_H
 

@@ -119,3 +119,17 @@ case_ diff_formats 2 diff $J/planted_leak.hprof $G/leak_after.txt
 cmp -s "$tmp/err" tests/cli/expected/diff_unrelated.err && pass=$((pass + 1)) || { echo "FAIL diff unrelated warning"; fail=$((fail + 1)); }
 case_ diff_usage 2 diff $G/leak_before.txt
 help_ help_diff diff -h
+
+# trend over series_1..3: 3 Listeners (and their byte[]) more per step, Entry
+# fluctuates (3, 1, 4): slope 0.50, r2 = 1.0^2 / (2 * 4.667) = 0.107, not monotonic
+S="$G/series_1.txt $G/series_2.txt $G/series_3.txt"
+case_ trend_series 0 trend $S --min-growth 5
+case_ trend_series_default 0 trend $S
+case_ trend_series_workload 0 trend $S --workload 100,200,300 --min-growth 5
+case_ trend_series_json 0 trend $S --min-growth 5 --top 1 --format json
+case_ trend_series 1 trend $S --min-growth 5 --exit-code
+case_ trend_series_default 0 trend $S --exit-code
+case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
+case_ trend_workload_count 2 trend $S --workload 1,2
+case_ trend_workload_flat 2 trend $S --workload 5,5,5
+help_ help_trend trend -h

@@ -1,0 +1,217 @@
+/* cmd_trend.c - `leakfind trend`: what grows with the workload. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/trend.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char trend_help[] =
+    "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
+    "\n"
+    "Per class: the live instances in each snapshot (counts), their growth per\n"
+    "unit of workload by least squares (slope), how well a line fits (r2, 0 to\n"
+    "1), whether the count never decreased (monotonic), and whether the class\n"
+    "is flagged as growing with the workload: monotonic, r2 at least --min-r2,\n"
+    "slope above --min-slope and at least --min-growth more instances in the\n"
+    "last snapshot than in the first. Flagged classes first, then by slope.\n"
+    "Classes whose count never changed are left out.\n"
+    "\n"
+    "Options:\n"
+    "  --workload LIST   the work done at each snapshot, e.g. 100,200,300\n"
+    "                    (requests, operations; default 1,2,...,N)\n"
+    "  --min-growth N    default 10 instances\n"
+    "  --min-r2 R        default 0.9\n"
+    "  --min-slope S     default 0 (instances per unit of workload)\n"
+    "  --exit-code       exit 1 when a class is flagged\n"
+    "  --top N           at most N rows (default 0 = all)\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP };
+static const cli_option trend_options[] = {
+    {"workload", 0, 1, OPT_WORKLOAD},
+    {"min-growth", 0, 1, OPT_MIN_GROWTH},
+    {"min-r2", 0, 1, OPT_MIN_R2},
+    {"min-slope", 0, 1, OPT_MIN_SLOPE},
+    {"exit-code", 0, 0, OPT_EXIT_CODE},
+    {"top", 0, 1, OPT_TOP},
+    {NULL, 0, 0, 0},
+};
+
+#define MAX_SERIES 1000
+
+typedef struct trend_state {
+    double workload[MAX_SERIES];
+    unsigned workloads;
+    uint64_t min_growth, top;
+    double min_r2, min_slope;
+    int exit_code;
+} trend_state;
+
+static int parse_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    trend_state *o = state;
+    if (id == OPT_WORKLOAD) {
+        char buf[8192];
+        if (strlen(arg) >= sizeof buf)
+            return cli_usage_error(ctx, "--workload is too long");
+        strcpy(buf, arg);
+        o->workloads = 0;
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+            if (o->workloads == MAX_SERIES || parse_real(tok, &o->workload[o->workloads]))
+                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
+            o->workloads++;
+        }
+    }
+    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
+        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
+    if (id == OPT_MIN_R2 && (parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
+        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
+    if (id == OPT_MIN_SLOPE && parse_real(arg, &o->min_slope))
+        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_EXIT_CODE)
+        o->exit_code = 1;
+    return 0;
+}
+
+typedef struct trend_row {
+    uint32_t cls;
+    lf_trend_fit fit;
+    int flagged;
+} trend_row;
+
+static const lf_trend *sorting;
+
+static int by_flag_slope(const void *a, const void *b)
+{
+    const trend_row *x = a, *y = b;
+    if (x->flagged != y->flagged)
+        return x->flagged ? -1 : 1;
+    if (x->fit.slope != y->fit.slope)
+        return x->fit.slope > y->fit.slope ? -1 : 1;
+    const lf_strtab *t = &sorting->names;
+    size_t lx = t->offset[x->cls + 1] - t->offset[x->cls], ly = t->offset[y->cls + 1] - t->offset[y->cls];
+    int c = memcmp(t->bytes + t->offset[x->cls], t->bytes + t->offset[y->cls], lx < ly ? lx : ly);
+    return c ? c : (lx > ly) - (lx < ly);
+}
+
+int cmd_trend(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    static trend_state opt;
+    memset(&opt, 0, sizeof opt);
+    opt.min_growth = 10;
+    opt.min_r2 = 0.9;
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, trend_options, on_option, &opt, trend_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos < 3 || npos > MAX_SERIES) {
+        free(pos);
+        return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", MAX_SERIES);
+    }
+    if (opt.workloads == 0) {
+        for (int i = 0; i < npos; i++)
+            opt.workload[i] = i + 1;
+    } else if (opt.workloads != (unsigned)npos) {
+        free(pos);
+        return cli_usage_error(&ctx, "--workload gives %u numbers for %d snapshots", opt.workloads, npos);
+    }
+    int varies = 0;
+    for (int i = 1; i < npos; i++)
+        varies |= opt.workload[i] != opt.workload[0];
+    if (!varies) {
+        free(pos);
+        return cli_usage_error(&ctx, "the workload must differ between snapshots");
+    }
+    lf_trend t;
+    lf_error err;
+    lf_source_format first_format = LF_FORMAT_UNKNOWN;
+    if (lf_trend_init(&t, (uint32_t)npos, &err)) {
+        free(pos);
+        return cli_input_error(argv[0], &err);
+    }
+    /* one snapshot in memory at a time: only its counts are kept */
+    for (int i = 0; i < npos; i++) {
+        lf_snapshot s;
+        if ((rc = cli_open_analyzed(&ctx, pos[i], &s)))
+            goto out;
+        if (i == 0)
+            first_format = s.source_format;
+        if (s.source_format != first_format) {
+            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
+            lf_snapshot_free(&s);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        rc = lf_trend_add(&t, &s, &err);
+        lf_snapshot_free(&s);
+        if (rc) {
+            rc = cli_input_error(pos[i], &err);
+            goto out;
+        }
+    }
+    trend_row *rows = malloc(((size_t)t.classes + 1) * sizeof *rows);
+    if (!rows) {
+        cli_message("error", "out of memory");
+        rc = EXIT_SYSTEM;
+        goto out;
+    }
+    uint32_t n = 0, flagged = 0;
+    for (uint32_t c = 0; c < t.classes; c++) {
+        const uint64_t *y = t.count + (size_t)c * t.capacity;
+        int changes = 0;
+        for (int i = 1; i < npos; i++)
+            changes |= y[i] != y[0];
+        if (!changes)
+            continue;
+        trend_row *r = &rows[n++];
+        r->cls = c;
+        r->fit = lf_trend_fit_class(&t, c, opt.workload);
+        r->flagged = r->fit.monotonic && r->fit.r2 >= opt.min_r2 && r->fit.slope > opt.min_slope &&
+                     y[npos - 1] >= y[0] + opt.min_growth;
+        flagged += (uint32_t)r->flagged;
+    }
+    sorting = &t;
+    qsort(rows, n, sizeof *rows, by_flag_slope);
+    static const out_column columns[] = {
+        {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
+        {"counts", OUT_STR}, {"class", OUT_STR},
+    };
+    out_writer *w = out_begin(stdout, ctx.format, columns, 6);
+    for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
+        const trend_row *r = &rows[k];
+        out_real(w, r->fit.slope, 2);
+        out_real(w, r->fit.r2, 3);
+        out_bool(w, r->fit.monotonic);
+        out_bool(w, r->flagged);
+        char counts[4096];
+        size_t o = 0;
+        for (int i = 0; i < npos && o + 24 < sizeof counts; i++)
+            o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%llu", i ? "," : "",
+                                  (unsigned long long)t.count[(size_t)r->cls * t.capacity + (size_t)i]);
+        out_str(w, counts, o);
+        out_str(w, t.names.bytes + t.names.offset[r->cls], t.names.offset[r->cls + 1] - t.names.offset[r->cls]);
+        out_row_end(w);
+    }
+    out_end(w);
+    free(rows);
+    rc = opt.exit_code && flagged ? EXIT_CONDITION : EXIT_OK;
+out:
+    lf_trend_free(&t);
+    free(pos);
+    return rc;
+}
