@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core/diff.h"
+#include "../core/owners.h"
 #include "../core/open.h"
 #include "cli.h"
 #include "commands.h"
@@ -20,21 +21,27 @@ static const char diff_help[] =
     "  --exit-code      exit 1 when some class grew past both thresholds\n"
     "  --top N          at most N rows (default 0 = all)\n"
     "  --all            also the classes that did not change\n"
+    "  --owners         what grew, by owner: dominator-tree nodes matched by their\n"
+    "                   path from the roots (root, then class and field names,\n"
+    "                   array indices and addresses left out); rows: objects and\n"
+    "                   bytes retained before and after, the owner's class and\n"
+    "                   path. An owner whose growth is all its parent's is left out.\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL };
+enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL, OPT_OWNERS };
 static const cli_option diff_options[] = {
     {"min-count", 0, 1, OPT_MIN_COUNT},
     {"min-bytes", 0, 1, OPT_MIN_BYTES},
     {"exit-code", 0, 0, OPT_EXIT_CODE},
     {"top", 0, 1, OPT_TOP},
     {"all", 0, 0, OPT_ALL},
+    {"owners", 0, 0, OPT_OWNERS},
     {NULL, 0, 0, 0},
 };
 
 typedef struct diff_state {
     uint64_t min_count, min_bytes, top;
-    int exit_code, all;
+    int exit_code, all, owners;
 } diff_state;
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
@@ -50,6 +57,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->exit_code = 1;
     if (id == OPT_ALL)
         o->all = 1;
+    if (id == OPT_OWNERS)
+        o->owners = 1;
     return 0;
 }
 
@@ -78,10 +87,85 @@ static int by_growth(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
+static const lf_owner_table *sorting_owners;
+
+static int64_t owner_growth(const lf_owner *o)
+{
+    return (int64_t)(o->objects[1] - o->objects[0]);
+}
+
+static int by_owner_growth(const void *a, const void *b)
+{
+    const lf_owner *x = &sorting_owners->owner[*(const uint32_t *)a];
+    const lf_owner *y = &sorting_owners->owner[*(const uint32_t *)b];
+    int64_t dx = owner_growth(x), dy = owner_growth(y);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    dx = (int64_t)(x->retained[1] - x->retained[0]), dy = (int64_t)(y->retained[1] - y->retained[0]);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->signature < y->signature ? -1 : x->signature > y->signature;
+}
+
+/* Owners whose retained objects grew; an owner is left out when its parent
+ * grew by exactly as many objects (the parent's row already says it). */
+static int show_owners(const lf_snapshot *s, out_format format, const diff_state *opt, int *grew)
+{
+    lf_owner_table t = {0};
+    lf_error err;
+    if (lf_owners_add(&t, &s[0], 0, &err) || lf_owners_add(&t, &s[1], 1, &err)) {
+        lf_owners_free(&t);
+        cli_message("error", "out of memory");
+        return -1;
+    }
+    uint32_t *order = malloc((t.count + 1) * sizeof *order);
+    uint32_t n = 0;
+    for (size_t i = 0; order && i < t.count; i++) {
+        const lf_owner *o = &t.owner[i];
+        int64_t g = owner_growth(o);
+        if (g <= 0 || o->node[1] == LF_NODE_NONE)
+            continue;
+        const lf_owner *p = o->parent ? lf_owners_find(&t, o->parent) : NULL;
+        if (p && owner_growth(p) == g)
+            continue;
+        order[n++] = (uint32_t)i;
+        if (g >= (int64_t)opt->min_count &&
+            (int64_t)(o->retained[1] - o->retained[0]) >= (int64_t)opt->min_bytes)
+            *grew = 1;
+    }
+    sorting_owners = &t;
+    if (order)
+        qsort(order, n, sizeof *order, by_owner_growth);
+    static const out_column columns[] = {
+        {"objects_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"objects_before", OUT_U64},
+        {"objects_after", OUT_U64}, {"class", OUT_STR}, {"owner", OUT_STR},
+    };
+    out_writer *w = out_begin(stdout, format, columns, 6);
+    char path[8192];
+    for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
+        const lf_owner *o = &t.owner[order[k]];
+        out_i64(w, owner_growth(o));
+        out_i64(w, (int64_t)(o->retained[1] - o->retained[0]));
+        out_u64(w, o->objects[0]);
+        out_u64(w, o->objects[1]);
+        lf_str cls = lf_snapshot_object_label(&s[1], o->node[1]);
+        out_str(w, cls.ptr, cls.len);
+        size_t len = lf_owner_path(&s[1], o->node[1], path, sizeof path);
+        out_str(w, path, len);
+        out_row_end(w);
+    }
+    out_end(w);
+    free(order);
+    lf_owners_free(&t);
+    return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     cli_context ctx = {0};
-    diff_state opt = {1, 0, 0, 0, 0};
+    diff_state opt = {1, 0, 0, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, diff_options, on_option, &opt, diff_help, &pos, &npos);
@@ -107,6 +191,15 @@ int cmd_diff(int argc, char **argv)
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
         return EXIT_USAGE;
+    }
+    if (opt.owners) {
+        int grew = 0;
+        rc = show_owners(s, ctx.format, &opt, &grew);
+        lf_snapshot_free(&s[0]);
+        lf_snapshot_free(&s[1]);
+        if (rc)
+            return EXIT_SYSTEM;
+        return opt.exit_code && grew ? EXIT_CONDITION : EXIT_OK;
     }
     lf_class_diff d;
     lf_error err;

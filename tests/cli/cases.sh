@@ -133,3 +133,8 @@ case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
+# diff --owners: the growth is Registry's (7 -> 13 objects it alone keeps:
+# itself, the list, its array, 2 -> 5 Listeners with their byte[]; 296 -> 656
+# bytes); the byte[] under the Listeners grew 2 -> 5 (160 -> 400 bytes).
+case_ diff_owners 0 diff $G/leak_before.txt $G/leak_after.txt --owners
+case_ diff_owners 1 diff $G/leak_before.txt $G/leak_after.txt --owners --exit-code --min-count 5

@@ -1,0 +1,35 @@
+/* owners.h - dominator-tree nodes named by their path from the GC roots, so
+ * that the owners of memory can be matched across snapshots: root kind and
+ * name, then class and field along the dominator chain, array indices and
+ * addresses left out ("Object[] [] Listener" stands for every element). */
+#ifndef LF_OWNERS_H
+#define LF_OWNERS_H
+
+#include <Judy.h>
+
+#include "snapshot.h"
+
+typedef struct lf_owner {
+    uint64_t signature;       /* XXH3 of the parent's signature, class and field */
+    uint64_t parent;          /* the parent's signature; 0 for a top owner */
+    uint64_t retained[2];     /* bytes the nodes with this signature retain: [0] before, [1] after */
+    uint64_t objects[2];      /* objects they retain (themselves included) */
+    uint32_t node[2];         /* one such node in each snapshot, or LF_NODE_NONE */
+    uint32_t depth;
+} lf_owner;
+
+typedef struct lf_owner_table {
+    lf_owner *owner;
+    size_t count, cap;
+    Pvoid_t index;            /* signature -> owner + 1 */
+} lf_owner_table;
+
+/* Adds snapshot `side` (0 before, 1 after; analysed) to the table. */
+int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err);
+void lf_owners_free(lf_owner_table *t);
+const lf_owner *lf_owners_find(const lf_owner_table *t, uint64_t signature);
+/* "static field Registry.INSTANCE (Registry) / listeners (java.util.ArrayList)":
+ * the dominator chain of node, from its top owner, at most the last 12 hops. */
+size_t lf_owner_path(const lf_snapshot *s, uint32_t node, char *buf, size_t size);
+
+#endif
