@@ -141,3 +141,27 @@ rows_ path_planted_merge "1000 java.util.ArrayList root: static field PlantedLea
 # roots: the planted static field first, with what it alone keeps alive.
 rows_ roots_planted_leak "static field PlantedLeak.LEAK 140040" 'NR == 2 {print $5, $7, $3}' \
     roots $J/planted_leak.hprof
+
+# Leak and control series (fixtures/java/series): each operation leaks 2
+# LeakedSession (32 bytes) and 1 LeakedToken (16) into the static list
+# SessionRegistry.SESSIONS; dumps after 100, 200 and 300 operations. The
+# control series keeps only the last 3 objects.
+L=fixtures/java/series/dumps
+rows_ trend_leak_series "2.00 1.000 yes yes 200,400,600 LeakedSession
+1.00 1.000 yes yes 100,200,300 LeakedToken" \
+    '$4 == "yes" {print $1, $2, $3, $4, $5, $6}' \
+    trend $L/leak-100.hprof $L/leak-200.hprof $L/leak-300.hprof --workload 100,200,300
+rows_ trend_control_series "" '$4 == "yes"' \
+    trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --workload 100,200,300
+"$LF" trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --exit-code >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the control series"; fail=$((fail + 1)); }
+"$LF" diff $L/leak-100.hprof $L/leak-300.hprof --exit-code >/dev/null 2>&1
+[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL diff --exit-code on the leak pair"; fail=$((fail + 1)); }
+"$LF" diff $L/control-100.hprof $L/control-300.hprof --exit-code >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --exit-code on the control pair"; fail=$((fail + 1)); }
+# 200 operations: +400 LeakedSession, +200 LeakedToken, 600 objects and
+# 200 * 80 = 16,000 bytes more under the static list.
+rows_ diff_leak_classes "400 12800 LeakedSession
+200 3200 LeakedToken" '$3 > 0 {print $3, $4, $6}' diff $L/leak-100.hprof $L/leak-300.hprof
+rows_ diff_leak_owner "600 16000 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
+    'NR == 2 {print $1, $2, $6}' diff $L/leak-100.hprof $L/leak-300.hprof --owners
