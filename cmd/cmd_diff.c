@@ -110,8 +110,10 @@ static int by_owner_growth(const void *a, const void *b)
 }
 
 /* Owners whose retained objects grew; an owner is left out when its parent
- * grew by exactly as many objects (the parent's row already says it). */
-static int show_owners(const lf_snapshot *s, out_format format, const diff_state *opt, int *grew)
+ * grew by exactly as many objects (the parent's row already says it). With a
+ * workload span (trend), the growth per unit of workload comes first. */
+int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uint64_t min_count,
+                      uint64_t min_bytes, double span, int *grew)
 {
     lf_owner_table t = {0};
     lf_error err;
@@ -131,21 +133,24 @@ static int show_owners(const lf_snapshot *s, out_format format, const diff_state
         if (p && owner_growth(p) == g)
             continue;
         order[n++] = (uint32_t)i;
-        if (g >= (int64_t)opt->min_count &&
-            (int64_t)(o->retained[1] - o->retained[0]) >= (int64_t)opt->min_bytes)
+        if (g >= (int64_t)min_count && (int64_t)(o->retained[1] - o->retained[0]) >= (int64_t)min_bytes)
             *grew = 1;
     }
     sorting_owners = &t;
     if (order)
         qsort(order, n, sizeof *order, by_owner_growth);
     static const out_column columns[] = {
-        {"objects_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"objects_before", OUT_U64},
-        {"objects_after", OUT_U64}, {"class", OUT_STR}, {"owner", OUT_STR},
+        {"objects_per_unit", OUT_REAL}, {"objects_delta", OUT_I64}, {"retained_delta", OUT_I64},
+        {"objects_before", OUT_U64}, {"objects_after", OUT_U64}, {"class", OUT_STR},
+        {"owner", OUT_STR},
     };
-    out_writer *w = out_begin(stdout, format, columns, 6);
+    const int with_slope = span > 0;
+    out_writer *w = out_begin(stdout, format, columns + !with_slope, 7 - !with_slope);
     char path[8192];
-    for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
+    for (uint32_t k = 0; k < n && (top == 0 || k < top); k++) {
         const lf_owner *o = &t.owner[order[k]];
+        if (with_slope)
+            out_real(w, (double)owner_growth(o) / span, 2);
         out_i64(w, owner_growth(o));
         out_i64(w, (int64_t)(o->retained[1] - o->retained[0]));
         out_u64(w, o->objects[0]);
@@ -194,7 +199,7 @@ int cmd_diff(int argc, char **argv)
     }
     if (opt.owners) {
         int grew = 0;
-        rc = show_owners(s, ctx.format, &opt, &grew);
+        rc = show_owner_growth(s, ctx.format, opt.top, opt.min_count, opt.min_bytes, 0, &grew);
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
         if (rc)

@@ -27,9 +27,11 @@ static const char trend_help[] =
     "  --min-slope S     default 0 (instances per unit of workload)\n"
     "  --exit-code       exit 1 when a class is flagged\n"
     "  --top N           at most N rows (default 0 = all)\n"
+    "  --owners          what grew from the first snapshot to the last, by owner\n"
+    "                    (as diff --owners), with objects per unit of workload\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP };
+enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS };
 static const cli_option trend_options[] = {
     {"workload", 0, 1, OPT_WORKLOAD},
     {"min-growth", 0, 1, OPT_MIN_GROWTH},
@@ -37,6 +39,7 @@ static const cli_option trend_options[] = {
     {"min-slope", 0, 1, OPT_MIN_SLOPE},
     {"exit-code", 0, 0, OPT_EXIT_CODE},
     {"top", 0, 1, OPT_TOP},
+    {"owners", 0, 0, OPT_OWNERS},
     {NULL, 0, 0, 0},
 };
 
@@ -47,7 +50,7 @@ typedef struct trend_state {
     unsigned workloads;
     uint64_t min_growth, top;
     double min_r2, min_slope;
-    int exit_code;
+    int exit_code, owners;
 } trend_state;
 
 static int parse_real(const char *s, double *out)
@@ -83,7 +86,30 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
+    if (id == OPT_OWNERS)
+        o->owners = 1;
     return 0;
+}
+
+/* --owners: the first and the last snapshot, compared by owner. */
+static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_state *opt)
+{
+    lf_snapshot s[2];
+    int rc = cli_open_analyzed(ctx, pos[0], &s[0]);
+    if (rc)
+        return rc;
+    if ((rc = cli_open_analyzed(ctx, pos[npos - 1], &s[1]))) {
+        lf_snapshot_free(&s[0]);
+        return rc;
+    }
+    int grew = 0;
+    double span = opt->workload[npos - 1] - opt->workload[0];
+    rc = show_owner_growth(s, ctx->format, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
+    lf_snapshot_free(&s[0]);
+    lf_snapshot_free(&s[1]);
+    if (rc)
+        return EXIT_SYSTEM;
+    return opt->exit_code && grew ? EXIT_CONDITION : EXIT_OK;
 }
 
 typedef struct trend_row {
@@ -136,6 +162,11 @@ int cmd_trend(int argc, char **argv)
     if (!varies) {
         free(pos);
         return cli_usage_error(&ctx, "the workload must differ between snapshots");
+    }
+    if (opt.owners) {
+        rc = trend_owners(&ctx, pos, npos, &opt);
+        free(pos);
+        return rc;
     }
     lf_trend t;
     lf_error err;

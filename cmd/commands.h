@@ -19,6 +19,13 @@ int cmd_path(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 
+/* diff --owners and trend --owners: what grew between s[0] and s[1], by owner
+ * (see core/owners.h). span > 0 adds the growth per unit of workload. */
+#include "../core/snapshot.h"
+#include "output.h"
+int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uint64_t min_count,
+                      uint64_t min_bytes, double span, int *grew);
+
 /* Text shared by every command's -h. */
 #define GLOBAL_OPTIONS_HELP                                                              \
     "Global options:\n"                                                                  \

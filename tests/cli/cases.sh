@@ -138,3 +138,6 @@ help_ help_trend trend -h
 # bytes); the byte[] under the Listeners grew 2 -> 5 (160 -> 400 bytes).
 case_ diff_owners 0 diff $G/leak_before.txt $G/leak_after.txt --owners
 case_ diff_owners 1 diff $G/leak_before.txt $G/leak_after.txt --owners --exit-code --min-count 5
+# trend --owners, first to last: Registry keeps 7 -> 19 objects (3 Listeners
+# with their byte[] a step: 6.00 per unit), 296 -> 1016 bytes; Cache 3 -> 4 entries.
+case_ trend_owners 0 trend $S --owners

@@ -165,3 +165,6 @@ rows_ diff_leak_classes "400 12800 LeakedSession
 200 3200 LeakedToken" 'NR > 1 && $3 > 0 {print $3, $4, $6}' diff $L/leak-100.hprof $L/leak-300.hprof
 rows_ diff_leak_owner "600 16000 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
     'NR == 2 {print $1, $2, $6}' diff $L/leak-100.hprof $L/leak-300.hprof --owners
+rows_ trend_leak_owner "3.00 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
+    'NR == 2 {print $1, $7}' \
+    trend $L/leak-100.hprof $L/leak-200.hprof $L/leak-300.hprof --workload 100,200,300 --owners
