@@ -11,9 +11,11 @@
 static const char diff_help[] =
     "usage: leakfind diff BEFORE AFTER [options]\n"
     "\n"
-    "Per class (matched by name): instances before and after, the change in\n"
-    "instances, in shallow bytes and in retained bytes; largest growth in\n"
-    "instances first. Classes that did not change are left out.\n"
+    "Per class (matched by name): live instances before and after, the change\n"
+    "in instances, in shallow bytes and in retained bytes; largest growth in\n"
+    "instances first. Classes that did not change are left out. When both\n"
+    "snapshots have stable object ids (V8; leakfind files written so), also\n"
+    "the objects new in AFTER and deleted since BEFORE, and their bytes.\n"
     "\n"
     "Options:\n"
     "  --min-count N    a class grew when it gained at least N instances (default 1)\n"
@@ -225,7 +227,7 @@ int cmd_diff(int argc, char **argv)
     for (uint32_t i = 0; order && i < d.rows; i++) {
         const lf_class_delta *r = &d.row[i];
         int changed = r->count[0] != r->count[1] || r->shallow[0] != r->shallow[1] ||
-                      r->retained[0] != r->retained[1];
+                      r->retained[0] != r->retained[1] || r->created || r->deleted;
         if ((r->count[0] || r->count[1]) && (changed || opt.all))
             order[n++] = i;
         if (delta(r->count) >= (int64_t)opt.min_count && delta(r->count) > 0 &&
@@ -235,11 +237,14 @@ int cmd_diff(int argc, char **argv)
     sorting = &d;
     if (order)
         qsort(order, n, sizeof *order, by_growth);
+    /* new/deleted: only when both snapshots say their ids are stable (V8,
+     * leakfind files written so); empty otherwise */
     static const out_column columns[] = {
         {"count_before", OUT_U64}, {"count_after", OUT_U64}, {"count_delta", OUT_I64},
-        {"shallow_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"class", OUT_STR},
+        {"shallow_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"new", OUT_U64},
+        {"deleted", OUT_U64}, {"new_bytes", OUT_U64}, {"freed_bytes", OUT_U64}, {"class", OUT_STR},
     };
-    out_writer *w = out_begin(stdout, ctx.format, columns, 6);
+    out_writer *w = out_begin(stdout, ctx.format, columns, 10);
     for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
         const lf_class_delta *r = &d.row[order[k]];
         out_u64(w, r->count[0]);
@@ -247,6 +252,15 @@ int cmd_diff(int argc, char **argv)
         out_i64(w, delta(r->count));
         out_i64(w, delta(r->shallow));
         out_i64(w, delta(r->retained));
+        if (d.by_id) {
+            out_u64(w, r->created);
+            out_u64(w, r->deleted);
+            out_u64(w, r->created_bytes);
+            out_u64(w, r->freed_bytes);
+        } else {
+            for (int k2 = 0; k2 < 4; k2++)
+                out_null(w);
+        }
         out_str(w, d.names.bytes + d.names.offset[r->name],
                 d.names.offset[r->name + 1] - d.names.offset[r->name]);
         out_row_end(w);

@@ -7,6 +7,74 @@
 #include "analysis.h"
 #include "vec.h"
 
+static const lf_snapshot *sorting;
+
+static int by_id(const void *a, const void *b)
+{
+    uint64_t x = sorting->object_id[*(const uint32_t *)a], y = sorting->object_id[*(const uint32_t *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* Live nodes sorted by object id; returns the count, or -1 (memory). */
+static int64_t live_by_id(const lf_snapshot *s, uint32_t **out)
+{
+    uint32_t *v = malloc(((size_t)s->object_count + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->object_count; i++)
+        if (s->idom[i] != LF_NODE_NONE)
+            v[n++] = i;
+    sorting = s;
+    qsort(v, n, sizeof *v, by_id);
+    *out = v;
+    return n;
+}
+
+static void count_one(lf_class_diff *d, const lf_snapshot *s, uint32_t node, int created)
+{
+    lf_str name = lf_snapshot_class_name(s, s->object_class[node]);
+    int64_t k = lf_strtab_find(&d->names, name.ptr, name.len);
+    if (k < 0 || (uint32_t)k >= d->rows)
+        return; /* every live object's class has a row */
+    if (created) {
+        d->row[k].created++;
+        d->row[k].created_bytes += s->object_shallow[node];
+    } else {
+        d->row[k].deleted++;
+        d->row[k].freed_bytes += s->object_shallow[node];
+    }
+}
+
+/* New and deleted objects per class: a merge of both snapshots' live ids. */
+static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
+                     lf_error *err)
+{
+    uint32_t *a = NULL, *b = NULL;
+    int64_t na = live_by_id(before, &a), nb = na < 0 ? -1 : live_by_id(after, &b);
+    if (na < 0 || nb < 0) {
+        free(a);
+        free(b);
+        lf_class_diff_free(d);
+        return lf_fail_nomem(err, "matching objects by id");
+    }
+    int64_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        uint64_t x = i < na ? before->object_id[a[i]] : UINT64_MAX;
+        uint64_t y = j < nb ? after->object_id[b[j]] : UINT64_MAX;
+        if (i < na && (j == nb || x < y))
+            count_one(d, before, a[i++], 0);
+        else if (j < nb && (i == na || y < x))
+            count_one(d, after, b[j++], 1);
+        else
+            i++, j++;
+    }
+    free(a);
+    free(b);
+    d->by_id = 1;
+    return 0;
+}
+
 int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
                     lf_error *err)
 {
@@ -49,6 +117,8 @@ int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_clas
     }
     for (uint32_t i = 0; i < d->rows; i++)
         d->shared_classes += d->row[i].count[0] && d->row[i].count[1];
+    if ((before->flags & LF_SNAP_IDS_STABLE) && (after->flags & LF_SNAP_IDS_STABLE))
+        return match_ids(before, after, d, err);
     return 0;
 }
 

@@ -10,6 +10,9 @@
 typedef struct lf_class_delta {
     uint32_t name;                   /* index in lf_class_diff.names */
     uint64_t count[2], shallow[2], retained[2]; /* [0] before, [1] after */
+    /* when ids are stable: live objects only in the after snapshot (new) or
+     * only in the before one (deleted), and their bytes */
+    uint64_t created, deleted, created_bytes, freed_bytes;
 } lf_class_delta;
 
 typedef struct lf_class_diff {
@@ -17,6 +20,7 @@ typedef struct lf_class_diff {
     lf_class_delta *row;
     uint32_t rows;
     uint32_t shared_classes;         /* names with instances in both */
+    int by_id;                       /* created/deleted filled: both have stable ids */
 } lf_class_diff;
 
 /* Both snapshots analysed. Rows in no particular order. Returns 0 or -1. */

@@ -112,6 +112,8 @@ int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_
         const char *next = nl ? nl + 1 : end;
         if (line_end > p && line_end[-1] == '\r')
             line_end--;
+        if (line == 1 && line_end - p == 12 && memcmp(p, "#!stable-ids", 12) == 0)
+            lf_builder_set_flags(b, LF_SNAP_IDS_STABLE); /* ids name the same objects across snapshots */
         if (line_end == p || *p == '#') {
             p = next;
             continue;

@@ -141,3 +141,6 @@ case_ diff_owners 1 diff $G/leak_before.txt $G/leak_after.txt --owners --exit-co
 # trend --owners, first to last: Registry keeps 7 -> 19 objects (3 Listeners
 # with their byte[] a step: 6.00 per unit), 296 -> 1016 bytes; Cache 3 -> 4 entries.
 case_ trend_owners 0 trend $S --owners
+# stable ids ("#!stable-ids"): 3 new Listeners and byte[] (ids 12-14, 22-24),
+# the 4 Temps all new (34-37) and all deleted (30-33), 2 Entries deleted (41, 42)
+case_ diff_stable 0 diff $G/stable_before.txt $G/stable_after.txt

@@ -162,7 +162,7 @@ rows_ trend_control_series "" '$4 == "yes"' \
 # 200 operations: +400 LeakedSession, +200 LeakedToken, 600 objects and
 # 200 * 80 = 16,000 bytes more under the static list.
 rows_ diff_leak_classes "400 12800 LeakedSession
-200 3200 LeakedToken" 'NR > 1 && $3 > 0 {print $3, $4, $6}' diff $L/leak-100.hprof $L/leak-300.hprof
+200 3200 LeakedToken" 'NR > 1 && $3 > 0 {print $3, $4, $10}' diff $L/leak-100.hprof $L/leak-300.hprof
 rows_ diff_leak_owner "600 16000 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
     'NR == 2 {print $1, $2, $6}' diff $L/leak-100.hprof $L/leak-300.hprof --owners
 rows_ trend_leak_owner "3.00 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
