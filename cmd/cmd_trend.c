@@ -195,6 +195,17 @@ int cmd_trend(int argc, char **argv)
             goto out;
         }
     }
+    /* classes alive in the first and in the last snapshot: few shared means
+     * the snapshots are probably of different programs */
+    uint32_t first_live = 0, shared = 0;
+    for (uint32_t c = 0; c < t.classes; c++) {
+        const uint64_t *y = t.count + (size_t)c * t.capacity;
+        first_live += y[0] || y[npos - 1];
+        shared += y[0] && y[npos - 1];
+    }
+    if (!ctx.quiet && first_live > 0 && shared * 2 < first_live)
+        cli_message("warning", "only %u of %u classes occur in both the first and the last snapshot: "
+                    "are they of the same program?", shared, first_live);
     trend_row *rows = malloc(((size_t)t.classes + 1) * sizeof *rows);
     if (!rows) {
         cli_message("error", "out of memory");

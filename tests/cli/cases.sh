@@ -144,3 +144,11 @@ case_ trend_owners 0 trend $S --owners
 # stable ids ("#!stable-ids"): 3 new Listeners and byte[] (ids 12-14, 22-24),
 # the 4 Temps all new (34-37) and all deleted (30-33), 2 Entries deleted (41, 42)
 case_ diff_stable 0 diff $G/stable_before.txt $G/stable_after.txt
+# diamond's 4 live classes and series_3's 9 share none
+"$LF" trend $G/diamond.txt $G/series_2.txt $G/series_3.txt >/dev/null 2>"$tmp/err"
+cmp -s "$tmp/err" tests/cli/expected/trend_unrelated.err && pass=$((pass + 1)) || { echo "FAIL trend unrelated warning"; cat "$tmp/err"; fail=$((fail + 1)); }
+case_ diff_stable_table 0 diff $G/stable_before.txt $G/stable_after.txt --top 2 --format table
+# stable ids survive conversion: the leakfind files give the same answer
+case_ convert_stable1 0 convert $G/stable_before.txt -o "$tmp/stable1.lfs"
+case_ convert_stable2 0 convert $G/stable_after.txt -o "$tmp/stable2.lfs"
+case_ diff_stable 0 diff "$tmp/stable1.lfs" "$tmp/stable2.lfs"
