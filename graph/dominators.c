@@ -9,8 +9,8 @@
  * arrays per node, which is what bounds peak memory on a 30M-object heap.
  *
  * Nothing here recurses, and no stack grows with the heap:
- *  - the DFS keeps its path in parent[] (the tree path is the stack) and the
- *    per-vertex edge cursor in the memory that later holds the LT forest;
+ *  - the DFS keeps its path on an explicit stack of (vertex, edge cursor)
+ *    frames, as deep as the longest DFS path and no deeper;
  *  - path compression walks up reversing ancestor pointers, then walks back
  *    down restoring them compressed (pointer reversal instead of a stack).
  *
@@ -25,9 +25,12 @@
  * runs, the second thread maps the pages of the work arrays in, so the DFS
  * does not stop on a page fault every 4 KiB.
  *
- * Memory at peak (listing predecessors): 28 bytes per reachable node plus 12
- * per listed predecessor (strong non-tree edges into non-roots), plus the
- * caller's outputs.
+ * Memory at peak (listing predecessors): 16 bytes per node plus 12 per
+ * listed predecessor (strong non-tree edges into non-roots) plus 16 per level
+ * of the deepest DFS path; later 24 per node plus 4 per predecessor; the
+ * caller's outputs (12 bytes per node) are only written once the lists are
+ * gone. Predecessor offsets are 32-bit: more than 2^32 listed predecessors
+ * (48 GB of lists) is reported as out of memory.
  */
 #include "dominators.h"
 
@@ -53,6 +56,13 @@ typedef struct pred_pair {
     uint32_t from, to;
 } pred_pair;
 
+/* A vertex on the DFS path and the next of its edges to look at. */
+typedef struct dfs_frame {
+    uint64_t cursor;
+    uint32_t dfn;
+    uint32_t unused;
+} dfs_frame;
+
 /* One vertex of the path-compression forest. Classic LT keeps ancestor[],
  * label[] and semi[] apart and compares semi[label[x]]; the forest only ever
  * needs that value, so it is kept as best, next to the link: a step of eval
@@ -69,7 +79,7 @@ typedef struct dom_state {
     uint32_t *dfn_to_node;
     const pred_pair *pairs;
     uint64_t pair_count;
-    uint64_t *pred_offset;
+    uint32_t *pred_offset;
     uint32_t *pred;
     uint32_t split; /* the first dfn of the second half of a pass */
     const uint32_t *idom_by_dfn;
@@ -114,7 +124,7 @@ typedef struct populate_job {
     struct {
         void *p;
         size_t bytes;
-    } range[5];
+    } range[4];
 } populate_job;
 
 static void *populate_pages(void *arg)
@@ -140,6 +150,25 @@ static void *populate_pages(void *arg)
 static int populate_start(pthread_t *t, populate_job *job, int threaded)
 {
     return threaded && pthread_create(t, NULL, populate_pages, job) == 0;
+}
+
+/* The same for memory written from its end backwards: chunk by chunk from
+ * the top, so the pages are there before the writer reaches them. */
+static void *populate_pages_down(void *arg)
+{
+#ifdef MADV_POPULATE_WRITE
+    populate_job *job = arg;
+    const uintptr_t chunk = (uintptr_t)1 << 20;
+    for (unsigned i = 0; i < job->count; i++) {
+        uintptr_t start = ((uintptr_t)job->range[i].p + chunk - 1) & ~(chunk - 1);
+        uintptr_t end = ((uintptr_t)job->range[i].p + job->range[i].bytes) & ~(chunk - 1);
+        for (uintptr_t at = end; at > start; at -= chunk)
+            madvise((void *)(at - chunk), chunk, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)arg;
+#endif
+    return NULL;
 }
 
 /* Returns the smallest semidominator on the forest path from v up to, but
@@ -176,7 +205,7 @@ static inline uint32_t eval_and_compress(uint32_t v, uint32_t w, forest_vertex *
 static void count_preds_half(dom_state *s, unsigned half)
 {
     uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
-    uint64_t *pred_offset = s->pred_offset;
+    uint32_t *pred_offset = s->pred_offset;
     for (uint64_t i = 0; i < s->pair_count; i++) {
         uint32_t t = s->pairs[i].to;
         if (t - lo < span)
@@ -187,7 +216,7 @@ static void count_preds_half(dom_state *s, unsigned half)
 static void fill_preds_half(dom_state *s, unsigned half)
 {
     uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
-    uint64_t *pred_offset = s->pred_offset;
+    uint32_t *pred_offset = s->pred_offset;
     uint32_t *pred = s->pred;
     /* pred_offset[t] holds the end of t's list: fill from the back, so it
      * ends up holding the start. */
@@ -247,21 +276,21 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     uint32_t *node_to_dfn = calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
     uint32_t *dfn_to_node = malloc(slots * sizeof *dfn_to_node);
     uint32_t *parent_by_dfn = malloc(slots * sizeof *parent_by_dfn);
-    uint64_t *cursor_by_dfn = malloc(slots * sizeof *cursor_by_dfn);
-    uint64_t *pred_offset = calloc(slots + 1, sizeof *pred_offset);
+    uint32_t *pred_offset = calloc(slots + 1, sizeof *pred_offset);
     pred_pair *pairs = malloc((max_pairs ? max_pairs : 1) * sizeof *pairs);
+    size_t stack_cap = 4096, depth = 0;
+    dfs_frame *stack = malloc(stack_cap * sizeof *stack);
     uint32_t *pred = NULL;
-    if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !cursor_by_dfn || !pred_offset ||
-        !pairs)
+    forest_vertex *forest = NULL;
+    if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pairs || !stack)
         goto nomem;
 
     /* A page fault costs about as much as visiting a few hundred vertices:
      * map the work arrays in on the other core while the DFS runs. */
-    populate_job dfs_pages = {5,
+    populate_job dfs_pages = {4,
                               {{node_to_dfn, slots * sizeof *node_to_dfn},
                                {dfn_to_node, slots * sizeof *dfn_to_node},
                                {parent_by_dfn, slots * sizeof *parent_by_dfn},
-                               {cursor_by_dfn, slots * sizeof *cursor_by_dfn},
                                {pred_offset, (slots + 1) * sizeof *pred_offset}}};
     pthread_t populate_thread;
     int populating = populate_start(&populate_thread, &dfs_pages, threaded);
@@ -280,66 +309,84 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     dfn_to_node[0] = DFN_NONE;
     parent_by_dfn[0] = DFN_NONE;
     uint32_t root_cursor = 0, unreached_scan = 0;
-    uint32_t v = 0;
     for (;;) {
-        if (v == 0) {
-            uint32_t root;
-            if (root_cursor < g->root_count) {
-                root = g->root_node[root_cursor++];
-            } else if (flags & LF_DOM_KEEP_UNREACHABLE) {
-                while (unreached_scan < n && node_to_dfn[unreached_scan] != 0)
-                    unreached_scan++;
-                if (unreached_scan == n)
+        uint32_t root;
+        if (root_cursor < g->root_count) {
+            root = g->root_node[root_cursor++];
+        } else if (flags & LF_DOM_KEEP_UNREACHABLE) {
+            while (unreached_scan < n && node_to_dfn[unreached_scan] != 0)
+                unreached_scan++;
+            if (unreached_scan == n)
+                break;
+            root = unreached_scan;
+        } else {
+            break;
+        }
+        uint32_t v = node_to_dfn[root];
+        node_to_dfn[root] = (v & ~ROOT_FLAG) | ROOT_FLAG;
+        if (v != 0 && v != ROOT_PENDING)
+            continue; /* visited from an earlier root */
+        v = next_dfn++;
+        node_to_dfn[root] = v | ROOT_FLAG;
+        dfn_to_node[v] = root;
+        parent_by_dfn[v] = 0;
+        /* The vertex being looked at lives in registers; the stack holds its
+         * ancestors on the DFS path, each with its next edge. */
+        uint32_t node = root;
+        uint64_t e = edge_offset[node], end = edge_offset[node + 1];
+        for (;;) {
+            uint32_t descend = 0, t = 0;
+            while (e < end) {
+                t = edge_target[e++];
+                if (lf_edge_is_weak(t))
+                    continue;
+                uint32_t d = node_to_dfn[t];
+                if (d == 0 || d == ROOT_PENDING) {
+                    descend = next_dfn++;
+                    node_to_dfn[t] = descend | (d == ROOT_PENDING ? ROOT_FLAG : 0);
+                    dfn_to_node[descend] = t;
+                    parent_by_dfn[descend] = v;
+                    if (d == ROOT_PENDING)
+                        pairs[pair_count++] = (pred_pair){0, descend};
                     break;
-                root = unreached_scan;
-            } else {
-                break;
+                }
+                /* Stored always, kept unless the target is a root: no branch. */
+                pairs[pair_count] = (pred_pair){v, d};
+                pair_count += !(d & ROOT_FLAG);
             }
-            uint32_t d = node_to_dfn[root];
-            if (d == 0 || d == ROOT_PENDING) {
-                d = next_dfn++;
-                dfn_to_node[d] = root;
-                parent_by_dfn[d] = 0;
-                cursor_by_dfn[d] = edge_offset[root];
-                v = d;
-            }
-            node_to_dfn[root] = (d & ~ROOT_FLAG) | ROOT_FLAG;
-            continue;
-        }
-        uint32_t node = dfn_to_node[v];
-        uint64_t e = cursor_by_dfn[v], end = edge_offset[node + 1];
-        uint32_t descend = 0;
-        if (e == edge_offset[node]) {
-            /* First look at this node: start the loads its children will need
-             * (the DFS is one long chain of dependent cache misses otherwise). */
-            for (uint64_t p = e; p < end && p < e + 8; p++) {
-                uint32_t t = edge_target[p] & LF_EDGE_NODE;
-                __builtin_prefetch(&node_to_dfn[t]);
-                __builtin_prefetch(&edge_offset[t]);
-            }
-        }
-        while (e < end) {
-            uint32_t t = edge_target[e++];
-            if (lf_edge_is_weak(t))
+            if (descend) {
+                if (depth == stack_cap) {
+                    dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
+                    if (!grown)
+                        goto nomem;
+                    stack = grown;
+                    stack_cap *= 2;
+                }
+                stack[depth++] = (dfs_frame){e, v, 0};
+                v = descend;
+                node = t;
+                e = edge_offset[node];
+                end = edge_offset[node + 1];
+                /* Start the loads the children will need (the DFS is one
+                 * long chain of dependent cache misses otherwise). */
+                for (uint64_t p = e; p < end && p < e + 8; p++) {
+                    uint32_t c = edge_target[p] & LF_EDGE_NODE;
+                    __builtin_prefetch(&node_to_dfn[c]);
+                    __builtin_prefetch(&edge_offset[c]);
+                }
                 continue;
-            uint32_t d = node_to_dfn[t];
-            if (d == 0 || d == ROOT_PENDING) {
-                descend = next_dfn++;
-                node_to_dfn[t] = descend | (d == ROOT_PENDING ? ROOT_FLAG : 0);
-                dfn_to_node[descend] = t;
-                parent_by_dfn[descend] = v;
-                cursor_by_dfn[descend] = edge_offset[t];
-                if (d == ROOT_PENDING)
-                    pairs[pair_count++] = (pred_pair){0, descend};
-                break;
             }
-            /* Stored always, kept unless the target is a root: no branch. */
-            pairs[pair_count] = (pred_pair){v, d};
-            pair_count += !(d & ROOT_FLAG);
+            if (depth == 0)
+                break; /* this root's tree is done */
+            depth--;
+            v = stack[depth].dfn;
+            e = stack[depth].cursor;
+            node = dfn_to_node[v];
+            end = edge_offset[node + 1];
         }
-        cursor_by_dfn[v] = e;
-        v = descend ? descend : parent_by_dfn[v];
     }
+    free(stack);
+    stack = NULL;
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
     if (populating)
         pthread_join(populate_thread, NULL);
@@ -348,16 +395,18 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
                    .pairs = pairs, .pair_count = pair_count, .pred_offset = pred_offset,
                    .split = count / 2, .idom = idom, .retained = retained};
+    if (pair_count > UINT32_MAX)
+        goto nomem; /* see the header */
     run_halves(count_preds_half, &s, threaded);
     uint64_t total = 0;
     uint32_t split = count / 2;
     for (uint32_t d = 0; d < count; d++) {
         total += pred_offset[d];
-        pred_offset[d] = total; /* the end of d's list */
+        pred_offset[d] = (uint32_t)total; /* the end of d's list */
         if (total * 2 <= pair_count)
             split = d + 1; /* the halves get about as many predecessors each */
     }
-    pred_offset[count] = total;
+    pred_offset[count] = (uint32_t)total;
     pred = malloc((total ? total : 1) * sizeof *pred);
     if (!pred)
         goto nomem;
@@ -368,16 +417,21 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     pairs = NULL;
 
     /* Semidominators, in decreasing dfn order. node_to_dfn is no longer
-     * needed: its memory becomes semi_by_dfn, the cursors' the forest. A
-     * vertex's forest entry is written when it is linked, before any read. */
+     * needed: its memory becomes semi_by_dfn. A vertex's forest entry is
+     * written when it is linked, before any read. */
     uint32_t *semi_by_dfn = node_to_dfn;
-    forest_vertex *forest = (forest_vertex *)cursor_by_dfn;
+    forest = malloc(slots * sizeof *forest);
+    if (!forest)
+        goto nomem;
+    populate_job forest_pages = {1, {{forest, slots * sizeof *forest}}};
+    populating = threaded && pthread_create(&populate_thread, NULL, populate_pages_down,
+                                            &forest_pages) == 0;
     /* The lists are read back to front in one sweep, so the forest entry
      * of a predecessor a few lists ahead can be fetched early. */
-    uint64_t p = pred_offset[count];
+    uint32_t p = pred_offset[count];
     for (uint32_t w = count - 1; w > 0; w--) {
         uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
-        for (uint64_t start = pred_offset[w]; p > start;) {
+        for (uint32_t start = pred_offset[w]; p > start;) {
             p--;
             if (p >= PREFETCH_AHEAD)
                 __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
@@ -390,6 +444,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
         semi_by_dfn[w] = best;
         forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
     }
+    if (populating)
+        pthread_join(populate_thread, NULL);
     free(pred);
     pred = NULL;
     free(pred_offset);
@@ -419,13 +475,13 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     /* Retained sizes are summed in dfn space, where a dominator is usually
      * close to its children, in the 8 bytes per vertex the forest used. */
     s.idom_by_dfn = idom_by_dfn;
-    s.retained_by_dfn = cursor_by_dfn;
+    uint64_t *retained_by_dfn = (uint64_t *)forest;
+    s.retained_by_dfn = retained_by_dfn;
     s.split = count / 2 > 1 ? count / 2 : 1;
     if (count - 1 < n)
         run_halves(clear_outputs_half, &s, threaded);
     run_halves(retained_start_half, &s, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
-    uint64_t *retained_by_dfn = cursor_by_dfn;
     retained_by_dfn[0] = 0;
     for (uint32_t w = count - 1; w > 0; w--)
         retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
@@ -435,7 +491,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
 
     free(node_to_dfn);
     free(dfn_to_node);
-    free(cursor_by_dfn);
+    free(forest);
     return 0;
 
 nomem:
@@ -443,7 +499,8 @@ nomem:
     free(node_to_dfn);
     free(dfn_to_node);
     free(parent_by_dfn);
-    free(cursor_by_dfn);
+    free(forest);
+    free(stack);
     free(pred_offset);
     free(pred);
     return -1;
