@@ -328,7 +328,7 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
     if (node >= s->object_count)
         out_null(w);
     else
-        out_id(w, s->object_id[node], (s->flags & LF_SNAP_IDS_AT) != 0);
+        out_id(w, lf_snapshot_object_id(s, node), (s->flags & LF_SNAP_IDS_AT) != 0);
 }
 
 void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)

@@ -216,7 +216,8 @@ static int by_count(const void *a, const void *b)
     const merge_node *x = &sort_tree->node[*(const uint32_t *)a], *y = &sort_tree->node[*(const uint32_t *)b];
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
-    uint64_t i = sort_snapshot->object_id[x->object], j = sort_snapshot->object_id[y->object];
+    uint64_t i = lf_snapshot_object_id(sort_snapshot, x->object),
+             j = lf_snapshot_object_id(sort_snapshot, y->object);
     return i < j ? -1 : i > j;
 }
 
@@ -389,7 +390,7 @@ int cmd_path(int argc, char **argv)
         }
         char id[32];
         snprintf(id, sizeof id, (s.flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
-                 (unsigned long long)s.object_id[targets[i]]);
+                 (unsigned long long)lf_snapshot_object_id(&s, targets[i]));
         if (len == 0)
             cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
                         opt.exclude_count ? " (with the exclusions)" : "");

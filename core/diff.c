@@ -11,7 +11,8 @@ static const lf_snapshot *sorting;
 
 static int by_id(const void *a, const void *b)
 {
-    uint64_t x = sorting->object_id[*(const uint32_t *)a], y = sorting->object_id[*(const uint32_t *)b];
+    uint64_t x = lf_snapshot_object_id(sorting, *(const uint32_t *)a);
+    uint64_t y = lf_snapshot_object_id(sorting, *(const uint32_t *)b);
     return x < y ? -1 : x > y;
 }
 
@@ -60,8 +61,8 @@ static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_cla
     }
     int64_t i = 0, j = 0;
     while (i < na || j < nb) {
-        uint64_t x = i < na ? before->object_id[a[i]] : UINT64_MAX;
-        uint64_t y = j < nb ? after->object_id[b[j]] : UINT64_MAX;
+        uint64_t x = i < na ? lf_snapshot_object_id(before, a[i]) : UINT64_MAX;
+        uint64_t y = j < nb ? lf_snapshot_object_id(after, b[j]) : UINT64_MAX;
         if (i < na && (j == nb || x < y))
             count_one(d, before, a[i++], 0);
         else if (j < nb && (i == na || y < x))

@@ -21,11 +21,9 @@
 #include <string.h>
 
 #include "hprof_internal.h"
+#include "hprof_lazy.h"
 #include "vec.h"
 
-#define KIND_FIELD LF_EDGE_KIND_FIELD
-#define KIND_ELEMENT LF_EDGE_KIND_ELEMENT
-#define KIND_INTERNAL LF_EDGE_KIND_INTERNAL
 /* Pass 1 keeps the first object with a given id; later ones are skipped. */
 #define DUPLICATE 1
 
@@ -478,9 +476,10 @@ typedef struct node_tables {
     uint32_t *class_of;        /* node -> lf class (= class index, or extra classes) */
     uint64_t *shallow;
     uint64_t *edge_offset;     /* counts in pass 2, offsets in pass 3 */
-    uint64_t *record_at;       /* node -> offset of its sub-record (while reading) */
+    uint32_t *record_low;      /* node -> offset of its sub-record, see hprof_record_at */
+    uint8_t *record_high;
     uint8_t *seen;             /* node -> 1 once the first object with its id is read (a byte
-                                * each, so threads never share one) */
+                                * each, so threads never share one); pass 2 only */
     lf_idrank rank;
     uint32_t *class_node;      /* class index -> node of its class object */
     uint32_t *frame_edges;     /* node -> thread-local roots hung under it */
@@ -520,8 +519,7 @@ static const char *prim_array_name(uint8_t type)
     }
 }
 
-/* Class lookups happen for every object: a Judy lookup each cost 10% of a
- * read, so a small multiplicative-hash table answers them instead. */
+/* The slot hprof_class_hash_find starts at. */
 static inline uint64_t class_hash_slot(const hprof_reader *r, uint64_t class_id)
 {
     return (class_id * 0x9e3779b97f4a7c15ull) >> r->class_hash_shift;
@@ -559,11 +557,7 @@ static uint32_t class_of_id(const hprof_reader *r, uint64_t class_id)
         JLG(slot, r->class_index, (Word_t)class_id);
         return slot ? (uint32_t)(*slot - 1) : HPROF_NONE;
     }
-    const uint64_t mask = (~0ull) >> r->class_hash_shift;
-    for (uint64_t slot = class_hash_slot(r, class_id); r->class_hash_id[slot]; slot = (slot + 1) & mask)
-        if (r->class_hash_id[slot] == class_id)
-            return r->class_hash_index[slot];
-    return HPROF_NONE;
+    return hprof_class_hash_find(r->class_hash_id, r->class_hash_index, r->class_hash_shift, class_id);
 }
 
 /* Static reference fields of a class, as (name sid, value id) pairs, via callback. */
@@ -624,7 +618,8 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         return 0;
     }
     t->seen[node] = 1;
-    t->record_at[node] = record_at;
+    t->record_low[node] = (uint32_t)record_at;
+    t->record_high[node] = (uint8_t)(record_at >> 32);
     uint64_t edges = 0;
     switch (tag) {
     case HPROF_CLASS_DUMP: {
@@ -772,22 +767,19 @@ static void drop_unused_extra_classes(const hprof_reader *r, node_tables *t, uin
 
 /* --- pass 3: edges ----------------------------------------------------------- */
 
-typedef struct edge_out {
-    uint32_t *target, *label;
-    uint8_t *kind;
-} edge_out;
+/* Pass 3 writes edge targets only: kinds and labels are decoded from the
+ * dump when output asks (hprof_lazy.c), which walks the references of a
+ * sub-record in the same order as this pass. Slots start as EDGE_UNSET; a
+ * node's written edges are a prefix of its slots. */
+#define EDGE_UNSET 0xffffffffu
 
 typedef struct pass3_state {
     node_tables *t;
     uint64_t dangling;
-    edge_out out;
-    uint32_t class_label, super_label, loader_label, array_label;
-    uint64_t *cursor;          /* per node: next edge slot (frame edges come last) */
+    uint32_t *target;
 } pass3_state;
 
-
-static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t target, uint8_t kind,
-                     uint32_t label, int weak)
+static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t target, int weak)
 {
     if (target == LF_NODE_NONE) {
         s->dangling++;
@@ -795,21 +787,15 @@ static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t targ
     }
     if (*at >= limit)
         return; /* counted fewer in pass 2: cannot happen for a consistent file */
-    s->out.target[*at] = target | (weak ? LF_EDGE_WEAK : 0);
-    s->out.label[*at] = label;
-    s->out.kind[*at] = kind;
-    (*at)++;
+    s->target[(*at)++] = target | (weak ? LF_EDGE_WEAK : 0);
 }
 
 static int write_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name_sid,
                         uint64_t value, uint64_t *at)
 {
     pass3_state *s = ctx;
-    /* interned before the pass: a lookup, safe on several threads */
-    int64_t name = hprof_intern_sid(r, name_sid);
-    if (name < 0)
-        return lf_fail_nomem(r->err, "reading classes");
-    put_edge(s, at, s->t->edge_offset[from + 1], node_of(s->t, value), KIND_FIELD, (uint32_t)name, 0);
+    (void)r, (void)name_sid;
+    put_edge(s, at, s->t->edge_offset[from + 1], node_of(s->t, value), 0);
     return 0;
 }
 
@@ -818,13 +804,11 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     pass3_state *s = state;
     node_tables *t = s->t;
     const unsigned id = r->id_size;
-    (void)record_at;
     uint64_t obj = hprof_id(c, id);
     uint32_t node = lf_idrank_find(&t->rank, obj);
-    if (node == LF_NODE_NONE || !t->seen[node])
+    if (node == LF_NODE_NONE || hprof_record_at(t->record_low, t->record_high, node) != record_at)
         return 0; /* a duplicate, skipped in pass 2 */
-    t->seen[node] = 0;
-    uint64_t at = s->cursor[node], limit = t->edge_offset[node + 1];
+    uint64_t at = t->edge_offset[node], limit = t->edge_offset[node + 1];
     switch (tag) {
     case HPROF_CLASS_DUMP: {
         uint32_t k = class_of_id(r, obj);
@@ -832,13 +816,13 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
             break;
         const hprof_class *kc = &r->classes[k];
         if (r->class_class != HPROF_NONE)
-            put_edge(s, &at, limit, t->class_node[r->class_class], KIND_INTERNAL, s->class_label, 0);
+            put_edge(s, &at, limit, t->class_node[r->class_class], 0);
         if (kc->super_id)
-            put_edge(s, &at, limit, node_of(t, kc->super_id), KIND_INTERNAL, s->super_label, 0);
+            put_edge(s, &at, limit, node_of(t, kc->super_id), 0);
         if (kc->loader_id)
-            put_edge(s, &at, limit, node_of(t, kc->loader_id), KIND_INTERNAL, s->loader_label, 0);
+            put_edge(s, &at, limit, node_of(t, kc->loader_id), 0);
         if (kc->array_class != HPROF_NONE)
-            put_edge(s, &at, limit, t->class_node[kc->array_class], KIND_INTERNAL, s->array_label, 0);
+            put_edge(s, &at, limit, t->class_node[kc->array_class], 0);
         if (for_each_static_ref(r, s, kc, node, write_static, &at))
             return -1;
         break;
@@ -851,17 +835,15 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         if (k == HPROF_NONE)
             break;
         const hprof_class *kc = &r->classes[k];
-        put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+        put_edge(s, &at, limit, t->class_node[k], 0);
         if (len != kc->data_size)
             break;
-        const uint8_t *data = r->data + c->pos;
         for (uint32_t f = 0; f < kc->ref_count; f++) {
             const hprof_ref_field *field = &r->ref_fields[kc->ref_start + f];
             hprof_cursor v = {r->data, c->pos + field->offset, r->size};
             uint64_t ref = hprof_id(&v, id);
-            (void)data;
             if (ref)
-                put_edge(s, &at, limit, node_of(t, ref), KIND_FIELD, field->name, field->weak);
+                put_edge(s, &at, limit, node_of(t, ref), field->weak);
         }
         break;
     }
@@ -870,11 +852,11 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         uint32_t n = hprof_u4(c);
         uint32_t k = class_of_id(r, hprof_id(c, id));
         if (k != HPROF_NONE)
-            put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+            put_edge(s, &at, limit, t->class_node[k], 0);
         for (uint32_t i = 0; i < n; i++) {
             uint64_t ref = hprof_id(c, id);
             if (ref)
-                put_edge(s, &at, limit, node_of(t, ref), KIND_ELEMENT, i, 0);
+                put_edge(s, &at, limit, node_of(t, ref), 0);
         }
         break;
     }
@@ -883,11 +865,10 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         uint8_t type = hprof_u1(c);
         uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
         if (k != HPROF_NONE)
-            put_edge(s, &at, limit, t->class_node[k], KIND_INTERNAL, s->class_label, 0);
+            put_edge(s, &at, limit, t->class_node[k], 0);
         break;
     }
     }
-    s->cursor[node] = at;
     return 0;
 }
 
@@ -1315,7 +1296,7 @@ static const uint8_t *instance_field(const hprof_reader *r, const node_tables *t
 {
     if (node == LF_NODE_NONE)
         return NULL;
-    uint64_t at = t->record_at[node];
+    uint64_t at = hprof_record_at(t->record_low, t->record_high, node);
     if (r->data[at] != HPROF_INSTANCE_DUMP)
         return NULL;
     hprof_cursor c = {r->data, at + 1 + r->id_size + 4, r->size};
@@ -1375,7 +1356,7 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
         coder = coder_at[0];
     if (value_node == LF_NODE_NONE)
         return o;
-    uint64_t at = t->record_at[value_node];
+    uint64_t at = hprof_record_at(t->record_low, t->record_high, value_node);
     if (r->data[at] != HPROF_PRIM_ARRAY_DUMP)
         return o;
     hprof_cursor a = {r->data, at + 1 + r->id_size + 4, r->size};
@@ -1426,6 +1407,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     if (hprof_need(&r, &c, 12, "HPROF header"))
         return -1;
     r.id_size = hprof_u4(&c);
+    if (size >= HPROF_MAX_FILE_SIZE)
+        return lf_fail_at(err, 0, "HPROF file too large", "1 TiB or more");
     if (r.id_size != 4 && r.id_size != 8)
         return lf_fail_at(err, header_end, "unsupported HPROF identifier size", "%u bytes", r.id_size);
     if (lf_strtab_init(&r.strings))
@@ -1435,6 +1418,9 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     memset(&t, 0, sizeof t);
     pass3_state s;
     memset(&s, 0, sizeof s);
+    hprof_lazy *lazy = NULL;
+    uint32_t *static_start = NULL, *static_name = NULL, *frame_label = NULL;
+    uint64_t *frame_edge = NULL;
 
     {
         void *none[MAX_THREADS] = {NULL};
@@ -1507,13 +1493,21 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         lf_fail_nomem(err, "indexing object ids");
         goto out;
     }
+    if (t.rank.words) {
+        /* ids come back from the dump (hprof_lazy.c); the bitmap answers alone */
+        free(r.ids);
+        r.ids = NULL;
+        t.rank.sorted = NULL;
+    }
     t.class_of = malloc(((size_t)n + 1) * sizeof *t.class_of);
     t.shallow = malloc(((size_t)n + 1) * sizeof *t.shallow);
     t.edge_offset = calloc((size_t)n + 1, sizeof *t.edge_offset);
     t.seen = calloc((size_t)n + 1, 1);
-    t.record_at = malloc(((size_t)n + 1) * sizeof *t.record_at);
+    t.record_low = malloc(((size_t)n + 1) * sizeof *t.record_low);
+    t.record_high = malloc((size_t)n + 1);
     t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
-    if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_at) {
+    if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_low ||
+        !t.record_high) {
         lf_fail_nomem(err, "reading objects");
         goto out;
     }
@@ -1526,6 +1520,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         states[k] = &t;
     if (walk_parallel(&r, threads, 2, pass2_visit, states) < 0)
         goto out;
+    free(t.seen);
+    t.seen = NULL;
     drop_unused_extra_classes(&r, &t, n);
 
     /* Class objects are shown as "class com.acme.Foo". */
@@ -1653,43 +1649,46 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     t.edge_offset[n] = total;
     s.t = &t;
-    /* record_at is done with (thread names are read): it becomes the cursors */
-    s.cursor = t.record_at;
-    t.record_at = NULL;
-    s.out.target = malloc((total + 1) * sizeof *s.out.target);
-    s.out.label = malloc((total + 1) * sizeof *s.out.label);
-    s.out.kind = malloc(total + 1);
+    s.target = malloc((total + 1) * sizeof *s.target);
     int64_t lc = lf_strtab_intern(&r.strings, "<class>", 7);
     int64_t ls = lf_strtab_intern(&r.strings, "<super>", 7);
     int64_t ll = lf_strtab_intern(&r.strings, "<classloader>", 13);
     int64_t la = lf_strtab_intern(&r.strings, "<array class>", 13);
-    if (!s.cursor || !s.out.target || !s.out.label || !s.out.kind || lc < 0 || ls < 0 || ll < 0 || la < 0) {
+    lazy = calloc(1, sizeof *lazy);
+    static_start = malloc((r.class_count + 1) * sizeof *static_start);
+    if (!s.target || lc < 0 || ls < 0 || ll < 0 || la < 0 || !lazy || !static_start) {
         free(roots);
         free(thread_label);
         lf_fail_nomem(err, "reading references");
         goto out;
     }
-    s.class_label = (uint32_t)lc;
-    s.super_label = (uint32_t)ls;
-    s.loader_label = (uint32_t)ll;
-    s.array_label = (uint32_t)la;
-    memcpy(s.cursor, t.edge_offset, ((size_t)n + 1) * sizeof *s.cursor);
-    /* Static field names are interned now, so pass 3 only looks them up. */
+    /* Every slot starts unset (and mapped, so pass 3 takes no page faults). */
+    memset(s.target, 0xff, (total + 1) * sizeof *s.target);
+    /* Static field names, for the decoder: interned now, while strings can
+     * still be added. */
+    size_t static_count = 0, static_cap = 0;
     for (size_t k = 0; k < r.class_count; k++) {
+        static_start[k] = (uint32_t)static_count;
         hprof_cursor c = {r.data, r.classes[k].statics_at, r.size};
         uint16_t count = hprof_u2(&c);
         for (uint16_t i = 0; i < count; i++) {
             uint64_t sid = hprof_id(&c, r.id_size);
             uint8_t type = hprof_u1(&c);
             c.pos += hprof_type_size(type, r.id_size);
-            if (hprof_type_is_ref(type) && hprof_intern_sid(&r, sid) < 0) {
+            if (!hprof_type_is_ref(type))
+                continue;
+            int64_t name = hprof_intern_sid(&r, sid);
+            if (name < 0 || lf_vec_reserve((void **)&static_name, &static_cap, static_count + 1,
+                                           sizeof *static_name)) {
                 free(roots);
                 free(thread_label);
                 lf_fail_nomem(err, "reading classes");
                 goto out;
             }
+            static_name[static_count++] = (uint32_t)name;
         }
     }
+    static_start[r.class_count] = (uint32_t)static_count;
     pass3_state per_thread[MAX_THREADS];
     for (unsigned k = 0; k < MAX_THREADS; k++) {
         per_thread[k] = s;
@@ -1702,28 +1701,69 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     for (unsigned k = 0; k < MAX_THREADS; k++)
         s.dangling += per_thread[k].dangling;
+    /* Thread-local roots go in the unset slots after their thread's own
+     * edges; remembered as (thread, slot in its list, label) until the edge
+     * numbers are final. */
+    size_t frame_count = 0;
+    for (size_t i = 0; i < r.root_count; i++)
+        frame_count += thread_label[i] >= 0;
+    frame_edge = malloc((frame_count + 1) * sizeof *frame_edge);
+    frame_label = malloc((frame_count + 1) * sizeof *frame_label);
+    uint32_t *frame_thread = malloc((frame_count + 1) * sizeof *frame_thread);
+    if (!frame_edge || !frame_label || !frame_thread) {
+        free(frame_thread);
+        free(roots);
+        free(thread_label);
+        lf_fail_nomem(err, "reading roots");
+        goto out;
+    }
+    frame_count = 0;
     for (size_t i = 0; i < r.root_count; i++) {
         if (thread_label[i] < 0)
             continue;
         uint32_t thread = thread_node(&r, &t, r.roots[i].thread_serial);
-        put_edge(&s, &s.cursor[thread], t.edge_offset[thread + 1], node_of(&t, r.roots[i].id),
-                 KIND_INTERNAL, (uint32_t)thread_label[i], 0);
+        uint32_t target = node_of(&t, r.roots[i].id);
+        uint64_t at = t.edge_offset[thread], limit = t.edge_offset[thread + 1];
+        while (at < limit && s.target[at] != EDGE_UNSET)
+            at++;
+        if (at == limit || target == LF_NODE_NONE)
+            continue;
+        s.target[at] = target;
+        frame_thread[frame_count] = thread;
+        frame_edge[frame_count] = at - t.edge_offset[thread];
+        frame_label[frame_count++] = (uint32_t)thread_label[i];
     }
     free(thread_label);
-    /* Close the gaps dangling references left (rare: only when there are some). */
+    /* Close the gaps dangling references left. A node's written edges are a
+     * prefix of its slots, so a node whose last slot is set is complete. */
     uint64_t kept = 0;
     for (uint32_t v = 0; v < n; v++) {
-        uint64_t begin = t.edge_offset[v], end = s.cursor[v];
+        uint64_t begin = t.edge_offset[v], end = t.edge_offset[v + 1];
+        if (end > begin && s.target[end - 1] == EDGE_UNSET)
+            while (end > begin && s.target[end - 1] == EDGE_UNSET)
+                end--;
         t.edge_offset[v] = kept;
         if (kept != begin)
-            for (uint64_t e = begin; e < end; e++) {
-                s.out.target[kept + e - begin] = s.out.target[e];
-                s.out.label[kept + e - begin] = s.out.label[e];
-                s.out.kind[kept + e - begin] = s.out.kind[e];
-            }
+            memmove(s.target + kept, s.target + begin, (end - begin) * sizeof *s.target);
         kept += end - begin;
     }
     t.edge_offset[n] = kept;
+    /* Frame edges by edge number (threads are few: insertion sort). */
+    for (size_t i = 0; i < frame_count; i++) {
+        frame_edge[i] += t.edge_offset[frame_thread[i]];
+        for (size_t j = i; j > 0 && frame_edge[j - 1] > frame_edge[j]; j--) {
+            uint64_t e = frame_edge[j];
+            frame_edge[j] = frame_edge[j - 1];
+            frame_edge[j - 1] = e;
+            uint32_t l = frame_label[j];
+            frame_label[j] = frame_label[j - 1];
+            frame_label[j - 1] = l;
+        }
+    }
+    free(frame_thread);
+    lf_idrank_free(&t.rank);
+    free(r.ids); /* still here when the rank index needed them */
+    r.ids = NULL;
 
     /* Hand everything to the snapshot. */
     uint32_t class_total = (uint32_t)(r.class_count + t.extra_count);
@@ -1737,35 +1777,60 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         class_name[i] = r.classes[i].name;
     for (size_t i = 0; i < t.extra_count; i++)
         class_name[r.class_count + i] = t.extra_name[i];
+    *lazy = (hprof_lazy){
+        .data = r.data, .size = r.size, .id_size = r.id_size,
+        .record_low = t.record_low, .record_high = t.record_high,
+        .classes = r.classes, .class_count = r.class_count, .ref_fields = r.ref_fields,
+        .class_hash_id = r.class_hash_id, .class_hash_index = r.class_hash_index,
+        .class_hash_shift = r.class_hash_shift, .class_class = r.class_class,
+        .static_start = static_start, .static_name = static_name,
+        .class_label = (uint32_t)lc, .super_label = (uint32_t)ls, .loader_label = (uint32_t)ll,
+        .array_label = (uint32_t)la,
+        .frame_edge = frame_edge, .frame_label = frame_label, .frame_count = frame_count};
+    memcpy(lazy->prim_array_class, r.prim_array_class, sizeof lazy->prim_array_class);
+    hprof_lazy_init(lazy);
     out->format = LF_FORMAT_HPROF;
     out->source_format = LF_FORMAT_HPROF;
+    out->flags = LF_SNAP_IDS_SORTED;
     out->object_count = n;
     out->edge_count = kept;
     out->class_count = class_total;
     out->root_count = (uint32_t)root_count;
     out->string_count = r.strings.count;
-    out->object_id = lf_snapshot_own(out, r.ids);
-    r.ids = NULL;
-    out->object_class = lf_snapshot_own(out, t.class_of);
-    out->object_shallow = lf_snapshot_own(out, t.shallow);
-    out->edge_offset = lf_snapshot_own(out, t.edge_offset);
-    out->edge_target = lf_snapshot_own(out, s.out.target);
-    out->edge_label = lf_snapshot_own(out, s.out.label);
-    out->edge_kind = lf_snapshot_own(out, s.out.kind);
-    out->class_name = lf_snapshot_own(out, class_name);
-    out->root = lf_snapshot_own(out, roots);
+    void *handed[] = {t.class_of, t.shallow, t.edge_offset, s.target, class_name, roots,
+                      r.strings.offset, r.strings.bytes, t.record_low, t.record_high, r.classes,
+                      r.ref_fields, r.class_hash_id, r.class_hash_index, static_start, static_name,
+                      frame_edge, frame_label, lazy};
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (handed[i] && !lf_snapshot_own(out, handed[i]))
+            free(handed[i]); /* cannot happen: the snapshot has room for all */
+    out->object_class = t.class_of;
+    out->object_shallow = t.shallow;
+    out->edge_offset = t.edge_offset;
+    out->edge_target = s.target;
+    out->class_name = class_name;
+    out->root = roots;
+    out->lazy = &lazy->fields;
     out->named_count = named_count;
     out->named_node = named;
     out->named_string = named + named_count;
-    out->string_offset = lf_snapshot_own(out, r.strings.offset);
-    out->string_bytes = lf_snapshot_own(out, r.strings.bytes);
+    out->string_offset = r.strings.offset;
+    out->string_bytes = r.strings.bytes;
     r.strings.offset = NULL;
     r.strings.bytes = NULL;
+    r.classes = NULL;
+    r.ref_fields = NULL;
+    r.class_hash_id = NULL;
+    r.class_hash_index = NULL;
     t.class_of = NULL;
     t.shallow = NULL;
     t.edge_offset = NULL;
-    s.out.target = s.out.label = NULL;
-    s.out.kind = NULL;
+    t.record_low = NULL;
+    t.record_high = NULL;
+    s.target = NULL;
+    lazy = NULL;
+    static_start = static_name = frame_label = NULL;
+    frame_edge = NULL;
     out->stats.dangling_edges = s.dangling;
     out->stats.warnings = r.warnings;
     rc = 0;
@@ -1775,12 +1840,15 @@ out:
     free(t.shallow);
     free(t.edge_offset);
     free(t.seen);
-    free(t.record_at);
+    free(t.record_low);
+    free(t.record_high);
     free(t.class_node);
-    free(s.cursor);
-    free(s.out.target);
-    free(s.out.label);
-    free(s.out.kind);
+    free(s.target);
+    free(lazy);
+    free(static_start);
+    free(static_name);
+    free(frame_edge);
+    free(frame_label);
     reader_free(&r);
     if (rc)
         lf_snapshot_free(out);

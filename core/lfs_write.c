@@ -46,7 +46,10 @@ static int write_all(int fd, const void *data, uint64_t size)
     return 0;
 }
 
-int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
+/* object_id, edge_kind and edge_label are passed apart: a snapshot may keep
+ * them lazily (see lf_lazy_fields). */
+static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
+                          const uint32_t *edge_label, const char *path, lf_error *err)
 {
     const uint64_t n = s->object_count;
     uint8_t meta[LFS_META_FIELDS * 8];
@@ -80,13 +83,13 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     ADD(LFS_STRO, s->string_offset, ((uint64_t)s->string_count + 1) * 8);
     ADD(LFS_STRB, s->string_bytes, s->string_offset[s->string_count]);
     ADD(LFS_CLSN, s->class_name, (uint64_t)s->class_count * 4);
-    ADD(LFS_OIDS, s->object_id, n * 8);
+    ADD(LFS_OIDS, object_id, n * 8);
     ADD(LFS_OCLS, s->object_class, n * 4);
     ADD(LFS_OSHL, s->object_shallow, n * 8);
     ADD(LFS_EOFF, s->edge_offset, (n + 1) * 8);
     ADD(LFS_ETGT, s->edge_target, s->edge_count * 4);
-    ADD(LFS_ELBL, s->edge_label, s->edge_count * 4);
-    ADD(LFS_EKND, s->edge_kind, s->edge_count);
+    ADD(LFS_ELBL, edge_label, s->edge_count * 4);
+    ADD(LFS_EKND, edge_kind, s->edge_count);
     ADD(LFS_ROOT, s->root, (uint64_t)s->root_count * sizeof(lf_root));
     /* named objects: interleave the two arrays into (node, string) pairs */
     uint32_t *named = malloc(((size_t)s->named_count + 1) * 2 * sizeof *named);
@@ -191,4 +194,19 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     }
     free(tmp);
     return 0;
+}
+
+int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
+{
+    uint64_t *ids;
+    uint8_t *kinds;
+    uint32_t *labels;
+    if (lf_snapshot_decode_lazy(s, &ids, &kinds, &labels))
+        return lf_fail_nomem(err, "writing");
+    int rc = write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
+                            labels ? labels : s->edge_label, path, err);
+    free(ids);
+    free(kinds);
+    free(labels);
+    return rc;
 }

@@ -69,6 +69,17 @@ int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, 
         return lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
     }
     int rc = parse_mapped(fmt, &f, opt, out, err);
+    if (rc == 0 && fmt == LF_FORMAT_HPROF) {
+        /* the snapshot reads ids and labels from the dump (lf_lazy_fields) */
+        if (f.heap && !lf_snapshot_own(out, f.heap)) {
+            lf_snapshot_free(out);
+            lf_file_unmap(&f);
+            return lf_fail_nomem(err, "reading the dump");
+        }
+        out->map = f.map;
+        out->map_size = (size_t)f.size;
+        return 0;
+    }
     lf_file_unmap(&f);
     return rc;
 }

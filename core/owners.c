@@ -40,7 +40,10 @@ static lf_str holder(const lf_snapshot *s, uint32_t v, char *buf, size_t size)
     uint64_t e = lf_snapshot_find_edge(s, d, v);
     if (e == UINT64_MAX)
         return out;
-    if (s->edge_kind[e] == LF_EDGE_KIND_ELEMENT) {
+    uint8_t kind;
+    uint32_t label;
+    lf_snapshot_edge_info(s, e, &kind, &label);
+    if (kind == LF_EDGE_KIND_ELEMENT) {
         out.ptr = "[]";
         out.len = 2;
         return out;

@@ -55,12 +55,99 @@ void lf_snapshot_free(lf_snapshot *s)
     memset(s, 0, sizeof *s);
 }
 
+uint64_t lf_snapshot_object_id(const lf_snapshot *s, uint32_t node)
+{
+    return s->object_id ? s->object_id[node] : s->lazy->object_id(s->lazy->ctx, node);
+}
+
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id)
 {
+    if (s->flags & LF_SNAP_IDS_SORTED) {
+        uint32_t lo = 0, hi = s->object_count;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (lf_snapshot_object_id(s, mid) < id)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo < s->object_count && lf_snapshot_object_id(s, lo) == id ? lo : LF_NODE_NONE;
+    }
     for (uint32_t v = 0; v < s->object_count; v++)
-        if (s->object_id[v] == id)
+        if (lf_snapshot_object_id(s, v) == id)
             return v;
     return LF_NODE_NONE;
+}
+
+/* The node whose edge list holds edge. */
+static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
+{
+    uint32_t lo = 0, hi = s->object_count;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->edge_offset[mid] <= edge)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
+{
+    if (s->edge_kind && s->edge_label) {
+        *kind = s->edge_kind[edge];
+        *label = s->edge_label[edge];
+        return;
+    }
+    *kind = LF_EDGE_KIND_NONE;
+    *label = 0;
+    uint32_t node = edge_source(s, edge);
+    uint64_t first = s->edge_offset[node], count = edge - first + 1;
+    uint8_t *kinds = malloc(count);
+    uint32_t *labels = malloc(count * sizeof *labels);
+    if (kinds && labels) {
+        s->lazy->node_edges(s->lazy->ctx, s, node, edge + 1, kinds, labels);
+        *kind = kinds[count - 1];
+        *label = labels[count - 1];
+    }
+    free(kinds);
+    free(labels);
+}
+
+int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **kinds_out,
+                            uint32_t **labels_out)
+{
+    *ids_out = NULL;
+    *kinds_out = NULL;
+    *labels_out = NULL;
+    if (!s->lazy)
+        return 0;
+    const uint32_t n = s->object_count;
+    uint64_t *ids = NULL;
+    uint8_t *kinds = NULL;
+    uint32_t *labels = NULL;
+    if (!s->object_id && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
+        goto nomem;
+    if ((!s->edge_kind || !s->edge_label) &&
+        (!(kinds = malloc(s->edge_count + 1)) || !(labels = malloc((s->edge_count + 1) * sizeof *labels))))
+        goto nomem;
+    for (uint32_t v = 0; v < n; v++) {
+        if (ids)
+            ids[v] = s->lazy->object_id(s->lazy->ctx, v);
+        if (labels && s->edge_offset[v + 1] > s->edge_offset[v])
+            s->lazy->node_edges(s->lazy->ctx, s, v, s->edge_offset[v + 1], kinds + s->edge_offset[v],
+                                labels + s->edge_offset[v]);
+    }
+    *ids_out = ids;
+    *kinds_out = kinds;
+    *labels_out = labels;
+    return 0;
+nomem:
+    free(ids);
+    free(kinds);
+    free(labels);
+    return -1;
 }
 
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
@@ -81,15 +168,18 @@ uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
 size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size)
 {
     int n = 0;
-    switch (s->edge_kind[edge]) {
+    uint8_t kind;
+    uint32_t label;
+    lf_snapshot_edge_info(s, edge, &kind, &label);
+    switch (kind) {
     case LF_EDGE_KIND_FIELD:
     case LF_EDGE_KIND_INTERNAL: {
-        lf_str name = lf_snapshot_string(s, s->edge_label[edge]);
+        lf_str name = lf_snapshot_string(s, label);
         n = snprintf(buf, size, "%.*s", (int)(name.len > 4000 ? 4000 : name.len), name.ptr);
         break;
     }
     case LF_EDGE_KIND_ELEMENT:
-        n = snprintf(buf, size, "[%u]", s->edge_label[edge]);
+        n = snprintf(buf, size, "[%u]", label);
         break;
     default:
         if (size)

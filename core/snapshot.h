@@ -33,7 +33,22 @@ typedef enum lf_edge_kind {
 enum {
     LF_SNAP_IDS_STABLE = 1u << 0, /* object ids identify one object across snapshots */
     LF_SNAP_IDS_AT = 1u << 1,     /* print ids as @N (V8) rather than 0x hex */
+    LF_SNAP_IDS_SORTED = 1u << 2, /* object ids increase with the node number */
 };
+
+struct lf_snapshot;
+
+/* Fields a reader may leave out of memory (object_id, edge_kind and
+ * edge_label NULL) and decode on demand from the dump it keeps mapped: on a
+ * JVM dump they are a third of the snapshot and only output reads them. */
+typedef struct lf_lazy_fields {
+    const void *ctx;
+    uint64_t (*object_id)(const void *ctx, uint32_t node);
+    /* Kinds and labels of node's edges from its first up to (not including)
+     * edge `end`, into kind[0..] and label[0..]. */
+    void (*node_edges)(const void *ctx, const struct lf_snapshot *s, uint32_t node, uint64_t end,
+                       uint8_t *kind, uint32_t *label);
+} lf_lazy_fields;
 
 typedef struct lf_root {
     uint32_t node;      /* node space */
@@ -58,13 +73,14 @@ typedef struct lf_snapshot {
     uint32_t root_count;
     uint32_t string_count;
 
-    const uint64_t *object_id;        /* node -> id in the source */
+    const uint64_t *object_id;        /* node -> id in the source; NULL: see lazy */
     const uint32_t *object_class;     /* node -> class */
     const uint64_t *object_shallow;   /* node -> bytes */
     const uint64_t *edge_offset;      /* node -> first edge; object_count+1 entries */
     const uint32_t *edge_target;      /* edge -> node | LF_EDGE_WEAK */
-    const uint32_t *edge_label;       /* edge -> string index or element index */
-    const uint8_t *edge_kind;         /* edge -> lf_edge_kind */
+    const uint32_t *edge_label;       /* edge -> string index or element index; NULL: lazy */
+    const uint8_t *edge_kind;         /* edge -> lf_edge_kind; NULL: lazy */
+    const lf_lazy_fields *lazy;       /* set when any of the three above is NULL */
     const uint32_t *class_name;       /* class -> string index */
     const lf_root *root;              /* root -> lf_root */
     const uint64_t *string_offset;    /* string -> start in string_bytes; string_count+1 */
@@ -91,7 +107,7 @@ typedef struct lf_snapshot {
     /* Ownership. */
     void *map;
     size_t map_size;
-    void *owned[24];
+    void *owned[48];
     unsigned owned_count;
 } lf_snapshot;
 
@@ -108,10 +124,17 @@ lf_graph lf_snapshot_graph(const lf_snapshot *s);
 void *lf_snapshot_own(lf_snapshot *s, void *p);
 void lf_snapshot_free(lf_snapshot *s);
 
-/* Finds the node of an object id; LF_NODE_NONE if absent. Linear scan: for
- * one-off user queries, not for resolving references. */
+/* Finds the node of an object id; LF_NODE_NONE if absent. A binary search
+ * when ids are sorted, else a linear scan: for user queries, not for
+ * resolving references. */
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
-
+uint64_t lf_snapshot_object_id(const lf_snapshot *s, uint32_t node);
+/* An edge's kind (lf_edge_kind) and raw label (string or element index). */
+void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
+/* Decodes every lazily kept field into new arrays the caller frees (NULL for
+ * a field that is in memory already), for writers that need them all.
+ * Returns 0 or -1 (memory). */
+int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids, uint8_t **kinds, uint32_t **labels);
 
 
 /* What to call an object for people: its own name when it has one ("class

@@ -25,11 +25,12 @@
  * runs, the second thread maps the pages of the work arrays in, so the DFS
  * does not stop on a page fault every 4 KiB.
  *
- * Memory at peak (listing predecessors): 16 bytes per node plus 12 per
- * listed predecessor (strong non-tree edges into non-roots) plus 16 per level
- * of the deepest DFS path; later 24 per node plus 4 per predecessor; the
- * caller's outputs (12 bytes per node) are only written once the lists are
- * gone. Predecessor offsets are 32-bit: more than 2^32 listed predecessors
+ * Memory: every array is allocated for the phases that use it and no
+ * longer. DFS: 12 bytes per node, 8 per listed predecessor (strong non-tree
+ * edges into non-roots), 16 per level of the deepest DFS path; listing:
+ * 12 per node and 12 per predecessor; semidominators: 24 per node and 4 per
+ * predecessor; NCA: 20 per node; retained sizes: 28 per node with the
+ * caller's outputs (12 of them), which are not touched before then. Predecessor offsets are 32-bit: more than 2^32 listed predecessors
  * (48 GB of lists) is reported as out of memory.
  */
 #include "dominators.h"
@@ -152,19 +153,25 @@ static int populate_start(pthread_t *t, populate_job *job, int threaded)
     return threaded && pthread_create(t, NULL, populate_pages, job) == 0;
 }
 
-/* The same for memory written from its end backwards: chunk by chunk from
- * the top, so the pages are there before the writer reaches them. */
+/* The same for arrays written from their ends backwards, side by side: step
+ * by step from the top of each, so the pages are there before the writer
+ * reaches them. */
 static void *populate_pages_down(void *arg)
 {
 #ifdef MADV_POPULATE_WRITE
     populate_job *job = arg;
-    const uintptr_t chunk = (uintptr_t)1 << 20;
-    for (unsigned i = 0; i < job->count; i++) {
-        uintptr_t start = ((uintptr_t)job->range[i].p + chunk - 1) & ~(chunk - 1);
-        uintptr_t end = ((uintptr_t)job->range[i].p + job->range[i].bytes) & ~(chunk - 1);
-        for (uintptr_t at = end; at > start; at -= chunk)
-            madvise((void *)(at - chunk), chunk, MADV_POPULATE_WRITE);
-    }
+    const unsigned steps = 1024;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
+    for (unsigned k = 0; k < steps; k++)
+        for (unsigned i = 0; i < job->count; i++) {
+            uintptr_t base = (uintptr_t)job->range[i].p, bytes = job->range[i].bytes;
+            uintptr_t hi = (base + bytes - bytes / steps * k) & ~mask;
+            uintptr_t lo = k + 1 == steps ? (base + mask) & ~mask
+                                          : (base + bytes - bytes / steps * (k + 1)) & ~mask;
+            if (hi > lo)
+                madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+        }
 #else
     (void)arg;
 #endif
@@ -227,27 +234,30 @@ static void fill_preds_half(dom_state *s, unsigned half)
     }
 }
 
-/* idom in node space and each vertex's own size, in dfn space. */
+/* Each vertex's own size, in dfn space. */
 static void retained_start_half(dom_state *s, unsigned half)
 {
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
     uint64_t sum = 0;
     for (uint32_t w = lo; w < hi; w++) {
-        uint32_t node = dfn_to_node[w];
-        uint32_t d = s->idom_by_dfn[w];
-        s->idom[node] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
-        s->retained_by_dfn[w] = s->shallow[node];
-        sum += s->shallow[node];
+        uint64_t size = s->shallow[dfn_to_node[w]];
+        s->retained_by_dfn[w] = size;
+        sum += size;
     }
     s->shallow_sum[half] = sum;
 }
 
+/* The outputs, in node space. */
 static void retained_store_half(dom_state *s, unsigned half)
 {
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
-    for (uint32_t w = lo; w < hi; w++)
-        s->retained[s->dfn_to_node[w]] = s->retained_by_dfn[w];
+    const uint32_t *dfn_to_node = s->dfn_to_node;
+    for (uint32_t w = lo; w < hi; w++) {
+        uint32_t node = dfn_to_node[w], d = s->idom_by_dfn[w];
+        s->idom[node] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
+        s->retained[node] = s->retained_by_dfn[w];
+    }
 }
 
 /* Every node starts unreachable; the reachable ones are overwritten later. */
@@ -282,6 +292,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     dfs_frame *stack = malloc(stack_cap * sizeof *stack);
     uint32_t *pred = NULL;
     forest_vertex *forest = NULL;
+    uint32_t *semi_by_dfn = NULL;
     if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pairs || !stack)
         goto nomem;
 
@@ -390,6 +401,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
     if (populating)
         pthread_join(populate_thread, NULL);
+    free(node_to_dfn); /* each phase holds only what it needs: see the header */
+    node_to_dfn = NULL;
 
     /* List the predecessors by target dfn (a counting sort of the pairs). */
     dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
@@ -416,14 +429,14 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     free(pairs);
     pairs = NULL;
 
-    /* Semidominators, in decreasing dfn order. node_to_dfn is no longer
-     * needed: its memory becomes semi_by_dfn. A vertex's forest entry is
+    /* Semidominators, in decreasing dfn order. A vertex's forest entry is
      * written when it is linked, before any read. */
-    uint32_t *semi_by_dfn = node_to_dfn;
+    semi_by_dfn = malloc(slots * sizeof *semi_by_dfn);
     forest = malloc(slots * sizeof *forest);
-    if (!forest)
+    if (!semi_by_dfn || !forest)
         goto nomem;
-    populate_job forest_pages = {1, {{forest, slots * sizeof *forest}}};
+    populate_job forest_pages = {2, {{forest, slots * sizeof *forest},
+                                     {semi_by_dfn, slots * sizeof *semi_by_dfn}}};
     populating = threaded && pthread_create(&populate_thread, NULL, populate_pages_down,
                                             &forest_pages) == 0;
     /* The lists are read back to front in one sweep, so the forest entry
@@ -451,12 +464,6 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     free(pred_offset);
     pred_offset = NULL;
 
-    /* The outputs are written in full below: map them in on the other core
-     * during the NCA pass. */
-    populate_job output_pages = {2, {{idom, (size_t)n * sizeof *idom},
-                                     {retained, (size_t)n * sizeof *retained}}};
-    populating = populate_start(&populate_thread, &output_pages, threaded);
-
     /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
      * (idom_by_dfn[x] is only read for x < w, already converted). */
     uint32_t *idom_by_dfn = semi_by_dfn;
@@ -469,8 +476,6 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     }
     free(parent_by_dfn);
     parent_by_dfn = NULL;
-    if (populating)
-        pthread_join(populate_thread, NULL);
 
     /* Retained sizes are summed in dfn space, where a dominator is usually
      * close to its children, in the 8 bytes per vertex the forest used. */
@@ -478,18 +483,26 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     uint64_t *retained_by_dfn = (uint64_t *)forest;
     s.retained_by_dfn = retained_by_dfn;
     s.split = count / 2 > 1 ? count / 2 : 1;
-    if (count - 1 < n)
-        run_halves(clear_outputs_half, &s, threaded);
     run_halves(retained_start_half, &s, threaded);
+    /* The outputs are written in full below: the other core maps them in
+     * while this one accumulates. (Not earlier: at the NCA pass they would
+     * add to the peak.) */
+    populate_job output_pages = {2, {{idom, (size_t)n * sizeof *idom},
+                                     {retained, (size_t)n * sizeof *retained}}};
+    populating = populate_start(&populate_thread, &output_pages, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
     retained_by_dfn[0] = 0;
     for (uint32_t w = count - 1; w > 0; w--)
         retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
+    if (populating)
+        pthread_join(populate_thread, NULL);
+    if (count - 1 < n)
+        run_halves(clear_outputs_half, &s, threaded);
     run_halves(retained_store_half, &s, threaded);
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
-    free(node_to_dfn);
+    free(semi_by_dfn);
     free(dfn_to_node);
     free(forest);
     return 0;
@@ -497,6 +510,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
 nomem:
     free(pairs);
     free(node_to_dfn);
+    free(semi_by_dfn);
     free(dfn_to_node);
     free(parent_by_dfn);
     free(forest);

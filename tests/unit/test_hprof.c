@@ -1,6 +1,7 @@
 /* test_hprof.c - the HPROF reader on dumps built by a test writer: Android
  * 1.0.3 with 4-byte ids, ART root kinds, heap-info records, arrays without
  * data and instances written before their class; and broken files. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -287,6 +288,144 @@ void test_hprof_dangling(void)
     CHECK(thread != UINT32_MAX);
     if (thread != UINT32_MAX)
         CHECK(str_is(lf_snapshot_string(&s, s.root[thread].name), "\"worker-1\""));
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+/* Labels and ids are decoded from the dump on demand (hprof_lazy.c): every
+ * edge of a dump with null, dangling and repeated references, statics and a
+ * thread-local root gets the label its construction gives it. */
+static void expect_edges(const lf_snapshot *s, uint64_t id, int count, const char *const *labels)
+{
+    uint32_t v = lf_snapshot_find_id(s, id);
+    CHECK(v != LF_NODE_NONE);
+    if (v == LF_NODE_NONE)
+        return;
+    CHECK_EQ_U64(lf_snapshot_object_id(s, v), id);
+    CHECK_EQ_U64(s->edge_offset[v + 1] - s->edge_offset[v], (uint64_t)count);
+    for (int i = 0; i < count && s->edge_offset[v] + (uint64_t)i < s->edge_offset[v + 1]; i++) {
+        char buf[256];
+        lf_snapshot_edge_label(s, s->edge_offset[v] + (uint64_t)i, buf, sizeof buf);
+        if (strcmp(buf, labels[i]) != 0)
+            fprintf(stderr, "  object 0x%llx edge %d: '%s', want '%s'\n", (unsigned long long)id, i, buf,
+                    labels[i]);
+        CHECK(strcmp(buf, labels[i]) == 0);
+    }
+}
+
+void test_hprof_lazy_labels(void)
+{
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    static const char *names[] = {"", "java/lang/Object", "Node", "a", "b", "c", "[Ljava/lang/Object;",
+                                  "Holder", "S1", "S2", "java/lang/Class", "COUNT", "main"};
+    for (uint64_t i = 1; i < sizeof names / sizeof names[0]; i++)
+        hw_string(&b, i, names[i]);
+    hw_load_class(&b, 1, 0x100, 1);
+    hw_load_class(&b, 2, 0x200, 2);
+    hw_load_class(&b, 3, 0x300, 6);
+    hw_load_class(&b, 4, 0x400, 7);
+    hw_load_class(&b, 5, 0x500, 10);
+    hw_record(&b, 0x0a); /* START THREAD: serial 9 is "main", object 0x6000 */
+    hw_u4(&b, 9);
+    hw_id(&b, 0x6000);
+    hw_u4(&b, 0);
+    hw_id(&b, 12);
+    hw_id(&b, 0);
+    hw_id(&b, 0);
+    hw_record_end(&b);
+    hw_record(&b, 0x1c);
+    uint64_t node_sids[3] = {3, 4, 5};
+    uint8_t objs[3] = {T_OBJECT, T_OBJECT, T_OBJECT};
+    hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x200, 0x100, 0, 24, 3, node_sids, objs);
+    hw_class_dump(&b, 0x300, 0x100, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x500, 0x100, 0, 0, 0, NULL, NULL);
+    /* Holder, by hand for its statics: S1 -> 0x1000, COUNT (int), S2 -> 0x1000 */
+    hw_u1(&b, 0x20);
+    hw_id(&b, 0x400);
+    hw_u4(&b, 0);
+    hw_id(&b, 0x100);
+    for (int i = 0; i < 5; i++)
+        hw_id(&b, 0);
+    hw_u4(&b, 0);
+    hw_u2(&b, 0);
+    hw_u2(&b, 3);
+    hw_id(&b, 8);
+    hw_u1(&b, T_OBJECT);
+    hw_id(&b, 0x1000);
+    hw_id(&b, 11);
+    hw_u1(&b, T_INT);
+    hw_u4(&b, 7);
+    hw_id(&b, 9);
+    hw_u1(&b, T_OBJECT);
+    hw_id(&b, 0x1000);
+    hw_u2(&b, 0);
+    /* Node 0x1000: a -> 0x2000, b -> an id with no object, c -> 0x2000 again */
+    uint8_t fields[24] = {0, 0, 0, 0, 0, 0, 0x20, 0x00, 0, 0, 0, 0, 0, 0, 0x99, 0x99,
+                          0, 0, 0, 0, 0, 0, 0x20, 0x00};
+    hw_instance(&b, 0x1000, 0x200, fields, 24);
+    uint8_t nulls[24] = {0};
+    hw_instance(&b, 0x2000, 0x200, nulls, 24);
+    uint64_t elems[5] = {0x2000, 0, 0x8888, 0x1000, 0x2000};
+    hw_obj_array(&b, 0x3000, 0x300, 5, elems);
+    hw_instance(&b, 0x6000, 0x100, NULL, 0); /* the thread */
+    for (uint64_t k = 0x100; k <= 0x500; k += 0x100) {
+        hw_u1(&b, 0x05); /* sticky class */
+        hw_id(&b, k);
+    }
+    hw_u1(&b, 0x01); /* JNI global -> the array */
+    hw_id(&b, 0x3000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0x08); /* thread object */
+    hw_id(&b, 0x6000);
+    hw_u4(&b, 9);
+    hw_u4(&b, 0);
+    hw_u1(&b, 0x02); /* JNI local of thread 9 -> 0x2000 */
+    hw_id(&b, 0x2000);
+    hw_u4(&b, 9);
+    hw_u4(&b, 0xffffffff);
+    hw_record_end(&b);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(&b, 0, &s, &err) == 0);
+    CHECK_EQ_U64(s.stats.dangling_edges, 2);
+    static const char *const node1[] = {"<class>", "a", "c"};
+    expect_edges(&s, 0x1000, 3, node1);
+    static const char *const node2[] = {"<class>"};
+    expect_edges(&s, 0x2000, 1, node2);
+    static const char *const array[] = {"<class>", "[0]", "[3]", "[4]"};
+    expect_edges(&s, 0x3000, 4, array);
+    static const char *const holder[] = {"<class>", "<super>", "S1", "S2"};
+    expect_edges(&s, 0x400, 4, holder);
+    static const char *const object[] = {"<class>", "<array class>"};
+    expect_edges(&s, 0x100, 2, object);
+    static const char *const thread[] = {"<class>", "JNI local"};
+    expect_edges(&s, 0x6000, 2, thread);
+    /* all at once, as convert writes them */
+    uint64_t *ids;
+    uint8_t *kinds;
+    uint32_t *labels;
+    CHECK(lf_snapshot_decode_lazy(&s, &ids, &kinds, &labels) == 0);
+    CHECK(ids && kinds && labels);
+    if (ids && kinds && labels) {
+        for (uint32_t v = 0; v < s.object_count; v++) {
+            CHECK_EQ_U64(ids[v], lf_snapshot_object_id(&s, v));
+            for (uint64_t e = s.edge_offset[v]; e < s.edge_offset[v + 1]; e++) {
+                uint8_t kind;
+                uint32_t label;
+                lf_snapshot_edge_info(&s, e, &kind, &label);
+                CHECK_EQ_U64(kinds[e], kind);
+                CHECK_EQ_U64(labels[e], label);
+            }
+        }
+        uint32_t array_node = lf_snapshot_find_id(&s, 0x3000);
+        CHECK_EQ_U64(kinds[s.edge_offset[array_node] + 2], LF_EDGE_KIND_ELEMENT);
+        CHECK_EQ_U64(labels[s.edge_offset[array_node] + 2], 3);
+    }
+    free(ids);
+    free(kinds);
+    free(labels);
     lf_snapshot_free(&s);
     hw_free(&b);
 }
