@@ -9,6 +9,8 @@
 
 int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err)
 {
+    if ((s->flags & LF_SNAP_UNREACHED_ALONE) && !(dom_flags & LF_DOM_KEEP_UNREACHABLE))
+        dom_flags |= LF_DOM_UNREACHED_ALONE;
     if (s->idom && s->analysis_flags == dom_flags)
         return 0;
     const uint32_t n = s->object_count;

@@ -8,6 +8,7 @@
 #include "hprof.h"
 #include "lfs.h"
 #include "textgraph.h"
+#include "v8.h"
 
 lf_source_format lf_detect_format(const uint8_t *head, size_t len)
 {
@@ -15,6 +16,8 @@ lf_source_format lf_detect_format(const uint8_t *head, size_t len)
         return LF_FORMAT_LFS;
     if (lf_hprof_detect(head, len))
         return LF_FORMAT_HPROF;
+    if (lf_v8_detect(head, len))
+        return LF_FORMAT_V8;
     if (lf_textgraph_detect(head, len))
         return LF_FORMAT_TEXT;
     return LF_FORMAT_UNKNOWN;
@@ -37,6 +40,8 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
 {
     if (fmt == LF_FORMAT_TEXT)
         return lf_textgraph_parse(f->data, f->size, out, err);
+    if (fmt == LF_FORMAT_V8)
+        return lf_v8_parse(f->data, f->size, opt->threads, out, err);
     return lf_hprof_parse(f->data, f->size, opt->hprof_flags, opt->threads, out, err);
 }
 
@@ -52,14 +57,14 @@ int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, 
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
         return lf_lfs_open(path, out, err);
-    if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF) {
+    if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8) {
         if (lf_file_map(path, &f, err))
             return -1;
     } else if (lf_gzip_detect(head, (uint64_t)got)) {
         if (lf_gunzip_map(path, &f, err))
             return -1;
         fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
-        if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF) {
+        if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8) {
             lf_file_unmap(&f);
             return lf_fail_at(err, 0, "not a heap dump", "a gzip file holding something else");
         }

@@ -34,6 +34,9 @@ enum {
     LF_SNAP_IDS_STABLE = 1u << 0, /* object ids identify one object across snapshots */
     LF_SNAP_IDS_AT = 1u << 1,     /* print ids as @N (V8) rather than 0x hex */
     LF_SNAP_IDS_SORTED = 1u << 2, /* object ids increase with the node number */
+    /* Objects no root reaches are each their own top-level entry holding only
+     * themselves (Chrome DevTools' rule for V8), not left out as garbage. */
+    LF_SNAP_UNREACHED_ALONE = 1u << 3,
 };
 
 struct lf_snapshot;

@@ -330,6 +330,15 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
             if (unreached_scan == n)
                 break;
             root = unreached_scan;
+        } else if (flags & LF_DOM_UNREACHED_ALONE) {
+            for (uint32_t node = 0; node < n; node++)
+                if (node_to_dfn[node] == 0) {
+                    uint32_t d = next_dfn++;
+                    node_to_dfn[node] = d | ROOT_FLAG;
+                    dfn_to_node[d] = node;
+                    parent_by_dfn[d] = 0;
+                }
+            break;
         } else {
             break;
         }

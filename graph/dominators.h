@@ -7,6 +7,9 @@
 enum {
     /* Objects no root reaches become children of the super-root, in node order. */
     LF_DOM_KEEP_UNREACHABLE = 1u << 0,
+    /* Objects no root reaches become children of the super-root one by one,
+     * each retaining only itself (their references are not followed). */
+    LF_DOM_UNREACHED_ALONE = 1u << 1,
 };
 
 typedef struct lf_dominator_result {

@@ -1,0 +1,614 @@
+/* v8.c - reads a V8 heap snapshot's JSON into flat arrays (v8_internal.h).
+ *
+ * The file is mapped, never copied: the header (snapshot.meta) is parsed
+ * first and says how wide node and edge rows are and how many there are;
+ * "nodes" and "edges" are read straight into per-field arrays sized from
+ * those counts (checked against the bytes left first), "strings" into a
+ * string table, and every other member is skipped. The two big arrays are
+ * split between two threads at a comma: the second thread counts the values
+ * before its half (a byte scan, much faster than parsing) and both store by
+ * value index, so the result does not depend on the split. Semantics live in
+ * v8_model.c. */
+#include "v8.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+#include "v8_internal.h"
+#include "vec.h"
+
+#define MAX_FIELDS 16
+#define MAX_TYPES 32
+#define THREADED_MIN_BYTES (1u << 22)
+
+enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO };
+
+typedef struct v8_meta {
+    unsigned node_fields, edge_fields;
+    uint8_t node_field_kind[MAX_FIELDS], edge_field_kind[MAX_FIELDS];
+    unsigned node_type_count, edge_type_count;
+    uint8_t node_type_kind[MAX_TYPES], edge_type_kind[MAX_TYPES];
+    int have_meta, have_node_count, have_edge_count, have_detached;
+    uint64_t node_count, edge_count, root_index;
+} v8_meta;
+
+int lf_v8_detect(const uint8_t *head, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+        i++;
+    return len - i >= 12 && memcmp(head + i, "{\"snapshot\":", 12) == 0;
+}
+
+static int key_is(const char *key, size_t len, const char *want)
+{
+    return len == strlen(want) && memcmp(key, want, len) == 0;
+}
+
+/* Reads ["a", "b", ...] calling back with each name's position. */
+typedef int (*name_fn)(void *ctx, unsigned index, const char *name, size_t len, lf_json *j);
+
+static int read_names(lf_json *j, void *ctx, name_fn fn, char **buf, size_t *cap, const char *what)
+{
+    if (lf_json_expect(j, '[', what))
+        return -1;
+    if (lf_json_peek(j) == ']') {
+        j->pos++;
+        return 0;
+    }
+    for (unsigned i = 0;; i++) {
+        size_t len;
+        uint64_t at = j->pos;
+        if (lf_json_string(j, buf, cap, &len))
+            return -1;
+        j->err->kind = LF_OK;
+        if (fn(ctx, i, *buf, len, j)) {
+            if (j->err->kind == LF_OK)
+                lf_fail_at(j->err, at, "unsupported snapshot layout", "%s", what);
+            return -1;
+        }
+        int more = lf_json_next(j, ']', what);
+        if (more <= 0)
+            return more;
+    }
+}
+
+static int node_field(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    v8_meta *m = ctx;
+    (void)j;
+    if (i >= MAX_FIELDS)
+        return -1;
+    m->node_fields = i + 1;
+    m->node_field_kind[i] = key_is(name, len, "type") ? F_TYPE
+                          : key_is(name, len, "name") ? F_NAME
+                          : key_is(name, len, "id") ? F_ID
+                          : key_is(name, len, "self_size") ? F_SIZE
+                          : key_is(name, len, "edge_count") ? F_EDGES
+                          : key_is(name, len, "detachedness") ? F_DETACHED : F_SKIP;
+    m->have_detached |= m->node_field_kind[i] == F_DETACHED;
+    return 0;
+}
+
+static int edge_field(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    v8_meta *m = ctx;
+    (void)j;
+    if (i >= MAX_FIELDS)
+        return -1;
+    m->edge_fields = i + 1;
+    m->edge_field_kind[i] = key_is(name, len, "type") ? F_TYPE
+                          : key_is(name, len, "name_or_index") ? F_NAME
+                          : key_is(name, len, "to_node") ? F_TO : F_SKIP;
+    return 0;
+}
+
+typedef struct type_ctx {
+    v8_meta *m;
+    v8_raw *raw;
+} type_ctx;
+
+static int node_type(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    type_ctx *t = ctx;
+    static const char *const known[] = {"hidden", "array", "string", "object", "code", "closure",
+                                        "regexp", "number", "native", "synthetic",
+                                        "concatenated string", "sliced string", "symbol", "bigint",
+                                        "object shape"};
+    if (i >= MAX_TYPES)
+        return -1;
+    t->m->node_type_kind[i] = V8N_OTHER;
+    for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (key_is(name, len, known[k]))
+            t->m->node_type_kind[i] = (uint8_t)k;
+    t->m->node_type_count = i + 1;
+    t->raw->type_names[i] = strndup(name, len);
+    t->raw->type_count = i + 1;
+    if (!t->raw->type_names[i])
+        return lf_fail_nomem(j->err, "reading the snapshot header");
+    return 0;
+}
+
+static int edge_type(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    v8_meta *m = ctx;
+    static const char *const known[] = {"context", "element", "property", "internal", "hidden",
+                                        "shortcut", "weak"};
+    (void)j;
+    if (i >= MAX_TYPES)
+        return -1;
+    m->edge_type_kind[i] = V8E_OTHER;
+    for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (key_is(name, len, known[k]))
+            m->edge_type_kind[i] = (uint8_t)k;
+    m->edge_type_count = i + 1;
+    return 0;
+}
+
+/* "node_types": [[type names...], "string", "number", ...]: the first entry names the types. */
+static int read_types(lf_json *j, void *ctx, name_fn fn, char **buf, size_t *cap, const char *what)
+{
+    if (lf_json_expect(j, '[', what))
+        return -1;
+    if (read_names(j, ctx, fn, buf, cap, what))
+        return -1;
+    for (;;) {
+        int more = lf_json_next(j, ']', what);
+        if (more <= 0)
+            return more;
+        if (lf_json_skip(j))
+            return -1;
+    }
+}
+
+static int read_meta(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *cap)
+{
+    if (lf_json_expect(j, '{', "snapshot.meta"))
+        return -1;
+    if (lf_json_peek(j) == '}') {
+        j->pos++;
+        return 0;
+    }
+    type_ctx t = {m, raw};
+    for (;;) {
+        size_t len;
+        if (lf_json_string(j, buf, cap, &len) || lf_json_expect(j, ':', "snapshot.meta"))
+            return -1;
+        int rc;
+        if (key_is(*buf, len, "node_fields"))
+            rc = read_names(j, m, node_field, buf, cap, "snapshot.meta.node_fields");
+        else if (key_is(*buf, len, "edge_fields"))
+            rc = read_names(j, m, edge_field, buf, cap, "snapshot.meta.edge_fields");
+        else if (key_is(*buf, len, "node_types"))
+            rc = read_types(j, &t, node_type, buf, cap, "snapshot.meta.node_types");
+        else if (key_is(*buf, len, "edge_types"))
+            rc = read_types(j, m, edge_type, buf, cap, "snapshot.meta.edge_types");
+        else
+            rc = lf_json_skip(j);
+        if (rc)
+            return -1;
+        int more = lf_json_next(j, '}', "snapshot.meta");
+        if (more <= 0)
+            return more;
+    }
+}
+
+static int read_header(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *cap)
+{
+    if (lf_json_expect(j, '{', "snapshot"))
+        return -1;
+    if (lf_json_peek(j) == '}') {
+        j->pos++;
+        return 0;
+    }
+    for (;;) {
+        size_t len;
+        if (lf_json_string(j, buf, cap, &len) || lf_json_expect(j, ':', "snapshot"))
+            return -1;
+        int rc;
+        if (key_is(*buf, len, "meta")) {
+            rc = read_meta(j, m, raw, buf, cap);
+            m->have_meta = 1;
+        } else if (key_is(*buf, len, "node_count")) {
+            rc = lf_json_uint(j, &m->node_count);
+            m->have_node_count = 1;
+        } else if (key_is(*buf, len, "edge_count")) {
+            rc = lf_json_uint(j, &m->edge_count);
+            m->have_edge_count = 1;
+        } else if (key_is(*buf, len, "root_index")) {
+            rc = lf_json_uint(j, &m->root_index);
+        } else {
+            rc = lf_json_skip(j);
+        }
+        if (rc)
+            return -1;
+        int more = lf_json_next(j, '}', "snapshot");
+        if (more <= 0)
+            return more;
+    }
+}
+
+/* --- the number arrays --------------------------------------------------------- */
+
+typedef struct array_job {
+    const v8_meta *m;
+    v8_raw *raw;
+    const uint8_t *data;
+    uint64_t start, end;       /* bytes of this part: values start..end */
+    uint64_t first, total;     /* index of the first value here; values in the whole array */
+    uint64_t parsed;           /* values read */
+    int is_edges;
+    lf_error err;
+    int failed;
+} array_job;
+
+static int job_fail(array_job *job, uint64_t at, const char *reason)
+{
+    job->failed = 1;
+    lf_fail_at(&job->err, at, reason, "in the %s array", job->is_edges ? "edges" : "nodes");
+    return -1;
+}
+
+static int store_value(array_job *job, uint64_t index, uint64_t v, uint64_t at)
+{
+    const v8_meta *m = job->m;
+    v8_raw *raw = job->raw;
+    if (!job->is_edges) {
+        uint64_t row = index / m->node_fields;
+        switch (m->node_field_kind[index % m->node_fields]) {
+        case F_TYPE:
+            if (v >= m->node_type_count)
+                return job_fail(job, at, "node type out of range");
+            raw->node_type[row] = m->node_type_kind[v];
+            raw->node_type_raw[row] = (uint8_t)v;
+            break;
+        case F_NAME:
+            if (v > UINT32_MAX)
+                return job_fail(job, at, "string index out of range");
+            raw->node_name[row] = (uint32_t)v;
+            break;
+        case F_ID: raw->node_id[row] = v; break;
+        case F_SIZE: raw->node_size[row] = v; break;
+        case F_EDGES: raw->edge_offset[row] = v; break;
+        case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
+        default: break;
+        }
+        return 0;
+    }
+    uint64_t row = index / m->edge_fields;
+    switch (m->edge_field_kind[index % m->edge_fields]) {
+    case F_TYPE:
+        if (v >= m->edge_type_count)
+            return job_fail(job, at, "edge type out of range");
+        raw->edge_type[row] = m->edge_type_kind[v];
+        break;
+    case F_NAME:
+        if (v > UINT32_MAX)
+            return job_fail(job, at, "edge name or index out of range");
+        raw->edge_name[row] = (uint32_t)v;
+        break;
+    case F_TO:
+        if (v % m->node_fields != 0 || v / m->node_fields >= m->node_count)
+            return job_fail(job, at, "edge target is not a node");
+        raw->edge_target[row] = (uint32_t)(v / m->node_fields);
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+static void *parse_part(void *arg)
+{
+    array_job *job = arg;
+    const uint8_t *d = job->data;
+    uint64_t p = job->start, index = job->first;
+    while (p < job->end) {
+        while (p < job->end && (d[p] == ' ' || d[p] == '\n' || d[p] == '\r' || d[p] == '\t'))
+            p++;
+        if (p >= job->end)
+            break;
+        uint64_t at = p, v = 0;
+        if (d[p] < '0' || d[p] > '9') {
+            job_fail(job, at, "expected a non-negative integer");
+            return NULL;
+        }
+        while (p < job->end && d[p] >= '0' && d[p] <= '9') {
+            unsigned digit = d[p] - '0';
+            if (v > (UINT64_MAX - digit) / 10) {
+                job_fail(job, at, "number too large");
+                return NULL;
+            }
+            v = v * 10 + digit;
+            p++;
+        }
+        if (index >= job->total) {
+            job_fail(job, at, "more values than the header's count");
+            return NULL;
+        }
+        if (store_value(job, index, v, at))
+            return NULL;
+        index++;
+        while (p < job->end && (d[p] == ' ' || d[p] == '\n' || d[p] == '\r' || d[p] == '\t'))
+            p++;
+        if (p < job->end) {
+            if (d[p] != ',') {
+                job_fail(job, p, "expected ',' or ']'");
+                return NULL;
+            }
+            p++;
+        }
+    }
+    job->parsed = index - job->first;
+    return NULL;
+}
+
+/* Reads '[' v, v, ... ']' of exactly `total` values on one or two threads. */
+static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, uint64_t total,
+                      unsigned threads)
+{
+    const char *what = is_edges ? "edges" : "nodes";
+    if (lf_json_expect(j, '[', what))
+        return -1;
+    uint64_t start = j->pos;
+    const uint8_t *close = memchr(j->data + start, ']', j->end - start);
+    if (!close)
+        return lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside the %s array", what);
+    uint64_t end = (uint64_t)(close - j->data);
+    array_job jobs[2];
+    for (int k = 0; k < 2; k++)
+        jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = end,
+                              .total = total, .is_edges = is_edges};
+    unsigned parts = 1;
+    uint64_t split = start + (end - start) / 2;
+    while (split < end && j->data[split] != ',')
+        split++;
+    if (threads >= 2 && end - start >= THREADED_MIN_BYTES && split < end) {
+        split++; /* just after a comma: the second part starts with a value */
+        uint64_t commas = 0;
+        for (uint64_t p = start; p < split; p++)
+            commas += j->data[p] == ',';
+        jobs[0].end = split - 1; /* its last value's comma is not its to read */
+        jobs[1].start = split;
+        jobs[1].first = commas;
+        parts = 2;
+    }
+    pthread_t t;
+    int threaded = parts == 2 && pthread_create(&t, NULL, parse_part, &jobs[1]) == 0;
+    parse_part(&jobs[0]);
+    if (threaded)
+        pthread_join(t, NULL);
+    else if (parts == 2)
+        parse_part(&jobs[1]);
+    for (unsigned k = 0; k < parts; k++)
+        if (jobs[k].failed) {
+            *j->err = jobs[k].err;
+            return -1;
+        }
+    uint64_t got = jobs[0].parsed + (parts == 2 ? jobs[1].parsed : 0);
+    if (parts == 2 && jobs[0].parsed != jobs[1].first)
+        return lf_fail_at(j->err, split, "malformed number array", "in the %s array", what);
+    if (got != total)
+        return lf_fail_at(j->err, end, "wrong number of values",
+                          "the %s array holds %llu values, the header says %llu", what,
+                          (unsigned long long)got, (unsigned long long)total);
+    j->pos = end + 1;
+    return 0;
+}
+
+static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
+{
+    if (lf_json_expect(j, '[', "strings"))
+        return -1;
+    size_t map_cap = 0;
+    if (lf_json_peek(j) == ']') {
+        j->pos++;
+        return 0;
+    }
+    for (;;) {
+        size_t len;
+        if (lf_json_string(j, buf, cap, &len))
+            return -1;
+        int64_t index = lf_strtab_intern(&raw->strings, *buf, len);
+        if (index < 0 || raw->string_count == UINT32_MAX ||
+            lf_vec_reserve((void **)&raw->string_map, &map_cap, (size_t)raw->string_count + 1,
+                           sizeof *raw->string_map))
+            return lf_fail_nomem(j->err, "reading strings");
+        raw->string_map[raw->string_count++] = (uint32_t)index;
+        int more = lf_json_next(j, ']', "strings");
+        if (more <= 0)
+            return more;
+    }
+}
+
+/* Arrays sized from the header's counts, once those counts are known to fit
+ * in the bytes that are left (a value takes at least two bytes: "0,"). */
+static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges)
+{
+    uint64_t count = is_edges ? m->edge_count : m->node_count;
+    unsigned fields = is_edges ? m->edge_fields : m->node_fields;
+    uint64_t left = j->end - j->pos;
+    if (count > left / 2 / fields + 1)
+        return lf_fail_at(j->err, j->pos, "count larger than the file",
+                          "%s_count %llu does not fit in the %llu bytes left", is_edges ? "edge" : "node",
+                          (unsigned long long)count, (unsigned long long)left);
+    if (!is_edges) {
+        if (count >= 0x7fffffffu)
+            return lf_fail_at(j->err, j->pos, "too many nodes", "%llu", (unsigned long long)count);
+        size_t n = (size_t)count + 1;
+        raw->node_count = (uint32_t)count;
+        raw->node_type = calloc(n, 1);
+        raw->node_type_raw = calloc(n, 1);
+        raw->node_name = calloc(n, sizeof *raw->node_name);
+        raw->node_id = calloc(n, sizeof *raw->node_id);
+        raw->node_size = calloc(n, sizeof *raw->node_size);
+        raw->edge_offset = calloc(n + 1, sizeof *raw->edge_offset);
+        if (m->have_detached)
+            raw->node_detached = calloc(n, 1);
+        if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
+            !raw->node_size || !raw->edge_offset || (m->have_detached && !raw->node_detached))
+            return lf_fail_nomem(j->err, "reading nodes");
+        return 0;
+    }
+    size_t e = (size_t)count + 1;
+    raw->edge_count = count;
+    raw->edge_type = calloc(e, 1);
+    raw->edge_name = calloc(e, sizeof *raw->edge_name);
+    raw->edge_target = calloc(e, sizeof *raw->edge_target);
+    if (!raw->edge_type || !raw->edge_name || !raw->edge_target)
+        return lf_fail_nomem(j->err, "reading edges");
+    return 0;
+}
+
+static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
+{
+    if (!m->have_meta || !m->have_node_count || !m->have_edge_count)
+        return lf_fail_at(j->err, at, "snapshot header incomplete",
+                          "meta, node_count and edge_count must come before the arrays");
+    int has[8] = {0};
+    for (unsigned i = 0; i < m->node_fields; i++)
+        has[m->node_field_kind[i]] = 1;
+    if (!has[F_TYPE] || !has[F_NAME] || !has[F_ID] || !has[F_SIZE] || !has[F_EDGES])
+        return lf_fail_at(j->err, at, "unsupported snapshot layout",
+                          "node_fields lacks one of type, name, id, self_size, edge_count");
+    memset(has, 0, sizeof has);
+    for (unsigned i = 0; i < m->edge_fields; i++)
+        has[m->edge_field_kind[i]] = 1;
+    if (!has[F_TYPE] || !has[F_NAME] || !has[F_TO])
+        return lf_fail_at(j->err, at, "unsupported snapshot layout",
+                          "edge_fields lacks one of type, name_or_index, to_node");
+    if (m->node_type_count == 0 || m->edge_type_count == 0)
+        return lf_fail_at(j->err, at, "unsupported snapshot layout", "no node or edge types");
+    return 0;
+}
+
+static void raw_free(v8_raw *raw)
+{
+    free(raw->node_type);
+    free(raw->node_type_raw);
+    free(raw->node_name);
+    free(raw->node_id);
+    free(raw->node_size);
+    free(raw->edge_offset);
+    free(raw->node_detached);
+    free(raw->edge_type);
+    free(raw->edge_name);
+    free(raw->edge_target);
+    free(raw->string_map);
+    lf_strtab_free(&raw->strings);
+    for (unsigned i = 0; i < raw->type_count; i++)
+        free(raw->type_names[i]);
+}
+
+/* Names must be strings of the table; rows must account for every edge. */
+static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t nodes_at,
+                            uint64_t edges_at)
+{
+    const uint32_t n = raw->node_count;
+    uint64_t total = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        if (raw->node_name[v] >= raw->string_count)
+            return lf_fail_at(j->err, nodes_at, "string index out of range",
+                              "node %u names string %u of %u", v, raw->node_name[v], raw->string_count);
+        uint64_t count = raw->edge_offset[v];
+        raw->edge_offset[v] = total;
+        total += count;
+        if (total > raw->edge_count)
+            return lf_fail_at(j->err, nodes_at, "edge counts exceed edge_count",
+                              "at node %u", v);
+    }
+    raw->edge_offset[n] = total;
+    if (total != raw->edge_count)
+        return lf_fail_at(j->err, nodes_at, "edge counts disagree with edge_count",
+                          "the nodes have %llu edges, the header says %llu", (unsigned long long)total,
+                          (unsigned long long)raw->edge_count);
+    for (uint64_t e = 0; e < raw->edge_count; e++) {
+        uint8_t t = raw->edge_type[e];
+        if (t != V8E_ELEMENT && t != V8E_HIDDEN && raw->edge_name[e] >= raw->string_count)
+            return lf_fail_at(j->err, edges_at, "string index out of range",
+                              "edge %llu names string %u of %u", (unsigned long long)e, raw->edge_name[e],
+                              raw->string_count);
+    }
+    if (m->root_index % m->node_fields != 0 || (n && m->root_index / m->node_fields >= n))
+        return lf_fail_at(j->err, 0, "root_index is not a node", NULL);
+    raw->root_ordinal = (uint32_t)(m->root_index / m->node_fields);
+    return 0;
+}
+
+int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapshot *out, lf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    v8_meta m;
+    memset(&m, 0, sizeof m);
+    v8_raw raw;
+    memset(&raw, 0, sizeof raw);
+    lf_json j = {data, 0, size, err};
+    char *buf = NULL;
+    size_t cap = 0;
+    int rc = -1, have_nodes = 0, have_edges = 0, have_strings = 0;
+    uint64_t nodes_at = 0, edges_at = 0;
+    if (lf_strtab_init(&raw.strings)) {
+        lf_fail_nomem(err, "reading strings");
+        goto out;
+    }
+    if (lf_json_expect(&j, '{', "the snapshot"))
+        goto out;
+    for (;;) {
+        size_t len;
+        uint64_t key_at = j.pos;
+        if (lf_json_string(&j, &buf, &cap, &len) || lf_json_expect(&j, ':', "the snapshot"))
+            goto out;
+        int r;
+        if (key_is(buf, len, "snapshot")) {
+            r = read_header(&j, &m, &raw, &buf, &cap);
+        } else if (key_is(buf, len, "nodes") || key_is(buf, len, "edges")) {
+            int is_edges = buf[0] == 'e';
+            if ((is_edges ? have_edges : have_nodes) ||
+                (is_edges && !have_nodes))
+                r = lf_fail_at(err, key_at, "unsupported snapshot layout",
+                               is_edges ? "edges before nodes, or twice" : "nodes twice");
+            else if (!(r = check_layout(&j, &m, key_at)) && !(r = allocate(&j, &m, &raw, is_edges)))
+                r = read_array(&j, &m, &raw, is_edges,
+                               is_edges ? m.edge_count * m.edge_fields : m.node_count * m.node_fields,
+                               threads);
+            *(is_edges ? &have_edges : &have_nodes) = 1;
+            *(is_edges ? &edges_at : &nodes_at) = key_at;
+        } else if (key_is(buf, len, "strings")) {
+            r = have_strings ? lf_fail_at(err, key_at, "unsupported snapshot layout", "strings twice")
+                             : read_strings(&j, &raw, &buf, &cap);
+            have_strings = 1;
+        } else {
+            r = lf_json_skip(&j);
+        }
+        if (r)
+            goto out;
+        int more = lf_json_next(&j, '}', "the snapshot");
+        if (more < 0)
+            goto out;
+        if (more == 0)
+            break;
+    }
+    if (lf_json_peek(&j) != -1) {
+        lf_fail_at(err, j.pos, "trailing data after the snapshot", NULL);
+        goto out;
+    }
+    if (!have_nodes || !have_edges || !have_strings) {
+        lf_fail_at(err, size, "snapshot incomplete", "no %s array",
+                   !have_nodes ? "nodes" : !have_edges ? "edges" : "strings");
+        goto out;
+    }
+    if (raw.node_count == 0) {
+        lf_fail_at(err, nodes_at, "snapshot without nodes", NULL);
+        goto out;
+    }
+    if (check_references(&j, &m, &raw, nodes_at, edges_at))
+        goto out;
+    rc = v8_build_snapshot(&raw, out, err);
+out:
+    free(buf);
+    raw_free(&raw);
+    if (rc)
+        lf_snapshot_free(out);
+    return rc;
+}

@@ -1,0 +1,13 @@
+/* v8.h - reads V8 heap snapshots (.heapsnapshot: Node.js, Chrome, Electron,
+ * Deno) with Chrome DevTools' semantics (docs/V8.md). */
+#ifndef LF_V8_H
+#define LF_V8_H
+
+#include "snapshot.h"
+
+/* Whether the first bytes look like a heap snapshot: {"snapshot": ... */
+int lf_v8_detect(const uint8_t *head, size_t len);
+/* threads: how many threads read the nodes and edges (same result for any). */
+int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapshot *out, lf_error *err);
+
+#endif

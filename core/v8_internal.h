@@ -1,0 +1,49 @@
+/* v8_internal.h - the raw snapshot as v8.c reads it, for v8_model.c. */
+#ifndef LF_V8_INTERNAL_H
+#define LF_V8_INTERNAL_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "strtab.h"
+
+/* Node and edge types, by name (the file lists its own order). */
+enum {
+    V8N_HIDDEN, V8N_ARRAY, V8N_STRING, V8N_OBJECT, V8N_CODE, V8N_CLOSURE, V8N_REGEXP,
+    V8N_NUMBER, V8N_NATIVE, V8N_SYNTHETIC, V8N_CONS_STRING, V8N_SLICED_STRING, V8N_SYMBOL,
+    V8N_BIGINT, V8N_OBJECT_SHAPE, V8N_OTHER
+};
+enum {
+    V8E_CONTEXT, V8E_ELEMENT, V8E_PROPERTY, V8E_INTERNAL, V8E_HIDDEN, V8E_SHORTCUT, V8E_WEAK,
+    V8E_OTHER
+};
+
+typedef struct v8_raw {
+    uint32_t node_count;
+    uint64_t edge_count;
+    /* node space (ordinals) */
+    uint8_t *node_type;        /* V8N_* */
+    uint8_t *node_type_raw;    /* the file's type index, for "(type)" names */
+    uint32_t *node_name;       /* string index */
+    uint64_t *node_id;
+    uint64_t *node_size;
+    uint64_t *edge_offset;     /* node_count + 1 */
+    uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
+    /* edge space */
+    uint8_t *edge_type;        /* V8E_* */
+    uint32_t *edge_name;       /* string index, or element index for element/hidden */
+    uint32_t *edge_target;     /* node ordinal */
+    /* strings, in the file's order (not interned: index = position) */
+    lf_strtab strings;         /* interned copy */
+    uint32_t *string_map;      /* file string index -> strtab index */
+    uint32_t string_count;
+    char *type_names[32];      /* node type names from meta, "(type)" classes */
+    unsigned type_count;
+    uint32_t root_ordinal;
+} v8_raw;
+
+/* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
+struct lf_snapshot;
+int v8_build_snapshot(v8_raw *raw, struct lf_snapshot *out, lf_error *err);
+
+#endif

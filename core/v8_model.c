@@ -1,0 +1,438 @@
+/* v8_model.c - Chrome DevTools' semantics on a raw V8 snapshot.
+ *
+ * Mirrors what DevTools' heap snapshot worker (HeapSnapshot.ts) computes
+ * before its dominator tree, so that retained sizes and dominators agree
+ * node for node (docs/V8.md lists the rules and the few deviations):
+ *  - class names as the Summary view groups objects;
+ *  - "page-owned" nodes: reachable without weak edges from the root's
+ *    shortcut edges (global objects) and from "(Document DOM trees)";
+ *  - essential edges: not weak, not a self edge, not the WeakMap table ->
+ *    value edge, and except at the root not a shortcut and not an edge from
+ *    a non-page-owned node into a page-owned one; the others get the weak bit;
+ *  - shallow sizes: an array or hidden node reachable (through other such
+ *    nodes) from exactly one other node has its size moved to that owner;
+ *  - roots: the root, then every node without an essential retainer (DevTools
+ *    hangs those under the root); nodes reachable from neither are left to
+ *    the analysis, which gives each its own entry (LF_SNAP_UNREACHED_ALONE). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "v8_internal.h"
+#include "vec.h"
+
+#define NO_OWNER 0xffffffffu
+#define MANY_OWNERS 0xfffffffeu
+
+typedef struct model {
+    v8_raw *raw;
+    lf_error *err;
+    const char *bytes;          /* string bytes and offsets of raw->strings */
+} model;
+
+static const char *str(const v8_raw *raw, uint32_t file_index, size_t *len)
+{
+    uint32_t s = raw->string_map[file_index];
+    *len = (size_t)(raw->strings.offset[s + 1] - raw->strings.offset[s]);
+    return raw->strings.bytes + raw->strings.offset[s];
+}
+
+static int str_is(const v8_raw *raw, uint32_t file_index, const char *want)
+{
+    size_t len;
+    const char *s = str(raw, file_index, &len);
+    return len == strlen(want) && memcmp(s, want, len) == 0;
+}
+
+/* "123 / part of key (K @1) -> value (V @2) pair in WeakMap (table @3)":
+ * the edge V8 writes from a WeakMap's table to a value; returns the table's
+ * id, or 0 when the name is not of that form (DevTools' ephemeron regex). */
+static uint64_t weakmap_table_id(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++;
+    static const char lead[] = " / part of key (";
+    static const char tail[] = " pair in WeakMap (table @";
+    if (i == 0 || len - i < sizeof lead - 1 || memcmp(s + i, lead, sizeof lead - 1) != 0)
+        return 0;
+    if (len < 2 || s[len - 1] != ')')
+        return 0;
+    size_t d = len - 1;
+    while (d > i && s[d - 1] >= '0' && s[d - 1] <= '9')
+        d--;
+    if (d == len - 1 || d < sizeof tail - 1 || memcmp(s + d - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+        return 0;
+    /* between: "K @1) -> value (V @2)" */
+    const char *mid = s + i + sizeof lead - 1;
+    size_t mid_len = d - (sizeof tail - 1) - (i + sizeof lead - 1);
+    static const char arrow[] = ") -> value (";
+    int found = 0;
+    for (size_t k = 0; k + sizeof arrow - 1 <= mid_len; k++)
+        if (memcmp(mid + k, arrow, sizeof arrow - 1) == 0) {
+            size_t at = k; /* " @digits" must end right before the arrow */
+            size_t q = at;
+            while (q > 0 && mid[q - 1] >= '0' && mid[q - 1] <= '9')
+                q--;
+            if (q < at && q >= 2 && mid[q - 1] == '@' && mid[q - 2] == ' ' && mid_len > 0 &&
+                mid[mid_len - 1] == ')') {
+                found = 1;
+                break;
+            }
+        }
+    if (!found)
+        return 0;
+    uint64_t id = 0;
+    for (size_t k = d; k < len - 1; k++)
+        id = id * 10 + (uint64_t)(s[k] - '0');
+    return id;
+}
+
+/* Page-owned nodes: DevTools' markPageOwnedNodes. */
+static uint8_t *mark_page_owned(const v8_raw *raw, lf_error *err)
+{
+    const uint32_t n = raw->node_count, root = raw->root_ordinal;
+    uint8_t *owned = calloc((size_t)n + 1, 1);
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    if (!owned || !stack) {
+        free(owned);
+        free(stack);
+        lf_fail_nomem(err, "reading the snapshot");
+        return NULL;
+    }
+    size_t depth = 0;
+    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++) {
+        uint32_t t = raw->edge_target[e];
+        if (raw->edge_type[e] == V8E_ELEMENT) {
+            if (raw->node_type[t] != V8N_SYNTHETIC || !str_is(raw, raw->node_name[t], "(Document DOM trees)"))
+                continue;
+        } else if (raw->edge_type[e] != V8E_SHORTCUT) {
+            continue;
+        }
+        if (!owned[t]) {
+            owned[t] = 1;
+            stack[depth++] = t;
+        }
+    }
+    while (depth) {
+        uint32_t v = stack[--depth];
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            uint32_t t = raw->edge_target[e];
+            if (owned[t] || raw->edge_type[e] == V8E_WEAK)
+                continue;
+            owned[t] = 1;
+            stack[depth++] = t;
+        }
+    }
+    free(stack);
+    return owned;
+}
+
+/* The weak bit on every edge DevTools does not count as retaining. */
+static int mark_inessential(const v8_raw *raw, const uint8_t *page, uint32_t *target, lf_error *err)
+{
+    const uint32_t n = raw->node_count, root = raw->root_ordinal;
+    /* per string: 0 unknown, 1 not a WeakMap edge name, 2 one */
+    uint8_t *weakmap_name = calloc((size_t)raw->string_count + 1, 1);
+    if (!weakmap_name)
+        return lf_fail_nomem(err, "reading the snapshot");
+    for (uint32_t v = 0; v < n; v++) {
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            uint32_t t = raw->edge_target[e];
+            uint8_t type = raw->edge_type[e];
+            int essential = 1;
+            if (type == V8E_INTERNAL) {
+                uint32_t name = raw->edge_name[e];
+                if (weakmap_name[name] != 1) {
+                    size_t len;
+                    const char *s = str(raw, name, &len);
+                    uint64_t table = weakmap_table_id(s, len);
+                    weakmap_name[name] = table ? 2 : 1;
+                    if (table && table == raw->node_id[v])
+                        essential = 0;
+                }
+            }
+            if (type == V8E_WEAK || t == v)
+                essential = 0;
+            if (v != root && (type == V8E_SHORTCUT || (page[t] && !page[v])))
+                essential = 0;
+            target[e] = t | (essential ? 0 : LF_EDGE_WEAK);
+        }
+    }
+    free(weakmap_name);
+    return 0;
+}
+
+/* DevTools' calculateShallowSizes: array and hidden nodes (and external
+ * string data) owned through such nodes by exactly one other node give
+ * their size to it. Only when the root has a non-synthetic child ("user
+ * roots"); otherwise the snapshot exposes internals and sizes stay. */
+static int move_owned_sizes(const v8_raw *raw, uint64_t *size, lf_error *err)
+{
+    const uint32_t n = raw->node_count, root = raw->root_ordinal;
+    int user_roots = 0;
+    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++)
+        user_roots |= raw->node_type[raw->edge_target[e]] != V8N_SYNTHETIC;
+    if (!user_roots)
+        return 0;
+    uint32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    uint32_t *work = NULL;
+    size_t work_len = 0, work_cap = 0;
+    if (!owner || lf_vec_reserve((void **)&work, &work_cap, (size_t)n + 1, sizeof *work)) {
+        free(owner);
+        return lf_fail_nomem(err, "reading the snapshot");
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t type = raw->node_type[v];
+        if (type == V8N_HIDDEN || type == V8N_ARRAY ||
+            (type == V8N_NATIVE && str_is(raw, raw->node_name[v], "system / ExternalStringData"))) {
+            owner[v] = NO_OWNER;
+        } else {
+            owner[v] = v;
+            work[work_len++] = v;
+        }
+    }
+    while (work_len) {
+        uint32_t v = work[--work_len], o = owner[v];
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            if (raw->edge_type[e] == V8E_WEAK)
+                continue;
+            uint32_t t = raw->edge_target[e];
+            uint32_t cur = owner[t];
+            if (cur == t || cur == o || cur == MANY_OWNERS)
+                continue;
+            owner[t] = cur == NO_OWNER ? o : MANY_OWNERS;
+            /* each node enters at most twice: as owned, then as shared */
+            if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
+                free(owner);
+                free(work);
+                return lf_fail_nomem(err, "reading the snapshot");
+            }
+            work[work_len++] = t;
+        }
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t o = owner[v];
+        if (o == NO_OWNER || o == MANY_OWNERS || o == v)
+            continue;
+        if (raw->node_type[o] == V8N_SYNTHETIC || o == root)
+            continue;
+        size[o] += size[v];
+        size[v] = 0;
+    }
+    free(owner);
+    free(work);
+    return 0;
+}
+
+/* The class name string (strtab index) of every node, as DevTools'
+ * getNodeClassIndex names them. */
+static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    int64_t fixed_system = lf_strtab_intern(&raw->strings, "(system)", 8);
+    int64_t fixed_code = lf_strtab_intern(&raw->strings, "(compiled code)", 15);
+    int64_t fixed_function = lf_strtab_intern(&raw->strings, "Function", 8);
+    int64_t fixed_regexp = lf_strtab_intern(&raw->strings, "RegExp", 6);
+    int64_t by_type[32];
+    for (unsigned t = 0; t < raw->type_count; t++) {
+        char name[128];
+        int len = snprintf(name, sizeof name, "(%s)", raw->type_names[t]);
+        by_type[t] = lf_strtab_intern(&raw->strings, name, (size_t)len < sizeof name ? (size_t)len : sizeof name - 1);
+        if (by_type[t] < 0)
+            return lf_fail_nomem(err, "naming classes");
+    }
+    if (fixed_system < 0 || fixed_code < 0 || fixed_function < 0 || fixed_regexp < 0)
+        return lf_fail_nomem(err, "naming classes");
+    char *buf = NULL;
+    size_t cap = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        int64_t s;
+        switch (raw->node_type[v]) {
+        case V8N_HIDDEN: s = fixed_system; break;
+        case V8N_CODE: s = fixed_code; break;
+        case V8N_CLOSURE: s = fixed_function; break;
+        case V8N_REGEXP: s = fixed_regexp; break;
+        case V8N_OBJECT:
+        case V8N_NATIVE: {
+            size_t len;
+            const char *name = str(raw, raw->node_name[v], &len);
+            /* '<div id="a">' is class '<div>', 'Detached <div id="a">' 'Detached <div>' */
+            size_t from = 0;
+            if (len > 0 && name[0] == '<')
+                from = 1;
+            else if (len >= 10 && memcmp(name, "Detached <", 10) == 0)
+                from = 10;
+            const char *space = from ? memchr(name + from, ' ', len - from) : NULL;
+            if (!space) {
+                s = raw->string_map[raw->node_name[v]];
+                break;
+            }
+            size_t keep = (size_t)(space - name);
+            if (lf_vec_reserve((void **)&buf, &cap, keep + 1, 1)) {
+                free(buf);
+                return lf_fail_nomem(err, "naming classes");
+            }
+            memcpy(buf, name, keep);
+            buf[keep] = '>';
+            s = lf_strtab_intern(&raw->strings, buf, keep + 1);
+            break;
+        }
+        default:
+            s = raw->node_type_raw[v] < raw->type_count ? by_type[raw->node_type_raw[v]] : fixed_system;
+            break;
+        }
+        if (s < 0) {
+            free(buf);
+            return lf_fail_nomem(err, "naming classes");
+        }
+        class_string[v] = (uint32_t)s;
+    }
+    free(buf);
+    return 0;
+}
+
+int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    const uint64_t m = raw->edge_count;
+    const uint32_t root = raw->root_ordinal;
+    int rc = -1;
+    uint8_t *page = NULL, *has_retainer = NULL, *kind = NULL;
+    uint32_t *target = NULL, *label = NULL, *class_string = NULL, *object_class = NULL;
+    uint32_t *class_name = NULL, *class_of_string = NULL;
+    lf_root *roots = NULL;
+    size_t root_count = 0, root_cap = 0;
+
+    target = malloc((m + 1) * sizeof *target);
+    label = malloc((m + 1) * sizeof *label);
+    kind = malloc(m + 1);
+    class_string = malloc(((size_t)n + 1) * sizeof *class_string);
+    has_retainer = calloc((size_t)n + 1, 1);
+    if (!target || !label || !kind || !class_string || !has_retainer) {
+        lf_fail_nomem(err, "reading the snapshot");
+        goto out;
+    }
+    if (!(page = mark_page_owned(raw, err)) || mark_inessential(raw, page, target, err) ||
+        move_owned_sizes(raw, raw->node_size, err))
+        goto out;
+    free(page);
+    page = NULL;
+    for (uint64_t e = 0; e < m; e++) {
+        uint8_t t = raw->edge_type[e];
+        if (!lf_edge_is_weak(target[e]))
+            has_retainer[lf_edge_node(target[e])] = 1;
+        if (t == V8E_ELEMENT || t == V8E_HIDDEN) {
+            kind[e] = LF_EDGE_KIND_ELEMENT;
+            label[e] = raw->edge_name[e];
+        } else {
+            kind[e] = t == V8E_INTERNAL ? LF_EDGE_KIND_INTERNAL : LF_EDGE_KIND_FIELD;
+            label[e] = raw->string_map[raw->edge_name[e]];
+        }
+    }
+    if (class_names(raw, class_string, err))
+        goto out;
+
+    /* Roots: the root, then the nodes DevTools hangs under it because
+     * nothing retains them. */
+    int64_t root_kind = lf_strtab_intern(&raw->strings, "root", 4);
+    int64_t weak_kind = lf_strtab_intern(&raw->strings, "only weakly retained", 20);
+    if (root_kind < 0 || weak_kind < 0 ||
+        lf_vec_reserve((void **)&roots, &root_cap, 1, sizeof *roots)) {
+        lf_fail_nomem(err, "reading the snapshot");
+        goto out;
+    }
+    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, raw->string_map[raw->node_name[root]], 0};
+    for (uint32_t v = 0; v < n; v++) {
+        if (v == root || has_retainer[v])
+            continue;
+        if (lf_vec_reserve((void **)&roots, &root_cap, root_count + 1, sizeof *roots)) {
+            lf_fail_nomem(err, "reading the snapshot");
+            goto out;
+        }
+        roots[root_count++] = (lf_root){v, (uint32_t)weak_kind, 0, 0};
+    }
+    free(has_retainer);
+    has_retainer = NULL;
+
+    /* Classes: one per distinct class name, in order of first appearance. */
+    const uint32_t strings = raw->strings.count;
+    class_of_string = malloc(((size_t)strings + 1) * sizeof *class_of_string);
+    object_class = malloc(((size_t)n + 1) * sizeof *object_class);
+    size_t class_count = 0, class_cap = 0;
+    if (!class_of_string || !object_class) {
+        lf_fail_nomem(err, "naming classes");
+        goto out;
+    }
+    memset(class_of_string, 0xff, ((size_t)strings + 1) * sizeof *class_of_string);
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t s = class_string[v];
+        if (class_of_string[s] == 0xffffffffu) {
+            if (lf_vec_reserve((void **)&class_name, &class_cap, class_count + 1, sizeof *class_name)) {
+                lf_fail_nomem(err, "naming classes");
+                goto out;
+            }
+            class_name[class_count] = s;
+            class_of_string[s] = (uint32_t)class_count++;
+        }
+        object_class[v] = class_of_string[s];
+    }
+    free(class_of_string);
+    class_of_string = NULL;
+    free(class_string);
+    class_string = NULL;
+
+    out->format = LF_FORMAT_V8;
+    out->source_format = LF_FORMAT_V8;
+    out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE;
+    out->object_count = n;
+    out->edge_count = m;
+    out->class_count = (uint32_t)class_count;
+    out->root_count = (uint32_t)root_count;
+    out->string_count = raw->strings.count;
+    void *handed[] = {raw->node_id, object_class, raw->node_size, raw->edge_offset, target, label, kind,
+                      class_name, roots, raw->strings.offset, raw->strings.bytes};
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (!lf_snapshot_own(out, handed[i])) {
+            free(handed[i]);
+            lf_fail_nomem(err, "reading the snapshot");
+            for (size_t k = i + 1; k < sizeof handed / sizeof handed[0]; k++)
+                free(handed[k]);
+            raw->node_id = NULL;
+            raw->node_size = NULL;
+            raw->edge_offset = NULL;
+            raw->strings.offset = NULL;
+            raw->strings.bytes = NULL;
+            return -1;
+        }
+    out->object_id = raw->node_id;
+    out->object_class = object_class;
+    out->object_shallow = raw->node_size;
+    out->edge_offset = raw->edge_offset;
+    out->edge_target = target;
+    out->edge_label = label;
+    out->edge_kind = kind;
+    out->class_name = class_name;
+    out->root = roots;
+    out->string_offset = raw->strings.offset;
+    out->string_bytes = raw->strings.bytes;
+    raw->node_id = NULL;
+    raw->node_size = NULL;
+    raw->edge_offset = NULL;
+    raw->strings.offset = NULL;
+    raw->strings.bytes = NULL;
+    return 0;
+out:
+    free(page);
+    free(has_retainer);
+    free(kind);
+    free(target);
+    free(label);
+    free(class_string);
+    free(object_class);
+    free(class_name);
+    free(class_of_string);
+    free(roots);
+    return rc;
+}
