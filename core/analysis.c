@@ -66,6 +66,8 @@ int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *
         return lf_fail_nomem(err, "class totals");
     }
     for (uint32_t v = 0; v < s->object_count; v++) {
+        if (!lf_snapshot_counted(s, v))
+            continue;
         uint32_t c = s->object_class[v];
         t->count[c]++;
         t->shallow[c] += s->object_shallow[v];

@@ -24,7 +24,7 @@ static int64_t live_by_id(const lf_snapshot *s, uint32_t **out)
         return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->object_count; i++)
-        if (s->idom[i] != LF_NODE_NONE)
+        if (s->idom[i] != LF_NODE_NONE && lf_snapshot_counted(s, i))
             v[n++] = i;
     sorting = s;
     qsort(v, n, sizeof *v, by_id);

@@ -37,6 +37,10 @@ enum {
     /* Objects no root reaches are each their own top-level entry holding only
      * themselves (Chrome DevTools' rule for V8), not left out as garbage. */
     LF_SNAP_UNREACHED_ALONE = 1u << 3,
+    /* Objects of size 0 are left out of per-class counts, as DevTools'
+     * Summary and Comparison views leave them out (V8: arrays whose size
+     * went to their owner). */
+    LF_SNAP_EMPTY_UNCOUNTED = 1u << 4,
 };
 
 struct lf_snapshot;
@@ -139,6 +143,12 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
  * Returns 0 or -1 (memory). */
 int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids, uint8_t **kinds, uint32_t **labels);
 
+
+/* Whether an object counts in per-class statistics (see LF_SNAP_EMPTY_UNCOUNTED). */
+static inline int lf_snapshot_counted(const lf_snapshot *s, uint32_t node)
+{
+    return !(s->flags & LF_SNAP_EMPTY_UNCOUNTED) || s->object_shallow[node] != 0;
+}
 
 /* What to call an object for people: its own name when it has one ("class
  * com.acme.Foo"), else its class's name. */

@@ -31,18 +31,106 @@ typedef struct model {
     const char *bytes;          /* string bytes and offsets of raw->strings */
 } model;
 
-static const char *str(const v8_raw *raw, uint32_t file_index, size_t *len)
+/* A string by its index in the table (node names are, once
+ * v8_build_snapshot starts; edge names are by their index in the file). */
+static const char *str(const v8_raw *raw, uint32_t s, size_t *len)
 {
-    uint32_t s = raw->string_map[file_index];
     *len = (size_t)(raw->strings.offset[s + 1] - raw->strings.offset[s]);
     return raw->strings.bytes + raw->strings.offset[s];
 }
 
-static int str_is(const v8_raw *raw, uint32_t file_index, const char *want)
+static int str_is(const v8_raw *raw, uint32_t s, const char *want)
 {
     size_t len;
-    const char *s = str(raw, file_index, &len);
-    return len == strlen(want) && memcmp(s, want, len) == 0;
+    const char *p = str(raw, s, &len);
+    return len == strlen(want) && memcmp(p, want, len) == 0;
+}
+
+enum { DOM_UNKNOWN = 0, DOM_ATTACHED = 1, DOM_DETACHED = 2 };
+
+/* DevTools' propagateDOMState: embedder (native) nodes inherit their
+ * parent's attached or detached state; detached ones are renamed
+ * "Detached <name>", which is how the Summary view flags them. */
+static int propagate_dom_state(v8_raw *raw, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    uint8_t *state = raw->node_detached;
+    if (!state)
+        return 0;
+    uint8_t *visited = calloc((size_t)n + 1, 1);
+    uint32_t *attached = malloc(((size_t)n + 1) * sizeof *attached);
+    uint32_t *detached = malloc(((size_t)n + 1) * sizeof *detached);
+    char *buf = NULL;
+    size_t cap = 0, na = 0, nd = 0;
+    int rc = -1;
+    if (!visited || !attached || !detached)
+        goto out;
+    for (int phase = 0; phase < 3; phase++) {
+        for (uint32_t k = 0;; k++) {
+            uint32_t from, new_state;
+            if (phase == 0) { /* every node with a known state */
+                if (k >= n)
+                    break;
+                from = k;
+                new_state = state[k];
+                if (new_state == DOM_UNKNOWN)
+                    continue;
+            } else if (phase == 1) { /* children of attached nodes are attached */
+                if (na == 0)
+                    break;
+                from = attached[--na];
+                new_state = DOM_ATTACHED;
+            } else { /* children of detached nodes inherit their state */
+                if (nd == 0)
+                    break;
+                from = detached[--nd];
+                if (state[from] == DOM_ATTACHED)
+                    continue;
+                new_state = DOM_DETACHED;
+            }
+            uint64_t e = phase == 0 ? 0 : raw->edge_offset[from];
+            uint64_t end = phase == 0 ? 1 : raw->edge_offset[from + 1];
+            for (; e < end; e++) {
+                uint32_t v = from;
+                if (phase != 0) {
+                    uint8_t t = raw->edge_type[e];
+                    if (t == V8E_HIDDEN || t == V8E_WEAK || t == V8E_OTHER)
+                        continue; /* "invisible" edges are of no known type here */
+                    v = raw->edge_target[e];
+                }
+                if (visited[v])
+                    continue;
+                visited[v] = 1;
+                if (raw->node_type[v] != V8N_NATIVE)
+                    continue;
+                state[v] = (uint8_t)new_state;
+                if (new_state == DOM_ATTACHED) {
+                    attached[na++] = v;
+                } else if (new_state == DOM_DETACHED) {
+                    size_t len;
+                    const char *name = str(raw, raw->node_name[v], &len);
+                    if (lf_vec_reserve((void **)&buf, &cap, len + 10, 1))
+                        goto out;
+                    memcpy(buf, "Detached ", 9);
+                    memcpy(buf + 9, name, len);
+                    int64_t renamed = lf_strtab_intern(&raw->strings, buf, len + 9);
+                    if (renamed < 0)
+                        goto out;
+                    raw->node_name[v] = (uint32_t)renamed;
+                    detached[nd++] = v;
+                }
+            }
+        }
+    }
+    rc = 0;
+out:
+    if (rc)
+        lf_fail_nomem(err, "reading the snapshot");
+    free(visited);
+    free(attached);
+    free(detached);
+    free(buf);
+    return rc;
 }
 
 /* "123 / part of key (K @1) -> value (V @2) pair in WeakMap (table @3)":
@@ -146,7 +234,7 @@ static int mark_inessential(const v8_raw *raw, const uint8_t *page, uint32_t *ta
                 uint32_t name = raw->edge_name[e];
                 if (weakmap_name[name] != 1) {
                     size_t len;
-                    const char *s = str(raw, name, &len);
+                    const char *s = str(raw, raw->string_map[name], &len);
                     uint64_t table = weakmap_table_id(s, len);
                     weakmap_name[name] = table ? 2 : 1;
                     if (table && table == raw->node_id[v])
@@ -266,7 +354,7 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
                 from = 10;
             const char *space = from ? memchr(name + from, ' ', len - from) : NULL;
             if (!space) {
-                s = raw->string_map[raw->node_name[v]];
+                s = raw->node_name[v];
                 break;
             }
             size_t keep = (size_t)(space - name);
@@ -305,6 +393,10 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
     lf_root *roots = NULL;
     size_t root_count = 0, root_cap = 0;
 
+    for (uint32_t v = 0; v < n; v++)
+        raw->node_name[v] = raw->string_map[raw->node_name[v]];
+    if (propagate_dom_state(raw, err))
+        goto out;
     target = malloc((m + 1) * sizeof *target);
     label = malloc((m + 1) * sizeof *label);
     kind = malloc(m + 1);
@@ -331,7 +423,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
             label[e] = raw->string_map[raw->edge_name[e]];
         }
     }
-    if (class_names(raw, class_string, err))
+    if (class_names(raw, class_string, err) || v8_infer_interfaces(raw, class_string, err))
         goto out;
 
     /* Roots: the root, then the nodes DevTools hangs under it because
@@ -343,7 +435,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
     }
-    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, raw->string_map[raw->node_name[root]], 0};
+    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, raw->node_name[root], 0};
     for (uint32_t v = 0; v < n; v++) {
         if (v == root || has_retainer[v])
             continue;
@@ -385,7 +477,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
 
     out->format = LF_FORMAT_V8;
     out->source_format = LF_FORMAT_V8;
-    out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE;
+    out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE | LF_SNAP_EMPTY_UNCOUNTED;
     out->object_count = n;
     out->edge_count = m;
     out->class_count = (uint32_t)class_count;

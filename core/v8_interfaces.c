@@ -1,0 +1,431 @@
+/* v8_interfaces.c - names plain JS objects by their shape, as DevTools does.
+ *
+ * Chrome DevTools (HeapSnapshot.ts, inferInterfaceDefinitions and
+ * applyInterfaceDefinitions) splits the many objects of class "Object" by
+ * their properties: every plain object's property names, in order and up to
+ * 120 characters, make a candidate name "{a, b, c}"; candidates that at least
+ * 2 objects and one in a thousand plain objects share become interfaces,
+ * most popular first; each plain object then takes the interface with the
+ * most properties that are all among its own (the earlier one on a tie), or
+ * stays "Object". Lengths and orders are JavaScript's: UTF-16 code units. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "v8_internal.h"
+#include "vec.h"
+
+#define MAX_NAME_UNITS 120
+#define MIN_OBJECTS 2
+#define MIN_PROPORTION 1000.0
+
+static const char *table_bytes(const lf_strtab *t, uint32_t s, size_t *len)
+{
+    *len = (size_t)(t->offset[s + 1] - t->offset[s]);
+    return t->bytes + t->offset[s];
+}
+
+static const char *bytes_of(const v8_raw *raw, uint32_t s, size_t *len)
+{
+    return table_bytes(&raw->strings, s, len);
+}
+
+/* The next UTF-16 code unit of a UTF-8 string (a supplementary character
+ * gives its two surrogates in turn, *pending holding the second). */
+static unsigned next_unit(const unsigned char *s, size_t len, size_t *i, unsigned *pending)
+{
+    if (*pending) {
+        unsigned u = *pending;
+        *pending = 0;
+        return u;
+    }
+    unsigned c = s[(*i)++], cp = c;
+    int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+    cp = more == 3 ? c & 7 : more == 2 ? c & 15 : more == 1 ? c & 31 : c;
+    while (more-- > 0 && *i < len)
+        cp = cp << 6 | (s[(*i)++] & 0x3f);
+    if (cp >= 0x10000) {
+        cp -= 0x10000;
+        *pending = 0xdc00 | (cp & 0x3ff);
+        return 0xd800 | (cp >> 10);
+    }
+    return cp;
+}
+
+/* JavaScript's string order (code units) of two strings. */
+static int js_compare(const v8_raw *raw, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return 0;
+    size_t la, lb, i = 0, j = 0;
+    const unsigned char *x = (const unsigned char *)bytes_of(raw, a, &la);
+    const unsigned char *y = (const unsigned char *)bytes_of(raw, b, &lb);
+    unsigned pa = 0, pb = 0;
+    while ((i < la || pa) && (j < lb || pb)) {
+        unsigned u = next_unit(x, la, &i, &pa), v = next_unit(y, lb, &j, &pb);
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
+    int a_left = i < la || pa, b_left = j < lb || pb;
+    return a_left - b_left;
+}
+
+static size_t utf16_length(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xc0) != 0x80)
+            n += c >= 0xf0 ? 2 : 1;
+    }
+    return n;
+}
+
+/* DevTools' formatPropertyName: names with , ' " { } are shown as JSON strings. */
+static int format_name(const char *s, size_t len, char **buf, size_t *cap, size_t *out_len)
+{
+    int quote = 0;
+    for (size_t i = 0; i < len; i++)
+        quote |= s[i] == ',' || s[i] == '\'' || s[i] == '"' || s[i] == '{' || s[i] == '}';
+    if (lf_vec_reserve((void **)buf, cap, len * 6 + 3, 1))
+        return -1;
+    size_t o = 0;
+    if (!quote) {
+        memcpy(*buf, s, len);
+        *out_len = len;
+        return 0;
+    }
+    char *b = *buf;
+    b[o++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        static const char hex[] = "0123456789abcdef";
+        if (c == '"' || c == '\\') {
+            b[o++] = '\\';
+            b[o++] = (char)c;
+        } else if (c < 0x20) {
+            const char *short_form = c == '\b' ? "\\b" : c == '\f' ? "\\f" : c == '\n' ? "\\n"
+                                   : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            if (short_form) {
+                memcpy(b + o, short_form, 2);
+                o += 2;
+            } else {
+                memcpy(b + o, "\\u00", 4);
+                b[o + 4] = hex[c >> 4];
+                b[o + 5] = hex[c & 15];
+                o += 6;
+            }
+        } else {
+            b[o++] = (char)c;
+        }
+    }
+    b[o++] = '"';
+    *out_len = o;
+    return 0;
+}
+
+/* --- the property tree ------------------------------------------------------ */
+
+typedef struct tree {
+    /* children by (node, property string) in an open-addressing table */
+    uint64_t *key;               /* node << 32 | property + 1; 0 = empty */
+    uint32_t *child;
+    size_t mask;
+    uint32_t *greatest;          /* node -> greatest property leaving it, or NONE */
+    uint32_t *match;             /* node -> interface index, or NONE */
+    uint32_t nodes, cap;
+} tree;
+
+#define NONE 0xffffffffu
+
+static size_t slot_of(const tree *t, uint64_t key)
+{
+    size_t s = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & t->mask;
+    while (t->key[s] && t->key[s] != key)
+        s = (s + 1) & t->mask;
+    return s;
+}
+
+static uint32_t tree_next(const tree *t, uint32_t node, uint32_t prop)
+{
+    size_t s = slot_of(t, (uint64_t)node << 32 | (prop + 1u));
+    return t->key[s] ? t->child[s] : NONE;
+}
+
+static int tree_grow_nodes(tree *t)
+{
+    if (t->nodes < t->cap)
+        return 0;
+    uint32_t cap = t->cap ? t->cap * 2 : 64;
+    uint32_t *g = realloc(t->greatest, cap * sizeof *g), *m = g ? realloc(t->match, cap * sizeof *m) : NULL;
+    if (g)
+        t->greatest = g;
+    if (!m)
+        return -1;
+    t->match = m;
+    t->cap = cap;
+    return 0;
+}
+
+static void tree_free(tree *t)
+{
+    free(t->key);
+    free(t->child);
+    free(t->greatest);
+    free(t->match);
+}
+
+/* --- candidates and their application ---------------------------------------- */
+
+typedef struct candidates {
+    lf_strtab names;            /* interface name -> candidate index, in order of first use */
+    uint64_t *count;
+    uint32_t *prop_start;       /* candidate -> first in props; the names' order */
+    uint32_t *props;
+    size_t count_cap, start_cap, props_len, props_cap;
+} candidates;
+
+static const v8_raw *sort_raw;
+
+static int by_js_order(const void *a, const void *b)
+{
+    return js_compare(sort_raw, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+static int by_popularity(const void *a, const void *b, void *counts)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint64_t *c = counts;
+    if (c[x] != c[y])
+        return c[x] > c[y] ? -1 : 1;
+    return x < y ? -1 : x > y; /* a stable sort: first seen first */
+}
+
+int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    int64_t object = lf_strtab_find(&raw->strings, "Object", 6);
+    int64_t proto = lf_strtab_find(&raw->strings, "__proto__", 9);
+    if (object < 0)
+        return 0; /* no plain objects */
+    candidates c;
+    memset(&c, 0, sizeof c);
+    tree t;
+    memset(&t, 0, sizeof t);
+    char *name = NULL, *formatted = NULL;
+    size_t name_cap = 0, formatted_cap = 0;
+    uint32_t *order = NULL, *props = NULL, *states = NULL, *state_mark = NULL;
+    size_t props_cap = 0, states_cap = 0;
+    int rc = -1;
+    if (lf_strtab_init(&c.names))
+        goto nomem;
+    uint64_t plain = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        if (raw->node_type[v] != V8N_OBJECT || raw->node_name[v] != (uint32_t)object)
+            continue;
+        plain++;
+        size_t len = 1, units = 1, first_prop = c.props_len;
+        if (lf_vec_reserve((void **)&name, &name_cap, 2, 1))
+            goto nomem;
+        name[0] = '{';
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            if (raw->edge_type[e] != V8E_PROPERTY)
+                continue;
+            uint32_t prop = raw->string_map[raw->edge_name[e]];
+            if ((int64_t)prop == proto)
+                continue;
+            size_t plen, flen;
+            const char *p = bytes_of(raw, prop, &plen);
+            if (format_name(p, plen, &formatted, &formatted_cap, &flen))
+                goto nomem;
+            size_t funits = utf16_length(formatted, flen);
+            if (units > 1 && units + funits > MAX_NAME_UNITS)
+                break;
+            if (lf_vec_reserve((void **)&name, &name_cap, len + flen + 3, 1) ||
+                lf_vec_reserve((void **)&c.props, &c.props_cap, c.props_len + 1, sizeof *c.props))
+                goto nomem;
+            if (units != 1) {
+                memcpy(name + len, ", ", 2);
+                len += 2;
+                units += 2;
+            }
+            memcpy(name + len, formatted, flen);
+            len += flen;
+            units += funits;
+            c.props[c.props_len++] = prop;
+        }
+        if (c.props_len == first_prop)
+            continue; /* no properties: not a meaningful interface */
+        name[len++] = '}';
+        uint32_t before = c.names.count;
+        int64_t k = lf_strtab_intern(&c.names, name, len);
+        if (k < 0)
+            goto nomem;
+        if (c.names.count > before) { /* a new candidate */
+            if (lf_vec_reserve((void **)&c.count, &c.count_cap, (size_t)k + 1, sizeof *c.count) ||
+                lf_vec_reserve((void **)&c.prop_start, &c.start_cap, (size_t)k + 2, sizeof *c.prop_start))
+                goto nomem;
+            c.count[k] = 0;
+            c.prop_start[k] = (uint32_t)first_prop;
+            c.prop_start[k + 1] = (uint32_t)c.props_len;
+        } else {
+            c.props_len = first_prop; /* known: its properties are stored already */
+        }
+        c.count[k]++;
+    }
+    /* The string table's slot 0 is the empty string: candidates start at 1. */
+    uint32_t candidate_count = c.names.count;
+    order = malloc((candidate_count + 1) * sizeof *order);
+    if (!order)
+        goto nomem;
+    uint32_t defs = 0;
+    for (uint32_t k = 1; k < candidate_count; k++)
+        order[defs++] = k;
+    qsort_r(order, defs, sizeof *order, by_popularity, c.count);
+    double min_count = (double)plain / MIN_PROPORTION;
+    if (min_count < MIN_OBJECTS)
+        min_count = MIN_OBJECTS;
+    uint32_t chosen = 0;
+    while (chosen < defs && (double)c.count[order[chosen]] >= min_count)
+        chosen++;
+    if (chosen == 0) {
+        rc = 0;
+        goto done;
+    }
+
+    /* The tree of sorted property lists. */
+    size_t total_props = 0;
+    for (uint32_t i = 0; i < chosen; i++)
+        total_props += c.prop_start[order[i] + 1] - c.prop_start[order[i]];
+    size_t slots = 16;
+    while (slots < 2 * total_props + 2)
+        slots *= 2;
+    t.key = calloc(slots, sizeof *t.key);
+    t.child = malloc(slots * sizeof *t.child);
+    t.mask = slots - 1;
+    if (!t.key || !t.child || tree_grow_nodes(&t))
+        goto nomem;
+    t.nodes = 1;
+    t.greatest[0] = NONE;
+    t.match[0] = NONE;
+    sort_raw = raw;
+    for (uint32_t i = 0; i < chosen; i++) {
+        uint32_t k = order[i], start = c.prop_start[k], count = c.prop_start[k + 1] - start;
+        if (lf_vec_reserve((void **)&props, &props_cap, count + 1, sizeof *props))
+            goto nomem;
+        memcpy(props, c.props + start, count * sizeof *props);
+        qsort(props, count, sizeof *props, by_js_order);
+        uint32_t at = 0;
+        for (uint32_t p = 0; p < count; p++) {
+            uint32_t next = tree_next(&t, at, props[p]);
+            if (next == NONE) {
+                if (tree_grow_nodes(&t))
+                    goto nomem;
+                next = t.nodes++;
+                t.greatest[next] = NONE;
+                t.match[next] = NONE;
+                size_t s = slot_of(&t, (uint64_t)at << 32 | (props[p] + 1u));
+                t.key[s] = (uint64_t)at << 32 | (props[p] + 1u);
+                t.child[s] = next;
+                if (t.greatest[at] == NONE || js_compare(raw, t.greatest[at], props[p]) < 0)
+                    t.greatest[at] = props[p];
+            }
+            at = next;
+        }
+        if (t.match[at] == NONE)
+            t.match[at] = i;
+    }
+
+    /* Each plain object takes its best interface. */
+    state_mark = calloc(t.nodes, sizeof *state_mark);
+    int64_t *class_of_def = malloc(chosen * sizeof *class_of_def);
+    if (!state_mark || !class_of_def) {
+        free(class_of_def);
+        goto nomem;
+    }
+    for (uint32_t i = 0; i < chosen; i++) {
+        size_t len;
+        const char *s = table_bytes(&c.names, order[i], &len);
+        class_of_def[i] = lf_strtab_intern(&raw->strings, s, len);
+        if (class_of_def[i] < 0) {
+            free(class_of_def);
+            goto nomem;
+        }
+    }
+    uint32_t stamp = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        if (raw->node_type[v] != V8N_OBJECT || raw->node_name[v] != (uint32_t)object)
+            continue;
+        size_t count = 0;
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++)
+            if (raw->edge_type[e] == V8E_PROPERTY) {
+                if (lf_vec_reserve((void **)&props, &props_cap, count + 1, sizeof *props)) {
+                    free(class_of_def);
+                    goto nomem;
+                }
+                props[count++] = raw->string_map[raw->edge_name[e]];
+            }
+        qsort(props, count, sizeof *props, by_js_order);
+        uint32_t best = t.match[0]; /* NONE: "Object" */
+        uint32_t best_props = 0;
+        size_t live = 0;
+        if (lf_vec_reserve((void **)&states, &states_cap, 1, sizeof *states)) {
+            free(class_of_def);
+            goto nomem;
+        }
+        stamp++;
+        states[live++] = 0;
+        state_mark[0] = stamp;
+        for (size_t p = 0; p < count && live; p++) {
+            size_t round = live;
+            for (size_t s = 0; s < round; s++) {
+                uint32_t node = states[s];
+                uint32_t next = tree_next(&t, node, props[p]);
+                if (t.greatest[node] == NONE || js_compare(raw, props[p], t.greatest[node]) >= 0)
+                    states[s] = NONE; /* nothing can follow from here */
+                if (next == NONE || state_mark[next] == stamp)
+                    continue;
+                state_mark[next] = stamp;
+                if (lf_vec_reserve((void **)&states, &states_cap, live + 1, sizeof *states)) {
+                    free(class_of_def);
+                    goto nomem;
+                }
+                states[live++] = next;
+                uint32_t m = t.match[next];
+                if (m != NONE) {
+                    uint32_t k = order[m];
+                    uint32_t mp = c.prop_start[k + 1] - c.prop_start[k];
+                    if (best == NONE || mp > best_props || (mp == best_props && m < best)) {
+                        best = m;
+                        best_props = mp;
+                    }
+                }
+            }
+            size_t kept = 0;
+            for (size_t s = 0; s < live; s++)
+                if (states[s] != NONE)
+                    states[kept++] = states[s];
+            live = kept;
+        }
+        if (best != NONE)
+            class_string[v] = (uint32_t)class_of_def[best];
+    }
+    free(class_of_def);
+done:
+    rc = 0;
+    goto out;
+nomem:
+    lf_fail_nomem(err, "naming objects by shape");
+out:
+    lf_strtab_free(&c.names);
+    free(c.count);
+    free(c.prop_start);
+    free(c.props);
+    tree_free(&t);
+    free(name);
+    free(formatted);
+    free(order);
+    free(props);
+    free(states);
+    free(state_mark);
+    return rc;
+}
