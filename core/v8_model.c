@@ -389,7 +389,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
     int rc = -1;
     uint8_t *page = NULL, *has_retainer = NULL, *kind = NULL;
     uint32_t *target = NULL, *label = NULL, *class_string = NULL, *object_class = NULL;
-    uint32_t *class_name = NULL, *class_of_string = NULL;
+    uint32_t *class_name = NULL, *class_of_string = NULL, *named = NULL;
     lf_root *roots = NULL;
     size_t root_count = 0, root_cap = 0;
 
@@ -428,14 +428,14 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
 
     /* Roots: the root, then the nodes DevTools hangs under it because
      * nothing retains them. */
-    int64_t root_kind = lf_strtab_intern(&raw->strings, "root", 4);
+    int64_t root_kind = lf_strtab_intern(&raw->strings, "(root)", 6);
     int64_t weak_kind = lf_strtab_intern(&raw->strings, "only weakly retained", 20);
     if (root_kind < 0 || weak_kind < 0 ||
         lf_vec_reserve((void **)&roots, &root_cap, 1, sizeof *roots)) {
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
     }
-    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, raw->node_name[root], 0};
+    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, 0, 0};
     for (uint32_t v = 0; v < n; v++) {
         if (v == root || has_retainer[v])
             continue;
@@ -475,6 +475,24 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
     free(class_string);
     class_string = NULL;
 
+    /* Synthetic nodes ("(GC roots)", "(Strong roots)", ...) are shown by name. */
+    size_t named_count = 0;
+    for (uint32_t v = 0; v < n; v++)
+        named_count += raw->node_type[v] == V8N_SYNTHETIC;
+    named = malloc((2 * named_count + 1) * sizeof *named);
+    if (!named) {
+        lf_fail_nomem(err, "reading the snapshot");
+        goto out;
+    }
+    for (uint32_t v = 0, i = 0; v < n; v++)
+        if (raw->node_type[v] == V8N_SYNTHETIC) {
+            named[i] = v;
+            named[named_count + i++] = raw->node_name[v];
+        }
+    out->named_count = (uint32_t)named_count;
+    out->named_node = named;
+    out->named_string = named + named_count;
+
     out->format = LF_FORMAT_V8;
     out->source_format = LF_FORMAT_V8;
     out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE | LF_SNAP_EMPTY_UNCOUNTED;
@@ -484,7 +502,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
     out->root_count = (uint32_t)root_count;
     out->string_count = raw->strings.count;
     void *handed[] = {raw->node_id, object_class, raw->node_size, raw->edge_offset, target, label, kind,
-                      class_name, roots, raw->strings.offset, raw->strings.bytes};
+                      class_name, roots, raw->strings.offset, raw->strings.bytes, named};
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (!lf_snapshot_own(out, handed[i])) {
             free(handed[i]);
@@ -526,5 +544,6 @@ out:
     free(class_name);
     free(class_of_string);
     free(roots);
+    free(named);
     return rc;
 }

@@ -70,6 +70,7 @@ G=fixtures/graphs
 J=fixtures/java/dumps
 . tests/cli/cases.sh
 . tests/cli/hprof_cases.sh
+. tests/cli/v8_cases.sh
 . tests/cli/mutation.sh
 
 echo "cli: $pass passed, $fail failed"

@@ -1,0 +1,84 @@
+# V8 heap snapshots (fixtures/node: written by Node 20 itself; fixtures/v8:
+# by hand). Expected values come from the programs' construction
+# (fixtures/node/README.md), from hand computation (tiny.heapsnapshot), or
+# from Chrome DevTools' own analysis code run headless (tests/v8/devtools),
+# never from leakfind.
+N=fixtures/node
+V=fixtures/v8
+
+# check_ NAME COMMAND...: the command (a checker script) must exit 0.
+check_() {
+    name=$1
+    shift
+    if "$@" >"$tmp/out" 2>&1; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name:"; head -8 "$tmp/out"; fail=$((fail + 1))
+    fi
+}
+
+# Every node's self size, immediate dominator and retained size equal DevTools'.
+for s in listener_leak-1 listener_leak-2 weak_cache; do
+    check_ devtools_nodes_$s sh tests/v8/devtools_check.sh nodes "$LF" $N/$s.heapsnapshot.gz $N/$s.devtools.tsv.gz
+    check_ devtools_classes_$s sh tests/v8/devtools_check.sh classes "$LF" $N/$s.heapsnapshot.gz \
+        $N/$s.devtools-aggregates.tsv
+done
+check_ devtools_nodes_linked_list sh tests/v8/devtools_check.sh digest "$LF" $N/linked_list.heapsnapshot.gz \
+    $N/linked_list.devtools.digest
+check_ devtools_classes_linked_list sh tests/v8/devtools_check.sh classes "$LF" $N/linked_list.heapsnapshot.gz \
+    $N/linked_list.devtools-aggregates.tsv
+# The Comparison view: # New, # Deleted, Alloc. Size and Freed Size per class.
+check_ devtools_diff_listener_leak sh tests/v8/devtools_check.sh diff "$LF" $N/listener_leak-1.heapsnapshot.gz \
+    $N/listener_leak-2.heapsnapshot.gz $N/listener_leak.devtools-diff.tsv
+
+# The planted leak: 200 more requests leak 200 of each (README), matched by
+# id: all new, none deleted; they lead the diff, ahead of Node's C++ objects
+# that get new ids in every snapshot (new = deleted, delta 0). Order: growth,
+# then shallow growth (Array 176, Function 64, Context 40, RequestContext 40
+# each), then retained growth (a Context retains its RequestContext).
+rows_ v8_diff_leak "200 200 200 0 Array
+200 200 200 0 Function
+200 200 200 0 system / Context
+200 200 200 0 RequestContext" \
+    '$3 == 200 {print $3, $3, $6, $7, $10}' diff $N/listener_leak-1.heapsnapshot.gz $N/listener_leak-2.heapsnapshot.gz
+rows_ v8_diff_cxx_noise "0" '$10 ~ /^Node \// && $3 != 0 {n++} END {print n + 0}' \
+    diff $N/listener_leak-1.heapsnapshot.gz $N/listener_leak-2.heapsnapshot.gz
+# RequestContext (40) + its Array (32 + 144 elements moved into it) = 216 each.
+rows_ v8_request_context "300 12000 64800 RequestContext" \
+    '$5 == "RequestContext" {print $1, $2, $3, $5}' classes $N/listener_leak-2.heapsnapshot.gz --top 0
+# path accepts @ID: a RequestContext is held by its closure's context.
+rows_ v8_path_by_id "system / Context context
+RequestContext ctx" \
+    'NR > 1 && $4 >= 8 {print $8, $9}' path $N/listener_leak-2.heapsnapshot.gz @79417
+
+# WeakMap/WeakRef cache: values of live keys stay (each dominated by its key,
+# not the WeakMap), orphans and old WeakRef targets are collected.
+rows_ v8_weak_cache_classes "10 CacheKey
+10 CacheValue
+12 FreshWeakTarget
+6 WeakTarget" \
+    '$5 ~ /^(CacheKey|CacheValue|OrphanKey|OrphanValue|WeakTarget|OldWeakTarget|FreshWeakTarget)$/ {print $1, $5}' classes $N/weak_cache.heapsnapshot.gz --top 0 --sort class
+
+# 1,000,000 ListNode (40 each): the head owns the list.
+rows_ v8_linked_list "1000000 40000000 ListNode" \
+    '$5 == "ListNode" {print $1, $2, $5}' classes $N/linked_list.heapsnapshot.gz --top 0
+
+# A snapshot written by hand (fixtures/v8/tiny.heapsnapshot, described in
+# fixtures/v8/README.md): global 100 holds Holder 40, whose 80-byte array only it
+# holds (moved into it: 120); Item 16 twice in the array; Cache 32 with a weak
+# edge and a self edge; a WeakMap table 24 and Key 8 whose value Val 8 is the
+# key's (the table's edge does not retain); an Item only a weak edge reaches
+# (its own entry), two Lonely 8 that only hold each other (one entry each).
+# (GC roots) -> Holder is from a non-page-owned node: Holder stays global's.
+case_ v8_tiny_dominators 0 dominators $V/tiny.heapsnapshot --depth 0 --min 0 --top 0 --format tsv
+case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
+
+# Broken JSON: exit 3 with the byte offset.
+printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object"]],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":2,"edge_count":1},\n"nodes":[0,0,1,8,1,0,0,3' >"$tmp/cut.heapsnapshot"
+case_ v8_truncated 3 info "$tmp/cut.heapsnapshot"
+printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object"]],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":2,"edge_count":1},\n"nodes":[0,0,1,8,1,0,0,3,8,0],\n"edges":[0,0,7],\n"strings":["a"]}' >"$tmp/bad_target.heapsnapshot"
+case_ v8_bad_target 3 info "$tmp/bad_target.heapsnapshot"
+printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object"]],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":900000000,"edge_count":1},\n"nodes":[0,0,1,8,1]}' >"$tmp/huge.heapsnapshot"
+case_ v8_huge_count 3 info "$tmp/huge.heapsnapshot"
+printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object"]],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":1,"edge_count":0},\n"nodes":[0,0,1,8,0],\n"edges":[],\n"strings":["a\\x"]}' >"$tmp/bad_escape.heapsnapshot"
+case_ v8_bad_escape 3 info "$tmp/bad_escape.heapsnapshot"
