@@ -36,10 +36,26 @@ typedef struct v8_meta {
 
 int lf_v8_detect(const uint8_t *head, size_t len)
 {
+    /* '{' then the key "snapshot", blanks allowed around */
+    static const char key[] = "\"snapshot\"";
     size_t i = 0;
-    while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-        i++;
-    return len - i >= 12 && memcmp(head + i, "{\"snapshot\":", 12) == 0;
+    int stage = 0;
+    while (i < len) {
+        uint8_t c = head[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            i++;
+            continue;
+        }
+        if (stage == 0) {
+            if (c != '{')
+                return 0;
+            stage = 1;
+            i++;
+            continue;
+        }
+        return len - i >= sizeof key - 1 && memcmp(head + i, key, sizeof key - 1) == 0;
+    }
+    return 0;
 }
 
 static int key_is(const char *key, size_t len, const char *want)

@@ -44,3 +44,12 @@ for f in fixtures/java/dumps/planted_leak.hprof fixtures/java/dumps/weak_cache.h
          fixtures/java/dumps/planted_leak.hprof.gz tests/fuzz/corpus/open/hotspot-threads.hprof; do
     mutate_file "$f" 30 30
 done
+# V8: by hand, a seven-field layout with escapes, one written by Node (and its gzip).
+tail -c +2 tests/fuzz/corpus/v8/seven-fields >"$tmp/mut7.heapsnapshot"
+gzip -dc fixtures/node/weak_cache.heapsnapshot.gz >"$tmp/mutnode.heapsnapshot"
+for f in fixtures/v8/tiny.heapsnapshot "$tmp/mut7.heapsnapshot"; do
+    mutate_file "$f" 40 40
+done
+for f in "$tmp/mutnode.heapsnapshot" fixtures/node/weak_cache.heapsnapshot.gz; do
+    mutate_file "$f" 20 20
+done

@@ -25,7 +25,8 @@
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)                 \
     T(test_hprof_lazy_labels)              \
-    T(test_hprof_wrapped_heap_dump)
+    T(test_hprof_wrapped_heap_dump)         \
+    T(test_v8_threads_same)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)
