@@ -184,6 +184,20 @@ int lf_json_skip(lf_json *j)
     int rc = -1;
     for (;;) {
         int c = lf_json_peek(j);
+        if (c == '[') {
+            /* a flat array of numbers (V8's locations, samples): to its ']' at once */
+            const uint8_t *close = memchr(j->data + j->pos, ']', j->end - j->pos);
+            if (close) {
+                const uint8_t *q = j->data + j->pos + 1;
+                while (q < close && ((unsigned)(*q - '0') < 10 || *q == ',' || *q == ' ' || *q == '\n' ||
+                                     *q == '-' || *q == '\r' || *q == '\t' || *q == '.'))
+                    q++;
+                if (q == close) {
+                    j->pos = (uint64_t)(close - j->data) + 1;
+                    goto after_value;
+                }
+            }
+        }
         if (c == '{' || c == '[') {
             if (lf_vec_reserve((void **)&stack, &cap, depth + 1, 1)) {
                 lf_fail_nomem(j->err, "reading JSON");
@@ -212,7 +226,9 @@ int lf_json_skip(lf_json *j)
             j->pos++;
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             j->pos++;
-            while (j->pos < j->end && strchr("0123456789+-.eE", j->data[j->pos]) && j->data[j->pos])
+            while (j->pos < j->end && ((unsigned)(j->data[j->pos] - '0') < 10 || j->data[j->pos] == '+' ||
+                                       j->data[j->pos] == '-' || j->data[j->pos] == '.' ||
+                                       j->data[j->pos] == 'e' || j->data[j->pos] == 'E'))
                 j->pos++;
         } else if (c == 't' || c == 'f' || c == 'n') {
             const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
@@ -226,6 +242,7 @@ int lf_json_skip(lf_json *j)
             fail(j, "unexpected value", "JSON");
             goto out;
         }
+    after_value:
         /* after a value: close what is done, or go on to the next element */
         for (;;) {
             if (depth == 0) {

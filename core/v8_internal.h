@@ -44,7 +44,7 @@ typedef struct v8_raw {
 
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;
-int v8_build_snapshot(v8_raw *raw, struct lf_snapshot *out, lf_error *err);
+int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);
 /* v8_interfaces.c: plain objects named by shape ("{a, b}"), in class_string. */
 int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err);
 

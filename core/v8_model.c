@@ -14,6 +14,7 @@
  *  - roots: the root, then every node without an essential retainer (DevTools
  *    hangs those under the root); nodes reachable from neither are left to
  *    the analysis, which gives each its own entry (LF_SNAP_UNREACHED_ALONE). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +38,6 @@ static const char *str(const v8_raw *raw, uint32_t s, size_t *len)
 {
     *len = (size_t)(raw->strings.offset[s + 1] - raw->strings.offset[s]);
     return raw->strings.bytes + raw->strings.offset[s];
-}
-
-static int str_is(const v8_raw *raw, uint32_t s, const char *want)
-{
-    size_t len;
-    const char *p = str(raw, s, &len);
-    return len == strlen(want) && memcmp(p, want, len) == 0;
 }
 
 enum { DOM_UNKNOWN = 0, DOM_ATTACHED = 1, DOM_DETACHED = 2 };
@@ -178,7 +172,7 @@ static uint64_t weakmap_table_id(const char *s, size_t len)
 }
 
 /* Page-owned nodes: DevTools' markPageOwnedNodes. */
-static uint8_t *mark_page_owned(const v8_raw *raw, lf_error *err)
+static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_error *err)
 {
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
     uint8_t *owned = calloc((size_t)n + 1, 1);
@@ -193,7 +187,7 @@ static uint8_t *mark_page_owned(const v8_raw *raw, lf_error *err)
     for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++) {
         uint32_t t = raw->edge_target[e];
         if (raw->edge_type[e] == V8E_ELEMENT) {
-            if (raw->node_type[t] != V8N_SYNTHETIC || !str_is(raw, raw->node_name[t], "(Document DOM trees)"))
+            if (raw->node_type[t] != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
                 continue;
         } else if (raw->edge_type[e] != V8E_SHORTCUT) {
             continue;
@@ -217,46 +211,81 @@ static uint8_t *mark_page_owned(const v8_raw *raw, lf_error *err)
     return owned;
 }
 
-/* The weak bit on every edge DevTools does not count as retaining. */
-static int mark_inessential(const v8_raw *raw, const uint8_t *page, uint32_t *target, lf_error *err)
+/* For every string of the file that names a WeakMap's table -> value edge,
+ * the table's id (else 0). Made before the threads: the strings only grow
+ * later, on the other thread. */
+static uint64_t *weakmap_names(const v8_raw *raw, lf_error *err)
 {
+    uint64_t *table = calloc((size_t)raw->string_count + 1, sizeof *table);
+    if (!table) {
+        lf_fail_nomem(err, "reading the snapshot");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < raw->string_count; i++) {
+        size_t len;
+        const char *s = str(raw, raw->string_map[i], &len);
+        if (len > 40 && s[0] >= '0' && s[0] <= '9')
+            table[i] = weakmap_table_id(s, len);
+    }
+    return table;
+}
+
+typedef struct edges_job {
+    const v8_raw *raw;
+    int64_t dom_trees_name;
+    const uint64_t *weakmap_table;
+    uint32_t *target;          /* with the weak bit on edges that do not retain */
+    uint32_t *label;
+    uint8_t *kind;
+    uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
+    lf_error err;
+    int rc;
+} edges_job;
+
+/* Page-owned nodes, then every edge: retaining or not, its kind and label. */
+static void *edges_run(void *arg)
+{
+    edges_job *job = arg;
+    const v8_raw *raw = job->raw;
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
-    /* per string: 0 unknown, 1 not a WeakMap edge name, 2 one */
-    uint8_t *weakmap_name = calloc((size_t)raw->string_count + 1, 1);
-    if (!weakmap_name)
-        return lf_fail_nomem(err, "reading the snapshot");
+    job->rc = -1;
+    uint8_t *page = mark_page_owned(raw, job->dom_trees_name, &job->err);
+    if (!page)
+        return NULL;
     for (uint32_t v = 0; v < n; v++) {
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             uint32_t t = raw->edge_target[e];
             uint8_t type = raw->edge_type[e];
+            uint32_t name = raw->edge_name[e];
             int essential = 1;
-            if (type == V8E_INTERNAL) {
-                uint32_t name = raw->edge_name[e];
-                if (weakmap_name[name] != 1) {
-                    size_t len;
-                    const char *s = str(raw, raw->string_map[name], &len);
-                    uint64_t table = weakmap_table_id(s, len);
-                    weakmap_name[name] = table ? 2 : 1;
-                    if (table && table == raw->node_id[v])
-                        essential = 0;
-                }
-            }
+            if (type == V8E_INTERNAL && job->weakmap_table[name] && job->weakmap_table[name] == raw->node_id[v])
+                essential = 0;
             if (type == V8E_WEAK || t == v)
                 essential = 0;
             if (v != root && (type == V8E_SHORTCUT || (page[t] && !page[v])))
                 essential = 0;
-            target[e] = t | (essential ? 0 : LF_EDGE_WEAK);
+            job->target[e] = t | (essential ? 0 : LF_EDGE_WEAK);
+            if (essential)
+                job->has_retainer[t] = 1;
+            if (type == V8E_ELEMENT || type == V8E_HIDDEN) {
+                job->kind[e] = LF_EDGE_KIND_ELEMENT;
+                job->label[e] = name;
+            } else {
+                job->kind[e] = type == V8E_INTERNAL ? LF_EDGE_KIND_INTERNAL : LF_EDGE_KIND_FIELD;
+                job->label[e] = raw->string_map[name];
+            }
         }
     }
-    free(weakmap_name);
-    return 0;
+    free(page);
+    job->rc = 0;
+    return NULL;
 }
 
 /* DevTools' calculateShallowSizes: array and hidden nodes (and external
  * string data) owned through such nodes by exactly one other node give
  * their size to it. Only when the root has a non-synthetic child ("user
  * roots"); otherwise the snapshot exposes internals and sizes stay. */
-static int move_owned_sizes(const v8_raw *raw, uint64_t *size, lf_error *err)
+static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_name, lf_error *err)
 {
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
     int user_roots = 0;
@@ -274,7 +303,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, lf_error *err)
     for (uint32_t v = 0; v < n; v++) {
         uint8_t type = raw->node_type[v];
         if (type == V8N_HIDDEN || type == V8N_ARRAY ||
-            (type == V8N_NATIVE && str_is(raw, raw->node_name[v], "system / ExternalStringData"))) {
+            (type == V8N_NATIVE && raw->node_name[v] == external_name)) {
             owner[v] = NO_OWNER;
         } else {
             owner[v] = v;
@@ -381,13 +410,14 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
     return 0;
 }
 
-int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
+int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error *err)
 {
     const uint32_t n = raw->node_count;
     const uint64_t m = raw->edge_count;
     const uint32_t root = raw->root_ordinal;
     int rc = -1;
-    uint8_t *page = NULL, *has_retainer = NULL, *kind = NULL;
+    uint8_t *has_retainer = NULL, *kind = NULL;
+    uint64_t *weakmap_table = NULL;
     uint32_t *target = NULL, *label = NULL, *class_string = NULL, *object_class = NULL;
     uint32_t *class_name = NULL, *class_of_string = NULL, *named = NULL;
     lf_root *roots = NULL;
@@ -406,25 +436,35 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
     }
-    if (!(page = mark_page_owned(raw, err)) || mark_inessential(raw, page, target, err) ||
-        move_owned_sizes(raw, raw->node_size, err))
+    /* Two independent jobs: the edges (page-owned nodes, retaining or not,
+     * labels) on a second thread; sizes and class names, which add strings,
+     * here. The edge job reads no string bytes. */
+    weakmap_table = weakmap_names(raw, err);
+    if (!weakmap_table)
         goto out;
-    free(page);
-    page = NULL;
-    for (uint64_t e = 0; e < m; e++) {
-        uint8_t t = raw->edge_type[e];
-        if (!lf_edge_is_weak(target[e]))
-            has_retainer[lf_edge_node(target[e])] = 1;
-        if (t == V8E_ELEMENT || t == V8E_HIDDEN) {
-            kind[e] = LF_EDGE_KIND_ELEMENT;
-            label[e] = raw->edge_name[e];
-        } else {
-            kind[e] = t == V8E_INTERNAL ? LF_EDGE_KIND_INTERNAL : LF_EDGE_KIND_FIELD;
-            label[e] = raw->string_map[raw->edge_name[e]];
-        }
+    edges_job ej = {.raw = raw, .dom_trees_name = lf_strtab_find(&raw->strings, "(Document DOM trees)", 20),
+                    .weakmap_table = weakmap_table, .target = target, .label = label, .kind = kind,
+                    .has_retainer = has_retainer};
+    pthread_t edges_thread;
+    int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
+    int64_t external_name = lf_strtab_find(&raw->strings, "system / ExternalStringData", 27);
+    int sizes_rc = move_owned_sizes(raw, raw->node_size, external_name, err);
+    if (!sizes_rc)
+        sizes_rc = class_names(raw, class_string, err);
+    if (!sizes_rc)
+        sizes_rc = v8_infer_interfaces(raw, class_string, err);
+    if (threaded)
+        pthread_join(edges_thread, NULL);
+    else
+        edges_run(&ej);
+    if (sizes_rc)
+        goto out;
+    if (ej.rc) {
+        *err = ej.err;
+        goto out;
     }
-    if (class_names(raw, class_string, err) || v8_infer_interfaces(raw, class_string, err))
-        goto out;
+    free(weakmap_table);
+    weakmap_table = NULL;
 
     /* Roots: the root, then the nodes DevTools hangs under it because
      * nothing retains them. */
@@ -534,7 +574,7 @@ int v8_build_snapshot(v8_raw *raw, lf_snapshot *out, lf_error *err)
     raw->strings.bytes = NULL;
     return 0;
 out:
-    free(page);
+    free(weakmap_table);
     free(has_retainer);
     free(kind);
     free(target);
