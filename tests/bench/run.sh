@@ -60,3 +60,26 @@ if [ -f "$h" ]; then
         sh tests/bench/visualvm/run.sh "$h"
     fi
 fi
+
+# A V8 heap snapshot written by Node (tests/bench/node/big_heap.js), about
+# 1 GB: 14 million nodes, 41 million edges. Writing it takes about a minute
+# and 6 GB.
+v=bench-data/big-1g.heapsnapshot
+if [ ! -f "$v" ] && command -v node >/dev/null; then
+    echo "# writing $v with Node"
+    node --max-old-space-size=14000 --expose-gc tests/bench/node/big_heap.js "$v" 1.5 >&2
+fi
+if [ -f "$v" ]; then
+    echo "## V8 snapshot written by Node: $v ($(du -h "$v" | cut -f1))"
+    "$build/bench_stage" "$v" | column -t
+    end_to_end "$v"
+    for t in 1 2; do
+        /usr/bin/env time -f "leakfind dominators --threads $t: %e s, peak RSS %M KiB" \
+            "$build/leakfind" dominators "$v" --threads $t >/dev/null
+    done
+    # Chrome DevTools' own worker (tests/v8/devtools, needs its npm build).
+    if [ -n "${BENCH_DEVTOOLS:-}" ] && [ -f tests/v8/devtools/dist/harness.mjs ]; then
+        /usr/bin/env time -f "DevTools heap snapshot worker (load and initialize): %e s, peak RSS %M KiB" \
+            node --max-old-space-size=16000 tests/v8/devtools/dist/harness.mjs --load-only "$v" >/dev/null
+    fi
+fi
