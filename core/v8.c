@@ -141,6 +141,7 @@ static int node_type(void *ctx, unsigned i, const char *name, size_t len, lf_jso
         if (key_is(name, len, known[k]))
             t->m->node_type_kind[i] = (uint8_t)k;
     t->m->node_type_count = i + 1;
+    free(t->raw->type_names[i]); /* a repeated "node_types" key replaces the first list */
     t->raw->type_names[i] = strndup(name, len);
     t->raw->type_count = i + 1;
     if (!t->raw->type_names[i])
@@ -705,8 +706,8 @@ static void raw_free(v8_raw *raw)
     free(raw->edge_target);
     free(raw->string_map);
     lf_strtab_free(&raw->strings);
-    for (unsigned i = 0; i < raw->type_count; i++)
-        free(raw->type_names[i]);
+    for (unsigned i = 0; i < sizeof raw->type_names / sizeof raw->type_names[0]; i++)
+        free(raw->type_names[i]); /* all slots: a repeated, shorter list leaves names past type_count */
 }
 
 /* Names must be strings of the table; rows must account for every edge. */
