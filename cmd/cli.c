@@ -15,7 +15,7 @@
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT, G_STRONG };
+       G_STRICT, G_STRONG, G_PARTIAL };
 
 static const cli_option global_options[] = {
     {"format", 0, 1, G_FORMAT},
@@ -27,6 +27,7 @@ static const cli_option global_options[] = {
     {"keep-unreachable", 0, 0, G_KEEP_UNREACHABLE},
     {"strict", 0, 0, G_STRICT},
     {"strong", 0, 1, G_STRONG},
+    {"partial", 0, 0, G_PARTIAL},
     {NULL, 0, 0, 0},
 };
 
@@ -105,6 +106,7 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
         return -1;
     case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
     case G_STRICT: ctx->strict = 1; return 0;
+    case G_PARTIAL: ctx->partial = 1; return 0;
     case G_STRONG:
         if (strcmp(arg, "soft") == 0)
             ctx->read_flags |= LF_HPROF_SOFT_STRONG;
@@ -220,11 +222,17 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
     cli_progress(ctx, "reading");
-    lf_open_options options = {ctx->read_flags, ctx->threads};
+    lf_open_options options = {ctx->read_flags, ctx->threads, ctx->partial};
     int rc = lf_open(path, &options, s, &err);
     cli_progress_done(ctx);
-    if (rc)
-        return cli_input_error(path, &err);
+    if (rc) {
+        rc = cli_input_error(path, &err);
+        if (err.truncated && !ctx->partial)
+            fprintf(stderr, "leakfind: hint: the dump is cut off; --partial analyses the part before the cut\n");
+        return rc;
+    }
+    if (!ctx->quiet && (s->flags & LF_SNAP_PARTIAL))
+        cli_partial_warning(path, s);
     if (!ctx->quiet && (s->stats.dangling_edges || s->stats.dangling_roots))
         cli_message("warning", "'%s': %llu references and %llu roots name objects not in the dump",
                     path, (unsigned long long)s->stats.dangling_edges,
@@ -235,6 +243,22 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
         return EXIT_INPUT;
     }
     return 0;
+}
+
+void cli_partial_warning(const char *path, const lf_snapshot *s)
+{
+    char missing[96] = "";
+    if (s->stats.cut_missing)
+        snprintf(missing, sizeof missing, "; the record cut there lacks %" PRIu64 " bytes",
+                 s->stats.cut_missing);
+    char gzip[96] = "";
+    if (s->stats.gzip_cut_at)
+        snprintf(gzip, sizeof gzip, " (the gzip stream ends at compressed offset %" PRIu64 ")",
+                 s->stats.gzip_cut_at);
+    cli_message("warning",
+                "'%s': partial dump: read up to offset %" PRIu64 " (0x%" PRIx64 ")%s%s; "
+                "objects and references past the cut are missing",
+                path, s->stats.cut_at, s->stats.cut_at, gzip, missing);
 }
 
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s)

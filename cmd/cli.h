@@ -20,6 +20,7 @@ typedef struct cli_context {
     const char *command;      /* "dominators" */
     out_format format;
     int quiet, verbose, progress, strict;
+    int partial;              /* read a cut-off dump up to the cut */
     unsigned threads;
     unsigned dom_flags;       /* LF_DOM_* */
     unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */
@@ -62,6 +63,8 @@ void cli_progress_done(const cli_context *ctx);
  * context's settings. Each returns 0 or an exit code after printing why; on
  * failure the snapshot is freed. */
 int cli_open(cli_context *ctx, const char *path, lf_snapshot *s);
+/* Warns that s was read from a cut-off dump (LF_SNAP_PARTIAL), and where. */
+void cli_partial_warning(const char *path, const lf_snapshot *s);
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s);
 int cli_open_analyzed(cli_context *ctx, const char *path, lf_snapshot *s);
 

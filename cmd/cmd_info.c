@@ -138,6 +138,12 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
+    if (s.flags & LF_SNAP_PARTIAL) { /* rows only a cut-off dump has */
+        row_u64(&r, "partial_cut_at", s.stats.cut_at);
+        row_u64(&r, "partial_cut_missing_bytes", s.stats.cut_missing);
+        if (s.stats.gzip_cut_at)
+            row_u64(&r, "partial_gzip_cut_at", s.stats.gzip_cut_at);
+    }
 
     /* The largest unreachable classes, by bytes. */
     uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);

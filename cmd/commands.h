@@ -36,6 +36,8 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
     "  --no-progress            no progress on stderr\n"                                 \
     "  --keep-unreachable       unreachable objects become roots\n"                      \
     "  --strict                 recoverable oddities in the input are errors\n"         \
+    "  --partial                a dump cut off mid-write: analyse the part before\n"   \
+    "                           the cut (HPROF, V8, gzip) and say what is missing\n"    \
     "  --strong soft|all        Java: soft references (or all Reference.referent\n"    \
     "                           fields, as Eclipse MAT counts) own their referents\n" \
     "  -h, --help               this help\n"

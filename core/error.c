@@ -15,6 +15,7 @@ int lf_fail(lf_error *err, lf_error_kind kind, const char *fmt, ...)
     err->position = 0;
     vsnprintf(err->reason, sizeof err->reason, fmt, ap);
     err->detail[0] = '\0';
+    err->truncated = 0;
     va_end(ap);
     return -1;
 }
@@ -26,6 +27,7 @@ int lf_fail_at(lf_error *err, uint64_t offset, const char *reason, const char *d
     err->position = offset;
     snprintf(err->reason, sizeof err->reason, "%s", reason);
     err->detail[0] = '\0';
+    err->truncated = 0;
     if (detail_fmt) {
         va_list ap;
         va_start(ap, detail_fmt);
@@ -44,6 +46,7 @@ int lf_fail_line(lf_error *err, uint64_t line, const char *fmt, ...)
     err->position = line;
     vsnprintf(err->reason, sizeof err->reason, fmt, ap);
     err->detail[0] = '\0';
+    err->truncated = 0;
     va_end(ap);
     return -1;
 }

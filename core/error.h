@@ -24,6 +24,9 @@ typedef struct lf_error {
     uint64_t position;      /* byte offset or 1-based line */
     char reason[160];       /* "truncated HEAP DUMP SEGMENT" */
     char detail[160];       /* "need 9 bytes, 3 left" (may be empty) */
+    /* The dump is cut off after enough of it that --partial can read the
+     * part before the cut (LF_HPROF_PARTIAL, lf_v8_parse's partial). */
+    int truncated;
 } lf_error;
 
 /* Each returns -1 so callers can write `return lf_fail_at(err, ...)`. */

@@ -14,9 +14,10 @@ int lf_gzip_detect(const uint8_t *data, uint64_t size)
     return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
-int lf_gunzip_map(const char *path, lf_mapped_file *out, lf_error *err)
+int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
+    *cut_at = 0;
     gzFile gz = gzopen(path, "rb");
     if (!gz)
         return lf_fail_errno(err, "cannot open", errno ? errno : EIO);
@@ -59,9 +60,13 @@ int lf_gunzip_map(const char *path, lf_mapped_file *out, lf_error *err)
     if (rc == 0) {
         int zerr;
         gzerror(gz, &zerr);
-        if (zerr == Z_BUF_ERROR)
+        if (zerr == Z_BUF_ERROR && partial)
+            *cut_at = (uint64_t)gzoffset(gz); /* keep what inflated; the reader sees the cut */
+        else if (zerr == Z_BUF_ERROR) {
             rc = lf_fail_at(err, (uint64_t)gzoffset(gz), "truncated gzip data",
                             "the compressed stream ends early");
+            err->truncated = 1;
+        }
     }
     free(buf);
     gzclose(gz);

@@ -9,6 +9,9 @@
 #include "file.h"
 
 int lf_gzip_detect(const uint8_t *data, uint64_t size);
-int lf_gunzip_map(const char *path, lf_mapped_file *out, lf_error *err);
+/* A cut-off stream is an error, unless partial: then the bytes inflated
+ * before the cut are mapped and *cut_at is the compressed offset of the cut
+ * (0 when the stream is whole). */
+int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err);
 
 #endif

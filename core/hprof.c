@@ -35,8 +35,10 @@ int hprof_need(hprof_reader *r, hprof_cursor *c, uint64_t n, const char *what)
         return 0;
     char reason[96];
     snprintf(reason, sizeof reason, "truncated %s", what);
-    return lf_fail_at(r->err, c->pos, reason, "need %llu bytes, %llu left", (unsigned long long)n,
-                      (unsigned long long)(c->end - c->pos));
+    lf_fail_at(r->err, c->pos, reason, "need %llu bytes, %llu left", (unsigned long long)n,
+               (unsigned long long)(c->end - c->pos));
+    r->err->truncated = c->end == r->size; /* the file ends here, not just a record */
+    return -1;
 }
 
 uint64_t hprof_id(hprof_cursor *c, unsigned id_size)
@@ -210,8 +212,9 @@ typedef int (*object_visitor)(hprof_reader *r, uint8_t tag, uint64_t record_at, 
 static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor visit, void *state)
 {
     const unsigned id = r->id_size;
+    uint64_t at = c->pos;
     while (c->pos < c->end) {
-        uint64_t at = c->pos;
+        at = c->pos;
         uint8_t tag = hprof_u1(c);
         uint32_t len = 0, n = 0;
         uint8_t type = 0;
@@ -227,58 +230,58 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
         case HPROF_ROOT_VM_INTERNAL:
         case HPROF_UNREACHABLE:
             if (hprof_need(r, c, id, "root"))
-                return -1;
+                goto fail;
             if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
-                return -1;
+                goto fail;
             c->pos = at + 1 + id;
             break;
         case HPROF_ROOT_JNI_GLOBAL:
             if (hprof_need(r, c, 2 * (uint64_t)id, "JNI global root"))
-                return -1;
+                goto fail;
             if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
-                return -1;
+                goto fail;
             c->pos = at + 1 + 2 * (uint64_t)id;
             break;
         case HPROF_ROOT_JNI_LOCAL:
         case HPROF_ROOT_JAVA_FRAME:
         case HPROF_ROOT_JNI_MONITOR:
             if (hprof_need(r, c, id + 8, "thread-local root"))
-                return -1;
+                goto fail;
             if (pass == 1) {
                 uint64_t obj = hprof_id(c, id);
                 uint32_t thread = hprof_u4(c);
                 if (add_root(r, tag, obj, thread, hprof_u4(c)))
-                    return -1;
+                    goto fail;
             }
             c->pos = at + 1 + id + 8;
             break;
         case HPROF_ROOT_NATIVE_STACK:
         case HPROF_ROOT_THREAD_BLOCK:
             if (hprof_need(r, c, id + 4, "thread-local root"))
-                return -1;
+                goto fail;
             if (pass == 1) {
                 uint64_t obj = hprof_id(c, id);
                 if (add_root(r, tag, obj, hprof_u4(c), HPROF_NONE))
-                    return -1;
+                    goto fail;
             }
             c->pos = at + 1 + id + 4;
             break;
         case HPROF_ROOT_THREAD_OBJECT:
             if (hprof_need(r, c, id + 8, "thread object root"))
-                return -1;
+                goto fail;
             if (pass == 1) {
                 uint64_t obj = hprof_id(c, id);
                 uint32_t serial = hprof_u4(c), trace = hprof_u4(c);
                 if (add_root(r, tag, obj, serial, HPROF_NONE) ||
                     judy_set(r, &r->thread_object, serial, obj) ||
                     judy_set(r, &r->thread_trace, serial, trace))
-                    return -1;
+                    goto fail;
             }
             c->pos = at + 1 + id + 8;
             break;
         case HPROF_HEAP_DUMP_INFO:
             if (hprof_need(r, c, 4 + id, "HEAP DUMP INFO"))
-                return -1;
+                goto fail;
             c->pos += 4 + id;
             break;
         case HPROF_CLASS_DUMP:
@@ -289,50 +292,52 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
                     return v;
             }
             if (read_class_dump(r, c, at, pass == 1))
-                return -1;
+                goto fail;
             break;
         case HPROF_INSTANCE_DUMP:
             if (hprof_need(r, c, 2 * (uint64_t)id + 8, "INSTANCE DUMP"))
-                return -1;
+                goto fail;
             {
                 hprof_cursor h = {c->data, c->pos + 2 * (uint64_t)id + 4, c->end};
                 len = hprof_u4(&h);
             }
             if (hprof_need(r, c, 2 * (uint64_t)id + 8 + len, "INSTANCE DUMP"))
-                return -1;
+                goto fail;
             goto object;
         case HPROF_OBJ_ARRAY_DUMP:
             if (hprof_need(r, c, 2 * (uint64_t)id + 8, "OBJECT ARRAY DUMP"))
-                return -1;
+                goto fail;
             {
                 hprof_cursor h = {c->data, c->pos + id + 4, c->end};
                 n = hprof_u4(&h);
             }
             if (hprof_need(r, c, 2 * (uint64_t)id + 8 + (uint64_t)n * id, "OBJECT ARRAY DUMP"))
-                return -1;
+                goto fail;
             len = 0;
             goto object;
         case HPROF_PRIM_ARRAY_DUMP:
         case HPROF_PRIM_ARRAY_NODATA:
             if (hprof_need(r, c, (uint64_t)id + 9, "PRIMITIVE ARRAY DUMP"))
-                return -1;
+                goto fail;
             {
                 hprof_cursor h = {c->data, c->pos + id + 4, c->end};
                 n = hprof_u4(&h);
                 type = hprof_u1(&h);
             }
             size = hprof_type_size(type, id);
-            if (size == 0 || hprof_type_is_ref(type))
-                return lf_fail_at(r->err, c->pos + id + 8, "unknown basic type",
-                                  "%u in PRIMITIVE ARRAY DUMP", type);
+            if (size == 0 || hprof_type_is_ref(type)) {
+                lf_fail_at(r->err, c->pos + id + 8, "unknown basic type",
+                           "%u in PRIMITIVE ARRAY DUMP", type);
+                goto fail;
+            }
             if (tag == HPROF_PRIM_ARRAY_DUMP &&
                 hprof_need(r, c, (uint64_t)id + 9 + (uint64_t)n * size, "PRIMITIVE ARRAY DUMP"))
-                return -1;
+                goto fail;
             goto object;
         object:
             if (pass == 1) {
                 if (add_id(r, id_at(r, c->pos)))
-                    return -1;
+                    goto fail;
             } else {
                 hprof_cursor body = {c->data, c->pos, c->end};
                 int v = visit(r, tag, at, &body, state);
@@ -349,10 +354,14 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
                 c->pos += (uint64_t)id + 9;
             break;
         default:
-            return lf_fail_at(r->err, at, "unknown heap dump sub-record", "tag 0x%02x", tag);
+            lf_fail_at(r->err, at, "unknown heap dump sub-record", "tag 0x%02x", tag);
+            goto fail;
         }
     }
     return 0;
+fail:
+    c->pos = at; /* the start of the sub-record that failed: where a partial dump ends */
+    return -1;
 }
 
 static int add_segment(hprof_reader *r, uint64_t start, uint64_t end)
@@ -364,6 +373,45 @@ static int add_segment(hprof_reader *r, uint64_t start, uint64_t end)
     r->segment[2 * r->segment_count + 1] = end;
     r->segment_count++;
     return 0;
+}
+
+static int visit_nothing(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *body,
+                         void *state)
+{
+    (void)r, (void)tag, (void)record_at, (void)body, (void)state;
+    return 0;
+}
+
+/* The file ends inside the record at `at` that declares `declared_end`:
+ * with LF_HPROF_PARTIAL the dump is read up to here, else it is an error
+ * (already in r->err). */
+static int cut_off(hprof_reader *r, uint64_t at, uint64_t declared_end)
+{
+    if (!(r->flags & LF_HPROF_PARTIAL) || !r->err->truncated)
+        return -1;
+    r->cut_at = at;
+    r->cut_missing = declared_end > r->size ? declared_end - r->size : 0;
+    return 0;
+}
+
+/* A heap dump body that the file cuts off: its complete sub-records are
+ * kept when reading a partial dump. */
+static int cut_heap_dump(hprof_reader *r, uint64_t body, uint64_t declared_end, const char *what)
+{
+    hprof_cursor c = {r->data, body, r->size};
+    if (hprof_need(r, &c, declared_end - body, what) == 0)
+        return 0; /* not reached: the caller saw the cut */
+    if (!(r->flags & LF_HPROF_PARTIAL))
+        return -1;
+    lf_error cut = *r->err;
+    if (walk_heap(r, &c, 2, visit_nothing, NULL) == 0)
+        c.pos = r->size; /* cut between two sub-records */
+    else if (!r->err->truncated)
+        return -1; /* a fault before the cut */
+    *r->err = cut;
+    if (c.pos > body && add_segment(r, body, c.pos))
+        return -1;
+    return cut_off(r, c.pos, declared_end);
 }
 
 static int plausible_tag(uint8_t tag)
@@ -378,7 +426,7 @@ static int read_records(hprof_reader *r, uint64_t pos)
     while (pos < r->size) {
         hprof_cursor c = {r->data, pos, r->size};
         if (hprof_need(r, &c, 9, "record header"))
-            return -1;
+            return cut_off(r, pos, 0);
         uint8_t tag = hprof_u1(&c);
         c.pos += 4; /* time */
         uint64_t len = hprof_u4(&c);
@@ -387,10 +435,9 @@ static int read_records(hprof_reader *r, uint64_t pos)
             return 0;
         if (tag == HPROF_HEAP_DUMP || tag == HPROF_HEAP_DUMP_SEGMENT) {
             uint64_t end = body + len;
-            if (end > r->size) {
-                c.pos = body;
-                return hprof_need(r, &c, len, tag == HPROF_HEAP_DUMP ? "HEAP DUMP" : "HEAP DUMP SEGMENT");
-            }
+            if (end > r->size)
+                return cut_heap_dump(r, body, end,
+                                     tag == HPROF_HEAP_DUMP ? "HEAP DUMP" : "HEAP DUMP SEGMENT");
             /* An old single HEAP DUMP over 4 GiB has a wrapped u4 length: when the
              * stated end is not followed by a plausible record, the real end is
              * a multiple of 4 GiB later. */
@@ -404,7 +451,8 @@ static int read_records(hprof_reader *r, uint64_t pos)
         }
         if (len > r->size - body) {
             c.pos = body;
-            return hprof_need(r, &c, len, "record");
+            hprof_need(r, &c, len, "record");
+            return cut_off(r, pos, body + len);
         }
         c.end = body + len;
         switch (tag) {
@@ -1404,8 +1452,10 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     else
         return lf_fail_at(err, 0, "unsupported HPROF version", "'%.20s'", (const char *)data);
     hprof_cursor c = {data, header_end, size};
-    if (hprof_need(&r, &c, 12, "HPROF header"))
+    if (hprof_need(&r, &c, 12, "HPROF header")) {
+        err->truncated = 0; /* nothing before the cut to read */
         return -1;
+    }
     r.id_size = hprof_u4(&c);
     if (size >= HPROF_MAX_FILE_SIZE)
         return lf_fail_at(err, 0, "HPROF file too large", "1 TiB or more");
@@ -1791,7 +1841,9 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     hprof_lazy_init(lazy);
     out->format = LF_FORMAT_HPROF;
     out->source_format = LF_FORMAT_HPROF;
-    out->flags = LF_SNAP_IDS_SORTED;
+    out->flags = LF_SNAP_IDS_SORTED | (r.cut_at ? LF_SNAP_PARTIAL : 0);
+    out->stats.cut_at = r.cut_at;
+    out->stats.cut_missing = r.cut_missing;
     out->object_count = n;
     out->edge_count = kept;
     out->class_count = class_total;

@@ -8,6 +8,9 @@
 enum {
     LF_HPROF_SOFT_STRONG = 1u << 0, /* SoftReference.referent counts as ownership */
     LF_HPROF_ALL_STRONG = 1u << 1,  /* every Reference.referent does (Eclipse MAT's numbers) */
+    /* A dump cut off mid-write is read up to its last complete record (or
+     * heap sub-record) instead of being an error; see lf_snapshot_stats. */
+    LF_HPROF_PARTIAL = 1u << 2,
 };
 
 int lf_hprof_detect(const uint8_t *data, uint64_t size);

@@ -91,6 +91,9 @@ typedef struct hprof_reader {
     uint32_t class_class, reference_class, soft_reference_class;
     uint32_t prim_array_class[12]; /* by basic type: the class of "byte[]" ... */
     uint64_t warnings;
+    /* LF_HPROF_PARTIAL: where the analysed part of a cut-off dump ends, and
+     * how many bytes the record cut there still declared (0: not known). */
+    uint64_t cut_at, cut_missing;
 } hprof_reader;
 
 /* Class lookups happen for every object: a Judy lookup each cost 10% of a

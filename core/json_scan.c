@@ -8,8 +8,11 @@
 
 static int fail(lf_json *j, const char *reason, const char *what)
 {
-    if (j->pos >= j->end)
-        return lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside %s", what);
+    if (j->pos >= j->end) {
+        lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside %s", what);
+        j->err->truncated = 1;
+        return -1;
+    }
     return lf_fail_at(j->err, j->pos, reason, "in %s", what);
 }
 

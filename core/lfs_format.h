@@ -53,6 +53,9 @@ enum lfs_meta_field {
     LFS_META_REACHABLE_SHALLOW,
     LFS_META_ANALYSIS_FLAGS,
     LFS_META_NAMED_COUNT,
+    LFS_META_CUT_AT,         /* a partial dump (snapshot flag bit 5): where it was cut */
+    LFS_META_CUT_MISSING,
+    LFS_META_GZIP_CUT_AT,
     LFS_META_FIELDS
 };
 

@@ -470,6 +470,9 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     out->stats.dangling_edges = meta[LFS_META_DANGLING_EDGES];
     out->stats.dangling_roots = meta[LFS_META_DANGLING_ROOTS];
     out->stats.warnings = meta[LFS_META_WARNINGS];
+    out->stats.cut_at = meta[LFS_META_CUT_AT];
+    out->stats.cut_missing = meta[LFS_META_CUT_MISSING];
+    out->stats.gzip_cut_at = meta[LFS_META_GZIP_CUT_AT];
     if (has_analysis) {
         out->idom = (const uint32_t *)(base + chunk[C_IDOM].offset);
         out->retained = (const uint64_t *)(base + chunk[C_RETN].offset);

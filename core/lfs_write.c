@@ -67,6 +67,9 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     meta_field[LFS_META_WARNINGS] = s->stats.warnings;
     meta_field[LFS_META_HAS_ANALYSIS] = (uint64_t)has_analysis;
     meta_field[LFS_META_NAMED_COUNT] = s->named_count;
+    meta_field[LFS_META_CUT_AT] = s->stats.cut_at;
+    meta_field[LFS_META_CUT_MISSING] = s->stats.cut_missing;
+    meta_field[LFS_META_GZIP_CUT_AT] = s->stats.gzip_cut_at;
     if (has_analysis) {
         meta_field[LFS_META_REACHABLE_COUNT] = s->reachable_count;
         meta_field[LFS_META_REACHABLE_SHALLOW] = s->reachable_shallow;

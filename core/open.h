@@ -9,6 +9,7 @@ const char *lf_format_name(lf_source_format f);
 typedef struct lf_open_options {
     unsigned hprof_flags;   /* LF_HPROF_*: reference semantics for Java dumps */
     unsigned threads;       /* reader threads; 0 = 1 */
+    int partial;            /* read a cut-off dump up to the cut (HPROF, V8, gzip) */
 } lf_open_options;
 
 /* options may be NULL (defaults). */

@@ -41,6 +41,8 @@ enum {
      * Summary and Comparison views leave them out (V8: arrays whose size
      * went to their owner). */
     LF_SNAP_EMPTY_UNCOUNTED = 1u << 4,
+    /* Read from a dump that was cut off (--partial): stats.cut_at says where. */
+    LF_SNAP_PARTIAL = 1u << 5,
 };
 
 struct lf_snapshot;
@@ -68,6 +70,12 @@ typedef struct lf_snapshot_stats {
     uint64_t dangling_edges;   /* edges naming an id with no object */
     uint64_t dangling_roots;   /* roots naming an id with no object */
     uint64_t warnings;         /* other recoverable oddities */
+    /* LF_SNAP_PARTIAL: the byte offset (in the uncompressed dump) where the
+     * part that was read ends, and how many more bytes the record cut there
+     * declared (0: not known). A cut gzip stream adds its own cut below. */
+    uint64_t cut_at;
+    uint64_t cut_missing;
+    uint64_t gzip_cut_at;      /* compressed offset where a cut gzip stream ends, 0: none */
 } lf_snapshot_stats;
 
 typedef struct lf_snapshot {

@@ -556,17 +556,27 @@ static uint64_t count_commas(const uint8_t *p, uint64_t n)
 }
 
 /* Reads '[' v, v, ... ']' of exactly `total` values on one or two threads. */
+/* cut_at: NULL, or (partial snapshots) where a cut edges array's last whole
+ * row ends, set when the file ends inside the array. */
 static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, uint64_t total,
-                      unsigned threads)
+                      unsigned threads, uint64_t *cut_at)
 {
     const char *what = is_edges ? "edges" : "nodes";
     if (lf_json_expect(j, '[', what))
         return -1;
     uint64_t start = j->pos;
     const uint8_t *close = memchr(j->data + start, ']', j->end - start);
-    if (!close)
-        return lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside the %s array", what);
-    uint64_t end = (uint64_t)(close - j->data);
+    uint64_t end = close ? (uint64_t)(close - j->data) : j->end;
+    if (!close) {
+        lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside the %s array", what);
+        j->err->truncated = 1;
+        if (!is_edges || !cut_at)
+            return -1;
+        /* a partial snapshot: the edges up to the last whole row; the value
+         * after the last comma may itself be cut */
+        const uint8_t *comma = memrchr(j->data + start, ',', end - start);
+        end = comma ? (uint64_t)(comma - j->data) : start;
+    }
     array_job jobs[2];
     for (int k = 0; k < 2; k++)
         jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = end,
@@ -598,6 +608,12 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     uint64_t got = jobs[0].parsed + (parts == 2 ? jobs[1].parsed : 0);
     if (parts == 2 && jobs[0].parsed != jobs[1].first)
         return lf_fail_at(j->err, split, "malformed number array", "in the %s array", what);
+    if (!close) { /* partial: whole rows only */
+        raw->edge_count = got / m->edge_fields;
+        *cut_at = end;
+        j->pos = j->end;
+        return 0;
+    }
     if (got != total)
         return lf_fail_at(j->err, end, "wrong number of values",
                           "the %s array holds %llu values, the header says %llu", what,
@@ -633,15 +649,25 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
 
 /* Arrays sized from the header's counts, once those counts are known to fit
  * in the bytes that are left (a value takes at least two bytes: "0,"). */
-static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges)
+static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int partial)
 {
     uint64_t count = is_edges ? m->edge_count : m->node_count;
     unsigned fields = is_edges ? m->edge_fields : m->node_fields;
-    uint64_t left = j->end - j->pos;
-    if (count > left / 2 / fields + 1)
-        return lf_fail_at(j->err, j->pos, "count larger than the file",
-                          "%s_count %llu does not fit in the %llu bytes left", is_edges ? "edge" : "node",
-                          (unsigned long long)count, (unsigned long long)left);
+    uint64_t left = j->end - j->pos, fit = left / 2 / fields + 1;
+    if (count > fit && partial && is_edges) {
+        count = fit; /* a cut snapshot: room for the edges the file can hold */
+    } else if (count > fit && partial) {
+        lf_fail_at(j->err, j->pos, "snapshot cut off inside its nodes array",
+                   "--partial needs every node: node_count %llu does not fit in the %llu bytes left",
+                   (unsigned long long)count, (unsigned long long)left);
+        return -1;
+    } else if (count > fit) {
+        lf_fail_at(j->err, j->pos, "count larger than the file",
+                   "%s_count %llu does not fit in the %llu bytes left", is_edges ? "edge" : "node",
+                   (unsigned long long)count, (unsigned long long)left);
+        j->err->truncated = is_edges; /* perhaps a cut file: --partial can read it */
+        return -1;
+    }
     if (!is_edges) {
         if (count >= 0x7fffffffu)
             return lf_fail_at(j->err, j->pos, "too many nodes", "%llu", (unsigned long long)count);
@@ -745,7 +771,38 @@ static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t 
     return 0;
 }
 
-int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapshot *out, lf_error *err)
+/* A partial snapshot lacks the strings after the cut: names that point past
+ * the ones read become one placeholder, and node rows keep only the edges
+ * that were read. */
+static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
+{
+    int64_t index = lf_strtab_intern(&raw->strings, "(name cut off)", 14);
+    size_t map_cap = raw->string_count;
+    if (index < 0 || raw->string_count == UINT32_MAX ||
+        lf_vec_reserve((void **)&raw->string_map, &map_cap, (size_t)raw->string_count + 1,
+                       sizeof *raw->string_map))
+        return lf_fail_nomem(err, "reading strings");
+    const uint32_t cut = raw->string_count;
+    raw->string_map[raw->string_count++] = (uint32_t)index;
+    for (uint32_t v = 0; v < raw->node_count; v++)
+        if (raw->node_name[v] >= cut)
+            raw->node_name[v] = cut;
+    for (uint64_t e = 0; e < raw->edge_count; e++) {
+        uint8_t t = raw->edge_type[e];
+        if (t != V8E_ELEMENT && t != V8E_HIDDEN && raw->edge_name[e] >= cut)
+            raw->edge_name[e] = cut;
+    }
+    uint64_t total = 0;
+    for (uint32_t v = 0; v < raw->node_count; v++) {
+        uint64_t want = raw->edge_offset[v], room = raw->edge_count - total;
+        raw->edge_offset[v] = want < room ? want : room;
+        total += raw->edge_offset[v];
+    }
+    return 0;
+}
+
+int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
+                lf_error *err)
 {
     memset(out, 0, sizeof *out);
     v8_meta m;
@@ -756,7 +813,7 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapsho
     char *buf = NULL;
     size_t cap = 0;
     int rc = -1, have_nodes = 0, have_edges = 0, have_strings = 0;
-    uint64_t nodes_at = 0, edges_at = 0;
+    uint64_t nodes_at = 0, edges_at = 0, cut_at = 0;
     if (lf_strtab_init(&raw.strings)) {
         lf_fail_nomem(err, "reading strings");
         goto out;
@@ -777,10 +834,11 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapsho
                 (is_edges && !have_nodes))
                 r = lf_fail_at(err, key_at, "unsupported snapshot layout",
                                is_edges ? "edges before nodes, or twice" : "nodes twice");
-            else if (!(r = check_layout(&j, &m, key_at)) && !(r = allocate(&j, &m, &raw, is_edges)))
+            else if (!(r = check_layout(&j, &m, key_at)) &&
+                     !(r = allocate(&j, &m, &raw, is_edges, partial)))
                 r = read_array(&j, &m, &raw, is_edges,
-                               is_edges ? m.edge_count * m.edge_fields : m.node_count * m.node_fields,
-                               threads);
+                               is_edges ? raw.edge_count * m.edge_fields : m.node_count * m.node_fields,
+                               threads, partial ? &cut_at : NULL);
             *(is_edges ? &have_edges : &have_nodes) = 1;
             *(is_edges ? &edges_at : &nodes_at) = key_at;
         } else if (key_is(buf, len, "strings")) {
@@ -790,15 +848,29 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapsho
         } else {
             r = lf_json_skip(&j);
         }
-        if (r)
+        int more = r ? -1 : lf_json_next(&j, '}', "the snapshot");
+        if (more < 0 && partial && err->truncated && have_edges) {
+            /* cut after the nodes: analyse what there is (nodes, the edges
+             * read, the strings read); strings past the cut are placeholders */
+            if (!cut_at)
+                cut_at = size;
+            have_strings = 1;
+            break;
+        }
+        if (more < 0) {
+            if (!have_edges && partial && err->truncated)
+                lf_fail_at(err, err->position, "snapshot cut off before its edges",
+                           "--partial needs the whole nodes array");
+            if (!have_edges)
+                err->truncated = 0; /* no hint: --partial cannot help */
             goto out;
-        int more = lf_json_next(&j, '}', "the snapshot");
-        if (more < 0)
-            goto out;
+        }
         if (more == 0)
             break;
     }
-    if (lf_json_peek(&j) != -1) {
+    if (cut_at && patch_cut_snapshot(&raw, err))
+        goto out;
+    if (!cut_at && lf_json_peek(&j) != -1) {
         lf_fail_at(err, j.pos, "trailing data after the snapshot", NULL);
         goto out;
     }
@@ -814,6 +886,10 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapsho
     if (check_references(&j, &m, &raw, nodes_at, edges_at))
         goto out;
     rc = v8_build_snapshot(&raw, threads, out, err);
+    if (rc == 0 && cut_at) {
+        out->flags |= LF_SNAP_PARTIAL;
+        out->stats.cut_at = cut_at; /* the bytes the cut record lacked are not known */
+    }
 out:
     free(buf);
     raw_free(&raw);

@@ -8,6 +8,10 @@
 /* Whether the first bytes look like a heap snapshot: {"snapshot": ... */
 int lf_v8_detect(const uint8_t *head, size_t len);
 /* threads: how many threads read the nodes and edges (same result for any). */
-int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, lf_snapshot *out, lf_error *err);
+/* partial: a snapshot cut off after its nodes array is read up to the cut
+ * (edges up to the last whole row, names past the strings read become
+ * "(name cut off)") instead of being an error. */
+int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
+                lf_error *err);
 
 #endif

@@ -104,6 +104,26 @@ case_ hprof_cut_middle 3 info "$tmp/cut-middle.hprof"
 # A gzip file cut at 300,000 bytes: zlib reaches the end of the input mid-stream.
 head -c 300000 $J/planted_leak.hprof.gz >"$tmp/cut.hprof.gz"
 case_ hprof_cut_gzip 3 info "$tmp/cut.hprof.gz"
+# --partial reads the cut dumps up to the last whole sub-record. The expected
+# values come from the independent walker: `hprof_summary.py cut DUMP 1000000`
+# says the reader must stop at 999,902, that the segment lacks 48,524 bytes
+# (181,599 - 133,075, as above) and that 9,895 of the 11,303 objects lie past
+# the cut.
+rows_ hprof_partial_middle "objects 1408
+partial_cut_at 999902
+partial_cut_missing_bytes 48524" \
+    '$1 == "objects" || $1 ~ /^partial_cut/ {print $1, $2}' info --partial "$tmp/cut-middle.hprof"
+# Cut at 500,000 compressed bytes, the gzip stream inflates to 1,869,054
+# bytes; `hprof_summary.py cut DUMP 1869054`: stop at 1,869,006, 228,014 bytes
+# missing, 6,014 objects past the cut.
+head -c 500000 $J/planted_leak.hprof.gz >"$tmp/cut-late.hprof.gz"
+rows_ hprof_partial_gzip "objects 5289
+partial_cut_at 1869006
+partial_cut_missing_bytes 228014
+partial_gzip_cut_at 500000" \
+    '$1 == "objects" || $1 ~ /^partial_/ {print $1, $2}' info --partial "$tmp/cut-late.hprof.gz"
+# Cut in the header, nothing to read: still an error, without the hint.
+case_ hprof_partial_header 3 info --partial "$tmp/cut-header.hprof"
 
 # Reading on several threads gives the same bytes as on one.
 for f in planted_leak.hprof class_loader_leak.hprof linked_list_1m.hprof.gz; do

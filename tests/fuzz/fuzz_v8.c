@@ -1,5 +1,5 @@
 /* fuzz_v8.c - the V8 heap snapshot reader (JSON) on arbitrary bytes, on one
- * or two threads (the first byte chooses). */
+ * or two threads, whole or partial (the first byte chooses). */
 #include "../../core/v8.h"
 #include "fuzz.h"
 
@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     lf_snapshot s;
     lf_error err;
-    if (lf_v8_parse(data + 1, size - 1, 1 + (data[0] & 1), &s, &err) == 0) {
+    if (lf_v8_parse(data + 1, size - 1, 1 + (data[0] & 1), (data[0] & 2) != 0, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
         lf_snapshot_free(&s);
     }

@@ -48,8 +48,8 @@ void test_v8_threads_same(void)
     CHECK(len > (4u << 20)); /* the reader splits from 4 MiB on */
     lf_snapshot one, two;
     lf_error err;
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 1, &one, &err) == 0);
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 2, &two, &err) == 0);
+    CHECK(lf_v8_parse((const uint8_t *)json, len, 1, 0, &one, &err) == 0);
+    CHECK(lf_v8_parse((const uint8_t *)json, len, 2, 0, &two, &err) == 0);
     CHECK_EQ_U64(one.object_count, k + 1);
     CHECK_EQ_U64(one.edge_count, 2ull * k);
     CHECK_EQ_U64(two.object_count, one.object_count);
@@ -69,5 +69,72 @@ void test_v8_threads_same(void)
     }
     lf_snapshot_free(&one);
     lf_snapshot_free(&two);
+    free(json);
+}
+
+/* --partial on the chain snapshot cut inside its edges, inside its strings
+ * and inside its nodes. */
+void test_v8_partial(void)
+{
+    const uint32_t k = 300000, m = 100000;
+    size_t len = 0;
+    char *json = chain_snapshot(k, &len);
+    CHECK(json != NULL);
+    if (!json)
+        return;
+    lf_snapshot s;
+    lf_error err;
+    /* Keep R = 2m + 1 edge rows: the root's and those of n1..nm. Cut one
+     * digit after the comma that ends row R. */
+    const uint64_t rows = 2ull * m + 1;
+    const char *edges = strstr(json, "\"edges\":[");
+    CHECK(edges != NULL);
+    if (!edges) {
+        free(json);
+        return;
+    }
+    const char *p = edges + 9;
+    for (uint64_t commas = 0; commas < 3 * rows; p++)
+        commas += *p == ',';
+    const size_t comma_at = (size_t)(p - 1 - json), cut = comma_at + 2; /* rows are "\n,2,3,X" */
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        CHECK(lf_v8_parse((const uint8_t *)json, cut, threads, 0, &s, &err) == -1);
+        CHECK(err.truncated == 1);
+        CHECK(lf_v8_parse((const uint8_t *)json, cut, threads, 1, &s, &err) == 0);
+        CHECK(s.flags & LF_SNAP_PARTIAL);
+        CHECK_EQ_U64(s.stats.cut_at, comma_at);
+        CHECK_EQ_U64(s.object_count, k + 1);
+        CHECK_EQ_U64(s.edge_count, rows);
+        CHECK(lf_analyze(&s, 0, &err) == 0);
+        if (s.retained) {
+            /* n1 .. n(m+1) hang on the chain; the nodes after it lost their edges */
+            CHECK_EQ_U64(s.retained[1], 16ull * (m + 1));
+            CHECK_EQ_U64(s.edge_offset[m + 2] - s.edge_offset[m + 1], 0);
+            CHECK_EQ_U64(s.retained[m + 2], 16); /* alone: nothing reaches it */
+        }
+        lf_snapshot_free(&s);
+    }
+    /* cut inside the strings after "N": "next" and "back" are missing */
+    const char *strings = strstr(json, "\"N\",");
+    CHECK(strings != NULL);
+    if (strings) {
+        size_t at = (size_t)(strings - json) + 6;
+        CHECK(lf_v8_parse((const uint8_t *)json, at, 1, 1, &s, &err) == 0);
+        CHECK_EQ_U64(s.edge_count, 2ull * k);
+        CHECK_EQ_U64(s.stats.cut_at, at);
+        lf_str cls = lf_snapshot_class_name(&s, s.object_class[1]);
+        CHECK(cls.len == 1 && cls.ptr[0] == 'N');
+        char label[64];
+        lf_snapshot_edge_label(&s, s.edge_offset[1], label, sizeof label);
+        CHECK(strcmp(label, "(name cut off)") == 0);
+        lf_snapshot_free(&s);
+    }
+    /* cut inside the nodes: nothing to analyse, even with --partial */
+    const char *nodes_end = strstr(json, "],\n\"edges\"");
+    CHECK(nodes_end != NULL);
+    if (nodes_end) {
+        CHECK(lf_v8_parse((const uint8_t *)json, (size_t)(nodes_end - json) - 3, 1, 1, &s, &err) == -1);
+        CHECK(err.truncated == 0); /* no "--partial can help" hint */
+    }
     free(json);
 }

@@ -25,8 +25,10 @@
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)                 \
     T(test_hprof_lazy_labels)              \
-    T(test_hprof_wrapped_heap_dump)         \
-    T(test_v8_threads_same)
+    T(test_hprof_wrapped_heap_dump)        \
+    T(test_hprof_partial)                  \
+    T(test_v8_threads_same)                \
+    T(test_v8_partial)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)
