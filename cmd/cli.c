@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "../core/analysis.h"
 #include "../core/hprof.h"
+#include "../core/lfs.h"
 #include "../core/open.h"
 #include "../graph/dominators.h"
 
@@ -243,6 +245,27 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
         return EXIT_INPUT;
     }
     return 0;
+}
+
+static void remove_temp_and_die(int sig)
+{
+    const char *temp = lf_lfs_pending_temp();
+    if (temp)
+        unlink(temp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_remove_temp_on_signals(void)
+{
+    /* SIGXFSZ: a file size limit (ulimit -f) reached mid-write */
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+        struct sigaction old;
+        /* a signal the shell ignored (nohup, background jobs) stays ignored */
+        if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            signal(fatal[i], remove_temp_and_die);
+    }
 }
 
 void cli_partial_warning(const char *path, const lf_snapshot *s)

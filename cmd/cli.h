@@ -63,6 +63,9 @@ void cli_progress_done(const cli_context *ctx);
  * context's settings. Each returns 0 or an exit code after printing why; on
  * failure the snapshot is freed. */
 int cli_open(cli_context *ctx, const char *path, lf_snapshot *s);
+/* Until exit, a fatal signal (interrupt, termination, file size limit)
+ * first removes the temporary file an output is being written to. */
+void cli_remove_temp_on_signals(void);
 /* Warns that s was read from a cut-off dump (LF_SNAP_PARTIAL), and where. */
 void cli_partial_warning(const char *path, const lf_snapshot *s);
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s);

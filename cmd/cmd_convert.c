@@ -62,6 +62,7 @@ int cmd_convert(int argc, char **argv)
     }
     lf_error err;
     cli_progress(&ctx, "writing");
+    cli_remove_temp_on_signals();
     rc = lf_lfs_write(&s, opt.output, &err);
     cli_progress_done(&ctx);
     lf_snapshot_free(&s);

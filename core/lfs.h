@@ -19,5 +19,8 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
 /* Writes s (with its analysis when present) to path through a temporary file
  * in the same directory, renamed into place only when complete. */
 int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err);
+/* The temporary file a write has open, or NULL: a signal handler of the
+ * program's may unlink it (async-signal-safe: one atomic load). */
+const char *lf_lfs_pending_temp(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include "lfs_format.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,9 @@ typedef struct chunk_out {
     uint64_t offset;
     uint64_t hash;
 } chunk_out;
+
+/* The temporary file being written, for lf_lfs_pending_temp. */
+static _Atomic(const char *) pending_temp;
 
 static void put_u32(uint8_t *p, uint32_t v)
 {
@@ -158,6 +162,8 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     memcpy(tmp, path, path_len);
     memcpy(tmp + path_len, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
+    if (fd >= 0)
+        atomic_store(&pending_temp, tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
@@ -190,13 +196,18 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         e = errno;
     }
     free(named);
-    if (failed) {
+    if (failed)
         unlink(tmp);
-        free(tmp);
-        return lf_fail_errno(err, "cannot write output", e);
-    }
+    atomic_store(&pending_temp, NULL);
     free(tmp);
+    if (failed)
+        return lf_fail_errno(err, "cannot write output", e);
     return 0;
+}
+
+const char *lf_lfs_pending_temp(void)
+{
+    return atomic_load(&pending_temp);
 }
 
 int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)

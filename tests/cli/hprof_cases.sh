@@ -188,3 +188,23 @@ rows_ diff_leak_owner "600 16000 static field SessionRegistry.SESSIONS (java.uti
 rows_ trend_leak_owner "3.00 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
     'NR == 2 {print $1, $7}' \
     trend $L/leak-100.hprof $L/leak-200.hprof $L/leak-300.hprof --workload 100,200,300 --owners
+
+# convert writes a temporary file and renames it: a run stopped mid-write
+# leaves nothing. A file size limit stops it deterministically: with SIGXFSZ
+# fatal, the signal handler removes the temporary file before dying; with it
+# ignored, the write fails (exit 4) and the error path removes it.
+for how in signal error; do
+    rm -rf "$tmp/sig" && mkdir "$tmp/sig"
+    if [ $how = signal ]; then
+        (ulimit -f 100; exec "$LF" convert $J/planted_leak.hprof -o "$tmp/sig/out.lfs") 2>/dev/null
+    else
+        (trap '' XFSZ; ulimit -f 100; exec "$LF" convert $J/planted_leak.hprof -o "$tmp/sig/out.lfs") 2>/dev/null
+    fi
+    code=$?
+    left=$(ls -A "$tmp/sig")
+    if { [ $how = signal ] && [ $code -gt 128 ]; } || { [ $how = error ] && [ $code = 4 ]; }; then
+        if [ -z "$left" ]; then pass=$((pass + 1)); else echo "FAIL convert_interrupted_$how: left $left"; fail=$((fail + 1)); fi
+    else
+        echo "FAIL convert_interrupted_$how: exit $code"; fail=$((fail + 1))
+    fi
+done
