@@ -16,10 +16,12 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     for (uint64_t i = 1; i < count; i++)
         span |= sorted[i] - r->base;
     r->shift = span ? (unsigned)__builtin_ctzll(span) : 0;
-    uint64_t slots = ((sorted[count - 1] - r->base) >> r->shift) + 1;
-    uint64_t words = (slots + 63) / 64;
-    if (words > count / 2 + 1024) /* over 32 bytes of index per id: too sparse */
+    /* the last slot, not the slot count: ids spanning all 2^64 values would
+     * wrap the count to 0 */
+    uint64_t last_slot = (sorted[count - 1] - r->base) >> r->shift;
+    if (last_slot / 64 >= count / 2 + 1024) /* over 32 bytes of index per id: too sparse */
         return 0;
+    uint64_t words = last_slot / 64 + 1;
     r->words = calloc(words, sizeof *r->words);
     if (!r->words)
         return -1;

@@ -349,4 +349,13 @@ void test_idrank(void)
         lf_idrank_free(&r);
         free(ids);
     }
+    /* ids spanning every 64-bit value (found by fuzz_hprof): the slot count
+     * wraps to 0; this is sparse, not a zero-word bitmap written past its end */
+    const uint64_t ends[2] = {0, UINT64_MAX};
+    lf_idrank r;
+    CHECK(lf_idrank_build(&r, ends, 2) == 0);
+    CHECK(r.words == NULL);
+    CHECK_EQ_U64(lf_idrank_find(&r, UINT64_MAX), 1);
+    CHECK_EQ_U64(lf_idrank_find(&r, 1), LF_IDRANK_NONE);
+    lf_idrank_free(&r);
 }
