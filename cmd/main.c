@@ -22,7 +22,8 @@ static void usage(FILE *f)
     fputs("usage: leakfind COMMAND SNAPSHOT [options]\n\nCommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nInputs: leakfind snapshots and text graphs (format detected from the first bytes).\n"
+    fputs("\nInputs: HPROF (Java, Android), V8 .heapsnapshot (Node.js, Chrome), either\n"
+          "gzip-compressed, leakfind snapshots and text graphs (detected from the first bytes).\n"
           "Run 'leakfind COMMAND -h' for a command's options.\n",
           f);
 }
