@@ -195,12 +195,10 @@ rows_ trend_leak_owner "3.00 static field SessionRegistry.SESSIONS (java.util.Ar
 # ignored, the write fails (exit 4) and the error path removes it.
 for how in signal error; do
     rm -rf "$tmp/sig" && mkdir "$tmp/sig"
-    if [ $how = signal ]; then
-        (ulimit -f 100; exec "$LF" convert $J/planted_leak.hprof -o "$tmp/sig/out.lfs") 2>/dev/null
-    else
-        (trap '' XFSZ; ulimit -f 100; exec "$LF" convert $J/planted_leak.hprof -o "$tmp/sig/out.lfs") 2>/dev/null
-    fi
-    code=$?
+    # an inner shell reports the signal (to /dev/null) and prints the exit code
+    [ $how = signal ] && ignore="" || ignore="trap '' XFSZ;"
+    code=$(sh -c "$ignore"' ulimit -f 100; "$@"; echo $?' sh "$LF" convert $J/planted_leak.hprof \
+           -o "$tmp/sig/out.lfs" 2>/dev/null)
     left=$(ls -A "$tmp/sig")
     if { [ $how = signal ] && [ $code -gt 128 ]; } || { [ $how = error ] && [ $code = 4 ]; }; then
         if [ -z "$left" ]; then pass=$((pass + 1)); else echo "FAIL convert_interrupted_$how: left $left"; fail=$((fail + 1)); fi
