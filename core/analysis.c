@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "../graph/dominators.h"
 #include "../graph/domtree.h"
 
@@ -15,8 +16,8 @@ int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err)
         return 0;
     const uint32_t n = s->object_count;
     uint32_t *root_node = malloc((s->root_count ? s->root_count : 1) * sizeof *root_node);
-    uint32_t *idom = malloc((n ? n : 1) * sizeof *idom);
-    uint64_t *retained = malloc((n ? n : 1) * sizeof *retained);
+    uint32_t *idom = lf_big_malloc((n ? n : 1) * sizeof *idom);
+    uint64_t *retained = lf_big_malloc((n ? n : 1) * sizeof *retained);
     if (!root_node || !idom || !retained)
         goto nomem;
     for (uint32_t r = 0; r < s->root_count; r++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "strtab.h"
 #include "vec.h"
 
@@ -166,7 +167,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
     const uint32_t n = (uint32_t)b->object_count;
-    uint64_t *edge_offset = calloc((size_t)n + 1, sizeof *edge_offset);
+    uint64_t *edge_offset = lf_big_calloc((size_t)n + 1, sizeof *edge_offset);
     if (!lf_snapshot_own(out, edge_offset))
         goto nomem;
 
@@ -185,9 +186,9 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
         edge_offset[from]++;
         kept++;
     }
-    uint32_t *edge_target = malloc((kept ? kept : 1) * sizeof *edge_target);
-    uint32_t *edge_label = malloc((kept ? kept : 1) * sizeof *edge_label);
-    uint8_t *edge_kind = malloc(kept ? kept : 1);
+    uint32_t *edge_target = lf_big_malloc((kept ? kept : 1) * sizeof *edge_target);
+    uint32_t *edge_label = lf_big_malloc((kept ? kept : 1) * sizeof *edge_label);
+    uint8_t *edge_kind = lf_big_malloc(kept ? kept : 1);
     if (!lf_snapshot_own(out, edge_target) || !lf_snapshot_own(out, edge_label) ||
         !lf_snapshot_own(out, edge_kind))
         goto nomem;
@@ -211,7 +212,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
         edge_offset[v] = edge_offset[v - 1];
     edge_offset[0] = 0;
 
-    lf_root *root = malloc((b->root_count ? b->root_count : 1) * sizeof *root);
+    lf_root *root = lf_big_malloc((b->root_count ? b->root_count : 1) * sizeof *root);
     if (!lf_snapshot_own(out, root))
         goto nomem;
     uint32_t roots = 0;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "hprof_internal.h"
 #include "hprof_lazy.h"
 #include "vec.h"
@@ -578,8 +579,8 @@ static int build_class_hash(hprof_reader *r)
     unsigned bits = 4;
     while ((1ull << bits) < 2 * (uint64_t)r->class_count + 2)
         bits++;
-    r->class_hash_id = calloc(1ull << bits, sizeof *r->class_hash_id);
-    r->class_hash_index = malloc((1ull << bits) * sizeof *r->class_hash_index);
+    r->class_hash_id = lf_big_calloc(1ull << bits, sizeof *r->class_hash_id);
+    r->class_hash_index = lf_big_malloc((1ull << bits) * sizeof *r->class_hash_index);
     if (!r->class_hash_id || !r->class_hash_index)
         return lf_fail_nomem(r->err, "indexing classes");
     r->class_hash_shift = 64 - bits;
@@ -1050,6 +1051,14 @@ static int merge_judy(hprof_reader *r, Pvoid_t *into, Pvoid_t from)
 
 static int collector_merge(hprof_reader *r, hprof_reader *c)
 {
+    if (r->id_count == 0) { /* the first collector's ids become the list: no copy */
+        free(r->ids);
+        r->ids = c->ids;
+        r->id_count = c->id_count;
+        r->id_cap = c->id_cap;
+        c->ids = NULL;
+        c->id_count = 0;
+    }
     int rc = append(r, (void **)&r->ids, &r->id_count, &r->id_cap, c->ids, c->id_count, sizeof *r->ids);
     if (rc == 0 && r->id_count > LF_NODE_MAX)
         rc = lf_fail_at(r->err, 0, "unsupported dump", "more than %u objects", LF_NODE_MAX);
@@ -1549,12 +1558,12 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         r.ids = NULL;
         t.rank.sorted = NULL;
     }
-    t.class_of = malloc(((size_t)n + 1) * sizeof *t.class_of);
-    t.shallow = malloc(((size_t)n + 1) * sizeof *t.shallow);
-    t.edge_offset = calloc((size_t)n + 1, sizeof *t.edge_offset);
-    t.seen = calloc((size_t)n + 1, 1);
-    t.record_low = malloc(((size_t)n + 1) * sizeof *t.record_low);
-    t.record_high = malloc((size_t)n + 1);
+    t.class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t.class_of);
+    t.shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t.shallow);
+    t.edge_offset = lf_big_calloc((size_t)n + 1, sizeof *t.edge_offset);
+    t.seen = lf_big_calloc((size_t)n + 1, 1);
+    t.record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t.record_low);
+    t.record_high = lf_big_malloc((size_t)n + 1);
     t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
     if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_low ||
         !t.record_high) {
@@ -1622,8 +1631,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     /* Roots: thread-local ones hang under their thread when it is known. */
     uint32_t *root_node = NULL;
     size_t root_count = 0;
-    lf_root *roots = malloc((r.root_count + 1) * sizeof *roots);
-    int64_t *thread_label = malloc((r.root_count + 1) * sizeof *thread_label);
+    lf_root *roots = lf_big_malloc((r.root_count + 1) * sizeof *roots);
+    int64_t *thread_label = lf_big_malloc((r.root_count + 1) * sizeof *thread_label);
     if (!roots || !thread_label) {
         free(roots);
         free(thread_label);
@@ -1699,7 +1708,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     t.edge_offset[n] = total;
     s.t = &t;
-    s.target = malloc((total + 1) * sizeof *s.target);
+    s.target = lf_big_malloc((total + 1) * sizeof *s.target);
     int64_t lc = lf_strtab_intern(&r.strings, "<class>", 7);
     int64_t ls = lf_strtab_intern(&r.strings, "<super>", 7);
     int64_t ll = lf_strtab_intern(&r.strings, "<classloader>", 13);
@@ -1757,9 +1766,9 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     size_t frame_count = 0;
     for (size_t i = 0; i < r.root_count; i++)
         frame_count += thread_label[i] >= 0;
-    frame_edge = malloc((frame_count + 1) * sizeof *frame_edge);
-    frame_label = malloc((frame_count + 1) * sizeof *frame_label);
-    uint32_t *frame_thread = malloc((frame_count + 1) * sizeof *frame_thread);
+    frame_edge = lf_big_malloc((frame_count + 1) * sizeof *frame_edge);
+    frame_label = lf_big_malloc((frame_count + 1) * sizeof *frame_label);
+    uint32_t *frame_thread = lf_big_malloc((frame_count + 1) * sizeof *frame_thread);
     if (!frame_edge || !frame_label || !frame_thread) {
         free(frame_thread);
         free(roots);

@@ -1,5 +1,6 @@
 /* idrank.c - id -> rank resolution and the id sort. */
 #include "idrank.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     if (last_slot / 64 >= count / 2 + 1024) /* over 32 bytes of index per id: too sparse */
         return 0;
     uint64_t words = last_slot / 64 + 1;
-    r->words = calloc(words, sizeof *r->words);
+    r->words = lf_big_calloc(words, sizeof *r->words);
     if (!r->words)
         return -1;
     r->word_count = words;
@@ -51,7 +52,7 @@ void lf_idrank_free(lf_idrank *r)
 
 static int merge_sort_runs(uint64_t *ids, uint64_t count, uint64_t *start, unsigned runs)
 {
-    uint64_t *tmp = malloc(count * sizeof *tmp);
+    uint64_t *tmp = lf_big_malloc(count * sizeof *tmp);
     if (!tmp)
         return -1;
     uint64_t *src = ids, *dst = tmp;
@@ -94,7 +95,7 @@ static int radix_sort(uint64_t *ids, uint64_t count);
  * place: one pass, no second array. */
 static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elems)
 {
-    uint64_t *small = malloc((short_elems ? short_elems : 1) * sizeof *small);
+    uint64_t *small = lf_big_malloc((short_elems ? short_elems : 1) * sizeof *small);
     if (!small)
         return -1;
     uint64_t run_start = 0, s_at = 0, long_start = 0, long_len = 0;
@@ -149,7 +150,7 @@ int lf_sort_u64(uint64_t *ids, uint64_t count)
     if (long_runs == 1)
         return merge_one_long_run(ids, count, short_elems);
     /* Short runs first (sorted into one run), then the long runs in order. */
-    uint64_t *out = malloc(count * sizeof *out);
+    uint64_t *out = lf_big_malloc(count * sizeof *out);
     if (!out)
         return -1;
     uint64_t start[MAX_RUNS + 1], s_at = 0, l_at = short_elems;
@@ -187,7 +188,7 @@ static int radix_sort(uint64_t *ids, uint64_t count)
         differ |= ids[i] ^ ids[0];
     if (count < 2)
         return 0;
-    uint64_t *tmp = malloc(count * sizeof *tmp);
+    uint64_t *tmp = lf_big_malloc(count * sizeof *tmp);
     uint32_t *hist = malloc(65536 * sizeof *hist);
     if (!tmp || !hist) {
         free(tmp);

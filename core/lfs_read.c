@@ -5,6 +5,7 @@
  * mapped and the snapshot pointed into it. Labels of edges are not checked here
  * (their meaning depends on the edge kind); lf_snapshot_string() bounds them. */
 #include "lfs.h"
+#include "bigmem.h"
 #include "lfs_format.h"
 
 #include <errno.h>
@@ -158,8 +159,8 @@ static int check_domtree(const lf_snapshot *s, uint64_t dtch_offset, lf_error *e
     const uint32_t n = s->object_count;
     const uint32_t *off = s->domtree_offset, *child = s->domtree_child;
     const uint32_t listed = off[n + 1];
-    uint8_t *seen = calloc(((size_t)n + 8) / 8, 1);
-    uint32_t *stack = malloc(((size_t)listed + 1) * sizeof *stack);
+    uint8_t *seen = lf_big_calloc(((size_t)n + 8) / 8, 1);
+    uint32_t *stack = lf_big_malloc(((size_t)listed + 1) * sizeof *stack);
     int rc = 0;
     if (!seen || !stack) {
         rc = lf_fail_nomem(err, "checking the dominator tree");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "bigmem.h"
 #include "vec.h"
 
 static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
@@ -58,11 +59,11 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     const uint32_t n = s->object_count;
     const uint32_t *off = s->domtree_offset, *child = s->domtree_child;
     /* preorder of the dominator tree (explicit stack), signatures on the way */
-    uint32_t *order = malloc(((size_t)s->reachable_count + 1) * sizeof *order);
-    uint32_t *stack = malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
-    uint64_t *sig = malloc(((size_t)n + 1) * sizeof *sig);
-    uint64_t *objects = malloc(((size_t)n + 1) * sizeof *objects);
-    uint32_t *depth = malloc(((size_t)n + 1) * sizeof *depth);
+    uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
+    uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
+    uint64_t *sig = lf_big_malloc(((size_t)n + 1) * sizeof *sig);
+    uint64_t *objects = lf_big_malloc(((size_t)n + 1) * sizeof *objects);
+    uint32_t *depth = lf_big_malloc(((size_t)n + 1) * sizeof *depth);
     int rc = 0;
     if (!order || !stack || !sig || !objects || !depth) {
         rc = lf_fail_nomem(err, "matching owners");

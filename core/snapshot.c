@@ -1,5 +1,6 @@
 /* snapshot.c - accessors and ownership of the snapshot model. */
 #include "snapshot.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +105,8 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
     *label = 0;
     uint32_t node = edge_source(s, edge);
     uint64_t first = s->edge_offset[node], count = edge - first + 1;
-    uint8_t *kinds = malloc(count);
-    uint32_t *labels = malloc(count * sizeof *labels);
+    uint8_t *kinds = lf_big_malloc(count);
+    uint32_t *labels = lf_big_malloc(count * sizeof *labels);
     if (kinds && labels) {
         s->lazy->node_edges(s->lazy->ctx, s, node, edge + 1, kinds, labels);
         *kind = kinds[count - 1];
@@ -127,10 +128,10 @@ int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **
     uint64_t *ids = NULL;
     uint8_t *kinds = NULL;
     uint32_t *labels = NULL;
-    if (!s->object_id && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
+    if (!s->object_id && !(ids = lf_big_malloc(((size_t)n + 1) * sizeof *ids)))
         goto nomem;
     if ((!s->edge_kind || !s->edge_label) &&
-        (!(kinds = malloc(s->edge_count + 1)) || !(labels = malloc((s->edge_count + 1) * sizeof *labels))))
+        (!(kinds = lf_big_malloc(s->edge_count + 1)) || !(labels = lf_big_malloc((s->edge_count + 1) * sizeof *labels))))
         goto nomem;
     for (uint32_t v = 0; v < n; v++) {
         if (ids)

@@ -1,5 +1,6 @@
 /* strtab.c - interning string table (XXH3 hashes, open addressing). */
 #include "strtab.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,11 @@ int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
     }
     if (t->count + 1 >= t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 256;
-        uint64_t *offset = realloc(t->offset, ((size_t)cap + 1) * sizeof *offset);
+        uint64_t *offset = lf_big_realloc(t->offset, ((size_t)cap + 1) * sizeof *offset);
         if (!offset)
             return -1;
         t->offset = offset;
-        uint64_t *hash = realloc(t->hash, (size_t)cap * sizeof *hash);
+        uint64_t *hash = lf_big_realloc(t->hash, (size_t)cap * sizeof *hash);
         if (!hash)
             return -1;
         t->hash = hash;
@@ -90,7 +91,7 @@ int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
         uint64_t cap = t->bytes_cap ? t->bytes_cap : 4096;
         while (cap < t->bytes_len + len + 1)
             cap *= 2;
-        char *bytes = realloc(t->bytes, cap);
+        char *bytes = lf_big_realloc(t->bytes, cap);
         if (!bytes)
             return -1;
         t->bytes = bytes;

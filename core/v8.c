@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "idrank.h" /* lf_popcount64 */
 #include "json_scan.h"
 #include "v8_internal.h"
@@ -673,14 +674,14 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
             return lf_fail_at(j->err, j->pos, "too many nodes", "%llu", (unsigned long long)count);
         size_t n = (size_t)count + 1;
         raw->node_count = (uint32_t)count;
-        raw->node_type = calloc(n, 1);
-        raw->node_type_raw = calloc(n, 1);
-        raw->node_name = calloc(n, sizeof *raw->node_name);
-        raw->node_id = calloc(n, sizeof *raw->node_id);
-        raw->node_size = calloc(n, sizeof *raw->node_size);
-        raw->edge_offset = calloc(n + 1, sizeof *raw->edge_offset);
+        raw->node_type = lf_big_calloc(n, 1);
+        raw->node_type_raw = lf_big_calloc(n, 1);
+        raw->node_name = lf_big_calloc(n, sizeof *raw->node_name);
+        raw->node_id = lf_big_calloc(n, sizeof *raw->node_id);
+        raw->node_size = lf_big_calloc(n, sizeof *raw->node_size);
+        raw->edge_offset = lf_big_calloc(n + 1, sizeof *raw->edge_offset);
         if (m->have_detached)
-            raw->node_detached = calloc(n, 1);
+            raw->node_detached = lf_big_calloc(n, 1);
         if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
             !raw->node_size || !raw->edge_offset || (m->have_detached && !raw->node_detached))
             return lf_fail_nomem(j->err, "reading nodes");
@@ -688,9 +689,9 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
     }
     size_t e = (size_t)count + 1;
     raw->edge_count = count;
-    raw->edge_type = calloc(e, 1);
-    raw->edge_name = calloc(e, sizeof *raw->edge_name);
-    raw->edge_target = calloc(e, sizeof *raw->edge_target);
+    raw->edge_type = lf_big_calloc(e, 1);
+    raw->edge_name = lf_big_calloc(e, sizeof *raw->edge_name);
+    raw->edge_target = lf_big_calloc(e, sizeof *raw->edge_target);
     if (!raw->edge_type || !raw->edge_name || !raw->edge_target)
         return lf_fail_nomem(j->err, "reading edges");
     return 0;

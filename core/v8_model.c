@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "snapshot.h"
 #include "v8_internal.h"
 #include "vec.h"
@@ -51,9 +52,9 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
     uint8_t *state = raw->node_detached;
     if (!state)
         return 0;
-    uint8_t *visited = calloc((size_t)n + 1, 1);
-    uint32_t *attached = malloc(((size_t)n + 1) * sizeof *attached);
-    uint32_t *detached = malloc(((size_t)n + 1) * sizeof *detached);
+    uint8_t *visited = lf_big_calloc((size_t)n + 1, 1);
+    uint32_t *attached = lf_big_malloc(((size_t)n + 1) * sizeof *attached);
+    uint32_t *detached = lf_big_malloc(((size_t)n + 1) * sizeof *detached);
     char *buf = NULL;
     size_t cap = 0, na = 0, nd = 0;
     int rc = -1;
@@ -175,8 +176,8 @@ static uint64_t weakmap_table_id(const char *s, size_t len)
 static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_error *err)
 {
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
-    uint8_t *owned = calloc((size_t)n + 1, 1);
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    uint8_t *owned = lf_big_calloc((size_t)n + 1, 1);
+    uint32_t *stack = lf_big_malloc(((size_t)n + 1) * sizeof *stack);
     if (!owned || !stack) {
         free(owned);
         free(stack);
@@ -216,7 +217,7 @@ static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_er
  * later, on the other thread. */
 static uint64_t *weakmap_names(const v8_raw *raw, lf_error *err)
 {
-    uint64_t *table = calloc((size_t)raw->string_count + 1, sizeof *table);
+    uint64_t *table = lf_big_calloc((size_t)raw->string_count + 1, sizeof *table);
     if (!table) {
         lf_fail_nomem(err, "reading the snapshot");
         return NULL;
@@ -293,7 +294,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
         user_roots |= raw->node_type[raw->edge_target[e]] != V8N_SYNTHETIC;
     if (!user_roots)
         return 0;
-    uint32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    uint32_t *owner = lf_big_malloc(((size_t)n + 1) * sizeof *owner);
     uint32_t *work = NULL;
     size_t work_len = 0, work_cap = 0;
     if (!owner || lf_vec_reserve((void **)&work, &work_cap, (size_t)n + 1, sizeof *work)) {
@@ -427,11 +428,11 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         raw->node_name[v] = raw->string_map[raw->node_name[v]];
     if (propagate_dom_state(raw, err))
         goto out;
-    target = malloc((m + 1) * sizeof *target);
-    label = malloc((m + 1) * sizeof *label);
-    kind = malloc(m + 1);
-    class_string = malloc(((size_t)n + 1) * sizeof *class_string);
-    has_retainer = calloc((size_t)n + 1, 1);
+    target = lf_big_malloc((m + 1) * sizeof *target);
+    label = lf_big_malloc((m + 1) * sizeof *label);
+    kind = lf_big_malloc(m + 1);
+    class_string = lf_big_malloc(((size_t)n + 1) * sizeof *class_string);
+    has_retainer = lf_big_calloc((size_t)n + 1, 1);
     if (!target || !label || !kind || !class_string || !has_retainer) {
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
@@ -490,8 +491,8 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
 
     /* Classes: one per distinct class name, in order of first appearance. */
     const uint32_t strings = raw->strings.count;
-    class_of_string = malloc(((size_t)strings + 1) * sizeof *class_of_string);
-    object_class = malloc(((size_t)n + 1) * sizeof *object_class);
+    class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
+    object_class = lf_big_malloc(((size_t)n + 1) * sizeof *object_class);
     size_t class_count = 0, class_cap = 0;
     if (!class_of_string || !object_class) {
         lf_fail_nomem(err, "naming classes");

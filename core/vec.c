@@ -1,5 +1,6 @@
 /* vec.c - growing arrays. */
 #include "vec.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 
@@ -13,7 +14,7 @@ int lf_vec_reserve(void **p, size_t *cap, size_t need, size_t elem)
             return -1;
         n *= 2;
     }
-    void *q = realloc(*p, n * elem);
+    void *q = lf_big_realloc(*p, n * elem);
     if (!q)
         return -1;
     *p = q;

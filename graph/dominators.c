@@ -34,6 +34,7 @@
  * (48 GB of lists) is reported as out of memory.
  */
 #include "dominators.h"
+#include "../core/bigmem.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -283,11 +284,11 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     /* At most one pair per strong edge plus one per root; only the pages
      * the DFS writes become resident. */
     const uint64_t max_pairs = g->edge_count + g->root_count;
-    uint32_t *node_to_dfn = calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
-    uint32_t *dfn_to_node = malloc(slots * sizeof *dfn_to_node);
-    uint32_t *parent_by_dfn = malloc(slots * sizeof *parent_by_dfn);
-    uint32_t *pred_offset = calloc(slots + 1, sizeof *pred_offset);
-    pred_pair *pairs = malloc((max_pairs ? max_pairs : 1) * sizeof *pairs);
+    uint32_t *node_to_dfn = lf_big_calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
+    uint32_t *dfn_to_node = lf_big_malloc(slots * sizeof *dfn_to_node);
+    uint32_t *parent_by_dfn = lf_big_malloc(slots * sizeof *parent_by_dfn);
+    uint32_t *pred_offset = lf_big_calloc(slots + 1, sizeof *pred_offset);
+    pred_pair *pairs = lf_big_malloc((max_pairs ? max_pairs : 1) * sizeof *pairs);
     size_t stack_cap = 4096, depth = 0;
     dfs_frame *stack = malloc(stack_cap * sizeof *stack);
     uint32_t *pred = NULL;
@@ -429,7 +430,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
             split = d + 1; /* the halves get about as many predecessors each */
     }
     pred_offset[count] = (uint32_t)total;
-    pred = malloc((total ? total : 1) * sizeof *pred);
+    pred = lf_big_malloc((total ? total : 1) * sizeof *pred);
     if (!pred)
         goto nomem;
     s.pred = pred;
@@ -440,8 +441,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
 
     /* Semidominators, in decreasing dfn order. A vertex's forest entry is
      * written when it is linked, before any read. */
-    semi_by_dfn = malloc(slots * sizeof *semi_by_dfn);
-    forest = malloc(slots * sizeof *forest);
+    semi_by_dfn = lf_big_malloc(slots * sizeof *semi_by_dfn);
+    forest = lf_big_malloc(slots * sizeof *forest);
     if (!semi_by_dfn || !forest)
         goto nomem;
     populate_job forest_pages = {2, {{forest, slots * sizeof *forest},

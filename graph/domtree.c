@@ -1,5 +1,6 @@
 /* domtree.c - child lists of the dominator tree, sorted by retained size. */
 #include "domtree.h"
+#include "../core/bigmem.h"
 
 #include <stdlib.h>
 
@@ -198,7 +199,7 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
                      lf_domtree *tree)
 {
     const size_t slots = (size_t)node_count + 1;
-    uint32_t *offset = calloc(slots + 1, sizeof *offset);
+    uint32_t *offset = lf_big_calloc(slots + 1, sizeof *offset);
     if (!offset)
         return -1;
     uint32_t listed = 0;
@@ -208,7 +209,7 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
         offset[lf_domtree_slot(node_count, idom[v])]++;
         listed++;
     }
-    uint32_t *child = malloc((listed ? listed : 1) * sizeof *child);
+    uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
         free(offset);
         return -1;
@@ -227,7 +228,7 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
         if (idom[v] != LF_NODE_NONE)
             child[--offset[lf_domtree_slot(node_count, idom[v])]] = v;
     void *scratch = NULL; /* pairs, or keys and their radix buffer */
-    if (longest >= SORT_SMALL && !(scratch = malloc((size_t)longest * 16))) {
+    if (longest >= SORT_SMALL && !(scratch = lf_big_malloc((size_t)longest * 16))) {
         free(offset);
         free(child);
         return -1;
@@ -257,7 +258,7 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
     /* open_by_class counts instances of each class on the current tree path. */
     uint32_t *open_by_class = calloc(class_count ? class_count : 1, sizeof *open_by_class);
     /* Stack entries: a node, or ~node meaning "leaving node" (node < 2^31). */
-    uint32_t *stack = malloc(((size_t)node_count + 1) * 2 * sizeof *stack);
+    uint32_t *stack = lf_big_malloc(((size_t)node_count + 1) * 2 * sizeof *stack);
     if (!open_by_class || !stack) {
         free(open_by_class);
         free(stack);

@@ -1,5 +1,6 @@
 /* paths.c - reverse CSR and backwards breadth-first search. */
 #include "paths.h"
+#include "../core/bigmem.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -55,8 +56,8 @@ int lf_reverse_build(const lf_graph *g, lf_reverse *rev)
 {
     const uint32_t n = g->node_count;
     rev->node_count = n;
-    rev->offset = calloc((size_t)n + 2, sizeof *rev->offset);
-    rev->source = malloc((g->edge_count ? g->edge_count : 1) * sizeof *rev->source);
+    rev->offset = lf_big_calloc((size_t)n + 2, sizeof *rev->offset);
+    rev->source = lf_big_malloc((g->edge_count ? g->edge_count : 1) * sizeof *rev->source);
     if (!rev->offset || !rev->source) {
         lf_reverse_free(rev);
         return -1;
@@ -85,9 +86,9 @@ int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t
     const uint32_t n = rev->node_count;
     ps->rev = rev;
     ps->is_root = is_root;
-    ps->toward = malloc(((size_t)n + 1) * sizeof *ps->toward);
-    ps->queue = malloc(((size_t)n + 1) * sizeof *ps->queue);
-    ps->blocked = calloc((size_t)n + 1, 1);
+    ps->toward = lf_big_malloc(((size_t)n + 1) * sizeof *ps->toward);
+    ps->queue = lf_big_malloc(((size_t)n + 1) * sizeof *ps->queue);
+    ps->blocked = lf_big_calloc((size_t)n + 1, 1);
     if (!ps->toward || !ps->queue || !ps->blocked) {
         lf_path_search_free(ps);
         return -1;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "../../core/analysis.h"
+#include "../../core/bigmem.h"
 #include "../../core/idrank.h"
 #include "../../core/lfs.h"
 #include "../../core/lfs_writer.h"
@@ -358,4 +359,56 @@ void test_idrank(void)
     CHECK_EQ_U64(lf_idrank_find(&r, UINT64_MAX), 1);
     CHECK_EQ_U64(lf_idrank_find(&r, 1), LF_IDRANK_NONE);
     lf_idrank_free(&r);
+}
+
+/* Whether the mapping holding p is flagged for huge pages ("hg" in smaps). */
+static int mapping_has_huge_advice(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int inside = 0, found = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            found = strstr(line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+void test_big_arrays(void)
+{
+    const size_t n = 48u << 20; /* above the threshold: advised */
+    uint8_t *zeroed = lf_big_calloc(n / 8, 8);
+    CHECK(zeroed != NULL);
+    if (zeroed) {
+        size_t nonzero = 0;
+        for (size_t i = 0; i < n; i += 4096)
+            nonzero += zeroed[i] != 0;
+        CHECK_EQ_U64(nonzero, 0);
+        /* where the kernel has transparent huge pages, the middle of the block carries the advice */
+        if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+            CHECK_EQ_U64(mapping_has_huge_advice(zeroed + n / 2), 1);
+        uint8_t *grown = lf_big_realloc(zeroed, 2 * n);
+        CHECK(grown != NULL);
+        if (grown) {
+            grown[2 * n - 1] = 7;
+            CHECK_EQ_U64(grown[n / 2], 0); /* contents kept */
+            if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+                CHECK_EQ_U64(mapping_has_huge_advice(grown + n + n / 2), 1);
+            free(grown);
+        } else {
+            free(zeroed);
+        }
+    }
+    CHECK(lf_big_calloc(SIZE_MAX / 4, 8) == NULL); /* count * size overflows */
+    void *small = lf_big_malloc(100);
+    CHECK(small != NULL);
+    free(small);
 }
