@@ -11,13 +11,15 @@
 #include <unistd.h>
 
 #include "../core/analysis.h"
+#include "../core/cache.h"
 #include "../core/hprof.h"
+#include "../core/file.h"
 #include "../core/lfs.h"
 #include "../core/open.h"
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT, G_STRONG, G_PARTIAL };
+       G_STRICT, G_STRONG, G_PARTIAL, G_CACHE };
 
 static const cli_option global_options[] = {
     {"format", 0, 1, G_FORMAT},
@@ -30,6 +32,7 @@ static const cli_option global_options[] = {
     {"strict", 0, 0, G_STRICT},
     {"strong", 0, 1, G_STRONG},
     {"partial", 0, 0, G_PARTIAL},
+    {"cache", 0, 0, G_CACHE},
     {NULL, 0, 0, 0},
 };
 
@@ -109,6 +112,7 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
     case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
     case G_STRICT: ctx->strict = 1; return 0;
     case G_PARTIAL: ctx->partial = 1; return 0;
+    case G_CACHE: ctx->cache = 1; return 0;
     case G_STRONG:
         if (strcmp(arg, "soft") == 0)
             ctx->read_flags |= LF_HPROF_SOFT_STRONG;
@@ -220,13 +224,86 @@ void cli_progress_done(const cli_context *ctx)
         fputs("\r\033[K", stderr);
 }
 
+/* --cache: the input's cache when it is current; else reads the input,
+ * analyses it and writes the cache. A cache that cannot be written costs a
+ * warning, not the answer. Returns -1 when there is no cache to use or make
+ * (then the input is read as usual), else 0 or an exit code. */
+static int open_through_cache(cli_context *ctx, const char *path, const lf_open_options *options,
+                              lf_snapshot *s)
+{
+    uint8_t head[64];
+    lf_error err;
+    int64_t got = lf_file_head(path, head, sizeof head, &err);
+    if (got < 0 || lf_detect_format(head, (size_t)got) == LF_FORMAT_LFS)
+        return -1; /* an error is reported by the usual open; a leakfind file needs no cache */
+    lf_source_key key;
+    if (lf_cache_key(path, options, &key, &err)) {
+        char buf[512];
+        lf_error_format(&err, buf, sizeof buf);
+        if (!ctx->quiet)
+            cli_message("warning", "'%s': no cache: %s", path, buf);
+        return -1;
+    }
+    char *cache_path = lf_cache_path(path);
+    if (!cache_path)
+        return -1;
+    const char *why;
+    cli_progress(ctx, "opening the cache");
+    int rc = lf_cache_open(cache_path, &key, s, &why);
+    cli_progress_done(ctx);
+    if (rc == 0) {
+        if (ctx->verbose)
+            cli_message("note", "'%s': cache '%s' used", path, cache_path);
+        s->format = s->source_format; /* what the user named */
+        free(cache_path);
+        return 0;
+    }
+    if (ctx->verbose)
+        cli_message("note", "'%s': cache '%s' %s: reading the dump", path, cache_path,
+                    strcmp(why, "none") == 0 ? "absent" : why);
+    cli_progress(ctx, "reading");
+    rc = lf_open(path, options, s, &err);
+    cli_progress_done(ctx);
+    if (rc == 0 && (rc = cli_analyze(ctx, path, s)) != 0) {
+        free(cache_path);
+        return rc; /* s is freed */
+    }
+    if (rc) {
+        free(cache_path);
+        rc = cli_input_error(path, &err);
+        if (err.truncated && !ctx->partial)
+            fprintf(stderr, "leakfind: hint: the dump is cut off; --partial analyses the part before the cut\n");
+        return rc;
+    }
+    s->source_key = key;
+    cli_progress(ctx, "writing the cache");
+    cli_remove_temp_on_signals();
+    if (lf_lfs_write(s, cache_path, &err)) {
+        char buf[512];
+        lf_error_format(&err, buf, sizeof buf);
+        if (!ctx->quiet)
+            cli_message("warning", "'%s': cache not written: %s", cache_path, buf);
+    } else if (ctx->verbose) {
+        cli_message("note", "'%s': cache '%s' written", path, cache_path);
+    }
+    cli_progress_done(ctx);
+    s->source_key = (lf_source_key){0};
+    free(cache_path);
+    return 0;
+}
+
 int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
-    cli_progress(ctx, "reading");
     lf_open_options options = {ctx->read_flags, ctx->threads, ctx->partial};
-    int rc = lf_open(path, &options, s, &err);
-    cli_progress_done(ctx);
+    int rc = ctx->cache ? open_through_cache(ctx, path, &options, s) : -1;
+    if (rc > 0)
+        return rc;
+    if (rc < 0) {
+        cli_progress(ctx, "reading");
+        rc = lf_open(path, &options, s, &err);
+        cli_progress_done(ctx);
+    }
     if (rc) {
         rc = cli_input_error(path, &err);
         if (err.truncated && !ctx->partial)

@@ -21,6 +21,7 @@ typedef struct cli_context {
     out_format format;
     int quiet, verbose, progress, strict;
     int partial;              /* read a cut-off dump up to the cut */
+    int cache;                /* --cache: analysed dumps kept in DUMP.leakfind-cache */
     unsigned threads;
     unsigned dom_flags;       /* LF_DOM_* */
     unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */

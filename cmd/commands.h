@@ -40,6 +40,8 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
     "                           the cut (HPROF, V8, gzip) and say what is missing\n"    \
     "  --strong soft|all        Java: soft references (or all Reference.referent\n"    \
     "                           fields, as Eclipse MAT counts) own their referents\n" \
+    "  --cache                  keep the analysed dump in DUMP.leakfind-cache and\n"   \
+    "                           reuse it while the dump is unchanged\n"               \
     "  -h, --help               this help\n"
 
 #endif

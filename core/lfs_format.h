@@ -56,6 +56,10 @@ enum lfs_meta_field {
     LFS_META_CUT_AT,         /* a partial dump (snapshot flag bit 5): where it was cut */
     LFS_META_CUT_MISSING,
     LFS_META_GZIP_CUT_AT,
+    LFS_META_SOURCE_SIZE,    /* a cache (--cache): the key of the dump it was made from */
+    LFS_META_SOURCE_MTIME_NS,
+    LFS_META_SOURCE_HASH,
+    LFS_META_SOURCE_OPTIONS,
     LFS_META_FIELDS
 };
 

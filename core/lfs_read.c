@@ -474,6 +474,8 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     out->stats.cut_at = meta[LFS_META_CUT_AT];
     out->stats.cut_missing = meta[LFS_META_CUT_MISSING];
     out->stats.gzip_cut_at = meta[LFS_META_GZIP_CUT_AT];
+    out->source_key = (lf_source_key){meta[LFS_META_SOURCE_SIZE], meta[LFS_META_SOURCE_MTIME_NS],
+                                      meta[LFS_META_SOURCE_HASH], meta[LFS_META_SOURCE_OPTIONS]};
     if (has_analysis) {
         out->idom = (const uint32_t *)(base + chunk[C_IDOM].offset);
         out->retained = (const uint64_t *)(base + chunk[C_RETN].offset);

@@ -78,6 +78,14 @@ typedef struct lf_snapshot_stats {
     uint64_t gzip_cut_at;      /* compressed offset where a cut gzip stream ends, 0: none */
 } lf_snapshot_stats;
 
+/* What a cached analysis was made from (cache.h): all zero when not a cache. */
+typedef struct lf_source_key {
+    uint64_t size;       /* bytes of the dump */
+    uint64_t mtime_ns;   /* its modification time */
+    uint64_t hash;       /* XXH3 of its first and last MiB */
+    uint64_t options;    /* read options and the cache generation */
+} lf_source_key;
+
 typedef struct lf_snapshot {
     lf_source_format format;          /* the file that was read */
     lf_source_format source_format;   /* what produced the graph (a converted file keeps it) */
@@ -118,6 +126,7 @@ typedef struct lf_snapshot {
     unsigned analysis_flags;          /* LF_DOM_* the analysis was made with */
 
     lf_snapshot_stats stats;
+    lf_source_key source_key;
 
     /* Ownership. */
     void *map;

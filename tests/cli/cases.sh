@@ -46,7 +46,7 @@ cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && pass=$((pass + 1)) || { echo "FAIL co
 head -c 100 "$tmp/nested.lfs" >"$tmp/truncated.lfs"
 case_ err_truncated_lfs 3 dominators "$tmp/truncated.lfs"
 cp "$tmp/nested.lfs" "$tmp/flipped.lfs"
-printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=964 conv=notrunc 2>/dev/null
+printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=996 conv=notrunc 2>/dev/null
 case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
 case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
 case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt

@@ -1,0 +1,65 @@
+# --cache: the analysed dump kept in DUMP.leakfind-cache (cmd/cli.c, core/cache.c).
+# Expected rows come from PlantedLeak's construction (hprof_cases.sh: the list
+# retains 140,040 bytes); a cached answer must equal the uncached one byte for
+# byte, and -v says whether the cache was absent, used, stale or written.
+mkdir -p "$tmp/cache"
+cp $J/planted_leak.hprof "$tmp/cache/leak.hprof"
+C="$tmp/cache/leak.hprof"
+cache_note_() { # NAME EXPECTED-NOTES ARGS... : the -v notes, one word each, in order
+    name=$1 want=$2
+    shift 2
+    "$LF" "$@" -v >"$tmp/out" 2>"$tmp/err" </dev/null
+    code=$?
+    got=$(sed -n "s/^leakfind: note: .* cache '[^']*' \([a-z]*\).*/\1/p" "$tmp/err" | tr '\n' ' ')
+    if [ $code = 0 ] && [ "$got" = "$want" ]; then pass=$((pass + 1)); else
+        echo "FAIL $name: exit $code, notes '$got', expected '$want'"; head -3 "$tmp/err"; fail=$((fail + 1)); fi
+}
+same_() { # NAME ARGS... : output with --cache (a hit) equals output without
+    name=$1
+    shift
+    "$LF" "$@" >"$tmp/plain" 2>&1 </dev/null
+    "$LF" "$@" --cache >"$tmp/cached" 2>&1 </dev/null
+    if cmp -s "$tmp/plain" "$tmp/cached"; then pass=$((pass + 1)); else
+        echo "FAIL $name: cached output differs"; diff "$tmp/plain" "$tmp/cached" | head -5; fail=$((fail + 1)); fi
+}
+cache_note_ cache_first_run "absent written " dominators "$C" --cache --top 1
+[ -f "$C.leakfind-cache" ] && pass=$((pass + 1)) || { echo "FAIL cache_file: not written"; fail=$((fail + 1)); }
+cache_note_ cache_second_run "used " dominators "$C" --cache --top 1
+rows_ cache_hit_owner "0 java.util.ArrayList 24 140040 root: static field PlantedLeak.LEAK" \
+    'NR == 2 {print $1, $7, $4, $5, $8}' dominators "$C" --cache --depth 2
+same_ cache_same_dominators dominators "$C" --top 0 --min 0
+same_ cache_same_classes classes "$C" --top 0
+same_ cache_same_roots roots "$C"
+# path computes no dominators, but a cache holds them: the retained column is filled.
+rows_ cache_path_retained "0xfd5bf4d8 24 140040 java.util.ArrayList" \
+    'NR == 2 {print $5, $6, $7, $8}' path "$C" 0xfd5bf4d8 --cache
+same_ cache_same_diff diff "$C" $J/planted_leak.hprof
+# A hit reads no byte of the dump past its first and last MiB: a byte changed
+# in the middle, with size and time kept, still gets the cached answer (the
+# key's documented limit), while a changed time makes the cache stale.
+cp -p "$C" "$tmp/cache/orig.hprof"
+printf 'X' | dd of="$C" bs=1 seek=1200000 conv=notrunc 2>/dev/null
+touch -r "$tmp/cache/orig.hprof" "$C"
+cache_note_ cache_key_middle_unread "used " dominators "$C" --cache --top 1
+cp -p "$tmp/cache/orig.hprof" "$C"
+touch "$C"
+cache_note_ cache_touched_stale "stale written " dominators "$C" --cache --top 1
+# Read options are part of the key: soft/all references as strong make another graph.
+cache_note_ cache_other_options "stale written " dominators "$C" --cache --strong all --top 1
+cache_note_ cache_options_back "stale written " dominators "$C" --cache --top 1
+# A cache that cannot be written is a warning; the answer is still given.
+rm -f "$C.leakfind-cache"
+mkdir "$C.leakfind-cache"
+rows_ cache_unwritable "140040" 'NR == 2 {print $5}' dominators "$C" --cache --top 1 -q
+"$LF" dominators "$C" --cache --top 1 >/dev/null 2>"$tmp/err"
+grep -q "^leakfind: warning: '.*leak.hprof.leakfind-cache': cache not written" "$tmp/err" && pass=$((pass + 1)) ||
+    { echo "FAIL cache_unwritable_warning"; cat "$tmp/err"; fail=$((fail + 1)); }
+rmdir "$C.leakfind-cache"
+# A leakfind file needs no cache; a V8 snapshot gets one like a Java dump.
+cp fixtures/example/app.lfs "$tmp/cache/app.lfs"
+"$LF" info "$tmp/cache/app.lfs" --cache >/dev/null 2>&1
+[ ! -e "$tmp/cache/app.lfs.leakfind-cache" ] && pass=$((pass + 1)) || { echo "FAIL cache_lfs: cache written"; fail=$((fail + 1)); }
+cp fixtures/node/listener_leak-2.heapsnapshot.gz "$tmp/cache/l2.heapsnapshot.gz"
+cache_note_ cache_v8_first "absent written " dominators "$tmp/cache/l2.heapsnapshot.gz" --cache --top 1
+same_ cache_v8_same dominators "$tmp/cache/l2.heapsnapshot.gz" --top 0 --min 0
+same_ cache_v8_diff diff fixtures/node/listener_leak-1.heapsnapshot.gz "$tmp/cache/l2.heapsnapshot.gz"
