@@ -33,7 +33,8 @@ same_ cache_same_roots roots "$C"
 # path computes no dominators, but a cache holds them: the retained column is filled.
 rows_ cache_path_retained "0xfd5bf4d8 24 140040 java.util.ArrayList" \
     'NR == 2 {print $5, $6, $7, $8}' path "$C" 0xfd5bf4d8 --cache
-same_ cache_same_diff diff "$C" $J/planted_leak.hprof
+cp $J/planted_leak.hprof "$tmp/cache/before.hprof" # --cache caches every input: none in the tree
+same_ cache_same_diff diff "$tmp/cache/before.hprof" "$C"
 # A hit reads no byte of the dump past its first and last MiB: a byte changed
 # in the middle, with size and time kept, still gets the cached answer (the
 # key's documented limit), while a changed time makes the cache stale.
@@ -62,4 +63,7 @@ cp fixtures/example/app.lfs "$tmp/cache/app.lfs"
 cp fixtures/node/listener_leak-2.heapsnapshot.gz "$tmp/cache/l2.heapsnapshot.gz"
 cache_note_ cache_v8_first "absent written " dominators "$tmp/cache/l2.heapsnapshot.gz" --cache --top 1
 same_ cache_v8_same dominators "$tmp/cache/l2.heapsnapshot.gz" --top 0 --min 0
-same_ cache_v8_diff diff fixtures/node/listener_leak-1.heapsnapshot.gz "$tmp/cache/l2.heapsnapshot.gz"
+cp fixtures/node/listener_leak-1.heapsnapshot.gz "$tmp/cache/l1.heapsnapshot.gz"
+same_ cache_v8_diff diff "$tmp/cache/l1.heapsnapshot.gz" "$tmp/cache/l2.heapsnapshot.gz"
+[ -z "$(find fixtures -name '*.leakfind-cache')" ] && pass=$((pass + 1)) ||
+    { echo "FAIL cache_tree_untouched: caches written in fixtures/"; fail=$((fail + 1)); }
