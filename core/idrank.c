@@ -39,6 +39,43 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     return 0;
 }
 
+int lf_idrank_build_bitmap(lf_idrank *r, const uint64_t *ids, uint64_t count)
+{
+    memset(r, 0, sizeof *r);
+    if (count == 0)
+        return 0;
+    uint64_t lo = ids[0], hi = ids[0];
+    for (uint64_t i = 1; i < count; i++) {
+        lo = ids[i] < lo ? ids[i] : lo;
+        hi = ids[i] > hi ? ids[i] : hi;
+    }
+    uint64_t span = 0;
+    for (uint64_t i = 0; i < count; i++)
+        span |= ids[i] - lo;
+    unsigned shift = span ? (unsigned)__builtin_ctzll(span) : 0;
+    uint64_t last_slot = (hi - lo) >> shift; /* not a count: it may not wrap */
+    if (last_slot / 64 >= count / 2 + 1024)
+        return 0; /* too sparse: the caller sorts and uses lf_idrank_build */
+    uint64_t words = last_slot / 64 + 1;
+    r->words = lf_big_calloc(words, sizeof *r->words);
+    if (!r->words)
+        return -1;
+    r->base = lo;
+    r->shift = shift;
+    r->word_count = words;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t slot = (ids[i] - lo) >> shift;
+        r->words[slot >> 6].bits |= 1ull << (slot & 63);
+    }
+    uint64_t rank = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        r->words[w].rank = rank;
+        rank += lf_popcount64(r->words[w].bits);
+    }
+    r->count = rank; /* repeated ids set one bit */
+    return 1;
+}
+
 void lf_idrank_free(lf_idrank *r)
 {
     free(r->words);
@@ -128,6 +165,61 @@ static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elem
 }
 
 
+/* A few long runs (a bigger heap: one per space of the collector) and short
+ * ones: the short ones sorted in a small buffer, then all runs merged in one
+ * pass into a second array, copied back. Runs this few make a linear scan of
+ * the run heads cheaper than a tree. */
+#define FEW_RUNS 8
+
+static int merge_few_runs(uint64_t *ids, uint64_t count, uint64_t short_elems)
+{
+    uint64_t *small = lf_big_malloc((short_elems ? short_elems : 1) * sizeof *small);
+    uint64_t *out = lf_big_malloc(count * sizeof *out);
+    if (!small || !out) {
+        free(small);
+        free(out);
+        return -1;
+    }
+    const uint64_t *head[FEW_RUNS + 1], *end[FEW_RUNS + 1];
+    unsigned runs = 0;
+    uint64_t run_start = 0, s_at = 0;
+    for (uint64_t i = 1; i <= count; i++) {
+        if (i == count || ids[i - 1] > ids[i]) {
+            uint64_t len = i - run_start;
+            if (len >= LONG_RUN) {
+                head[runs] = ids + run_start;
+                end[runs++] = ids + i;
+            } else {
+                memcpy(small + s_at, ids + run_start, len * sizeof *ids);
+                s_at += len;
+            }
+            run_start = i;
+        }
+    }
+    if (radix_sort(small, short_elems)) {
+        free(small);
+        free(out);
+        return -1;
+    }
+    if (short_elems) {
+        head[runs] = small;
+        end[runs++] = small + short_elems;
+    }
+    for (uint64_t o = 0; o < count; o++) {
+        unsigned best = 0;
+        while (head[best] == end[best])
+            best++;
+        for (unsigned r = best + 1; r < runs; r++)
+            if (head[r] < end[r] && *head[r] < *head[best])
+                best = r;
+        out[o] = *head[best]++;
+    }
+    memcpy(ids, out, count * sizeof *ids);
+    free(out);
+    free(small);
+    return 0;
+}
+
 int lf_sort_u64(uint64_t *ids, uint64_t count)
 {
     if (count < 2)
@@ -149,6 +241,8 @@ int lf_sort_u64(uint64_t *ids, uint64_t count)
         return radix_sort(ids, count);
     if (long_runs == 1)
         return merge_one_long_run(ids, count, short_elems);
+    if (long_runs <= FEW_RUNS - 1)
+        return merge_few_runs(ids, count, short_elems);
     /* Short runs first (sorted into one run), then the long runs in order. */
     uint64_t *out = lf_big_malloc(count * sizeof *out);
     if (!out)

@@ -61,6 +61,37 @@ if [ -f "$h" ]; then
     fi
 fi
 
+# Scale (issue 8): the same program writing about 4 and 8 GB of HPROF (88 and
+# 176 million objects; the JVM needs up to 18 GB for the larger) with
+# BENCH_SCALE=1. Per dump: read and analysis seconds per million objects,
+# `dominators` end to end and its peak RSS (the mapped dump's pages included).
+if [ -n "${BENCH_SCALE:-}" ] && command -v javac >/dev/null && [ -f "$h" ]; then
+    for m in 88 176; do
+        big=bench-data/big-${m}m.hprof
+        if [ ! -f "$big" ]; then
+            echo "# writing $big with the JVM"
+            java -Xmx18g -XX:+UseParallelGC -cp bench-data/java BigHeap "${m}000000" "$big" >&2
+        fi
+    done
+    echo "## scale: HPROF at three sizes"
+    echo "dump	bytes	objects	cat_s	read_s	analysis_s	read_s_per_M	analysis_s_per_M	dominators_s	peak_rss_bytes"
+    for big in "$h" bench-data/big-88m.hprof bench-data/big-176m.hprof; do
+        cat "$big" >/dev/null
+        t0=$(date +%s.%N); cat "$big" >/dev/null; t1=$(date +%s.%N)
+        "$build/leakfind" info -v "$big" >"$big.info" 2>/dev/null
+        objects=$(awk -F'\t' '$1 == "objects" {print $2}' "$big.info")
+        read_s=$(awk -F'\t' '$1 == "read_seconds" {print $2}' "$big.info")
+        analysis_s=$(awk -F'\t' '$1 == "analysis_seconds" {print $2}' "$big.info")
+        rm -f "$big.info"
+        /usr/bin/env time -f "%e %M" -o bench-data/time.txt "$build/leakfind" dominators "$big" >/dev/null
+        read -r dom_s rss_k <bench-data/time.txt
+        awk -v d="$big" -v b="$(stat -c %s "$big")" -v o="$objects" -v c="$(awk "BEGIN {print $t1 - $t0}")" \
+            -v r="$read_s" -v a="$analysis_s" -v w="$dom_s" -v k="$rss_k" 'BEGIN {
+            printf "%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t%d\n",
+                d, b, o, c, r, a, r / (o / 1e6), a / (o / 1e6), w, k * 1024 }'
+    done
+fi
+
 # A V8 heap snapshot written by Node (tests/bench/node/big_heap.js), about
 # 1 GB: 14 million nodes, 41 million edges. Writing it takes about a minute
 # and 6 GB.

@@ -350,6 +350,28 @@ void test_idrank(void)
         lf_idrank_free(&r);
         free(ids);
     }
+    /* The bitmap from ids in dump order (unsorted, one repeated): ranks are
+     * those of the sorted unique ids, counted by construction. */
+    {
+        const uint64_t unsorted[] = {0x1000 + 5 * 24, 0x1000, 0x1000 + 2 * 24, 0x1000 + 5 * 24,
+                                     0x1000 + 1 * 24, 0x1000 + 9 * 24};
+        lf_idrank b;
+        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, unsorted, 6), 1);
+        CHECK_EQ_U64(b.count, 5); /* 0, 1, 2, 5, 9 (x 24 from 0x1000) */
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000), 0);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 24), 1);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 2 * 24), 2);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 5 * 24), 3);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 9 * 24), 4);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 3 * 24), LF_IDRANK_NONE);
+        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 8), LF_IDRANK_NONE); /* not a multiple of 24 */
+        lf_idrank_free(&b);
+        const uint64_t far[] = {1ull << 50, 8, 1ull << 40};
+        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, far, 3), 0); /* too sparse: nothing built */
+        CHECK(b.words == NULL);
+        const uint64_t ends[2] = {UINT64_MAX, 0};
+        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, ends, 2), 0);
+    }
     /* ids spanning every 64-bit value (found by fuzz_hprof): the slot count
      * wraps to 0; this is sparse, not a zero-word bitmap written past its end */
     const uint64_t ends[2] = {0, UINT64_MAX};
