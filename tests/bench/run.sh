@@ -87,7 +87,7 @@ if [ -n "${BENCH_SCALE:-}" ] && command -v javac >/dev/null && [ -f "$h" ]; then
         read -r dom_s rss_k <bench-data/time.txt
         awk -v d="$big" -v b="$(stat -c %s "$big")" -v o="$objects" -v c="$(awk "BEGIN {print $t1 - $t0}")" \
             -v r="$read_s" -v a="$analysis_s" -v w="$dom_s" -v k="$rss_k" 'BEGIN {
-            printf "%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t%d\n",
+            printf "%s\t%.0f\t%.0f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t%.0f\n",
                 d, b, o, c, r, a, r / (o / 1e6), a / (o / 1e6), w, k * 1024 }'
     done
 fi
