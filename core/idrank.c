@@ -126,6 +126,30 @@ static int radix_sort(uint64_t *ids, uint64_t count);
  * in no order) are gathered and radix-sorted into one run first. */
 #define LONG_RUN 4096
 
+/* The bounds of the long runs into head/end (the caller knows how many there
+ * are and sized them), the short runs' elements copied into small. Returns
+ * the number of long runs. */
+static unsigned split_runs(const uint64_t *ids, uint64_t count, uint64_t *small,
+                           const uint64_t **head, const uint64_t **end)
+{
+    unsigned runs = 0;
+    uint64_t run_start = 0, s_at = 0;
+    for (uint64_t i = 1; i <= count; i++) {
+        if (i == count || ids[i - 1] > ids[i]) {
+            uint64_t len = i - run_start;
+            if (len >= LONG_RUN) {
+                head[runs] = ids + run_start;
+                end[runs++] = ids + i;
+            } else {
+                memcpy(small + s_at, ids + run_start, len * sizeof *ids);
+                s_at += len;
+            }
+            run_start = i;
+        }
+    }
+    return runs;
+}
+
 /* The usual dump: one long sorted run (the objects, in address order) and a
  * few short ones (the classes). The short ones are sorted in a small buffer,
  * the long run is moved to the end, and the two are merged from the front in
@@ -135,20 +159,9 @@ static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elem
     uint64_t *small = lf_big_malloc((short_elems ? short_elems : 1) * sizeof *small);
     if (!small)
         return -1;
-    uint64_t run_start = 0, s_at = 0, long_start = 0, long_len = 0;
-    for (uint64_t i = 1; i <= count; i++) {
-        if (i == count || ids[i - 1] > ids[i]) {
-            uint64_t len = i - run_start;
-            if (len >= LONG_RUN) {
-                long_start = run_start;
-                long_len = len;
-            } else {
-                memcpy(small + s_at, ids + run_start, len * sizeof *ids);
-                s_at += len;
-            }
-            run_start = i;
-        }
-    }
+    const uint64_t *head[1], *end[1];
+    split_runs(ids, count, small, head, end);
+    uint64_t long_start = (uint64_t)(head[0] - ids), long_len = (uint64_t)(end[0] - head[0]);
     if (radix_sort(small, short_elems)) {
         free(small);
         return -1;
@@ -181,21 +194,7 @@ static int merge_few_runs(uint64_t *ids, uint64_t count, uint64_t short_elems)
         return -1;
     }
     const uint64_t *head[FEW_RUNS + 1], *end[FEW_RUNS + 1];
-    unsigned runs = 0;
-    uint64_t run_start = 0, s_at = 0;
-    for (uint64_t i = 1; i <= count; i++) {
-        if (i == count || ids[i - 1] > ids[i]) {
-            uint64_t len = i - run_start;
-            if (len >= LONG_RUN) {
-                head[runs] = ids + run_start;
-                end[runs++] = ids + i;
-            } else {
-                memcpy(small + s_at, ids + run_start, len * sizeof *ids);
-                s_at += len;
-            }
-            run_start = i;
-        }
-    }
+    unsigned runs = split_runs(ids, count, small, head, end);
     if (radix_sort(small, short_elems)) {
         free(small);
         free(out);
