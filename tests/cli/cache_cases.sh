@@ -48,6 +48,12 @@ cache_note_ cache_touched_stale "stale written " dominators "$C" --cache --top 1
 # Read options are part of the key: soft/all references as strong make another graph.
 cache_note_ cache_other_options "stale written " dominators "$C" --cache --strong all --top 1
 cache_note_ cache_options_back "stale written " dominators "$C" --cache --top 1
+# A cut-off or corrupt cache is not trusted: it is replaced, the answer is still right.
+head -c 5000 "$C.leakfind-cache" >"$tmp/cache/cut" && mv "$tmp/cache/cut" "$C.leakfind-cache"
+cache_note_ cache_cut_replaced "unreadable written " dominators "$C" --cache --top 1
+rows_ cache_cut_answer "140040" 'NR == 2 {print $5}' dominators "$C" --cache --top 1 -q
+printf '\377\377\377\377' | dd of="$C.leakfind-cache" bs=1 seek=2000 conv=notrunc 2>/dev/null
+cache_note_ cache_corrupt_replaced "unreadable written " dominators "$C" --cache --top 1
 # A cache that cannot be written is a warning; the answer is still given.
 rm -f "$C.leakfind-cache"
 mkdir "$C.leakfind-cache"
