@@ -224,6 +224,15 @@ void cli_progress_done(const cli_context *ctx)
         fputs("\r\033[K", stderr);
 }
 
+/* A dump that could not be read: the error, and the --partial hint when it could help. */
+static int open_error(const cli_context *ctx, const char *path, const lf_error *err)
+{
+    int rc = cli_input_error(path, err);
+    if (err->truncated && !ctx->partial)
+        fprintf(stderr, "leakfind: hint: the dump is cut off; --partial analyses the part before the cut\n");
+    return rc;
+}
+
 /* --cache: the input's cache when it is current; else reads the input,
  * analyses it and writes the cache. A cache that cannot be written costs a
  * warning, not the answer. Returns -1 when there is no cache to use or make
@@ -270,10 +279,7 @@ static int open_through_cache(cli_context *ctx, const char *path, const lf_open_
     }
     if (rc) {
         free(cache_path);
-        rc = cli_input_error(path, &err);
-        if (err.truncated && !ctx->partial)
-            fprintf(stderr, "leakfind: hint: the dump is cut off; --partial analyses the part before the cut\n");
-        return rc;
+        return open_error(ctx, path, &err);
     }
     s->source_key = key;
     cli_progress(ctx, "writing the cache");
@@ -305,10 +311,7 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
         cli_progress_done(ctx);
     }
     if (rc) {
-        rc = cli_input_error(path, &err);
-        if (err.truncated && !ctx->partial)
-            fprintf(stderr, "leakfind: hint: the dump is cut off; --partial analyses the part before the cut\n");
-        return rc;
+        return open_error(ctx, path, &err);
     }
     if (!ctx->quiet && (s->flags & LF_SNAP_PARTIAL))
         cli_partial_warning(path, s);
