@@ -22,8 +22,9 @@
  * predecessors, retained sizes) split their index range in two halves, run
  * one on a second thread, and write disjoint memory, so the result does not
  * depend on the number of threads. While the DFS (which cannot be split)
- * runs, the second thread maps the pages of the work arrays in, so the DFS
- * does not stop on a page fault every 4 KiB.
+ * runs, the second thread maps the pages of the arrays it writes in order in,
+ * a bounded distance ahead of it, so the DFS does not stop on page faults
+ * (a fresh page costs 1-4 s per GB on this project's virtual machines).
  *
  * Memory: every array is allocated for the phases that use it and no
  * longer. DFS: 12 bytes per node, 8 per listed predecessor (strong non-tree
@@ -39,6 +40,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DFN_NONE 0xffffffffu
@@ -129,29 +131,86 @@ typedef struct populate_job {
     } range[4];
 } populate_job;
 
-static void *populate_pages(void *arg)
+/* Maps in the whole pages inside bytes [from, to) of p. Only maps zeroed
+ * pages where none are: safe while another thread writes the same memory.
+ * Failure (an older kernel) only costs time. */
+static void populate_range(void *p, size_t from, size_t to)
 {
 #ifdef MADV_POPULATE_WRITE
-    populate_job *job = arg;
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
-    for (unsigned i = 0; i < job->count; i++) {
-        uintptr_t start = ((uintptr_t)job->range[i].p + mask) & ~mask;
-        uintptr_t end = ((uintptr_t)job->range[i].p + job->range[i].bytes) & ~mask;
-        /* Only maps zeroed pages where none are: safe while another thread
-         * writes the same memory. Failure (an older kernel) only costs time. */
-        if (end > start)
-            madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-    }
+    uintptr_t start = ((uintptr_t)p + from + mask) & ~mask;
+    uintptr_t end = ((uintptr_t)p + to) & ~mask;
+    if (end > start)
+        madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 #else
-    (void)arg;
+    (void)p, (void)from, (void)to;
 #endif
+}
+
+static void *populate_pages(void *arg)
+{
+    populate_job *job = arg;
+    for (unsigned i = 0; i < job->count; i++)
+        populate_range(job->range[i].p, 0, job->range[i].bytes);
     return NULL;
 }
 
 static int populate_start(pthread_t *t, populate_job *job, int threaded)
 {
     return threaded && pthread_create(t, NULL, populate_pages, job) == 0;
+}
+
+/* The DFS writes dfn_to_node and parent_by_dfn in dfn order and the pairs in
+ * order: a second thread maps their pages in a bounded distance ahead of the
+ * writer (never more than AHEAD_BYTES past what gets used), and pred_offset
+ * whenever it is not needed ahead. The DFS publishes how far it has got. */
+#define AHEAD_BYTES (32u << 20)
+#define AHEAD_STEP (4u << 20)
+
+typedef struct dfs_ahead {
+    uint32_t next_dfn;   /* published by the DFS (relaxed atomics) */
+    uint64_t pair_count; /* likewise */
+    int done;            /* set once the DFS has finished */
+    uint32_t *dfn_to_node, *parent_by_dfn, *pred_offset;
+    size_t slots;
+    pred_pair *pairs;
+    uint64_t max_pairs;
+} dfs_ahead;
+
+/* Maps in the next step of [*mapped, want) entries of size bytes each, of
+ * one or two arrays; returns whether there was anything to do. */
+static int map_ahead(void *a, void *b, size_t size, uint64_t *mapped, uint64_t want)
+{
+    if (*mapped >= want)
+        return 0;
+    uint64_t to = *mapped + AHEAD_STEP / size < want ? *mapped + AHEAD_STEP / size : want;
+    populate_range(a, *mapped * size, to * size);
+    if (b)
+        populate_range(b, *mapped * size, to * size);
+    *mapped = to;
+    return 1;
+}
+
+static void *map_ahead_of_dfs(void *arg)
+{
+    dfs_ahead *j = arg;
+    uint64_t dfn_mapped = 0, pairs_mapped = 0, offsets_mapped = 0;
+    const uint64_t dfn_ahead = AHEAD_BYTES / sizeof(uint32_t), pairs_ahead = AHEAD_BYTES / sizeof(pred_pair);
+    while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) {
+        uint64_t dfn = __atomic_load_n(&j->next_dfn, __ATOMIC_RELAXED);
+        uint64_t pairs = __atomic_load_n(&j->pair_count, __ATOMIC_RELAXED);
+        uint64_t want_dfn = dfn + dfn_ahead < j->slots ? dfn + dfn_ahead : j->slots;
+        uint64_t want_pairs = pairs + pairs_ahead < j->max_pairs ? pairs + pairs_ahead : j->max_pairs;
+        if (map_ahead(j->dfn_to_node, j->parent_by_dfn, sizeof(uint32_t), &dfn_mapped, want_dfn) |
+            map_ahead(j->pairs, NULL, sizeof(pred_pair), &pairs_mapped, want_pairs))
+            continue;
+        if (map_ahead(j->pred_offset, NULL, sizeof(uint32_t), &offsets_mapped, j->slots + 1))
+            continue;
+        struct timespec pause = {0, 100000}; /* ahead everywhere: wait for the DFS */
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
 }
 
 /* The same for arrays written from their ends backwards, side by side: step
@@ -297,15 +356,20 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pairs || !stack)
         goto nomem;
 
-    /* A page fault costs about as much as visiting a few hundred vertices:
-     * map the work arrays in on the other core while the DFS runs. */
-    populate_job dfs_pages = {4,
-                              {{node_to_dfn, slots * sizeof *node_to_dfn},
-                               {dfn_to_node, slots * sizeof *dfn_to_node},
-                               {parent_by_dfn, slots * sizeof *parent_by_dfn},
-                               {pred_offset, (slots + 1) * sizeof *pred_offset}}};
+    /* A page fault costs about as much as visiting a few hundred vertices.
+     * node_to_dfn is written all over from the first vertex on: both cores
+     * map it in before the DFS starts. The arrays written in order are
+     * mapped by the other core while the DFS runs, just ahead of it. */
+    populate_job lower = {1, {{node_to_dfn, slots / 2 * sizeof *node_to_dfn}}};
     pthread_t populate_thread;
-    int populating = populate_start(&populate_thread, &dfs_pages, threaded);
+    int populating = populate_start(&populate_thread, &lower, threaded);
+    populate_range(node_to_dfn, slots / 2 * sizeof *node_to_dfn, slots * sizeof *node_to_dfn);
+    if (populating)
+        pthread_join(populate_thread, NULL);
+    dfs_ahead ahead = {.dfn_to_node = dfn_to_node, .parent_by_dfn = parent_by_dfn,
+                       .pred_offset = pred_offset, .slots = slots, .pairs = pairs,
+                       .max_pairs = max_pairs};
+    populating = threaded && pthread_create(&populate_thread, NULL, map_ahead_of_dfs, &ahead) == 0;
 
     /* Depth-first search from the super-root. Every edge it examines that can
      * change a semidominator becomes a pair (source dfn, target dfn). Not
@@ -376,6 +440,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                 pair_count += !(d & ROOT_FLAG);
             }
             if (descend) {
+                __atomic_store_n(&ahead.next_dfn, next_dfn, __ATOMIC_RELAXED);
+                __atomic_store_n(&ahead.pair_count, pair_count, __ATOMIC_RELAXED);
                 if (depth == stack_cap) {
                     dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
                     if (!grown)
@@ -409,6 +475,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     free(stack);
     stack = NULL;
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
+    __atomic_store_n(&ahead.done, 1, __ATOMIC_RELEASE);
     if (populating)
         pthread_join(populate_thread, NULL);
     free(node_to_dfn); /* each phase holds only what it needs: see the header */
