@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "bsearch.h"
+
 /* One reference a sub-record holds, as pass 3 lists them. */
 typedef struct candidate {
     uint64_t id;
@@ -160,14 +162,7 @@ static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
     const hprof_lazy *l = ctx;
     const uint64_t first = s->edge_offset[node], last = s->edge_offset[node + 1];
     /* The thread-local roots under a thread come after its own references. */
-    size_t lo = 0, hi = l->frame_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->frame_edge[mid] < first)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = lf_lower_bound_u64(l->frame_edge, l->frame_count, first);
     uint64_t own_end = lo < l->frame_count && l->frame_edge[lo] < last ? l->frame_edge[lo] : last;
     candidate_walk w;
     walk_start(&w, l, node);

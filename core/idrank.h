@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "bsearch.h"
+
 typedef struct lf_idrank {
     const uint64_t *sorted;   /* ascending, unique; not owned */
     uint64_t count;
@@ -64,14 +66,7 @@ static inline uint32_t lf_idrank_find(const lf_idrank *r, uint64_t id)
             return LF_IDRANK_NONE;
         return (uint32_t)r->words[word].rank + lf_popcount64(w & (bit - 1));
     }
-    uint64_t lo = 0, hi = r->count;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (r->sorted[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint64_t lo = lf_lower_bound_u64(r->sorted, r->count, id);
     return lo < r->count && r->sorted[lo] == id ? (uint32_t)lo : LF_IDRANK_NONE;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "bsearch.h"
 #include "snapshot.h"
 #include "v8_internal.h"
 #include "vec.h"
@@ -289,20 +290,6 @@ static void *classify_half_run(void *arg)
     return NULL;
 }
 
-/* The first node whose edges start at or after edge e. */
-static uint32_t node_at_edge(const v8_raw *raw, uint64_t e)
-{
-    uint32_t lo = 0, hi = raw->node_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (raw->edge_offset[mid] < e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Page-owned nodes, then every edge. The other core builds sizes and class
  * names meanwhile, which takes about half as long as the edges: the second
  * half of the edges gets its own thread, so that both cores stay busy to the
@@ -316,7 +303,8 @@ static void *edges_run(void *arg)
     uint8_t *page = mark_page_owned(raw, job->dom_trees_name, &job->err);
     if (!page)
         return NULL;
-    uint32_t split = job->split_edges ? node_at_edge(raw, raw->edge_count / 2) : n;
+    /* The first node whose edges start at or after the middle edge. */
+    uint32_t split = job->split_edges ? (uint32_t)lf_lower_bound_u64(raw->edge_offset, n, raw->edge_count / 2) : n;
     edge_half upper = {job, page, split, n};
     pthread_t upper_thread;
     int two = split < n && pthread_create(&upper_thread, NULL, classify_half_run, &upper) == 0;
