@@ -444,8 +444,13 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                 __atomic_store_n(&ahead.pair_count, pair_count, __ATOMIC_RELAXED);
                 if (depth == stack_cap) {
                     dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
-                    if (!grown)
+                    if (!grown) {
+                        /* the mapper reads `ahead` on this frame: stop it first */
+                        __atomic_store_n(&ahead.done, 1, __ATOMIC_RELEASE);
+                        if (populating)
+                            pthread_join(populate_thread, NULL);
                         goto nomem;
+                    }
                     stack = grown;
                     stack_cap *= 2;
                 }
