@@ -4,7 +4,7 @@
  * On this project's virtual machines a fault on a fresh 4 KiB page costs about
  * 3 us (touching 2 GB: 6.4 s), which made page faults the largest part of a
  * 1 GB dump's analysis. These helpers ask the kernel for 2 MiB pages on the
- * aligned interior of any allocation of 4 MiB or more (MADV_HUGEPAGE: honoured
+ * whole pages of any allocation of 4 MiB or more (MADV_HUGEPAGE: honoured
  * when transparent huge pages are in "madvise" or "always" mode, ignored
  * otherwise). Memory comes from malloc and is released with free(). */
 #ifndef LF_BIGMEM_H
