@@ -110,11 +110,10 @@ static int judy_set(hprof_reader *r, Pvoid_t *array, uint64_t key, uint64_t valu
 
 static int add_id(hprof_reader *r, uint64_t id)
 {
-    if (r->id_count >= LF_NODE_MAX)
+    if (r->ids.count >= LF_NODE_MAX)
         return lf_fail_at(r->err, 0, "unsupported dump", "more than %u objects", LF_NODE_MAX);
-    if (lf_vec_reserve((void **)&r->ids, &r->id_cap, r->id_count + 1, sizeof *r->ids))
+    if (lf_idset_add(&r->ids, id))
         return lf_fail_nomem(r->err, "reading objects");
-    r->ids[r->id_count++] = id;
     return 0;
 }
 
@@ -1013,8 +1012,7 @@ static int walk_all(hprof_reader *r, int pass, object_visitor visit, void *state
  * merged afterwards in file order, so the result is the one thread's. */
 static void collector_reset(hprof_reader *c)
 {
-    c->ids = NULL;
-    c->id_count = c->id_cap = 0;
+    lf_idset_init(&c->ids);
     c->roots = NULL;
     c->root_count = c->root_cap = 0;
     c->classes = NULL;
@@ -1051,16 +1049,8 @@ static int merge_judy(hprof_reader *r, Pvoid_t *into, Pvoid_t from)
 
 static int collector_merge(hprof_reader *r, hprof_reader *c)
 {
-    if (r->id_count == 0) { /* the first collector's ids become the list: no copy */
-        free(r->ids);
-        r->ids = c->ids;
-        r->id_count = c->id_count;
-        r->id_cap = c->id_cap;
-        c->ids = NULL;
-        c->id_count = 0;
-    }
-    int rc = append(r, (void **)&r->ids, &r->id_count, &r->id_cap, c->ids, c->id_count, sizeof *r->ids);
-    if (rc == 0 && r->id_count > LF_NODE_MAX)
+    int rc = lf_idset_merge(&r->ids, &c->ids) ? lf_fail_nomem(r->err, "reading objects") : 0;
+    if (rc == 0 && r->ids.count > LF_NODE_MAX)
         rc = lf_fail_at(r->err, 0, "unsupported dump", "more than %u objects", LF_NODE_MAX);
     if (rc == 0)
         rc = append(r, (void **)&r->roots, &r->root_count, &r->root_cap, c->roots, c->root_count,
@@ -1087,7 +1077,7 @@ static int collector_merge(hprof_reader *r, hprof_reader *c)
     JLFA(freed, c->thread_object);
     JLFA(freed, c->thread_trace);
     (void)freed;
-    free(c->ids);
+    lf_idset_free(&c->ids);
     free(c->roots);
     free(c->classes);
     collector_reset(c);
@@ -1191,7 +1181,8 @@ static void reader_free(hprof_reader *r)
     free(r->classes);
     free(r->ref_fields);
     free(r->roots);
-    free(r->ids);
+    lf_idset_free(&r->ids);
+    free(r->sorted_ids);
     free(r->class_hash_id);
     free(r->class_hash_index);
 }
@@ -1493,7 +1484,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         if (walk_parallel(&r, threads, 1, NULL, none) < 0)
             goto out;
     }
-    if (r.segment_count == 0 && r.id_count == 0) {
+    if (r.segment_count == 0 && r.ids.count == 0) {
         lf_fail_at(err, size, "HPROF file without a heap dump", NULL);
         goto out;
     }
@@ -1536,37 +1527,17 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     if (hprof_detect_vm_model(&r) < 0)
         goto out;
 
-    /* Node numbers: ranks of the sorted, unique ids. A rank bitmap over the
-     * address range needs no sort (on a 4 GB dump sorting took 2-3 s, most
-     * of it faulting in the sort's second array); sparse ids are sorted and
-     * searched. */
-    int dense = lf_idrank_build_bitmap(&t.rank, r.ids, r.id_count);
-    if (dense < 0) {
+    /* Node numbers: ranks of the sorted, unique ids. Pass 1 set them in
+     * bitmaps (idset.h), which become a rank bitmap over the address range
+     * with no sort (on a 4 GB dump sorting took 2-3 s, most of it faulting
+     * in the sort's second array); sparse ids are sorted and searched. */
+    uint64_t ids_met = r.ids.count;
+    if (lf_idset_finish(&r.ids, &t.rank, &r.sorted_ids)) {
         lf_fail_nomem(err, "indexing object ids");
         goto out;
     }
-    if (dense) {
-        r.warnings += r.id_count - t.rank.count; /* repeated ids */
-        r.id_count = t.rank.count;
-        /* ids come back from the dump (hprof_lazy.c); the bitmap answers alone */
-        free(r.ids);
-        r.ids = NULL;
-    } else {
-        if (lf_sort_u64(r.ids, r.id_count)) {
-            lf_fail_nomem(err, "sorting object ids");
-            goto out;
-        }
-        size_t unique = 0;
-        for (size_t i = 0; i < r.id_count; i++)
-            if (unique == 0 || r.ids[i] != r.ids[unique - 1])
-                r.ids[unique++] = r.ids[i];
-        r.warnings += r.id_count - unique;
-        r.id_count = unique;
-        if (lf_idrank_build(&t.rank, r.ids, unique)) {
-            lf_fail_nomem(err, "indexing object ids");
-            goto out;
-        }
-    }
+    r.id_count = t.rank.count;
+    r.warnings += ids_met - r.id_count; /* repeated ids */
     const uint32_t n = (uint32_t)r.id_count;
     t.class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t.class_of);
     t.shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t.shallow);
@@ -1831,8 +1802,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     free(frame_thread);
     lf_idrank_free(&t.rank);
-    free(r.ids); /* still here when the rank index needed them */
-    r.ids = NULL;
+    free(r.sorted_ids); /* still here when the rank index needed them */
+    r.sorted_ids = NULL;
 
     /* Hand everything to the snapshot. */
     uint32_t class_total = (uint32_t)(r.class_count + t.extra_count);

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "hprof_format.h"
 #include "idrank.h"
+#include "idset.h"
 #include "strtab.h"
 
 #define HPROF_NONE 0xffffffffu
@@ -82,8 +83,9 @@ typedef struct hprof_reader {
     size_t ref_field_count, ref_field_cap;
     hprof_root *roots;
     size_t root_count, root_cap;
-    uint64_t *ids;               /* pass 1: object ids in file order; then sorted */
-    size_t id_count, id_cap;
+    lf_idset ids;                /* pass 1: every object id */
+    size_t id_count;             /* then: unique ids, the node count */
+    uint64_t *sorted_ids;        /* the ids, when the rank index searches them */
 
     /* VM model, detected from the dump */
     unsigned ref_size, header_size, array_header_size, alignment;

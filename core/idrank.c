@@ -39,43 +39,6 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
     return 0;
 }
 
-int lf_idrank_build_bitmap(lf_idrank *r, const uint64_t *ids, uint64_t count)
-{
-    memset(r, 0, sizeof *r);
-    if (count == 0)
-        return 0;
-    uint64_t lo = ids[0], hi = ids[0];
-    for (uint64_t i = 1; i < count; i++) {
-        lo = ids[i] < lo ? ids[i] : lo;
-        hi = ids[i] > hi ? ids[i] : hi;
-    }
-    uint64_t span = 0;
-    for (uint64_t i = 0; i < count; i++)
-        span |= ids[i] - lo;
-    unsigned shift = span ? (unsigned)__builtin_ctzll(span) : 0;
-    uint64_t last_slot = (hi - lo) >> shift; /* not a count: it may not wrap */
-    if (last_slot / 64 >= count / 2 + 1024)
-        return 0; /* too sparse: the caller sorts and uses lf_idrank_build */
-    uint64_t words = last_slot / 64 + 1;
-    r->words = lf_big_calloc(words, sizeof *r->words);
-    if (!r->words)
-        return -1;
-    r->base = lo;
-    r->shift = shift;
-    r->word_count = words;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t slot = (ids[i] - lo) >> shift;
-        r->words[slot >> 6].bits |= 1ull << (slot & 63);
-    }
-    uint64_t rank = 0;
-    for (uint64_t w = 0; w < words; w++) {
-        r->words[w].rank = rank;
-        rank += lf_popcount64(r->words[w].bits);
-    }
-    r->count = rank; /* repeated ids set one bit */
-    return 1;
-}
-
 void lf_idrank_free(lf_idrank *r)
 {
     free(r->words);

@@ -32,11 +32,6 @@ typedef struct lf_idrank {
 
 /* sorted must stay alive as long as the resolver. Returns 0 or -1 (memory). */
 int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count);
-/* The bitmap alone, from ids in any order, repeats allowed (no sort needed:
- * the ranks are those of the sorted unique ids; r->count says how many).
- * Returns 1 when built, 0 when the ids are too sparse for a bitmap (nothing
- * allocated: sort them and use lf_idrank_build), -1 (memory). */
-int lf_idrank_build_bitmap(lf_idrank *r, const uint64_t *ids, uint64_t count);
 void lf_idrank_free(lf_idrank *r);
 
 /* Population count without depending on the POPCNT instruction (the build

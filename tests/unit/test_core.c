@@ -6,6 +6,7 @@
 #include "../../core/analysis.h"
 #include "../../core/bigmem.h"
 #include "../../core/idrank.h"
+#include "../../core/idset.h"
 #include "../../core/lfs.h"
 #include "../../core/lfs_writer.h"
 #include "../../core/strtab.h"
@@ -350,28 +351,6 @@ void test_idrank(void)
         lf_idrank_free(&r);
         free(ids);
     }
-    /* The bitmap from ids in dump order (unsorted, one repeated): ranks are
-     * those of the sorted unique ids, counted by construction. */
-    {
-        const uint64_t unsorted[] = {0x1000 + 5 * 24, 0x1000, 0x1000 + 2 * 24, 0x1000 + 5 * 24,
-                                     0x1000 + 1 * 24, 0x1000 + 9 * 24};
-        lf_idrank b;
-        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, unsorted, 6), 1);
-        CHECK_EQ_U64(b.count, 5); /* 0, 1, 2, 5, 9 (x 24 from 0x1000) */
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000), 0);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 24), 1);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 2 * 24), 2);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 5 * 24), 3);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 9 * 24), 4);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 3 * 24), LF_IDRANK_NONE);
-        CHECK_EQ_U64(lf_idrank_find(&b, 0x1000 + 8), LF_IDRANK_NONE); /* not a multiple of 24 */
-        lf_idrank_free(&b);
-        const uint64_t far[] = {1ull << 50, 8, 1ull << 40};
-        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, far, 3), 0); /* too sparse: nothing built */
-        CHECK(b.words == NULL);
-        const uint64_t ends[2] = {UINT64_MAX, 0};
-        CHECK_EQ_U64(lf_idrank_build_bitmap(&b, ends, 2), 0);
-    }
     /* ids spanning every 64-bit value (found by fuzz_hprof): the slot count
      * wraps to 0; this is sparse, not a zero-word bitmap written past its end */
     const uint64_t ends[2] = {0, UINT64_MAX};
@@ -381,6 +360,84 @@ void test_idrank(void)
     CHECK_EQ_U64(lf_idrank_find(&r, UINT64_MAX), 1);
     CHECK_EQ_U64(lf_idrank_find(&r, 1), LF_IDRANK_NONE);
     lf_idrank_free(&r);
+}
+
+/* Ids k * stride + offset (k < n, ascending by construction), added to two
+ * sets in a scrambled order with every tenth one twice, the sets merged:
+ * every id must rank k, ids between them none, and the repeats counted. */
+static uint64_t idset_wrong_ranks(uint64_t offset, uint64_t stride, uint64_t n, uint64_t odd_at,
+                                  int *listed)
+{
+    lf_idset a, b;
+    lf_idset_init(&a);
+    lf_idset_init(&b);
+    uint64_t wrong = 0, added = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = i * 7919 % n; /* n is not a multiple of 7919: a permutation */
+        lf_idset *to = k < n / 2 ? &a : &b;
+        wrong += lf_idset_add(to, offset + k * stride) != 0;
+        added++;
+        if (k % 10 == 0) {
+            wrong += lf_idset_add(to, offset + k * stride) != 0;
+            added++;
+        }
+    }
+    if (odd_at < n) { /* one id of another residue mod 8, between two others */
+        wrong += lf_idset_add(&b, offset + odd_at * stride + 1) != 0;
+        added++;
+    }
+    wrong += lf_idset_merge(&a, &b) != 0;
+    wrong += a.count != added;
+    lf_idrank r;
+    uint64_t *sorted = NULL;
+    wrong += lf_idset_finish(&a, &r, &sorted) != 0;
+    uint64_t unique = n + (odd_at < n);
+    wrong += r.count != unique;
+    *listed = sorted != NULL; /* the ids came back as a list for the index to search */
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t want = k + (odd_at < k); /* the odd id ranks right after id odd_at */
+        wrong += lf_idrank_find(&r, offset + k * stride) != want;
+        if (stride > 8)
+            wrong += lf_idrank_find(&r, offset + k * stride + 8) != LF_IDRANK_NONE;
+    }
+    if (odd_at < n)
+        wrong += lf_idrank_find(&r, offset + odd_at * stride + 1) != odd_at + 1;
+    wrong += lf_idrank_find(&r, offset + n * stride) != LF_IDRANK_NONE;
+    lf_idrank_free(&r);
+    free(sorted);
+    lf_idset_free(&a);
+    lf_idset_free(&b);
+    return wrong;
+}
+
+void test_idset(void)
+{
+    int listed = 0;
+    /* a dense heap over several 4 MiB chunks, 8-aligned: the bitmaps become the index */
+    CHECK_EQ_U64(idset_wrong_ranks(0x600123400ull, 24, 700001, UINT64_MAX, &listed), 0);
+    CHECK_EQ_U64(listed, 0);
+    /* the same with every id 5 past a multiple of 8 */
+    CHECK_EQ_U64(idset_wrong_ranks(0x600654325ull, 40, 300007, UINT64_MAX, &listed), 0);
+    CHECK_EQ_U64(listed, 0);
+    /* one id of another residue: the set becomes a list, sorted at the end */
+    CHECK_EQ_U64(idset_wrong_ranks(0x10000ull, 16, 200003, 150000, &listed), 0);
+    CHECK_EQ_U64(listed, 1);
+    /* ids 1 TiB apart: too spread out for bitmaps, a list */
+    CHECK_EQ_U64(idset_wrong_ranks(0x1000ull, 1ull << 40, 5003, UINT64_MAX, &listed), 0);
+    CHECK_EQ_U64(listed, 1);
+    /* 60 ids 1 GiB apart fit in bitmaps, which are too spread out for one index */
+    CHECK_EQ_U64(idset_wrong_ranks(0x1000ull, 1ull << 30, 60, UINT64_MAX, &listed), 0);
+    CHECK_EQ_U64(listed, 1);
+    /* nothing added */
+    lf_idset e;
+    lf_idset_init(&e);
+    lf_idrank r;
+    uint64_t *sorted = NULL;
+    CHECK(lf_idset_finish(&e, &r, &sorted) == 0);
+    CHECK_EQ_U64(r.count, 0);
+    CHECK_EQ_U64(lf_idrank_find(&r, 8), LF_IDRANK_NONE);
+    lf_idrank_free(&r);
+    free(sorted);
 }
 
 /* Whether the mapping holding p is flagged for huge pages ("hg" in smaps). */

@@ -21,6 +21,7 @@
     T(test_sort_ids_dump_order)            \
     T(test_sort_ids_one_long_run)          \
     T(test_idrank)                         \
+    T(test_idset)                          \
     T(test_big_arrays)                     \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
