@@ -27,18 +27,21 @@
  * (a fresh page costs 1-4 s per GB on this project's virtual machines).
  *
  * Memory: every array is allocated for the phases that use it and no
- * longer. DFS: 12 bytes per node, 8 per listed predecessor (strong non-tree
+ * longer. DFS: 16 bytes per node, 8 per listed predecessor (strong non-tree
  * edges into non-roots), 16 per level of the deepest DFS path; listing:
- * 12 per node and 12 per predecessor; semidominators: 24 per node and 4 per
- * predecessor; NCA: 20 per node; retained sizes: 28 per node with the
- * caller's outputs (12 of them), which are not touched before then. Predecessor offsets are 32-bit: more than 2^32 listed predecessors
- * (48 GB of lists) is reported as out of memory.
+ * 12 per node and 12 per predecessor (the peak); semidominators: 20 per
+ * node (each goes where its list offset was) and 4 per predecessor; NCA:
+ * 20 per node; retained sizes: 24 per node with the caller's outputs (12
+ * of them), which are not touched before then. Predecessor offsets are
+ * 32-bit: more than 2^32 listed predecessors (48 GB of lists) is reported
+ * as out of memory.
  */
 #include "dominators.h"
 #include "../core/bigmem.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,27 +311,42 @@ static void retained_start_half(dom_state *s, unsigned half)
     s->shallow_sum[half] = sum;
 }
 
-/* The outputs, in node space. */
-static void retained_store_half(dom_state *s, unsigned half)
+/* The outputs, in node space, one after the other (the second is mapped
+ * once the first has let go of idom_by_dfn). */
+static void idom_store_half(dom_state *s, unsigned half)
 {
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
     for (uint32_t w = lo; w < hi; w++) {
-        uint32_t node = dfn_to_node[w], d = s->idom_by_dfn[w];
-        s->idom[node] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
-        s->retained[node] = s->retained_by_dfn[w];
+        uint32_t d = s->idom_by_dfn[w];
+        s->idom[dfn_to_node[w]] = d == 0 ? LF_NODE_SUPER : dfn_to_node[d];
     }
 }
 
-/* Every node starts unreachable; the reachable ones are overwritten later. */
-static void clear_outputs_half(dom_state *s, unsigned half)
+static void retained_store_half(dom_state *s, unsigned half)
+{
+    uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
+    const uint32_t *dfn_to_node = s->dfn_to_node;
+    for (uint32_t w = lo; w < hi; w++)
+        s->retained[dfn_to_node[w]] = s->retained_by_dfn[w];
+}
+
+/* Every node starts unreachable; the reachable ones are overwritten later.
+ * retained is cleared whatever the count: writing it in order maps its
+ * pages in on both cores, where the stores would fault all over. */
+static void clear_idom_half(dom_state *s, unsigned half)
 {
     uint32_t n = s->g->node_count;
     uint32_t lo = half ? n / 2 : 0, hi = half ? n : n / 2;
-    for (uint32_t node = lo; node < hi; node++) {
+    for (uint32_t node = lo; node < hi; node++)
         s->idom[node] = LF_NODE_NONE;
-        s->retained[node] = 0;
-    }
+}
+
+static void clear_retained_half(dom_state *s, unsigned half)
+{
+    uint32_t n = s->g->node_count;
+    uint32_t lo = half ? n / 2 : 0, hi = half ? n : n / 2;
+    memset(s->retained + lo, 0, (size_t)(hi - lo) * sizeof *s->retained);
 }
 
 int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
@@ -512,21 +530,22 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     pairs = NULL;
 
     /* Semidominators, in decreasing dfn order. A vertex's forest entry is
-     * written when it is linked, before any read. */
-    semi_by_dfn = lf_big_malloc(slots * sizeof *semi_by_dfn);
+     * written when it is linked, before any read. Its semidominator goes
+     * where its list offset was: read for the last time just before. */
     forest = lf_big_malloc(slots * sizeof *forest);
-    if (!semi_by_dfn || !forest)
+    if (!forest)
         goto nomem;
-    populate_job forest_pages = {2, {{forest, slots * sizeof *forest},
-                                     {semi_by_dfn, slots * sizeof *semi_by_dfn}}};
+    semi_by_dfn = pred_offset;
+    pred_offset = NULL;
+    populate_job forest_pages = {1, {{forest, slots * sizeof *forest}}};
     populating = threaded && pthread_create(&populate_thread, NULL, populate_pages_down,
                                             &forest_pages) == 0;
     /* The lists are read back to front in one sweep, so the forest entry
      * of a predecessor a few lists ahead can be fetched early. */
-    uint32_t p = pred_offset[count];
+    uint32_t p = semi_by_dfn[count];
     for (uint32_t w = count - 1; w > 0; w--) {
         uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
-        for (uint32_t start = pred_offset[w]; p > start;) {
+        for (uint32_t start = semi_by_dfn[w]; p > start;) {
             p--;
             if (p >= PREFETCH_AHEAD)
                 __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
@@ -543,8 +562,6 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
         pthread_join(populate_thread, NULL);
     free(pred);
     pred = NULL;
-    free(pred_offset);
-    pred_offset = NULL;
 
     /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
      * (idom_by_dfn[x] is only read for x < w, already converted). */
@@ -566,12 +583,12 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     s.retained_by_dfn = retained_by_dfn;
     s.split = count / 2 > 1 ? count / 2 : 1;
     run_halves(retained_start_half, &s, threaded);
-    /* The outputs are written in full below: the other core maps them in
-     * while this one accumulates. (Not earlier: at the NCA pass they would
-     * add to the peak.) */
-    populate_job output_pages = {2, {{idom, (size_t)n * sizeof *idom},
-                                     {retained, (size_t)n * sizeof *retained}}};
-    populating = populate_start(&populate_thread, &output_pages, threaded);
+    /* The outputs one at a time, so that idom_by_dfn is gone before the
+     * 8-byte one is mapped in: this phase then stays below the peak that
+     * listing the predecessors sets. The other core maps idom in while this
+     * one accumulates. */
+    populate_job idom_pages = {1, {{idom, (size_t)n * sizeof *idom}}};
+    populating = populate_start(&populate_thread, &idom_pages, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
     retained_by_dfn[0] = 0;
     for (uint32_t w = count - 1; w > 0; w--)
@@ -579,12 +596,15 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     if (populating)
         pthread_join(populate_thread, NULL);
     if (count - 1 < n)
-        run_halves(clear_outputs_half, &s, threaded);
+        run_halves(clear_idom_half, &s, threaded);
+    run_halves(idom_store_half, &s, threaded);
+    free(semi_by_dfn);
+    semi_by_dfn = NULL;
+    run_halves(clear_retained_half, &s, threaded);
     run_halves(retained_store_half, &s, threaded);
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
-    free(semi_by_dfn);
     free(dfn_to_node);
     free(forest);
     return 0;
