@@ -38,6 +38,7 @@
  */
 #include "dominators.h"
 #include "../core/bigmem.h"
+#include "halves.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -49,11 +50,6 @@
 #define DFN_NONE 0xffffffffu
 #define ROOT_PENDING 0xffffffffu     /* node_to_dfn: a root not yet visited */
 #define ROOT_FLAG 0x80000000u        /* node_to_dfn: a visited root (dfn < 2^31) */
-
-/* Smaller graphs run both halves of every pass on the calling thread: a
- * thread costs more than it saves there. The halves are the same either way,
- * so the small random graphs of the tests check the split itself. */
-#define THREADED_MIN_NODES (1u << 16)
 
 /* How far ahead (in list entries) the semidominator pass prefetches. */
 #define PREFETCH_AHEAD 16
@@ -95,35 +91,6 @@ typedef struct dom_state {
     uint64_t *retained;
     uint64_t shallow_sum[2];
 } dom_state;
-
-typedef void pass_half(dom_state *s, unsigned half);
-
-typedef struct half_call {
-    pass_half *fn;
-    dom_state *s;
-} half_call;
-
-static void *run_second_half(void *arg)
-{
-    half_call *c = arg;
-    c->fn(c->s, 1);
-    return NULL;
-}
-
-/* Runs fn for half 0 and half 1, on two threads when threaded (and a thread
- * can be had), else one after the other. */
-static void run_halves(pass_half *fn, dom_state *s, int threaded)
-{
-    half_call c = {fn, s};
-    pthread_t t;
-    if (threaded && pthread_create(&t, NULL, run_second_half, &c) == 0) {
-        fn(s, 0);
-        pthread_join(t, NULL);
-    } else {
-        fn(s, 0);
-        fn(s, 1);
-    }
-}
 
 /* Pages to map in ahead of use (see populate_pages). */
 typedef struct populate_job {
@@ -272,8 +239,9 @@ static inline uint32_t eval_and_compress(uint32_t v, uint32_t w, forest_vertex *
 /* Each half counts, then lists, the predecessors of its own dfn range, so the
  * halves write disjoint parts of pred_offset and pred without atomics; each
  * reads all pairs, which is a sequential scan. */
-static void count_preds_half(dom_state *s, unsigned half)
+static void count_preds_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
     uint32_t *pred_offset = s->pred_offset;
     for (uint64_t i = 0; i < s->pair_count; i++) {
@@ -283,8 +251,9 @@ static void count_preds_half(dom_state *s, unsigned half)
     }
 }
 
-static void fill_preds_half(dom_state *s, unsigned half)
+static void fill_preds_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
     uint32_t *pred_offset = s->pred_offset;
     uint32_t *pred = s->pred;
@@ -298,8 +267,9 @@ static void fill_preds_half(dom_state *s, unsigned half)
 }
 
 /* Each vertex's own size, in dfn space. */
-static void retained_start_half(dom_state *s, unsigned half)
+static void retained_start_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
     uint64_t sum = 0;
@@ -313,8 +283,9 @@ static void retained_start_half(dom_state *s, unsigned half)
 
 /* The outputs, in node space, one after the other (the second is mapped
  * once the first has let go of idom_by_dfn). */
-static void idom_store_half(dom_state *s, unsigned half)
+static void idom_store_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
     for (uint32_t w = lo; w < hi; w++) {
@@ -323,8 +294,9 @@ static void idom_store_half(dom_state *s, unsigned half)
     }
 }
 
-static void retained_store_half(dom_state *s, unsigned half)
+static void retained_store_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
     for (uint32_t w = lo; w < hi; w++)
@@ -334,16 +306,18 @@ static void retained_store_half(dom_state *s, unsigned half)
 /* Every node starts unreachable; the reachable ones are overwritten later.
  * retained is cleared whatever the count: writing it in order maps its
  * pages in on both cores, where the stores would fault all over. */
-static void clear_idom_half(dom_state *s, unsigned half)
+static void clear_idom_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t n = s->g->node_count;
     uint32_t lo = half ? n / 2 : 0, hi = half ? n : n / 2;
     for (uint32_t node = lo; node < hi; node++)
         s->idom[node] = LF_NODE_NONE;
 }
 
-static void clear_retained_half(dom_state *s, unsigned half)
+static void clear_retained_half(void *ctx, unsigned half)
 {
+    dom_state *s = ctx;
     uint32_t n = s->g->node_count;
     uint32_t lo = half ? n / 2 : 0, hi = half ? n : n / 2;
     memset(s->retained + lo, 0, (size_t)(hi - lo) * sizeof *s->retained);
@@ -356,7 +330,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     const size_t slots = (size_t)n + 1; /* dfn space: super-root plus every node */
     const uint64_t *edge_offset = g->edge_offset;
     const uint32_t *edge_target = g->edge_target;
-    const int threaded = n >= THREADED_MIN_NODES;
+    const int threaded = n >= LF_THREADED_MIN_NODES;
 
     /* At most one pair per strong edge plus one per root; only the pages
      * the DFS writes become resident. */
@@ -510,7 +484,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                    .split = count / 2, .idom = idom, .retained = retained};
     if (pair_count > UINT32_MAX)
         goto nomem; /* see the header */
-    run_halves(count_preds_half, &s, threaded);
+    lf_run_halves(count_preds_half, &s, threaded);
     uint64_t total = 0;
     uint32_t split = count / 2;
     for (uint32_t d = 0; d < count; d++) {
@@ -525,7 +499,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
         goto nomem;
     s.pred = pred;
     s.split = split;
-    run_halves(fill_preds_half, &s, threaded);
+    lf_run_halves(fill_preds_half, &s, threaded);
     free(pairs);
     pairs = NULL;
 
@@ -582,7 +556,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     uint64_t *retained_by_dfn = (uint64_t *)forest;
     s.retained_by_dfn = retained_by_dfn;
     s.split = count / 2 > 1 ? count / 2 : 1;
-    run_halves(retained_start_half, &s, threaded);
+    lf_run_halves(retained_start_half, &s, threaded);
     /* The outputs one at a time, so that idom_by_dfn is gone before the
      * 8-byte one is mapped in: this phase then stays below the peak that
      * listing the predecessors sets. The other core maps idom in while this
@@ -596,12 +570,12 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     if (populating)
         pthread_join(populate_thread, NULL);
     if (count - 1 < n)
-        run_halves(clear_idom_half, &s, threaded);
-    run_halves(idom_store_half, &s, threaded);
+        lf_run_halves(clear_idom_half, &s, threaded);
+    lf_run_halves(idom_store_half, &s, threaded);
     free(semi_by_dfn);
     semi_by_dfn = NULL;
-    run_halves(clear_retained_half, &s, threaded);
-    run_halves(retained_store_half, &s, threaded);
+    lf_run_halves(clear_retained_half, &s, threaded);
+    lf_run_halves(retained_store_half, &s, threaded);
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
