@@ -1,6 +1,7 @@
 /* domtree.c - child lists of the dominator tree, sorted by retained size. */
 #include "domtree.h"
 #include "../core/bigmem.h"
+#include "halves.h"
 
 #include <stdlib.h>
 
@@ -9,7 +10,7 @@
  * that read retained[] at random, twice per comparison): long lists by a
  * radix sort of packed keys, the others (and lists holding a size of 4 GiB or
  * more) by an introsort of (retained, node) pairs. The scratch space is 16
- * bytes per child of the longest list. */
+ * bytes per child of the longest list of each half (see build_state). */
 typedef struct sort_pair {
     uint64_t retained;
     uint32_t node;
@@ -195,6 +196,54 @@ static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained
         list[i] = pairs[i].node;
 }
 
+/* Filling and sorting the lists split at a slot: each half scans every
+ * node for the children of its own slots, then sorts its own lists, with
+ * its own scratch. */
+typedef struct build_state {
+    uint32_t node_count;
+    const uint32_t *idom;
+    const uint64_t *retained;
+    uint32_t *offset, *child;
+    size_t slots, split; /* slots [0, split) and [split, slots) */
+    int failed[2];
+} build_state;
+
+static void fill_half(void *ctx, unsigned half)
+{
+    build_state *b = ctx;
+    size_t lo = half ? b->split : 0, span = (half ? b->slots : b->split) - lo;
+    /* Each offset is the end of its list; filling from the last node down
+     * leaves it at the start, with every list in increasing node order. */
+    for (uint32_t v = b->node_count; v-- > 0;) {
+        uint32_t d = b->idom[v];
+        if (d == LF_NODE_NONE)
+            continue;
+        size_t slot = lf_domtree_slot(b->node_count, d);
+        if (slot - lo < span)
+            b->child[--b->offset[slot]] = v;
+    }
+}
+
+static void sort_half(void *ctx, unsigned half)
+{
+    build_state *b = ctx;
+    size_t lo = half ? b->split : 0, hi = half ? b->slots : b->split;
+    uint32_t longest = 0;
+    for (size_t s = lo; s < hi; s++)
+        if (b->offset[s + 1] - b->offset[s] > longest)
+            longest = b->offset[s + 1] - b->offset[s];
+    void *scratch = NULL; /* pairs, or keys and their radix buffer */
+    if (longest >= SORT_SMALL && !(scratch = lf_big_malloc((size_t)longest * 16))) {
+        b->failed[half] = 1;
+        return;
+    }
+    for (size_t s = lo; s < hi; s++)
+        if (b->offset[s + 1] - b->offset[s] > 1)
+            sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
+                          scratch);
+    free(scratch);
+}
+
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
                      lf_domtree *tree)
 {
@@ -214,29 +263,26 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
         free(offset);
         return -1;
     }
-    /* Each offset becomes the end of its list; filling from the last node
-     * down leaves it at the start, with every list in increasing node order. */
-    uint32_t sum = 0, longest = 0;
+    /* Each offset becomes the end of its list; the halves get about as many
+     * children each. */
+    uint32_t sum = 0;
+    size_t split = 0;
     for (size_t s = 0; s < slots; s++) {
-        if (offset[s] > longest)
-            longest = offset[s];
         sum += offset[s];
         offset[s] = sum;
+        if ((uint64_t)sum * 2 <= listed)
+            split = s + 1;
     }
     offset[slots] = sum;
-    for (uint32_t v = node_count; v-- > 0;)
-        if (idom[v] != LF_NODE_NONE)
-            child[--offset[lf_domtree_slot(node_count, idom[v])]] = v;
-    void *scratch = NULL; /* pairs, or keys and their radix buffer */
-    if (longest >= SORT_SMALL && !(scratch = lf_big_malloc((size_t)longest * 16))) {
+    build_state b = {node_count, idom, retained, offset, child, slots, split, {0, 0}};
+    const int threaded = node_count >= LF_THREADED_MIN_NODES;
+    lf_run_halves(fill_half, &b, threaded);
+    lf_run_halves(sort_half, &b, threaded);
+    if (b.failed[0] || b.failed[1]) {
         free(offset);
         free(child);
         return -1;
     }
-    for (size_t s = 0; s < slots; s++)
-        if (offset[s + 1] - offset[s] > 1)
-            sort_children(child + offset[s], offset[s + 1] - offset[s], retained, scratch);
-    free(scratch);
     tree->node_count = node_count;
     tree->child_offset = offset;
     tree->child = child;

@@ -290,6 +290,60 @@ void test_domtree_long_lists_sorted(void)
     free(ret);
 }
 
+/* Reference order of a child list: larger retained first, then node number. */
+static const uint64_t *ref_retained;
+static int ref_before(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (ref_retained[a] != ref_retained[b])
+        return ref_retained[a] > ref_retained[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+void test_domtree_every_list(void)
+{
+    /* Root 0 (under the super-root) owns 10 inner nodes, each owning 30
+     * leaves; 5 leaves are unreachable. The build splits the slots in two
+     * halves mid-way through the inner nodes: every list must hold exactly
+     * the nodes whose idom it is, in the order a plain qsort gives. */
+    const uint32_t inner = 10, leaves = 30, n = 1 + inner + inner * leaves + 5;
+    uint32_t *idom = malloc(n * sizeof *idom);
+    uint64_t *ret = calloc(n, sizeof *ret);
+    rng_state = 77;
+    idom[0] = S;
+    for (uint32_t i = 1; i <= inner; i++)
+        idom[i] = 0;
+    for (uint32_t i = inner + 1; i < n - 5; i++) {
+        idom[i] = 1 + (i - inner - 1) / leaves;
+        ret[i] = rnd(9); /* many ties */
+        ret[idom[i]] += ret[i];
+    }
+    for (uint32_t i = n - 5; i < n; i++)
+        idom[i] = LF_NODE_NONE;
+    for (uint32_t i = 1; i <= inner; i++)
+        ret[0] += ret[i];
+    lf_domtree tree;
+    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    ref_retained = ret;
+    uint32_t want[64], wrong = 0;
+    for (uint32_t slot = 0; slot <= n; slot++) {
+        uint32_t parent = slot == n ? S : slot, count = 0;
+        for (uint32_t v = 0; v < n; v++)
+            if (idom[v] == parent && count < 64)
+                want[count++] = v;
+        qsort(want, count, sizeof *want, ref_before);
+        uint32_t at = tree.child_offset[slot], len = tree.child_offset[slot + 1] - at;
+        wrong += len != count;
+        for (uint32_t k = 0; k < len && k < count; k++)
+            wrong += tree.child[at + k] != want[k];
+    }
+    CHECK_EQ_U64(wrong, 0);
+    CHECK_EQ_U64(tree.child_offset[n + 1], n - 5);
+    lf_domtree_free(&tree);
+    free(idom);
+    free(ret);
+}
+
 void test_class_retained_nested(void)
 {
     /* A class whose instances dominate each other: list nodes 0 -> 1 -> 2 (class

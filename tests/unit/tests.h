@@ -9,6 +9,7 @@
     T(test_dominators_long_chain)          \
     T(test_domtree_children_sorted)        \
     T(test_domtree_long_lists_sorted)      \
+    T(test_domtree_every_list)             \
     T(test_class_retained_nested)          \
     T(test_reverse_lists)                  \
     T(test_strtab_interning)               \
