@@ -531,9 +531,10 @@ typedef struct node_tables {
     uint64_t *shallow;
     uint64_t *edge_offset;     /* counts in pass 2, offsets in pass 3 */
     uint32_t *record_low;      /* node -> offset of its sub-record, see hprof_record_at */
-    uint8_t *record_high;
+    uint8_t *record_high;      /* NULL when the dump is under 4 GiB */
     uint8_t *seen;             /* node -> 1 once the first object with its id is read (a byte
-                                * each, so threads never share one); pass 2 only */
+                                * each, so threads never share one); pass 2 only, and only
+                                * when some id repeats (else NULL) */
     lf_idrank rank;
     uint32_t *class_node;      /* class index -> node of its class object */
     uint32_t *frame_edges;     /* node -> thread-local roots hung under it */
@@ -667,13 +668,15 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     const unsigned id = r->id_size;
     uint64_t obj = hprof_id(c, id);
     uint32_t node = lf_idrank_find(&t->rank, obj); /* pass 1 saw every id, 0 included */
-    if (node == LF_NODE_NONE || t->seen[node]) {
+    if (node == LF_NODE_NONE || (t->seen && t->seen[node])) {
         r->warnings++; /* a second object with the same id: ignored */
         return 0;
     }
-    t->seen[node] = 1;
+    if (t->seen)
+        t->seen[node] = 1;
     t->record_low[node] = (uint32_t)record_at;
-    t->record_high[node] = (uint8_t)(record_at >> 32);
+    if (t->record_high)
+        t->record_high[node] = (uint8_t)(record_at >> 32);
     uint64_t edges = 0;
     switch (tag) {
     case HPROF_CLASS_DUMP: {
@@ -1548,12 +1551,15 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     t.class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t.class_of);
     t.shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t.shallow);
     t.edge_offset = lf_big_calloc((size_t)n + 1, sizeof *t.edge_offset);
-    t.seen = lf_big_calloc((size_t)n + 1, 1);
+    /* Only a dump with repeated ids needs to mark the first of each, and
+     * only one of 4 GiB or more has offsets that need a fifth byte. */
+    const int repeats = ids_met > r.id_count, past_4g = size > UINT32_MAX;
+    t.seen = repeats ? lf_big_calloc((size_t)n + 1, 1) : NULL;
     t.record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t.record_low);
-    t.record_high = lf_big_malloc((size_t)n + 1);
+    t.record_high = past_4g ? lf_big_malloc((size_t)n + 1) : NULL;
     t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
-    if (!t.class_of || !t.shallow || !t.edge_offset || !t.seen || !t.class_node || !t.record_low ||
-        !t.record_high) {
+    if (!t.class_of || !t.shallow || !t.edge_offset || (repeats && !t.seen) || !t.class_node ||
+        !t.record_low || (past_4g && !t.record_high)) {
         lf_fail_nomem(err, "reading objects");
         goto out;
     }

@@ -116,7 +116,7 @@ static inline uint32_t hprof_class_hash_find(const uint64_t *hash_id, const uint
 #define HPROF_MAX_FILE_SIZE (1ull << 40)
 static inline uint64_t hprof_record_at(const uint32_t *low, const uint8_t *high, uint32_t node)
 {
-    return (uint64_t)high[node] << 32 | low[node];
+    return high ? (uint64_t)high[node] << 32 | low[node] : low[node]; /* high: NULL under 4 GiB */
 }
 
 /* hprof.c */

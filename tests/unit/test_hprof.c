@@ -13,7 +13,7 @@
 #include "test.h"
 #include "tests.h"
 
-enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10 };
+enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10, T_LONG = 11 };
 
 static int str_is(lf_str s, const char *want)
 {
@@ -288,6 +288,46 @@ void test_hprof_dangling(void)
     CHECK(thread != UINT32_MAX);
     if (thread != UINT32_MAX)
         CHECK(str_is(lf_snapshot_string(&s, s.root[thread].name), "\"worker-1\""));
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+void test_hprof_repeated_id(void)
+{
+    /* Two records with the id 0x1000: the first (a Box, 8 bytes of fields)
+     * is kept, the second (a long[4]) is not read; a third object is not
+     * disturbed. Each repeat is a warning of pass 1 and one of pass 2. */
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_string(&b, 1, "java/lang/Object");
+    hw_string(&b, 2, "Box");
+    hw_string(&b, 3, "value");
+    hw_load_class(&b, 1, 0x100, 1);
+    hw_load_class(&b, 2, 0x200, 2);
+    hw_record(&b, 0x1c);
+    uint64_t sid = 3;
+    uint8_t obj = T_OBJECT;
+    hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x200, 0x100, 0, 8, 1, &sid, &obj);
+    uint8_t data[8] = {0, 0, 0, 0, 0, 0, 0x20, 0x00}; /* value -> 0x2000 */
+    hw_instance(&b, 0x1000, 0x200, data, 8);
+    const uint64_t longs[4] = {1, 2, 3, 4};
+    hw_prim_array(&b, 0x1000, T_LONG, 4, longs, 8);
+    hw_instance(&b, 0x2000, 0x200, (const uint8_t[8]){0}, 8);
+    hw_u1(&b, 0x01); /* JNI global -> 0x1000 */
+    hw_id(&b, 0x1000);
+    hw_id(&b, 0);
+    hw_record_end(&b);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(&b, 0, &s, &err) == 0);
+    CHECK_EQ_U64(s.object_count, 4); /* two classes, two objects */
+    CHECK_EQ_U64(s.stats.warnings, 2);
+    uint32_t box = lf_snapshot_find_id(&s, 0x1000), other = lf_snapshot_find_id(&s, 0x2000);
+    CHECK(str_is(lf_snapshot_object_label(&s, box), "Box"));
+    CHECK_EQ_U64(s.object_shallow[box], 16); /* align8(12 + 4), not the array's 48 */
+    CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 2); /* <class>, value */
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, box, other) != UINT64_MAX, 1);
     lf_snapshot_free(&s);
     hw_free(&b);
 }

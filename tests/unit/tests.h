@@ -27,6 +27,7 @@
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)                 \
+    T(test_hprof_repeated_id)              \
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
     T(test_hprof_partial)                  \
