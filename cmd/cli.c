@@ -368,7 +368,7 @@ int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
     cli_progress(ctx, "computing dominators");
-    int rc = lf_analyze(s, ctx->dom_flags, &err);
+    int rc = lf_analyze(s, ctx->dom_flags, ctx->threads, &err);
     cli_progress_done(ctx);
     if (rc) {
         lf_snapshot_free(s);

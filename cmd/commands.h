@@ -32,7 +32,7 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
     "  --format table|tsv|json  output format (table on a terminal, else tsv)\n"         \
     "  -q, --quiet              no warnings\n"                                           \
     "  -v, --verbose            more detail (info: timings and peak memory)\n"          \
-    "  --threads N              reader threads (default: the cores)\n"                          \
+    "  --threads N              threads to read and analyse with (default: the cores)\n"       \
     "  --no-progress            no progress on stderr\n"                                 \
     "  --keep-unreachable       unreachable objects become roots\n"                      \
     "  --strict                 recoverable oddities in the input are errors\n"         \

@@ -8,7 +8,7 @@
 #include "../graph/dominators.h"
 #include "../graph/domtree.h"
 
-int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err)
+int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *err)
 {
     if ((s->flags & LF_SNAP_UNREACHED_ALONE) && !(dom_flags & LF_DOM_KEEP_UNREACHABLE))
         dom_flags |= LF_DOM_UNREACHED_ALONE;
@@ -26,12 +26,13 @@ int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err)
     g.root_count = s->root_count;
     g.root_node = root_node;
     lf_dominator_result result;
-    if (lf_dominators_compute(&g, s->object_shallow, dom_flags, idom, retained, &result))
+    unsigned how = threads > 1 ? 0 : LF_DOM_ONE_THREAD; /* not stored: not part of the result */
+    if (lf_dominators_compute(&g, s->object_shallow, dom_flags | how, idom, retained, &result))
         goto nomem;
     free(root_node);
     root_node = NULL;
     lf_domtree tree;
-    if (lf_domtree_build(n, idom, retained, &tree))
+    if (lf_domtree_build(n, idom, retained, threads, &tree))
         goto nomem;
     if (s->owned_count + 4 > sizeof s->owned / sizeof s->owned[0]) {
         lf_domtree_free(&tree);

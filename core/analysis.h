@@ -7,8 +7,9 @@
 
 /* Makes s->idom, s->retained and s->domtree_* available, computed with the
  * LF_DOM_* flags given, unless the snapshot already holds an analysis made
- * with the same flags. */
-int lf_analyze(lf_snapshot *s, unsigned dom_flags, lf_error *err);
+ * with the same flags. threads: at most 1 keeps every pass on the calling
+ * thread, else the passes that split use two (same result). */
+int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *err);
 
 typedef struct lf_class_totals {
     uint64_t *count;        /* class -> instances */

@@ -89,7 +89,7 @@ int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errl
         s.format = LF_FORMAT_LFS;
         s.source_format = LF_FORMAT_LFS;
         if (!(flags & LFS_WRITER_NO_ANALYSIS))
-            rc = lf_analyze(&s, 0, &err);
+            rc = lf_analyze(&s, 0, 2, &err);
         if (rc == 0)
             rc = lf_lfs_write(&s, path, &err);
         lf_snapshot_free(&s);

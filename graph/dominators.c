@@ -330,7 +330,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     const size_t slots = (size_t)n + 1; /* dfn space: super-root plus every node */
     const uint64_t *edge_offset = g->edge_offset;
     const uint32_t *edge_target = g->edge_target;
-    const int threaded = n >= LF_THREADED_MIN_NODES;
+    const int threaded = n >= LF_THREADED_MIN_NODES && !(flags & LF_DOM_ONE_THREAD);
 
     /* At most one pair per strong edge plus one per root; only the pages
      * the DFS writes become resident. */

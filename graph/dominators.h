@@ -10,6 +10,9 @@ enum {
     /* Objects no root reaches become children of the super-root one by one,
      * each retaining only itself (their references are not followed). */
     LF_DOM_UNREACHED_ALONE = 1u << 1,
+    /* Every pass on the calling thread (--threads 1). A choice of how, not
+     * of what: the result is the same either way. */
+    LF_DOM_ONE_THREAD = 1u << 2,
 };
 
 typedef struct lf_dominator_result {

@@ -245,7 +245,7 @@ static void sort_half(void *ctx, unsigned half)
 }
 
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
-                     lf_domtree *tree)
+                     unsigned threads, lf_domtree *tree)
 {
     const size_t slots = (size_t)node_count + 1;
     uint32_t *offset = lf_big_calloc(slots + 1, sizeof *offset);
@@ -275,7 +275,7 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
     }
     offset[slots] = sum;
     build_state b = {node_count, idom, retained, offset, child, slots, split, {0, 0}};
-    const int threaded = node_count >= LF_THREADED_MIN_NODES;
+    const int threaded = node_count >= LF_THREADED_MIN_NODES && threads > 1;
     lf_run_halves(fill_half, &b, threaded);
     lf_run_halves(sort_half, &b, threaded);
     if (b.failed[0] || b.failed[1]) {

@@ -14,9 +14,10 @@ typedef struct lf_domtree {
     uint32_t *child;
 } lf_domtree;
 
-/* Returns 0 or -1 when out of memory. */
+/* threads: at most 1 keeps the work on the calling thread (the result is
+ * the same). Returns 0 or -1 when out of memory. */
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
-                     lf_domtree *tree);
+                     unsigned threads, lf_domtree *tree);
 void lf_domtree_free(lf_domtree *tree);
 
 static inline uint32_t lf_domtree_slot(uint32_t node_count, uint32_t node)

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 
     lf_domtree tree;
     t0 = now();
-    if (lf_domtree_build(n, idom, retained, &tree))
+    if (lf_domtree_build(n, idom, retained, 2, &tree))
         return 4;
     report("dominator_tree", now() - t0, &s);
 

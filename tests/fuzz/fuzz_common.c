@@ -12,7 +12,7 @@
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
 {
     lf_error err;
-    if (lf_analyze(s, 0, &err))
+    if (lf_analyze(s, 0, 2, &err))
         return;
     lf_class_totals t;
     if (lf_class_totals_compute(s, &t, &err) == 0)

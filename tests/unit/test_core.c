@@ -136,7 +136,7 @@ void test_lfs_roundtrip(void)
     lf_snapshot a, b;
     lf_error err;
     CHECK(parse(nested_list, &a, &err) == 0);
-    CHECK(lf_analyze(&a, 0, &err) == 0);
+    CHECK(lf_analyze(&a, 0, 2, &err) == 0);
     const char *path = tmp_path("roundtrip.lfs");
     CHECK(lf_lfs_write(&a, path, &err) == 0);
     CHECK(lf_lfs_open(path, &b, &err) == 0);
@@ -160,7 +160,7 @@ void test_lfs_roundtrip(void)
     CHECK_EQ_U64(b.domtree_offset[6] - b.domtree_offset[5], 1); /* one top owner */
     /* a stored analysis is used as is; one with other flags is recomputed */
     const uint32_t *stored = b.idom;
-    CHECK(lf_analyze(&b, 0, &err) == 0);
+    CHECK(lf_analyze(&b, 0, 2, &err) == 0);
     CHECK(b.idom == stored);
     lf_snapshot_free(&b);
     lf_snapshot_free(&a);
@@ -173,7 +173,7 @@ void test_lfs_corruption(void)
     lf_snapshot a, b;
     lf_error err;
     CHECK(parse(nested_list, &a, &err) == 0);
-    CHECK(lf_analyze(&a, 0, &err) == 0);
+    CHECK(lf_analyze(&a, 0, 2, &err) == 0);
     const char *path = tmp_path("corrupt.lfs");
     CHECK(lf_lfs_write(&a, path, &err) == 0);
     lf_snapshot_free(&a);

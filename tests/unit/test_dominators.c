@@ -209,7 +209,7 @@ void test_dominators_long_chain(void)
 
     /* The tree of a 10M chain also sorts and walks without recursion. */
     lf_domtree tree;
-    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    CHECK(lf_domtree_build(n, idom, ret, 2, &tree) == 0);
     CHECK_EQ_U64(tree.child_offset[n + 1] - tree.child_offset[n], 1);
     uint32_t *cls = calloc(n, sizeof *cls);
     uint64_t class_ret[1];
@@ -240,7 +240,7 @@ void test_domtree_children_sorted(void)
     uint64_t ret[41];
     run(&t, 0, idom, ret);
     lf_domtree tree;
-    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    CHECK(lf_domtree_build(n, idom, ret, 2, &tree) == 0);
     CHECK_EQ_U64(tree.child_offset[1] - tree.child_offset[0], 40);
     for (uint32_t k = tree.child_offset[0] + 1; k < tree.child_offset[1]; k++) {
         uint32_t a = tree.child[k - 1], b = tree.child[k];
@@ -274,7 +274,7 @@ void test_domtree_long_lists_sorted(void)
             ret[0] += ret[i];
         }
         lf_domtree tree;
-        CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+        CHECK(lf_domtree_build(n, idom, ret, 2, &tree) == 0);
         CHECK_EQ_U64(tree.child_offset[1] - tree.child_offset[0], n - 1);
         uint32_t wrong = 0;
         for (uint32_t k = tree.child_offset[0] + 1; k < tree.child_offset[1]; k++) {
@@ -323,7 +323,7 @@ void test_domtree_every_list(void)
     for (uint32_t i = 1; i <= inner; i++)
         ret[0] += ret[i];
     lf_domtree tree;
-    CHECK(lf_domtree_build(n, idom, ret, &tree) == 0);
+    CHECK(lf_domtree_build(n, idom, ret, 2, &tree) == 0);
     ref_retained = ret;
     uint32_t want[64], wrong = 0;
     for (uint32_t slot = 0; slot <= n; slot++) {
@@ -357,7 +357,7 @@ void test_class_retained_nested(void)
     uint64_t ret[7];
     run(&t, 0, idom, ret);
     lf_domtree tree;
-    CHECK(lf_domtree_build(7, idom, ret, &tree) == 0);
+    CHECK(lf_domtree_build(7, idom, ret, 2, &tree) == 0);
     uint32_t cls[] = {0, 0, 0, 1, 1, 1, 0};
     uint64_t class_ret[2];
     CHECK(lf_class_retained(tree.child_offset, tree.child, 7, cls, 2, ret, class_ret) == 0);

@@ -150,7 +150,7 @@ void test_hprof_android(void)
     CHECK(monitor != UINT32_MAX);
     if (monitor != UINT32_MAX)
         CHECK(str_is(lf_snapshot_string(&s, s.root[monitor].name), "thread serial 1"));
-    CHECK(lf_analyze(&s, 0, &err) == 0);
+    CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     /* the referent is only weakly held: unreachable, not retained */
     CHECK_EQ_U64(s.idom[referent], LF_NODE_NONE);
     CHECK_EQ_U64(s.retained[weak], 24);
@@ -161,7 +161,7 @@ void test_hprof_android(void)
 
     /* with all references strong, the WeakReference owns its referent */
     CHECK(parse_buf(&b, LF_HPROF_ALL_STRONG, &s, &err) == 0);
-    CHECK(lf_analyze(&s, 0, &err) == 0);
+    CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     CHECK_EQ_U64(s.retained[lf_snapshot_find_id(&s, 0x4000)], 24 + 16);
     lf_snapshot_free(&s);
     hw_free(&b);
@@ -584,7 +584,7 @@ void test_hprof_partial(void)
     CHECK_EQ_U64(s.stats.dangling_edges, 1); /* 0x1010.next -> 0x1020, past the cut */
     CHECK(lf_snapshot_find_id(&s, 0x1010) != LF_NODE_NONE);
     CHECK(lf_snapshot_find_id(&s, 0x1020) == LF_NODE_NONE);
-    CHECK(lf_analyze(&s, 0, &err) == 0);
+    CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     uint32_t head = lf_snapshot_find_id(&s, 0x1000);
     if (head != LF_NODE_NONE)
         CHECK_EQ_U64(s.retained[head], 2 * 16); /* itself and 0x1010, align8(12 + 4) each */

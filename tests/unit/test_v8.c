@@ -61,7 +61,12 @@ void test_v8_threads_same(void)
         CHECK(memcmp(one.edge_target, two.edge_target, one.edge_count * sizeof *one.edge_target) == 0);
         CHECK(memcmp(one.edge_label, two.edge_label, one.edge_count * sizeof *one.edge_label) == 0);
         CHECK_EQ_U64(one.object_id[k], 2ull * k + 1);
-        CHECK(lf_analyze(&two, 0, &err) == 0);
+        CHECK(lf_analyze(&two, 0, 2, &err) == 0);
+        CHECK(lf_analyze(&one, 0, 1, &err) == 0); /* every pass on this thread */
+        CHECK(memcmp(one.idom, two.idom, (k + 1) * sizeof *one.idom) == 0);
+        CHECK(memcmp(one.retained, two.retained, (k + 1) * sizeof *one.retained) == 0);
+        CHECK(memcmp(one.domtree_offset, two.domtree_offset, (k + 3) * sizeof *one.domtree_offset) == 0);
+        CHECK(memcmp(one.domtree_child, two.domtree_child, (k + 1) * sizeof *one.domtree_child) == 0);
         /* n1 retains the whole chain; n(k/2) the second half */
         CHECK_EQ_U64(two.retained[1], 16ull * k);
         CHECK_EQ_U64(two.retained[k / 2], 16ull * (k - k / 2 + 1));
@@ -105,7 +110,7 @@ void test_v8_partial(void)
         CHECK_EQ_U64(s.stats.cut_at, comma_at);
         CHECK_EQ_U64(s.object_count, k + 1);
         CHECK_EQ_U64(s.edge_count, rows);
-        CHECK(lf_analyze(&s, 0, &err) == 0);
+        CHECK(lf_analyze(&s, 0, 2, &err) == 0);
         if (s.retained) {
             /* n1 .. n(m+1) hang on the chain; the nodes after it lost their edges */
             CHECK_EQ_U64(s.retained[1], 16ull * (m + 1));
