@@ -6,6 +6,9 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 lf_str lf_snapshot_string(const lf_snapshot *s, uint32_t index)
 {
@@ -151,17 +154,38 @@ nomem:
     return -1;
 }
 
+/* Whether any of the four targets at p names node `to`. Output looks up the
+ * edges of one large array once per element it holds (dominators --flat):
+ * scanning four at a time took that lookup from a quarter of such a listing
+ * to a small part of it. */
+static inline int block_names(const uint32_t *p, uint32_t to)
+{
+#ifdef __SSE2__
+    __m128i t = _mm_and_si128(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi32((int)LF_EDGE_NODE));
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(t, _mm_set1_epi32((int)to))) != 0;
+#else
+    return lf_edge_node(p[0]) == to || lf_edge_node(p[1]) == to || lf_edge_node(p[2]) == to ||
+           lf_edge_node(p[3]) == to;
+#endif
+}
+
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
 {
     uint64_t weak_match = UINT64_MAX;
-    for (uint64_t e = s->edge_offset[from]; e < s->edge_offset[from + 1]; e++) {
-        uint32_t t = s->edge_target[e];
-        if (lf_edge_node(t) != to)
-            continue;
-        if (!lf_edge_is_weak(t))
-            return e;
-        if (weak_match == UINT64_MAX)
-            weak_match = e;
+    uint64_t e = s->edge_offset[from], end = s->edge_offset[from + 1];
+    while (e < end) {
+        while (end - e >= 4 && !block_names(s->edge_target + e, to))
+            e += 4;
+        /* the block holding a match (or the last few edges), one by one */
+        for (uint64_t stop = end - e >= 4 ? e + 4 : end; e < stop; e++) {
+            uint32_t t = s->edge_target[e];
+            if (lf_edge_node(t) != to)
+                continue;
+            if (!lf_edge_is_weak(t))
+                return e;
+            if (weak_match == UINT64_MAX)
+                weak_match = e;
+        }
     }
     return weak_match;
 }

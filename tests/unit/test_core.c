@@ -19,6 +19,40 @@ static int str_is(lf_str s, const char *want)
     return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
 }
 
+void test_find_edge(void)
+{
+    /* Node 0 has 1003 edges (not a multiple of four): mostly to node 1; node
+     * 2 weakly at 500, strongly at 700 and 900; node 3 only weakly at 3 and
+     * 999; node 4 last of all (the partial block); node 5 never. Node 1 has
+     * one edge, to node 4. */
+    const uint32_t deg = 1003;
+    uint32_t *target = malloc((deg + 1) * sizeof *target);
+    for (uint32_t e = 0; e < deg; e++)
+        target[e] = 1;
+    target[500] = 2 | LF_EDGE_WEAK;
+    target[700] = 2;
+    target[900] = 2;
+    target[3] = 3 | LF_EDGE_WEAK;
+    target[999] = 3 | LF_EDGE_WEAK;
+    target[1002] = 4;
+    target[deg] = 4;
+    uint64_t offset[7] = {0, deg, deg + 1, deg + 1, deg + 1, deg + 1, deg + 1};
+    lf_snapshot s;
+    memset(&s, 0, sizeof s);
+    s.object_count = 6;
+    s.edge_count = deg + 1;
+    s.edge_offset = offset;
+    s.edge_target = target;
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 2), 700); /* strong beats an earlier weak */
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 3), 3);   /* only weak: the first */
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 4), 1002);
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 1), 0);
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 5), UINT64_MAX);
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 1, 4), deg);
+    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 2, 4), UINT64_MAX); /* no edges */
+    free(target);
+}
+
 void test_strtab_interning(void)
 {
     lf_strtab t;
