@@ -13,6 +13,8 @@ case_ dom_nested_min 0 dominators $G/nested_class.txt --min 101
 case_ dom_nested_minpct 0 dominators $G/nested_class.txt --min 30%
 case_ dom_nested_flat 0 dominators $G/nested_class.txt --flat --top 0 --min 0
 case_ dom_nested_flat2 0 dominators $G/nested_class.txt --flat --top 2
+case_ dom_huge_flat 0 dominators $G/huge_sizes.txt --flat --top 0 --min 0
+case_ dom_huge_flat3 0 dominators $G/huge_sizes.txt --flat --top 3
 case_ dom_nested_root 0 dominators $G/nested_class.txt --root 0x2
 case_ dom_nested_table 0 dominators $G/nested_class.txt --format table
 case_ dom_diamond_keep 0 dominators $G/diamond.txt --keep-unreachable --flat
