@@ -478,8 +478,12 @@ void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)
 void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
                           const char *prefix)
 {
+    cli_write_edge(w, s, lf_snapshot_find_edge(s, from, to), prefix);
+}
+
+void cli_write_edge(out_writer *w, const lf_snapshot *s, uint64_t e, const char *prefix)
+{
     char buf[4200];
-    uint64_t e = lf_snapshot_find_edge(s, from, to);
     if (e == UINT64_MAX) {
         out_str(w, "", 0);
         return;

@@ -86,5 +86,7 @@ void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node);
  * there is no such edge. */
 void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
                           const char *prefix);
+/* The same for an edge already found (UINT64_MAX: empty). */
+void cli_write_edge(out_writer *w, const lf_snapshot *s, uint64_t edge, const char *prefix);
 
 #endif

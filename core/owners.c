@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include "bigmem.h"
+#include "edge_finder.h"
 #include "vec.h"
 
 static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
@@ -22,7 +23,9 @@ static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
 
 /* The field by which the dominator holds v, indices masked; for a top owner
  * its first root's kind and name. */
-static lf_str holder(const lf_snapshot *s, uint32_t v, char *buf, size_t size)
+/* edges: NULL to scan (one question), else a finder (a question per object) */
+static lf_str holder(const lf_snapshot *s, lf_edge_finder *edges, uint32_t v, char *buf,
+                     size_t size)
 {
     lf_str out = {"", 0};
     uint32_t d = s->idom[v];
@@ -38,7 +41,7 @@ static lf_str holder(const lf_snapshot *s, uint32_t v, char *buf, size_t size)
             }
         return out;
     }
-    uint64_t e = lf_snapshot_find_edge(s, d, v);
+    uint64_t e = edges ? lf_edge_finder_find(edges, d, v) : lf_snapshot_find_edge(s, d, v);
     if (e == UINT64_MAX)
         return out;
     uint8_t kind;
@@ -73,17 +76,21 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     for (uint32_t i = off[n + 1]; i > off[n]; i--)
         stack[top++] = child[i - 1];
     char buf[1200];
+    /* every element of a large array asks for its edge: see edge_finder.h */
+    lf_edge_finder edges;
+    lf_edge_finder_init(&edges, s);
     while (top > 0) {
         uint32_t v = stack[--top];
         order[count++] = v;
         uint32_t d = s->idom[v];
         uint64_t parent = d == LF_NODE_SUPER ? 0 : sig[d];
         depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
-        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(s, v, buf, sizeof buf));
+        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(s, &edges, v, buf, sizeof buf));
         objects[v] = 1;
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
+    lf_edge_finder_free(&edges);
     /* objects retained: children before parents in reverse preorder */
     for (size_t i = count; i > 0; i--) {
         uint32_t v = order[i - 1];
@@ -161,7 +168,7 @@ size_t lf_owner_path(const lf_snapshot *s, uint32_t node, char *buf, size_t size
         o += (size_t)snprintf(buf, size, "... / ");
     for (unsigned i = hops; i > 0 && o + 1 < size; i--) {
         uint32_t v = chain[i - 1];
-        lf_str h = holder(s, v, field, sizeof field);
+        lf_str h = holder(s, NULL, v, field, sizeof field);
         lf_str cls = lf_snapshot_object_label(s, v);
         int n = snprintf(buf + o, size - o, "%s%.*s%s(%.*s)", i == hops ? "" : " / ",
                          (int)(h.len > 600 ? 600 : h.len), h.ptr, h.len ? " " : "",

@@ -5,6 +5,7 @@
 
 #include "../../core/analysis.h"
 #include "../../core/bigmem.h"
+#include "../../core/edge_finder.h"
 #include "../../core/idrank.h"
 #include "../../core/idset.h"
 #include "../../core/lfs.h"
@@ -21,11 +22,12 @@ static int str_is(lf_str s, const char *want)
 
 void test_find_edge(void)
 {
-    /* Node 0 has 1003 edges (not a multiple of four): mostly to node 1; node
-     * 2 weakly at 500, strongly at 700 and 900; node 3 only weakly at 3 and
-     * 999; node 4 last of all (the partial block); node 5 never. Node 1 has
-     * one edge, to node 4. */
-    const uint32_t deg = 1003;
+    /* Node 0 has 5003 edges (not a multiple of four; enough for a finder to
+     * sort them): mostly to node 1; node 2 weakly at 500, strongly at 700 and
+     * 900; node 3 only weakly at 3 and 4999; node 4 last of all (the partial
+     * block); node 5 never. Node 1 has one edge, to node 4. The scan and the
+     * finder (twice: sorting, then sorted) give the same, constructed answers. */
+    const uint32_t deg = 5003;
     uint32_t *target = malloc((deg + 1) * sizeof *target);
     for (uint32_t e = 0; e < deg; e++)
         target[e] = 1;
@@ -33,8 +35,8 @@ void test_find_edge(void)
     target[700] = 2;
     target[900] = 2;
     target[3] = 3 | LF_EDGE_WEAK;
-    target[999] = 3 | LF_EDGE_WEAK;
-    target[1002] = 4;
+    target[4999] = 3 | LF_EDGE_WEAK;
+    target[5002] = 4;
     target[deg] = 4;
     uint64_t offset[7] = {0, deg, deg + 1, deg + 1, deg + 1, deg + 1, deg + 1};
     lf_snapshot s;
@@ -43,13 +45,25 @@ void test_find_edge(void)
     s.edge_count = deg + 1;
     s.edge_offset = offset;
     s.edge_target = target;
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 2), 700); /* strong beats an earlier weak */
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 3), 3);   /* only weak: the first */
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 4), 1002);
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 1), 0);
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 0, 5), UINT64_MAX);
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 1, 4), deg);
-    CHECK_EQ_U64(lf_snapshot_find_edge(&s, 2, 4), UINT64_MAX); /* no edges */
+    const struct {
+        uint32_t from, to;
+        uint64_t want;
+    } ask[] = {
+        {0, 2, 700},  /* strong beats an earlier weak */
+        {0, 3, 3},    /* only weak: the first */
+        {0, 4, 5002}, {0, 1, 0}, {0, 5, UINT64_MAX}, {1, 4, deg},
+        {2, 4, UINT64_MAX}, /* no edges */
+    };
+    lf_edge_finder f;
+    lf_edge_finder_init(&f, &s);
+    uint64_t wrong = 0;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof ask / sizeof ask[0]; i++) {
+            wrong += lf_snapshot_find_edge(&s, ask[i].from, ask[i].to) != ask[i].want;
+            wrong += lf_edge_finder_find(&f, ask[i].from, ask[i].to) != ask[i].want;
+        }
+    CHECK_EQ_U64(wrong, 0);
+    lf_edge_finder_free(&f);
     free(target);
 }
 
