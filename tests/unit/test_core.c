@@ -264,6 +264,24 @@ void test_lfs_corruption(void)
     CHECK(lf_lfs_open(path, &b, &err) == -1);
     CHECK(strcmp(err.reason, "truncated leakfind snapshot") == 0);
     CHECK_EQ_U64(err.position, 100);
+    /* Values just out of range, written with valid checksums: the element
+     * checks alone must refuse them (an edge to node object_count, an idom
+     * of object_count). */
+    for (int which = 0; which < 2; which++) {
+        CHECK(parse(nested_list, &a, &err) == 0);
+        CHECK(lf_analyze(&a, 0, 2, &err) == 0);
+        if (which == 0)
+            ((uint32_t *)a.edge_target)[1] = a.object_count;
+        else
+            ((uint32_t *)a.idom)[2] = a.object_count;
+        CHECK(lf_lfs_write(&a, path, &err) == 0);
+        CHECK(lf_lfs_open(path, &b, &err) == -1);
+        CHECK(strcmp(err.reason, "corrupt leakfind snapshot") == 0);
+        char want[64];
+        snprintf(want, sizeof want, "entry %u has invalid value %u", which ? 2 : 1, a.object_count);
+        CHECK(strstr(err.detail, want) != NULL);
+        lf_snapshot_free(&a);
+    }
     unlink(path);
 }
 
