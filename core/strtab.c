@@ -6,17 +6,21 @@
 #include <string.h>
 #include <xxhash.h>
 
+/* Doubles the slot array, moving the occupied slots over (strings that were
+ * appended without a hash are in no slot and stay out). */
 static int grow_slots(lf_strtab *t)
 {
     uint32_t size = t->slot_mask ? (t->slot_mask + 1) * 2 : 1024;
-    uint32_t *slot = calloc(size, sizeof *slot);
+    uint32_t *slot = lf_big_calloc(size, sizeof *slot);
     if (!slot)
         return -1;
-    for (uint32_t i = 0; i < t->count; i++) {
-        uint32_t pos = (uint32_t)t->hash[i] & (size - 1);
+    for (uint32_t k = 0; t->slot && k <= t->slot_mask; k++) {
+        if (!t->slot[k])
+            continue;
+        uint32_t pos = (uint32_t)t->hash[t->slot[k] - 1] & (size - 1);
         while (slot[pos])
             pos = (pos + 1) & (size - 1);
-        slot[pos] = i + 1;
+        slot[pos] = t->slot[k];
     }
     free(t->slot);
     t->slot = slot;
@@ -61,20 +65,11 @@ int64_t lf_strtab_find(const lf_strtab *t, const char *s, size_t len)
     return lookup(t, s, len, XXH3_64bits(s, len), NULL);
 }
 
-int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
+/* Appends s as string t->count, its hash h; not yet in a slot. */
+static int64_t append(lf_strtab *t, const char *s, size_t len, uint64_t h)
 {
-    uint64_t h = XXH3_64bits(s, len);
-    uint32_t pos = 0;
-    int64_t found = lookup(t, s, len, h, &pos);
-    if (found >= 0)
-        return found;
     if (t->count >= 0xfffffffeu)
         return -1;
-    if (((uint64_t)t->count + 1) * 2 > (uint64_t)t->slot_mask + 1) {
-        if (grow_slots(t))
-            return -1;
-        lookup(t, s, len, h, &pos);
-    }
     if (t->count + 1 >= t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 256;
         uint64_t *offset = lf_big_realloc(t->offset, ((size_t)cap + 1) * sizeof *offset);
@@ -104,6 +99,52 @@ int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
     t->bytes_len += len;
     t->offset[i + 1] = t->bytes_len;
     t->hash[i] = h;
+    return i;
+}
+
+/* Puts string i (hash h) in a free slot for lookups; pos is one when the
+ * table has room, as lookup left it. */
+static int enter(lf_strtab *t, uint32_t i, uint64_t h, const char *s, size_t len, uint32_t pos)
+{
+    if (((uint64_t)t->hashed + 1) * 2 > (uint64_t)t->slot_mask + 1) {
+        if (grow_slots(t))
+            return -1;
+        lookup(t, s, len, h, &pos);
+    }
     t->slot[pos] = i + 1;
+    t->hashed++;
+    return 0;
+}
+
+int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
+{
+    uint64_t h = XXH3_64bits(s, len);
+    uint32_t pos = 0;
+    int64_t found = lookup(t, s, len, h, &pos);
+    if (found >= 0)
+        return found;
+    int64_t i = append(t, s, len, h);
+    if (i < 0 || enter(t, (uint32_t)i, h, t->bytes + t->offset[i], len, pos))
+        return -1;
+    return i;
+}
+
+int64_t lf_strtab_append(lf_strtab *t, const char *s, size_t len)
+{
+    return append(t, s, len, 0);
+}
+
+int64_t lf_strtab_canonical(lf_strtab *t, uint32_t i)
+{
+    const char *s = t->bytes + t->offset[i];
+    size_t len = (size_t)(t->offset[i + 1] - t->offset[i]);
+    uint64_t h = XXH3_64bits(s, len);
+    uint32_t pos = 0;
+    int64_t found = lookup(t, s, len, h, &pos);
+    if (found >= 0)
+        return found;
+    t->hash[i] = h;
+    if (enter(t, i, h, s, len, pos))
+        return -1;
     return i;
 }

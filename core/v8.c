@@ -623,11 +623,12 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     return 0;
 }
 
+/* The file's strings, appended in its order (V8 writes each string once):
+ * file string k is table string V8_STRING_BASE + k. */
 static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
 {
     if (lf_json_expect(j, '[', "strings"))
         return -1;
-    size_t map_cap = 0;
     if (lf_json_peek(j) == ']') {
         j->pos++;
         return 0;
@@ -636,12 +637,9 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
         size_t len;
         if (lf_json_string(j, buf, cap, &len))
             return -1;
-        int64_t index = lf_strtab_intern(&raw->strings, *buf, len);
-        if (index < 0 || raw->string_count == UINT32_MAX ||
-            lf_vec_reserve((void **)&raw->string_map, &map_cap, (size_t)raw->string_count + 1,
-                           sizeof *raw->string_map))
+        if (raw->string_count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(&raw->strings, *buf, len) < 0)
             return lf_fail_nomem(j->err, "reading strings");
-        raw->string_map[raw->string_count++] = (uint32_t)index;
+        raw->string_count++;
         int more = lf_json_next(j, ']', "strings");
         if (more <= 0)
             return more;
@@ -731,7 +729,6 @@ static void raw_free(v8_raw *raw)
     free(raw->edge_type);
     free(raw->edge_name);
     free(raw->edge_target);
-    free(raw->string_map);
     lf_strtab_free(&raw->strings);
     for (unsigned i = 0; i < sizeof raw->type_names / sizeof raw->type_names[0]; i++)
         free(raw->type_names[i]); /* all slots: a repeated, shorter list leaves names past type_count */
@@ -777,14 +774,10 @@ static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t 
  * that were read. */
 static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
 {
-    int64_t index = lf_strtab_intern(&raw->strings, "(name cut off)", 14);
-    size_t map_cap = raw->string_count;
-    if (index < 0 || raw->string_count == UINT32_MAX ||
-        lf_vec_reserve((void **)&raw->string_map, &map_cap, (size_t)raw->string_count + 1,
-                       sizeof *raw->string_map))
+    if (raw->string_count == UINT32_MAX - V8_STRING_BASE ||
+        lf_strtab_append(&raw->strings, "(name cut off)", 14) < 0)
         return lf_fail_nomem(err, "reading strings");
-    const uint32_t cut = raw->string_count;
-    raw->string_map[raw->string_count++] = (uint32_t)index;
+    const uint32_t cut = raw->string_count++;
     for (uint32_t v = 0; v < raw->node_count; v++)
         if (raw->node_name[v] >= cut)
             raw->node_name[v] = cut;

@@ -203,8 +203,11 @@ static int by_popularity(const void *a, const void *b, void *counts)
 int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
 {
     const uint32_t n = raw->node_count;
+    /* Plain objects are named "Object": their class string (made canonical by
+     * class_names) is the one the table finds. Property names are the file's
+     * strings, each written once. */
     int64_t object = lf_strtab_find(&raw->strings, "Object", 6);
-    int64_t proto = lf_strtab_find(&raw->strings, "__proto__", 9);
+    int64_t proto = v8_file_string(raw, "__proto__", 9);
     if (object < 0)
         return 0; /* no plain objects */
     candidates c;
@@ -220,7 +223,7 @@ int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
         goto nomem;
     uint64_t plain = 0;
     for (uint32_t v = 0; v < n; v++) {
-        if (raw->node_type[v] != V8N_OBJECT || raw->node_name[v] != (uint32_t)object)
+        if (raw->node_type[v] != V8N_OBJECT || class_string[v] != (uint32_t)object)
             continue;
         plain++;
         size_t len = 1, units = 1, first_prop = c.props_len;
@@ -230,7 +233,7 @@ int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             if (raw->edge_type[e] != V8E_PROPERTY)
                 continue;
-            uint32_t prop = raw->string_map[raw->edge_name[e]];
+            uint32_t prop = V8_STRING_BASE + raw->edge_name[e];
             if ((int64_t)prop == proto)
                 continue;
             size_t plen, flen;
@@ -353,7 +356,7 @@ int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
     }
     uint32_t stamp = 0;
     for (uint32_t v = 0; v < n; v++) {
-        if (raw->node_type[v] != V8N_OBJECT || raw->node_name[v] != (uint32_t)object)
+        if (raw->node_type[v] != V8N_OBJECT || class_string[v] != (uint32_t)object)
             continue;
         size_t count = 0;
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++)
@@ -362,7 +365,7 @@ int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
                     free(class_of_def);
                     goto nomem;
                 }
-                props[count++] = raw->string_map[raw->edge_name[e]];
+                props[count++] = V8_STRING_BASE + raw->edge_name[e];
             }
         qsort(props, count, sizeof *props, by_js_order);
         uint32_t best = t.match[0]; /* NONE: "Object" */

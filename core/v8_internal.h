@@ -18,6 +18,9 @@ enum {
     V8E_OTHER
 };
 
+/* The table's string 0 is "": the file's strings follow it. */
+#define V8_STRING_BASE 1u
+
 typedef struct v8_raw {
     uint32_t node_count;
     uint64_t edge_count;
@@ -33,15 +36,20 @@ typedef struct v8_raw {
     uint8_t *edge_type;        /* V8E_* */
     uint32_t *edge_name;       /* string index, or element index for element/hidden */
     uint32_t *edge_target;     /* node ordinal */
-    /* strings, in the file's order (not interned: index = position) */
-    lf_strtab strings;         /* interned copy */
-    uint32_t *string_map;      /* file string index -> strtab index */
-    uint32_t string_count;
+    /* The file's strings, in its order and not interned (V8 writes each
+     * once): file string k is table string V8_STRING_BASE + k. Strings the
+     * model adds are interned; lf_strtab_canonical makes equal names one
+     * class where that matters. */
+    lf_strtab strings;
+    uint32_t string_count;     /* the file's */
     char *type_names[32];      /* node type names from meta, "(type)" classes */
     unsigned type_count;
     uint32_t root_ordinal;
 } v8_raw;
 
+/* The table index of the first of the file's strings with these bytes, or -1
+ * (a scan: for the few names the model looks for). */
+int64_t v8_file_string(const v8_raw *raw, const char *s, size_t len);
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;
 int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);

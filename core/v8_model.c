@@ -42,6 +42,17 @@ static const char *str(const v8_raw *raw, uint32_t s, size_t *len)
     return raw->strings.bytes + raw->strings.offset[s];
 }
 
+int64_t v8_file_string(const v8_raw *raw, const char *s, size_t len)
+{
+    for (uint32_t k = 0; k < raw->string_count; k++) {
+        size_t have;
+        const char *bytes = str(raw, V8_STRING_BASE + k, &have);
+        if (have == len && memcmp(bytes, s, len) == 0)
+            return V8_STRING_BASE + k;
+    }
+    return -1;
+}
+
 enum { DOM_UNKNOWN = 0, DOM_ATTACHED = 1, DOM_DETACHED = 2 };
 
 /* DevTools' propagateDOMState: embedder (native) nodes inherit their
@@ -225,7 +236,7 @@ static uint64_t *weakmap_names(const v8_raw *raw, lf_error *err)
     }
     for (uint32_t i = 0; i < raw->string_count; i++) {
         size_t len;
-        const char *s = str(raw, raw->string_map[i], &len);
+        const char *s = str(raw, V8_STRING_BASE + i, &len);
         if (len > 40 && s[0] >= '0' && s[0] <= '9')
             table[i] = weakmap_table_id(s, len);
     }
@@ -271,7 +282,7 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
                 job->label[e] = name;
             } else {
                 job->kind[e] = type == V8E_INTERNAL ? LF_EDGE_KIND_INTERNAL : LF_EDGE_KIND_FIELD;
-                job->label[e] = raw->string_map[name];
+                job->label[e] = V8_STRING_BASE + name;
             }
         }
     }
@@ -397,8 +408,15 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
     }
     if (fixed_system < 0 || fixed_code < 0 || fixed_function < 0 || fixed_regexp < 0)
         return lf_fail_nomem(err, "naming classes");
+    /* Node names are all in the table by now; per name, its class string
+     * + 1 (0: not seen yet): a name is looked at and hashed once. */
+    const uint32_t names = raw->strings.count;
+    uint32_t *class_of_name = lf_big_calloc(names, sizeof *class_of_name);
+    if (!class_of_name)
+        return lf_fail_nomem(err, "naming classes");
     char *buf = NULL;
     size_t cap = 0;
+    int rc = -1;
     for (uint32_t v = 0; v < n; v++) {
         int64_t s;
         switch (raw->node_type[v]) {
@@ -408,8 +426,13 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
         case V8N_REGEXP: s = fixed_regexp; break;
         case V8N_OBJECT:
         case V8N_NATIVE: {
+            const uint32_t name_index = raw->node_name[v];
+            if (class_of_name[name_index]) {
+                s = class_of_name[name_index] - 1;
+                break;
+            }
             size_t len;
-            const char *name = str(raw, raw->node_name[v], &len);
+            const char *name = str(raw, name_index, &len);
             /* '<div id="a">' is class '<div>', 'Detached <div id="a">' 'Detached <div>' */
             size_t from = 0;
             if (len > 0 && name[0] == '<')
@@ -418,31 +441,35 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
                 from = 10;
             const char *space = from ? memchr(name + from, ' ', len - from) : NULL;
             if (!space) {
-                s = raw->node_name[v];
-                break;
+                /* equal names (the file's, and those made here) are one class */
+                s = lf_strtab_canonical(&raw->strings, name_index);
+            } else {
+                size_t keep = (size_t)(space - name);
+                if (lf_vec_reserve((void **)&buf, &cap, keep + 1, 1))
+                    goto out;
+                memcpy(buf, name, keep);
+                buf[keep] = '>';
+                s = lf_strtab_intern(&raw->strings, buf, keep + 1);
             }
-            size_t keep = (size_t)(space - name);
-            if (lf_vec_reserve((void **)&buf, &cap, keep + 1, 1)) {
-                free(buf);
-                return lf_fail_nomem(err, "naming classes");
-            }
-            memcpy(buf, name, keep);
-            buf[keep] = '>';
-            s = lf_strtab_intern(&raw->strings, buf, keep + 1);
+            if (s >= 0)
+                class_of_name[name_index] = (uint32_t)s + 1;
             break;
         }
         default:
             s = raw->node_type_raw[v] < raw->type_count ? by_type[raw->node_type_raw[v]] : fixed_system;
             break;
         }
-        if (s < 0) {
-            free(buf);
-            return lf_fail_nomem(err, "naming classes");
-        }
+        if (s < 0)
+            goto out;
         class_string[v] = (uint32_t)s;
     }
+    rc = 0;
+out:
+    if (rc)
+        lf_fail_nomem(err, "naming classes");
+    free(class_of_name);
     free(buf);
-    return 0;
+    return rc;
 }
 
 int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error *err)
@@ -459,7 +486,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     size_t root_count = 0, root_cap = 0;
 
     for (uint32_t v = 0; v < n; v++)
-        raw->node_name[v] = raw->string_map[raw->node_name[v]];
+        raw->node_name[v] += V8_STRING_BASE;
     if (propagate_dom_state(raw, err))
         goto out;
     target = lf_big_malloc((m + 1) * sizeof *target);
@@ -477,19 +504,20 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     weakmap_table = weakmap_names(raw, err);
     if (!weakmap_table)
         goto out;
-    edges_job ej = {.raw = raw, .dom_trees_name = lf_strtab_find(&raw->strings, "(Document DOM trees)", 20),
+    edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
                     .weakmap_table = weakmap_table, .target = target, .label = label, .kind = kind,
                     .has_retainer = has_retainer, .split_edges = threads > 1};
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
-    int64_t external_name = lf_strtab_find(&raw->strings, "system / ExternalStringData", 27);
+    int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
     int sizes_rc = move_owned_sizes(raw, raw->node_size, external_name, err);
     if (!sizes_rc)
         sizes_rc = class_names(raw, class_string, err);
     if (!sizes_rc)
         sizes_rc = v8_infer_interfaces(raw, class_string, err);
-    if (threaded)
+    if (threaded) {
         pthread_join(edges_thread, NULL);
+    }
     else
         edges_run(&ej);
     if (sizes_rc)

@@ -94,6 +94,45 @@ void test_strtab_interning(void)
     lf_strtab_free(&t);
 }
 
+/* Appended strings are found only once made canonical; equal bytes become
+ * the first of them that was entered, whichever the order. */
+void test_strtab_append_canonical(void)
+{
+    lf_strtab t;
+    CHECK(lf_strtab_init(&t) == 0);
+    CHECK_EQ_U64(lf_strtab_append(&t, "dup", 3), 1);
+    CHECK_EQ_U64(lf_strtab_append(&t, "x", 1), 2);
+    CHECK_EQ_U64(lf_strtab_append(&t, "dup", 3), 3);
+    CHECK(lf_strtab_find(&t, "dup", 3) == -1); /* appended: not entered */
+    CHECK_EQ_U64(lf_strtab_canonical(&t, 3), 3);
+    CHECK_EQ_U64(lf_strtab_canonical(&t, 1), 3);
+    CHECK_EQ_U64(lf_strtab_canonical(&t, 3), 3);
+    CHECK_EQ_U64(lf_strtab_find(&t, "dup", 3), 3);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "dup", 3), 3);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "x", 1), 4); /* string 2 was never entered */
+    CHECK_EQ_U64(lf_strtab_canonical(&t, 2), 4);
+    /* 6000 appended, every third entered: the slots grow several times and
+     * keep only the entered ones */
+    char buf[32];
+    for (int i = 0; i < 6000; i++) {
+        int n = snprintf(buf, sizeof buf, "a%d", i);
+        CHECK_EQ_U64(lf_strtab_append(&t, buf, (size_t)n), 5 + (uint64_t)i);
+    }
+    for (int i = 0; i < 6000; i += 3)
+        CHECK_EQ_U64(lf_strtab_canonical(&t, 5 + (uint32_t)i), 5 + (uint64_t)i);
+    uint64_t wrong = 0;
+    for (int i = 0; i < 6000; i++) {
+        int n = snprintf(buf, sizeof buf, "a%d", i);
+        wrong += lf_strtab_find(&t, buf, (size_t)n) != (i % 3 == 0 ? 5 + (int64_t)i : -1);
+    }
+    CHECK_EQ_U64(wrong, 0);
+    CHECK_EQ_U64(t.hashed, 2 + 2000 + 1); /* "", dup, x (as 4), 2000 of the a's */
+    CHECK_EQ_U64(lf_strtab_find(&t, "x", 1), 4);
+    CHECK_EQ_U64(lf_strtab_intern(&t, "a1", 2), 6005);
+    CHECK_EQ_U64(t.count, 6006);
+    lf_strtab_free(&t);
+}
+
 static int parse(const char *text, lf_snapshot *s, lf_error *err)
 {
     return lf_textgraph_parse((const uint8_t *)text, strlen(text), s, err);

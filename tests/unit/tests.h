@@ -14,6 +14,7 @@
     T(test_reverse_lists)                  \
     T(test_find_edge)                      \
     T(test_strtab_interning)               \
+    T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
     T(test_textgraph_errors)               \
     T(test_lfs_roundtrip)                  \
