@@ -255,13 +255,17 @@ typedef struct array_job {
     const v8_meta *m;
     v8_raw *raw;
     const uint8_t *data;
-    uint64_t start, end;       /* bytes of this part: values start..end */
+    uint64_t start, end;       /* bytes of this part: values start..end, or up to a ']' */
     uint64_t first, total;     /* index of the first value here; values in the whole array */
     uint64_t parsed;           /* values read */
+    uint64_t close;            /* where the ']' that ended the part is; NO_CLOSE: none seen */
+    uint64_t count_from;       /* a second part: its first value's index is the commas from here */
     int is_edges;
     lf_error err;
     int failed;
 } array_job;
+
+#define NO_CLOSE UINT64_MAX
 
 static int job_fail(array_job *job, uint64_t at, const char *reason)
 {
@@ -443,11 +447,16 @@ static void *parse_part(void *arg)
     unsigned first_field = field; /* a part may start or end inside a row */
     const char *fault = NULL;
     unsigned fault_field = 0;
+    job->close = NO_CLOSE;
     for (;;) {
         while (p < end && is_blank(d[p]))
             p++;
         if (p >= end)
             break;
+        if (d[p] == ']') {
+            job->close = p;
+            break;
+        }
         if (index >= job->total) {
             job_fail(job, p, "more values than the header's count");
             return NULL;
@@ -460,7 +469,9 @@ static void *parse_part(void *arg)
         } else {
             while (p < end && is_blank(d[p]))
                 p++;
-            if (p < end) {
+            if (p < end && d[p] == ']') {
+                job->close = p;
+            } else if (p < end) {
                 if (d[p] != ',') {
                     job_fail(job, p, "expected ',' or ']'");
                     return NULL;
@@ -468,8 +479,10 @@ static void *parse_part(void *arg)
                 p++;
             }
         }
-        if (++field < fields)
+        if (++field < fields && job->close == NO_CLOSE)
             continue;
+        if (field < fields)
+            break; /* the array ends inside a row: the fields it has are stored below */
         /* a row is complete (perhaps only from first_field on) */
         if (!job->is_edges) {
             if (first_field == 0) {
@@ -523,6 +536,8 @@ static void *parse_part(void *arg)
         first_field = 0;
         row++;
         row_at = p;
+        if (job->close != NO_CLOSE)
+            break;
     }
     if (fault) {
         job_fail(job, field_offset(d, row_at, end, fault_field), fault);
@@ -537,23 +552,85 @@ static void *parse_part(void *arg)
     return NULL;
 }
 
-/* Commas in n bytes, eight bytes at a time (a plain byte loop took 0.37 s
- * per 550 MB here, as long as parsing a quarter of it). */
-static uint64_t count_commas(const uint8_t *p, uint64_t n)
+/* The bytes of w that equal c: 0x80 in each, 0 elsewhere. */
+static inline uint64_t bytes_equal(uint64_t w, uint8_t c)
 {
     const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t count = 0, i = 0;
+    uint64_t t = w ^ (ones * c);
+    return ~(((t & low7) + low7) | t | low7);
+}
+
+/* Commas in n bytes, eight bytes at a time (a plain byte loop took 0.37 s
+ * per 550 MB here, as long as parsing a quarter of it); *closed is set when
+ * the bytes hold a ']'. */
+static uint64_t count_commas(const uint8_t *p, uint64_t n, int *closed)
+{
+    uint64_t count = 0, close_bits = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
-        uint64_t t = w ^ (ones * ',');
-        /* 0x80 exactly in the bytes of t that are zero */
-        uint64_t zero = ~(((t & low7) + low7) | t | low7);
-        count += lf_popcount64(zero);
+        count += lf_popcount64(bytes_equal(w, ','));
+        close_bits |= bytes_equal(w, ']');
     }
-    for (; i < n; i++)
+    for (; i < n; i++) {
         count += p[i] == ',';
+        close_bits |= p[i] == ']';
+    }
+    *closed = close_bits != 0;
     return count;
+}
+
+/* The second part of an array: its first value's index is the number of
+ * commas before it, counted here while the first part is parsed. A ']' in
+ * the first part means the array ended there: nothing to read. */
+static void *second_part_run(void *arg)
+{
+    array_job *job = arg;
+    int closed;
+    job->first = count_commas(job->data + job->count_from, job->start - job->count_from, &closed);
+    job->parsed = 0;
+    job->close = NO_CLOSE;
+    if (!closed)
+        parse_part(job);
+    return NULL;
+}
+
+/* The array's length in bytes if all its values were as long as those of
+ * the 64 KiB at byte at; 0 when those bytes do not tell (they end an array). */
+static uint64_t length_estimate(const uint8_t *d, uint64_t at, uint64_t file_end, uint64_t total)
+{
+    uint64_t sample = file_end - at < 65536 ? file_end - at : 65536;
+    int closed;
+    uint64_t commas = count_commas(d + at, sample, &closed);
+    if (closed || commas == 0 || total / commas > (UINT64_MAX >> 20) / sample)
+        return 0;
+    return total / commas * sample + total % commas * sample / commas;
+}
+
+/* Where to split an array that starts at byte start and holds total values
+ * into two parts for two threads, before its end is known: its length is
+ * estimated from the values per byte of its first 64 KiB, then again from
+ * the 64 KiB at the middle of that estimate (numbers grow along V8's node
+ * array: node ids do). The second part gets a little less, as its thread
+ * first counts the commas of the first. 0: one part. The estimate only
+ * balances the threads: a wrong one costs time (an array that ends inside
+ * the first part is read by one thread). */
+static uint64_t split_guess(const uint8_t *d, uint64_t start, uint64_t file_end, uint64_t total)
+{
+    uint64_t estimate = length_estimate(d, start, file_end, total);
+    if (estimate < THREADED_MIN_BYTES)
+        return 0;
+    if (estimate / 2 < file_end - start) {
+        uint64_t middle = length_estimate(d, start + estimate / 2, file_end, total);
+        if (middle >= THREADED_MIN_BYTES)
+            estimate = middle;
+    }
+    if (estimate > file_end - start)
+        estimate = file_end - start;
+    uint64_t split = start + estimate / 16 * 9;
+    while (split < file_end && d[split] != ',')
+        split++;
+    return split + 1 < file_end ? split + 1 : 0; /* just after a comma: a value starts there */
 }
 
 /* Reads '[' v, v, ... ']' of exactly `total` values on one or two threads. */
@@ -565,61 +642,68 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     const char *what = is_edges ? "edges" : "nodes";
     if (lf_json_expect(j, '[', what))
         return -1;
-    uint64_t start = j->pos;
-    const uint8_t *close = memchr(j->data + start, ']', j->end - start);
-    uint64_t end = close ? (uint64_t)(close - j->data) : j->end;
-    if (!close) {
+    const uint64_t start = j->pos;
+    array_job jobs[2];
+    for (int k = 0; k < 2; k++)
+        jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = j->end,
+                              .total = total, .is_edges = is_edges, .close = NO_CLOSE};
+    uint64_t split = threads >= 2 && j->end - start >= THREADED_MIN_BYTES
+                         ? split_guess(j->data, start, j->end, total) : 0;
+    unsigned parts = 1;
+    if (split) {
+        jobs[0].end = split - 1; /* its last value's comma is not its to read */
+        jobs[1].start = split;
+        jobs[1].count_from = start;
+        parts = 2;
+    }
+    pthread_t t;
+    int threaded = parts == 2 && pthread_create(&t, NULL, second_part_run, &jobs[1]) == 0;
+    parse_part(&jobs[0]);
+    if (threaded)
+        pthread_join(t, NULL);
+    else if (parts == 2)
+        second_part_run(&jobs[1]);
+    /* the job whose error counts: the first part's, else the second's */
+    const array_job *failed = jobs[0].failed ? &jobs[0]
+                              : parts == 2 && jobs[0].close == NO_CLOSE && jobs[1].failed ? &jobs[1] : NULL;
+    uint64_t got = jobs[0].parsed, close = jobs[0].close;
+    if (failed && memchr(j->data + start, ']', j->end - start)) {
+        *j->err = failed->err;
+        return -1;
+    }
+    if (!failed && close == NO_CLOSE && parts == 2) {
+        if (jobs[0].parsed != jobs[1].first)
+            return lf_fail_at(j->err, split, "malformed number array", "in the %s array", what);
+        got += jobs[1].parsed;
+        close = jobs[1].close;
+    }
+    if (failed || close == NO_CLOSE) {
+        /* the file ends inside the array (a value cut there may have failed) */
         lf_fail_at(j->err, j->end, "truncated JSON", "the file ends inside the %s array", what);
         j->err->truncated = 1;
         if (!is_edges || !cut_at)
             return -1;
         /* a partial snapshot: the edges up to the last whole row; the value
          * after the last comma may itself be cut */
-        const uint8_t *comma = memrchr(j->data + start, ',', end - start);
-        end = comma ? (uint64_t)(comma - j->data) : start;
-    }
-    array_job jobs[2];
-    for (int k = 0; k < 2; k++)
-        jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = end,
-                              .total = total, .is_edges = is_edges};
-    unsigned parts = 1;
-    uint64_t split = start + (end - start) / 2;
-    while (split < end && j->data[split] != ',')
-        split++;
-    if (threads >= 2 && end - start >= THREADED_MIN_BYTES && split < end) {
-        split++; /* just after a comma: the second part starts with a value */
-        uint64_t commas = count_commas(j->data + start, split - start);
-        jobs[0].end = split - 1; /* its last value's comma is not its to read */
-        jobs[1].start = split;
-        jobs[1].first = commas;
-        parts = 2;
-    }
-    pthread_t t;
-    int threaded = parts == 2 && pthread_create(&t, NULL, parse_part, &jobs[1]) == 0;
-    parse_part(&jobs[0]);
-    if (threaded)
-        pthread_join(t, NULL);
-    else if (parts == 2)
-        parse_part(&jobs[1]);
-    for (unsigned k = 0; k < parts; k++)
-        if (jobs[k].failed) {
-            *j->err = jobs[k].err;
+        const uint8_t *comma = memrchr(j->data + start, ',', j->end - start);
+        array_job cut = jobs[0];
+        cut.end = comma ? (uint64_t)(comma - j->data) : start;
+        cut.failed = 0;
+        parse_part(&cut);
+        if (cut.failed) {
+            *j->err = cut.err;
             return -1;
         }
-    uint64_t got = jobs[0].parsed + (parts == 2 ? jobs[1].parsed : 0);
-    if (parts == 2 && jobs[0].parsed != jobs[1].first)
-        return lf_fail_at(j->err, split, "malformed number array", "in the %s array", what);
-    if (!close) { /* partial: whole rows only */
-        raw->edge_count = got / m->edge_fields;
-        *cut_at = end;
+        raw->edge_count = cut.parsed / m->edge_fields;
+        *cut_at = cut.end;
         j->pos = j->end;
         return 0;
     }
     if (got != total)
-        return lf_fail_at(j->err, end, "wrong number of values",
+        return lf_fail_at(j->err, close, "wrong number of values",
                           "the %s array holds %llu values, the header says %llu", what,
                           (unsigned long long)got, (unsigned long long)total);
-    j->pos = end + 1;
+    j->pos = close + 1;
     return 0;
 }
 
