@@ -14,9 +14,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "bigmem.h"
-#include "idrank.h" /* lf_popcount64 */
 #include "json_scan.h"
 #include "v8_internal.h"
 #include "vec.h"
@@ -552,31 +554,35 @@ static void *parse_part(void *arg)
     return NULL;
 }
 
-/* The bytes of w that equal c: 0x80 in each, 0 elsewhere. */
-static inline uint64_t bytes_equal(uint64_t w, uint8_t c)
-{
-    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t t = w ^ (ones * c);
-    return ~(((t & low7) + low7) | t | low7);
-}
-
-/* Commas in n bytes, eight bytes at a time (a plain byte loop took 0.37 s
- * per 550 MB here, as long as parsing a quarter of it); *closed is set when
- * the bytes hold a ']'. */
+/* Commas in n bytes, and (*closed) whether they hold a ']'. The second
+ * thread counts half an array with it before it parses: SSE2 counts 16
+ * bytes in a few instructions (eight-byte SWAR took a fifth as long as
+ * parsing the same bytes). */
 static uint64_t count_commas(const uint8_t *p, uint64_t n, int *closed)
 {
-    uint64_t count = 0, close_bits = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        count += lf_popcount64(bytes_equal(w, ','));
-        close_bits |= bytes_equal(w, ']');
+    uint64_t count = 0, i = 0;
+    int close = 0;
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(','), bracket = _mm_set1_epi8(']');
+    while (n - i >= 16) {
+        /* per byte lane, up to 255 blocks: each match subtracts -1 */
+        __m128i lanes = _mm_setzero_si128(), brackets = _mm_setzero_si128();
+        uint64_t blocks = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+        for (uint64_t b = 0; b < blocks; b++, i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, comma));
+            brackets = _mm_or_si128(brackets, _mm_cmpeq_epi8(v, bracket));
+        }
+        __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+        count += (uint64_t)_mm_cvtsi128_si32(sums) + (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+        close |= _mm_movemask_epi8(brackets) != 0;
     }
+#endif
     for (; i < n; i++) {
         count += p[i] == ',';
-        close_bits |= p[i] == ']';
+        close |= p[i] == ']';
     }
-    *closed = close_bits != 0;
+    *closed = close;
     return count;
 }
 
