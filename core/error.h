@@ -4,6 +4,7 @@
 #ifndef LF_ERROR_H
 #define LF_ERROR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum lf_error_kind {

@@ -82,8 +82,8 @@ int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, 
         if (!out->stats.cut_at) /* the inflated part ended on a record boundary */
             out->stats.cut_at = f.size;
     }
-    if (rc == 0 && fmt == LF_FORMAT_HPROF) {
-        /* the snapshot reads ids and labels from the dump (lf_lazy_fields) */
+    if (rc == 0 && (fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8)) {
+        /* the snapshot reads labels (and JVM ids) from the dump (lf_lazy_fields) */
         if (f.heap && !lf_snapshot_own(out, f.heap)) {
             lf_snapshot_free(out);
             lf_file_unmap(&f);

@@ -104,6 +104,10 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
         *label = s->edge_label[edge];
         return;
     }
+    if (s->lazy->edge_range) {
+        s->lazy->edge_range(s->lazy->ctx, edge, edge + 1, kind, label);
+        return;
+    }
     *kind = LF_EDGE_KIND_NONE;
     *label = 0;
     uint32_t node = edge_source(s, edge);
@@ -136,10 +140,13 @@ int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **
     if ((!s->edge_kind || !s->edge_label) &&
         (!(kinds = lf_big_malloc(s->edge_count + 1)) || !(labels = lf_big_malloc((s->edge_count + 1) * sizeof *labels))))
         goto nomem;
-    for (uint32_t v = 0; v < n; v++) {
+    int by_node = labels && !s->lazy->edge_range;
+    if (labels && !by_node && s->edge_count)
+        s->lazy->edge_range(s->lazy->ctx, 0, s->edge_count, kinds, labels);
+    for (uint32_t v = 0; v < n && (ids || by_node); v++) {
         if (ids)
             ids[v] = s->lazy->object_id(s->lazy->ctx, v);
-        if (labels && s->edge_offset[v + 1] > s->edge_offset[v])
+        if (by_node && s->edge_offset[v + 1] > s->edge_offset[v])
             s->lazy->node_edges(s->lazy->ctx, s, v, s->edge_offset[v + 1], kinds + s->edge_offset[v],
                                 labels + s->edge_offset[v]);
     }

@@ -57,6 +57,10 @@ typedef struct lf_lazy_fields {
      * edge `end`, into kind[0..] and label[0..]. */
     void (*node_edges)(const void *ctx, const struct lf_snapshot *s, uint32_t node, uint64_t end,
                        uint8_t *kind, uint32_t *label);
+    /* Optional: kinds and labels of any edges [first, end), for a reader
+     * that can start anywhere (V8); single edges and whole snapshots are
+     * then decoded through it. */
+    void (*edge_range)(const void *ctx, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
 } lf_lazy_fields;
 
 typedef struct lf_root {

@@ -23,8 +23,8 @@
 #include "v8_internal.h"
 #include "vec.h"
 
-#define MAX_FIELDS 16
-#define MAX_TYPES 32
+#define MAX_FIELDS V8_MAX_FIELDS
+#define MAX_TYPES V8_MAX_TYPES
 #define THREADED_MIN_BYTES (1u << 22)
 
 enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO };
@@ -463,6 +463,8 @@ static void *parse_part(void *arg)
             job_fail(job, p, "more values than the header's count");
             return NULL;
         }
+        if (field == 0 && job->is_edges && row % V8_ROW_STEP == 0)
+            raw->edge_row_at[row / V8_ROW_STEP] = p; /* where labels are read back from */
         if (read_uint(job, d, end, &p, &vals[field]))
             return NULL;
         index++;
@@ -780,7 +782,8 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
     raw->edge_type = lf_big_calloc(e, 1);
     raw->edge_name = lf_big_calloc(e, sizeof *raw->edge_name);
     raw->edge_target = lf_big_calloc(e, sizeof *raw->edge_target);
-    if (!raw->edge_type || !raw->edge_name || !raw->edge_target)
+    raw->edge_row_at = lf_big_calloc(count / V8_ROW_STEP + 1, sizeof *raw->edge_row_at);
+    if (!raw->edge_type || !raw->edge_name || !raw->edge_target || !raw->edge_row_at)
         return lf_fail_nomem(j->err, "reading edges");
     return 0;
 }
@@ -819,6 +822,7 @@ static void raw_free(v8_raw *raw)
     free(raw->edge_type);
     free(raw->edge_name);
     free(raw->edge_target);
+    free(raw->edge_row_at);
     lf_strtab_free(&raw->strings);
     for (unsigned i = 0; i < sizeof raw->type_names / sizeof raw->type_names[0]; i++)
         free(raw->type_names[i]); /* all slots: a repeated, shorter list leaves names past type_count */
@@ -882,6 +886,36 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
         raw->edge_offset[v] = want < room ? want : room;
         total += raw->edge_offset[v];
     }
+    return 0;
+}
+
+/* Edge kinds and labels stay in the file (v8_lazy.c), which must stay
+ * mapped as long as the snapshot. */
+static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, uint64_t size,
+                            uint32_t strings_read, lf_snapshot *out)
+{
+    v8_lazy *l = calloc(1, sizeof *l);
+    if (!l || !lf_snapshot_own(out, l)) {
+        free(l);
+        return -1;
+    }
+    if (!lf_snapshot_own(out, raw->edge_row_at))
+        return -1;
+    unsigned type_field = 0, name_field = 0;
+    for (unsigned f = 0; f < m->edge_fields; f++) {
+        if (m->edge_field_kind[f] == F_TYPE)
+            type_field = f;
+        else if (m->edge_field_kind[f] == F_NAME)
+            name_field = f;
+    }
+    *l = (v8_lazy){.data = data, .size = size, .row_at = raw->edge_row_at, .object_id = out->object_id,
+                   .fields = m->edge_fields, .type_field = type_field, .name_field = name_field,
+                   .type_count = m->edge_type_count, .string_count = strings_read,
+                   .missing_name = V8_STRING_BASE + strings_read};
+    raw->edge_row_at = NULL;
+    memcpy(l->type_kind, m->edge_type_kind, sizeof l->type_kind);
+    v8_lazy_init(l);
+    out->lazy = &l->lazy;
     return 0;
 }
 
@@ -952,6 +986,7 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
         if (more == 0)
             break;
     }
+    const uint32_t strings_read = raw.string_count;
     if (cut_at && patch_cut_snapshot(&raw, err))
         goto out;
     if (!cut_at && lf_json_peek(&j) != -1) {
@@ -970,6 +1005,10 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     if (check_references(&j, &m, &raw, nodes_at, edges_at))
         goto out;
     rc = v8_build_snapshot(&raw, threads, out, err);
+    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, out)) {
+        lf_fail_nomem(err, "reading the snapshot");
+        rc = -1;
+    }
     if (rc == 0 && cut_at) {
         out->flags |= LF_SNAP_PARTIAL;
         out->stats.cut_at = cut_at; /* the bytes the cut record lacked are not known */

@@ -5,7 +5,13 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "snapshot.h"
 #include "strtab.h"
+
+#define V8_MAX_FIELDS 16
+#define V8_MAX_TYPES 32
+/* The reader notes where every V8_ROW_STEP-th edge row starts (v8_lazy.c). */
+#define V8_ROW_STEP 64
 
 /* Node and edge types, by name (the file lists its own order). */
 enum {
@@ -36,6 +42,7 @@ typedef struct v8_raw {
     uint8_t *edge_type;        /* V8E_* */
     uint32_t *edge_name;       /* string index, or element index for element/hidden */
     uint32_t *edge_target;     /* node ordinal */
+    uint64_t *edge_row_at;     /* edge / V8_ROW_STEP -> file offset of that row's first value */
     /* The file's strings, in its order and not interned (V8 writes each
      * once): file string k is table string V8_STRING_BASE + k. Strings the
      * model adds are interned; lf_strtab_canonical makes equal names one
@@ -50,6 +57,21 @@ typedef struct v8_raw {
 /* The table index of the first of the file's strings with these bytes, or -1
  * (a scan: for the few names the model looks for). */
 int64_t v8_file_string(const v8_raw *raw, const char *s, size_t len);
+/* v8_lazy.c: edge kinds and labels decoded from the mapped file on demand. */
+typedef struct v8_lazy {
+    lf_lazy_fields lazy;        /* what the snapshot calls */
+    const uint8_t *data;        /* the file, mapped as long as the snapshot */
+    uint64_t size;
+    const uint64_t *row_at;     /* edge / V8_ROW_STEP -> offset of that row */
+    const uint64_t *object_id;  /* the snapshot's own */
+    unsigned fields, type_field, name_field, type_count;
+    uint8_t type_kind[V8_MAX_TYPES]; /* the file's edge type -> V8E_* */
+    uint32_t string_count;      /* the file's strings that were read */
+    uint32_t missing_name;      /* label of names past them (a cut file) */
+} v8_lazy;
+void v8_lazy_init(v8_lazy *l);
+void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
+
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;
 int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);

@@ -248,15 +248,14 @@ typedef struct edges_job {
     int64_t dom_trees_name;
     const uint64_t *weakmap_table;
     uint32_t *target;          /* with the weak bit on edges that do not retain */
-    uint32_t *label;
-    uint8_t *kind;
     uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
     int split_edges;           /* classify the edges on two threads */
     lf_error err;
     int rc;
 } edges_job;
 
-/* The edges of nodes [lo, hi): retaining or not, their kind and label. */
+/* The edges of nodes [lo, hi): retaining or not (kinds and labels are read
+ * back from the file when output asks: v8_lazy.c). */
 static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t lo, uint32_t hi)
 {
     const v8_raw *raw = job->raw;
@@ -265,10 +264,11 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             uint32_t t = raw->edge_target[e];
             uint8_t type = raw->edge_type[e];
-            uint32_t name = raw->edge_name[e];
             int essential = 1;
-            if (type == V8E_INTERNAL && job->weakmap_table[name] && job->weakmap_table[name] == raw->node_id[v])
-                essential = 0;
+            if (type == V8E_INTERNAL) {
+                const uint64_t table = job->weakmap_table[raw->edge_name[e]];
+                essential = !table || table != raw->node_id[v];
+            }
             if (type == V8E_WEAK || t == v)
                 essential = 0;
             if (v != root && (type == V8E_SHORTCUT || (page[t] && !page[v])))
@@ -277,13 +277,6 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
             /* Both halves may mark one node: the same byte, the same value. */
             if (essential)
                 __atomic_store_n(&job->has_retainer[t], 1, __ATOMIC_RELAXED);
-            if (type == V8E_ELEMENT || type == V8E_HIDDEN) {
-                job->kind[e] = LF_EDGE_KIND_ELEMENT;
-                job->label[e] = name;
-            } else {
-                job->kind[e] = type == V8E_INTERNAL ? LF_EDGE_KIND_INTERNAL : LF_EDGE_KIND_FIELD;
-                job->label[e] = V8_STRING_BASE + name;
-            }
         }
     }
 }
@@ -478,9 +471,9 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     const uint64_t m = raw->edge_count;
     const uint32_t root = raw->root_ordinal;
     int rc = -1;
-    uint8_t *has_retainer = NULL, *kind = NULL;
+    uint8_t *has_retainer = NULL;
     uint64_t *weakmap_table = NULL;
-    uint32_t *target = NULL, *label = NULL, *class_string = NULL, *object_class = NULL;
+    uint32_t *target = NULL, *class_string = NULL, *object_class = NULL;
     uint32_t *class_name = NULL, *class_of_string = NULL, *named = NULL;
     lf_root *roots = NULL;
     size_t root_count = 0, root_cap = 0;
@@ -490,11 +483,9 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     if (propagate_dom_state(raw, err))
         goto out;
     target = lf_big_malloc((m + 1) * sizeof *target);
-    label = lf_big_malloc((m + 1) * sizeof *label);
-    kind = lf_big_malloc(m + 1);
     class_string = lf_big_malloc(((size_t)n + 1) * sizeof *class_string);
     has_retainer = lf_big_calloc((size_t)n + 1, 1);
-    if (!target || !label || !kind || !class_string || !has_retainer) {
+    if (!target || !class_string || !has_retainer) {
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
     }
@@ -505,7 +496,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     if (!weakmap_table)
         goto out;
     edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
-                    .weakmap_table = weakmap_table, .target = target, .label = label, .kind = kind,
+                    .weakmap_table = weakmap_table, .target = target,
                     .has_retainer = has_retainer, .split_edges = threads > 1};
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
@@ -604,7 +595,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     out->class_count = (uint32_t)class_count;
     out->root_count = (uint32_t)root_count;
     out->string_count = raw->strings.count;
-    void *handed[] = {raw->node_id, object_class, raw->node_size, raw->edge_offset, target, label, kind,
+    void *handed[] = {raw->node_id, object_class, raw->node_size, raw->edge_offset, target,
                       class_name, roots, raw->strings.offset, raw->strings.bytes, named};
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (!lf_snapshot_own(out, handed[i])) {
@@ -624,8 +615,6 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     out->object_shallow = raw->node_size;
     out->edge_offset = raw->edge_offset;
     out->edge_target = target;
-    out->edge_label = label;
-    out->edge_kind = kind;
     out->class_name = class_name;
     out->root = roots;
     out->string_offset = raw->strings.offset;
@@ -639,9 +628,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
 out:
     free(weakmap_table);
     free(has_retainer);
-    free(kind);
     free(target);
-    free(label);
     free(class_string);
     free(object_class);
     free(class_name);
