@@ -84,6 +84,17 @@ static void check_same_arrays(const lf_snapshot *one, const lf_snapshot *two)
     }
 }
 
+/* Reads the chain snapshot of k + 1 nodes with one thread and with two. */
+static void read_with_one_and_two(const char *json, size_t len, uint32_t k, lf_snapshot *one, lf_snapshot *two)
+{
+    lf_error err;
+    CHECK(lf_v8_parse((const uint8_t *)json, len, 1, 0, one, &err) == 0);
+    CHECK(lf_v8_parse((const uint8_t *)json, len, 2, 0, two, &err) == 0);
+    CHECK_EQ_U64(one->object_count, k + 1);
+    CHECK_EQ_U64(one->edge_count, 2ull * k);
+    check_same_arrays(one, two);
+}
+
 /* The two-thread reader guesses where to split an array before it knows its
  * end, from the values per byte at its start and at the middle of that
  * guess: blanks at the start, and a long string after the edges, make it
@@ -99,12 +110,7 @@ void test_v8_split_guess_past_end(void)
         return;
     CHECK(len > (4u << 20));
     lf_snapshot one, two;
-    lf_error err;
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 1, 0, &one, &err) == 0);
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 2, 0, &two, &err) == 0);
-    CHECK_EQ_U64(one.object_count, k + 1);
-    CHECK_EQ_U64(one.edge_count, 2ull * k);
-    check_same_arrays(&one, &two);
+    read_with_one_and_two(json, len, k, &one, &two);
     if (two.object_count == k + 1) {
         CHECK_EQ_U64(two.object_id[k], 2ull * k + 1);
         CHECK_EQ_U64(two.object_shallow[k], 16);
@@ -126,11 +132,7 @@ void test_v8_threads_same(void)
     CHECK(len > (4u << 20)); /* the reader splits from 4 MiB on */
     lf_snapshot one, two;
     lf_error err;
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 1, 0, &one, &err) == 0);
-    CHECK(lf_v8_parse((const uint8_t *)json, len, 2, 0, &two, &err) == 0);
-    CHECK_EQ_U64(one.object_count, k + 1);
-    CHECK_EQ_U64(one.edge_count, 2ull * k);
-    check_same_arrays(&one, &two);
+    read_with_one_and_two(json, len, k, &one, &two);
     if (one.object_count == k + 1 && two.object_count == k + 1 && two.edge_count == one.edge_count) {
         CHECK_EQ_U64(one.object_id[k], 2ull * k + 1);
         CHECK(lf_analyze(&two, 0, 2, &err) == 0);
