@@ -102,8 +102,8 @@ static int64_t append(lf_strtab *t, const char *s, size_t len, uint64_t h)
     return i;
 }
 
-/* Puts string i (hash h) in a free slot for lookups; pos is one when the
- * table has room, as lookup left it. */
+/* Puts string i (hash h) in the free slot pos that lookup found, or, when
+ * the slots must grow first, in the one lookup finds after. */
 static int enter(lf_strtab *t, uint32_t i, uint64_t h, const char *s, size_t len, uint32_t pos)
 {
     if (((uint64_t)t->hashed + 1) * 2 > (uint64_t)t->slot_mask + 1) {
