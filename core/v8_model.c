@@ -247,12 +247,22 @@ typedef struct edges_job {
     const v8_raw *raw;
     int64_t dom_trees_name;
     const uint64_t *weakmap_table;
-    uint32_t *target;          /* with the weak bit on edges that do not retain */
+    /* edge -> 1 for the edges that do not retain: OR-ed into the raw
+     * targets once every reader of them is done, so that they become the
+     * snapshot's without a second 4-byte-per-edge array */
+    uint64_t *weak_bits;
     uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
     int split_edges;           /* classify the edges on two threads */
     lf_error err;
     int rc;
 } edges_job;
+
+/* The two halves share the word where they meet: OR, not store. */
+static void flush_weak_word(uint64_t *weak_bits, uint64_t at, uint64_t word)
+{
+    if (word)
+        __atomic_fetch_or(&weak_bits[at], word, __ATOMIC_RELAXED);
+}
 
 /* The edges of nodes [lo, hi): retaining or not (kinds and labels are read
  * back from the file when output asks: v8_lazy.c). */
@@ -260,6 +270,7 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
 {
     const v8_raw *raw = job->raw;
     const uint32_t root = raw->root_ordinal;
+    uint64_t word = 0, word_at = raw->edge_offset[lo] / 64;
     for (uint32_t v = lo; v < hi; v++) {
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             uint32_t t = raw->edge_target[e];
@@ -273,12 +284,17 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
                 essential = 0;
             if (v != root && (type == V8E_SHORTCUT || (page[t] && !page[v])))
                 essential = 0;
-            job->target[e] = t | (essential ? 0 : LF_EDGE_WEAK);
+            if (e / 64 != word_at) {
+                flush_weak_word(job->weak_bits, word_at, word);
+                word = 0, word_at = e / 64;
+            }
+            word |= (uint64_t)!essential << (e % 64);
             /* Both halves may mark one node: the same byte, the same value. */
             if (essential)
                 __atomic_store_n(&job->has_retainer[t], 1, __ATOMIC_RELAXED);
         }
     }
+    flush_weak_word(job->weak_bits, word_at, word);
 }
 
 typedef struct edge_half {
@@ -472,7 +488,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     const uint32_t root = raw->root_ordinal;
     int rc = -1;
     uint8_t *has_retainer = NULL;
-    uint64_t *weakmap_table = NULL;
+    uint64_t *weakmap_table = NULL, *weak_bits = NULL;
     uint32_t *target = NULL, *class_string = NULL, *object_class = NULL;
     uint32_t *class_name = NULL, *class_of_string = NULL, *named = NULL;
     lf_root *roots = NULL;
@@ -482,10 +498,10 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         raw->node_name[v] += V8_STRING_BASE;
     if (propagate_dom_state(raw, err))
         goto out;
-    target = lf_big_malloc((m + 1) * sizeof *target);
+    weak_bits = lf_big_calloc(m / 64 + 1, sizeof *weak_bits);
     class_string = lf_big_malloc(((size_t)n + 1) * sizeof *class_string);
     has_retainer = lf_big_calloc((size_t)n + 1, 1);
-    if (!target || !class_string || !has_retainer) {
+    if (!weak_bits || !class_string || !has_retainer) {
         lf_fail_nomem(err, "reading the snapshot");
         goto out;
     }
@@ -496,7 +512,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     if (!weakmap_table)
         goto out;
     edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
-                    .weakmap_table = weakmap_table, .target = target,
+                    .weakmap_table = weakmap_table, .weak_bits = weak_bits,
                     .has_retainer = has_retainer, .split_edges = threads > 1};
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
@@ -519,6 +535,14 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     }
     free(weakmap_table);
     weakmap_table = NULL;
+    /* Nothing reads the raw targets any more: they become the snapshot's. */
+    target = raw->edge_target;
+    raw->edge_target = NULL;
+    for (uint64_t w = 0; w <= m / 64; w++)
+        for (uint64_t bits = weak_bits[w]; bits; bits &= bits - 1)
+            target[w * 64 + (uint64_t)__builtin_ctzll(bits)] |= LF_EDGE_WEAK;
+    free(weak_bits);
+    weak_bits = NULL;
 
     /* Roots: the root, then the nodes DevTools hangs under it because
      * nothing retains them. */
@@ -627,6 +651,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     return 0;
 out:
     free(weakmap_table);
+    free(weak_bits);
     free(has_retainer);
     free(target);
     free(class_string);
