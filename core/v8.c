@@ -306,7 +306,11 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
                 return job_fail(job, at, "string index out of range");
             raw->node_name[row] = (uint32_t)v;
             break;
-        case F_ID: raw->node_id[row] = v; break;
+        case F_ID:
+            if (v > UINT32_MAX)
+                return job_fail(job, at, "node id out of range");
+            raw->node_id[row] = (uint32_t)v;
+            break;
         case F_SIZE: raw->node_size[row] = v; break;
         case F_EDGES: raw->edge_offset[row] = v; break;
         case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
@@ -495,14 +499,18 @@ static void *parse_part(void *arg)
                     fault = "node type out of range", fault_field = l.type;
                     break;
                 }
-                if (vals[l.name] > UINT32_MAX) {
-                    fault = "string index out of range", fault_field = l.name;
+                if ((vals[l.name] | vals[l.id]) > UINT32_MAX) {
+                    /* V8's ids are 32-bit (so are DevTools') */
+                    if (vals[l.name] > UINT32_MAX)
+                        fault = "string index out of range", fault_field = l.name;
+                    else
+                        fault = "node id out of range", fault_field = l.id;
                     break;
                 }
                 raw->node_type[row] = m->node_type_kind[t];
                 raw->node_type_raw[row] = (uint8_t)t;
                 raw->node_name[row] = (uint32_t)vals[l.name];
-                raw->node_id[row] = vals[l.id];
+                raw->node_id[row] = (uint32_t)vals[l.id];
                 raw->node_size[row] = vals[l.size];
                 raw->edge_offset[row] = vals[l.edges];
                 if (l.detached < MAX_FIELDS)
@@ -892,7 +900,7 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
 /* Edge kinds and labels stay in the file (v8_lazy.c), which must stay
  * mapped as long as the snapshot. */
 static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, uint64_t size,
-                            uint32_t strings_read, lf_snapshot *out)
+                            uint32_t strings_read, const uint32_t *ids, lf_snapshot *out)
 {
     v8_lazy *l = calloc(1, sizeof *l);
     if (!l || !lf_snapshot_own(out, l)) {
@@ -908,7 +916,7 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
         else if (m->edge_field_kind[f] == F_NAME)
             name_field = f;
     }
-    *l = (v8_lazy){.data = data, .size = size, .row_at = raw->edge_row_at, .object_id = out->object_id,
+    *l = (v8_lazy){.data = data, .size = size, .row_at = raw->edge_row_at, .object_id = ids,
                    .fields = m->edge_fields, .type_field = type_field, .name_field = name_field,
                    .type_count = m->edge_type_count, .string_count = strings_read,
                    .missing_name = V8_STRING_BASE + strings_read};
@@ -1004,8 +1012,9 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     }
     if (check_references(&j, &m, &raw, nodes_at, edges_at))
         goto out;
+    const uint32_t *ids = raw.node_id; /* the snapshot's once built, read through the lazy fields */
     rc = v8_build_snapshot(&raw, threads, out, err);
-    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, out)) {
+    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, ids, out)) {
         lf_fail_nomem(err, "reading the snapshot");
         rc = -1;
     }

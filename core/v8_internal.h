@@ -34,7 +34,7 @@ typedef struct v8_raw {
     uint8_t *node_type;        /* V8N_* */
     uint8_t *node_type_raw;    /* the file's type index, for "(type)" names */
     uint32_t *node_name;       /* string index */
-    uint64_t *node_id;
+    uint32_t *node_id;         /* V8's ids are 32-bit */
     uint64_t *node_size;
     uint64_t *edge_offset;     /* node_count + 1 */
     uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
@@ -63,7 +63,7 @@ typedef struct v8_lazy {
     const uint8_t *data;        /* the file, mapped as long as the snapshot */
     uint64_t size;
     const uint64_t *row_at;     /* edge / V8_ROW_STEP -> offset of that row */
-    const uint64_t *object_id;  /* the snapshot's own */
+    const uint32_t *object_id;  /* node -> id, owned by the snapshot */
     unsigned fields, type_field, name_field, type_count;
     uint8_t type_kind[V8_MAX_TYPES]; /* the file's edge type -> V8E_* */
     uint32_t string_count;      /* the file's strings that were read */

@@ -634,7 +634,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
             raw->strings.bytes = NULL;
             return -1;
         }
-    out->object_id = raw->node_id;
+    out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
     out->object_class = object_class;
     out->object_shallow = raw->node_size;
     out->edge_offset = raw->edge_offset;
