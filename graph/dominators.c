@@ -27,14 +27,15 @@
  * (a fresh page costs 1-4 s per GB on this project's virtual machines).
  *
  * Memory: every array is allocated for the phases that use it and no
- * longer. DFS: 16 bytes per node, 8 per listed predecessor (strong non-tree
- * edges into non-roots), 16 per level of the deepest DFS path; listing:
- * 12 per node and 12 per predecessor (the peak); semidominators: 20 per
- * node (each goes where its list offset was) and 4 per predecessor; NCA:
- * 20 per node; retained sizes: 24 per node with the caller's outputs (12
- * of them), which are not touched before then. Predecessor offsets are
- * 32-bit: more than 2^32 listed predecessors (48 GB of lists) is reported
- * as out of memory.
+ * longer. DFS: 16 bytes per node (it counts the predecessors to list:
+ * strong non-tree edges into non-roots), 16 per level of the deepest DFS
+ * path; listing: 16 per node and 4 per predecessor (the peak: the edges are
+ * read twice rather than the predecessors kept as pairs, which took 12 per
+ * predecessor); semidominators: 20 per node (each goes where its list
+ * offset was) and 4 per predecessor; NCA: 20 per node; retained sizes: 24
+ * per node with the caller's outputs (12 of them), which are not touched
+ * before then. Predecessor offsets are 32-bit: more than 2^32 listed
+ * predecessors (16 GB of lists) is reported as out of memory.
  */
 #include "dominators.h"
 #include "../core/bigmem.h"
@@ -51,13 +52,12 @@
 #define ROOT_PENDING 0xffffffffu     /* node_to_dfn: a root not yet visited */
 #define ROOT_FLAG 0x80000000u        /* node_to_dfn: a visited root (dfn < 2^31) */
 
+/* Blocks of target nodes the DFS counts strong edges in (8 bytes each, on
+ * the stack). */
+#define TARGET_BLOCKS 4096
+
 /* How far ahead (in list entries) the semidominator pass prefetches. */
 #define PREFETCH_AHEAD 16
-
-/* A predecessor to list: the edge from -> to in dfn space. */
-typedef struct pred_pair {
-    uint32_t from, to;
-} pred_pair;
 
 /* A vertex on the DFS path and the next of its edges to look at. */
 typedef struct dfs_frame {
@@ -80,8 +80,10 @@ typedef struct dom_state {
     const uint64_t *shallow;
     uint32_t count; /* dfn 0 .. count-1 are in use */
     uint32_t *dfn_to_node;
-    const pred_pair *pairs;
-    uint64_t pair_count;
+    const uint32_t *node_to_dfn;
+    const uint32_t *parent_by_dfn;
+    uint32_t searched; /* dfn searched .. count-1: unreached nodes alone, edges not looked at */
+    uint32_t split_node; /* listing: the first target node of the second half */
     uint32_t *pred_offset;
     uint32_t *pred;
     uint32_t split; /* the first dfn of the second half of a pass */
@@ -131,21 +133,21 @@ static int populate_start(pthread_t *t, populate_job *job, int threaded)
     return threaded && pthread_create(t, NULL, populate_pages, job) == 0;
 }
 
-/* The DFS writes dfn_to_node and parent_by_dfn in dfn order and the pairs in
- * order: a second thread maps their pages in a bounded distance ahead of the
- * writer (never more than AHEAD_BYTES past what gets used), and pred_offset
- * whenever it is not needed ahead. The DFS publishes how far it has got. */
+/* The DFS writes dfn_to_node and parent_by_dfn in dfn order, and counts the
+ * predecessors the listing will write after it: a second thread maps their
+ * pages in a bounded distance ahead (never more than AHEAD_BYTES past what
+ * gets used). The DFS publishes how far it has got. */
 #define AHEAD_BYTES (32u << 20)
 #define AHEAD_STEP (4u << 20)
 
 typedef struct dfs_ahead {
     uint32_t next_dfn;   /* published by the DFS (relaxed atomics) */
-    uint64_t pair_count; /* likewise */
+    uint64_t listed;     /* likewise: predecessors counted so far */
     int done;            /* set once the DFS has finished */
-    uint32_t *dfn_to_node, *parent_by_dfn, *pred_offset;
+    uint32_t *dfn_to_node, *parent_by_dfn;
     size_t slots;
-    pred_pair *pairs;
-    uint64_t max_pairs;
+    uint32_t *pred;      /* filled after the DFS, as long as it has counted */
+    uint64_t max_pred;
 } dfs_ahead;
 
 /* Maps in the next step of [*mapped, want) entries of size bytes each, of
@@ -165,17 +167,15 @@ static int map_ahead(void *a, void *b, size_t size, uint64_t *mapped, uint64_t w
 static void *map_ahead_of_dfs(void *arg)
 {
     dfs_ahead *j = arg;
-    uint64_t dfn_mapped = 0, pairs_mapped = 0, offsets_mapped = 0;
-    const uint64_t dfn_ahead = AHEAD_BYTES / sizeof(uint32_t), pairs_ahead = AHEAD_BYTES / sizeof(pred_pair);
+    uint64_t dfn_mapped = 0, pred_mapped = 0;
+    const uint64_t ahead = AHEAD_BYTES / sizeof(uint32_t);
     while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) {
         uint64_t dfn = __atomic_load_n(&j->next_dfn, __ATOMIC_RELAXED);
-        uint64_t pairs = __atomic_load_n(&j->pair_count, __ATOMIC_RELAXED);
-        uint64_t want_dfn = dfn + dfn_ahead < j->slots ? dfn + dfn_ahead : j->slots;
-        uint64_t want_pairs = pairs + pairs_ahead < j->max_pairs ? pairs + pairs_ahead : j->max_pairs;
+        uint64_t listed = __atomic_load_n(&j->listed, __ATOMIC_RELAXED);
+        uint64_t want_dfn = dfn + ahead < j->slots ? dfn + ahead : j->slots;
+        uint64_t want_pred = listed + ahead < j->max_pred ? listed + ahead : j->max_pred;
         if (map_ahead(j->dfn_to_node, j->parent_by_dfn, sizeof(uint32_t), &dfn_mapped, want_dfn) |
-            map_ahead(j->pairs, NULL, sizeof(pred_pair), &pairs_mapped, want_pairs))
-            continue;
-        if (map_ahead(j->pred_offset, NULL, sizeof(uint32_t), &offsets_mapped, j->slots + 1))
+            map_ahead(j->pred, NULL, sizeof(uint32_t), &pred_mapped, want_pred))
             continue;
         struct timespec pause = {0, 100000}; /* ahead everywhere: wait for the DFS */
         nanosleep(&pause, NULL);
@@ -236,33 +236,53 @@ static inline uint32_t eval_and_compress(uint32_t v, uint32_t w, forest_vertex *
     return forest[v].best;
 }
 
-/* Each half counts, then lists, the predecessors of its own dfn range, so the
- * halves write disjoint parts of pred_offset and pred without atomics; each
- * reads all pairs, which is a sequential scan. */
-static void count_preds_half(void *ctx, unsigned half)
+/* Whether a strong edge from dfn `from` into the vertex whose node_to_dfn
+ * entry is `entry` (visited) is listed as a predecessor of that vertex. A
+ * root's semidominator is the super-root whatever points at it: a root
+ * lists only the super-root, once per edge from its DFS parent (the edge
+ * that reached it, if any). Any other vertex lists every source but its DFS
+ * parent, the implicit first predecessor. The DFS counts by this rule and
+ * the listing re-reads the edges by it, so the two agree by construction. */
+static inline uint32_t is_listed(uint32_t entry, uint32_t from, const uint32_t *parent_by_dfn)
 {
-    dom_state *s = ctx;
-    uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
-    uint32_t *pred_offset = s->pred_offset;
-    for (uint64_t i = 0; i < s->pair_count; i++) {
-        uint32_t t = s->pairs[i].to;
-        if (t - lo < span)
-            pred_offset[t]++;
-    }
+    /* A child has a larger dfn than its parent: most edges need no load. */
+    uint32_t d = entry & ~ROOT_FLAG;
+    int from_parent = d > from && parent_by_dfn[d] == from;
+    return from_parent == ((entry & ROOT_FLAG) != 0);
 }
 
+/* Each half lists the predecessors of its own range of target nodes, so the
+ * halves write disjoint parts of pred_offset and pred without atomics; each
+ * reads all edges in order (the sources the DFS searched). */
 static void fill_preds_half(void *ctx, unsigned half)
 {
     dom_state *s = ctx;
-    uint32_t lo = half ? s->split : 0, span = (half ? s->count : s->split) - lo;
+    const lf_graph *g = s->g;
+    /* by target node, not dfn: an edge of the other half costs no load */
+    uint32_t lo = half ? s->split_node : 0, span = (half ? g->node_count : s->split_node) - lo;
+    const uint64_t *edge_offset = g->edge_offset, edges = g->edge_offset[g->node_count];
+    const uint32_t *edge_target = g->edge_target, *node_to_dfn = s->node_to_dfn;
+    const uint32_t *parent_by_dfn = s->parent_by_dfn;
     uint32_t *pred_offset = s->pred_offset;
     uint32_t *pred = s->pred;
-    /* pred_offset[t] holds the end of t's list: fill from the back, so it
+    /* pred_offset[d] holds the end of d's list: fill from the back, so it
      * ends up holding the start. */
-    for (uint64_t i = 0; i < s->pair_count; i++) {
-        pred_pair p = s->pairs[i];
-        if (p.to - lo < span)
-            pred[--pred_offset[p.to]] = p.from;
+    for (uint32_t node = 0; node < g->node_count; node++) {
+        uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
+        if (from == 0 || from >= s->searched)
+            continue; /* its edges were not looked at */
+        for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
+            uint32_t t = edge_target[e];
+            /* the edges are read in order: fetch a target's dfn well ahead */
+            uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
+            if (ahead - lo < span)
+                __builtin_prefetch(&node_to_dfn[ahead]);
+            if (t - lo >= span) /* weak edges too: the bit puts them past every node */
+                continue;
+            uint32_t entry = node_to_dfn[t], d = entry & ~ROOT_FLAG;
+            if (is_listed(entry, from, parent_by_dfn))
+                pred[--pred_offset[d]] = entry & ROOT_FLAG ? 0 : from;
+        }
     }
 }
 
@@ -332,48 +352,55 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     const uint32_t *edge_target = g->edge_target;
     const int threaded = n >= LF_THREADED_MIN_NODES && !(flags & LF_DOM_ONE_THREAD);
 
-    /* At most one pair per strong edge plus one per root; only the pages
-     * the DFS writes become resident. */
-    const uint64_t max_pairs = g->edge_count + g->root_count;
     uint32_t *node_to_dfn = lf_big_calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
     uint32_t *dfn_to_node = lf_big_malloc(slots * sizeof *dfn_to_node);
     uint32_t *parent_by_dfn = lf_big_malloc(slots * sizeof *parent_by_dfn);
     uint32_t *pred_offset = lf_big_calloc(slots + 1, sizeof *pred_offset);
-    pred_pair *pairs = lf_big_malloc((max_pairs ? max_pairs : 1) * sizeof *pairs);
+    /* At most one predecessor per strong edge plus one per root; only the
+     * pages that get used become resident. */
+    const uint64_t max_pred = g->edge_count + g->root_count;
+    uint32_t *pred = lf_big_malloc((max_pred ? max_pred : 1) * sizeof *pred);
     size_t stack_cap = 4096, depth = 0;
     dfs_frame *stack = malloc(stack_cap * sizeof *stack);
-    uint32_t *pred = NULL;
     forest_vertex *forest = NULL;
     uint32_t *semi_by_dfn = NULL;
-    if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pairs || !stack)
+    if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pred || !stack)
         goto nomem;
 
     /* A page fault costs about as much as visiting a few hundred vertices.
-     * node_to_dfn is written all over from the first vertex on: both cores
-     * map it in before the DFS starts. The arrays written in order are
-     * mapped by the other core while the DFS runs, just ahead of it. */
-    populate_job lower = {1, {{node_to_dfn, slots / 2 * sizeof *node_to_dfn}}};
+     * node_to_dfn and pred_offset are written all over from the first
+     * vertex on: both cores map them in before the DFS starts. The arrays
+     * written in order are mapped by the other core while the DFS runs, just
+     * ahead of it. */
+    populate_job lower = {2, {{node_to_dfn, slots / 2 * sizeof *node_to_dfn},
+                              {pred_offset, slots / 2 * sizeof *pred_offset}}};
     pthread_t populate_thread;
     int populating = populate_start(&populate_thread, &lower, threaded);
     populate_range(node_to_dfn, slots / 2 * sizeof *node_to_dfn, slots * sizeof *node_to_dfn);
+    populate_range(pred_offset, slots / 2 * sizeof *pred_offset, (slots + 1) * sizeof *pred_offset);
     if (populating)
         pthread_join(populate_thread, NULL);
-    dfs_ahead ahead = {.dfn_to_node = dfn_to_node, .parent_by_dfn = parent_by_dfn,
-                       .pred_offset = pred_offset, .slots = slots, .pairs = pairs,
-                       .max_pairs = max_pairs};
+    dfs_ahead ahead = {.dfn_to_node = dfn_to_node, .parent_by_dfn = parent_by_dfn, .slots = slots,
+                       .pred = pred, .max_pred = max_pred};
     populating = threaded && pthread_create(&populate_thread, NULL, map_ahead_of_dfs, &ahead) == 0;
 
-    /* Depth-first search from the super-root. Every edge it examines that can
-     * change a semidominator becomes a pair (source dfn, target dfn). Not
-     * listed: weak edges, DFS tree edges (the parent is the implicit first
-     * predecessor) and edges into roots (a root's semidominator is the
-     * super-root whatever else points at it; on a heap that drops every
-     * instance -> class edge of a rooted class). A root first reached by an
-     * edge gets the pair (super-root, root) instead. */
+    /* Depth-first search from the super-root. It counts, per target, the
+     * edges it examines that can change a semidominator (is_listed); they
+     * are listed by reading the edges again once every vertex has its dfn
+     * and DFS parent. Not listed: weak edges, DFS tree edges (the parent is
+     * the implicit first predecessor) and edges into roots (a root's
+     * semidominator is the super-root whatever else points at it; on a heap
+     * that drops every instance -> class edge of a rooted class). A root
+     * first reached by an edge lists the super-root instead. */
     for (uint32_t r = 0; r < g->root_count; r++)
         node_to_dfn[g->root_node[r]] = ROOT_PENDING;
-    uint32_t next_dfn = 1;
-    uint64_t pair_count = 0;
+    uint32_t next_dfn = 1, searched = 0;
+    /* Strong edges examined per block of target nodes: the listing looks
+     * each up again, which is its work, split into halves by it. */
+    unsigned block_shift = 0;
+    while ((n >> block_shift) >= TARGET_BLOCKS)
+        block_shift++;
+    uint64_t strong_by_block[TARGET_BLOCKS] = {0}, listed = 0;
     dfn_to_node[0] = DFN_NONE;
     parent_by_dfn[0] = DFN_NONE;
     uint32_t root_cursor = 0, unreached_scan = 0;
@@ -388,6 +415,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                 break;
             root = unreached_scan;
         } else if (flags & LF_DOM_UNREACHED_ALONE) {
+            searched = next_dfn;
             for (uint32_t node = 0; node < n; node++)
                 if (node_to_dfn[node] == 0) {
                     uint32_t d = next_dfn++;
@@ -423,17 +451,20 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                     node_to_dfn[t] = descend | (d == ROOT_PENDING ? ROOT_FLAG : 0);
                     dfn_to_node[descend] = t;
                     parent_by_dfn[descend] = v;
-                    if (d == ROOT_PENDING)
-                        pairs[pair_count++] = (pred_pair){0, descend};
+                    pred_offset[descend] += d == ROOT_PENDING; /* the super-root */
+                    strong_by_block[t >> block_shift]++;
+                    listed += d == ROOT_PENDING;
                     break;
                 }
-                /* Stored always, kept unless the target is a root: no branch. */
-                pairs[pair_count] = (pred_pair){v, d};
-                pair_count += !(d & ROOT_FLAG);
+                strong_by_block[t >> block_shift]++;
+                if (is_listed(d, v, parent_by_dfn)) {
+                    pred_offset[d & ~ROOT_FLAG]++;
+                    listed++;
+                }
             }
             if (descend) {
                 __atomic_store_n(&ahead.next_dfn, next_dfn, __ATOMIC_RELAXED);
-                __atomic_store_n(&ahead.pair_count, pair_count, __ATOMIC_RELAXED);
+                __atomic_store_n(&ahead.listed, listed, __ATOMIC_RELAXED);
                 if (depth == stack_cap) {
                     dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
                     if (!grown) {
@@ -472,36 +503,42 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     free(stack);
     stack = NULL;
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
+    if (!searched)
+        searched = count;
     __atomic_store_n(&ahead.done, 1, __ATOMIC_RELEASE);
     if (populating)
         pthread_join(populate_thread, NULL);
-    free(node_to_dfn); /* each phase holds only what it needs: see the header */
-    node_to_dfn = NULL;
 
-    /* List the predecessors by target dfn (a counting sort of the pairs). */
+    /* List the predecessors by target dfn (a counting sort: the DFS
+     * counted, the listing reads the edges again). */
     dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
-                   .pairs = pairs, .pair_count = pair_count, .pred_offset = pred_offset,
+                   .node_to_dfn = node_to_dfn, .parent_by_dfn = parent_by_dfn,
+                   .searched = searched, .pred_offset = pred_offset,
                    .split = count / 2, .idom = idom, .retained = retained};
-    if (pair_count > UINT32_MAX)
+    if (listed > UINT32_MAX)
         goto nomem; /* see the header */
-    lf_run_halves(count_preds_half, &s, threaded);
+    uint64_t strong = 0;
+    for (unsigned b = 0; b < TARGET_BLOCKS; b++)
+        strong += strong_by_block[b];
+    s.split_node = n / 2;
+    for (uint64_t b = 0, sum = 0; b < TARGET_BLOCKS && (b << block_shift) < n; b++) {
+        sum += strong_by_block[b];
+        if (sum * 2 >= strong) {
+            uint64_t end = (b + 1) << block_shift;
+            s.split_node = end < n ? (uint32_t)end : n;
+            break;
+        }
+    }
     uint64_t total = 0;
-    uint32_t split = count / 2;
     for (uint32_t d = 0; d < count; d++) {
         total += pred_offset[d];
         pred_offset[d] = (uint32_t)total; /* the end of d's list */
-        if (total * 2 <= pair_count)
-            split = d + 1; /* the halves get about as many predecessors each */
     }
     pred_offset[count] = (uint32_t)total;
-    pred = lf_big_malloc((total ? total : 1) * sizeof *pred);
-    if (!pred)
-        goto nomem;
     s.pred = pred;
-    s.split = split;
     lf_run_halves(fill_preds_half, &s, threaded);
-    free(pairs);
-    pairs = NULL;
+    free(node_to_dfn); /* each phase holds only what it needs: see the header */
+    node_to_dfn = NULL;
 
     /* Semidominators, in decreasing dfn order. A vertex's forest entry is
      * written when it is linked, before any read. Its semidominator goes
@@ -584,7 +621,6 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     return 0;
 
 nomem:
-    free(pairs);
     free(node_to_dfn);
     free(semi_by_dfn);
     free(dfn_to_node);

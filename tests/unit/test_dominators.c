@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../graph/dominators.h"
+#include "../../graph/halves.h"
 #include "../../graph/domtree.h"
 #include "../../graph/paths.h"
 #include "graph_fixture.h"
@@ -146,6 +147,70 @@ void test_dominators_random_vs_reference(void)
         if (bad && mismatches++ < 5)
             fprintf(stderr, "  seed %d (n=%u, m=%llu): dominators differ from the reference\n",
                     seed, n, (unsigned long long)m);
+        free(idom);
+        free(ref);
+        free(ret);
+        free(ref_ret);
+        free(e);
+        free(weak);
+        test_graph_free(&t);
+    }
+    CHECK_EQ_U64(mismatches, 0);
+}
+
+/* Graphs big enough for two threads (the predecessor listing splits its
+ * target nodes by the work the DFS counted), with hubs, duplicate edges,
+ * roots reached by edges and repeated in the root list, checked against the
+ * reference; with LF_DOM_UNREACHED_ALONE too, where every node no root
+ * reaches must come out as its own top-level entry (idom the super-root,
+ * retained its own size) and the others as without the flag. */
+void test_dominators_threaded_vs_reference(void)
+{
+    int mismatches = 0;
+    for (int seed = 1; seed <= 6; seed++) {
+        rng_state = 0x2545f4914f6cdd1dull * (uint64_t)seed;
+        uint32_t n = LF_THREADED_MIN_NODES + rnd(3 * LF_THREADED_MIN_NODES);
+        uint64_t m = 2 * (uint64_t)n + rnd(n);
+        uint32_t *e = malloc(m * 2 * sizeof *e);
+        uint8_t *weak = malloc(m);
+        for (uint64_t i = 0; i < m; i++) {
+            uint32_t from = rnd(n), r = rnd(10);
+            /* near edges, a few hubs (class-like), far edges; some duplicates */
+            uint32_t to = r < 6 ? (from + 1 + rnd(4)) % n : r < 8 ? rnd(16) * (n / 16) : rnd(n);
+            if (i > 0 && rnd(12) == 0)
+                from = e[2 * i - 2], to = e[2 * i - 1];
+            e[2 * i] = from;
+            e[2 * i + 1] = to;
+            weak[i] = rnd(9) == 0;
+        }
+        uint32_t roots[40], root_count = 0;
+        for (uint32_t r = 0; r < 32; r++)
+            roots[root_count++] = rnd(n);
+        roots[root_count++] = roots[3]; /* listed twice */
+        roots[root_count++] = 5 * (n / 16); /* a hub */
+        test_graph t;
+        test_graph_build(&t, n, e, weak, m, roots, root_count);
+        for (uint32_t v = 0; v < n; v++)
+            t.shallow[v] = 1 + rnd(100);
+        uint32_t *idom = malloc(n * sizeof *idom), *ref = malloc(n * sizeof *ref);
+        uint64_t *ret = malloc(n * sizeof *ret), *ref_ret = malloc(n * sizeof *ref_ret);
+        reference_idom_chk(&t.g, ref);
+        reference_retained(n, ref, t.shallow, ref_ret);
+        run(&t, 0, idom, ret);
+        int bad = memcmp(idom, ref, n * sizeof *idom) != 0 || memcmp(ret, ref_ret, n * sizeof *ret) != 0;
+        run(&t, LF_DOM_UNREACHED_ALONE, idom, ret);
+        uint32_t alone = 0;
+        for (uint32_t v = 0; v < n; v++) {
+            if (ref[v] == X) {
+                alone++;
+                bad |= idom[v] != S || ret[v] != t.shallow[v];
+            } else {
+                bad |= idom[v] != ref[v] || ret[v] != ref_ret[v];
+            }
+        }
+        CHECK(alone > 0 && alone < n); /* the graphs have both kinds */
+        if (bad && mismatches++ < 5)
+            fprintf(stderr, "  seed %d (n=%u): dominators differ from the reference\n", seed, n);
         free(idom);
         free(ref);
         free(ret);

@@ -5,6 +5,7 @@
 #define LF_UNIT_TESTS(T)                   \
     T(test_dominators_hand_graphs)         \
     T(test_dominators_random_vs_reference) \
+    T(test_dominators_threaded_vs_reference) \
     T(test_dominators_keep_unreachable)    \
     T(test_dominators_long_chain)          \
     T(test_domtree_children_sorted)        \
