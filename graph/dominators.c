@@ -536,6 +536,13 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     }
     pred_offset[count] = (uint32_t)total;
     s.pred = pred;
+    /* The helper mapped the lists a little past where the count ended. */
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
+    uintptr_t used = ((uintptr_t)(pred + total) + mask) & ~mask;
+    uintptr_t mapped_end = (uintptr_t)(pred + max_pred) & ~mask;
+    if (mapped_end > used)
+        (void)madvise((void *)used, mapped_end - used, MADV_DONTNEED); /* only memory */
     lf_run_halves(fill_preds_half, &s, threaded);
     free(node_to_dfn); /* each phase holds only what it needs: see the header */
     node_to_dfn = NULL;
