@@ -100,6 +100,42 @@ static uint32_t rnd(uint32_t bound)
     return (uint32_t)((rng_state >> 16) % bound);
 }
 
+/* A random graph (edge pairs e, weak flags), its reference dominators and
+ * retained sizes, and room for leakfind's. */
+typedef struct checked_graph {
+    test_graph t;
+    uint32_t *e, *idom, *ref;
+    uint8_t *weak;
+    uint64_t *ret, *ref_ret;
+} checked_graph;
+
+/* Builds c->t from c->e and c->weak (m edges) with random shallow sizes,
+ * and computes the reference. */
+static void checked_graph_build(checked_graph *c, uint32_t n, uint64_t m, const uint32_t *roots,
+                                uint32_t root_count)
+{
+    test_graph_build(&c->t, n, c->e, c->weak, m, roots, root_count);
+    for (uint32_t v = 0; v < n; v++)
+        c->t.shallow[v] = 1 + rnd(100);
+    c->idom = malloc(n * sizeof *c->idom);
+    c->ref = malloc(n * sizeof *c->ref);
+    c->ret = malloc(n * sizeof *c->ret);
+    c->ref_ret = malloc(n * sizeof *c->ref_ret);
+    reference_idom_chk(&c->t.g, c->ref);
+    reference_retained(n, c->ref, c->t.shallow, c->ref_ret);
+}
+
+static void checked_graph_free(checked_graph *c)
+{
+    free(c->idom);
+    free(c->ref);
+    free(c->ret);
+    free(c->ref_ret);
+    free(c->e);
+    free(c->weak);
+    test_graph_free(&c->t);
+}
+
 void test_dominators_random_vs_reference(void)
 {
     int mismatches = 0;
@@ -108,8 +144,9 @@ void test_dominators_random_vs_reference(void)
         int small = seed <= 2500; /* small graphs are also checked by definition */
         uint32_t n = small ? 1 + rnd(12) : 1 + rnd(seed % 10 == 0 ? 2000 : 200);
         uint64_t m = rnd(n * 4 + 2);
-        uint32_t *e = malloc((m + 1) * 2 * sizeof *e);
-        uint8_t *weak = malloc(m + 1);
+        checked_graph c;
+        uint32_t *e = c.e = malloc((m + 1) * 2 * sizeof *e);
+        uint8_t *weak = c.weak = malloc(m + 1);
         for (uint64_t i = 0; i < m; i++) {
             uint32_t from = rnd(n);
             /* mostly near edges (trees, chains), some far ones (sharing, cycles) */
@@ -128,32 +165,19 @@ void test_dominators_random_vs_reference(void)
         uint32_t roots[8];
         for (uint32_t r = 0; r < root_count; r++)
             roots[r] = rnd(n);
-        test_graph t;
-        test_graph_build(&t, n, e, weak, m, roots, root_count);
-        for (uint32_t v = 0; v < n; v++)
-            t.shallow[v] = 1 + rnd(100);
-        uint32_t *idom = malloc(n * sizeof *idom), *ref = malloc(n * sizeof *ref);
-        uint64_t *ret = malloc(n * sizeof *ret), *ref_ret = malloc(n * sizeof *ref_ret);
-        run(&t, 0, idom, ret);
-        reference_idom_chk(&t.g, ref);
-        reference_retained(n, ref, t.shallow, ref_ret);
-        int bad = memcmp(idom, ref, n * sizeof *idom) != 0 ||
-                  memcmp(ret, ref_ret, n * sizeof *ret) != 0;
+        checked_graph_build(&c, n, m, roots, root_count);
+        run(&c.t, 0, c.idom, c.ret);
+        int bad = memcmp(c.idom, c.ref, n * sizeof *c.idom) != 0 ||
+                  memcmp(c.ret, c.ref_ret, n * sizeof *c.ret) != 0;
         if (small) {
             uint32_t def[64];
-            reference_idom_definition(&t.g, def);
-            bad |= memcmp(def, ref, n * sizeof *def) != 0;
+            reference_idom_definition(&c.t.g, def);
+            bad |= memcmp(def, c.ref, n * sizeof *def) != 0;
         }
         if (bad && mismatches++ < 5)
             fprintf(stderr, "  seed %d (n=%u, m=%llu): dominators differ from the reference\n",
                     seed, n, (unsigned long long)m);
-        free(idom);
-        free(ref);
-        free(ret);
-        free(ref_ret);
-        free(e);
-        free(weak);
-        test_graph_free(&t);
+        checked_graph_free(&c);
     }
     CHECK_EQ_U64(mismatches, 0);
 }
@@ -171,8 +195,9 @@ void test_dominators_threaded_vs_reference(void)
         rng_state = 0x2545f4914f6cdd1dull * (uint64_t)seed;
         uint32_t n = LF_THREADED_MIN_NODES + rnd(3 * LF_THREADED_MIN_NODES);
         uint64_t m = 2 * (uint64_t)n + rnd(n);
-        uint32_t *e = malloc(m * 2 * sizeof *e);
-        uint8_t *weak = malloc(m);
+        checked_graph c;
+        uint32_t *e = c.e = malloc(m * 2 * sizeof *e);
+        uint8_t *weak = c.weak = malloc(m);
         for (uint64_t i = 0; i < m; i++) {
             uint32_t from = rnd(n), r = rnd(10);
             /* near edges, a few hubs (class-like), far edges; some duplicates */
@@ -188,36 +213,24 @@ void test_dominators_threaded_vs_reference(void)
             roots[root_count++] = rnd(n);
         roots[root_count++] = roots[3]; /* listed twice */
         roots[root_count++] = 5 * (n / 16); /* a hub */
-        test_graph t;
-        test_graph_build(&t, n, e, weak, m, roots, root_count);
-        for (uint32_t v = 0; v < n; v++)
-            t.shallow[v] = 1 + rnd(100);
-        uint32_t *idom = malloc(n * sizeof *idom), *ref = malloc(n * sizeof *ref);
-        uint64_t *ret = malloc(n * sizeof *ret), *ref_ret = malloc(n * sizeof *ref_ret);
-        reference_idom_chk(&t.g, ref);
-        reference_retained(n, ref, t.shallow, ref_ret);
-        run(&t, 0, idom, ret);
-        int bad = memcmp(idom, ref, n * sizeof *idom) != 0 || memcmp(ret, ref_ret, n * sizeof *ret) != 0;
-        run(&t, LF_DOM_UNREACHED_ALONE, idom, ret);
+        checked_graph_build(&c, n, m, roots, root_count);
+        run(&c.t, 0, c.idom, c.ret);
+        int bad = memcmp(c.idom, c.ref, n * sizeof *c.idom) != 0 ||
+                  memcmp(c.ret, c.ref_ret, n * sizeof *c.ret) != 0;
+        run(&c.t, LF_DOM_UNREACHED_ALONE, c.idom, c.ret);
         uint32_t alone = 0;
         for (uint32_t v = 0; v < n; v++) {
-            if (ref[v] == X) {
+            if (c.ref[v] == X) {
                 alone++;
-                bad |= idom[v] != S || ret[v] != t.shallow[v];
+                bad |= c.idom[v] != S || c.ret[v] != c.t.shallow[v];
             } else {
-                bad |= idom[v] != ref[v] || ret[v] != ref_ret[v];
+                bad |= c.idom[v] != c.ref[v] || c.ret[v] != c.ref_ret[v];
             }
         }
         CHECK(alone > 0 && alone < n); /* the graphs have both kinds */
         if (bad && mismatches++ < 5)
             fprintf(stderr, "  seed %d (n=%u): dominators differ from the reference\n", seed, n);
-        free(idom);
-        free(ref);
-        free(ret);
-        free(ref_ret);
-        free(e);
-        free(weak);
-        test_graph_free(&t);
+        checked_graph_free(&c);
     }
     CHECK_EQ_U64(mismatches, 0);
 }
