@@ -646,22 +646,6 @@ static int count_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name
     return 0;
 }
 
-static uint64_t class_mirror_shallow(const hprof_reader *r, const hprof_class *k)
-{
-    /* A class's mirror: a java.lang.Class instance plus its static fields. */
-    uint64_t size = r->class_class != HPROF_NONE ? r->classes[r->class_class].shallow : 0;
-    hprof_cursor c = {r->data, k->statics_at, r->size};
-    uint16_t n = hprof_u2(&c);
-    for (uint16_t i = 0; i < n; i++) {
-        c.pos += r->id_size;
-        uint8_t type = hprof_u1(&c);
-        unsigned s = hprof_type_size(type, r->id_size);
-        size += hprof_type_is_ref(type) ? r->ref_size : s;
-        c.pos += s;
-    }
-    return (size + r->alignment - 1) / r->alignment * r->alignment;
-}
-
 static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *c, void *state)
 {
     node_tables *t = state;
@@ -690,7 +674,7 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         const hprof_class *kc = &r->classes[k];
         t->class_node[k] = node;
         t->class_of[node] = r->class_class != HPROF_NONE ? r->class_class : t->mirror_class;
-        t->shallow[node] = class_mirror_shallow(r, kc);
+        t->shallow[node] = hprof_mirror_shallow(r, kc);
         edges += kc->super_id != 0;
         edges += kc->loader_id != 0;
         edges += kc->array_class != HPROF_NONE;

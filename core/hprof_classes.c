@@ -10,7 +10,9 @@
  *    VM used; hprof_detect_vm_model votes on the gaps between consecutive
  *    array addresses (objects are written in address order).
  *  - The dump lacks fields the VM injects and @Contended padding: a table
- *    (vm_extra_bytes) adds them for the JDK 17 classes that have them.
+ *    (vm_injected_fields) adds them for the JDK 17 classes that have them.
+ *  - A class object (mirror) is a java.lang.Class instance with the class's
+ *    static fields after it, laid out as the VM does (hprof_mirror_shallow).
  *  - ART (1.0.3): the CLASS DUMP's instance size is the object's real size.
  */
 #include <stdlib.h>
@@ -27,40 +29,59 @@ uint64_t hprof_array_shallow(const hprof_reader *r, uint64_t length, unsigned el
     return (size + a - 1) / a * a;
 }
 
-typedef struct vm_extra {
+/* Fields HotSpot injects into JDK classes (javaClasses.hpp, the
+ * *_INJECTED_FIELDS macros): the VM lays them out with the declared fields,
+ * but the heap dump's field lists leave them out. Each entry counts the
+ * class's own injected references (4 or 8 bytes) and primitive bytes
+ * (intptr_t is 8 on 64-bit). The set is JDK 17's; see docs/HPROF.md for
+ * JDK 11 and 21. Classes that exist only in later JDKs (StackChunk, 19+)
+ * can only match there. */
+typedef struct vm_injected {
     const char *class_name;
-    unsigned bytes;
-    const char *why;
-} vm_extra;
+    unsigned refs;
+    unsigned prim_bytes;
+} vm_injected;
 
-/* JDK 17 HotSpot, compressed oops: bytes the heap dump's field lists miss. */
-static const vm_extra vm_extra_bytes[] = {
-    {"java.lang.ClassLoader", 8, "injected field loader_data"},
-    {"java.lang.Module", 8, "injected field module_entry"},
-    {"java.lang.Thread", 256, "@Contended padding around the ThreadLocalRandom fields"},
-    {"java.lang.Class", 36, "injected fields klass, array_klass, oop_size, static_oop_field_count, "
-                            "protection_domain, signers, source_file"},
+static const vm_injected vm_injected_fields[] = {
+    {"java.lang.String", 0, 1},                    /* flags (byte) */
+    {"java.lang.Class", 3, 8 + 8 + 4 + 4},         /* protection_domain, signers, source_file;
+                                                    * klass, array_klass, oop_size,
+                                                    * static_oop_field_count */
+    {"java.lang.ClassLoader", 0, 8},               /* loader_data */
+    {"java.lang.Module", 0, 8},                    /* module_entry */
+    {"java.lang.invoke.ResolvedMethodName", 1, 8}, /* vmholder; vmtarget */
+    {"java.lang.invoke.MemberName", 0, 8},         /* vmindex */
+    {"java.lang.invoke.MethodHandleNatives$CallSiteContext", 0, 8 + 8}, /* vmdependencies,
+                                                                          * last_cleanup */
+    {"java.lang.StackFrameInfo", 0, 2},            /* version (short) */
+    {"java.lang.InternalError", 0, 1},             /* during_unsafe_access */
+    {"jdk.internal.vm.StackChunk", 1, 1 + 8 + 4},  /* cont; flags, pc, maxThawingSize */
 };
 
-/* Classes whose instances end in padding the VM does not fill: a subclass's
- * fields start after the padded (aligned) end, not in gaps before it. */
-static const char *sealed_classes[] = {"java.lang.Thread"};
+/* Not a field: @Contended("tlr") on Thread's ThreadLocalRandom fields puts
+ * 128 bytes of padding on each side of them (JDK 17). */
+static const char contended_class[] = "java.lang.Thread";
+static const unsigned contended_padding = 256;
 
-static unsigned extra_bytes_for(const hprof_reader *r, uint32_t class_index)
+static int name_is(const hprof_reader *r, uint32_t class_index, const char *name);
+
+/* Bytes the dump's field lists miss for an instance of class_index: the
+ * injected fields of every class on its superclass chain, and padding. */
+static uint64_t extra_bytes_for(const hprof_reader *r, uint32_t class_index)
 {
     if (r->version_minor == 3)
         return 0;
-    /* applies to the class and its subclasses, once */
+    uint64_t bytes = 0;
     for (uint32_t c = class_index, depth = 0; c != HPROF_NONE && depth < r->class_count;
          c = r->classes[c].super_index, depth++) {
-        uint64_t off = r->strings.offset[r->classes[c].name];
-        uint64_t len = r->strings.offset[r->classes[c].name + 1] - off;
-        for (size_t i = 0; i < sizeof vm_extra_bytes / sizeof vm_extra_bytes[0]; i++)
-            if (strlen(vm_extra_bytes[i].class_name) == len &&
-                memcmp(vm_extra_bytes[i].class_name, r->strings.bytes + off, len) == 0)
-                return vm_extra_bytes[i].bytes;
+        for (size_t i = 0; i < sizeof vm_injected_fields / sizeof vm_injected_fields[0]; i++)
+            if (name_is(r, c, vm_injected_fields[i].class_name))
+                bytes += vm_injected_fields[i].prim_bytes +
+                         (uint64_t)vm_injected_fields[i].refs * r->ref_size;
+        if (name_is(r, c, contended_class))
+            bytes += contended_padding;
     }
-    return 0;
+    return bytes;
 }
 
 static int is_subclass_of(const hprof_reader *r, uint32_t c, uint32_t ancestor)
@@ -141,13 +162,11 @@ void hprof_class_sizes(hprof_reader *r)
             continue;
         }
         uint64_t size = r->header_size + fields_bytes(r, k) + extra_bytes_for(r, (uint32_t)i);
-        /* Below a sealed ancestor S: S's aligned size, then the fields added since. */
+        /* Below a @Contended ancestor S, whose padding the VM does not let
+         * subclass fields fill: S's aligned size, then the fields added since. */
         uint32_t c = k->super_index;
         for (uint32_t depth = 0; c != HPROF_NONE && depth < r->class_count; depth++) {
-            int sealed = 0;
-            for (size_t s = 0; s < sizeof sealed_classes / sizeof sealed_classes[0]; s++)
-                sealed |= name_is(r, c, sealed_classes[s]);
-            if (sealed) {
+            if (name_is(r, c, contended_class)) {
                 const hprof_class *sk = &r->classes[c];
                 uint64_t sealed_size = r->header_size + fields_bytes(r, sk) + extra_bytes_for(r, c);
                 sealed_size = (sealed_size + a - 1) / a * a;
@@ -288,4 +307,42 @@ out:;
     JLFA(freed, by_name);
     (void)freed;
     return rc;
+}
+
+/* A class object's size in the VM: a java.lang.Class instance, then the
+ * class's static fields. HotSpot puts the static references first, one after
+ * the other, then appends the primitives from the largest to the smallest,
+ * each aligned to its size (so a long after an odd number of compressed
+ * references costs 4 bytes of padding). The dump also lists values that are
+ * not static fields, named "<resolved_references>", "<init_lock>" and so on:
+ * they live elsewhere (the constant pool, the mirror's own fields) and take no
+ * space here. ART: the Class instance plus the static fields as listed. */
+uint64_t hprof_mirror_shallow(const hprof_reader *r, const hprof_class *k)
+{
+    const int hotspot = r->version_minor != 3;
+    uint64_t size = r->class_class != HPROF_NONE ? r->classes[r->class_class].shallow : 0;
+    uint64_t refs = 0, prims_of_size[9] = {0};
+    hprof_cursor c = {r->data, k->statics_at, r->size};
+    uint16_t n = hprof_u2(&c); /* bounds were checked when the record was read */
+    for (uint16_t i = 0; i < n; i++) {
+        uint64_t name_sid = hprof_id(&c, r->id_size);
+        uint8_t type = hprof_u1(&c);
+        unsigned s = hprof_type_size(type, r->id_size);
+        c.pos += s;
+        uint32_t len = 0;
+        const uint8_t *name = hotspot ? hprof_string(r, name_sid, &len) : NULL;
+        if (name && len > 0 && name[0] == '<')
+            continue; /* a pseudo-static */
+        if (hprof_type_is_ref(type))
+            refs++;
+        else if (s <= 8)
+            prims_of_size[s]++;
+    }
+    size += refs * r->ref_size;
+    for (unsigned s = 8; s >= 1; s /= 2) {
+        if (hotspot && prims_of_size[s])
+            size = (size + s - 1) / s * s;
+        size += prims_of_size[s] * s;
+    }
+    return (size + r->alignment - 1) / r->alignment * r->alignment;
 }

@@ -134,6 +134,8 @@ int hprof_link_array_classes(hprof_reader *r);
 /* Shallow size of every class's instances under the current VM model. */
 void hprof_class_sizes(hprof_reader *r);
 uint64_t hprof_array_shallow(const hprof_reader *r, uint64_t length, unsigned elem_size);
+/* Shallow size of a class object (its mirror): Class instance plus statics. */
+uint64_t hprof_mirror_shallow(const hprof_reader *r, const hprof_class *k);
 
 /* hprof_names.c */
 /* Interns the Java source form of a JVM class name ("java/util/HashMap$Node",
