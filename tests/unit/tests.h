@@ -34,6 +34,7 @@
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
     T(test_hprof_partial)                  \
+    T(test_hprof_address_gaps)             \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
     T(test_v8_partial)
