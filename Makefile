@@ -55,11 +55,14 @@ $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
 $(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/gen_arrays: $(BUILD)/tests/bench/gen_arrays.o $(BUILD)/tests/unit/hprof_writer.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 setup:
 	@sh tests/setup.sh
 	@$(MAKE) --no-print-directory all
 
-check: $(BUILD)/leakfind $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 	@sh tests/run_all.sh $(BUILD)
 
 asan:
@@ -67,7 +70,7 @@ asan:
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
-bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage
+bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays
 	@sh tests/bench/run.sh $(BUILD)
 
 FUZZ_SECONDS ?= 60

@@ -458,21 +458,36 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
         out_id(w, lf_snapshot_object_id(s, node), (s->flags & LF_SNAP_IDS_AT) != 0);
 }
 
-void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)
+static void write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
 {
     char buf[4096];
-    for (uint32_t r = 0; r < s->root_count; r++) {
-        if (s->root[r].node != node)
-            continue;
-        lf_str kind = lf_snapshot_string(s, s->root[r].kind);
-        lf_str name = lf_snapshot_string(s, s->root[r].name);
-        int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
-                         kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
-                         name.ptr);
-        out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+    lf_str kind = lf_snapshot_string(s, s->root[r].kind);
+    lf_str name = lf_snapshot_string(s, s->root[r].name);
+    int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
+                     kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
+                     name.ptr);
+    out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)
+{
+    for (uint32_t r = 0; r < s->root_count; r++)
+        if (s->root[r].node == node) {
+            write_root(w, s, r);
+            return;
+        }
+    out_str(w, "", 0);
+}
+
+void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
+{
+    if (h.kind == LF_HOLDER_ROOT) {
+        write_root(w, s, h.label);
         return;
     }
-    out_str(w, "", 0);
+    char buf[4200];
+    size_t n = lf_snapshot_label_text(s, h.kind, h.label, buf, sizeof buf);
+    out_str(w, buf, n);
 }
 
 void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "../core/holders.h"
 #include "../core/snapshot.h"
 #include "output.h"
 
@@ -88,5 +89,8 @@ void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, ui
                           const char *prefix);
 /* The same for an edge already found (UINT64_MAX: empty). */
 void cli_write_edge(out_writer *w, const lf_snapshot *s, uint64_t edge, const char *prefix);
+/* How node's dominator holds it: the edge's label, or "root: ..." for a
+ * top-level node (empty when neither is known). */
+void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h);
 
 #endif

@@ -149,6 +149,8 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
     const int with_slope = span > 0;
     out_writer *w = out_begin(stdout, format, columns + !with_slope, 7 - !with_slope);
     char path[8192];
+    lf_holders holders;
+    lf_holders_init(&holders, &s[1]);
     for (uint32_t k = 0; k < n && (top == 0 || k < top); k++) {
         const lf_owner *o = &t.owner[order[k]];
         if (with_slope)
@@ -159,11 +161,12 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
         out_u64(w, o->objects[1]);
         lf_str cls = lf_snapshot_object_label(&s[1], o->node[1]);
         out_str(w, cls.ptr, cls.len);
-        size_t len = lf_owner_path(&s[1], o->node[1], path, sizeof path);
+        size_t len = lf_owner_path(&holders, o->node[1], path, sizeof path);
         out_str(w, path, len);
         out_row_end(w);
     }
     out_end(w);
+    lf_holders_free(&holders);
     free(order);
     lf_owners_free(&t);
     return 0;

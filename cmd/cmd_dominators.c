@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/edge_finder.h"
 #include "../core/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
 #include "commands.h"
@@ -83,21 +82,11 @@ static const out_column columns[] = {
     {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
 };
 
-/* The field by which v's dominator holds it, or v's root when a top owner. */
-static void write_holder(out_writer *w, lf_edge_finder *edges, uint32_t v)
-{
-    const lf_snapshot *s = edges->s;
-    uint32_t d = s->idom[v];
-    if (d != LF_NODE_SUPER && d != LF_NODE_NONE)
-        cli_write_edge(w, s, lf_edge_finder_find(edges, d, v), "");
-    else
-        cli_write_root_label(w, s, v);
-}
-
-static void write_row(out_writer *w, lf_edge_finder *edges, uint32_t v, int64_t depth,
+/* holders: the field by which v's dominator holds it, or v's root */
+static void write_row(out_writer *w, lf_holders *holders, uint32_t v, int64_t depth,
                       double heap, int tree)
 {
-    const lf_snapshot *s = edges->s;
+    const lf_snapshot *s = holders->s;
     if (depth >= 0)
         out_u64(w, (uint64_t)depth);
     else
@@ -111,7 +100,7 @@ static void write_row(out_writer *w, lf_edge_finder *edges, uint32_t v, int64_t 
         out_indent(w, (unsigned)depth);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(w, cls.ptr, cls.len);
-    write_holder(w, edges, v);
+    cli_write_holder(w, s, lf_holders_get(holders, v));
     out_row_end(w);
 }
 
@@ -127,12 +116,12 @@ static int show_tree(out_writer *w, const lf_snapshot *s, const dominators_optio
     stack_entry *stack = malloc(((size_t)s->reachable_count + 2) * sizeof *stack);
     if (!stack)
         return -1;
-    lf_edge_finder edges;
-    lf_edge_finder_init(&edges, s);
+    lf_holders holders;
+    lf_holders_init(&holders, s);
     size_t top = 0;
     uint32_t first_depth = 0;
     if (start != LF_NODE_SUPER) {
-        write_row(w, &edges, start, 0, heap, 1);
+        write_row(w, &holders, start, 0, heap, 1);
         first_depth = 1;
     }
     stack[top++] = (stack_entry){start, first_depth};
@@ -140,7 +129,7 @@ static int show_tree(out_writer *w, const lf_snapshot *s, const dominators_optio
     while (top > 0) {
         stack_entry at = stack[--top];
         if (!first) {
-            write_row(w, &edges, at.node, at.depth, heap, 1);
+            write_row(w, &holders, at.node, at.depth, heap, 1);
             at.depth++;
         }
         first = 0;
@@ -156,7 +145,7 @@ static int show_tree(out_writer *w, const lf_snapshot *s, const dominators_optio
             stack[top++] = (stack_entry){s->domtree_child[begin + i - 1], at.depth};
     }
     free(stack);
-    lf_edge_finder_free(&edges);
+    lf_holders_free(&holders);
     return 0;
 }
 
@@ -248,11 +237,11 @@ static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t
         free(keep);
         return -1;
     }
-    lf_edge_finder edges;
-    lf_edge_finder_init(&edges, s);
+    lf_holders holders;
+    lf_holders_init(&holders, s);
     for (size_t i = 0; i < kept; i++)
-        write_row(w, &edges, keep[i], -1, heap, 0);
-    lf_edge_finder_free(&edges);
+        write_row(w, &holders, keep[i], -1, heap, 0);
+    lf_holders_free(&holders);
     free(keep);
     return 0;
 }

@@ -80,6 +80,7 @@ int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *
     }
     if (s->idom && lf_class_retained(s->domtree_offset, s->domtree_child, s->object_count,
                                      s->object_class, s->class_count, s->retained,
+                                     (s->flags & LF_SNAP_EMPTY_UNCOUNTED) ? s->object_shallow : NULL,
                                      t->retained)) {
         lf_class_totals_free(t);
         return lf_fail_nomem(err, "class totals");

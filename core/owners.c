@@ -6,7 +6,7 @@
 #include <xxhash.h>
 
 #include "bigmem.h"
-#include "edge_finder.h"
+#include "holders.h"
 #include "vec.h"
 
 static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
@@ -23,37 +23,26 @@ static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
 
 /* The field by which the dominator holds v, indices masked; for a top owner
  * its first root's kind and name. */
-/* edges: NULL to scan (one question), else a finder (a question per object) */
-static lf_str holder(const lf_snapshot *s, lf_edge_finder *edges, uint32_t v, char *buf,
-                     size_t size)
+static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
 {
+    const lf_snapshot *s = holders->s;
     lf_str out = {"", 0};
-    uint32_t d = s->idom[v];
-    if (d == LF_NODE_SUPER) {
-        for (uint32_t r = 0; r < s->root_count; r++)
-            if (s->root[r].node == v) {
-                lf_str kind = lf_snapshot_string(s, s->root[r].kind), name = lf_snapshot_string(s, s->root[r].name);
-                int n = snprintf(buf, size, "%.*s %.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
-                                 (int)(name.len > 800 ? 800 : name.len), name.ptr);
-                out.ptr = buf;
-                out.len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-                return out;
-            }
+    lf_holder h = lf_holders_get(holders, v);
+    if (h.kind == LF_HOLDER_ROOT) {
+        lf_str kind = lf_snapshot_string(s, s->root[h.label].kind), name = lf_snapshot_string(s, s->root[h.label].name);
+        int n = snprintf(buf, size, "%.*s %.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
+                         (int)(name.len > 800 ? 800 : name.len), name.ptr);
+        out.ptr = buf;
+        out.len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
         return out;
     }
-    uint64_t e = edges ? lf_edge_finder_find(edges, d, v) : lf_snapshot_find_edge(s, d, v);
-    if (e == UINT64_MAX)
-        return out;
-    uint8_t kind;
-    uint32_t label;
-    lf_snapshot_edge_info(s, e, &kind, &label);
-    if (kind == LF_EDGE_KIND_ELEMENT) {
+    if (h.kind == LF_EDGE_KIND_ELEMENT) {
         out.ptr = "[]";
         out.len = 2;
         return out;
     }
     out.ptr = buf;
-    out.len = lf_snapshot_edge_label(s, e, buf, size);
+    out.len = lf_snapshot_label_text(s, h.kind, h.label, buf, size);
     return out;
 }
 
@@ -76,21 +65,21 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     for (uint32_t i = off[n + 1]; i > off[n]; i--)
         stack[top++] = child[i - 1];
     char buf[1200];
-    /* every element of a large array asks for its edge: see edge_finder.h */
-    lf_edge_finder edges;
-    lf_edge_finder_init(&edges, s);
+    /* every object asks for its holder: see holders.h */
+    lf_holders holders;
+    lf_holders_init(&holders, s);
     while (top > 0) {
         uint32_t v = stack[--top];
         order[count++] = v;
         uint32_t d = s->idom[v];
         uint64_t parent = d == LF_NODE_SUPER ? 0 : sig[d];
         depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
-        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(s, &edges, v, buf, sizeof buf));
+        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(&holders, v, buf, sizeof buf));
         objects[v] = 1;
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
-    lf_edge_finder_free(&edges);
+    lf_holders_free(&holders);
     /* objects retained: children before parents in reverse preorder */
     for (size_t i = count; i > 0; i--) {
         uint32_t v = order[i - 1];
@@ -149,8 +138,9 @@ void lf_owners_free(lf_owner_table *t)
     memset(t, 0, sizeof *t);
 }
 
-size_t lf_owner_path(const lf_snapshot *s, uint32_t node, char *buf, size_t size)
+size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
+    const lf_snapshot *s = holders->s;
     enum { HOPS = 12 };
     uint32_t chain[HOPS];
     unsigned hops = 0;
@@ -168,7 +158,7 @@ size_t lf_owner_path(const lf_snapshot *s, uint32_t node, char *buf, size_t size
         o += (size_t)snprintf(buf, size, "... / ");
     for (unsigned i = hops; i > 0 && o + 1 < size; i--) {
         uint32_t v = chain[i - 1];
-        lf_str h = holder(s, NULL, v, field, sizeof field);
+        lf_str h = holder(holders, v, field, sizeof field);
         lf_str cls = lf_snapshot_object_label(s, v);
         int n = snprintf(buf + o, size - o, "%s%.*s%s(%.*s)", i == hops ? "" : " / ",
                          (int)(h.len > 600 ? 600 : h.len), h.ptr, h.len ? " " : "",

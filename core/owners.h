@@ -7,6 +7,7 @@
 
 #include <Judy.h>
 
+#include "holders.h"
 #include "snapshot.h"
 
 typedef struct lf_owner {
@@ -29,7 +30,8 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
 void lf_owners_free(lf_owner_table *t);
 const lf_owner *lf_owners_find(const lf_owner_table *t, uint64_t signature);
 /* "static field Registry.INSTANCE (Registry) / listeners (java.util.ArrayList)":
- * the dominator chain of node, from its top owner, at most the last 12 hops. */
-size_t lf_owner_path(const lf_snapshot *s, uint32_t node, char *buf, size_t size);
+ * the dominator chain of node, from its top owner, at most the last 12 hops;
+ * holders answers for the snapshot of node. */
+size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size);
 
 #endif

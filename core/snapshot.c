@@ -199,10 +199,15 @@ uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
 
 size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size)
 {
-    int n = 0;
     uint8_t kind;
     uint32_t label;
     lf_snapshot_edge_info(s, edge, &kind, &label);
+    return lf_snapshot_label_text(s, kind, label, buf, size);
+}
+
+size_t lf_snapshot_label_text(const lf_snapshot *s, uint8_t kind, uint32_t label, char *buf, size_t size)
+{
+    int n = 0;
     switch (kind) {
     case LF_EDGE_KIND_FIELD:
     case LF_EDGE_KIND_INTERNAL: {

@@ -179,4 +179,6 @@ lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node);
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);
 /* An edge's label for people: "next", "[3]", "<class>"; "" when it has none. */
 size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size);
+/* The same from an edge's kind and label (lf_snapshot_edge_info). */
+size_t lf_snapshot_label_text(const lf_snapshot *s, uint8_t kind, uint32_t label, char *buf, size_t size);
 #endif

@@ -299,7 +299,8 @@ void lf_domtree_free(lf_domtree *tree)
 
 int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint32_t node_count,
                       const uint32_t *object_class, uint32_t class_count,
-                      const uint64_t *retained, uint64_t *class_retained)
+                      const uint64_t *retained, const uint64_t *skip_empty_of,
+                      uint64_t *class_retained)
 {
     /* open_by_class counts instances of each class on the current tree path. */
     uint32_t *open_by_class = calloc(class_count ? class_count : 1, sizeof *open_by_class);
@@ -321,10 +322,12 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
             open_by_class[object_class[~entry]]--;
             continue;
         }
-        uint32_t cls = object_class[entry];
-        if (open_by_class[cls]++ == 0)
-            class_retained[cls] += retained[entry];
-        stack[top++] = ~entry;
+        if (!skip_empty_of || skip_empty_of[entry] != 0) {
+            uint32_t cls = object_class[entry];
+            if (open_by_class[cls]++ == 0)
+                class_retained[cls] += retained[entry];
+            stack[top++] = ~entry;
+        }
         for (uint32_t i = child_offset[entry]; i < child_offset[entry + 1]; i++)
             stack[top++] = child[i];
     }

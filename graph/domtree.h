@@ -27,10 +27,14 @@ static inline uint32_t lf_domtree_slot(uint32_t node_count, uint32_t node)
 
 /* Retained bytes per class with nothing counted twice: the sum of the retained
  * sizes of the instances that no other instance of their class dominates.
+ * skip_empty_of: NULL, or node -> shallow bytes; then instances of 0 bytes
+ * are not instances at all (they neither add their retained size nor hide the
+ * instances below them), as in Chrome DevTools' Summary view.
  * class_retained has class_count entries, zeroed here. Walks the tree with an
  * explicit stack. Returns 0 or -1 when out of memory. */
 int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint32_t node_count,
                       const uint32_t *object_class, uint32_t class_count,
-                      const uint64_t *retained, uint64_t *class_retained);
+                      const uint64_t *retained, const uint64_t *skip_empty_of,
+                      uint64_t *class_retained);
 
 #endif

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     uint64_t *class_retained = malloc((s.class_count + 1) * sizeof *class_retained);
     t0 = now();
     if (lf_class_retained(tree.child_offset, tree.child, n, s.object_class, s.class_count, retained,
-                          class_retained))
+                          (s.flags & LF_SNAP_EMPTY_UNCOUNTED) ? s.object_shallow : NULL, class_retained))
         return 4;
     report("class_retained", now() - t0, &s);
     fprintf(stderr, "%u objects, %llu references, %u reachable\n", n,

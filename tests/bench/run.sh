@@ -37,6 +37,21 @@ f=bench-data/synth-$(echo "$sizes" | awk '{print $NF}')m.lfs
 echo "## end to end on $f"
 end_to_end "$f"
 
+# Holder lookups (issue 19): a JVM dump of 4 arrays of 2^18 and 3 of 2^20
+# small objects (tests/bench/gen_arrays.c, 3.6M objects, 138 MB), listed
+# whole, and diff --owners against the same program 4096 elements later.
+# Each should take about as long as --top 10 plus writing the rows.
+a1=bench-data/arrays-1.hprof a2=bench-data/arrays-2.hprof
+if [ ! -f "$a1" ] || [ tests/bench/gen_arrays.c -nt "$a1" ]; then
+    "$build/gen_arrays" "$a1" 4 3
+    "$build/gen_arrays" "$a2" 4 3 262144 1048576 4096
+fi
+echo "## holders: $a1 ($(du -h "$a1" | cut -f1))"
+for cmd in "dominators --flat --top 10 --min 0" "dominators --flat --top 0 --min 0" "dominators --top 0 --min 0 --depth 0"; do
+    /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$a1" >/dev/null
+done
+/usr/bin/env time -f "leakfind diff --owners: %e s, peak RSS %M KiB" "$build/leakfind" diff "$a1" "$a2" --owners >/dev/null
+
 # A real dump written by the JVM: 30 million objects of realistic shapes
 # (tests/bench/java/BigHeap.java), about 1.4 GB of HPROF.
 objects=${BENCH_JAVA_OBJECTS:-30000000}

@@ -23,6 +23,10 @@ for s in listener_leak-1 listener_leak-2 weak_cache; do
     check_ devtools_classes_$s sh tests/v8/devtools_check.sh classes "$LF" $N/$s.heapsnapshot.gz \
         $N/$s.devtools-aggregates.tsv
 done
+# The same from a converted .lfs (the 0-byte rule travels with the file).
+"$LF" convert $N/weak_cache.heapsnapshot.gz -o "$tmp/weak_cache.lfs" >/dev/null 2>&1
+check_ devtools_classes_weak_cache_lfs sh tests/v8/devtools_check.sh classes "$LF" "$tmp/weak_cache.lfs" \
+    $N/weak_cache.devtools-aggregates.tsv
 check_ devtools_nodes_linked_list sh tests/v8/devtools_check.sh digest "$LF" $N/linked_list.heapsnapshot.gz \
     $N/linked_list.devtools.digest
 check_ devtools_classes_linked_list sh tests/v8/devtools_check.sh classes "$LF" $N/linked_list.heapsnapshot.gz \

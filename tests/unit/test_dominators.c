@@ -291,7 +291,7 @@ void test_dominators_long_chain(void)
     CHECK_EQ_U64(tree.child_offset[n + 1] - tree.child_offset[n], 1);
     uint32_t *cls = calloc(n, sizeof *cls);
     uint64_t class_ret[1];
-    CHECK(lf_class_retained(tree.child_offset, tree.child, n, cls, 1, ret, class_ret) == 0);
+    CHECK(lf_class_retained(tree.child_offset, tree.child, n, cls, 1, ret, NULL, class_ret) == 0);
     CHECK_EQ_U64(class_ret[0], n);
     free(cls);
     lf_domtree_free(&tree);
@@ -438,9 +438,34 @@ void test_class_retained_nested(void)
     CHECK(lf_domtree_build(7, idom, ret, 2, &tree) == 0);
     uint32_t cls[] = {0, 0, 0, 1, 1, 1, 0};
     uint64_t class_ret[2];
-    CHECK(lf_class_retained(tree.child_offset, tree.child, 7, cls, 2, ret, class_ret) == 0);
+    CHECK(lf_class_retained(tree.child_offset, tree.child, 7, cls, 2, ret, NULL, class_ret) == 0);
     CHECK_EQ_U64(class_ret[0], 7);
     CHECK_EQ_U64(class_ret[1], 3);
+    lf_domtree_free(&tree);
+    test_graph_free(&t);
+}
+
+void test_class_retained_skips_empty(void)
+{
+    /* The graph of test_class_retained_nested, with list node 0 and payload 3
+     * of 0 bytes (as V8 nodes whose size DevTools moved into their owner):
+     * they are no instances, so 1 is the top ListNode and 4, 5 the top
+     * payloads. Class 0: retained(1) + retained(6) = 4 + 1; class 1: 1 + 1. */
+    uint32_t e[] = {0, 1, 1, 2, 0, 3, 1, 4, 2, 5};
+    uint32_t roots[] = {0, 6};
+    test_graph t;
+    test_graph_build(&t, 7, e, NULL, 5, roots, 2);
+    uint32_t idom[7];
+    uint64_t ret[7];
+    run(&t, 0, idom, ret);
+    lf_domtree tree;
+    CHECK(lf_domtree_build(7, idom, ret, 2, &tree) == 0);
+    uint32_t cls[] = {0, 0, 0, 1, 1, 1, 0};
+    uint64_t shallow[] = {0, 1, 1, 0, 1, 1, 1};
+    uint64_t class_ret[2];
+    CHECK(lf_class_retained(tree.child_offset, tree.child, 7, cls, 2, ret, shallow, class_ret) == 0);
+    CHECK_EQ_U64(class_ret[0], 5);
+    CHECK_EQ_U64(class_ret[1], 2);
     lf_domtree_free(&tree);
     test_graph_free(&t);
 }

@@ -12,6 +12,7 @@
     T(test_domtree_long_lists_sorted)      \
     T(test_domtree_every_list)             \
     T(test_class_retained_nested)          \
+    T(test_class_retained_skips_empty)     \
     T(test_reverse_lists)                  \
     T(test_find_edge)                      \
     T(test_strtab_interning)               \

@@ -9,7 +9,8 @@
 #       the same through a digest of all nodes (for references too big to keep)
 #   devtools_check.sh make-digest REF.tsv[.gz]      prints a digest
 #   devtools_check.sh classes LEAKFIND SNAPSHOT REF-aggregates.tsv
-#       count and self size of every class of the Summary view
+#       count, self size and retained size of every class of the Summary view
+#       (DevTools calls the class retained size maxRet)
 #   devtools_check.sh diff LEAKFIND BEFORE AFTER REF-diff.tsv
 #       # New, # Deleted, Alloc. Size, Freed Size of every class of the Comparison
 #
@@ -66,10 +67,11 @@ nodes)
     ;;
 classes)
     "$1" classes "$2" --top 0 --format tsv >"$tmp/mine" || exit 1
-    awk -F'\t' 'FNR == NR {if (FNR > 1) {c[$5] = $1; s[$5] = $2} next}
+    # DevTools keys classes by location too: rows of one name are summed.
+    awk -F'\t' 'FNR == NR {if (FNR > 1) {c[$5] = $1; s[$5] = $2; r[$5] = $3} next}
          /^#/ {next}
-         {dc[$2] += $3; ds[$2] += $4}
-         END { for (k in dc) { n++; if (c[k] != dc[k] || s[k] != ds[k]) { bad++; if (bad <= 5) print k ": " c[k] " " s[k] ", DevTools " dc[k] " " ds[k] } }
+         {dc[$2] += $3; ds[$2] += $4; dr[$2] += $5}
+         END { for (k in dc) { n++; if (c[k] != dc[k] || s[k] != ds[k] || r[k] != dr[k]) { bad++; if (bad <= 5) print k ": " c[k] " " s[k] " " r[k] ", DevTools " dc[k] " " ds[k] " " dr[k] } }
                for (k in c) if (!(k in dc)) { bad++; if (bad <= 5) print k ": not in DevTools" }
                if (bad) { print bad " differences"; exit 1 }
                print "ok: " n " classes agree" }' "$tmp/mine" "$3"

@@ -1,0 +1,44 @@
+# Holders (issue 19): the field or [index] by which each object's dominator
+# holds it, on a dump of large arrays written by tests/bench/gen_arrays.c,
+# whose header gives every object's holder by construction: the Item of
+# element i of array a has id 0x100000000 + (a << 28 | i << 4); element i is
+# null when i % 7 == 3 and repeats element i - 1 when i % 1000 == 999, so an
+# Item's index is not its edge's place; the Item of element 5 is held by the
+# Holder's field `first`. Arrays: 5000, 5000 and 9000 elements, so Items:
+# 5000 - 714 nulls - 5 repeats + 1 (2999 is both) = 4282, twice, and
+# 9000 - 1286 - 9 + 1 = 7706: 16,270 Items in all.
+"$build/gen_arrays" "$tmp/arrays-1.hprof" 2 1 5000 9000
+# The awk program checks every Item row of a flat listing against its id.
+holders_check='
+function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
+    for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
+    return v }
+$7 == "Item" { n++; x = (hex($2) - 4294967296) / 16; a = int(x / 16777216); i = x - a * 16777216
+    want = i == 5 ? "first" : "[" i "]"
+    dom = i == 5 ? 268435456 + a * 16 : 536870912 + a * 16
+    if ($8 != want || hex($3) != dom) { bad++; if (bad <= 3) print "wrong: " $2 " " $3 " " $8 } }
+END { print n " items, " bad + 0 " wrong" }'
+rows_ holders_flat_all "16270 items, 0 wrong" "$holders_check" \
+    dominators "$tmp/arrays-1.hprof" --flat --top 0 --min 0 --format tsv
+# The same with the labels in memory (a converted .lfs).
+"$LF" convert "$tmp/arrays-1.hprof" -o "$tmp/arrays-1.lfs" >/dev/null 2>&1
+rows_ holders_flat_all_lfs "16270 items, 0 wrong" "$holders_check" \
+    dominators "$tmp/arrays-1.lfs" --flat --top 0 --min 0 --format tsv
+# The tree, every node: the Holders are roots, the arrays held by `items`.
+rows_ holders_tree_all "16270 items, 0 wrong
+3 root: JNI global
+3 items" "$holders_check"'
+$7 ~ /^ *Holder$/ || $7 ~ /^ *java\.lang\.Object\[\]$/ {h[$8]++}
+END {for (k in h) print h[k], k}' \
+    dominators "$tmp/arrays-1.hprof" --top 0 --min 0 --depth 0 --format tsv
+# A few questions only, answered one by one (holders.h): the first children
+# of the 9000-element array, element 3 being null.
+rows_ holders_few "[0] [1] [2] [4]" 'NR > 2 {s = s (s ? " " : "") $8} END {print s}' \
+    dominators "$tmp/arrays-1.hprof" --root 0x20000020 --top 4 --min 0 --format tsv
+# diff --owners: 100 more elements per array: Items 5000-5099 less 15 nulls
+# (5001, 5008, ..., 5099), twice, and 9000-9099 less 14 (9005, ..., 9096):
+# 256 more, 16 bytes each, and 300 more array slots of 4 bytes: 5296. The
+# Items' and arrays' owners grew as much as the Holders', so one row.
+"$build/gen_arrays" "$tmp/arrays-2.hprof" 2 1 5000 9000 100
+rows_ holders_owners "256 5296 Holder JNI global  (Holder)" 'NR > 1 {print $1, $2, $5, $6}' \
+    diff "$tmp/arrays-1.hprof" "$tmp/arrays-2.hprof" --owners --top 0 --format tsv
