@@ -68,8 +68,13 @@ int lf_cache_open(const char *cache_path, const lf_source_key *key, lf_snapshot 
                   const char **why)
 {
     memset(out, 0, sizeof *out);
-    if (access(cache_path, F_OK) != 0) {
+    struct stat st;
+    if (stat(cache_path, &st) != 0) {
         *why = "none";
+        return 1;
+    }
+    if (!S_ISREG(st.st_mode)) { /* opening a FIFO would wait for a writer */
+        *why = "unreadable";
         return 1;
     }
     lf_error err;
