@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "../core/file.h"
 #include "../core/lfs.h"
 #include "../core/open.h"
+#include "../core/outfile.h"
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
@@ -224,6 +226,14 @@ void cli_progress_done(const cli_context *ctx)
         fputs("\r\033[K", stderr);
 }
 
+static void cache_warning(const cli_context *ctx, const char *cache_path, const lf_error *err)
+{
+    char buf[512];
+    lf_error_format(err, buf, sizeof buf);
+    if (!ctx->quiet)
+        cli_message("warning", "'%s': cache not written: %s", cache_path, buf);
+}
+
 /* A dump that could not be read: the error, and the --partial hint when it could help. */
 static int open_error(const cli_context *ctx, const char *path, const lf_error *err)
 {
@@ -233,26 +243,73 @@ static int open_error(const cli_context *ctx, const char *path, const lf_error *
     return rc;
 }
 
+/* --cache, past a miss: the cache file is opened before the dump is read,
+ * so a directory that cannot take it is said once, up front, and the dump is
+ * then read as usual. Returns 0 or an exit code (s freed). */
+static int read_and_cache(cli_context *ctx, const char *path, int fd, const char *cache_path,
+                          const lf_source_key *key, const lf_open_options *options, lf_snapshot *s)
+{
+    lf_error err;
+    lf_outfile out;
+    cli_remove_temp_on_signals();
+    int writable = lf_outfile_open(cache_path, LF_OUTFILE_REGULAR_ONLY, &out, &err) == 0;
+    if (!writable)
+        cache_warning(ctx, cache_path, &err);
+    cli_progress(ctx, "reading");
+    int rc = lf_open_fd(fd, options, s, &err);
+    cli_progress_done(ctx);
+    if (rc == 0 && (rc = cli_analyze(ctx, path, s)) != 0) {
+        if (writable)
+            lf_outfile_abort(&out);
+        return rc; /* s is freed */
+    }
+    if (rc) {
+        if (writable)
+            lf_outfile_abort(&out);
+        return open_error(ctx, path, &err);
+    }
+    if (!writable)
+        return 0;
+    s->source_key = *key;
+    cli_progress(ctx, "writing the cache");
+    if (lf_lfs_write_fd(s, out.fd, &err)) {
+        lf_outfile_abort(&out);
+        cache_warning(ctx, cache_path, &err);
+    } else if (lf_outfile_commit(&out, &err)) {
+        cache_warning(ctx, cache_path, &err);
+    } else if (ctx->verbose) {
+        cli_message("note", "'%s': cache '%s' written", path, cache_path);
+    }
+    cli_progress_done(ctx);
+    s->source_key = (lf_source_key){0};
+    return 0;
+}
+
 /* --cache: the input's cache when it is current; else reads the input,
  * analyses it and writes the cache. A cache that cannot be written costs a
  * warning, not the answer. Returns -1 when there is no cache to use or make
  * (then the input is read as usual), else 0 or an exit code. */
-static int open_through_cache(cli_context *ctx, const char *path, const lf_open_options *options,
-                              lf_snapshot *s)
+static int open_through_cache(cli_context *ctx, const char *path, int fd,
+                              const lf_open_options *options, lf_snapshot *s)
 {
     uint8_t head[64];
     lf_error err;
-    int64_t got = lf_file_head(path, head, sizeof head, &err);
-    if (got < 0 || lf_detect_format(head, (size_t)got) == LF_FORMAT_LFS)
-        return -1; /* an error is reported by the usual open; a leakfind file needs no cache */
     lf_source_key key;
-    if (lf_cache_key(path, options, &key, &err)) {
+    if (cli_is_stdin(path)) { /* no name to put the cache beside */
+        if (!ctx->quiet)
+            cli_message("warning", "'%s': no cache: standard input is never cached", path);
+        return -1;
+    }
+    if (lf_cache_key_fd(fd, options, &key, &err)) {
         char buf[512];
         lf_error_format(&err, buf, sizeof buf);
         if (!ctx->quiet)
             cli_message("warning", "'%s': no cache: %s", path, buf);
         return -1;
     }
+    int64_t got = lf_file_head_fd(fd, head, sizeof head, &err);
+    if (got < 0 || lf_detect_format(head, (size_t)got) == LF_FORMAT_LFS)
+        return -1; /* an error is reported by the usual open; a leakfind file needs no cache */
     char *cache_path = lf_cache_path(path);
     if (!cache_path)
         return -1;
@@ -270,31 +327,23 @@ static int open_through_cache(cli_context *ctx, const char *path, const lf_open_
     if (ctx->verbose)
         cli_message("note", "'%s': cache '%s' %s: reading the dump", path, cache_path,
                     strcmp(why, "none") == 0 ? "absent" : why);
-    cli_progress(ctx, "reading");
-    rc = lf_open(path, options, s, &err);
-    cli_progress_done(ctx);
-    if (rc == 0 && (rc = cli_analyze(ctx, path, s)) != 0) {
-        free(cache_path);
-        return rc; /* s is freed */
-    }
-    if (rc) {
-        free(cache_path);
-        return open_error(ctx, path, &err);
-    }
-    s->source_key = key;
-    cli_progress(ctx, "writing the cache");
-    cli_remove_temp_on_signals();
-    if (lf_lfs_write(s, cache_path, &err)) {
-        char buf[512];
-        lf_error_format(&err, buf, sizeof buf);
-        if (!ctx->quiet)
-            cli_message("warning", "'%s': cache not written: %s", cache_path, buf);
-    } else if (ctx->verbose) {
-        cli_message("note", "'%s': cache '%s' written", path, cache_path);
-    }
-    cli_progress_done(ctx);
-    s->source_key = (lf_source_key){0};
+    rc = read_and_cache(ctx, path, fd, cache_path, &key, options, s);
     free(cache_path);
+    return rc;
+}
+
+int cli_is_stdin(const char *path)
+{
+    return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0;
+}
+
+int cli_check_stdin_once(cli_context *ctx, char **paths, int count)
+{
+    int seen = 0;
+    for (int i = 0; i < count; i++)
+        seen += cli_is_stdin(paths[i]);
+    if (seen > 1)
+        return cli_usage_error(ctx, "standard input ('-') can be read only once");
     return 0;
 }
 
@@ -302,17 +351,24 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
     lf_open_options options = {ctx->read_flags, ctx->threads, ctx->partial};
-    int rc = ctx->cache ? open_through_cache(ctx, path, &options, s) : -1;
-    if (rc > 0)
-        return rc;
-    if (rc < 0) {
-        cli_progress(ctx, "reading");
-        rc = lf_open(path, &options, s, &err);
-        cli_progress_done(ctx);
-    }
-    if (rc) {
+    /* the input is opened once: a pipe's bytes can be read only once */
+    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        lf_fail_errno(&err, "cannot open", errno);
         return open_error(ctx, path, &err);
     }
+    int rc = ctx->cache ? open_through_cache(ctx, path, fd, &options, s) : -1;
+    if (rc < 0) {
+        cli_progress(ctx, "reading");
+        rc = lf_open_fd(fd, &options, s, &err);
+        cli_progress_done(ctx);
+        if (rc)
+            rc = open_error(ctx, path, &err);
+    }
+    if (fd != STDIN_FILENO)
+        close(fd);
+    if (rc)
+        return rc;
     if (!ctx->quiet && (s->flags & LF_SNAP_PARTIAL))
         cli_partial_warning(path, s);
     if (!ctx->quiet && (s->stats.dangling_edges || s->stats.dangling_roots))
@@ -329,7 +385,7 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 
 static void remove_temp_and_die(int sig)
 {
-    const char *temp = lf_lfs_pending_temp();
+    const char *temp = lf_outfile_pending_temp();
     if (temp)
         unlink(temp);
     signal(sig, SIG_DFL);

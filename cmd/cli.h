@@ -61,7 +61,11 @@ int cli_input_error(const char *path, const lf_error *err);
 void cli_progress(const cli_context *ctx, const char *stage);
 void cli_progress_done(const cli_context *ctx);
 
-/* Opens SNAPSHOT (warning about dangling references), analyses it with the
+/* "-" (and "/dev/stdin"): the snapshot on standard input, which can be read
+ * once; cli_check_stdin_once refuses a list naming it twice (usage error). */
+int cli_is_stdin(const char *path);
+int cli_check_stdin_once(cli_context *ctx, char **paths, int count);
+/* Opens SNAPSHOT ("-": standard input; warning about dangling references), analyses it with the
  * context's settings. Each returns 0 or an exit code after printing why; on
  * failure the snapshot is freed. */
 int cli_open(cli_context *ctx, const char *path, lf_snapshot *s);

@@ -1,8 +1,10 @@
 /* cmd_convert.c - `leakfind convert`: write leakfind's own snapshot format. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/lfs.h"
+#include "../core/outfile.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -12,10 +14,12 @@ static const char convert_help[] =
     "Writes the snapshot in leakfind's own format (docs/FORMAT.md) with its\n"
     "dominator tree and retained sizes, so every later command opens OUT at\n"
     "once, memory-mapped, without recomputing. OUT is written to a temporary\n"
-    "file next to it and renamed into place when complete.\n"
+    "file next to it and renamed into place when complete (a symlink's target\n"
+    "is replaced, the link kept); an existing FIFO or device is written into;\n"
+    "'-' is standard output. SNAPSHOT '-' is standard input.\n"
     "\n"
     "Options:\n"
-    "  -o, --output OUT   the file to write\n"
+    "  -o, --output OUT   the file to write ('-': standard output)\n"
     "  --no-analysis      store the graph only\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
@@ -42,6 +46,21 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
+/* OUT is opened (or its temporary file created) before the input is read,
+ * so an OUT that cannot be written fails before the analysis. */
+static int open_output(const char *output, lf_outfile *out)
+{
+    if (strcmp(output, "-") == 0) {
+        lf_outfile_use_fd(STDOUT_FILENO, out);
+        return 0;
+    }
+    lf_error err;
+    cli_remove_temp_on_signals();
+    if (lf_outfile_open(output, 0, out, &err))
+        return cli_input_error(output, &err);
+    return 0;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -52,18 +71,27 @@ int cmd_convert(int argc, char **argv)
         return rc;
     if (!opt.output)
         return cli_usage_error(&ctx, "convert needs -o OUT");
-    lf_snapshot s;
-    if ((rc = cli_open(&ctx, path, &s)))
+    lf_outfile out;
+    if ((rc = open_output(opt.output, &out)))
         return rc;
+    lf_snapshot s;
+    if ((rc = cli_open(&ctx, path, &s))) {
+        lf_outfile_abort(&out);
+        return rc;
+    }
     if (opt.no_analysis) {
         s.idom = NULL; /* a stored analysis is dropped too */
     } else if ((rc = cli_analyze(&ctx, path, &s))) {
+        lf_outfile_abort(&out);
         return rc;
     }
     lf_error err;
     cli_progress(&ctx, "writing");
-    cli_remove_temp_on_signals();
-    rc = lf_lfs_write(&s, opt.output, &err);
+    rc = lf_lfs_write_fd(&s, out.fd, &err);
+    if (rc)
+        lf_outfile_abort(&out);
+    else
+        rc = lf_outfile_commit(&out, &err);
     cli_progress_done(&ctx);
     lf_snapshot_free(&s);
     if (rc)

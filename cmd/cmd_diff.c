@@ -185,6 +185,10 @@ int cmd_diff(int argc, char **argv)
         free(pos);
         return cli_usage_error(&ctx, "diff takes BEFORE and AFTER");
     }
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos))) {
+        free(pos);
+        return rc;
+    }
     const char *path[2] = {pos[0], pos[1]};
     free(pos);
     lf_snapshot s[2];

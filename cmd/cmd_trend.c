@@ -149,6 +149,10 @@ int cmd_trend(int argc, char **argv)
         free(pos);
         return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", MAX_SERIES);
     }
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos))) {
+        free(pos);
+        return rc;
+    }
     if (opt.workloads == 0) {
         for (int i = 0; i < npos; i++)
             opt.workload[i] = i + 1;

@@ -2,7 +2,6 @@
 #include "cache.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,27 +26,19 @@ static int read_at(int fd, uint8_t *buf, size_t len, uint64_t at)
     return 0;
 }
 
-int lf_cache_key(const char *path, const lf_open_options *opt, lf_source_key *key, lf_error *err)
+int lf_cache_key_fd(int fd, const lf_open_options *opt, lf_source_key *key, lf_error *err)
 {
     memset(key, 0, sizeof *key);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return lf_fail_errno(err, "cannot open", errno);
     struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        close(fd);
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode))
         return lf_fail_at(err, 0, "cannot cache", "not a regular file");
-    }
     uint64_t size = (uint64_t)st.st_size;
     size_t head = size < KEY_SPAN ? (size_t)size : KEY_SPAN;
     size_t tail = size - head < KEY_SPAN ? (size_t)(size - head) : KEY_SPAN;
     uint8_t *buf = malloc(head + tail + 1);
-    if (!buf) {
-        close(fd);
+    if (!buf)
         return lf_fail_nomem(err, "hashing the dump");
-    }
     int rc = read_at(fd, buf, head, 0) || read_at(fd, buf + head, tail, size - tail);
-    close(fd);
     if (rc) {
         free(buf);
         return lf_fail_at(err, 0, "cannot read", "the file changed while it was read");
@@ -77,8 +68,13 @@ int lf_cache_open(const char *cache_path, const lf_source_key *key, lf_snapshot 
                   const char **why)
 {
     memset(out, 0, sizeof *out);
-    if (access(cache_path, F_OK) != 0) {
+    struct stat st;
+    if (stat(cache_path, &st) != 0) {
         *why = "none";
+        return 1;
+    }
+    if (!S_ISREG(st.st_mode)) { /* opening a FIFO would wait for a writer */
+        *why = "unreadable";
         return 1;
     }
     lf_error err;

@@ -14,8 +14,9 @@
  * caches written by an older leakfind are not trusted. */
 #define LF_CACHE_GENERATION 1
 
-/* Fills key for the file at path read with opt. Returns 0 or -1 (err). */
-int lf_cache_key(const char *path, const lf_open_options *opt, lf_source_key *key, lf_error *err);
+/* Fills key for the regular file open on fd read with opt. Returns 0 or -1
+ * (err; a pipe or device has no key). */
+int lf_cache_key_fd(int fd, const lf_open_options *opt, lf_source_key *key, lf_error *err);
 /* "<path>.leakfind-cache", malloc'ed; NULL when out of memory. */
 char *lf_cache_path(const char *path);
 /* Opens the cache at cache_path if it exists, is sound and carries key.

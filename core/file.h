@@ -1,5 +1,8 @@
-/* file.h - whole-file access for readers: memory-mapped when the file is
- * regular, read into memory otherwise (pipes, /dev/stdin). */
+/* file.h - whole-file access for readers. An input is read through one file
+ * descriptor, opened once: a regular file is memory-mapped; anything else (a
+ * pipe, /dev/stdin, a FIFO, a device) is first spooled into an unlinked
+ * temporary file in $TMPDIR, so its bytes are read once and readers still see
+ * one mapped file, whatever its size. */
 #ifndef LF_FILE_H
 #define LF_FILE_H
 
@@ -12,12 +15,26 @@ typedef struct lf_mapped_file {
     const uint8_t *data;
     uint64_t size;
     void *map;          /* munmap on close, or NULL */
-    void *heap;         /* free on close, or NULL */
 } lf_mapped_file;
 
+/* Maps the regular file open on fd (the whole file, whatever fd's offset). */
+int lf_file_map_fd(int fd, lf_mapped_file *f, lf_error *err);
 int lf_file_map(const char *path, lf_mapped_file *f, lf_error *err);
 void lf_file_unmap(lf_mapped_file *f);
-/* Reads up to `want` bytes from the start of the file into buf; returns count or -1. */
-int64_t lf_file_head(const char *path, uint8_t *buf, size_t want, lf_error *err);
+/* Reads up to `want` bytes from the start of the regular file open on fd;
+ * returns the count or -1. */
+int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err);
+/* An unlinked temporary file, read-write, in $TMPDIR (/tmp when unset):
+ * nothing is left behind whatever happens to the process. Returns the
+ * descriptor or -1 (err names the directory). */
+int lf_temp_file(lf_error *err);
+/* The directory lf_temp_file creates in. */
+const char *lf_temp_dir(void);
+/* Copies everything readable from in_fd (to its end) into an lf_temp_file;
+ * *out_fd is that file. A full disk is an error naming $TMPDIR. */
+int lf_file_spool(int in_fd, int *out_fd, lf_error *err);
+
+/* Writes all of data to fd, retrying short writes; -1 with errno set. */
+int lf_write_all(int fd, const void *data, uint64_t size);
 
 #endif

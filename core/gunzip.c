@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -14,19 +15,24 @@ int lf_gzip_detect(const uint8_t *data, uint64_t size)
     return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
-int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err)
+int lf_gunzip_map_fd(int fd, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
     *cut_at = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz)
-        return lf_fail_errno(err, "cannot open", errno ? errno : EIO);
+    int gz_fd = dup(fd); /* gzclose closes it; fd stays the caller's */
+    if (gz_fd < 0)
+        return lf_fail_errno(err, "cannot read", errno);
+    gzFile gz = lseek(gz_fd, 0, SEEK_SET) == 0 ? gzdopen(gz_fd, "rb") : NULL;
+    if (!gz) {
+        int e = errno ? errno : EIO;
+        close(gz_fd);
+        return lf_fail_errno(err, "cannot read", e);
+    }
     gzbuffer(gz, 1 << 20);
-    FILE *tmp = tmpfile();
-    if (!tmp) {
-        int e = errno;
+    int tmp = lf_temp_file(err);
+    if (tmp < 0) {
         gzclose(gz);
-        return lf_fail_errno(err, "cannot create a temporary file for the inflated dump", e);
+        return -1;
     }
     enum { CHUNK = 1 << 20 };
     uint8_t *buf = malloc(CHUNK);
@@ -48,8 +54,9 @@ int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_fil
         }
         if (got == 0)
             break;
-        if (fwrite(buf, 1, (size_t)got, tmp) != (size_t)got) {
-            rc = lf_fail_errno(err, "cannot write the inflated dump", errno);
+        if (lf_write_all(tmp, buf, (uint64_t)got)) {
+            rc = lf_fail(err, LF_ERR_SYSTEM, "cannot write the inflated dump in %s ($TMPDIR): %s",
+                         lf_temp_dir(), strerror(errno));
             break;
         }
         total += (uint64_t)got;
@@ -70,10 +77,8 @@ int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_fil
     }
     free(buf);
     gzclose(gz);
-    if (rc == 0 && fflush(tmp) != 0)
-        rc = lf_fail_errno(err, "cannot write the inflated dump", errno);
     if (rc == 0 && total > 0) {
-        void *m = mmap(NULL, (size_t)total, PROT_READ, MAP_PRIVATE, fileno(tmp), 0);
+        void *m = mmap(NULL, (size_t)total, PROT_READ, MAP_PRIVATE, tmp, 0);
         if (m == MAP_FAILED)
             rc = lf_fail_errno(err, "cannot map the inflated dump", errno);
         else {
@@ -84,6 +89,6 @@ int lf_gunzip_map(const char *path, int partial, uint64_t *cut_at, lf_mapped_fil
     } else if (rc == 0) {
         out->data = (const uint8_t *)"";
     }
-    fclose(tmp); /* the mapping keeps the unlinked file alive */
+    close(tmp); /* the mapping keeps the unlinked file alive */
     return rc;
 }

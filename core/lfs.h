@@ -16,11 +16,13 @@ enum {
     LF_LFS_SKIP_CHECKSUMS = 1u << 0,
 };
 int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_error *err);
-/* Writes s (with its analysis when present) to path through a temporary file
- * in the same directory, renamed into place only when complete. */
+/* The same for the regular file open on fd (which stays open). */
+int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err);
+/* Writes s (with its analysis when present) to fd, front to back with no
+ * seek: fd may be a pipe. */
+int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err);
+/* Writes s to path as outfile.h says (a temporary file renamed into place
+ * when complete; a FIFO or device written into). */
 int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err);
-/* The temporary file a write has open, or NULL: a signal handler of the
- * program's may unlink it (async-signal-safe: one atomic load). */
-const char *lf_lfs_pending_temp(void);
 
 #endif

@@ -221,6 +221,14 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return lf_fail_errno(err, "cannot open", errno);
+    int rc = lf_lfs_open_fd(fd, flags, out, err);
+    close(fd);
+    return rc;
+}
+
+int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
+{
+    memset(out, 0, sizeof *out);
     uint8_t *buf = NULL;
     int rc = -1;
     struct stat st;
@@ -501,6 +509,5 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
     rc = 0;
 out:
     free(buf);
-    close(fd);
     return rc;
 }

@@ -1,9 +1,10 @@
-/* lfs_write.c - writes a snapshot as a leakfind file, atomically. */
+/* lfs_write.c - writes a snapshot as a leakfind file, front to back. */
 #include "lfs.h"
 #include "lfs_format.h"
+#include "file.h"
+#include "outfile.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,6 @@ typedef struct chunk_out {
     uint64_t hash;
 } chunk_out;
 
-/* The temporary file being written, for lf_lfs_pending_temp. */
-static _Atomic(const char *) pending_temp;
-
 static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -34,26 +32,10 @@ static void put_u64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int write_all(int fd, const void *data, uint64_t size)
-{
-    const uint8_t *p = data;
-    while (size > 0) {
-        size_t step = size > (1u << 30) ? (1u << 30) : (size_t)size;
-        ssize_t w = write(fd, p, step);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        size -= (uint64_t)w;
-    }
-    return 0;
-}
-
 /* object_id, edge_kind and edge_label are passed apart: a snapshot may keep
  * them lazily (see lf_lazy_fields). */
 static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                          const uint32_t *edge_label, const char *path, lf_error *err)
+                          const uint32_t *edge_label, int fd, lf_error *err)
 {
     const uint64_t n = s->object_count;
     uint8_t meta[LFS_META_FIELDS * 8];
@@ -157,64 +139,26 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     put_u64(head + 56, XXH3_64bits_digest(st));
     XXH3_freeState(st);
 
-    size_t path_len = strlen(path);
-    char *tmp = malloc(path_len + 16);
-    if (!tmp) {
-        free(named);
-        return lf_fail_nomem(err, "writing");
-    }
-    memcpy(tmp, path, path_len);
-    memcpy(tmp + path_len, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd >= 0)
-        atomic_store(&pending_temp, tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        free(named);
-        return lf_fail_errno(err, "cannot create output", e);
-    }
-    /* mkstemp creates 0600; the output gets the usual 0666 less the umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
     static const uint8_t zeros[8];
     uint64_t written = head_len;
-    int failed = write_all(fd, head, head_len);
+    int failed = lf_write_all(fd, head, head_len);
     for (unsigned i = 0; i < count && !failed; i++) {
         if (chunk[i].offset > written)
-            failed = write_all(fd, zeros, chunk[i].offset - written);
+            failed = lf_write_all(fd, zeros, chunk[i].offset - written);
         if (!failed)
-            failed = write_all(fd, chunk[i].data, chunk[i].size);
+            failed = lf_write_all(fd, chunk[i].data, chunk[i].size);
         written = chunk[i].offset + chunk[i].size;
     }
     if (!failed && file_size > written)
-        failed = write_all(fd, zeros, file_size - written);
+        failed = lf_write_all(fd, zeros, file_size - written);
     int e = errno;
-    if (close(fd) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
     free(named);
-    if (failed)
-        unlink(tmp);
-    atomic_store(&pending_temp, NULL);
-    free(tmp);
     if (failed)
         return lf_fail_errno(err, "cannot write output", e);
     return 0;
 }
 
-const char *lf_lfs_pending_temp(void)
-{
-    return atomic_load(&pending_temp);
-}
-
-int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
+int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err)
 {
     uint64_t *ids;
     uint8_t *kinds;
@@ -222,9 +166,21 @@ int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
     if (lf_snapshot_decode_lazy(s, &ids, &kinds, &labels))
         return lf_fail_nomem(err, "writing");
     int rc = write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
-                            labels ? labels : s->edge_label, path, err);
+                            labels ? labels : s->edge_label, fd, err);
     free(ids);
     free(kinds);
     free(labels);
     return rc;
+}
+
+int lf_lfs_write(const lf_snapshot *s, const char *path, lf_error *err)
+{
+    lf_outfile out;
+    if (lf_outfile_open(path, 0, &out, err))
+        return -1;
+    if (lf_lfs_write_fd(s, out.fd, err)) {
+        lf_outfile_abort(&out);
+        return -1;
+    }
+    return lf_outfile_commit(&out, err);
 }

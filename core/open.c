@@ -1,7 +1,11 @@
 /* open.c - format detection and dispatch to the readers. */
 #include "open.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "file.h"
 #include "gunzip.h"
@@ -46,24 +50,23 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
     return lf_hprof_parse(f->data, f->size, flags, opt->threads, out, err);
 }
 
-int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err)
+/* Reads the regular file open on fd. */
+static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf_error *err)
 {
-    static const lf_open_options defaults = {0, 1, 0};
-    const lf_open_options *opt = options ? options : &defaults;
     uint8_t head[4096];
-    int64_t got = lf_file_head(path, head, sizeof head, err);
+    int64_t got = lf_file_head_fd(fd, head, sizeof head, err);
     if (got < 0)
         return -1;
     lf_mapped_file f;
     uint64_t gzip_cut_at = 0;
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
-        return lf_lfs_open(path, out, err);
+        return lf_lfs_open_fd(fd, 0, out, err);
     if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8) {
-        if (lf_file_map(path, &f, err))
+        if (lf_file_map_fd(fd, &f, err))
             return -1;
     } else if (lf_gzip_detect(head, (uint64_t)got)) {
-        if (lf_gunzip_map(path, opt->partial, &gzip_cut_at, &f, err))
+        if (lf_gunzip_map_fd(fd, opt->partial, &gzip_cut_at, &f, err))
             return -1;
         fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
         if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8) {
@@ -84,15 +87,40 @@ int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, 
     }
     if (rc == 0 && (fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8)) {
         /* the snapshot reads labels (and JVM ids) from the dump (lf_lazy_fields) */
-        if (f.heap && !lf_snapshot_own(out, f.heap)) {
-            lf_snapshot_free(out);
-            lf_file_unmap(&f);
-            return lf_fail_nomem(err, "reading the dump");
-        }
         out->map = f.map;
         out->map_size = (size_t)f.size;
         return 0;
     }
     lf_file_unmap(&f);
+    return rc;
+}
+
+int lf_open_fd(int fd, const lf_open_options *options, lf_snapshot *out, lf_error *err)
+{
+    static const lf_open_options defaults = {0, 1, 0};
+    const lf_open_options *opt = options ? options : &defaults;
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return lf_fail_errno(err, "cannot stat", errno);
+    if (S_ISDIR(st.st_mode))
+        return lf_fail(err, LF_ERR_INPUT, "is a directory");
+    if (S_ISREG(st.st_mode))
+        return open_regular(fd, opt, out, err);
+    /* A pipe's bytes can be read once: keep them, then read the copy. */
+    int spooled;
+    if (lf_file_spool(fd, &spooled, err))
+        return -1;
+    int rc = open_regular(spooled, opt, out, err);
+    close(spooled); /* a mapping keeps the unlinked copy alive */
+    return rc;
+}
+
+int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lf_fail_errno(err, "cannot open", errno);
+    int rc = lf_open_fd(fd, options, out, err);
+    close(fd);
     return rc;
 }

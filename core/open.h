@@ -12,7 +12,11 @@ typedef struct lf_open_options {
     int partial;            /* read a cut-off dump up to the cut (HPROF, V8, gzip) */
 } lf_open_options;
 
-/* options may be NULL (defaults). */
+/* options may be NULL (defaults). A path that is not a regular file (a pipe,
+ * /dev/stdin) is read once, through a temporary copy (file.h). */
 int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err);
+
+/* The same for an input already open on fd (standard input: 0); fd stays open. */
+int lf_open_fd(int fd, const lf_open_options *options, lf_snapshot *out, lf_error *err);
 
 #endif

@@ -73,6 +73,7 @@ J=fixtures/java/dumps
 . tests/cli/v8_cases.sh
 . tests/cli/holder_cases.sh
 . tests/cli/cache_cases.sh
+. tests/cli/pipe_cases.sh
 . tests/cli/mutation.sh
 
 echo "cli: $pass passed, $fail failed"
