@@ -1,0 +1,100 @@
+/* agent.h - the OCaml heap agent's parts (OCaml 4.13/4.14 native code, amd64).
+ *
+ * The agent runs inside the profiled program. It enumerates every GC root
+ * with a kind and a name (roots.c, threads.c), walks the heap from them
+ * without recursion and without allocating in the OCaml heap (heapwalk.c),
+ * and writes the graph through the public writer (core/lfs_writer.h). Names
+ * come from the program's own symbol table (symbols.c). dump.c ties the steps
+ * together and holds the triggers (explicit call, signal, major cycles). */
+#ifndef LF_OCAML_AGENT_H
+#define LF_OCAML_AGENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <caml/mlvalues.h>
+
+#include "../../core/lfs_writer.h"
+
+/* ---- u64map.c: nonzero 64-bit keys to values, in malloc memory */
+typedef struct agent_map {
+    uint64_t *key; /* 0 = empty slot */
+    int64_t *val;
+    size_t cap, count;
+} agent_map;
+
+/* The value slot of key (inserted as 0 when insert is set), or NULL when
+ * absent (or on no memory with insert). */
+int64_t *agent_map_slot(agent_map *m, uint64_t key, int insert);
+void agent_map_free(agent_map *m);
+
+/* ---- symbols.c: the executable's ELF symbols, biased to run-time addresses */
+typedef struct agent_symbol {
+    uintptr_t addr;
+    uintptr_t size;
+    const char *name; /* points into the mapped executable */
+} agent_symbol;
+
+typedef struct agent_symbols {
+    agent_symbol *sym; /* sorted by addr */
+    size_t count;
+    void *map;
+    size_t map_len;
+} agent_symbols;
+
+/* The loaded table (loaded once, on first use); NULL when /proc/self/exe has
+ * no symbols, in which case names fall back to addresses and indices. */
+const agent_symbols *agent_symbols_get(void);
+/* The symbol that starts exactly at addr. */
+const agent_symbol *agent_symbol_at(const agent_symbols *s, uintptr_t addr);
+/* The symbol whose [addr, addr + size) holds a; a size-0 symbol holds up to
+ * the next symbol. */
+const agent_symbol *agent_symbol_holding(const agent_symbols *s, uintptr_t a);
+/* "camlStdlib__Hashtbl__add_123" -> "Stdlib.Hashtbl.add"; anonymous
+ * functions keep their stamp ("Leaky.fun_412"); a non-OCaml name is copied. */
+void agent_demangle(const char *symbol, char *out, size_t outlen);
+
+/* ---- heapwalk.c: marks, labels, the explicit DFS */
+typedef struct agent_walk agent_walk;
+
+agent_walk *agent_walk_new(lfs_writer *w);
+void agent_walk_free(agent_walk *walk);
+/* The block a root or field value designates (an infix pointer gives its
+ * closure), or 0 when v is not a block in the OCaml value area. */
+value agent_walk_block(value v);
+/* Declares a root: kind and name as in the writer; v may be any value. */
+int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *name);
+/* A weak reference from one block to another, kept only if both are live. */
+int agent_walk_weak(agent_walk *walk, value from, value to, const char *field);
+/* Visits everything the roots reach, then writes the pending weak edges. */
+int agent_walk_run(agent_walk *walk);
+/* Blocks visited so far. */
+uint64_t agent_walk_count(const agent_walk *walk);
+
+/* ---- roots.c / threads.c: every root, named */
+int agent_roots_collect(agent_walk *walk);
+/* Systhreads: reads the thread ring through the threads library's hook and
+ * says which thread is running (0 without threads); then declares the other
+ * threads' stacks, named per frame. 0, or -1 on no memory. */
+int agent_threads_begin(long *current_thread_id);
+int agent_threads_collect(agent_walk *walk);
+/* 1 when the frame table knows this return address. */
+int agent_stack_known(uintnat retaddr);
+/* Walks one OCaml stack (and its C local roots) as the runtime does,
+ * declaring a `stack` root per live slot named "thread T frame K: ...". */
+int agent_stack_collect(agent_walk *walk, long thread_id, char *bottom_of_stack,
+                        uintnat last_retaddr, value *gc_regs, void *local_roots);
+/* Remembers a root slot as seen, so that a later scan does not name it twice;
+ * returns 1 when it was new. */
+int agent_slot_seen(void *slot);
+void agent_slots_reset(void);
+
+/* ---- dump.c */
+/* Writes a snapshot to path; 0 or -1 (one line already on stderr). */
+int agent_dump(const char *path);
+/* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
+void agent_every_major(int every, const char *prefix);
+/* A snapshot PREFIX.N.lfs at the next minor collection after signal sig. */
+int agent_on_signal(int sig, const char *prefix);
+
+#endif

@@ -1,0 +1,148 @@
+/* dump.c - one snapshot, and the triggers that take them.
+ *
+ * A snapshot is written without the analysis (leakfind computes the
+ * dominators when it opens the file), so the program stops only for the
+ * walk and the write. A failure prints one line on stderr and the program
+ * goes on; the writer's atomic rename leaves no partial file. The triggers
+ * run the dump where the heap is consistent: at the end of marking of a
+ * major cycle, or at the end of the next minor collection after a signal
+ * (the signal handler only asks for that collection). */
+#define CAML_INTERNALS
+#include "agent.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <caml/major_gc.h>
+#include <caml/minor_gc.h>
+#include <caml/misc.h>
+#include <caml/signals.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int walk_into(lfs_writer *w, uint64_t *blocks)
+{
+    agent_walk *walk = agent_walk_new(w);
+    int rc = walk && agent_roots_collect(walk) == 0 && agent_walk_run(walk) == 0 ? 0 : -1;
+    if (walk)
+        *blocks = agent_walk_count(walk);
+    agent_walk_free(walk);
+    agent_slots_reset();
+    return rc;
+}
+
+int agent_dump(const char *path)
+{
+    double start = now_seconds();
+    uint64_t blocks = 0;
+    lfs_writer *w = lfs_writer_new(LFS_WRITER_NO_ANALYSIS);
+    if (!w || walk_into(w, &blocks)) {
+        if (w)
+            lfs_writer_abandon(w);
+        fprintf(stderr, "leakfind: snapshot '%s' not written: out of memory\n", path);
+        return -1;
+    }
+    char err[512];
+    if (lfs_writer_finish(w, path, err, sizeof err)) {
+        fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, err);
+        return -1;
+    }
+    if (getenv("LEAKFIND_AGENT_VERBOSE"))
+        fprintf(stderr, "leakfind: wrote '%s': %llu blocks in %.3f s\n", path,
+                (unsigned long long)blocks, now_seconds() - start);
+    return 0;
+}
+
+/* ---- numbered snapshots PREFIX.N.lfs */
+
+static char *series_prefix;
+static unsigned series_count;
+
+static void series_dump(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%u.lfs", series_prefix, ++series_count);
+    agent_dump(path);
+}
+
+static int set_prefix(const char *prefix)
+{
+    char *copy = strdup(prefix);
+    if (!copy)
+        return -1;
+    free(series_prefix);
+    series_prefix = copy;
+    return 0;
+}
+
+/* ---- every Nth major cycle */
+
+static void (*previous_major_hook)(void);
+static int major_every;
+static long major_seen;
+
+static void on_marking_done(void)
+{
+    if (previous_major_hook)
+        previous_major_hook();
+    if (major_every > 0 && ++major_seen % major_every == 0)
+        series_dump();
+}
+
+void agent_every_major(int every, const char *prefix)
+{
+    if (every <= 0 || set_prefix(prefix))
+        return;
+    major_every = every;
+    major_seen = 0;
+    if (caml_major_gc_hook != on_marking_done) {
+        previous_major_hook = caml_major_gc_hook;
+        caml_major_gc_hook = on_marking_done;
+    }
+}
+
+/* ---- on a signal (for `leakfind record`: a linked program uses Sys.signal) */
+
+static volatile sig_atomic_t signal_pending;
+static caml_timing_hook previous_minor_end;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    signal_pending = 1;
+    caml_request_minor_gc(); /* what the runtime's own handler does */
+}
+
+static void on_minor_end(void)
+{
+    if (previous_minor_end)
+        previous_minor_end();
+    if (signal_pending) {
+        signal_pending = 0;
+        series_dump();
+    }
+}
+
+int agent_on_signal(int sig, const char *prefix)
+{
+    if (set_prefix(prefix))
+        return -1;
+    if (caml_minor_gc_end_hook != on_minor_end) {
+        previous_minor_end = caml_minor_gc_end_hook;
+        caml_minor_gc_end_hook = on_minor_end;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(sig, &sa, NULL);
+}

@@ -1,0 +1,427 @@
+/* heapwalk.c - every block reachable from the roots, once, without recursion.
+ *
+ * Nothing here allocates in the OCaml heap and nothing moves: the program is
+ * stopped in the agent (a C call or a GC hook) while the walk reads it. A
+ * block's id is its address. Visited marks are bitmaps over the major heap's
+ * chunks and the minor heap (one bit per word: 1/64 of the heap), plus a
+ * small hash set for static data; the DFS stack holds blocks still to scan,
+ * each pushed once. Weak references are collected on the side and written
+ * at the end, only between blocks the walk visited. */
+#define CAML_INTERNALS
+#include "agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <caml/address_class.h>
+#include <caml/bigarray.h>
+#include <caml/custom.h>
+#include <caml/major_gc.h>
+#include <caml/weak.h>
+
+typedef struct mark_region {
+    uintptr_t lo, hi; /* [lo, hi) in bytes */
+    uint64_t *bits;   /* one bit per word */
+} mark_region;
+
+typedef struct weak_edge {
+    value from, to;
+    const char *field;
+} weak_edge;
+
+struct agent_walk {
+    lfs_writer *w;
+    mark_region *region;
+    size_t region_count, last_region;
+    agent_map static_seen;   /* static data blocks visited (value 1) */
+    agent_map ephemeron;     /* ephemerons of caml_ephe_list_head (value 1) */
+    agent_map label;         /* label key -> writer class index */
+    value *stack;
+    size_t stack_len, stack_cap;
+    weak_edge *weak;
+    size_t weak_len, weak_cap;
+    uint64_t visited;
+    int failed;
+};
+
+static int push(agent_walk *walk, value v)
+{
+    if (walk->stack_len == walk->stack_cap) {
+        size_t ncap = walk->stack_cap ? walk->stack_cap * 2 : 65536;
+        value *grown = realloc(walk->stack, ncap * sizeof *grown);
+        if (!grown)
+            return -1;
+        walk->stack = grown;
+        walk->stack_cap = ncap;
+    }
+    walk->stack[walk->stack_len++] = v;
+    return 0;
+}
+
+/* ---- visited marks */
+
+static int by_lo(const void *a, const void *b)
+{
+    const mark_region *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int add_region(agent_walk *walk, size_t *cap, uintptr_t lo, uintptr_t hi)
+{
+    if (walk->region_count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 64;
+        mark_region *grown = realloc(walk->region, ncap * sizeof *grown);
+        if (!grown)
+            return -1;
+        walk->region = grown;
+        *cap = ncap;
+    }
+    size_t words = (hi - lo) / sizeof(value);
+    uint64_t *bits = calloc(words / 64 + 1, sizeof *bits);
+    if (!bits)
+        return -1;
+    walk->region[walk->region_count++] = (mark_region){lo, hi, bits};
+    return 0;
+}
+
+static int build_regions(agent_walk *walk)
+{
+    size_t cap = 0;
+    for (char *chunk = caml_heap_start; chunk; chunk = Chunk_next(chunk))
+        if (add_region(walk, &cap, (uintptr_t)chunk, (uintptr_t)chunk + Chunk_size(chunk)))
+            return -1;
+    uintptr_t young_lo = (uintptr_t)Caml_state_field(young_start);
+    uintptr_t young_hi = (uintptr_t)Caml_state_field(young_end);
+    if (young_hi > young_lo && add_region(walk, &cap, young_lo, young_hi))
+        return -1;
+    qsort(walk->region, walk->region_count, sizeof *walk->region, by_lo);
+    return 0;
+}
+
+static mark_region *region_of(agent_walk *walk, uintptr_t a)
+{
+    mark_region *r = &walk->region[walk->last_region];
+    if (walk->region_count && a >= r->lo && a < r->hi)
+        return r;
+    size_t lo = 0, hi = walk->region_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (walk->region[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < walk->region_count && a >= walk->region[lo].lo) {
+        walk->last_region = lo;
+        return &walk->region[lo];
+    }
+    return NULL;
+}
+
+/* 1 when b was not marked before (and is now), 0 when it was, -1 on no memory. */
+static int mark(agent_walk *walk, value b)
+{
+    mark_region *r = region_of(walk, (uintptr_t)b);
+    if (r) {
+        size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
+        uint64_t bit = 1ULL << (word & 63);
+        if (r->bits[word >> 6] & bit)
+            return 0;
+        r->bits[word >> 6] |= bit;
+        return 1;
+    }
+    int64_t *slot = agent_map_slot(&walk->static_seen, (uint64_t)b, 1);
+    if (!slot)
+        return -1;
+    if (*slot)
+        return 0;
+    *slot = 1;
+    return 1;
+}
+
+static int is_marked(agent_walk *walk, value b)
+{
+    mark_region *r = region_of(walk, (uintptr_t)b);
+    if (r) {
+        size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
+        return (r->bits[word >> 6] >> (word & 63)) & 1;
+    }
+    int64_t *slot = agent_map_slot(&walk->static_seen, (uint64_t)b, 0);
+    return slot && *slot;
+}
+
+/* ---- labels */
+
+enum { KEY_FIXED = 1, KEY_BLOCK, KEY_CUSTOM, KEY_CLOSURE };
+
+static uint64_t label_key(int kind, uint64_t x)
+{
+    return ((uint64_t)kind << 56) ^ (x & 0x00ffffffffffffffULL);
+}
+
+/* The code pointer that names a closure: a curried or tupled function of
+ * several arguments keeps its own code in field 2. */
+static uintptr_t closure_code(value v)
+{
+    uintnat info = Closinfo_val(v);
+    intnat arity = Arity_closinfo(info);
+    if ((arity > 1 || arity < 0) && Start_env_closinfo(info) > 2)
+        return (uintptr_t)Field(v, 2);
+    return (uintptr_t)Code_val(v);
+}
+
+static void label_text(value v, int is_ephemeron, char *buf, size_t len)
+{
+    switch (Tag_val(v)) {
+    case Closure_tag: {
+        const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), closure_code(v));
+        char name[256];
+        if (s)
+            agent_demangle(s->name, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "(unknown)");
+        snprintf(buf, len, "closure %s", name);
+        break;
+    }
+    case String_tag: snprintf(buf, len, "string"); break;
+    case Double_tag: snprintf(buf, len, "float"); break;
+    case Double_array_tag: snprintf(buf, len, "float array"); break;
+    case Custom_tag: {
+        const char *id = Custom_ops_val(v) ? Custom_ops_val(v)->identifier : NULL;
+        snprintf(buf, len, "custom %s", id ? id : "(unnamed)");
+        break;
+    }
+    case Abstract_tag:
+        snprintf(buf, len, is_ephemeron ? "ephemeron" : "abstract");
+        break;
+    default:
+        snprintf(buf, len, "block(tag %u, %lu fields)", (unsigned)Tag_val(v),
+                 (unsigned long)Wosize_val(v));
+    }
+}
+
+static int64_t label_of(agent_walk *walk, value v, int is_ephemeron)
+{
+    tag_t tag = Tag_val(v);
+    uint64_t key;
+    if (tag == Closure_tag)
+        key = label_key(KEY_CLOSURE, closure_code(v));
+    else if (tag == Custom_tag)
+        key = label_key(KEY_CUSTOM, (uint64_t)(uintptr_t)Custom_ops_val(v));
+    else if (tag >= No_scan_tag)
+        key = label_key(KEY_FIXED, (uint64_t)tag * 2 + (is_ephemeron ? 1 : 0));
+    else
+        key = label_key(KEY_BLOCK, ((uint64_t)tag << 40) | Wosize_val(v));
+    int64_t *slot = agent_map_slot(&walk->label, key, 1);
+    if (!slot)
+        return -1;
+    if (*slot)
+        return *slot - 1;
+    char text[320];
+    label_text(v, is_ephemeron, text, sizeof text);
+    int64_t cls = lfs_writer_class(walk->w, text);
+    if (cls < 0)
+        return -1;
+    *slot = cls + 1;
+    return cls;
+}
+
+/* ---- sizes */
+
+static uint64_t size_of(value v)
+{
+    if (Is_in_static_data(v))
+        return 0; /* part of the program's image, not of its heap */
+    uint64_t bytes = (uint64_t)Whsize_val(v) * sizeof(value);
+    if (Tag_val(v) == Custom_tag && Custom_ops_val(v) && Custom_ops_val(v)->identifier &&
+        strncmp(Custom_ops_val(v)->identifier, "_bigarr", 7) == 0) {
+        struct caml_ba_array *ba = Caml_ba_array_val(v);
+        if ((ba->flags & CAML_BA_MANAGED_MASK) == CAML_BA_MANAGED)
+            bytes += caml_ba_byte_size(ba); /* the payload this block owns */
+    }
+    return bytes;
+}
+
+/* ---- the walk */
+
+value agent_walk_block(value v)
+{
+    if (Is_long(v) || v == 0 || !Is_in_value_area(v))
+        return 0;
+    if (Tag_val(v) == Infix_tag)
+        v -= Infix_offset_val(v);
+    return v;
+}
+
+static int reach(agent_walk *walk, value b)
+{
+    int fresh = mark(walk, b);
+    if (fresh < 0)
+        return -1;
+    return fresh ? push(walk, b) : 0;
+}
+
+int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *name)
+{
+    value b = agent_walk_block(v);
+    if (!b)
+        return 0;
+    if (lfs_writer_root(walk->w, (uint64_t)b, kind, name) < 0)
+        return -1;
+    return reach(walk, b);
+}
+
+int agent_walk_weak(agent_walk *walk, value from, value to, const char *field)
+{
+    value f = agent_walk_block(from), t = agent_walk_block(to);
+    if (!f || !t)
+        return 0;
+    if (walk->weak_len == walk->weak_cap) {
+        size_t ncap = walk->weak_cap ? walk->weak_cap * 2 : 256;
+        weak_edge *grown = realloc(walk->weak, ncap * sizeof *grown);
+        if (!grown)
+            return -1;
+        walk->weak = grown;
+        walk->weak_cap = ncap;
+    }
+    walk->weak[walk->weak_len++] = (weak_edge){f, t, field};
+    return 0;
+}
+
+/* While the GC cleans ephemerons (between marking and sweeping), an ephemeron
+ * whose key died still shows its data; that data is garbage, not held. */
+static int ephemeron_data_held(value e)
+{
+    if (caml_gc_phase != Phase_clean)
+        return 1;
+    for (mlsize_t i = CAML_EPHE_FIRST_KEY; i < Wosize_val(e); i++) {
+        value k = Field(e, i);
+        if (k != caml_ephe_none && Is_block(k) && Is_in_heap(k) && Is_white_val(k))
+            return 0;
+    }
+    return 1;
+}
+
+static int scan_ephemeron(agent_walk *walk, value e)
+{
+    static const char *key_names[] = {"key[0]", "key[1]", "key[2]", "key[3]",
+                                      "key[4]", "key[5]", "key[6]", "key[7]"};
+    value data = Field(e, CAML_EPHE_DATA_OFFSET);
+    value b = data != caml_ephe_none ? agent_walk_block(data) : 0;
+    if (b) {
+        if (ephemeron_data_held(e)) {
+            if (lfs_writer_reference(walk->w, (uint64_t)e, (uint64_t)b, "data") < 0 ||
+                reach(walk, b))
+                return -1;
+        } else if (agent_walk_weak(walk, e, b, "data")) {
+            return -1;
+        }
+    }
+    for (mlsize_t i = CAML_EPHE_FIRST_KEY; i < Wosize_val(e); i++) {
+        value k = Field(e, i);
+        mlsize_t n = i - CAML_EPHE_FIRST_KEY;
+        if (k != caml_ephe_none &&
+            agent_walk_weak(walk, e, k, n < 8 ? key_names[n] : "key"))
+            return -1;
+    }
+    return 0;
+}
+
+static int scan_fields(agent_walk *walk, value v)
+{
+    mlsize_t start = 0;
+    int closure = Tag_val(v) == Closure_tag;
+    if (closure)
+        start = Start_env_closinfo(Closinfo_val(v));
+    for (mlsize_t i = start; i < Wosize_val(v); i++) {
+        value b = agent_walk_block(Field(v, i));
+        if (!b)
+            continue;
+        int rc;
+        if (closure) {
+            char name[32];
+            snprintf(name, sizeof name, "env[%lu]", (unsigned long)(i - start));
+            rc = lfs_writer_reference(walk->w, (uint64_t)v, (uint64_t)b, name);
+        } else {
+            rc = lfs_writer_element(walk->w, (uint64_t)v, (uint64_t)b, (uint32_t)i);
+        }
+        if (rc < 0 || reach(walk, b))
+            return -1;
+    }
+    return 0;
+}
+
+static int visit(agent_walk *walk, value v)
+{
+    int is_ephemeron = Tag_val(v) == Abstract_tag &&
+                       agent_map_slot(&walk->ephemeron, (uint64_t)v, 0) != NULL;
+    int64_t cls = label_of(walk, v, is_ephemeron);
+    if (cls < 0 || lfs_writer_object(walk->w, (uint64_t)v, cls, size_of(v)) < 0)
+        return -1;
+    walk->visited++;
+    if (is_ephemeron)
+        return scan_ephemeron(walk, v);
+    if (Tag_val(v) < No_scan_tag)
+        return scan_fields(walk, v);
+    return 0;
+}
+
+int agent_walk_run(agent_walk *walk)
+{
+    while (walk->stack_len)
+        if (visit(walk, walk->stack[--walk->stack_len]))
+            return -1;
+    for (size_t i = 0; i < walk->weak_len; i++) {
+        weak_edge *e = &walk->weak[i];
+        if (is_marked(walk, e->from) && is_marked(walk, e->to) &&
+            lfs_writer_weak_reference(walk->w, (uint64_t)e->from, (uint64_t)e->to, e->field) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int collect_ephemerons(agent_walk *walk)
+{
+    for (value e = caml_ephe_list_head; e != (value)NULL;
+         e = Field(e, CAML_EPHE_LINK_OFFSET)) {
+        int64_t *slot = agent_map_slot(&walk->ephemeron, (uint64_t)e, 1);
+        if (!slot)
+            return -1;
+        *slot = 1;
+    }
+    return 0;
+}
+
+agent_walk *agent_walk_new(lfs_writer *w)
+{
+    agent_walk *walk = calloc(1, sizeof *walk);
+    if (!walk)
+        return NULL;
+    walk->w = w;
+    if (build_regions(walk) || collect_ephemerons(walk)) {
+        agent_walk_free(walk);
+        return NULL;
+    }
+    return walk;
+}
+
+uint64_t agent_walk_count(const agent_walk *walk)
+{
+    return walk->visited;
+}
+
+void agent_walk_free(agent_walk *walk)
+{
+    if (!walk)
+        return;
+    for (size_t i = 0; i < walk->region_count; i++)
+        free(walk->region[i].bits);
+    free(walk->region);
+    agent_map_free(&walk->static_seen);
+    agent_map_free(&walk->ephemeron);
+    agent_map_free(&walk->label);
+    free(walk->stack);
+    free(walk->weak);
+    free(walk);
+}

@@ -1,0 +1,210 @@
+/* symbols.c - names from the executable's own ELF symbol table.
+ *
+ * Module blocks (`camlLeaky`), function code (`camlLeaky__serve_271`) and C
+ * globals are named by reading /proc/self/exe: the full symbol table when the
+ * binary is not stripped, the dynamic one otherwise (programs linked with
+ * `-ccopt -Wl,-E` or for natdynlink export every runtime and module symbol).
+ * A PIE binary's symbols are shifted by its load bias, which the dynamic
+ * loader reports for the main program first. */
+#include "agent.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static agent_symbols loaded;
+static int load_state; /* 0 not tried, 1 loaded, -1 failed */
+
+static int main_program_bias(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uintptr_t *)data = (uintptr_t)info->dlpi_addr;
+    return 1; /* the first entry is the main program */
+}
+
+/* Labels that mark a unit's code or data bounds share an address with the
+ * real symbol; the real one sorts first. */
+static int is_bound_label(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 6 && strcmp(name + n - 6, "_begin") == 0) ||
+           (n > 4 && strcmp(name + n - 4, "_end") == 0);
+}
+
+static int by_address(const void *a, const void *b)
+{
+    const agent_symbol *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    int bx = is_bound_label(x->name), by = is_bound_label(y->name);
+    if (bx != by)
+        return bx - by;
+    return strcmp(x->name, y->name);
+}
+
+/* Appends the defined symbols of one symbol section; the section's bounds are
+ * checked against the mapped file first. */
+static void add_section(agent_symbols *s, size_t *cap, const unsigned char *file, size_t len,
+                        const Elf64_Shdr *sh, const Elf64_Shdr *strsh, uintptr_t bias)
+{
+    if (sh->sh_offset > len || sh->sh_size > len - sh->sh_offset ||
+        strsh->sh_offset > len || strsh->sh_size > len - strsh->sh_offset ||
+        sh->sh_entsize != sizeof(Elf64_Sym))
+        return;
+    const Elf64_Sym *sym = (const Elf64_Sym *)(file + sh->sh_offset);
+    size_t n = sh->sh_size / sizeof *sym;
+    const char *strtab = (const char *)file + strsh->sh_offset;
+    for (size_t i = 0; i < n; i++) {
+        int type = ELF64_ST_TYPE(sym[i].st_info);
+        if (sym[i].st_shndx == SHN_UNDEF || sym[i].st_shndx >= SHN_LORESERVE ||
+            sym[i].st_name >= strsh->sh_size || sym[i].st_value == 0 ||
+            (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE))
+            continue;
+        const char *name = strtab + sym[i].st_name;
+        if (!memchr(name, 0, strsh->sh_size - sym[i].st_name) || !name[0] || name[0] == '.')
+            continue;
+        if (s->count == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 4096;
+            agent_symbol *grown = realloc(s->sym, ncap * sizeof *grown);
+            if (!grown)
+                return;
+            s->sym = grown;
+            *cap = ncap;
+        }
+        s->sym[s->count++] = (agent_symbol){(uintptr_t)sym[i].st_value + bias,
+                                            (uintptr_t)sym[i].st_size, name};
+    }
+}
+
+static int load(agent_symbols *s)
+{
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    void *map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && st.st_size > (off_t)sizeof(Elf64_Ehdr))
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return -1;
+    s->map = map;
+    s->map_len = (size_t)st.st_size;
+    const unsigned char *file = map;
+    const Elf64_Ehdr *eh = map;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > s->map_len ||
+        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > s->map_len - eh->e_shoff)
+        return -1;
+    uintptr_t bias = 0;
+    dl_iterate_phdr(main_program_bias, &bias);
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(file + eh->e_shoff);
+    size_t cap = 0;
+    for (size_t i = 0; i < eh->e_shnum; i++)
+        if ((sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM) &&
+            sh[i].sh_link < eh->e_shnum)
+            add_section(s, &cap, file, s->map_len, &sh[i], &sh[sh[i].sh_link], bias);
+    if (s->count == 0)
+        return -1;
+    qsort(s->sym, s->count, sizeof *s->sym, by_address);
+    return 0;
+}
+
+const agent_symbols *agent_symbols_get(void)
+{
+    if (load_state == 0)
+        load_state = load(&loaded) == 0 ? 1 : -1;
+    return load_state == 1 ? &loaded : NULL;
+}
+
+/* Index of the last symbol at or below a, or count when there is none. */
+static size_t last_at_or_below(const agent_symbols *s, uintptr_t a)
+{
+    size_t lo = 0, hi = s->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->sym[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? s->count : lo - 1;
+}
+
+const agent_symbol *agent_symbol_at(const agent_symbols *s, uintptr_t addr)
+{
+    if (!s)
+        return NULL;
+    size_t i = last_at_or_below(s, addr);
+    if (i == s->count)
+        return NULL;
+    while (i > 0 && s->sym[i - 1].addr == addr)
+        i--;
+    return s->sym[i].addr == addr ? &s->sym[i] : NULL;
+}
+
+const agent_symbol *agent_symbol_holding(const agent_symbols *s, uintptr_t a)
+{
+    if (!s)
+        return NULL;
+    size_t i = last_at_or_below(s, a);
+    if (i == s->count)
+        return NULL;
+    while (i > 0 && s->sym[i - 1].addr == s->sym[i].addr)
+        i--;
+    const agent_symbol *sym = &s->sym[i];
+    if (sym->size ? a - sym->addr < sym->size : 1)
+        return sym;
+    return NULL;
+}
+
+static int is_digits(const char *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+void agent_demangle(const char *symbol, char *out, size_t outlen)
+{
+    if (outlen == 0)
+        return;
+    if (strncmp(symbol, "caml", 4) != 0 || symbol[4] < 'A' || symbol[4] > 'Z') {
+        snprintf(out, outlen, "%s", symbol);
+        return;
+    }
+    size_t o = 0;
+    const char *p = symbol + 4;
+    while (*p && o + 1 < outlen) {
+        const char *sep = strstr(p, "__");
+        size_t n = sep ? (size_t)(sep - p) : strlen(p);
+        int module = p[0] >= 'A' && p[0] <= 'Z';
+        size_t keep = n;
+        if (!module) {
+            /* A function: drop the stamp unless the name is anonymous. */
+            const char *us = memrchr(p, '_', n);
+            if (us && is_digits(us + 1, n - (size_t)(us + 1 - p)) &&
+                !(us - p == 3 && strncmp(p, "fun", 3) == 0))
+                keep = (size_t)(us - p);
+            sep = NULL;
+            n = strlen(p);
+        }
+        if (o)
+            out[o++] = '.';
+        for (size_t i = 0; i < keep && o + 1 < outlen; i++)
+            out[o++] = p[i];
+        if (!sep)
+            break;
+        p = sep + 2;
+    }
+    out[o] = 0;
+}
