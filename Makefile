@@ -80,4 +80,6 @@ fuzz:
 clean:
 	rm -rf build build-asan build-fuzz
 
+include agents/ocaml/ocaml.mk
+
 -include $(DEPS)

@@ -15,6 +15,7 @@ static const command commands[] = {
     {"diff", cmd_diff, "what grew between two snapshots"},
     {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
+    {"record", cmd_record, "snapshots of an unmodified OCaml program"},
 };
 
 static void usage(FILE *f)

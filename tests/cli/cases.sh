@@ -154,3 +154,12 @@ case_ diff_stable_table 0 diff $G/stable_before.txt $G/stable_after.txt --top 2 
 case_ convert_stable1 0 convert $G/stable_before.txt -o "$tmp/stable1.lfs"
 case_ convert_stable2 0 convert $G/stable_after.txt -o "$tmp/stable2.lfs"
 case_ diff_stable 0 diff "$tmp/stable1.lfs" "$tmp/stable2.lfs"
+
+# record: options and the program come apart at '--'; errors before anything runs
+help_ help_record record -h
+case_ record_no_program 2 record --every-major 2
+case_ record_no_dashes 2 record ./prog
+case_ record_bad_every 2 record --every-major 0 -- /bin/true
+case_ record_bad_signal 2 record --signal HUP1 -- /bin/true
+case_ record_missing 2 record -- /nonexistent/prog
+case_ record_not_ocaml 3 record -- /bin/true

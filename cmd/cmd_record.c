@@ -1,0 +1,252 @@
+/* cmd_record.c - `leakfind record`: snapshots of an unmodified OCaml program.
+ *
+ * The program runs with the OCaml agent preloaded (build/leakfind-agent.so, or
+ * PREFIX/lib/leakfind/ once installed). The agent binds to the runtime's
+ * symbols, so the program must export them; that, and that it is OCaml 4
+ * native code at all, is checked before it starts. The program's exit status
+ * is passed through; the snapshot signal sent to leakfind is passed on. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/elf_probe.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char record_help[] =
+    "usage: leakfind record [--every-major N] [--signal SIG] [-o PREFIX] -- PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
+    "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
+    "agent code, but must export the runtime's symbols: link it with\n"
+    "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
+    "library (docs/OCAML.md). Exit status: the program's.\n"
+    "\n"
+    "Options:\n"
+    "  --every-major N    a snapshot at the end of every Nth major GC cycle\n"
+    "  --signal SIG       a snapshot each time SIG reaches the program or leakfind\n"
+    "                     (USR1, USR2 or a number; default USR1 when no\n"
+    "                     --every-major is given)\n"
+    "  -o, --output PREFIX  snapshot names (default: the program's name)\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_EVERY, OPT_SIGNAL, OPT_OUTPUT };
+static const cli_option record_options[] = {
+    {"every-major", 0, 1, OPT_EVERY},
+    {"signal", 0, 1, OPT_SIGNAL},
+    {"output", 'o', 1, OPT_OUTPUT},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct record_state {
+    long every;
+    int signo;
+    const char *prefix;
+} record_state;
+
+static int signal_number(const char *s)
+{
+    if (strncmp(s, "SIG", 3) == 0)
+        s += 3;
+    if (strcmp(s, "USR1") == 0)
+        return SIGUSR1;
+    if (strcmp(s, "USR2") == 0)
+        return SIGUSR2;
+    char *end;
+    long n = strtol(s, &end, 10);
+    return (*s && !*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP) ? (int)n : -1;
+}
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    record_state *r = state;
+    char *end;
+    if (id == OPT_EVERY) {
+        r->every = strtol(arg, &end, 10);
+        if (!*arg || *end || r->every < 1 || r->every > 1000000)
+            return cli_usage_error(ctx, "--every-major takes a number from 1 to 1000000");
+    } else if (id == OPT_SIGNAL) {
+        r->signo = signal_number(arg);
+        if (r->signo < 0)
+            return cli_usage_error(ctx, "--signal takes USR1, USR2 or a signal number, not '%s'", arg);
+    } else if (id == OPT_OUTPUT) {
+        r->prefix = arg;
+    }
+    return 0;
+}
+
+/* The program's file: as given when it names a path, else found on PATH. */
+static int find_program(const char *name, char *out, size_t len)
+{
+    if (strchr(name, '/'))
+        return snprintf(out, len, "%s", name) < (int)len && access(out, X_OK) == 0 ? 0 : -1;
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        if (snprintf(out, len, "%.*s/%s", (int)n, n ? p : ".", name) < (int)len &&
+            access(out, X_OK) == 0)
+            return 0;
+        p += n + (colon ? 1 : 0);
+    }
+    return -1;
+}
+
+/* Says why the agent cannot run in this program, or returns 0. */
+static int check_program(const char *file)
+{
+    static const char *const names[] = {"caml_start_program", "Caml_state", "caml_globals",
+                                        "caml_do_local_roots_nat"};
+    lf_elf_probe probe;
+    lf_error err;
+    if (lf_elf_probe_symbols(file, names, 4, &probe, &err))
+        return cli_input_error(file, &err);
+    const char *why = NULL;
+    if (probe.kind != LF_ELF_EXECUTABLE)
+        why = probe.shebang ? "a script or an OCaml bytecode program, not native code: "
+                              "compile it with ocamlopt"
+                            : "not an ELF64 executable";
+    else if (!((probe.dynamic_mask | probe.static_mask) & 1))
+        why = "not an OCaml native program (no caml_start_program)";
+    else if (!((probe.dynamic_mask | probe.static_mask) & 8))
+        why = "an OCaml 5 program: the agent reads OCaml 4.13/4.14 runtime internals";
+    else if ((probe.dynamic_mask & 7) != 7)
+        why = "an OCaml program that does not export its runtime's symbols: relink it with "
+              "'-ccopt -Wl,-E', or link it with the Leakfind library and call "
+              "Leakfind.dump (docs/OCAML.md)";
+    if (!why)
+        return 0;
+    cli_message("error", "'%s': %s", file, why);
+    return EXIT_INPUT;
+}
+
+/* The agent next to this binary (build tree) or in PREFIX/lib/leakfind. */
+static int find_agent(char *out, size_t len)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    const char *dir = dirname(self);
+    if (snprintf(out, len, "%s/leakfind-agent.so", dir) < (int)len && access(out, R_OK) == 0)
+        return 0;
+    if (snprintf(out, len, "%s/../lib/leakfind/leakfind-agent.so", dir) < (int)len &&
+        access(out, R_OK) == 0)
+        return 0;
+    return -1;
+}
+
+static int set_agent_environment(const char *agent, const record_state *r, const char *prefix)
+{
+    char num[32];
+    const char *old = getenv("LD_PRELOAD");
+    if (setenv("LEAKFIND_RECORD_SAVED_PRELOAD", old ? old : "", 1) ||
+        setenv("LEAKFIND_RECORD_PREFIX", prefix, 1))
+        return -1;
+    size_t len = strlen(agent) + (old ? strlen(old) + 1 : 0) + 1;
+    char *preload = malloc(len);
+    if (!preload)
+        return -1;
+    snprintf(preload, len, "%s%s%s", agent, old && *old ? ":" : "", old ? old : "");
+    int rc = setenv("LD_PRELOAD", preload, 1);
+    free(preload);
+    snprintf(num, sizeof num, "%ld", r->every);
+    if (rc || (r->every && setenv("LEAKFIND_RECORD_EVERY_MAJOR", num, 1)))
+        return -1;
+    snprintf(num, sizeof num, "%d", r->signo);
+    return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
+}
+
+static volatile sig_atomic_t child_pid;
+
+static void pass_on(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static int run_program(char **argv, const char *file, int signo)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = SIG_IGN; /* an interrupt reaches the program; its status tells */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    sa.sa_handler = pass_on;
+    sa.sa_flags = SA_RESTART;
+    if (signo)
+        sigaction(signo, &sa, NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        cli_message("error", "cannot start '%s': %s", file, strerror(errno));
+        return EXIT_SYSTEM;
+    }
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        execv(file, argv);
+        fprintf(stderr, "leakfind: error: cannot run '%s': %s\n", file, strerror(errno));
+        _exit(127);
+    }
+    child_pid = pid;
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return EXIT_SYSTEM;
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
+
+int cmd_record(int argc, char **argv)
+{
+    cli_context ctx = {.command = "record"};
+    record_state r = {0, 0, NULL};
+    int dashes = 1;
+    while (dashes < argc && strcmp(argv[dashes], "--") != 0)
+        dashes++;
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, dashes, argv, record_options, on_option, &r, record_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    free(pos);
+    if (npos)
+        return cli_usage_error(&ctx, "the program comes after '--': leakfind record [options] -- PROGRAM");
+    if (dashes + 1 >= argc)
+        return cli_usage_error(&ctx, "no program to run (leakfind record [options] -- PROGRAM [ARGS...])");
+    char file[PATH_MAX], agent[PATH_MAX];
+    if (find_program(argv[dashes + 1], file, sizeof file)) {
+        cli_message("error", "'%s': no such program (or not executable)", argv[dashes + 1]);
+        return EXIT_USAGE;
+    }
+    if ((rc = check_program(file)))
+        return rc;
+    if (find_agent(agent, sizeof agent)) {
+        cli_message("error", "the OCaml agent (leakfind-agent.so) is not installed next to leakfind "
+                             "or in PREFIX/lib/leakfind: build it with 'make' (needs ocamlfind)");
+        return EXIT_SYSTEM;
+    }
+    if (!r.every && !r.signo)
+        r.signo = SIGUSR1;
+    char *base = strdup(argv[dashes + 1]);
+    const char *prefix = r.prefix ? r.prefix : (base ? basename(base) : "leakfind");
+    if (set_agent_environment(agent, &r, prefix)) {
+        free(base);
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    if (r.signo && !ctx.quiet)
+        cli_message("note", "snapshots %s.N.lfs on signal %d (kill -%d %ld)", prefix, r.signo,
+                    r.signo, (long)getpid());
+    free(base);
+    return run_program(argv + dashes + 1, file, r.signo);
+}
