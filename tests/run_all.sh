@@ -26,6 +26,10 @@ echo "== CLI golden tests"
 sh tests/cli/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"
 
+echo "== OCaml agent"
+sh tests/ocaml/run.sh "$build" >"$log" 2>&1
+cat "$log"; tally "$log"
+
 echo "== fuzz corpora replay"
 for corpus in tests/fuzz/corpus/*/; do
     t=$(basename "$corpus")

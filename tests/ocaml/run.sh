@@ -1,0 +1,119 @@
+#!/bin/sh
+# The OCaml agent, end to end: builds the fixture programs of fixtures/ocaml
+# with this build's agent, runs them, and checks what leakfind reads in their
+# snapshots against the numbers their construction gives (OCaml 4.13, 64-bit:
+# a block is (fields + 1) * 8 bytes; a string of n bytes has n / 8 + 1 fields).
+# Also runs the same checks on the committed snapshots (fixtures/ocaml/snapshots).
+# usage: tests/ocaml/run.sh BUILD_DIR; last line "N passed, M failed".
+set -u
+build=$(cd "${1:-build}" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+lf="$build/leakfind"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
+expect() { # expect NAME EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "expected: $2" "actual:   $3"; fi
+}
+# row FILE KIND NAME: "retained" of the root row with that kind and name
+root_retained() {
+    "$lf" roots "$1" --top 0 --format tsv |
+        awk -F'\t' -v k="$2" -v n="$3" '$5 == k && $7 == n { print $3; exit }'
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone allows
+    d=$1; t=$2
+    # 100 requests per step, each keeping a record {id; body} (3 words = 24 B),
+    # a 100-byte string (14 words = 112 B) and a Hashtbl bucket (4 words).
+    expect "$t growing: trend flags the three planted labels at 1.00 per request" \
+        "1.00 block(tag 0, 2 fields)|1.00 block(tag 0, 3 fields)|1.00 string|" \
+        "$("$lf" trend "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
+            --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
+    expect "$t growing control: nothing flagged" "" \
+        "$("$lf" trend "$d"/growing-control.1.lfs "$d"/growing-control.2.lfs \
+            "$d"/growing-control.3.lfs --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes"')"
+    expect "$t growing: trend --owners names the global that holds it" \
+        "global Growing.[0] (block(tag 0, 4 fields))" \
+        "$("$lf" trend --owners "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
+            --workload 100,200,300 --format tsv | awk -F'\t' 'NR == 2 { print $7 }')"
+    expect "$t growing: path from the global to a kept string" \
+        "Growing.[0]|string" \
+        "$("$lf" path "$d"/growing.3.lfs --class string --top 1 --format tsv |
+            awk -F'\t' 'NR == 2 { f = $9 } END { printf "%s|%s", f, $8 }' | sed 's/^root: global //')"
+    # Array.make 100_000 0.5: a float array of 100,001 words.
+    expect "$t stack_held: the frame that holds the array" "800008" \
+        "$(root_retained "$d"/stack_held.lfs stack "thread 0 frame 1: Stack_held.work (stack_held.ml:6)")"
+    # 50 finalisers, each a closure (3 words) capturing a 1,000-byte Bytes (127 words).
+    expect "$t finaliser: roots --by-kind" "50 52400" \
+        "$("$lf" roots --by-kind "$d"/finaliser.lfs --format tsv | awk -F'\t' '$5 == "finaliser" { print $1, $3 }')"
+    # 20 strings of 200 bytes (27 words) in a list (3 words a cell).
+    expect "$t c_global: the C global root by its symbol" "4800" \
+        "$(root_retained "$d"/c_global.lfs "C global" leaky_registry)"
+    # Bytes.make 50_000: 6,252 words, held by the second thread's frame.
+    expect "$t threaded: the second thread's frame" "50016" \
+        "$(root_retained "$d"/threaded.lfs stack "thread 1 frame 0: Threaded.worker (threaded.ml:10)")"
+}
+
+check_record() { # the same program, recorded and linked
+    d=$1
+    # 500 strings of 100 bytes (112 B), 500 buckets (32 B), 256 bucket slots
+    # (257 words) and the table record (5 words): 74,096 bytes.
+    (cd "$d" && ./recorded_linked >/dev/null)
+    (cd "$d" && "$lf" record -q -o rec -- ./recorded >/dev/null)
+    expect "record: exit status passed through" 0 $?
+    expect "record and linked agree on the global table" "74096 74096" \
+        "$(root_retained "$d"/rec.1.lfs global Recorded.[0]) $(root_retained "$d"/recorded-linked.1.lfs global Recorded.[0])"
+    expect "record and linked: the same root kinds" \
+        "$("$lf" roots --by-kind "$d"/recorded-linked.1.lfs --format tsv | cut -f5 | sort | tr '\n' ' ')" \
+        "$("$lf" roots --by-kind "$d"/rec.1.lfs --format tsv | cut -f5 | sort | tr '\n' ' ')"
+    # recorded signals itself, so the signal trigger stays on beside the cycles
+    (cd "$d" && "$lf" record -q --every-major 1 --signal USR1 -o major -- ./recorded >/dev/null)
+    last=$(ls "$d"/major.*.lfs 2>/dev/null | sort -t. -k2 -n | tail -1)
+    expect "record --every-major: the last cycle's snapshot holds the whole table" "74096" \
+        "$(root_retained "$last" global Recorded.[0])"
+    msg=$("$lf" record -- "$d"/recorded_hidden 2>&1 >/dev/null)
+    rc=$?
+    expect "record: a program that hides its runtime is refused before it starts" \
+        "3 leakfind: error: '$d/recorded_hidden': an OCaml program that does not export its runtime's symbols: relink it with '-ccopt -Wl,-E', or link it with the Leakfind library and call Leakfind.dump (docs/OCAML.md)" \
+        "$rc $msg"
+    ls "$d"/recorded_hidden.*.lfs >/dev/null 2>&1
+    expect "record: ... and writes nothing" 2 $?
+    msg=$("$lf" record -- /bin/true 2>&1)
+    expect "record: not OCaml" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program)" "$? $msg"
+    printf 'exit 7\n' > "$d/seven.ml"
+    (cd "$d" && ocamlfind ocamlopt seven.ml -o seven 2>/dev/null && "$lf" record -q -- ./seven)
+    expect "record: the program's exit code" 7 $?
+}
+
+check_bad_input() {
+    d=$1
+    size=$(wc -c < "$d/finaliser.lfs")
+    head -c $((size / 2)) "$d/finaliser.lfs" > "$work/cut.lfs"
+    "$lf" roots "$work/cut.lfs" >/dev/null 2>"$work/err"
+    expect "a cut agent snapshot: exit 3" 3 $?
+    grep -q "offset" "$work/err"
+    expect "a cut agent snapshot: the message names an offset" 0 $?
+}
+
+if ! command -v ocamlfind >/dev/null 2>&1 || [ ! -f "$build/ocaml/leakfind/leakfind.cmxa" ]; then
+    bad "OCaml agent not built (run sh tests/setup.sh, then make)"
+else
+    if sh "$top/fixtures/ocaml/build.sh" "$build" "$work/bin" >"$work/build.log" 2>&1; then
+        ok "fixture programs build with the agent"
+        (cd "$work/bin" && ./growing leak && ./growing control && ./stack_held >/dev/null &&
+            ./finaliser && ./c_global && ./threaded)
+        expect "fixture programs run" 0 $?
+        check_snapshots "$work/bin" live
+        check_record "$work/bin"
+    else
+        bad "fixture programs build with the agent" "$(tail -5 "$work/build.log")"
+    fi
+fi
+check_snapshots "$top/fixtures/ocaml/snapshots" committed
+check_bad_input "$top/fixtures/ocaml/snapshots"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
