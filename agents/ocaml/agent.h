@@ -70,6 +70,8 @@ int agent_walk_weak(agent_walk *walk, value from, value to, const char *field);
 int agent_walk_run(agent_walk *walk);
 /* Blocks visited so far. */
 uint64_t agent_walk_count(const agent_walk *walk);
+/* The walk's own memory at its largest: marks, stack, maps (not the writer's). */
+uint64_t agent_walk_memory(const agent_walk *walk);
 
 /* ---- roots.c / threads.c: every root, named */
 int agent_roots_collect(agent_walk *walk);

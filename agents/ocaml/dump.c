@@ -28,12 +28,14 @@ static double now_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int walk_into(lfs_writer *w, uint64_t *blocks)
+static int walk_into(lfs_writer *w, uint64_t *blocks, uint64_t *memory)
 {
     agent_walk *walk = agent_walk_new(w);
     int rc = walk && agent_roots_collect(walk) == 0 && agent_walk_run(walk) == 0 ? 0 : -1;
-    if (walk)
+    if (walk) {
         *blocks = agent_walk_count(walk);
+        *memory = agent_walk_memory(walk);
+    }
     agent_walk_free(walk);
     agent_slots_reset();
     return rc;
@@ -42,22 +44,28 @@ static int walk_into(lfs_writer *w, uint64_t *blocks)
 int agent_dump(const char *path)
 {
     double start = now_seconds();
-    uint64_t blocks = 0;
+    uint64_t blocks = 0, memory = 0;
     lfs_writer *w = lfs_writer_new(LFS_WRITER_NO_ANALYSIS);
-    if (!w || walk_into(w, &blocks)) {
+    double walked = 0;
+    if (!w || walk_into(w, &blocks, &memory)) {
         if (w)
             lfs_writer_abandon(w);
         fprintf(stderr, "leakfind: snapshot '%s' not written: out of memory\n", path);
         return -1;
     }
+    walked = now_seconds();
     char err[512];
     if (lfs_writer_finish(w, path, err, sizeof err)) {
         fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, err);
         return -1;
     }
     if (getenv("LEAKFIND_AGENT_VERBOSE"))
-        fprintf(stderr, "leakfind: wrote '%s': %llu blocks in %.3f s\n", path,
-                (unsigned long long)blocks, now_seconds() - start);
+        fprintf(stderr,
+                "leakfind: wrote '%s': %llu blocks in %.3f s (walk %.3f s, write %.3f s); "
+                "agent memory %llu bytes (%.2f per block)\n",
+                path, (unsigned long long)blocks, now_seconds() - start, walked - start,
+                now_seconds() - walked, (unsigned long long)memory,
+                blocks ? (double)memory / (double)blocks : 0.0);
     return 0;
 }
 

@@ -411,6 +411,18 @@ uint64_t agent_walk_count(const agent_walk *walk)
     return walk->visited;
 }
 
+uint64_t agent_walk_memory(const agent_walk *walk)
+{
+    uint64_t bytes = walk->stack_cap * sizeof(value) + walk->weak_cap * sizeof(weak_edge) +
+                     walk->region_count * sizeof(mark_region);
+    for (size_t i = 0; i < walk->region_count; i++)
+        bytes += ((walk->region[i].hi - walk->region[i].lo) / sizeof(value) / 64 + 1) * 8;
+    const agent_map *maps[] = {&walk->static_seen, &walk->ephemeron, &walk->label};
+    for (size_t i = 0; i < 3; i++)
+        bytes += maps[i]->cap * 16;
+    return bytes;
+}
+
 void agent_walk_free(agent_walk *walk)
 {
     if (!walk)
