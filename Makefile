@@ -26,7 +26,7 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean
+.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install
 
 all: $(BUILD)/leakfind
 
@@ -76,6 +76,21 @@ bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_ar
 FUZZ_SECONDS ?= 60
 fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
+
+# make install PREFIX=DIR: the binary, the OCaml agent for `leakfind record`
+# (PREFIX/lib/leakfind) and the findlib package `leakfind` (PREFIX/lib/ocaml:
+# OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/leakfind $(DESTDIR)$(PREFIX)/bin/leakfind
+	if [ -f $(BUILD)/leakfind-agent.so ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
+	  install -m 644 $(BUILD)/leakfind-agent.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
+	  install -m 644 $(BUILD)/ocaml/leakfind/META $(BUILD)/ocaml/leakfind/leakfind.cmxa \
+	    $(BUILD)/ocaml/leakfind/leakfind.a $(BUILD)/ocaml/leakfind/leakfind.cmi \
+	    $(BUILD)/ocaml/leakfind/leakfind.cmx $(BUILD)/ocaml/leakfind/leakfind.mli \
+	    $(BUILD)/ocaml/leakfind/libleakfind_ocaml.a $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind/; fi
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -129,3 +129,20 @@ if [ -f "$v" ]; then
             node --max-old-space-size=16000 tests/v8/devtools/dist/harness.mjs --load-only "$v" >/dev/null
     fi
 fi
+
+# The OCaml agent (issue 18): a program with about 10 million live blocks
+# (tests/bench/ocaml/bigheap.ml) writes its snapshot; the agent reports the
+# walk and write times and its own memory (marks, stack, maps: not the
+# writer's buffers). Target: under 2 s, under 16 bytes per block.
+if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa" ]; then
+    o=$(mktemp -d)
+    cp tests/bench/ocaml/bigheap.ml "$o/"
+    abs_build=$(cd "$build" && pwd)
+    (cd "$o" && OCAMLPATH="$abs_build/ocaml" \
+        ocamlfind ocamlopt -O2 -package leakfind,unix -linkpkg bigheap.ml -o bigheap 2>/dev/null)
+    echo "## OCaml agent: bigheap (10M live blocks)"
+    (cd "$o" && LEAKFIND_AGENT_VERBOSE=1 /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
+    /usr/bin/env time -f "leakfind dominators on it: %e s, peak RSS %M KiB" \
+        "$build/leakfind" dominators "$o/bigheap.lfs" --top 3 >/dev/null
+    rm -rf "$o"
+fi
