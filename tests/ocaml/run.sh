@@ -89,6 +89,19 @@ check_record() { # the same program, recorded and linked
     expect "record: the program's exit code" 7 $?
 }
 
+check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
+    d=$1
+    printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
+    out=$(cd "$d" && OCAMLPATH="$build/ocaml" ocamlfind ocamlopt -package leakfind -linkpkg fw.ml -o fw 2>/dev/null &&
+          ./fw 2>"$d/fw.err")
+    expect "failed writes: the program goes on" "0 on" "$? $out"
+    expect "failed writes: one line each, saying why" \
+        "leakfind: snapshot '/nonexistent-dir/x.lfs' not written: cannot create output: No such file or directory|leakfind: snapshot '/dev/full' not written: cannot write output: No space left on device|" \
+        "$(tr '\n' '|' < "$d/fw.err")"
+    [ -c /dev/full ]
+    expect "failed writes: /dev/full is still a device" 0 $?
+}
+
 check_bad_input() {
     d=$1
     size=$(wc -c < "$d/finaliser.lfs")
@@ -109,6 +122,7 @@ else
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_record "$work/bin"
+        check_failed_write "$work/bin"
     else
         bad "fixture programs build with the agent" "$(tail -5 "$work/build.log")"
     fi
