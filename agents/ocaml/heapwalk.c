@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/vec.h"
+
 #include <caml/address_class.h>
 #include <caml/bigarray.h>
 #include <caml/custom.h>
@@ -47,14 +49,9 @@ struct agent_walk {
 
 static int push(agent_walk *walk, value v)
 {
-    if (walk->stack_len == walk->stack_cap) {
-        size_t ncap = walk->stack_cap ? walk->stack_cap * 2 : 65536;
-        value *grown = realloc(walk->stack, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        walk->stack = grown;
-        walk->stack_cap = ncap;
-    }
+    if (lf_vec_reserve((void **)&walk->stack, &walk->stack_cap, walk->stack_len + 1,
+                       sizeof *walk->stack))
+        return -1;
     walk->stack[walk->stack_len++] = v;
     return 0;
 }
@@ -69,14 +66,8 @@ static int by_lo(const void *a, const void *b)
 
 static int add_region(agent_walk *walk, size_t *cap, uintptr_t lo, uintptr_t hi)
 {
-    if (walk->region_count == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 64;
-        mark_region *grown = realloc(walk->region, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        walk->region = grown;
-        *cap = ncap;
-    }
+    if (lf_vec_reserve((void **)&walk->region, cap, walk->region_count + 1, sizeof *walk->region))
+        return -1;
     size_t words = (hi - lo) / sizeof(value);
     uint64_t *bits = calloc(words / 64 + 1, sizeof *bits);
     if (!bits)
@@ -277,14 +268,9 @@ int agent_walk_weak(agent_walk *walk, value from, value to, const char *field)
     value f = agent_walk_block(from), t = agent_walk_block(to);
     if (!f || !t)
         return 0;
-    if (walk->weak_len == walk->weak_cap) {
-        size_t ncap = walk->weak_cap ? walk->weak_cap * 2 : 256;
-        weak_edge *grown = realloc(walk->weak, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        walk->weak = grown;
-        walk->weak_cap = ncap;
-    }
+    if (lf_vec_reserve((void **)&walk->weak, &walk->weak_cap, walk->weak_len + 1,
+                       sizeof *walk->weak))
+        return -1;
     walk->weak[walk->weak_len++] = (weak_edge){f, t, field};
     return 0;
 }

@@ -8,6 +8,8 @@
  * loader reports for the main program first. */
 #include "agent.h"
 
+#include "../../core/vec.h"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -69,14 +71,8 @@ static void add_section(agent_symbols *s, size_t *cap, const unsigned char *file
         const char *name = strtab + sym[i].st_name;
         if (!memchr(name, 0, strsh->sh_size - sym[i].st_name) || !name[0] || name[0] == '.')
             continue;
-        if (s->count == *cap) {
-            size_t ncap = *cap ? *cap * 2 : 4096;
-            agent_symbol *grown = realloc(s->sym, ncap * sizeof *grown);
-            if (!grown)
-                return;
-            s->sym = grown;
-            *cap = ncap;
-        }
+        if (lf_vec_reserve((void **)&s->sym, cap, s->count + 1, sizeof *s->sym))
+            return;
         s->sym[s->count++] = (agent_symbol){(uintptr_t)sym[i].st_value + bias,
                                             (uintptr_t)sym[i].st_size, name};
     }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../core/vec.h"
+
 #include <caml/memory.h>
 #include <caml/roots.h>
 
@@ -40,15 +42,9 @@ static thread_record *ring; /* the current thread's record, once validated */
 
 static void record_root(value v, value *slot)
 {
-    if (hooked_len == hooked_cap) {
-        size_t ncap = hooked_cap ? hooked_cap * 2 : 1024;
-        hook_root *grown = realloc(hooked, ncap * sizeof *grown);
-        if (!grown) {
-            hooked_failed = 1;
-            return;
-        }
-        hooked = grown;
-        hooked_cap = ncap;
+    if (lf_vec_reserve((void **)&hooked, &hooked_cap, hooked_len + 1, sizeof *hooked)) {
+        hooked_failed = 1;
+        return;
     }
     hooked[hooked_len++] = (hook_root){v, slot};
 }
