@@ -7,6 +7,7 @@
 
 #include <Judy.h>
 
+#include "edge_finder.h"
 #include "snapshot.h"
 
 typedef struct lf_owner {
@@ -24,6 +25,15 @@ typedef struct lf_owner_table {
     Pvoid_t index;            /* signature -> owner + 1 */
 } lf_owner_table;
 
+/* Every reachable node's signature (sig: indexed by node, object_count + 1
+ * entries), the nodes in preorder of the dominator tree (order: reachable_count
+ * + 1 entries; a node's dominator comes before it) and, when depth is not NULL,
+ * each node's depth below the super-root. */
+int lf_owner_signatures(const lf_snapshot *s, uint64_t *sig, uint32_t *order, uint32_t *depth,
+                        size_t *count, lf_error *err);
+/* One hop of an owner's path: "field (class)", or "root-kind name (class)" for
+ * a top owner; edges may be NULL (one question). Returns the length written. */
+size_t lf_owner_step(const lf_snapshot *s, lf_edge_finder *edges, uint32_t node, char *buf, size_t size);
 /* Adds snapshot `side` (0 before, 1 after; analysed) to the table. */
 int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err);
 void lf_owners_free(lf_owner_table *t);
