@@ -16,8 +16,12 @@ static const char trend_help[] =
     "1), whether the count never decreased (monotonic), and whether the class\n"
     "is flagged as growing with the workload: monotonic, r2 at least --min-r2,\n"
     "slope above --min-slope and at least --min-growth more instances in the\n"
-    "last snapshot than in the first. Flagged classes first, then by slope.\n"
-    "Classes whose count never changed are left out.\n"
+    "last snapshot than in the first; and the growth accumulates under one\n"
+    "holder (holder, holder_counts): an object that existed in the first\n"
+    "snapshot whose count of the class's objects grows by the same tests and\n"
+    "by at least --min-share of the class's gain. VM warm-up, a few objects\n"
+    "under each of many holders, is not flagged. Flagged classes first, then\n"
+    "by slope. Classes whose count never changed are left out.\n"
     "\n"
     "Options:\n"
     "  --workload LIST   the work done at each snapshot, e.g. 100,200,300\n"
@@ -25,13 +29,14 @@ static const char trend_help[] =
     "  --min-growth N    default 10 instances\n"
     "  --min-r2 R        default 0.9\n"
     "  --min-slope S     default 0 (instances per unit of workload)\n"
+    "  --min-share R     default 0.5 (of the class's gain, under one holder)\n"
     "  --exit-code       exit 1 when a class is flagged\n"
     "  --top N           at most N rows (default 0 = all)\n"
     "  --owners          what grew from the first snapshot to the last, by owner\n"
     "                    (as diff --owners), with objects per unit of workload\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS };
+enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_MIN_SHARE };
 static const cli_option trend_options[] = {
     {"workload", 0, 1, OPT_WORKLOAD},
     {"min-growth", 0, 1, OPT_MIN_GROWTH},
@@ -40,6 +45,7 @@ static const cli_option trend_options[] = {
     {"exit-code", 0, 0, OPT_EXIT_CODE},
     {"top", 0, 1, OPT_TOP},
     {"owners", 0, 0, OPT_OWNERS},
+    {"min-share", 0, 1, OPT_MIN_SHARE},
     {NULL, 0, 0, 0},
 };
 
@@ -49,7 +55,7 @@ typedef struct trend_state {
     double workload[MAX_SERIES];
     unsigned workloads;
     uint64_t min_growth, top;
-    double min_r2, min_slope;
+    double min_r2, min_slope, min_share;
     int exit_code, owners;
 } trend_state;
 
@@ -80,6 +86,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
     if (id == OPT_MIN_R2 && (parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
         return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
+    if (id == OPT_MIN_SHARE && (parse_real(arg, &o->min_share) || o->min_share < 0 || o->min_share > 1))
+        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
     if (id == OPT_MIN_SLOPE && parse_real(arg, &o->min_slope))
         return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
@@ -116,7 +124,18 @@ typedef struct trend_row {
     uint32_t cls;
     lf_trend_fit fit;
     int flagged;
+    int64_t holder;           /* row in t.holders, or -1 */
 } trend_row;
+
+/* "12,15,18" */
+static size_t format_counts(const uint64_t *y, int n, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && o + 24 < size; i++)
+        o += (size_t)snprintf(buf + o, size - o, "%s%llu", i ? "," : "", (unsigned long long)y[i]);
+    return o;
+}
 
 static const lf_trend *sorting;
 
@@ -140,6 +159,7 @@ int cmd_trend(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.min_growth = 10;
     opt.min_r2 = 0.9;
+    opt.min_share = 0.5;
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, trend_options, on_option, &opt, trend_help, &pos, &npos);
@@ -216,6 +236,7 @@ int cmd_trend(int argc, char **argv)
         rc = EXIT_SYSTEM;
         goto out;
     }
+    const lf_trend_rule rule = {opt.min_growth, opt.min_r2, opt.min_slope, opt.min_share};
     uint32_t n = 0, flagged = 0;
     for (uint32_t c = 0; c < t.classes; c++) {
         const uint64_t *y = t.count + (size_t)c * t.capacity;
@@ -227,30 +248,34 @@ int cmd_trend(int argc, char **argv)
         trend_row *r = &rows[n++];
         r->cls = c;
         r->fit = lf_trend_fit_class(&t, c, opt.workload);
-        r->flagged = r->fit.monotonic && r->fit.r2 >= opt.min_r2 && r->fit.slope > opt.min_slope &&
-                     y[npos - 1] >= y[0] + opt.min_growth;
+        /* the class grows, and the growth piles up under one holder (not
+         * warm-up: a few new objects under each of many holders) */
+        int holder_grows;
+        r->holder = lf_trend_holder_of(&t, c, opt.workload, &rule, &holder_grows);
+        r->flagged = lf_trend_grows(y, (uint32_t)npos, &r->fit, &rule) && holder_grows;
         flagged += (uint32_t)r->flagged;
     }
     sorting = &t;
     qsort(rows, n, sizeof *rows, by_flag_slope);
     static const out_column columns[] = {
         {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
-        {"counts", OUT_STR}, {"class", OUT_STR},
+        {"counts", OUT_STR}, {"class", OUT_STR}, {"holder_counts", OUT_STR}, {"holder", OUT_STR},
     };
-    out_writer *w = out_begin(stdout, ctx.format, columns, 6);
+    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
     for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
         const trend_row *r = &rows[k];
         out_real(w, r->fit.slope, 2);
         out_real(w, r->fit.r2, 3);
         out_bool(w, r->fit.monotonic);
         out_bool(w, r->flagged);
-        char counts[4096];
-        size_t o = 0;
-        for (int i = 0; i < npos && o + 24 < sizeof counts; i++)
-            o += (size_t)snprintf(counts + o, sizeof counts - o, "%s%llu", i ? "," : "",
-                                  (unsigned long long)t.count[(size_t)r->cls * t.capacity + (size_t)i]);
-        out_str(w, counts, o);
+        char text[4096];
+        size_t o = format_counts(t.count + (size_t)r->cls * t.capacity, npos, text, sizeof text);
+        out_str(w, text, o);
         out_str(w, t.names.bytes + t.names.offset[r->cls], t.names.offset[r->cls + 1] - t.names.offset[r->cls]);
+        o = r->holder < 0 ? 0 : format_counts(t.holders.count + (size_t)r->holder * t.capacity, npos, text, sizeof text);
+        out_str(w, text, o);
+        o = r->holder < 0 ? 0 : lf_trend_holder_name(&t.holders, (size_t)r->holder, text, sizeof text);
+        out_str(w, text, o);
         out_row_end(w);
     }
     out_end(w);

@@ -46,40 +46,58 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
     return out;
 }
 
-int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err)
+int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
+                        size_t *count_out, lf_error *err)
 {
+    const lf_snapshot *s = holders->s;
     const uint32_t n = s->object_count;
     const uint32_t *off = s->domtree_offset, *child = s->domtree_child;
     /* preorder of the dominator tree (explicit stack), signatures on the way */
-    uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
     uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
-    uint64_t *sig = lf_big_malloc(((size_t)n + 1) * sizeof *sig);
-    uint64_t *objects = lf_big_malloc(((size_t)n + 1) * sizeof *objects);
-    uint32_t *depth = lf_big_malloc(((size_t)n + 1) * sizeof *depth);
-    int rc = 0;
-    if (!order || !stack || !sig || !objects || !depth) {
-        rc = lf_fail_nomem(err, "matching owners");
-        goto out;
-    }
+    if (!stack)
+        return lf_fail_nomem(err, "matching owners");
     size_t top = 0, count = 0;
     for (uint32_t i = off[n + 1]; i > off[n]; i--)
         stack[top++] = child[i - 1];
     char buf[1200];
     /* every object asks for its holder: see holders.h */
-    lf_holders holders;
-    lf_holders_init(&holders, s);
     while (top > 0) {
         uint32_t v = stack[--top];
         order[count++] = v;
         uint32_t d = s->idom[v];
         uint64_t parent = d == LF_NODE_SUPER ? 0 : sig[d];
-        depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
-        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(&holders, v, buf, sizeof buf));
-        objects[v] = 1;
+        if (depth)
+            depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
+        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(holders, v, buf, sizeof buf));
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
+    free(stack);
+    *count_out = count;
+    return 0;
+}
+
+int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err)
+{
+    const uint32_t n = s->object_count;
+    uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
+    uint64_t *sig = lf_big_malloc(((size_t)n + 1) * sizeof *sig);
+    uint64_t *objects = lf_big_malloc(((size_t)n + 1) * sizeof *objects);
+    uint32_t *depth = lf_big_malloc(((size_t)n + 1) * sizeof *depth);
+    int rc = 0;
+    size_t count = 0;
+    if (!order || !sig || !objects || !depth) {
+        rc = lf_fail_nomem(err, "matching owners");
+        goto out;
+    }
+    lf_holders holders;
+    lf_holders_init(&holders, s);
+    rc = lf_owner_signatures(&holders, sig, order, depth, &count, err);
     lf_holders_free(&holders);
+    if (rc)
+        goto out;
+    for (size_t i = 0; i < count; i++)
+        objects[order[i]] = 1;
     /* objects retained: children before parents in reverse preorder */
     for (size_t i = count; i > 0; i--) {
         uint32_t v = order[i - 1];
@@ -115,7 +133,6 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     }
 out:
     free(order);
-    free(stack);
     free(sig);
     free(objects);
     free(depth);
@@ -138,6 +155,16 @@ void lf_owners_free(lf_owner_table *t)
     memset(t, 0, sizeof *t);
 }
 
+size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
+{
+    char field[1200];
+    lf_str h = holder(holders, node, field, sizeof field);
+    lf_str cls = lf_snapshot_object_label(holders->s, node);
+    int n = snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr, h.len ? " " : "",
+                     (int)(cls.len > 400 ? 400 : cls.len), cls.ptr);
+    return n < 0 || size == 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     const lf_snapshot *s = holders->s;
@@ -153,16 +180,12 @@ size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
         chain[hops++] = v;
     }
     size_t o = 0;
-    char field[1200];
+    char step[1200];
     if (cut && size > 8)
         o += (size_t)snprintf(buf, size, "... / ");
     for (unsigned i = hops; i > 0 && o + 1 < size; i--) {
-        uint32_t v = chain[i - 1];
-        lf_str h = holder(holders, v, field, sizeof field);
-        lf_str cls = lf_snapshot_object_label(s, v);
-        int n = snprintf(buf + o, size - o, "%s%.*s%s(%.*s)", i == hops ? "" : " / ",
-                         (int)(h.len > 600 ? 600 : h.len), h.ptr, h.len ? " " : "",
-                         (int)(cls.len > 400 ? 400 : cls.len), cls.ptr);
+        size_t len = lf_owner_step(holders, chain[i - 1], step, sizeof step);
+        int n = snprintf(buf + o, size - o, "%s%.*s", i == hops ? "" : " / ", (int)len, step);
         if (n < 0)
             break;
         o += (size_t)n < size - o ? (size_t)n : size - o - 1;

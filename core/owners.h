@@ -25,6 +25,17 @@ typedef struct lf_owner_table {
     Pvoid_t index;            /* signature -> owner + 1 */
 } lf_owner_table;
 
+/* For the snapshot holders answers for: every reachable node's signature
+ * (sig: indexed by node, object_count + 1 entries), the nodes in preorder of
+ * the dominator tree (order: reachable_count + 1 entries; a node's dominator
+ * comes before it) and, when depth is not NULL, each node's depth below the
+ * super-root. It asks holders about every node, so later steps named through
+ * the same holders read its table instead of scanning again. */
+int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
+                        size_t *count, lf_error *err);
+/* One hop of an owner's path: "field (class)", or "root-kind name (class)" for
+ * a top owner. Returns the length written. */
+size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size);
 /* Adds snapshot `side` (0 before, 1 after; analysed) to the table. */
 int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err);
 void lf_owners_free(lf_owner_table *t);

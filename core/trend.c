@@ -13,13 +13,14 @@ int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err)
     t->capacity = snapshots;
     if (lf_strtab_init(&t->names))
         return lf_fail_nomem(err, "trend");
-    return 0;
+    return lf_trend_holders_init(&t->holders, snapshots, err);
 }
 
 void lf_trend_free(lf_trend *t)
 {
     lf_strtab_free(&t->names);
     free(t->count);
+    lf_trend_holders_free(&t->holders);
     memset(t, 0, sizeof *t);
 }
 
@@ -30,8 +31,13 @@ int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
     if (lf_class_totals_compute(s, &totals, err))
         return -1;
+    /* the snapshot's classes by trend row, for the holders' counts */
+    uint32_t *class_row = malloc(((size_t)s->class_count + 1) * sizeof *class_row);
+    if (!class_row)
+        goto nomem;
     for (uint32_t c = 0; c < s->class_count; c++) {
         uint64_t live = totals.count[c] - totals.unreachable_count[c];
+        class_row[c] = UINT32_MAX;
         if (live == 0)
             continue;
         lf_str name = lf_snapshot_class_name(s, c);
@@ -48,19 +54,28 @@ int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err)
             t->classes = (uint32_t)k + 1;
         }
         t->count[(size_t)k * t->capacity + t->series] += live;
+        class_row[c] = (uint32_t)k;
     }
     lf_class_totals_free(&totals);
+    int rc = lf_trend_holders_add(&t->holders, s, t->series, class_row, err);
+    free(class_row);
+    if (rc)
+        return rc;
     t->series++;
     return 0;
 nomem:
+    free(class_row);
     lf_class_totals_free(&totals);
     return lf_fail_nomem(err, "trend");
 }
 
 lf_trend_fit lf_trend_fit_class(const lf_trend *t, uint32_t cls, const double *workload)
 {
-    const uint64_t *y = t->count + (size_t)cls * t->capacity;
-    const uint32_t n = t->series;
+    return lf_trend_fit_counts(t->count + (size_t)cls * t->capacity, t->series, workload);
+}
+
+lf_trend_fit lf_trend_fit_counts(const uint64_t *y, uint32_t n, const double *workload)
+{
     double mx = 0, my = 0;
     for (uint32_t i = 0; i < n; i++) {
         mx += workload[i];
@@ -83,4 +98,48 @@ lf_trend_fit lf_trend_fit_class(const lf_trend *t, uint32_t cls, const double *w
         if (y[i] < y[i - 1])
             f.monotonic = 0;
     return f;
+}
+
+int lf_trend_grows(const uint64_t *y, uint32_t n, const lf_trend_fit *fit, const lf_trend_rule *rule)
+{
+    return fit->monotonic && fit->r2 >= rule->min_r2 && fit->slope > rule->min_slope &&
+           y[n - 1] >= y[0] + rule->min_growth;
+}
+
+int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *workload,
+                           const lf_trend_rule *rule, int *grows)
+{
+    const lf_trend_holders *h = &t->holders;
+    const uint32_t n = t->series;
+    const uint64_t *total = t->count + (size_t)cls * t->capacity;
+    /* the class's own gain, first to last, which one holder must carry a share of */
+    double class_gain = n ? (double)total[n - 1] - (double)total[0] : 0;
+    int64_t best = -1;
+    double best_slope = 0;
+    int64_t best_gain = 0;
+    *grows = 0;
+    if (cls >= h->classes || n == 0)
+        return -1;
+    PWord_t slot;
+    Word_t holder = 0;
+    JLF(slot, h->by_class[cls], holder);
+    while (slot) {
+        size_t r = *slot - 1;
+        const uint64_t *y = h->count + r * h->capacity;
+        lf_trend_fit fit = lf_trend_fit_counts(y, n, workload);
+        int64_t gain = (int64_t)y[n - 1] - (int64_t)y[0];
+        int g = lf_trend_grows(y, n, &fit, rule) && (double)gain >= rule->min_share * class_gain;
+        /* growing beats not; then the steeper (growing) or the larger gain */
+        int better = g != *grows ? g > *grows
+                   : g ? fit.slope > best_slope || best < 0
+                       : gain > best_gain;
+        if (better) {
+            best = (int64_t)r;
+            best_slope = fit.slope;
+            best_gain = gain;
+            *grows = g;
+        }
+        JLN(slot, h->by_class[cls], holder);
+    }
+    return best;
 }

@@ -5,6 +5,7 @@
 
 #include "snapshot.h"
 #include "strtab.h"
+#include "trend_holders.h"
 
 typedef struct lf_trend {
     lf_strtab names;          /* class names */
@@ -12,6 +13,7 @@ typedef struct lf_trend {
     uint32_t classes;         /* rows: one per name (string index) */
     uint64_t *count;          /* [class * capacity + snapshot] live instances */
     uint32_t capacity;        /* snapshots the table has room for */
+    lf_trend_holders holders; /* the same counts by (class, holder) */
 } lf_trend;
 
 int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err);
@@ -26,5 +28,23 @@ typedef struct lf_trend_fit {
 } lf_trend_fit;
 
 lf_trend_fit lf_trend_fit_class(const lf_trend *t, uint32_t cls, const double *workload);
+lf_trend_fit lf_trend_fit_counts(const uint64_t *y, uint32_t n, const double *workload);
+
+/* What growth is flagged: monotonic, r2 >= min_r2, slope > min_slope and at
+ * least min_growth more in the last snapshot than in the first. */
+typedef struct lf_trend_rule {
+    uint64_t min_growth;
+    double min_r2, min_slope;
+    double min_share;         /* of the class's gain one holder must carry */
+} lf_trend_rule;
+
+int lf_trend_grows(const uint64_t *y, uint32_t n, const lf_trend_fit *fit, const lf_trend_rule *rule);
+
+/* The holder that explains cls's growth: one whose counts grow by the rule
+ * and whose gain (first to last) is at least min_share of the class's
+ * (*grows = 1), the steepest such; else the one that gained the most
+ * (*grows = 0). Its row in t->holders, or -1 when none gained anything. */
+int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *workload,
+                           const lf_trend_rule *rule, int *grows);
 
 #endif

@@ -171,6 +171,11 @@ rows_ trend_leak_series "2.00 1.000 yes yes 200,400,600 LeakedSession
 1.00 1.000 yes yes 100,200,300 LeakedToken" \
     '$4 == "yes" {print $1, $2, $3, $4, $5, $6}' \
     trend $L/leak-100.hprof $L/leak-200.hprof $L/leak-300.hprof --workload 100,200,300
+# both accumulate in the list's one backing array (never reallocated)
+rows_ trend_leak_holder "200,400,600 static field SessionRegistry.SESSIONS (java.util.ArrayList) / elementData (java.lang.Object[])
+100,200,300 static field SessionRegistry.SESSIONS (java.util.ArrayList) / elementData (java.lang.Object[])" \
+    '$4 == "yes" {print $7, $8}' \
+    trend $L/leak-100.hprof $L/leak-200.hprof $L/leak-300.hprof --workload 100,200,300
 rows_ trend_control_series "" '$4 == "yes"' \
     trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --workload 100,200,300
 "$LF" trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --exit-code >/dev/null 2>&1

@@ -110,3 +110,21 @@ printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge
 case_ v8_max_id 0 path "$tmp/max_id.heapsnapshot" @4294967295 --format tsv
 sed 's/4294967295/4294967296/' "$tmp/max_id.heapsnapshot" >"$tmp/big_id.heapsnapshot"
 case_ v8_id_too_large 3 info "$tmp/big_id.heapsnapshot"
+
+# trend and VM warm-up (fixtures/node/warmup_service.js): 30 routes, each run
+# first at request 10k, so V8 compiles and tiers up functions throughout the
+# control run; nothing accumulates, nothing is flagged. The leak run keeps one
+# `new Function` per request in the array compiledRules: Function grows by
+# 1.00 per request, its 100 and 200 new objects (since the first snapshot)
+# all referenced by that array.
+WS="$N/warmup_control-100.heapsnapshot.gz $N/warmup_control-200.heapsnapshot.gz $N/warmup_control-300.heapsnapshot.gz"
+WL="$N/warmup_leak-100.heapsnapshot.gz $N/warmup_leak-200.heapsnapshot.gz $N/warmup_leak-300.heapsnapshot.gz"
+rows_ trend_warmup_control "" '$4 == "yes"' trend $WS --workload 100,200,300
+"$LF" trend $WS --workload 100,200,300 --exit-code >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the warm-up control"; fail=$((fail + 1)); }
+rows_ trend_warmup_leak "1.00 1.000 yes yes +100 +100 0,100,200 compiledRules (Array)" \
+    '$6 == "Function" {split($5, c, ","); n = split($8, hop, " / ");
+                       print $1, $2, $3, $4, "+" c[2] - c[1], "+" c[3] - c[2], $7, hop[n]}' \
+    trend $WL --workload 100,200,300
+"$LF" trend $WL --workload 100,200,300 --exit-code >/dev/null 2>&1
+[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the code leak"; fail=$((fail + 1)); }
