@@ -525,16 +525,6 @@ static void write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
     out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node)
-{
-    for (uint32_t r = 0; r < s->root_count; r++)
-        if (s->root[r].node == node) {
-            write_root(w, s, r);
-            return;
-        }
-    out_str(w, "", 0);
-}
-
 void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
 {
     if (h.kind == LF_HOLDER_ROOT) {
@@ -546,21 +536,16 @@ void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
     out_str(w, buf, n);
 }
 
-void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
-                          const char *prefix)
-{
-    cli_write_edge(w, s, lf_snapshot_find_edge(s, from, to), prefix);
-}
-
-void cli_write_edge(out_writer *w, const lf_snapshot *s, uint64_t e, const char *prefix)
+void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix)
 {
     char buf[4200];
-    if (e == UINT64_MAX) {
+    if (!(a.flags & LF_HOP_FOUND)) {
         out_str(w, "", 0);
         return;
     }
-    size_t p = strlen(prefix) < 64 ? strlen(prefix) : 64;
-    memcpy(buf, prefix, p);
-    size_t n = lf_snapshot_edge_label(s, e, buf + p, sizeof buf - p);
+    size_t p = a.flags & LF_HOP_WEAK ? strlen(weak_prefix) : 0;
+    p = p < 64 ? p : 64;
+    memcpy(buf, weak_prefix, p);
+    size_t n = lf_snapshot_label_text(s, a.kind, a.label, buf + p, sizeof buf - p);
     out_str(w, buf, p + n);
 }

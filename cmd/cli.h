@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "../core/edge_batch.h"
 #include "../core/holders.h"
 #include "../core/snapshot.h"
 #include "output.h"
@@ -84,15 +85,9 @@ int cli_parse_count(const char *arg, uint64_t *out);
 int cli_parse_id(const char *arg, uint64_t *out);
 
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
-/* "root: static field com.acme.Registry.listeners" for the first root naming
- * node; an empty cell when no root names it. */
-void cli_write_root_label(out_writer *w, const lf_snapshot *s, uint32_t node);
-/* The label of the edge from -> to ("next", "[3]"), after prefix; empty when
- * there is no such edge. */
-void cli_write_edge_label(out_writer *w, const lf_snapshot *s, uint32_t from, uint32_t to,
-                          const char *prefix);
-/* The same for an edge already found (UINT64_MAX: empty). */
-void cli_write_edge(out_writer *w, const lf_snapshot *s, uint64_t edge, const char *prefix);
+/* A hop's label ("next", "[3]") from a batch answer (edge_batch.h), after
+ * prefix when the edge is weak; empty when there is no such edge. */
+void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix);
 /* How node's dominator holds it: the edge's label, or "root: ..." for a
  * top-level node (empty when neither is known). */
 void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h);

@@ -10,6 +10,7 @@
 #include "../graph/paths.h"
 #include "cli.h"
 #include "commands.h"
+#include "path_rows.h"
 
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"
@@ -127,39 +128,6 @@ static const out_column columns[] = {
     {"field", OUT_STR},
 };
 
-static void write_hop(out_writer *w, const lf_snapshot *s, const uint32_t *path, int64_t k, int weak)
-{
-    uint32_t v = path[k];
-    cli_write_id(w, s, v);
-    out_u64(w, s->object_shallow[v]);
-    if (s->retained && s->idom[v] != LF_NODE_NONE)
-        out_u64(w, s->retained[v]);
-    else
-        out_null(w);
-    lf_str label = lf_snapshot_object_label(s, v);
-    out_str(w, label.ptr, label.len);
-    if (k == 0) {
-        cli_write_root_label(w, s, v);
-    } else {
-        uint64_t e = lf_snapshot_find_edge(s, path[k - 1], v);
-        int weak_hop = weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
-        cli_write_edge_label(w, s, path[k - 1], v, weak_hop ? "(weak) " : "");
-    }
-}
-
-static void write_path(out_writer *w, const lf_snapshot *s, const uint32_t *path, int64_t len,
-                       int weak, unsigned number)
-{
-    for (int64_t k = 0; k < len; k++) {
-        cli_write_id(w, s, path[len - 1]);
-        out_u64(w, number);
-        out_u64(w, (uint64_t)(len - 1));
-        out_u64(w, (uint64_t)k);
-        write_hop(w, s, path, k, weak);
-        out_row_end(w);
-    }
-}
-
 static const lf_snapshot *by_retained_snapshot;
 
 static int by_retained(const void *a, const void *b)
@@ -221,7 +189,40 @@ static int by_count(const void *a, const void *b)
     return i < j ? -1 : i > j;
 }
 
-static int merge_write(const merge_tree *t, const lf_snapshot *s, out_format format)
+/* How each tree node's parent holds it (root objects: nothing asked), found
+ * a batch at a time (edge_batch.h). Returns NULL (memory). */
+static lf_edge_answer *merge_hops(const merge_tree *t, const lf_snapshot *s)
+{
+    const size_t batch = path_rows_batch(s);
+    lf_edge_answer *answer = malloc((t->count + 1) * sizeof *answer);
+    lf_edge_question *q = malloc((batch + 1) * sizeof *q);
+    uint32_t *node = malloc((batch + 1) * sizeof *node);
+    lf_edge_answer *got = malloc((batch + 1) * sizeof *got);
+    int rc = answer && q && node && got ? 0 : -1;
+    for (size_t at = 0; at < t->count && rc == 0;) {
+        size_t asked = 0;
+        for (; at < t->count && asked < batch; at++) {
+            const merge_node *m = &t->node[at];
+            answer[at] = (lf_edge_answer){0, LF_EDGE_KIND_NONE, 0};
+            if (m->parent != MERGE_NONE) {
+                node[asked] = (uint32_t)at;
+                q[asked++] = (lf_edge_question){t->node[m->parent].object, m->object};
+            }
+        }
+        rc = lf_edge_batch_answer(s, q, asked, got);
+        for (size_t i = 0; i < asked && rc == 0; i++)
+            answer[node[i]] = got[i];
+    }
+    free(q), free(node), free(got);
+    if (rc) {
+        free(answer);
+        return NULL;
+    }
+    return answer;
+}
+
+static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t *root_index,
+                       out_format format)
 {
     static const out_column merge_columns[] = {
         {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
@@ -230,8 +231,9 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, out_format for
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
     uint32_t *stack = malloc((n + 1) * sizeof *stack), *depth = malloc((n + 1) * sizeof *depth);
-    if (!offset || !child || !stack || !depth) {
-        free(offset), free(child), free(stack), free(depth);
+    lf_edge_answer *hop = merge_hops(t, s);
+    if (!offset || !child || !stack || !depth || !hop) {
+        free(offset), free(child), free(stack), free(depth), free(hop);
         cli_message("error", "out of memory");
         return -1;
     }
@@ -272,14 +274,10 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, out_format for
         out_indent(w, d);
         lf_str label = lf_snapshot_object_label(s, m->object);
         out_str(w, label.ptr, label.len);
-        if (m->parent == MERGE_NONE) {
-            cli_write_root_label(w, s, m->object);
-        } else {
-            uint32_t from = t->node[m->parent].object;
-            uint64_t e = lf_snapshot_find_edge(s, from, m->object);
-            int weak_hop = m->weak && e != UINT64_MAX && lf_edge_is_weak(s->edge_target[e]);
-            cli_write_edge_label(w, s, from, m->object, weak_hop ? "(weak) " : "");
-        }
+        if (m->parent == MERGE_NONE)
+            path_write_root(w, s, root_index, m->object);
+        else
+            cli_write_hop(w, s, hop[at], m->weak ? "(weak) " : "");
         out_row_end(w);
         for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
             stack[top] = child[i - 1];
@@ -287,7 +285,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, out_format for
         }
     }
     out_end(w);
-    free(offset), free(child), free(stack), free(depth);
+    free(offset), free(child), free(stack), free(depth), free(hop);
     return 0;
 }
 
@@ -356,10 +354,11 @@ int cmd_path(int argc, char **argv)
     uint32_t *targets = malloc(((size_t)s.object_count + (size_t)npos + 1) * sizeof *targets);
     uint32_t *hops = malloc(((size_t)s.object_count + 1) * sizeof *hops);
     uint8_t *is_root = calloc((size_t)s.object_count / 8 + 1, 1);
+    uint64_t *root_index = path_root_index(&s);
     lf_reverse rev = {0, NULL, NULL};
     lf_graph g = lf_snapshot_graph(&s);
     rc = EXIT_OK;
-    if (!targets || !hops || !is_root || lf_reverse_build(&g, &rev)) {
+    if (!targets || !hops || !is_root || !root_index || lf_reverse_build(&g, &rev)) {
         cli_message("error", "out of memory");
         rc = EXIT_SYSTEM;
         goto out;
@@ -381,6 +380,8 @@ int cmd_path(int argc, char **argv)
     lf_edge_filter filter = opt.exclude_count ? follow : NULL;
     merge_tree tree = {0};
     out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 9);
+    path_rows rows;
+    path_rows_init(&rows, w, &s, root_index);
     for (int64_t i = 0; i < count && rc == EXIT_OK; i++) {
         int64_t len = lf_shortest_root_path(&ps, targets[i], 0, filter, &x, hops);
         int weak = 0;
@@ -407,7 +408,11 @@ int cmd_path(int argc, char **argv)
         uint32_t blocked[MAX_DISJOINT * 64];
         unsigned nblocked = 0;
         for (unsigned number = 1; len > 0; number++) {
-            write_path(w, &s, hops, len, weak, number);
+            if (path_rows_add(&rows, targets[i], number, hops, len, weak)) {
+                cli_message("error", "out of memory");
+                rc = EXIT_SYSTEM;
+                break;
+            }
             if (!opt.all || number == MAX_DISJOINT || len == 1)
                 break;
             /* later paths may start at the same root, but through other objects;
@@ -421,8 +426,13 @@ int cmd_path(int argc, char **argv)
         for (unsigned k = 0; k < nblocked; k++)
             ps.blocked[blocked[k]] = 0;
     }
-    if (opt.merge && rc == EXIT_OK && merge_write(&tree, &s, ctx.format))
+    if (opt.merge && rc == EXIT_OK && merge_write(&tree, &s, root_index, ctx.format))
         rc = EXIT_SYSTEM;
+    if (!opt.merge && rc == EXIT_OK && path_rows_flush(&rows)) {
+        cli_message("error", "out of memory");
+        rc = EXIT_SYSTEM;
+    }
+    path_rows_free(&rows);
     if (w)
         out_end(w);
     merge_free(&tree);
@@ -432,6 +442,7 @@ out:
     free(targets);
     free(hops);
     free(is_root);
+    free(root_index);
     free(pos);
     lf_snapshot_free(&s);
     return rc;

@@ -39,7 +39,8 @@ end_to_end "$f"
 
 # Holder lookups (issue 19): a JVM dump of 4 arrays of 2^18 and 3 of 2^20
 # small objects (tests/bench/gen_arrays.c, 3.6M objects, 138 MB), listed
-# whole, and diff --owners against the same program 4096 elements later.
+# whole, diff --owners against the same program 4096 elements later, and
+# the path to every Item.
 # Each should take about as long as --top 10 plus writing the rows.
 a1=bench-data/arrays-1.hprof a2=bench-data/arrays-2.hprof
 if [ ! -f "$a1" ] || [ tests/bench/gen_arrays.c -nt "$a1" ]; then
@@ -51,6 +52,9 @@ for cmd in "dominators --flat --top 10 --min 0" "dominators --flat --top 0 --min
     /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$a1" >/dev/null
 done
 /usr/bin/env time -f "leakfind diff --owners: %e s, peak RSS %M KiB" "$build/leakfind" diff "$a1" "$a2" --owners >/dev/null
+for cmd in "path --class Item --top 0" "path --class Item --top 0 --merge"; do
+    /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$a1" >/dev/null
+done
 
 # A real dump written by the JVM: 30 million objects of realistic shapes
 # (tests/bench/java/BigHeap.java), about 1.4 GB of HPROF.

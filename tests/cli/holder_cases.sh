@@ -42,3 +42,48 @@ rows_ holders_few "[0] [1] [2] [4]" 'NR > 2 {s = s (s ? " " : "") $8} END {print
 "$build/gen_arrays" "$tmp/arrays-2.hprof" 2 1 5000 9000 100
 rows_ holders_owners "256 5296 Holder JNI global  (Holder)" 'NR > 1 {print $1, $2, $5, $6}' \
     diff "$tmp/arrays-1.hprof" "$tmp/arrays-2.hprof" --owners --top 0 --format tsv
+# path (issue 19): the path to every Item, whose hops are known by
+# construction: the Holder of its array (a JNI global root), the array by
+# `items`, the Item by "[i]" (a repeated Item by its first index); the Item of
+# element 5 straight from the Holder by `first`. No second path exists (--all:
+# every path is number 1). The awk program checks each row against the
+# target's id.
+path_check='
+function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
+    for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
+    return v }
+NR > 1 { x = (hex($1) - 4294967296) / 16; a = int(x / 16777216); i = x - a * 16777216
+    if ($4 == 0) n++
+    if (i == 5) { id[0] = 268435456 + a * 16; f[0] = "root: JNI global"; id[1] = hex($1); f[1] = "first"; d = 1 }
+    else { id[0] = 268435456 + a * 16; f[0] = "root: JNI global"; id[1] = 536870912 + a * 16; f[1] = "items"
+           id[2] = hex($1); f[2] = "[" i "]"; d = 2 }
+    if ($2 != 1 || $3 != d || $4 > d || hex($5) != id[$4] || $9 != f[$4]) { bad++; if (bad <= 3) print "wrong: " $0 } }
+END { print n " items, " bad + 0 " wrong" }'
+rows_ path_every_item "16270 items, 0 wrong" "$path_check" \
+    path "$tmp/arrays-1.hprof" --class Item --top 0 --format tsv
+rows_ path_every_item_all "16270 items, 0 wrong" "$path_check" \
+    path "$tmp/arrays-1.hprof" --class Item --top 0 --all --format tsv
+rows_ path_every_item_lfs "16270 items, 0 wrong" "$path_check" \
+    path "$tmp/arrays-1.lfs" --class Item --top 0 --format tsv
+# --merge: one tree; each Item once, under its array by "[i]" (count 1) or
+# under its Holder by `first`; each Holder leads to all of its array's Items.
+merge_check='
+function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
+    for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
+    return v }
+$6 ~ /^ *Holder$/ { h[$2 " " $7]++ }
+$6 ~ /^ *Item$/ { n++; x = (hex($3) - 4294967296) / 16; a = int(x / 16777216); i = x - a * 16777216
+    want = i == 5 ? "first" : "[" i "]"
+    if ($1 != (i == 5 ? 1 : 2) || $2 != 1 || $7 != want) { bad++; if (bad <= 3) print "wrong: " $0 } }
+END { print n " items, " bad + 0 " wrong"; for (k in h) kinds++
+    print kinds " kinds of Holder row: " h["4282 root: JNI global"] " of 4282, " h["7706 root: JNI global"] " of 7706" }'
+rows_ path_merge_every_item "16270 items, 0 wrong
+2 kinds of Holder row: 2 of 4282, 1 of 7706" "$merge_check" \
+    path "$tmp/arrays-1.hprof" --class Item --top 0 --merge --format tsv
+# A root object's label is its first root (fixtures/graphs/roots_multi.txt:
+# A is g1, g1again and a thread; B is g2 and a static field): C's path starts
+# at A (its first holder), B's is B alone.
+rows_ path_first_root "root: JNI global g1|root: JNI global g2|" '$4 == 0 {printf "%s|", $9} END {print ""}' \
+    path $G/roots_multi.txt 3 2 --format tsv
+rows_ path_merge_first_root "root: JNI global g1|root: JNI global g2|" '$1 == 0 {printf "%s|", $7} END {print ""}' \
+    path $G/roots_multi.txt 3 2 --merge --format tsv

@@ -5,7 +5,7 @@
 
 #include "../../core/analysis.h"
 #include "../../core/bigmem.h"
-#include "../../core/edge_finder.h"
+#include "../../core/edge_batch.h"
 #include "../../core/idrank.h"
 #include "../../core/idset.h"
 #include "../../core/lfs.h"
@@ -20,17 +20,35 @@ static int str_is(lf_str s, const char *want)
     return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
 }
 
+/* Labels of the test graph's edges: element index 1000 + edge number, given
+ * from a node's first edge on, as the lazy JVM reader gives them. */
+static void fake_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node, uint64_t end,
+                            uint8_t *kind, uint32_t *label)
+{
+    (void)ctx;
+    for (uint64_t e = s->edge_offset[node]; e < end; e++) {
+        kind[e - s->edge_offset[node]] = LF_EDGE_KIND_ELEMENT;
+        label[e - s->edge_offset[node]] = (uint32_t)(1000 + e);
+    }
+}
+
 void test_find_edge(void)
 {
-    /* Node 0 has 5003 edges (not a multiple of four; enough for a finder to
-     * sort them): mostly to node 1; node 2 weakly at 500, strongly at 700 and
-     * 900; node 3 only weakly at 3 and 4999; node 4 last of all (the partial
-     * block); node 5 never. Node 1 has one edge, to node 4. The scan and the
-     * finder (twice: sorting, then sorted) give the same, constructed answers. */
+    /* Node 0 has 5003 edges (not a multiple of four): mostly to node 1; node
+     * 2 weakly at 500, strongly at 700 and 900; node 3 only weakly at 3 and
+     * 4999; node 4 last of all (the partial block); node 5 never. Node 1 has
+     * one edge, to node 4. The scan and a batch (each question twice, in two
+     * orders; labels in memory, then decoded from each node's first edge)
+     * give the same, constructed answers. */
     const uint32_t deg = 5003;
     uint32_t *target = malloc((deg + 1) * sizeof *target);
-    for (uint32_t e = 0; e < deg; e++)
+    uint32_t *label = malloc((deg + 1) * sizeof *label);
+    uint8_t *kind = malloc(deg + 1);
+    for (uint32_t e = 0; e <= deg; e++) {
         target[e] = 1;
+        label[e] = 1000 + e;
+        kind[e] = LF_EDGE_KIND_ELEMENT;
+    }
     target[500] = 2 | LF_EDGE_WEAK;
     target[700] = 2;
     target[900] = 2;
@@ -45,6 +63,8 @@ void test_find_edge(void)
     s.edge_count = deg + 1;
     s.edge_offset = offset;
     s.edge_target = target;
+    s.edge_kind = kind;
+    s.edge_label = label;
     const struct {
         uint32_t from, to;
         uint64_t want;
@@ -54,17 +74,35 @@ void test_find_edge(void)
         {0, 4, 5002}, {0, 1, 0}, {0, 5, UINT64_MAX}, {1, 4, deg},
         {2, 4, UINT64_MAX}, /* no edges */
     };
-    lf_edge_finder f;
-    lf_edge_finder_init(&f, &s);
+    enum { N = sizeof ask / sizeof ask[0] };
+    lf_edge_question q[2 * N];
+    lf_edge_answer a[2 * N];
     uint64_t wrong = 0;
-    for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < sizeof ask / sizeof ask[0]; i++) {
-            wrong += lf_snapshot_find_edge(&s, ask[i].from, ask[i].to) != ask[i].want;
-            wrong += lf_edge_finder_find(&f, ask[i].from, ask[i].to) != ask[i].want;
+    for (size_t i = 0; i < N; i++) {
+        wrong += lf_snapshot_find_edge(&s, ask[i].from, ask[i].to) != ask[i].want;
+        q[i] = (lf_edge_question){ask[i].from, ask[i].to};
+        q[2 * N - 1 - i] = q[i];
+    }
+    const lf_lazy_fields lazy = {NULL, NULL, fake_node_edges, NULL};
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            s.edge_kind = NULL, s.edge_label = NULL;
+            s.lazy = &lazy;
         }
+        CHECK(lf_edge_batch_answer(&s, q, 2 * N, a) == 0);
+        for (size_t i = 0; i < 2 * N; i++) {
+            uint64_t want = ask[i < N ? i : 2 * N - 1 - i].want;
+            int weak = want != UINT64_MAX && lf_edge_is_weak(target[want]);
+            uint8_t flags = want == UINT64_MAX ? 0 : LF_HOP_FOUND | (weak ? LF_HOP_WEAK : 0);
+            wrong += a[i].flags != flags;
+            if (want != UINT64_MAX)
+                wrong += a[i].kind != LF_EDGE_KIND_ELEMENT || a[i].label != 1000 + want;
+        }
+    }
     CHECK_EQ_U64(wrong, 0);
-    lf_edge_finder_free(&f);
     free(target);
+    free(label);
+    free(kind);
 }
 
 void test_strtab_interning(void)
