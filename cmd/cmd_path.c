@@ -10,6 +10,7 @@
 #include "../graph/paths.h"
 #include "cli.h"
 #include "commands.h"
+#include "path_exclude.h"
 #include "path_rows.h"
 
 static const char path_help[] =
@@ -90,36 +91,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 static int str_eq(lf_str s, const char *p, size_t len)
 {
     return s.len == len && memcmp(s.ptr, p, len) == 0;
-}
-
-/* An edge from -> to is excluded when from's class and every label of the
- * edges from -> to match one --exclude. */
-typedef struct exclusion {
-    const lf_snapshot *s;
-    const path_state *opt;
-} exclusion;
-
-static int follow(void *ctx, uint32_t from, uint32_t to)
-{
-    const exclusion *x = ctx;
-    const lf_snapshot *s = x->s;
-    lf_str cls = lf_snapshot_class_name(s, s->object_class[from]);
-    for (unsigned i = 0; i < x->opt->exclude_count; i++) {
-        const char *spec = x->opt->exclude[i], *dot = strrchr(spec, '.');
-        if (!str_eq(cls, spec, (size_t)(dot - spec)))
-            continue;
-        int kept = 0;
-        char label[512];
-        for (uint64_t e = s->edge_offset[from]; e < s->edge_offset[from + 1] && !kept; e++) {
-            if (lf_edge_node(s->edge_target[e]) != to)
-                continue;
-            size_t n = lf_snapshot_edge_label(s, e, label, sizeof label);
-            kept = !(n == strlen(dot + 1) && memcmp(label, dot + 1, n) == 0);
-        }
-        if (!kept)
-            return 0;
-    }
-    return 1;
 }
 
 static const out_column columns[] = {
@@ -376,8 +347,14 @@ int cmd_path(int argc, char **argv)
         rc = EXIT_SYSTEM;
         goto out;
     }
-    exclusion x = {&s, &opt};
-    lf_edge_filter filter = opt.exclude_count ? follow : NULL;
+    path_exclusions x;
+    if (path_exclusions_build(&x, &s, opt.exclude, opt.exclude_count)) {
+        cli_message("error", "out of memory");
+        rc = EXIT_SYSTEM;
+        lf_path_search_free(&ps);
+        goto out;
+    }
+    lf_edge_filter filter = opt.exclude_count ? path_exclusions_follow : NULL;
     merge_tree tree = {0};
     out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 9);
     path_rows rows;
@@ -437,6 +414,7 @@ int cmd_path(int argc, char **argv)
         out_end(w);
     merge_free(&tree);
     lf_path_search_free(&ps);
+    path_exclusions_free(&x);
 out:
     lf_reverse_free(&rev);
     free(targets);

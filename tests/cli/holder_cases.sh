@@ -87,3 +87,18 @@ rows_ path_first_root "root: JNI global g1|root: JNI global g2|" '$4 == 0 {print
     path $G/roots_multi.txt 3 2 --format tsv
 rows_ path_merge_first_root "root: JNI global g1|root: JNI global g2|" '$1 == 0 {printf "%s|", $7} END {print ""}' \
     path $G/roots_multi.txt 3 2 --merge --format tsv
+# path --exclude, decided once per excluded class (cmd/path_exclude.c): without
+# Holder.first the Item of element 5 is reached through the array's [5]; without
+# the arrays' [6] the three Items of element 6 (ids ...60) have no path left,
+# every other Item keeps one: 16,267 targets with a path.
+rows_ path_exclude_first "field|root: JNI global|items|[5]|" '{printf "%s|", $9} END {print ""}' \
+    path "$tmp/arrays-1.hprof" 0x100000050 --exclude Holder.first --format tsv
+"$LF" path "$tmp/arrays-1.hprof" --class Item --top 0 --exclude 'java.lang.Object[].[6]' \
+    --format tsv 2>"$tmp/exclude.err" | awk -F'\t' 'NR > 1 {t[$1] = 1} END {print length(t)}' >"$tmp/exclude.out"
+if [ "$(cat "$tmp/exclude.out")" = 16267 ] &&
+    [ "$(grep -c 'is unreachable: no path of references from a GC root (with the exclusions)' "$tmp/exclude.err")" = 3 ] &&
+    grep -q '0x100000060 is unreachable' "$tmp/exclude.err"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL path_exclude_elements: $(cat "$tmp/exclude.out") targets"; head -3 "$tmp/exclude.err"; fail=$((fail + 1))
+fi
