@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "idmap.h"
 #include "strtab.h"
 #include "vec.h"
 
@@ -26,7 +27,7 @@ struct lf_builder {
     Pvoid_t class_by_string;        /* JudyL: string index -> class index + 1 */
     uint32_t *class_name;
     size_t class_count, class_cap;
-    Pvoid_t node_by_id;             /* JudyL: object id -> node + 1 */
+    lf_idmap node_by_id;
     uint64_t *object_id, *object_shallow;
     uint32_t *object_class;
     size_t object_count, object_cap, object_cap_shallow, object_cap_class;
@@ -42,6 +43,7 @@ lf_builder *lf_builder_new(void)
     lf_builder *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
+    lf_idmap_init(&b->node_by_id);
     if (lf_strtab_init(&b->strings)) {
         free(b);
         return NULL;
@@ -55,8 +57,8 @@ void lf_builder_free(lf_builder *b)
         return;
     Word_t freed;
     JLFA(freed, b->class_by_string);
-    JLFA(freed, b->node_by_id);
     (void)freed;
+    lf_idmap_free(&b->node_by_id);
     lf_strtab_free(&b->strings);
     free(b->class_name);
     free(b->object_id);
@@ -105,22 +107,25 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
         return LF_BUILDER_TOO_MANY;
     if (class_index >= b->class_count)
         return LF_BUILDER_BAD_INDEX;
-    PWord_t slot;
-    JLI(slot, b->node_by_id, (Word_t)id);
-    if (slot == PJERR)
-        return LF_BUILDER_NOMEM;
-    if (*slot)
-        return LF_BUILDER_DUPLICATE;
     size_t need = b->object_count + 1;
-    if (lf_vec_reserve((void **)&b->object_id, &b->object_cap, need, sizeof(uint64_t)) ||
-        lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, need,
-                       sizeof(uint64_t)) ||
-        lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t)))
+    /* room first, so that an id in the map always has its object */
+    if ((need > b->object_cap &&
+         lf_vec_reserve((void **)&b->object_id, &b->object_cap, need, sizeof(uint64_t))) ||
+        (need > b->object_cap_shallow &&
+         lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, need,
+                        sizeof(uint64_t))) ||
+        (need > b->object_cap_class &&
+         lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t))))
         return LF_BUILDER_NOMEM;
+    int added = lf_idmap_add(&b->node_by_id, id, (uint32_t)b->object_count);
+    if (added < 0)
+        return LF_BUILDER_NOMEM;
+    if (added > 0)
+        return LF_BUILDER_DUPLICATE;
     b->object_id[b->object_count] = id;
     b->object_shallow[b->object_count] = shallow;
     b->object_class[b->object_count] = class_index;
-    *slot = ++b->object_count;
+    b->object_count++;
     return LF_BUILDER_OK;
 }
 
@@ -132,7 +137,8 @@ int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, l
         return LF_BUILDER_BAD_INDEX;
     if ((unsigned)kind >= LF_EDGE_KIND_COUNT)
         return LF_BUILDER_BAD_INDEX;
-    if (lf_vec_reserve((void **)&b->edge, &b->edge_cap, b->edge_count + 1, sizeof *b->edge))
+    if (b->edge_count == b->edge_cap &&
+        lf_vec_reserve((void **)&b->edge, &b->edge_cap, b->edge_count + 1, sizeof *b->edge))
         return LF_BUILDER_NOMEM;
     pending_edge *e = &b->edge[b->edge_count++];
     e->from_id = from_id;
@@ -158,9 +164,46 @@ int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t n
 
 static uint32_t node_of(const lf_builder *b, uint64_t id)
 {
-    PWord_t slot;
-    JLG(slot, b->node_by_id, (Word_t)id);
-    return slot ? (uint32_t)(*slot - 1) : LF_NODE_NONE;
+    uint32_t node = lf_idmap_get(&b->node_by_id, id);
+    return node == LF_IDMAP_NONE ? LF_NODE_NONE : node;
+}
+
+/* Edges ahead of the one being resolved whose slots are loaded meanwhile:
+ * enough to cover a cache miss, few enough to stay in cache. */
+enum { RESOLVE_AHEAD = 16 };
+
+/* Turns each edge's ids into node numbers (edge->from_id = n: dangling),
+ * counts the kept edges per source node into edge_offset and returns the
+ * number kept. Successive edges mostly share their source (a reader gives an
+ * object's fields together), so the last source is remembered. */
+static uint64_t resolve_edges(lf_builder *b, uint64_t *edge_offset, uint64_t *dangling)
+{
+    const uint32_t n = (uint32_t)b->object_count;
+    uint64_t kept = 0, last_from_id = 0;
+    uint32_t last_from = LF_NODE_NONE;
+    for (size_t i = 0; i < b->edge_count; i++) {
+        if (i + RESOLVE_AHEAD < b->edge_count) {
+            lf_idmap_prefetch(&b->node_by_id, b->edge[i + RESOLVE_AHEAD].to_id);
+            if (b->edge[i + RESOLVE_AHEAD].from_id != b->edge[i + RESOLVE_AHEAD - 1].from_id)
+                lf_idmap_prefetch(&b->node_by_id, b->edge[i + RESOLVE_AHEAD].from_id);
+        }
+        pending_edge *e = &b->edge[i];
+        if (last_from == LF_NODE_NONE || e->from_id != last_from_id) {
+            last_from_id = e->from_id;
+            last_from = node_of(b, e->from_id);
+        }
+        uint32_t from = last_from, to = node_of(b, e->to_id);
+        if (from == LF_NODE_NONE || to == LF_NODE_NONE) {
+            (*dangling)++;
+            e->from_id = n;
+            continue;
+        }
+        e->from_id = from;
+        e->to_id = to;
+        edge_offset[from]++;
+        kept++;
+    }
+    return kept;
 }
 
 int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
@@ -171,21 +214,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     if (!lf_snapshot_own(out, edge_offset))
         goto nomem;
 
-    /* Resolve ids once; dangling edges get from_id = n (dropped below). */
-    uint64_t kept = 0;
-    for (size_t i = 0; i < b->edge_count; i++) {
-        pending_edge *e = &b->edge[i];
-        uint32_t from = node_of(b, e->from_id), to = node_of(b, e->to_id);
-        if (from == LF_NODE_NONE || to == LF_NODE_NONE) {
-            out->stats.dangling_edges++;
-            e->from_id = n;
-            continue;
-        }
-        e->from_id = from;
-        e->to_id = to;
-        edge_offset[from]++;
-        kept++;
-    }
+    uint64_t kept = resolve_edges(b, edge_offset, &out->stats.dangling_edges);
     uint32_t *edge_target = lf_big_malloc((kept ? kept : 1) * sizeof *edge_target);
     uint32_t *edge_label = lf_big_malloc((kept ? kept : 1) * sizeof *edge_label);
     uint8_t *edge_kind = lf_big_malloc(kept ? kept : 1);
