@@ -19,13 +19,14 @@ void lf_idmap_free(lf_idmap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Puts a slot known to be absent into the table, without a load check. */
-static void place(lf_idmap *m, lf_idmap_slot s)
+/* Writes id -> node + 1 into the first empty slot from id's home on. */
+static void place(lf_idmap *m, uint64_t id, uint32_t node_plus_one)
 {
-    uint64_t pos = lf_idmap_home(m, s.id);
-    while (m->slot[pos].node_plus_one)
+    uint64_t pos = lf_idmap_home(m, id);
+    while (m->slot[pos * 3 + 2])
         pos = (pos + 1) & m->mask;
-    m->slot[pos] = s;
+    memcpy(&m->slot[pos * 3], &id, sizeof id);
+    m->slot[pos * 3 + 2] = node_plus_one;
 }
 
 static int grow(lf_idmap *m)
@@ -35,16 +36,20 @@ static int grow(lf_idmap *m)
         return -1;
     uint64_t size = 1ull << log2;
     lf_idmap old = *m;
-    m->slot = lf_big_calloc(size, sizeof *m->slot);
+    m->slot = lf_big_calloc(size * 3, sizeof *m->slot);
     if (!m->slot) {
         *m = old;
         return -1;
     }
     m->mask = size - 1;
     m->shift = 64 - log2;
-    for (uint64_t i = 0; old.slot && i <= old.mask; i++)
-        if (old.slot[i].node_plus_one)
-            place(m, old.slot[i]);
+    for (uint64_t i = 0; old.slot && i <= old.mask; i++) {
+        if (old.slot[i * 3 + 2]) {
+            uint64_t id;
+            memcpy(&id, &old.slot[i * 3], sizeof id);
+            place(m, id, old.slot[i * 3 + 2]);
+        }
+    }
     free(old.slot);
     return 0;
 }
@@ -57,14 +62,16 @@ int lf_idmap_add(lf_idmap *m, uint64_t id, uint32_t node)
     }
     uint64_t pos = lf_idmap_home(m, id);
     for (;; pos = (pos + 1) & m->mask) {
-        lf_idmap_slot *s = &m->slot[pos];
-        if (!s->node_plus_one)
+        const uint32_t *s = &m->slot[pos * 3];
+        if (!s[2])
             break;
-        if (s->id == id)
+        uint64_t slot_id;
+        memcpy(&slot_id, s, sizeof slot_id);
+        if (slot_id == id)
             return 1;
     }
-    m->slot[pos].id = id;
-    m->slot[pos].node_plus_one = node + 1;
+    memcpy(&m->slot[pos * 3], &id, sizeof id);
+    m->slot[pos * 3 + 2] = node + 1;
     m->count++;
     return 0;
 }
