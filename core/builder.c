@@ -6,15 +6,18 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "idmap.h"
 #include "strtab.h"
 #include "vec.h"
 
-typedef struct pending_edge {
-    uint64_t from_id, to_id;
-    uint32_t label;
-    uint8_t kind;
-    uint8_t weak;
-} pending_edge;
+/* An edge whose source was not the object declared last: its source id. */
+typedef struct unplaced_source {
+    uint64_t edge;
+    uint64_t from_id;
+} unplaced_source;
+
+#define SOURCE_UNPLACED LF_NODE_NONE /* edge_from: the id is in unplaced[] */
+#define KIND_WEAK 0x80u              /* edge_kind: the weak flag, above the kind */
 
 typedef struct pending_root {
     uint64_t id;
@@ -26,12 +29,21 @@ struct lf_builder {
     Pvoid_t class_by_string;        /* JudyL: string index -> class index + 1 */
     uint32_t *class_name;
     size_t class_count, class_cap;
-    Pvoid_t node_by_id;             /* JudyL: object id -> node + 1 */
+    lf_idmap node_by_id;
     uint64_t *object_id, *object_shallow;
     uint32_t *object_class;
     size_t object_count, object_cap, object_cap_shallow, object_cap_class;
-    pending_edge *edge;
-    size_t edge_count, edge_cap;
+    /* Pending edges, one array per field, so that when the sources come in
+     * node order (a reader gives each object's fields right after it) they
+     * become the snapshot's arrays in place. Readers almost always name the
+     * object they just declared as the source, so its node is stored at once. */
+    uint64_t *edge_to_id;
+    uint32_t *edge_from;            /* source node, or SOURCE_UNPLACED */
+    uint32_t *edge_label;
+    uint8_t *edge_kind;             /* kind | KIND_WEAK */
+    size_t edge_count, edge_cap_to, edge_cap_from, edge_cap_label, edge_cap_kind;
+    unplaced_source *unplaced;
+    size_t unplaced_count, unplaced_cap;
     pending_root *root;
     size_t root_count, root_cap;
     uint32_t flags;
@@ -42,6 +54,7 @@ lf_builder *lf_builder_new(void)
     lf_builder *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
+    lf_idmap_init(&b->node_by_id);
     if (lf_strtab_init(&b->strings)) {
         free(b);
         return NULL;
@@ -55,14 +68,18 @@ void lf_builder_free(lf_builder *b)
         return;
     Word_t freed;
     JLFA(freed, b->class_by_string);
-    JLFA(freed, b->node_by_id);
     (void)freed;
+    lf_idmap_free(&b->node_by_id);
     lf_strtab_free(&b->strings);
     free(b->class_name);
     free(b->object_id);
     free(b->object_shallow);
     free(b->object_class);
-    free(b->edge);
+    free(b->edge_to_id);
+    free(b->edge_from);
+    free(b->edge_label);
+    free(b->edge_kind);
+    free(b->unplaced);
     free(b->root);
     free(b);
 }
@@ -105,22 +122,25 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
         return LF_BUILDER_TOO_MANY;
     if (class_index >= b->class_count)
         return LF_BUILDER_BAD_INDEX;
-    PWord_t slot;
-    JLI(slot, b->node_by_id, (Word_t)id);
-    if (slot == PJERR)
-        return LF_BUILDER_NOMEM;
-    if (*slot)
-        return LF_BUILDER_DUPLICATE;
     size_t need = b->object_count + 1;
-    if (lf_vec_reserve((void **)&b->object_id, &b->object_cap, need, sizeof(uint64_t)) ||
-        lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, need,
-                       sizeof(uint64_t)) ||
-        lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t)))
+    /* room first, so that an id in the map always has its object */
+    if ((need > b->object_cap &&
+         lf_vec_reserve((void **)&b->object_id, &b->object_cap, need, sizeof(uint64_t))) ||
+        (need > b->object_cap_shallow &&
+         lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, need,
+                        sizeof(uint64_t))) ||
+        (need > b->object_cap_class &&
+         lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t))))
         return LF_BUILDER_NOMEM;
+    int added = lf_idmap_add(&b->node_by_id, id, (uint32_t)b->object_count);
+    if (added < 0)
+        return LF_BUILDER_NOMEM;
+    if (added > 0)
+        return LF_BUILDER_DUPLICATE;
     b->object_id[b->object_count] = id;
     b->object_shallow[b->object_count] = shallow;
     b->object_class[b->object_count] = class_index;
-    *slot = ++b->object_count;
+    b->object_count++;
     return LF_BUILDER_OK;
 }
 
@@ -132,14 +152,31 @@ int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, l
         return LF_BUILDER_BAD_INDEX;
     if ((unsigned)kind >= LF_EDGE_KIND_COUNT)
         return LF_BUILDER_BAD_INDEX;
-    if (lf_vec_reserve((void **)&b->edge, &b->edge_cap, b->edge_count + 1, sizeof *b->edge))
+    size_t i = b->edge_count, need = i + 1;
+    if ((need > b->edge_cap_to && lf_vec_reserve((void **)&b->edge_to_id, &b->edge_cap_to, need,
+                                                 sizeof *b->edge_to_id)) ||
+        (need > b->edge_cap_from && lf_vec_reserve((void **)&b->edge_from, &b->edge_cap_from,
+                                                   need, sizeof *b->edge_from)) ||
+        (need > b->edge_cap_label && lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label,
+                                                    need, sizeof *b->edge_label)) ||
+        (need > b->edge_cap_kind && lf_vec_reserve((void **)&b->edge_kind, &b->edge_cap_kind,
+                                                   need, sizeof *b->edge_kind)))
         return LF_BUILDER_NOMEM;
-    pending_edge *e = &b->edge[b->edge_count++];
-    e->from_id = from_id;
-    e->to_id = to_id;
-    e->label = label;
-    e->kind = (uint8_t)kind;
-    e->weak = weak ? 1 : 0;
+    uint32_t from = SOURCE_UNPLACED;
+    if (b->object_count && b->object_id[b->object_count - 1] == from_id) {
+        from = (uint32_t)(b->object_count - 1);
+    } else {
+        if (b->unplaced_count == b->unplaced_cap &&
+            lf_vec_reserve((void **)&b->unplaced, &b->unplaced_cap, b->unplaced_count + 1,
+                           sizeof *b->unplaced))
+            return LF_BUILDER_NOMEM;
+        b->unplaced[b->unplaced_count++] = (unplaced_source){i, from_id};
+    }
+    b->edge_to_id[i] = to_id;
+    b->edge_from[i] = from;
+    b->edge_label[i] = label;
+    b->edge_kind[i] = (uint8_t)((unsigned)kind | (weak ? KIND_WEAK : 0));
+    b->edge_count = need;
     return LF_BUILDER_OK;
 }
 
@@ -158,9 +195,120 @@ int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t n
 
 static uint32_t node_of(const lf_builder *b, uint64_t id)
 {
-    PWord_t slot;
-    JLG(slot, b->node_by_id, (Word_t)id);
-    return slot ? (uint32_t)(*slot - 1) : LF_NODE_NONE;
+    uint32_t node = lf_idmap_get(&b->node_by_id, id);
+    return node == LF_IDMAP_NONE ? LF_NODE_NONE : node;
+}
+
+/* Edges ahead of the one being resolved whose slots are loaded meanwhile:
+ * enough to cover a cache miss, few enough to stay in cache. */
+enum { RESOLVE_AHEAD = 16 };
+
+/* The source node of edge i, whose source is unplaced[*next] when it was not
+ * known when recorded. Unplaced sources mostly repeat (an object's fields
+ * come together), so the last one is remembered. */
+static uint32_t source_of(lf_builder *b, size_t i, size_t *next, uint64_t *last_id,
+                          uint32_t *last_node)
+{
+    if (b->edge_from[i] != SOURCE_UNPLACED)
+        return b->edge_from[i];
+    uint64_t id = b->unplaced[(*next)++].from_id;
+    if (*last_node == LF_NODE_NONE || id != *last_id) {
+        *last_id = id;
+        *last_node = node_of(b, id);
+    }
+    return *last_node;
+}
+
+/* Turns each edge's ids into node numbers in place: edge_from[i] becomes
+ * the source (LF_NODE_NONE: dangling), the target goes to uint32 i of the
+ * edge_to_id array (behind the ids still to read). Counts the kept edges per
+ * source node into edge_offset; *in_order: the sources never decrease. */
+static uint64_t resolve_edges(lf_builder *b, uint64_t *edge_offset, uint64_t *dangling,
+                              int *in_order)
+{
+    uint32_t *to_node = (uint32_t *)b->edge_to_id;
+    uint64_t kept = 0, last_id = 0;
+    uint32_t last_node = LF_NODE_NONE, prev_from = 0;
+    size_t next_unplaced = 0;
+    *in_order = b->edge_count > 0;
+    for (size_t i = 0; i < b->edge_count; i++) {
+        if (i + RESOLVE_AHEAD < b->edge_count)
+            lf_idmap_prefetch(&b->node_by_id, b->edge_to_id[i + RESOLVE_AHEAD]);
+        uint32_t from = source_of(b, i, &next_unplaced, &last_id, &last_node);
+        uint32_t to = node_of(b, b->edge_to_id[i]);
+        if (from == LF_NODE_NONE || to == LF_NODE_NONE) {
+            (*dangling)++;
+            b->edge_from[i] = LF_NODE_NONE;
+            continue;
+        }
+        if (from < prev_from)
+            *in_order = 0;
+        prev_from = from;
+        b->edge_from[i] = from;
+        to_node[i] = to;
+        edge_offset[from]++;
+        kept++;
+    }
+    return kept;
+}
+
+/* The resolved edges, in node order already, become the snapshot's arrays
+ * where they are: dangling ones squeezed out, targets packed to 32 bits. */
+static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
+{
+    const uint32_t *to_node = (const uint32_t *)b->edge_to_id;
+    uint32_t *target = (uint32_t *)b->edge_to_id;
+    uint64_t at = 0;
+    for (size_t i = 0; i < b->edge_count; i++) {
+        if (b->edge_from[i] == LF_NODE_NONE)
+            continue;
+        uint8_t kind = b->edge_kind[i];
+        target[at] = to_node[i] | ((kind & KIND_WEAK) ? LF_EDGE_WEAK : 0);
+        b->edge_label[at] = b->edge_label[i];
+        b->edge_kind[at] = (uint8_t)(kind & ~KIND_WEAK);
+        at++;
+    }
+    size_t keep = kept ? kept : 1;
+    /* giving back the tails cannot fail in a way that loses the data */
+    uint32_t *t = realloc(b->edge_to_id, keep * sizeof *t);
+    uint32_t *l = realloc(b->edge_label, keep * sizeof *l);
+    uint8_t *k = realloc(b->edge_kind, keep);
+    out->edge_target = lf_snapshot_own(out, t ? t : (uint32_t *)b->edge_to_id);
+    out->edge_label = lf_snapshot_own(out, l ? l : b->edge_label);
+    out->edge_kind = lf_snapshot_own(out, k ? k : b->edge_kind);
+    b->edge_to_id = NULL;
+    b->edge_label = NULL;
+    b->edge_kind = NULL;
+    return out->edge_target && out->edge_label && out->edge_kind ? 0 : -1;
+}
+
+/* Counting sort of the resolved edges by source into new arrays (stable:
+ * a node's edges keep their order); edge_offset holds each node's start. */
+static int scatter_edges(lf_builder *b, uint64_t kept, uint64_t *edge_offset, lf_snapshot *out)
+{
+    const uint32_t n = (uint32_t)b->object_count;
+    const uint32_t *to_node = (const uint32_t *)b->edge_to_id;
+    uint32_t *target = lf_big_malloc((kept ? kept : 1) * sizeof *target);
+    uint32_t *label = lf_big_malloc((kept ? kept : 1) * sizeof *label);
+    uint8_t *kind = lf_big_malloc(kept ? kept : 1);
+    out->edge_target = lf_snapshot_own(out, target);
+    out->edge_label = lf_snapshot_own(out, label);
+    out->edge_kind = lf_snapshot_own(out, kind);
+    if (!target || !label || !kind)
+        return -1;
+    for (size_t i = 0; i < b->edge_count; i++) {
+        uint32_t from = b->edge_from[i];
+        if (from == LF_NODE_NONE)
+            continue;
+        uint64_t at = edge_offset[from]++;
+        target[at] = to_node[i] | ((b->edge_kind[i] & KIND_WEAK) ? LF_EDGE_WEAK : 0);
+        label[at] = b->edge_label[i];
+        kind[at] = (uint8_t)(b->edge_kind[i] & ~KIND_WEAK);
+    }
+    for (uint32_t v = n; v > 0; v--)
+        edge_offset[v] = edge_offset[v - 1];
+    edge_offset[0] = 0;
+    return 0;
 }
 
 int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
@@ -171,27 +319,8 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     if (!lf_snapshot_own(out, edge_offset))
         goto nomem;
 
-    /* Resolve ids once; dangling edges get from_id = n (dropped below). */
-    uint64_t kept = 0;
-    for (size_t i = 0; i < b->edge_count; i++) {
-        pending_edge *e = &b->edge[i];
-        uint32_t from = node_of(b, e->from_id), to = node_of(b, e->to_id);
-        if (from == LF_NODE_NONE || to == LF_NODE_NONE) {
-            out->stats.dangling_edges++;
-            e->from_id = n;
-            continue;
-        }
-        e->from_id = from;
-        e->to_id = to;
-        edge_offset[from]++;
-        kept++;
-    }
-    uint32_t *edge_target = lf_big_malloc((kept ? kept : 1) * sizeof *edge_target);
-    uint32_t *edge_label = lf_big_malloc((kept ? kept : 1) * sizeof *edge_label);
-    uint8_t *edge_kind = lf_big_malloc(kept ? kept : 1);
-    if (!lf_snapshot_own(out, edge_target) || !lf_snapshot_own(out, edge_label) ||
-        !lf_snapshot_own(out, edge_kind))
-        goto nomem;
+    int in_order;
+    uint64_t kept = resolve_edges(b, edge_offset, &out->stats.dangling_edges, &in_order);
     uint64_t sum = 0;
     for (uint32_t v = 0; v < n; v++) {
         uint64_t c = edge_offset[v];
@@ -199,18 +328,8 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
         sum += c;
     }
     edge_offset[n] = sum;
-    for (size_t i = 0; i < b->edge_count; i++) {
-        const pending_edge *e = &b->edge[i];
-        if (e->from_id == n)
-            continue;
-        uint64_t at = edge_offset[e->from_id]++;
-        edge_target[at] = (uint32_t)e->to_id | (e->weak ? LF_EDGE_WEAK : 0);
-        edge_label[at] = e->label;
-        edge_kind[at] = e->kind;
-    }
-    for (uint32_t v = n; v > 0; v--)
-        edge_offset[v] = edge_offset[v - 1];
-    edge_offset[0] = 0;
+    if (in_order ? keep_edges_in_place(b, kept, out) : scatter_edges(b, kept, edge_offset, out))
+        goto nomem;
 
     lf_root *root = lf_big_malloc((b->root_count ? b->root_count : 1) * sizeof *root);
     if (!lf_snapshot_own(out, root))
@@ -254,9 +373,6 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     out->object_count = n;
     out->edge_count = kept;
     out->edge_offset = edge_offset;
-    out->edge_target = edge_target;
-    out->edge_label = edge_label;
-    out->edge_kind = edge_kind;
     out->class_count = (uint32_t)b->class_count;
     out->root = root;
     out->root_count = roots;

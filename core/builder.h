@@ -2,7 +2,7 @@
  *
  * Objects, edges and roots may come in any order; edges and roots that name an
  * id with no object are counted as dangling and dropped. Ids map to node
- * numbers (in order of first appearance) through a JudyL array. */
+ * numbers (in order of first appearance) through a hash table (idmap.h). */
 #ifndef LF_BUILDER_H
 #define LF_BUILDER_H
 

@@ -28,6 +28,8 @@
     T(test_idrank)                         \
     T(test_idset)                          \
     T(test_big_arrays)                     \
+    T(test_idmap)                          \
+    T(test_builder_edge_orders)            \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)                 \
