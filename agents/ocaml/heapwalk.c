@@ -245,6 +245,19 @@ value agent_walk_block(value v)
     return v;
 }
 
+/* agent_walk_block for the scan's hot loop: an address in the heap chunks or
+ * the minor heap needs no page table lookup. */
+static value field_block(agent_walk *walk, value v)
+{
+    if (Is_long(v) || v == 0)
+        return 0;
+    if (!region_of(walk, (uintptr_t)v) && !Is_in_value_area(v))
+        return 0;
+    if (Tag_val(v) == Infix_tag)
+        v -= Infix_offset_val(v);
+    return v;
+}
+
 static int reach(agent_walk *walk, value b)
 {
     int fresh = mark(walk, b);
@@ -321,7 +334,7 @@ static int scan_fields(agent_walk *walk, value v)
     if (closure)
         start = Start_env_closinfo(Closinfo_val(v));
     for (mlsize_t i = start; i < Wosize_val(v); i++) {
-        value b = agent_walk_block(Field(v, i));
+        value b = field_block(walk, Field(v, i));
         if (!b)
             continue;
         int rc;
