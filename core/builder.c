@@ -144,6 +144,26 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
     return LF_BUILDER_OK;
 }
 
+int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges)
+{
+    if (objects > LF_NODE_MAX)
+        objects = LF_NODE_MAX;
+    size_t o = (size_t)objects, e = (size_t)edges;
+    if ((o && (lf_vec_reserve((void **)&b->object_id, &b->object_cap, o, sizeof(uint64_t)) ||
+               lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, o,
+                              sizeof(uint64_t)) ||
+               lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, o,
+                              sizeof(uint32_t)) ||
+               lf_idmap_reserve(&b->node_by_id, objects))) ||
+        (e && (lf_vec_reserve((void **)&b->edge_to_id, &b->edge_cap_to, e, sizeof *b->edge_to_id) ||
+               lf_vec_reserve((void **)&b->edge_from, &b->edge_cap_from, e, sizeof *b->edge_from) ||
+               lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label, e,
+                              sizeof *b->edge_label) ||
+               lf_vec_reserve((void **)&b->edge_kind, &b->edge_cap_kind, e, sizeof *b->edge_kind))))
+        return LF_BUILDER_NOMEM;
+    return LF_BUILDER_OK;
+}
+
 int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, lf_edge_kind kind,
                     uint32_t label)
 {

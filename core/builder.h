@@ -28,6 +28,9 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
 int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak,
                     lf_edge_kind kind, uint32_t label);
 int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t name_string);
+/* A hint: room for about this many objects and edges, so that big inputs
+ * do not grow the arrays and the id map step by step (more may follow). */
+int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges);
 void lf_builder_set_flags(lf_builder *b, uint32_t snapshot_flags);
 /* Turns the records into a snapshot (format set by the caller afterwards).
  * Frees the builder whatever the outcome. */

@@ -29,9 +29,8 @@ static void place(lf_idmap *m, uint64_t id, uint32_t node_plus_one)
     m->slot[pos * 3 + 2] = node_plus_one;
 }
 
-static int grow(lf_idmap *m)
+static int grow_to(lf_idmap *m, unsigned log2)
 {
-    unsigned log2 = m->slot ? 64 - m->shift + 1 : FIRST_SLOTS_LOG2;
     if (log2 > 40)
         return -1;
     uint64_t size = 1ull << log2;
@@ -52,6 +51,21 @@ static int grow(lf_idmap *m)
     }
     free(old.slot);
     return 0;
+}
+
+static int grow(lf_idmap *m)
+{
+    return grow_to(m, m->slot ? 64 - m->shift + 1 : FIRST_SLOTS_LOG2);
+}
+
+int lf_idmap_reserve(lf_idmap *m, uint64_t count)
+{
+    unsigned log2 = FIRST_SLOTS_LOG2;
+    while (log2 < 40 && count * 8 > (1ull << log2) * 5)
+        log2++;
+    if (m->slot && log2 <= 64 - m->shift)
+        return 0;
+    return grow_to(m, log2);
 }
 
 int lf_idmap_add(lf_idmap *m, uint64_t id, uint32_t node)

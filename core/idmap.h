@@ -27,6 +27,9 @@ typedef struct lf_idmap {
 
 void lf_idmap_init(lf_idmap *m);
 void lf_idmap_free(lf_idmap *m);
+/* Makes room for count ids without growing (one allocation instead of the
+ * doublings and their fresh pages). 0, or -1 when out of memory. */
+int lf_idmap_reserve(lf_idmap *m, uint64_t count);
 /* Maps id to node (node < LF_IDMAP_NONE) unless id is mapped already.
  * Returns 0 when added, 1 when id was there (nothing changes), -1 when out
  * of memory. */

@@ -28,6 +28,11 @@ lfs_writer *lfs_writer_new(unsigned flags)
     return w;
 }
 
+int lfs_writer_expect(lfs_writer *w, uint64_t objects, uint64_t references)
+{
+    return lf_builder_reserve(w->b, objects, references);
+}
+
 int64_t lfs_writer_class(lfs_writer *w, const char *name)
 {
     return lf_builder_class(w->b, name, strlen(name));

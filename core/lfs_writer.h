@@ -28,6 +28,10 @@ enum {
 };
 
 lfs_writer *lfs_writer_new(unsigned flags);
+/* Optional hint: about how many objects and references will come (an upper
+ * bound is fine: unused room costs address space, not memory, except the id
+ * table's). Saves the growing of big arrays; more may still follow. */
+int lfs_writer_expect(lfs_writer *w, uint64_t objects, uint64_t references);
 int64_t lfs_writer_class(lfs_writer *w, const char *name);
 int lfs_writer_object(lfs_writer *w, uint64_t id, int64_t class_index, uint64_t shallow_bytes);
 /* A strong reference held in a named field (field may be NULL). */

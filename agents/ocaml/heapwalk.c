@@ -19,6 +19,7 @@
 #include <caml/address_class.h>
 #include <caml/bigarray.h>
 #include <caml/custom.h>
+#include <caml/gc.h>
 #include <caml/major_gc.h>
 #include <caml/weak.h>
 
@@ -392,12 +393,37 @@ static int collect_ephemerons(agent_walk *walk)
     return 0;
 }
 
+/* An upper bound of the blocks and references to come, from one sequential
+ * pass over the major heap's headers (free blocks skipped) and the minor
+ * heap's size: the writer then reserves its arrays once. */
+static void estimate_heap(uint64_t *blocks, uint64_t *fields)
+{
+    *blocks = *fields = 0;
+    for (char *chunk = caml_heap_start; chunk; chunk = Chunk_next(chunk)) {
+        for (char *hp = chunk; hp < chunk + Chunk_size(chunk); hp += Bhsize_hd(Hd_hp(hp))) {
+            header_t hd = Hd_hp(hp);
+            if (Color_hd(hd) == Caml_blue)
+                continue;
+            (*blocks)++;
+            if (Tag_hd(hd) < No_scan_tag)
+                *fields += Wosize_hd(hd);
+        }
+    }
+    uint64_t young = (uint64_t)((char *)Caml_state_field(young_alloc_end) -
+                                (char *)Caml_state_field(young_ptr)) / sizeof(value);
+    *blocks += young / 2;
+    *fields += young;
+}
+
 agent_walk *agent_walk_new(lfs_writer *w)
 {
     agent_walk *walk = calloc(1, sizeof *walk);
     if (!walk)
         return NULL;
     walk->w = w;
+    uint64_t blocks, fields;
+    estimate_heap(&blocks, &fields);
+    lfs_writer_expect(w, blocks, fields); /* a hint: without it the arrays grow */
     if (build_regions(walk) || collect_ephemerons(walk)) {
         agent_walk_free(walk);
         return NULL;

@@ -43,6 +43,30 @@ void test_idmap(void)
     lf_idmap_free(&m);
 }
 
+/* A reserved map takes its ids without growing; a reserve below what it holds
+ * changes nothing, one above it keeps every entry. */
+void test_idmap_reserve(void)
+{
+    lf_idmap m;
+    lf_idmap_init(&m);
+    CHECK(lf_idmap_reserve(&m, 100000) == 0);
+    uint64_t slots = m.mask + 1;
+    CHECK(slots * 5 >= 100000 * 8);
+    for (uint32_t i = 0; i < 100000; i++)
+        lf_idmap_add(&m, nth_id(i), i);
+    CHECK_EQ_U64(m.mask + 1, slots);
+    CHECK(lf_idmap_reserve(&m, 10) == 0);
+    CHECK_EQ_U64(m.mask + 1, slots);
+    CHECK(lf_idmap_reserve(&m, 1000000) == 0);
+    CHECK(m.mask + 1 > slots);
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < 100000; i++)
+        found += lf_idmap_get(&m, nth_id(i)) == i;
+    CHECK_EQ_U64(found, 100000);
+    CHECK_EQ_U64(m.count, 100000);
+    lf_idmap_free(&m);
+}
+
 /* Objects 10, 20, 30 (nodes 0, 1, 2). Edges: in order (each after its
  * source object, as the OCaml agent gives them) or not (sources 30, 10, 20,
  * the first before any object exists); one dangling edge in each. The
@@ -55,6 +79,8 @@ static void build(int in_order, lf_snapshot *s)
     int64_t cls = lf_builder_class(b, "C", 1);
     CHECK(cls == 0);
     if (in_order) {
+        /* as the OCaml agent does: a hint, here below what comes */
+        CHECK(lf_builder_reserve(b, 2, 1) == 0);
         CHECK(lf_builder_object(b, 10, 0, 8) == 0);
         CHECK(lf_builder_edge(b, 10, 20, 0, LF_EDGE_KIND_ELEMENT, 0) == 0);
         CHECK(lf_builder_edge(b, 10, 99, 0, LF_EDGE_KIND_ELEMENT, 3) == 0); /* dangling */
