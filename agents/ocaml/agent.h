@@ -50,6 +50,8 @@ const agent_symbol *agent_symbol_at(const agent_symbols *s, uintptr_t addr);
 /* The symbol whose [addr, addr + size) holds a; a size-0 symbol holds up to
  * the next symbol. */
 const agent_symbol *agent_symbol_holding(const agent_symbols *s, uintptr_t a);
+/* The symbol of that name (a linear search: for a few look-ups). */
+const agent_symbol *agent_symbol_named(const agent_symbols *s, const char *name);
 /* "camlStdlib__Hashtbl__add_123" -> "Stdlib.Hashtbl.add"; anonymous
  * functions keep their stamp ("Leaky.fun_412"); a non-OCaml name is copied. */
 void agent_demangle(const char *symbol, char *out, size_t outlen);

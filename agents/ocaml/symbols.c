@@ -204,3 +204,11 @@ void agent_demangle(const char *symbol, char *out, size_t outlen)
     }
     out[o] = 0;
 }
+
+const agent_symbol *agent_symbol_named(const agent_symbols *s, const char *name)
+{
+    for (size_t i = 0; s && i < s->count; i++)
+        if (strcmp(s->sym[i].name, name) == 0)
+            return &s->sym[i];
+    return NULL;
+}

@@ -57,6 +57,18 @@ static long thread_id(const thread_record *t)
     return -1;
 }
 
+/* The hook is the threads library's own: its scan function by name when the
+ * program keeps its local symbols, else at least the library is linked in.
+ * Only then is the first slot the hook reports read as a thread record. */
+static int hook_is_systhreads(void)
+{
+    const agent_symbols *s = agent_symbols_get();
+    const agent_symbol *scan = agent_symbol_named(s, "caml_thread_scan_roots");
+    if (scan)
+        return scan->addr == (uintptr_t)caml_scan_roots_hook;
+    return agent_symbol_named(s, "caml_thread_initialize") != NULL;
+}
+
 /* The ring is believed when it closes, every descriptor is a Thread.t and
  * every suspended stack starts at a return address the frame table knows. */
 static int ring_is_sane(thread_record *cur)
@@ -85,7 +97,7 @@ int agent_threads_begin(long *current_thread_id)
     caml_scan_roots_hook(record_root);
     if (hooked_failed)
         return -1;
-    if (hooked_len && ring_is_sane((thread_record *)hooked[0].slot)) {
+    if (hooked_len && hook_is_systhreads() && ring_is_sane((thread_record *)hooked[0].slot)) {
         ring = (thread_record *)hooked[0].slot;
         *current_thread_id = thread_id(ring);
     }
