@@ -30,6 +30,11 @@ struct lf_builder {
     uint32_t *class_name;
     size_t class_count, class_cap;
     lf_idmap node_by_id;
+    /* While every object's id is its node number (ids 0, 1, 2... in order, as
+     * the OCaml agent gives them), ids need no table; the first other id
+     * puts the ones so far into it. */
+    int ids_dense;
+    uint64_t expected_objects;
     uint64_t *object_id, *object_shallow;
     uint32_t *object_class;
     size_t object_count, object_cap, object_cap_shallow, object_cap_class;
@@ -55,6 +60,7 @@ lf_builder *lf_builder_new(void)
     if (!b)
         return NULL;
     lf_idmap_init(&b->node_by_id);
+    b->ids_dense = 1;
     if (lf_strtab_init(&b->strings)) {
         free(b);
         return NULL;
@@ -116,6 +122,18 @@ int64_t lf_builder_class(lf_builder *b, const char *name, size_t len)
     return (int64_t)*slot - 1;
 }
 
+static int leave_dense_ids(lf_builder *b)
+{
+    uint64_t want = b->expected_objects > b->object_count ? b->expected_objects : b->object_count + 1;
+    if (lf_idmap_reserve(&b->node_by_id, want))
+        return -1;
+    for (size_t i = 0; i < b->object_count; i++)
+        if (lf_idmap_add(&b->node_by_id, i, (uint32_t)i) < 0)
+            return -1;
+    b->ids_dense = 0;
+    return 0;
+}
+
 int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t shallow)
 {
     if (b->object_count >= LF_NODE_MAX)
@@ -131,6 +149,15 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
                         sizeof(uint64_t))) ||
         (need > b->object_cap_class &&
          lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t))))
+        return LF_BUILDER_NOMEM;
+    if (b->ids_dense && id == b->object_count) {
+        b->object_id[b->object_count] = id;
+        b->object_shallow[b->object_count] = shallow;
+        b->object_class[b->object_count] = class_index;
+        b->object_count++;
+        return LF_BUILDER_OK;
+    }
+    if (b->ids_dense && leave_dense_ids(b))
         return LF_BUILDER_NOMEM;
     int added = lf_idmap_add(&b->node_by_id, id, (uint32_t)b->object_count);
     if (added < 0)
@@ -148,13 +175,14 @@ int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges)
 {
     if (objects > LF_NODE_MAX)
         objects = LF_NODE_MAX;
+    b->expected_objects = objects;
     size_t o = (size_t)objects, e = (size_t)edges;
     if ((o && (lf_vec_reserve((void **)&b->object_id, &b->object_cap, o, sizeof(uint64_t)) ||
                lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, o,
                               sizeof(uint64_t)) ||
                lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, o,
                               sizeof(uint32_t)) ||
-               lf_idmap_reserve(&b->node_by_id, objects))) ||
+               (!b->ids_dense && lf_idmap_reserve(&b->node_by_id, objects)))) ||
         (e && (lf_vec_reserve((void **)&b->edge_to_id, &b->edge_cap_to, e, sizeof *b->edge_to_id) ||
                lf_vec_reserve((void **)&b->edge_from, &b->edge_cap_from, e, sizeof *b->edge_from) ||
                lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label, e,
@@ -215,6 +243,8 @@ int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t n
 
 static uint32_t node_of(const lf_builder *b, uint64_t id)
 {
+    if (b->ids_dense)
+        return id < b->object_count ? (uint32_t)id : LF_NODE_NONE;
     uint32_t node = lf_idmap_get(&b->node_by_id, id);
     return node == LF_IDMAP_NONE ? LF_NODE_NONE : node;
 }
@@ -252,7 +282,7 @@ static uint64_t resolve_edges(lf_builder *b, uint64_t *edge_offset, uint64_t *da
     size_t next_unplaced = 0;
     *in_order = b->edge_count > 0;
     for (size_t i = 0; i < b->edge_count; i++) {
-        if (i + RESOLVE_AHEAD < b->edge_count)
+        if (!b->ids_dense && i + RESOLVE_AHEAD < b->edge_count)
             lf_idmap_prefetch(&b->node_by_id, b->edge_to_id[i + RESOLVE_AHEAD]);
         uint32_t from = source_of(b, i, &next_unplaced, &last_id, &last_node);
         uint32_t to = node_of(b, b->edge_to_id[i]);

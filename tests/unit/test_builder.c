@@ -124,3 +124,34 @@ void test_builder_edge_orders(void)
         lf_snapshot_free(&s);
     }
 }
+
+/* Ids 0, 1, 2 in order need no id table; a repeated id is still a duplicate,
+ * and a later id out of that order (100) moves them all into the table:
+ * edges given before and after resolve the same. Nodes: 0, 1, 2, 100 -> 3. */
+void test_builder_dense_ids(void)
+{
+    lf_builder *b = lf_builder_new();
+    lf_error err;
+    lf_snapshot s;
+    CHECK(lf_builder_class(b, "C", 1) == 0);
+    CHECK(lf_builder_reserve(b, 3, 3) == 0);
+    CHECK(lf_builder_object(b, 0, 0, 8) == 0);
+    CHECK(lf_builder_edge(b, 0, 2, 0, LF_EDGE_KIND_ELEMENT, 0) == 0);
+    CHECK(lf_builder_object(b, 1, 0, 8) == 0);
+    CHECK(lf_builder_edge(b, 1, 100, 0, LF_EDGE_KIND_ELEMENT, 1) == 0);
+    CHECK(lf_builder_object(b, 2, 0, 8) == 0);
+    CHECK(lf_builder_object(b, 1, 0, 8) == LF_BUILDER_DUPLICATE);
+    CHECK(lf_builder_object(b, 100, 0, 8) == 0);
+    CHECK(lf_builder_edge(b, 100, 0, 0, LF_EDGE_KIND_ELEMENT, 2) == 0);
+    CHECK(lf_builder_edge(b, 2, 7, 0, LF_EDGE_KIND_ELEMENT, 3) == 0); /* dangling */
+    CHECK(lf_builder_finish(b, &s, &err) == 0);
+    CHECK_EQ_U64(s.object_count, 4);
+    CHECK_EQ_U64(s.stats.dangling_edges, 1);
+    uint64_t offset[] = {0, 1, 2, 2, 3};
+    uint32_t target[] = {2, 3, 0};
+    for (uint32_t v = 0; v <= 4; v++)
+        CHECK_EQ_U64(s.edge_offset[v], offset[v]);
+    for (uint32_t e = 0; e < 3; e++)
+        CHECK_EQ_U64(lf_edge_node(s.edge_target[e]), target[e]);
+    lf_snapshot_free(&s);
+}

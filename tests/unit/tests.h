@@ -30,6 +30,7 @@
     T(test_big_arrays)                     \
     T(test_idmap)                          \
     T(test_idmap_reserve)                  \
+    T(test_builder_dense_ids)              \
     T(test_builder_edge_orders)            \
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
