@@ -1,12 +1,15 @@
 /* heapwalk.c - every block reachable from the roots, once, without recursion.
  *
  * Nothing here allocates in the OCaml heap and nothing moves: the program is
- * stopped in the agent (a C call or a GC hook) while the walk reads it. A
- * block's id is its address. Visited marks are bitmaps over the major heap's
- * chunks and the minor heap (one bit per word: 1/64 of the heap), plus a
- * small hash set for static data; the DFS stack holds blocks still to scan,
- * each pushed once. Weak references are collected on the side and written
- * at the end, only between blocks the walk visited. */
+ * stopped in the agent (a C call or a GC hook) while the walk reads it. Two
+ * passes: the first marks what the roots reach (bitmaps over the major
+ * heap's chunks and the minor heap, one bit per word: 1/64 of the heap, plus
+ * a small hash set for static data; the DFS stack holds blocks still to
+ * scan, each pushed once); the second writes the marked blocks in address
+ * order, each block's id its rank in that order, so that the writer takes
+ * ids 0, 1, 2... and a reference's target id is a popcount away. Weak
+ * references are collected on the side and written last, only between
+ * marked blocks. */
 #define CAML_INTERNALS
 #include "agent.h"
 
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/idrank.h" /* lf_sort_u64 */
 #include "../../core/vec.h"
 
 #include <caml/address_class.h>
@@ -24,9 +28,17 @@
 #include <caml/weak.h>
 
 typedef struct mark_region {
-    uintptr_t lo, hi; /* [lo, hi) in bytes */
-    uint64_t *bits;   /* one bit per word */
+    uintptr_t lo, hi;    /* [lo, hi) in bytes */
+    uint64_t *bits;      /* one bit per word */
+    uint32_t *word_rank; /* per 64-bit word of bits: marked blocks before it */
+    uint64_t first_rank; /* marked blocks in the regions before this one */
 } mark_region;
+
+typedef struct pending_root {
+    value block;
+    const char *kind;
+    char *name;
+} pending_root;
 
 typedef struct weak_edge {
     value from, to;
@@ -44,6 +56,8 @@ struct agent_walk {
     size_t stack_len, stack_cap;
     weak_edge *weak;
     size_t weak_len, weak_cap;
+    pending_root *root;
+    size_t root_len, root_cap;
     uint64_t visited;
     int failed;
 };
@@ -73,7 +87,7 @@ static int add_region(agent_walk *walk, size_t *cap, uintptr_t lo, uintptr_t hi)
     uint64_t *bits = calloc(words / 64 + 1, sizeof *bits);
     if (!bits)
         return -1;
-    walk->region[walk->region_count++] = (mark_region){lo, hi, bits};
+    walk->region[walk->region_count++] = (mark_region){lo, hi, bits, NULL, 0};
     return 0;
 }
 
@@ -272,8 +286,13 @@ int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *nam
     value b = agent_walk_block(v);
     if (!b)
         return 0;
-    if (lfs_writer_root(walk->w, (uint64_t)b, kind, name) < 0)
+    char *copy = strdup(name);
+    if (!copy || lf_vec_reserve((void **)&walk->root, &walk->root_cap, walk->root_len + 1,
+                                sizeof *walk->root)) {
+        free(copy);
         return -1;
+    }
+    walk->root[walk->root_len++] = (pending_root){b, kind, copy};
     return reach(walk, b);
 }
 
@@ -303,22 +322,25 @@ static int ephemeron_data_held(value e)
     return 1;
 }
 
-static int scan_ephemeron(agent_walk *walk, value e)
+static uint64_t rank_of(agent_walk *walk, value b);
+
+/* Pass 1 (emit 0) reaches the children and notes the weak references;
+ * pass 2 (emit 1) writes the strong references, by rank. */
+static int scan_ephemeron(agent_walk *walk, value e, int emit)
 {
     static const char *key_names[] = {"key[0]", "key[1]", "key[2]", "key[3]",
                                       "key[4]", "key[5]", "key[6]", "key[7]"};
     value data = Field(e, CAML_EPHE_DATA_OFFSET);
     value b = data != caml_ephe_none ? agent_walk_block(data) : 0;
     if (b) {
-        if (ephemeron_data_held(e)) {
-            if (lfs_writer_reference(walk->w, (uint64_t)e, (uint64_t)b, "data") < 0 ||
-                reach(walk, b))
-                return -1;
-        } else if (agent_walk_weak(walk, e, b, "data")) {
+        int held = ephemeron_data_held(e);
+        if (emit && held &&
+            lfs_writer_reference(walk->w, rank_of(walk, e), rank_of(walk, b), "data") < 0)
             return -1;
-        }
+        if (!emit && (held ? reach(walk, b) : agent_walk_weak(walk, e, b, "data")))
+            return -1;
     }
-    for (mlsize_t i = CAML_EPHE_FIRST_KEY; i < Wosize_val(e); i++) {
+    for (mlsize_t i = CAML_EPHE_FIRST_KEY; i < Wosize_val(e) && !emit; i++) {
         value k = Field(e, i);
         mlsize_t n = i - CAML_EPHE_FIRST_KEY;
         if (k != caml_ephe_none &&
@@ -328,7 +350,7 @@ static int scan_ephemeron(agent_walk *walk, value e)
     return 0;
 }
 
-static int scan_fields(agent_walk *walk, value v)
+static int scan_fields(agent_walk *walk, value v, int emit)
 {
     mlsize_t start = 0;
     int closure = Tag_val(v) == Closure_tag;
@@ -338,47 +360,149 @@ static int scan_fields(agent_walk *walk, value v)
         value b = field_block(walk, Field(v, i));
         if (!b)
             continue;
+        if (!emit) {
+            if (reach(walk, b))
+                return -1;
+            continue;
+        }
         int rc;
         if (closure) {
             char name[32];
             snprintf(name, sizeof name, "env[%lu]", (unsigned long)(i - start));
-            rc = lfs_writer_reference(walk->w, (uint64_t)v, (uint64_t)b, name);
+            rc = lfs_writer_reference(walk->w, rank_of(walk, v), rank_of(walk, b), name);
         } else {
-            rc = lfs_writer_element(walk->w, (uint64_t)v, (uint64_t)b, (uint32_t)i);
+            rc = lfs_writer_element(walk->w, rank_of(walk, v), rank_of(walk, b), (uint32_t)i);
         }
-        if (rc < 0 || reach(walk, b))
+        if (rc < 0)
             return -1;
     }
     return 0;
 }
 
-static int visit(agent_walk *walk, value v)
+static int is_ephemeron(agent_walk *walk, value v)
 {
-    int is_ephemeron = Tag_val(v) == Abstract_tag &&
-                       agent_map_slot(&walk->ephemeron, (uint64_t)v, 0) != NULL;
-    int64_t cls = label_of(walk, v, is_ephemeron);
-    if (cls < 0 || lfs_writer_object(walk->w, (uint64_t)v, cls, size_of(v)) < 0)
+    return Tag_val(v) == Abstract_tag && agent_map_slot(&walk->ephemeron, (uint64_t)v, 0) != NULL;
+}
+
+/* Pass 1: everything the roots reach is marked, nothing written yet. */
+static int mark_reachable(agent_walk *walk)
+{
+    while (walk->stack_len) {
+        value v = walk->stack[--walk->stack_len];
+        int rc = 0;
+        if (is_ephemeron(walk, v))
+            rc = scan_ephemeron(walk, v, 0);
+        else if (Tag_val(v) < No_scan_tag)
+            rc = scan_fields(walk, v, 0);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* Ids are ranks: the marked blocks numbered in address order, heap and
+ * minor heap first, then static data. The writer then takes ids 0, 1, 2...
+ * in order and needs no id table, and a reference's target id is a
+ * popcount away. */
+static int number_blocks(agent_walk *walk, value **statics, size_t *static_count)
+{
+    uint64_t rank = 0;
+    for (size_t i = 0; i < walk->region_count; i++) {
+        mark_region *r = &walk->region[i];
+        size_t words = ((r->hi - r->lo) / sizeof(value)) / 64 + 1;
+        r->word_rank = malloc(words * sizeof *r->word_rank);
+        if (!r->word_rank)
+            return -1;
+        r->first_rank = rank;
+        uint64_t in_region = 0;
+        for (size_t w = 0; w < words; w++) {
+            r->word_rank[w] = (uint32_t)in_region;
+            in_region += (uint64_t)__builtin_popcountll(r->bits[w]);
+        }
+        rank += in_region;
+    }
+    agent_map *st = &walk->static_seen;
+    *statics = malloc((st->count ? st->count : 1) * sizeof **statics);
+    if (!*statics)
+        return -1;
+    *static_count = 0;
+    for (size_t i = 0; i < st->cap; i++)
+        if (st->key[i])
+            (*statics)[(*static_count)++] = (value)st->key[i];
+    if (lf_sort_u64((uint64_t *)*statics, *static_count))
+        return -1;
+    for (size_t i = 0; i < *static_count; i++)
+        *agent_map_slot(st, (uint64_t)(*statics)[i], 0) = (int64_t)(rank + i) + 1;
+    return 0;
+}
+
+static uint64_t rank_of(agent_walk *walk, value b)
+{
+    mark_region *r = region_of(walk, (uintptr_t)b);
+    if (r) {
+        size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
+        uint64_t below = r->bits[word >> 6] & ((1ULL << (word & 63)) - 1);
+        return r->first_rank + r->word_rank[word >> 6] + (uint64_t)__builtin_popcountll(below);
+    }
+    return (uint64_t)*agent_map_slot(&walk->static_seen, (uint64_t)b, 0) - 1;
+}
+
+static int emit_block(agent_walk *walk, value v)
+{
+    int ephemeron = is_ephemeron(walk, v);
+    int64_t cls = label_of(walk, v, ephemeron);
+    if (cls < 0 || lfs_writer_object(walk->w, rank_of(walk, v), cls, size_of(v)) < 0)
         return -1;
     walk->visited++;
-    if (is_ephemeron)
-        return scan_ephemeron(walk, v);
+    if (ephemeron)
+        return scan_ephemeron(walk, v, 1);
     if (Tag_val(v) < No_scan_tag)
-        return scan_fields(walk, v);
+        return scan_fields(walk, v, 1);
+    return 0;
+}
+
+/* Pass 2: every marked block in rank order with its references, then the
+ * roots and the weak references between marked blocks. */
+static int emit_marked(agent_walk *walk, const value *statics, size_t static_count)
+{
+    for (size_t i = 0; i < walk->region_count; i++) {
+        mark_region *r = &walk->region[i];
+        size_t words = ((r->hi - r->lo) / sizeof(value)) / 64 + 1;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t bits = r->bits[w]; bits; bits &= bits - 1) {
+                size_t word = w * 64 + (size_t)__builtin_ctzll(bits);
+                if (emit_block(walk, (value)(r->lo + word * sizeof(value))))
+                    return -1;
+            }
+    }
+    for (size_t i = 0; i < static_count; i++)
+        if (emit_block(walk, statics[i]))
+            return -1;
+    for (size_t i = 0; i < walk->root_len; i++) {
+        pending_root *p = &walk->root[i];
+        if (lfs_writer_root(walk->w, rank_of(walk, p->block), p->kind, p->name) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < walk->weak_len; i++) {
+        weak_edge *e = &walk->weak[i];
+        if (is_marked(walk, e->from) && is_marked(walk, e->to) &&
+            lfs_writer_weak_reference(walk->w, rank_of(walk, e->from), rank_of(walk, e->to),
+                                      e->field) < 0)
+            return -1;
+    }
     return 0;
 }
 
 int agent_walk_run(agent_walk *walk)
 {
-    while (walk->stack_len)
-        if (visit(walk, walk->stack[--walk->stack_len]))
-            return -1;
-    for (size_t i = 0; i < walk->weak_len; i++) {
-        weak_edge *e = &walk->weak[i];
-        if (is_marked(walk, e->from) && is_marked(walk, e->to) &&
-            lfs_writer_weak_reference(walk->w, (uint64_t)e->from, (uint64_t)e->to, e->field) < 0)
-            return -1;
-    }
-    return 0;
+    value *statics = NULL;
+    size_t static_count = 0;
+    int rc = mark_reachable(walk) || number_blocks(walk, &statics, &static_count) ||
+                     emit_marked(walk, statics, static_count)
+                 ? -1
+                 : 0;
+    free(statics);
+    return rc;
 }
 
 static int collect_ephemerons(agent_walk *walk)
@@ -452,8 +576,13 @@ void agent_walk_free(agent_walk *walk)
 {
     if (!walk)
         return;
-    for (size_t i = 0; i < walk->region_count; i++)
+    for (size_t i = 0; i < walk->region_count; i++) {
         free(walk->region[i].bits);
+        free(walk->region[i].word_rank);
+    }
+    for (size_t i = 0; i < walk->root_len; i++)
+        free(walk->root[i].name);
+    free(walk->root);
     free(walk->region);
     agent_map_free(&walk->static_seen);
     agent_map_free(&walk->ephemeron);
