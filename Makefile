@@ -87,6 +87,7 @@ install: all
 	if [ -f $(BUILD)/leakfind-agent.so ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
 	  install -m 644 $(BUILD)/leakfind-agent.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
+	  install -m 755 $(BUILD)/leakfind-ocaml-names $(DESTDIR)$(PREFIX)/bin/ && \
 	  install -m 644 $(BUILD)/ocaml/leakfind/META $(BUILD)/ocaml/leakfind/leakfind.cmxa \
 	    $(BUILD)/ocaml/leakfind/leakfind.a $(BUILD)/ocaml/leakfind/leakfind.cmi \
 	    $(BUILD)/ocaml/leakfind/leakfind.cmx $(BUILD)/ocaml/leakfind/leakfind.mli \

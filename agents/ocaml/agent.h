@@ -56,6 +56,10 @@ const agent_symbol *agent_symbol_named(const agent_symbols *s, const char *name)
  * functions keep their stamp ("Leaky.fun_412"); a non-OCaml name is copied. */
 void agent_demangle(const char *symbol, char *out, size_t outlen);
 
+/* ---- fieldnames.c: the name of field `index` of a module's global block,
+ * from PROGRAM.leakfind-names, or NULL */
+const char *agent_field_name(const char *module, size_t index);
+
 /* ---- heapwalk.c: marks, labels, the explicit DFS */
 typedef struct agent_walk agent_walk;
 

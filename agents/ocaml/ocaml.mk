@@ -16,7 +16,8 @@ AGENT_SRC   := $(wildcard agents/ocaml/*.c)
 PIC_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 AGENT_OBJ   := $(AGENT_SRC:%.c=$(BUILD)/pic/%.o)
 AGENT_PKG   := $(BUILD)/ocaml/leakfind
-OCAML_AGENT := $(AGENT_PKG)/leakfind.cmxa $(AGENT_PKG)/META $(BUILD)/leakfind-agent.so
+OCAML_AGENT := $(AGENT_PKG)/leakfind.cmxa $(AGENT_PKG)/META $(BUILD)/leakfind-agent.so \
+               $(BUILD)/leakfind-ocaml-names
 
 all: ocaml-agent
 check: ocaml-agent
@@ -46,6 +47,13 @@ $(AGENT_PKG)/leakfind.cmxa: agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $
 	cd $(AGENT_PKG) && ocamlfind ocamlopt -g -c leakfind.mli leakfind.ml && \
 	  ocamlfind ocamlopt -a -o leakfind.cmxa leakfind.cmx -cclib -lleakfind_ocaml \
 	    -cclib -lJudy -cclib -lxxhash -cclib -lz -cclib -lm -cclib -lpthread
+
+# Names of module fields from .cmt files (agents/ocaml/names.ml).
+$(BUILD)/leakfind-ocaml-names: agents/ocaml/names.ml
+	@mkdir -p $(BUILD)/ocaml/names
+	cp $< $(BUILD)/ocaml/names/
+	cd $(BUILD)/ocaml/names && ocamlfind ocamlopt -package compiler-libs.common -linkpkg \
+	  names.ml -o ../../leakfind-ocaml-names 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
 
 $(AGENT_PKG)/META: agents/ocaml/META
 	@mkdir -p $(AGENT_PKG)

@@ -59,7 +59,11 @@ static int collect_globals(agent_walk *walk)
                 value *slot = &Field(*glob, j);
                 if (!agent_walk_block(*slot) || !agent_slot_seen(slot))
                     continue;
-                snprintf(name, sizeof name, "%s.[%lu]", module, (unsigned long)j);
+                const char *field = agent_field_name(module, j);
+                if (field)
+                    snprintf(name, sizeof name, "%s.%s", module, field);
+                else
+                    snprintf(name, sizeof name, "%s.[%lu]", module, (unsigned long)j);
                 if (agent_walk_root(walk, *slot, "global", name))
                     return -1;
             }

@@ -58,6 +58,15 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "$(root_retained "$d"/threaded.lfs stack "thread 1 frame 0: Threaded.worker (threaded.ml:10)")"
 }
 
+check_field_names() { # fields.ml: names from fields.cmt(i), sizes from the construction
+    expect "$2 fields: globals named from the .cmt, interface order first" \
+        "Fields.beta 216|Fields.alpha 112|Fields.hidden 64|Fields.last 312|" \
+        "$("$lf" roots "$1"/fields.lfs --format tsv | awk -F'\t' '$5 == "global" && $7 ~ /^Fields\./' |
+            sort -t"$(printf '\t')" -k1,1 | awk -F'\t' '{ r[$7] = $3 } END {
+            printf "Fields.beta %s|Fields.alpha %s|Fields.hidden %s|Fields.last %s|",
+                r["Fields.beta"], r["Fields.alpha"], r["Fields.hidden"], r["Fields.last"] }')"
+}
+
 check_record() { # the same program, recorded and linked
     d=$1
     # 500 strings of 100 bytes (112 B), 500 buckets (32 B), 256 bucket slots
@@ -118,9 +127,10 @@ else
     if sh "$top/fixtures/ocaml/build.sh" "$build" "$work/bin" >"$work/build.log" 2>&1; then
         ok "fixture programs build with the agent"
         (cd "$work/bin" && ./growing leak && ./growing control && ./stack_held >/dev/null &&
-            ./finaliser && ./c_global && ./threaded)
+            ./finaliser && ./c_global && ./threaded && ./fields)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
+        check_field_names "$work/bin" live
         check_record "$work/bin"
         check_failed_write "$work/bin"
     else
@@ -128,6 +138,7 @@ else
     fi
 fi
 check_snapshots "$top/fixtures/ocaml/snapshots" committed
+check_field_names "$top/fixtures/ocaml/snapshots" committed
 check_bad_input "$top/fixtures/ocaml/snapshots"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
