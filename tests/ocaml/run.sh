@@ -126,11 +126,21 @@ if ! command -v ocamlfind >/dev/null 2>&1 || [ ! -f "$build/ocaml/leakfind/leakf
 else
     if sh "$top/fixtures/ocaml/build.sh" "$build" "$work/bin" >"$work/build.log" 2>&1; then
         ok "fixture programs build with the agent"
-        (cd "$work/bin" && ./growing leak && ./growing control && ./stack_held >/dev/null &&
+        (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
+            ./stack_held >/dev/null &&
             ./finaliser && ./c_global && ./threaded && ./fields)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
+        # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
+        # ended by Gc.major () after each 100 requests
+        expect "live growing, every major cycle: three snapshots" 3 \
+            "$(ls "$work/bin"/growing-major.*.lfs | wc -l | tr -d ' ')"
+        expect "live growing, every major cycle: trend flags the planted labels" \
+            "1.00 block(tag 0, 2 fields)|1.00 block(tag 0, 3 fields)|1.00 string|" \
+            "$("$lf" trend "$work/bin"/growing-major.1.lfs "$work/bin"/growing-major.2.lfs \
+                "$work/bin"/growing-major.3.lfs --workload 100,200,300 --format tsv |
+                awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
         check_failed_write "$work/bin"
     else
