@@ -235,9 +235,9 @@ static int64_t label_of(agent_walk *walk, value v, int is_ephemeron)
 
 /* ---- sizes */
 
-static uint64_t size_of(value v)
+static uint64_t size_of(value v, int is_static)
 {
-    if (Is_in_static_data(v))
+    if (is_static)
         return 0; /* part of the program's image, not of its heap */
     uint64_t bytes = (uint64_t)Whsize_val(v) * sizeof(value);
     if (Tag_val(v) == Custom_tag && Custom_ops_val(v) && Custom_ops_val(v)->identifier &&
@@ -447,11 +447,11 @@ static uint64_t rank_of(agent_walk *walk, value b)
     return (uint64_t)*agent_map_slot(&walk->static_seen, (uint64_t)b, 0) - 1;
 }
 
-static int emit_block(agent_walk *walk, value v)
+static int emit_block(agent_walk *walk, value v, int is_static)
 {
     int ephemeron = is_ephemeron(walk, v);
     int64_t cls = label_of(walk, v, ephemeron);
-    if (cls < 0 || lfs_writer_object(walk->w, rank_of(walk, v), cls, size_of(v)) < 0)
+    if (cls < 0 || lfs_writer_object(walk->w, rank_of(walk, v), cls, size_of(v, is_static)) < 0)
         return -1;
     walk->visited++;
     if (ephemeron)
@@ -471,12 +471,12 @@ static int emit_marked(agent_walk *walk, const value *statics, size_t static_cou
         for (size_t w = 0; w < words; w++)
             for (uint64_t bits = r->bits[w]; bits; bits &= bits - 1) {
                 size_t word = w * 64 + (size_t)__builtin_ctzll(bits);
-                if (emit_block(walk, (value)(r->lo + word * sizeof(value))))
+                if (emit_block(walk, (value)(r->lo + word * sizeof(value)), 0))
                     return -1;
             }
     }
     for (size_t i = 0; i < static_count; i++)
-        if (emit_block(walk, statics[i]))
+        if (emit_block(walk, statics[i], 1))
             return -1;
     for (size_t i = 0; i < walk->root_len; i++) {
         pending_root *p = &walk->root[i];
