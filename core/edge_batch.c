@@ -6,19 +6,12 @@
 #include "bigmem.h"
 #include "bsearch.h"
 #include "idrank.h" /* lf_sort_u64 */
+#include "label_scratch.h"
 
-/* Labels kept nowhere in memory and decodable only from a node's first edge
- * on (a JVM dump read in place). */
-static int labels_from_start(const lf_snapshot *s)
-{
-    return !(s->edge_kind && s->edge_label) && !s->lazy->edge_range;
-}
 
 typedef struct batch_scratch {
-    uint64_t *to_key;   /* one group's questions: to << 32 | question */
-    uint8_t *kind;      /* decoded labels of one source's first edges */
-    uint32_t *label;
-    uint64_t decoded_cap;
+    uint64_t *to_key;         /* one group's questions: to << 32 | question */
+    lf_label_scratch decoded; /* labels of one source's first edges */
 } batch_scratch;
 
 static void answer_one(const lf_snapshot *s, const lf_edge_question *q, lf_edge_answer *a)
@@ -64,21 +57,9 @@ static int label_places(const lf_snapshot *s, uint32_t from, const uint64_t *to_
                         uint64_t places, lf_edge_answer *answer, batch_scratch *x)
 {
     const uint64_t first = s->edge_offset[from];
-    const int decode = labels_from_start(s) && places > 0;
-    if (decode) {
-        if (places > x->decoded_cap) {
-            uint8_t *k = lf_big_realloc(x->kind, places);
-            if (k)
-                x->kind = k;
-            uint32_t *l = lf_big_realloc(x->label, places * sizeof *l);
-            if (l)
-                x->label = l;
-            if (!k || !l)
-                return -1;
-            x->decoded_cap = places;
-        }
-        s->lazy->node_edges(s->lazy->ctx, s, from, first + places, x->kind, x->label);
-    }
+    const int decode = lf_labels_from_start(s) && places > 0;
+    if (decode && lf_label_scratch_decode(&x->decoded, s, from, places))
+        return -1;
     for (uint64_t j = 0; j < n; j++) {
         lf_edge_answer *a = &answer[(uint32_t)to_key[j]];
         if (j > 0 && to_key[j] >> 32 == to_key[j - 1] >> 32) {
@@ -89,8 +70,8 @@ static int label_places(const lf_snapshot *s, uint32_t from, const uint64_t *to_
             continue;
         uint32_t place = a->label;
         if (decode) {
-            a->kind = x->kind[place];
-            a->label = x->label[place];
+            a->kind = x->decoded.kind[place];
+            a->label = x->decoded.label[place];
         } else {
             lf_snapshot_edge_info(s, first + place, &a->kind, &a->label);
         }
@@ -124,7 +105,7 @@ static int answer_slice(const lf_snapshot *s, const lf_edge_question *q, uint32_
                         lf_edge_answer *answer)
 {
     uint64_t *key = lf_big_malloc((size_t)count * sizeof *key);
-    batch_scratch x = {lf_big_malloc((size_t)count * sizeof *x.to_key), NULL, NULL, 0};
+    batch_scratch x = {lf_big_malloc((size_t)count * sizeof *x.to_key), {NULL, NULL, 0}};
     int rc = key && x.to_key ? 0 : -1;
     for (uint32_t i = 0; i < count && rc == 0; i++)
         key[i] = (uint64_t)q[i].from << 32 | i;
@@ -137,8 +118,7 @@ static int answer_slice(const lf_snapshot *s, const lf_edge_question *q, uint32_
     }
     free(key);
     free(x.to_key);
-    free(x.kind);
-    free(x.label);
+    lf_label_scratch_free(&x.decoded);
     return rc;
 }
 

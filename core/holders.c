@@ -1,5 +1,6 @@
 /* holders.c - see holders.h. */
 #include "holders.h"
+#include "label_scratch.h"
 
 #include <stdlib.h>
 
@@ -10,12 +11,6 @@
  * dominator's edges. */
 enum { FOUND_STRONG = 0xfd, FOUND_WEAK = 0xfe };
 
-/* Labels kept nowhere in memory and decodable only from a node's first edge
- * on (a JVM dump read in place). */
-static int labels_from_start(const lf_snapshot *s)
-{
-    return !(s->edge_kind && s->edge_label) && !s->lazy->edge_range;
-}
 
 void lf_holders_init(lf_holders *h, const lf_snapshot *s)
 {
@@ -56,7 +51,7 @@ static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
     uint64_t e = lf_snapshot_find_edge(s, d, node);
     if (e == UINT64_MAX)
         return out;
-    if (labels_from_start(s))
+    if (lf_labels_from_start(s))
         *work += e - first;
     lf_snapshot_edge_info(s, e, &out.kind, &out.label);
     return out;
@@ -83,33 +78,16 @@ static uint64_t mark_children(lf_holders *h, uint32_t d)
     return places;
 }
 
-typedef struct label_scratch {
-    uint8_t *kind;
-    uint32_t *label;
-    uint64_t cap;
-} label_scratch;
 
 /* Replaces the places mark_children gave d's children by their edges' kinds
  * and labels, decoding d's edges once. Returns 0 or -1 (memory). */
-static int label_children(lf_holders *h, uint32_t d, uint64_t places, label_scratch *x)
+static int label_children(lf_holders *h, uint32_t d, uint64_t places, lf_label_scratch *x)
 {
     const lf_snapshot *s = h->s;
     const uint64_t first = s->edge_offset[d];
-    const int decode = labels_from_start(s);
-    if (decode) {
-        if (places > x->cap) {
-            uint8_t *k = realloc(x->kind, places);
-            if (k)
-                x->kind = k;
-            uint32_t *l = realloc(x->label, places * sizeof *l);
-            if (l)
-                x->label = l;
-            if (!k || !l)
-                return -1;
-            x->cap = places;
-        }
-        s->lazy->node_edges(s->lazy->ctx, s, d, first + places, x->kind, x->label);
-    }
+    const int decode = lf_labels_from_start(s);
+    if (decode && lf_label_scratch_decode(x, s, d, places))
+        return -1;
     for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {
         uint32_t v = s->domtree_child[i];
         if (h->kind[v] != FOUND_STRONG && h->kind[v] != FOUND_WEAK)
@@ -133,7 +111,7 @@ static int build_table(lf_holders *h)
     const uint32_t n = s->object_count;
     h->kind = lf_big_calloc((size_t)n + 1, 1);
     h->label = lf_big_malloc(((size_t)n + 1) * sizeof *h->label);
-    label_scratch x = {NULL, NULL, 0};
+    lf_label_scratch x = {NULL, NULL, 0};
     int rc = h->kind && h->label ? 0 : -1;
     for (uint32_t r = s->root_count; r > 0 && rc == 0; r--) { /* the first root wins */
         uint32_t v = s->root[r - 1].node;
@@ -159,8 +137,7 @@ static int build_table(lf_holders *h)
         if (places)
             rc = label_children(h, d, places, &x);
     }
-    free(x.kind);
-    free(x.label);
+    lf_label_scratch_free(&x);
     if (rc)
         lf_holders_free(h);
     return rc;
