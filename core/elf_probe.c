@@ -19,8 +19,9 @@ static unsigned find_names(const unsigned char *file, size_t len, const Elf64_Sh
                            const Elf64_Shdr *strsh, const char *const *names, int count)
 {
     unsigned mask = 0;
+    /* real files align their tables; a misaligned one is not read */
     if (!within(len, sh->sh_offset, sh->sh_size) || !within(len, strsh->sh_offset, strsh->sh_size) ||
-        sh->sh_entsize != sizeof(Elf64_Sym))
+        sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_offset % 8 != 0)
         return 0;
     const Elf64_Sym *sym = (const Elf64_Sym *)(file + sh->sh_offset);
     const char *str = (const char *)file + strsh->sh_offset;
@@ -48,6 +49,7 @@ static void probe_mapped(const unsigned char *file, size_t len, const char *cons
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
     if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
         (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        eh->e_shoff % 8 != 0 ||
         !within(len, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
         return;
     out->kind = LF_ELF_EXECUTABLE;

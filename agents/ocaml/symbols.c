@@ -57,7 +57,7 @@ static void add_section(agent_symbols *s, size_t *cap, const unsigned char *file
 {
     if (sh->sh_offset > len || sh->sh_size > len - sh->sh_offset ||
         strsh->sh_offset > len || strsh->sh_size > len - strsh->sh_offset ||
-        sh->sh_entsize != sizeof(Elf64_Sym))
+        sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_offset % 8 != 0)
         return;
     const Elf64_Sym *sym = (const Elf64_Sym *)(file + sh->sh_offset);
     size_t n = sh->sh_size / sizeof *sym;
@@ -95,7 +95,7 @@ static int load(agent_symbols *s)
     const unsigned char *file = map;
     const Elf64_Ehdr *eh = map;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > s->map_len ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff % 8 != 0 || eh->e_shoff > s->map_len ||
         (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > s->map_len - eh->e_shoff)
         return -1;
     uintptr_t bias = 0;
