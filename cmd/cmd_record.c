@@ -108,7 +108,9 @@ static int check_program(const char *file)
     if (lf_elf_probe_symbols(file, names, 4, &probe, &err))
         return cli_input_error(file, &err);
     const char *why = NULL;
-    if (probe.kind != LF_ELF_EXECUTABLE)
+    if (probe.kind == LF_ELF_TRUNCATED)
+        why = "a cut-off ELF file (its section headers lie past its end)";
+    else if (probe.kind != LF_ELF_EXECUTABLE)
         why = probe.shebang ? "a script or an OCaml bytecode program, not native code: "
                               "compile it with ocamlopt"
                             : "not an ELF64 executable";

@@ -49,9 +49,12 @@ static void probe_mapped(const unsigned char *file, size_t len, const char *cons
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
     if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
         (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-        eh->e_shoff % 8 != 0 ||
-        !within(len, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
+        eh->e_shoff % 8 != 0)
         return;
+    if (!within(len, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr))) {
+        out->kind = LF_ELF_TRUNCATED;
+        return;
+    }
     out->kind = LF_ELF_EXECUTABLE;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(file + eh->e_shoff);
     for (unsigned i = 0; i < eh->e_shnum; i++) {

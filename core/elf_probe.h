@@ -10,6 +10,7 @@
 typedef enum lf_elf_kind {
     LF_ELF_NOT_ELF = 0,   /* not an ELF file (a script, a bytecode file...) */
     LF_ELF_OTHER,         /* ELF, but not a 64-bit little-endian executable */
+    LF_ELF_TRUNCATED,     /* an ELF64 executable whose section headers lie past its end */
     LF_ELF_EXECUTABLE,    /* ELF64 executable or PIE */
 } lf_elf_kind;
 

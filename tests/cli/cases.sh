@@ -163,3 +163,6 @@ case_ record_bad_every 2 record --every-major 0 -- /bin/true
 case_ record_bad_signal 2 record --signal HUP1 -- /bin/true
 case_ record_missing 2 record -- /nonexistent/prog
 case_ record_not_ocaml 3 record -- /bin/true
+# a program cut after its ELF header: its section table lies past the end
+head -c 64 /bin/true > "$tmp/cut-elf" && chmod +x "$tmp/cut-elf"
+case_ record_cut_elf 3 record -- "$tmp/cut-elf"
