@@ -7,6 +7,7 @@
 
 #include "bigmem.h"
 #include "idmap.h"
+#include "site_table.h"
 #include "strtab.h"
 #include "vec.h"
 
@@ -18,6 +19,12 @@ typedef struct unplaced_source {
 
 #define SOURCE_UNPLACED LF_NODE_NONE /* edge_from: the id is in unplaced[] */
 #define KIND_WEAK 0x80u              /* edge_kind: the weak flag, above the kind */
+
+/* An object's allocation site, given by id (before or after the object). */
+typedef struct pending_site {
+    uint64_t id;
+    uint32_t site, samples;
+} pending_site;
 
 typedef struct pending_root {
     uint64_t id;
@@ -52,6 +59,10 @@ struct lf_builder {
     pending_root *root;
     size_t root_count, root_cap;
     uint32_t flags;
+    lf_site_table sites;
+    pending_site *object_site;
+    size_t object_site_count, object_site_cap;
+    double sample_rate;
 };
 
 lf_builder *lf_builder_new(void)
@@ -61,7 +72,8 @@ lf_builder *lf_builder_new(void)
         return NULL;
     lf_idmap_init(&b->node_by_id);
     b->ids_dense = 1;
-    if (lf_strtab_init(&b->strings)) {
+    if (lf_strtab_init(&b->strings) || lf_site_table_init(&b->sites)) {
+        lf_strtab_free(&b->strings);
         free(b);
         return NULL;
     }
@@ -87,6 +99,8 @@ void lf_builder_free(lf_builder *b)
     free(b->edge_kind);
     free(b->unplaced);
     free(b->root);
+    lf_site_table_free(&b->sites);
+    free(b->object_site);
     free(b);
 }
 
@@ -99,6 +113,39 @@ int64_t lf_builder_string(lf_builder *b, const char *s, size_t len)
 {
     int64_t i = lf_strtab_intern(&b->strings, s, len);
     return i < 0 ? LF_BUILDER_NOMEM : i;
+}
+
+int64_t lf_builder_frame(lf_builder *b, uint32_t function, uint32_t file, uint32_t line,
+                         uint32_t column)
+{
+    if (function >= b->strings.count || file >= b->strings.count)
+        return LF_BUILDER_BAD_INDEX;
+    int64_t f = lf_site_table_frame(&b->sites, function, file, line, column);
+    return f < 0 ? LF_BUILDER_NOMEM : f;
+}
+
+int64_t lf_builder_site(lf_builder *b, uint32_t caller, uint32_t frame)
+{
+    if (caller >= b->sites.site_count || frame >= b->sites.frame_count)
+        return LF_BUILDER_BAD_INDEX;
+    int64_t site = lf_site_table_site(&b->sites, caller, frame);
+    return site < 0 ? LF_BUILDER_NOMEM : site;
+}
+
+int lf_builder_object_site(lf_builder *b, uint64_t id, uint32_t site, uint32_t samples)
+{
+    if (site >= b->sites.site_count)
+        return LF_BUILDER_BAD_INDEX;
+    if (lf_vec_reserve((void **)&b->object_site, &b->object_site_cap, b->object_site_count + 1,
+                       sizeof *b->object_site))
+        return LF_BUILDER_NOMEM;
+    b->object_site[b->object_site_count++] = (pending_site){id, site, samples};
+    return LF_BUILDER_OK;
+}
+
+void lf_builder_set_sample_rate(lf_builder *b, double samples_per_word)
+{
+    b->sample_rate = samples_per_word > 0 && samples_per_word <= 1 ? samples_per_word : 0;
 }
 
 int64_t lf_builder_class(lf_builder *b, const char *name, size_t len)
@@ -361,6 +408,38 @@ static int scatter_edges(lf_builder *b, uint64_t kept, uint64_t *edge_offset, lf
     return 0;
 }
 
+/* Sites go to the snapshot when any object was given one (ids that name
+ * no object are dropped like dangling references). */
+static int give_sites(lf_builder *b, lf_snapshot *out)
+{
+    if (!b->object_site_count)
+        return 0;
+    const uint32_t n = out->object_count;
+    uint32_t *site = lf_big_calloc((size_t)n + 1, sizeof *site);
+    if (!lf_snapshot_own(out, site))
+        return -1;
+    uint32_t *samples = NULL;
+    if (b->sample_rate > 0) {
+        samples = lf_big_calloc((size_t)n + 1, sizeof *samples);
+        if (!lf_snapshot_own(out, samples))
+            return -1;
+    }
+    for (size_t i = 0; i < b->object_site_count; i++) {
+        uint32_t node = node_of(b, b->object_site[i].id);
+        if (node == LF_NODE_NONE)
+            continue;
+        site[node] = b->object_site[i].site;
+        if (samples)
+            samples[node] = b->object_site[i].samples;
+    }
+    if (lf_site_table_give(&b->sites, out))
+        return -1;
+    out->object_site = site;
+    out->object_samples = samples;
+    out->sample_rate = samples ? b->sample_rate : 0;
+    return 0;
+}
+
 int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -427,6 +506,8 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     out->root = root;
     out->root_count = roots;
     out->string_count = b->strings.count;
+    if (give_sites(b, out))
+        goto nomem;
     lf_builder_free(b);
     return 0;
 

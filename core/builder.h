@@ -28,6 +28,15 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
 int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak,
                     lf_edge_kind kind, uint32_t label);
 int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t name_string);
+/* Allocation sites (DESIGN 10; site_table.h): frames name strings of this
+ * builder; site 0 is "no site", caller 0 makes an outermost frame. */
+int64_t lf_builder_frame(lf_builder *b, uint32_t function_string, uint32_t file_string,
+                         uint32_t line, uint32_t column);
+int64_t lf_builder_site(lf_builder *b, uint32_t caller_site, uint32_t frame);
+/* Object `id` was allocated at `site`; samples: Memprof samples in it (sampled dumps). */
+int lf_builder_object_site(lf_builder *b, uint64_t id, uint32_t site, uint32_t samples);
+/* The dump samples allocations at this rate (samples per word); 0: records all. */
+void lf_builder_set_sample_rate(lf_builder *b, double samples_per_word);
 /* A hint: room for about this many objects and edges, so that big inputs
  * do not grow the arrays and the id map step by step (more may follow). */
 int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges);

@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 0
+#define LFS_VERSION_MINOR 1
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -32,6 +32,11 @@ enum lfs_chunk_id {
     LFS_RETN = LFS_FOURCC('R', 'E', 'T', 'N'), /* u64 retained size */
     LFS_DTOF = LFS_FOURCC('D', 'T', 'O', 'F'), /* u32 dominator-tree child offsets, objects+2 */
     LFS_DTCH = LFS_FOURCC('D', 'T', 'C', 'H'), /* u32 dominator-tree children */
+    /* 1.1: allocation sites, optional */
+    LFS_FRAM = LFS_FOURCC('F', 'R', 'A', 'M'), /* 4 x u32 frames: function, file, line, column */
+    LFS_SITE = LFS_FOURCC('S', 'I', 'T', 'E'), /* 2 x u32 sites: frame, caller site */
+    LFS_OSIT = LFS_FOURCC('O', 'S', 'I', 'T'), /* u32 object -> site */
+    LFS_OSMP = LFS_FOURCC('O', 'S', 'M', 'P'), /* u32 object -> allocation samples */
 };
 
 /* META chunk: little-endian u64 fields in this order. Readers accept a longer
@@ -60,6 +65,9 @@ enum lfs_meta_field {
     LFS_META_SOURCE_MTIME_NS,
     LFS_META_SOURCE_HASH,
     LFS_META_SOURCE_OPTIONS,
+    LFS_META_FRAME_COUNT,    /* 1.1: allocation sites (0: none) */
+    LFS_META_SITE_COUNT,
+    LFS_META_SAMPLE_RATE,    /* IEEE-754 double bits: samples per word; 0: not sampled */
     LFS_META_FIELDS
 };
 

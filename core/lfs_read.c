@@ -43,6 +43,8 @@ typedef enum check_kind {
     CHECK_U32_OFFSETS,
     CHECK_ROOTS,             /* node < limit, kind and name < limit2 */
     CHECK_NAMED,             /* node < limit and increasing, string < limit2 */
+    CHECK_FRAMES,            /* function and file < limit2 */
+    CHECK_SITES,             /* frame < limit, caller < the site's own index (site 0: 0) */
 } check_kind;
 
 typedef struct chunk_in {
@@ -101,6 +103,16 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
     case CHECK_ROOTS:
         EACH_ELEMENT((v = get_u32(q)) >= limit || get_u32(q + 4) >= limit2 ||
                      get_u32(q + 8) >= limit2);
+    case CHECK_FRAMES:
+        EACH_ELEMENT((v = get_u32(q)) >= limit2 || (v = get_u32(q + 4)) >= limit2);
+    case CHECK_SITES:
+        for (i = 0; i < n; i++) {
+            const uint8_t *q = p + i * c->elem_size;
+            uint64_t index = first_elem + i;
+            if ((v = get_u32(q)) >= limit || (v = get_u32(q + 4)) >= (index ? index : 1))
+                goto bad;
+        }
+        return 0;
     case CHECK_NAMED:
         for (i = 0; i < n; i++) {
             const uint8_t *q = p + i * c->elem_size;
@@ -319,13 +331,17 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         {LFS_EKND, "EKND", 1, 1, 0, CHECK_U8_BELOW, LF_EDGE_KIND_COUNT, 0, 0, 0, 0, 0, 0},
         {LFS_ROOT, "ROOT", 1, 16, 0, CHECK_ROOTS, 0, 0, 0, 0, 0, 0, 0},
         {LFS_ONAM, "ONAM", 0, 8, 0, CHECK_NAMED, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_FRAM, "FRAM", 0, 16, 0, CHECK_FRAMES, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_SITE, "SITE", 0, 8, 0, CHECK_SITES, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_OSIT, "OSIT", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_OSMP, "OSMP", 0, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_IDOM, "IDOM", 0, 4, 0, CHECK_U32_IDOM, 0, 0, 0, 0, 0, 0, 0},
         {LFS_RETN, "RETN", 0, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTOF, "DTOF", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTCH, "DTCH", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
     };
     enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_ETGT, C_ELBL,
-           C_EKND, C_ROOT, C_ONAM, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
+           C_EKND, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
     for (uint32_t i = 0; i < chunk_count; i++) {
         const uint8_t *e = buf + LFS_HEADER_SIZE + i * LFS_CHUNK_ENTRY_SIZE;
         uint64_t entry_at = LFS_HEADER_SIZE + (uint64_t)i * LFS_CHUNK_ENTRY_SIZE;
@@ -406,6 +422,27 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
     chunk[C_ONAM].elem_count = named;
     chunk[C_ONAM].limit = n;
     chunk[C_ONAM].limit2 = strings;
+    /* Allocation sites (1.1): all three chunks or none; samples optional. */
+    const uint64_t frames = meta[LFS_META_FRAME_COUNT], sites = meta[LFS_META_SITE_COUNT];
+    double sample_rate;
+    memcpy(&sample_rate, &meta[LFS_META_SAMPLE_RATE], sizeof sample_rate);
+    const int has_sites = sites != 0;
+    const int has_samples = has_sites && meta[LFS_META_SAMPLE_RATE] != 0;
+    if ((has_sites && (!frames || frames > file_size / 16 || sites > file_size / 8 ||
+                       !chunk[C_FRAM].present || !chunk[C_SITE].present ||
+                       !chunk[C_OSIT].present)) ||
+        (has_samples && (!(sample_rate > 0 && sample_rate <= 1) || !chunk[C_OSMP].present))) {
+        lf_fail_at(err, chunk[C_META].offset, "corrupt leakfind snapshot",
+                   "bad allocation-site counts");
+        goto out;
+    }
+    chunk[C_FRAM].elem_count = frames;
+    chunk[C_FRAM].limit2 = strings;
+    chunk[C_SITE].elem_count = sites;
+    chunk[C_SITE].limit = frames;
+    chunk[C_OSIT].elem_count = n;
+    chunk[C_OSIT].limit = sites;
+    chunk[C_OSMP].elem_count = n;
     if (has_analysis) {
         for (int c = C_IDOM; c <= C_DTCH; c++)
             if (!chunk[c].present) {
@@ -426,7 +463,8 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         }
     }
     for (int c = C_STRO; c < C_COUNT; c++) {
-        if ((c >= C_IDOM && !has_analysis) || (c == C_ONAM && !chunk[C_ONAM].present))
+        if ((c >= C_IDOM && !has_analysis) || (c == C_ONAM && !chunk[C_ONAM].present) ||
+            (c >= C_FRAM && c <= C_OSIT && !has_sites) || (c == C_OSMP && !has_samples))
             continue;
         if (chunk[c].size != chunk[c].elem_count * chunk[c].elem_size) {
             lf_fail_at(err, chunk[c].offset, "corrupt leakfind snapshot",
@@ -484,6 +522,17 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         out->named_count = (uint32_t)named;
         out->named_node = pairs;
         out->named_string = pairs + named;
+    }
+    if (has_sites) {
+        out->frame_count = (uint32_t)frames;
+        out->site_count = (uint32_t)sites;
+        out->frame = (const lf_frame *)(base + chunk[C_FRAM].offset);
+        out->site = (const lf_site *)(base + chunk[C_SITE].offset);
+        out->object_site = (const uint32_t *)(base + chunk[C_OSIT].offset);
+        if (has_samples) {
+            out->object_samples = (const uint32_t *)(base + chunk[C_OSMP].offset);
+            out->sample_rate = sample_rate;
+        }
     }
     out->stats.dangling_edges = meta[LFS_META_DANGLING_EDGES];
     out->stats.dangling_roots = meta[LFS_META_DANGLING_ROOTS];

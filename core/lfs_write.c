@@ -60,6 +60,13 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     meta_field[LFS_META_SOURCE_MTIME_NS] = s->source_key.mtime_ns;
     meta_field[LFS_META_SOURCE_HASH] = s->source_key.hash;
     meta_field[LFS_META_SOURCE_OPTIONS] = s->source_key.options;
+    const int has_sites = s->object_site && s->site_count;
+    if (has_sites) {
+        meta_field[LFS_META_FRAME_COUNT] = s->frame_count;
+        meta_field[LFS_META_SITE_COUNT] = s->site_count;
+        if (s->object_samples && s->sample_rate > 0)
+            memcpy(&meta_field[LFS_META_SAMPLE_RATE], &s->sample_rate, sizeof s->sample_rate);
+    }
     if (has_analysis) {
         meta_field[LFS_META_REACHABLE_COUNT] = s->reachable_count;
         meta_field[LFS_META_REACHABLE_SHALLOW] = s->reachable_shallow;
@@ -93,6 +100,13 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         named[2 * i + 1] = s->named_string[i];
     }
     ADD(LFS_ONAM, named, (uint64_t)s->named_count * 8);
+    if (has_sites) {
+        ADD(LFS_FRAM, s->frame, (uint64_t)s->frame_count * sizeof(lf_frame));
+        ADD(LFS_SITE, s->site, (uint64_t)s->site_count * sizeof(lf_site));
+        ADD(LFS_OSIT, s->object_site, n * 4);
+        if (meta_field[LFS_META_SAMPLE_RATE])
+            ADD(LFS_OSMP, s->object_samples, n * 4);
+    }
     if (has_analysis) {
         ADD(LFS_IDOM, s->idom, n * 4);
         ADD(LFS_RETN, s->retained, n * 8);

@@ -83,6 +83,35 @@ int lfs_writer_root(lfs_writer *w, uint64_t id, const char *kind, const char *na
     return lf_builder_root(w->b, id, (uint32_t)k, (uint32_t)n);
 }
 
+int64_t lfs_writer_frame(lfs_writer *w, const char *function, const char *file, uint32_t line,
+                         uint32_t column)
+{
+    int64_t fn = lf_builder_string(w->b, function ? function : "", function ? strlen(function) : 0);
+    int64_t fl = lf_builder_string(w->b, file ? file : "", file ? strlen(file) : 0);
+    if (fn < 0 || fl < 0)
+        return LF_BUILDER_NOMEM;
+    return lf_builder_frame(w->b, (uint32_t)fn, (uint32_t)fl, line, column);
+}
+
+int64_t lfs_writer_site(lfs_writer *w, int64_t caller_site, int64_t frame)
+{
+    if (caller_site < 0 || caller_site > UINT32_MAX || frame < 0 || frame > UINT32_MAX)
+        return LF_BUILDER_BAD_INDEX;
+    return lf_builder_site(w->b, (uint32_t)caller_site, (uint32_t)frame);
+}
+
+int lfs_writer_allocated_at(lfs_writer *w, uint64_t id, int64_t site, uint32_t samples)
+{
+    if (site < 0 || site > UINT32_MAX)
+        return LF_BUILDER_BAD_INDEX;
+    return lf_builder_object_site(w->b, id, (uint32_t)site, samples);
+}
+
+void lfs_writer_sample_rate(lfs_writer *w, double samples_per_word)
+{
+    lf_builder_set_sample_rate(w->b, samples_per_word);
+}
+
 int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errlen)
 {
     lf_snapshot s;

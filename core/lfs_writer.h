@@ -41,6 +41,20 @@ int lfs_writer_element(lfs_writer *w, uint64_t from, uint64_t to, uint32_t index
 /* A weak reference: kept for paths and display, never ownership. */
 int lfs_writer_weak_reference(lfs_writer *w, uint64_t from, uint64_t to, const char *field);
 int lfs_writer_root(lfs_writer *w, uint64_t id, const char *kind, const char *name);
+/* Allocation sites: a frame (function, source file, 1-based line and column,
+ * 0 when unknown), a stack as a chain of frames (site = frame called from
+ * caller_site; caller 0: outermost), and the site each object was allocated
+ * at. A stack is built outermost first:
+ *   int64_t s = 0;
+ *   for (outermost .. innermost frame f) s = lfs_writer_site(w, s, f);
+ * Equal frames and stacks get one index. */
+int64_t lfs_writer_frame(lfs_writer *w, const char *function, const char *file, uint32_t line,
+                         uint32_t column);
+int64_t lfs_writer_site(lfs_writer *w, int64_t caller_site, int64_t frame);
+/* samples: how many allocation samples fell in the object, for a sampled dump. */
+int lfs_writer_allocated_at(lfs_writer *w, uint64_t id, int64_t site, uint32_t samples);
+/* The allocations were sampled at this rate (samples per word, 0 < rate <= 1). */
+void lfs_writer_sample_rate(lfs_writer *w, double samples_per_word);
 /* Writes the file atomically (temporary file, then rename) and frees w.
  * On failure, a message goes to errbuf. */
 int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errlen);

@@ -70,6 +70,25 @@ typedef struct lf_root {
     uint32_t reserved;
 } lf_root;
 
+/* One call of an allocation stack (DESIGN 10). Strings are snapshot strings. */
+typedef struct lf_frame {
+    uint32_t function;  /* string: the function's name, "" when unknown */
+    uint32_t file;      /* string: its script or source file, "" when unknown */
+    uint32_t line;      /* 1-based; 0: unknown */
+    uint32_t column;    /* 1-based; 0: unknown */
+} lf_frame;
+
+/* An allocation stack, as a node of the call tree: its innermost frame and
+ * the site of the rest of the stack (its caller). Site 0 is "no site": the
+ * object's allocation was not recorded. A caller is always a smaller site
+ * number, so walking callers ends. */
+typedef struct lf_site {
+    uint32_t frame;     /* frame space */
+    uint32_t caller;    /* site space; 0: this frame is the outermost */
+} lf_site;
+
+#define LF_SITE_NONE 0u
+
 typedef struct lf_snapshot_stats {
     uint64_t dangling_edges;   /* edges naming an id with no object */
     uint64_t dangling_roots;   /* roots naming an id with no object */
@@ -119,6 +138,18 @@ typedef struct lf_snapshot {
     uint32_t named_count;
     const uint32_t *named_node;
     const uint32_t *named_string;
+
+    /* Allocation sites (DESIGN 10): object_site is NULL when the dump has
+     * none. frame_count and site_count include entry 0 (unused / no site). */
+    uint32_t frame_count;
+    uint32_t site_count;
+    const lf_frame *frame;            /* frame -> lf_frame */
+    const lf_site *site;              /* site -> lf_site */
+    const uint32_t *object_site;      /* node -> site (LF_SITE_NONE: not recorded) */
+    /* Sampled allocations (OCaml's Gc.Memprof): the samples that fell in
+     * each object, NULL when every allocation was recorded. */
+    const uint32_t *object_samples;
+    double sample_rate;               /* samples per word allocated, 0: not sampled */
 
     /* Analysis, present when computed or stored in the file (else NULL). */
     const uint32_t *idom;             /* node -> node, LF_NODE_SUPER, LF_NODE_NONE */

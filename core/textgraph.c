@@ -5,7 +5,7 @@
 
 #include "builder.h"
 
-#define MAX_FIELDS 5
+#define MAX_FIELDS 66 /* alloc: record, id and up to 64 frames */
 
 typedef struct text_field {
     const char *ptr;
@@ -95,6 +95,68 @@ static int builder_failed(lf_error *err, uint64_t line, int code, const char *wh
     default:
         return lf_fail_line(err, line, "too many %ss", what);
     }
+}
+
+/* Splits "function (file:line:column)" (file, line, column optional, from
+ * the right, so a file may hold ':') into builder strings; -1: bad number. */
+static int parse_frame(lf_builder *b, text_field f, int64_t *function, int64_t *file,
+                       uint64_t *line, uint64_t *column)
+{
+    text_field fn = f, where = {f.ptr, 0};
+    *line = *column = 0;
+    const char *open = f.len && f.ptr[f.len - 1] == ')' ? memchr(f.ptr, '(', f.len) : NULL;
+    while (open && memchr(open + 1, '(', (size_t)(f.ptr + f.len - open - 1)))
+        open = memchr(open + 1, '(', (size_t)(f.ptr + f.len - open - 1));
+    if (open && open > f.ptr && open[-1] == ' ') {
+        fn.len = (size_t)(open - 1 - f.ptr);
+        where.ptr = open + 1;
+        where.len = (size_t)(f.ptr + f.len - 1 - where.ptr);
+        uint64_t number[2];
+        int numbers = 0;
+        while (numbers < 2) {
+            const char *colon = memrchr(where.ptr, ':', where.len);
+            text_field tail = {colon ? colon + 1 : where.ptr, colon ? (size_t)(where.ptr + where.len - colon - 1) : 0};
+            if (!colon || parse_u64(tail, &number[numbers]) || number[numbers] > UINT32_MAX)
+                break;
+            where.len = (size_t)(colon - where.ptr);
+            numbers++;
+        }
+        if (numbers == 2) {
+            *line = number[1];
+            *column = number[0];
+        } else if (numbers == 1) {
+            *line = number[0];
+        }
+    }
+    *function = lf_builder_string(b, fn.ptr, fn.len);
+    *file = lf_builder_string(b, where.ptr, where.len);
+    return *function < 0 ? (int)*function : *file < 0 ? (int)*file : 0;
+}
+
+/* alloc <id> <frame>...: the object's allocation stack, innermost first. */
+static int parse_alloc(lf_builder *b, const text_field *f, int nf, uint64_t line, lf_error *err)
+{
+    uint64_t id;
+    if (nf < 3)
+        return lf_fail_line(err, line, "an alloc record has an id and at least one frame");
+    if (parse_u64(f[1], &id))
+        return lf_fail_line(err, line, "bad object id in alloc");
+    int64_t site = 0;
+    for (int i = nf - 1; i >= 2; i--) {
+        int64_t function, file, frame = -1;
+        uint64_t at_line, at_column;
+        int code = parse_frame(b, f[i], &function, &file, &at_line, &at_column);
+        if (!code)
+            frame = lf_builder_frame(b, (uint32_t)function, (uint32_t)file, (uint32_t)at_line,
+                                     (uint32_t)at_column);
+        if (frame >= 0)
+            site = lf_builder_site(b, (uint32_t)site, (uint32_t)frame);
+        if (code < 0 || frame < 0 || site < 0)
+            return builder_failed(err, line, code < 0 ? code : frame < 0 ? (int)frame : (int)site,
+                                  "site");
+    }
+    int code = lf_builder_object_site(b, id, (uint32_t)site, 0);
+    return code ? builder_failed(err, line, code, "site") : 0;
 }
 
 int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_error *err)
@@ -220,8 +282,11 @@ int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_
                 rc = builder_failed(err, line, code, "root");
                 goto done;
             }
+        } else if (field_is(f[0], "alloc")) {
+            if ((rc = parse_alloc(b, f, nf, line, err)))
+                goto done;
         } else {
-            rc = lf_fail_line(err, line, "unknown record '%.*s' (expected node, edge or root)",
+            rc = lf_fail_line(err, line, "unknown record '%.*s' (expected node, edge, root or alloc)",
                               (int)(f[0].len > 20 ? 20 : f[0].len), f[0].ptr);
             goto done;
         }
