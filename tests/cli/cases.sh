@@ -48,7 +48,18 @@ cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && pass=$((pass + 1)) || { echo "FAIL co
 head -c 100 "$tmp/nested.lfs" >"$tmp/truncated.lfs"
 case_ err_truncated_lfs 3 dominators "$tmp/truncated.lfs"
 cp "$tmp/nested.lfs" "$tmp/flipped.lfs"
-printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=996 conv=notrunc 2>/dev/null
+# the byte of OCLS entry 5, wherever the chunk table puts OCLS
+lfs_chunk_offset() {
+    i=0
+    while [ $i -lt 64 ]; do
+        if [ "$(dd if="$1" bs=1 skip=$((64 + 32 * i)) count=4 2>/dev/null)" = "$2" ]; then
+            od -A n -t u8 -j $((64 + 32 * i + 8)) -N 8 "$1" | tr -d ' '
+            return
+        fi
+        i=$((i + 1))
+    done
+}
+printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=$(($(lfs_chunk_offset "$tmp/flipped.lfs" OCLS) + 20)) conv=notrunc 2>/dev/null
 case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
 case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
 case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt
