@@ -93,6 +93,7 @@ case_ quiet_dangling 0 classes tests/cli/inputs/dangling.txt -q
 # usage errors: exit 2
 case_ usage_none 2
 case_ usage_unknown_command 2 frobnicate $G/diamond.txt
+case_ usage_mistyped_command 2 domintors $G/diamond.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 case_ usage_bad_format 2 classes $G/diamond.txt --format xml
 case_ usage_bad_top 2 classes $G/diamond.txt --top -3
