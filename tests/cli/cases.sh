@@ -82,6 +82,14 @@ lfs_chunk_offset() {
 printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=$(($(lfs_chunk_offset "$tmp/flipped.lfs" OCLS) + 20)) conv=notrunc 2>/dev/null
 case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
 case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
+# recognisable non-dumps: what the file is and what to take instead
+N=tests/cli/inputs/not_dumps
+case_ err_cpuprofile 3 info $N/node.cpuprofile
+case_ err_heapprofile 3 info $N/node.heapprofile
+case_ err_phd 3 classes $N/ibm.phd
+case_ err_core 3 dominators $N/core.elf
+gzip -c $N/node.heapprofile >"$tmp/profile.gz"
+case_ err_gzip_heapprofile 3 info "$tmp/profile.gz"
 case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt
 case_ err_missing 4 info tests/cli/inputs/no-such-file.txt
 : >"$tmp/empty"
