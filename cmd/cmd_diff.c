@@ -168,7 +168,7 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
         if (with_slope)
             out_real(w, (double)owner_growth(o) / span, 2);
         out_i64(w, owner_growth(o));
-        out_i64(w, (int64_t)(o->retained[1] - o->retained[0]));
+        out_bytes_delta(w, (int64_t)(o->retained[1] - o->retained[0]));
         out_u64(w, o->objects[0]);
         out_u64(w, o->objects[1]);
         lf_str cls = lf_snapshot_object_label(&s[1], o->node[1]);
@@ -305,13 +305,13 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
         out_u64(w, r->count[0]);
         out_u64(w, r->count[1]);
         out_i64(w, delta(r->count));
-        out_i64(w, delta(r->shallow));
-        out_i64(w, delta(r->retained));
+        out_bytes_delta(w, delta(r->shallow));
+        out_bytes_delta(w, delta(r->retained));
         if (d.by_id) {
             out_u64(w, r->created);
             out_u64(w, r->deleted);
-            out_u64(w, r->created_bytes);
-            out_u64(w, r->freed_bytes);
+            out_bytes(w, r->created_bytes);
+            out_bytes(w, r->freed_bytes);
         } else {
             for (int k2 = 0; k2 < 4; k2++)
                 out_null(w);

@@ -93,8 +93,8 @@ static void write_row(out_writer *w, lf_holders *holders, uint32_t v, int64_t de
         out_null(w);
     cli_write_id(w, s, v);
     cli_write_id(w, s, s->idom[v]); /* super-root: null */
-    out_u64(w, s->object_shallow[v]);
-    out_u64(w, s->retained[v]);
+    out_bytes(w, s->object_shallow[v]);
+    out_bytes(w, s->retained[v]);
     out_pct(w, 100.0 * (double)s->retained[v] / heap);
     if (tree && depth > 0)
         out_indent(w, (unsigned)depth);

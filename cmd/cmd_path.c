@@ -249,9 +249,9 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         out_u64(w, d);
         out_u64(w, m->count);
         cli_write_id(w, s, m->object);
-        out_u64(w, s->object_shallow[m->object]);
+        out_bytes(w, s->object_shallow[m->object]);
         if (s->retained && s->idom[m->object] != LF_NODE_NONE)
-            out_u64(w, s->retained[m->object]);
+            out_bytes(w, s->retained[m->object]);
         else
             out_null(w);
         out_indent(w, d);

@@ -161,12 +161,12 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
     for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
         out_u64(w, rows[i].count);
-        out_u64(w, rows[i].shallow);
-        out_u64(w, rows[i].retained);
+        out_bytes(w, rows[i].shallow);
+        out_bytes(w, rows[i].retained);
         out_pct(w, 100.0 * (double)rows[i].retained / heap);
         if (with_estimates && sampled && rows[i].group) {
             out_u64(w, (uint64_t)llround(rows[i].est_count));
-            out_u64(w, (uint64_t)llround(rows[i].est_bytes));
+            out_bytes(w, (uint64_t)llround(rows[i].est_bytes));
         } else if (with_estimates) {
             out_null(w);
             out_null(w);
