@@ -86,7 +86,7 @@ within() {
 
 check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per word
     f=$1/sites.lfs; t=$2
-    row=$(site_row "$f" "Sites.plant (sites.ml:16:5)")
+    row=$(site_row "$f" "Sites.plant (sites.ml:18:5)")
     set -- $row
     expect "$t sites: the planted site is listed, its sampled blocks all 64 B (8-word records)" \
         "yes $(( ${1:-0} * 64 ))" "$([ -n "$row" ] && echo yes) ${2:-}"
@@ -97,14 +97,20 @@ check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per w
     # Bounds at 4 sd (Memprof's generator is seeded, so a run repeats).
     within "$t sites: est_bytes of the planted site within 4 sd of 320,000" "${4:-}" 288650 351350
     within "$t sites: est_count of the planted site within 4 sd of 5,000" "${3:-}" 4545 5455
-    expect "$t sites: the tuples that died in churn (sites.ml:19) have no site" "" \
-        "$("$lf" sites "$f" -q --top 0 --stack 0 --format tsv | awk -F'\t' '$7 ~ /sites\.ml:19:/')"
+    # every sampled planted record: held in an element of the global array
+    expect "$t sites: path --site from the global array to each sampled record" \
+        "root: global Sites.[2] > block(tag 0, 7 fields) x${1:-0}" \
+        "$("$lf" path "$f" --site sites.ml:18:5 --top 0 --format tsv | awk -F'\t' '
+            NR > 1 && $4 == 0 { r[$9] = 1 } NR > 1 && $4 == 1 { c[$8]++ }
+            END { for (k in r) printf "%s > ", k; for (k in c) printf "%s x%d", k, c[k] }')"
+    expect "$t sites: the tuples that died in churn (sites.ml:22) have no site" "" \
+        "$("$lf" sites "$f" -q --top 0 --stack 0 --format tsv | awk -F'\t' '$7 ~ /sites\.ml:22:/')"
     expect "$t sites: one memprof callstack block per sampled live block" \
         "$("$lf" sites "$f" -q --top 0 --format tsv | awk -F'\t' 'NR > 1 && $7 != "(no site)" { n += $1 } END { print n + 0 }')" \
         "$("$lf" classes "$f" --top 0 --format tsv | awk -F'\t' '$5 == "memprof callstack" { print $1 }')"
     expect "$t sites: the whole stack, outermost the module's initialisation" \
-        "Sites.plant (sites.ml:16:5) < Sites (sites.ml:24:5)" \
-        "$("$lf" sites "$f" -q --stack 2 --format tsv | awk -F'\t' '$7 ~ /^Sites.plant/ { print $7 }')"
+        "Sites.plant (sites.ml:18:5) < Sites (sites.ml:27:5)" \
+        "$("$lf" sites "$f" -q --stack 2 --format tsv | awk -F'\t' '$7 ~ /^Sites.plant \(sites.ml:18:5\)/ { print $7 }')"
 }
 
 check_record_sample() { # record --sample 1: every word sampled, the estimates exact
