@@ -75,11 +75,12 @@ int agent_walk_weak(agent_walk *walk, value from, value to, const char *field);
 /* Visits everything the roots reach, then writes the pending weak edges. */
 int agent_walk_run(agent_walk *walk);
 /* After the marking (for agent_sites_collect): whether the walk reached b,
- * its id, the writer, and a label of its own for block b (tag 0 only). */
+ * its id, the writer, and a class of its own (a writer class index) for
+ * block b (tag 0 only). */
 int agent_walk_marked(agent_walk *walk, value b);
 uint64_t agent_walk_rank(agent_walk *walk, value b);
 lfs_writer *agent_walk_writer(agent_walk *walk);
-int agent_walk_label_as(agent_walk *walk, value b, const char *label);
+int agent_walk_label_as(agent_walk *walk, value b, int64_t class_index);
 /* Blocks visited so far. */
 uint64_t agent_walk_count(const agent_walk *walk);
 /* The walk's own memory at its largest: marks, stack, maps (not the writer's). */

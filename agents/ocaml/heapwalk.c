@@ -576,10 +576,9 @@ lfs_writer *agent_walk_writer(agent_walk *walk)
     return walk->w;
 }
 
-int agent_walk_label_as(agent_walk *walk, value b, const char *label)
+int agent_walk_label_as(agent_walk *walk, value b, int64_t cls)
 {
-    int64_t cls = lfs_writer_class(walk->w, label);
-    int64_t *slot = cls < 0 ? NULL : agent_map_slot(&walk->label_as, (uint64_t)b, 1);
+    int64_t *slot = agent_map_slot(&walk->label_as, (uint64_t)b, 1);
     if (!slot)
         return -1;
     *slot = cls + 1;

@@ -148,23 +148,74 @@ static int64_t callstack_site(frame_cache *c, lfs_writer *w, value callstack)
     return site;
 }
 
+/* ---- whole callstacks: many samples share one, so its site is kept
+ * under a hash of its slots, checked against the callstack it came from. */
+
+typedef struct stack_cache {
+    agent_map by_hash; /* hash -> index + 1 in known */
+    struct known_stack {
+        value callstack;
+        int64_t site;
+    } *known;
+    size_t len, cap;
+} stack_cache;
+
+static uint64_t stack_hash(value callstack)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ Wosize_val(callstack);
+    for (mlsize_t i = 0; i < Wosize_val(callstack); i++)
+        h = (h ^ (uint64_t)Field(callstack, i)) * 0x100000001b3ULL;
+    return h ? h : 1;
+}
+
+static int same_stack(value a, value b)
+{
+    if (Wosize_val(a) != Wosize_val(b))
+        return 0;
+    for (mlsize_t i = 0; i < Wosize_val(a); i++)
+        if (Field(a, i) != Field(b, i))
+            return 0;
+    return 1;
+}
+
+static int64_t cached_site(stack_cache *sc, frame_cache *fc, lfs_writer *w, value callstack)
+{
+    int64_t *slot = agent_map_slot(&sc->by_hash, stack_hash(callstack), 1);
+    if (!slot)
+        return -1;
+    if (*slot && same_stack(sc->known[*slot - 1].callstack, callstack))
+        return sc->known[*slot - 1].site;
+    int64_t site = callstack_site(fc, w, callstack);
+    if (site < 0 || *slot) /* a collision keeps the first stack */
+        return site;
+    if (lf_vec_reserve((void **)&sc->known, &sc->cap, sc->len + 1, sizeof *sc->known))
+        return -1;
+    sc->known[sc->len++] = (struct known_stack){callstack, site};
+    *slot = (int64_t)sc->len;
+    return site;
+}
+
 static int write_sites(agent_walk *walk)
 {
     lfs_writer *w = agent_walk_writer(walk);
-    frame_cache cache = {0};
-    int rc = 0;
+    frame_cache frames = {0};
+    stack_cache stacks = {0};
+    int64_t callstack_class = lfs_writer_class(w, "memprof callstack");
+    int rc = callstack_class < 0 ? -1 : 0;
     lfs_writer_sample_rate(w, sampling_rate);
     for (size_t i = 0; i < found.len && rc == 0; i++) {
         sampled_block *b = &found.v[i];
-        int64_t site = callstack_site(&cache, w, b->callstack);
-        rc = site < 0 || agent_walk_label_as(walk, b->callstack, "memprof callstack") ||
+        int64_t site = cached_site(&stacks, &frames, w, b->callstack);
+        rc = site < 0 || agent_walk_label_as(walk, b->callstack, callstack_class) ||
                      lfs_writer_allocated_at(w, agent_walk_rank(walk, b->block), site,
                                              b->samples)
                  ? -1
                  : 0;
     }
-    agent_map_free(&cache.by_slot);
-    free(cache.frame);
+    agent_map_free(&frames.by_slot);
+    free(frames.frame);
+    agent_map_free(&stacks.by_hash);
+    free(stacks.known);
     return rc;
 }
 
