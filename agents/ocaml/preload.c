@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,15 @@ ssize_t readlink(const char *restrict path, char *restrict buf, size_t len)
         agent_sampling_start(rate);
     }
     return next ? next(path, buf, len) : -1;
+}
+
+/* A runtime that never read /proc/self/exe after setting up its heap: say
+ * why the snapshots had no sites. */
+__attribute__((destructor)) static void leakfind_record_end(void)
+{
+    if (pending_sample_rate > 0)
+        fprintf(stderr, "leakfind: --sample: this program's runtime gave the agent no moment to "
+                        "start Gc.Memprof; the snapshots have no allocation sites\n");
 }
 
 __attribute__((constructor)) static void leakfind_record_start(void)
