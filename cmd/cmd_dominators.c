@@ -20,7 +20,7 @@ static const char dominators_help[] =
     "  --top N        at most N rows per level, or N rows with --flat\n"
     "                 (default 10, --flat 50; 0 = no limit)\n"
     "  --min SIZE     hide objects retaining less: bytes (1024, 64K, 2MiB) or a\n"
-    "                 percent of the heap (0.5%%) (default 0.1%%, --flat 0)\n"
+    "                 percent of the heap (0.5%) (default 0.1%, --flat 0)\n"
     "  --flat         objects by retained size, not a tree\n"
     "  --root ID      start from this object (0x1f, @123 or decimal)\n"
     "\n"

@@ -10,6 +10,7 @@
 #include "../core/vec.h"
 #include "../graph/paths.h"
 #include "cli.h"
+#include "class_match.h"
 #include "commands.h"
 #include "path_exclude.h"
 #include "path_rows.h"
@@ -30,7 +31,9 @@ static const char path_help[] =
     "holds its dominators (a converted .lfs), with --class or with --retained.\n"
     "\n"
     "Options:\n"
-    "  --class NAME        the largest instances of class NAME by retained size\n"
+    "  --class NAME        the largest instances of class NAME by retained size:\n"
+    "                      a full name, a simple one (ArrayList, HashMap$Node)\n"
+    "                      or a glob (*Listener, java.util.*)\n"
     "  --site PATTERN      the largest objects by retained size allocated at a site\n"
     "                      whose innermost frame contains PATTERN, e.g. parse or\n"
     "                      parser.ml:88 (dumps with allocation sites: 'leakfind sites')\n"
@@ -100,11 +103,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->exclude[o->exclude_count++] = arg;
     }
     return 0;
-}
-
-static int str_eq(lf_str s, const char *p, size_t len)
-{
-    return s.len == len && memcmp(s.ptr, p, len) == 0;
 }
 
 static const out_column columns[] = {
@@ -330,6 +328,38 @@ static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_
     return count;
 }
 
+/* The largest reachable instances of the classes --class names; when no
+ * class has that name, the closest names are suggested. */
+static int64_t class_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
+{
+    uint32_t classes;
+    uint8_t *match = class_match(s, opt->class_name, &classes);
+    if (!match) {
+        cli_message("error", "out of memory");
+        return -EXIT_SYSTEM;
+    }
+    int64_t count = 0;
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] != LF_NODE_NONE && match[s->object_class[v]])
+            targets[count++] = v;
+    free(match);
+    by_retained_snapshot = s;
+    qsort(targets, (size_t)count, sizeof *targets, by_retained);
+    if (opt->top && (uint64_t)count > opt->top)
+        count = (int64_t)opt->top;
+    if (classes == 0) {
+        char closest[1024];
+        class_suggest(s, opt->class_name, closest, sizeof closest);
+        if (closest[0])
+            cli_message("warning", "no class '%s' (did you mean %s?)", opt->class_name, closest);
+        else
+            cli_message("warning", "no class '%s'", opt->class_name);
+    } else if (count == 0) {
+        cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
+    }
+    return count;
+}
+
 /* The targets: ids given, or the largest reachable instances of a class, or
  * of a site. */
 static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_state *opt,
@@ -338,20 +368,8 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
     int64_t count = 0;
     if (opt->site_pattern)
         return site_targets(s, opt, targets);
-    if (opt->class_name) {
-        size_t len = strlen(opt->class_name);
-        for (uint32_t v = 0; v < s->object_count; v++)
-            if (s->idom[v] != LF_NODE_NONE &&
-                str_eq(lf_snapshot_class_name(s, s->object_class[v]), opt->class_name, len))
-                targets[count++] = v;
-        by_retained_snapshot = s;
-        qsort(targets, (size_t)count, sizeof *targets, by_retained);
-        if (opt->top && (uint64_t)count > opt->top)
-            count = (int64_t)opt->top;
-        if (count == 0)
-            cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
-        return count;
-    }
+    if (opt->class_name)
+        return class_targets(s, opt, targets);
     for (int i = 0; i < nids; i++) {
         uint64_t id;
         if (cli_parse_id(ids[i], &id))

@@ -34,6 +34,7 @@ case_ sites_stack2 0 sites $G/sites.txt --stack 2
 case_ sites_stack0 0 sites $G/sites.txt --stack 0
 case_ sites_json_count 0 sites $G/sites.txt --format json --sort count --top 1
 case_ sites_none 0 sites $G/nested_class.txt
+case_ info_sites 0 info $G/sites.txt
 "$LF" convert $G/sites.txt -o "$tmp/sites.lfs" 2>/dev/null
 case_ sites_stack0 0 sites "$tmp/sites.lfs" --stack 0
 help_ sites_help sites -h
@@ -81,6 +82,14 @@ lfs_chunk_offset() {
 printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=$(($(lfs_chunk_offset "$tmp/flipped.lfs" OCLS) + 20)) conv=notrunc 2>/dev/null
 case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
 case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
+# recognisable non-dumps: what the file is and what to take instead
+N=tests/cli/inputs/not_dumps
+case_ err_cpuprofile 3 info $N/node.cpuprofile
+case_ err_heapprofile 3 info $N/node.heapprofile
+case_ err_phd 3 classes $N/ibm.phd
+case_ err_core 3 dominators $N/core.elf
+gzip -c $N/node.heapprofile >"$tmp/profile.gz"
+case_ err_gzip_heapprofile 3 info "$tmp/profile.gz"
 case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt
 case_ err_missing 4 info tests/cli/inputs/no-such-file.txt
 : >"$tmp/empty"
@@ -92,6 +101,7 @@ case_ quiet_dangling 0 classes tests/cli/inputs/dangling.txt -q
 # usage errors: exit 2
 case_ usage_none 2
 case_ usage_unknown_command 2 frobnicate $G/diamond.txt
+case_ usage_mistyped_command 2 domintors $G/diamond.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 case_ usage_bad_format 2 classes $G/diamond.txt --format xml
 case_ usage_bad_top 2 classes $G/diamond.txt --top -3
