@@ -214,15 +214,17 @@ int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opt
     return -1;
 }
 
+/* Progress shows on a terminal even with -q (which quiets messages);
+ * --no-progress turns it off. */
 void cli_progress(const cli_context *ctx, const char *stage)
 {
-    if (ctx->progress && !ctx->quiet)
+    if (ctx->progress)
         fprintf(stderr, "\rleakfind: %s...\033[K", stage);
 }
 
 void cli_progress_done(const cli_context *ctx)
 {
-    if (ctx->progress && !ctx->quiet)
+    if (ctx->progress)
         fputs("\r\033[K", stderr);
 }
 

@@ -126,12 +126,16 @@ static int by_owner_growth(const void *a, const void *b)
 /* Owners whose retained objects grew; an owner is left out when its parent
  * grew by exactly as many objects (the parent's row already says it). With a
  * workload span (trend), the growth per unit of workload comes first. */
-int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uint64_t min_count,
+int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top, uint64_t min_count,
                       uint64_t min_bytes, double span, int *grew)
 {
     lf_owner_table t = {0};
     lf_error err;
-    if (lf_owners_add(&t, &s[0], 0, &err) || lf_owners_add(&t, &s[1], 1, &err)) {
+    const out_format format = ctx->format;
+    cli_progress(ctx, "matching owners");
+    int failed = lf_owners_add(&t, &s[0], 0, &err) || lf_owners_add(&t, &s[1], 1, &err);
+    cli_progress_done(ctx);
+    if (failed) {
         lf_owners_free(&t);
         cli_message("error", "out of memory");
         return -1;
@@ -185,8 +189,8 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
 }
 
 /* The per-class (or per-site) comparison of s[0] and s[1]; 0 or an exit code. */
-static int diff_groups(const char *const path[2], const lf_snapshot s[2], const diff_state *opt,
-                       lf_class_diff *d)
+static int diff_groups(const cli_context *ctx, const char *const path[2], const lf_snapshot s[2],
+                       const diff_state *opt, lf_class_diff *d)
 {
     lf_grouping g[2];
     int rc = cli_make_grouping(path[0], &s[0], opt->by_site, (uint32_t)opt->stack, &g[0]);
@@ -197,8 +201,10 @@ static int diff_groups(const char *const path[2], const lf_snapshot s[2], const 
         return rc;
     }
     lf_error err;
+    cli_progress(ctx, "comparing");
     if (lf_diff_groups(&s[0], &g[0], &s[1], &g[1], d, &err))
         rc = cli_input_error(path[1], &err);
+    cli_progress_done(ctx);
     lf_grouping_free(&g[0]);
     lf_grouping_free(&g[1]);
     return rc;
@@ -242,7 +248,7 @@ int cmd_diff(int argc, char **argv)
     }
     if (opt.owners) {
         int grew = 0;
-        rc = show_owner_growth(s, ctx.format, opt.top, opt.min_count, opt.min_bytes, 0, &grew);
+        rc = show_owner_growth(&ctx, s, opt.top, opt.min_count, opt.min_bytes, 0, &grew);
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
         if (rc)
@@ -250,7 +256,7 @@ int cmd_diff(int argc, char **argv)
         return opt.exit_code && grew ? EXIT_CONDITION : EXIT_OK;
     }
     lf_class_diff d;
-    if ((rc = diff_groups(path, s, &opt, &d))) {
+    if ((rc = diff_groups(&ctx, path, s, &opt, &d))) {
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
         return rc;

@@ -1,5 +1,6 @@
 /* cmd_trend.c - `leakfind trend`: what grows with the workload. */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_stat
     }
     int grew = 0;
     double span = opt->workload[npos - 1] - opt->workload[0];
-    rc = show_owner_growth(s, ctx->format, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
+    rc = show_owner_growth(ctx, s, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
     lf_snapshot_free(&s[0]);
     lf_snapshot_free(&s[1]);
     if (rc)
@@ -183,9 +184,13 @@ static int add_series(cli_context *ctx, char **pos, int npos, const trend_state 
         }
         lf_grouping g;
         lf_error err;
+        char stage[64];
+        snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, npos);
+        cli_progress(ctx, stage);
         rc = cli_make_grouping(pos[i], &s, opt->by_site, (uint32_t)opt->stack, &g);
         if (!rc && lf_trend_add_grouped(t, &s, &g, &err))
             rc = cli_input_error(pos[i], &err);
+        cli_progress_done(ctx);
         lf_grouping_free(&g);
         lf_snapshot_free(&s);
         if (rc)

@@ -208,3 +208,20 @@ case_ record_not_ocaml 3 record -- /bin/true
 # a program cut after its ELF header: its section table lies past the end
 head -c 64 /bin/true > "$tmp/cut-elf" && chmod +x "$tmp/cut-elf"
 case_ record_cut_elf 3 record -- "$tmp/cut-elf"
+
+# progress: on a terminal (script gives one) -q quiets messages, not progress;
+# --no-progress turns it off; the owner matching of diff --owners shows.
+if command -v script >/dev/null 2>&1; then
+    script -qec "$LF diff -q --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
+    if grep -q "matching owners" "$tmp/tty" && grep -q "computing dominators" "$tmp/tty"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL progress_quiet_terminal: no progress with -q on a terminal"; fail=$((fail + 1))
+    fi
+    script -qec "$LF diff --no-progress --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
+    if grep -q "leakfind: .*\.\.\." "$tmp/tty"; then
+        echo "FAIL progress_off: progress shown with --no-progress"; fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+fi
