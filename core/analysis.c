@@ -55,8 +55,14 @@ nomem:
 
 int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *err)
 {
+    return lf_group_totals_compute(s, s->object_class, s->class_count, t, err);
+}
+
+int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                            lf_class_totals *t, lf_error *err)
+{
     memset(t, 0, sizeof *t);
-    size_t k = s->class_count ? s->class_count : 1;
+    size_t k = groups ? groups : 1;
     t->count = calloc(k, sizeof *t->count);
     t->shallow = calloc(k, sizeof *t->shallow);
     t->retained = calloc(k, sizeof *t->retained);
@@ -70,7 +76,7 @@ int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *
     for (uint32_t v = 0; v < s->object_count; v++) {
         if (!lf_snapshot_counted(s, v))
             continue;
-        uint32_t c = s->object_class[v];
+        uint32_t c = group_of_node[v];
         t->count[c]++;
         t->shallow[c] += s->object_shallow[v];
         if (s->idom && s->idom[v] == LF_NODE_NONE) {
@@ -79,7 +85,7 @@ int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *
         }
     }
     if (s->idom && lf_class_retained(s->domtree_offset, s->domtree_child, s->object_count,
-                                     s->object_class, s->class_count, s->retained,
+                                     group_of_node, groups, s->retained,
                                      (s->flags & LF_SNAP_EMPTY_UNCOUNTED) ? s->object_shallow : NULL,
                                      t->retained)) {
         lf_class_totals_free(t);

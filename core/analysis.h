@@ -21,6 +21,11 @@ typedef struct lf_class_totals {
 
 /* Per-class totals; retained is filled only when the snapshot is analysed. */
 int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *err);
+/* The same over any grouping of objects (node -> group < groups), e.g.
+ * allocation sites: retained counts each object not below another object
+ * of its group in the dominator tree. */
+int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                            lf_class_totals *t, lf_error *err);
 void lf_class_totals_free(lf_class_totals *t);
 
 #endif

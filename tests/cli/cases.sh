@@ -28,6 +28,16 @@ case_ classes_weak_json 0 classes $G/weak_cache.txt --format json
 case_ classes_weak_shallow 0 classes $G/weak_cache.txt --sort shallow --top 2
 case_ classes_weak_table 0 classes $G/weak_cache.txt --format table
 
+# sites: allocation sites (fixtures/graphs/sites.txt works the answers out)
+case_ sites_tsv 0 sites $G/sites.txt
+case_ sites_stack2 0 sites $G/sites.txt --stack 2
+case_ sites_stack0 0 sites $G/sites.txt --stack 0
+case_ sites_json_count 0 sites $G/sites.txt --format json --sort count --top 1
+case_ sites_none 0 sites $G/nested_class.txt
+"$LF" convert $G/sites.txt -o "$tmp/sites.lfs" 2>/dev/null
+case_ sites_stack0 0 sites "$tmp/sites.lfs" --stack 0
+help_ sites_help sites -h
+
 # info
 case_ info_weak_tsv 0 info $G/weak_cache.txt
 case_ info_diamond_json 0 info $G/diamond.txt --format json

@@ -1,0 +1,235 @@
+/* cmd_sites.c - `leakfind sites`: retained memory per allocation site (DESIGN 10). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/analysis.h"
+#include "../core/site_groups.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char sites_help[] =
+    "usage: leakfind sites SNAPSHOT [options]\n"
+    "\n"
+    "One row per allocation site, where the dump recorded one (V8 with allocation\n"
+    "tracking, OCaml with sampling, Android HPROF with allocation tracking): count,\n"
+    "shallow bytes, retained bytes (objects of the site not below another object of\n"
+    "the site in the dominator tree, so nothing is counted twice) and retained as %\n"
+    "of the reachable heap. Objects allocated where nothing was recorded are one row,\n"
+    "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
+    "site's live objects and bytes estimated from the sample and its rate.\n"
+    "\n"
+    "Options:\n"
+    "  --stack N      a site is its N innermost frames (default 1; 0 = the whole stack)\n"
+    "  --top N        at most N rows (default 50; 0 = all)\n"
+    "  --sort KEY     retained (default), shallow, count or site\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_STACK, OPT_TOP, OPT_SORT };
+static const cli_option sites_options[] = {
+    {"stack", 0, 1, OPT_STACK},
+    {"top", 0, 1, OPT_TOP},
+    {"sort", 0, 1, OPT_SORT},
+    {NULL, 0, 0, 0},
+};
+
+typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
+
+typedef struct sites_options_state {
+    uint64_t stack, top;
+    sort_key sort;
+} sites_options_state;
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    sites_options_state *o = state;
+    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
+        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_SORT) {
+        static const char *const keys[] = {"retained", "shallow", "count", "site"};
+        for (int k = 0; k < 4; k++)
+            if (strcmp(arg, keys[k]) == 0) {
+                o->sort = (sort_key)k;
+                return 0;
+            }
+        return cli_usage_error(ctx, "--sort must be retained, shallow, count or site");
+    }
+    return 0;
+}
+
+/* A group's row: its totals and, for a sampled dump, the estimates. */
+typedef struct site_row {
+    uint32_t group;
+    uint64_t count, shallow, retained;
+    double est_count, est_bytes;
+    char *label;
+} site_row;
+
+static sort_key sort_by;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+    return a == b ? 0 : a > b ? -1 : 1;
+}
+
+/* Total order: the chosen key, then retained, shallow, count, label. */
+static int by_key(const void *pa, const void *pb)
+{
+    const site_row *x = pa, *y = pb;
+    int c = 0;
+    if (sort_by == SORT_SHALLOW)
+        c = cmp_u64_desc(x->shallow, y->shallow);
+    else if (sort_by == SORT_COUNT)
+        c = cmp_u64_desc(x->count, y->count);
+    else if (sort_by == SORT_SITE)
+        c = strcmp(x->label, y->label);
+    if (!c)
+        c = cmp_u64_desc(x->retained, y->retained);
+    if (!c)
+        c = cmp_u64_desc(x->shallow, y->shallow);
+    if (!c)
+        c = cmp_u64_desc(x->count, y->count);
+    if (!c)
+        c = strcmp(x->label, y->label);
+    if (!c)
+        c = x->group < y->group ? -1 : x->group > y->group;
+    return c;
+}
+
+/* Memprof samples each word (header included) with probability `rate`: a
+ * live sampled block of w words stands for 1 / P(sampled) blocks and its
+ * samples for samples / rate words. */
+static void add_estimates(const lf_snapshot *s, const uint32_t *group_of_node, site_row *rows)
+{
+    const double rate = s->sample_rate;
+    for (uint32_t v = 0; v < s->object_count; v++) {
+        uint32_t samples = s->object_samples[v];
+        if (!samples || !s->object_site[v])
+            continue;
+        double words = (double)s->object_shallow[v] / 8.0;
+        double p = -expm1(words * log1p(-rate));
+        site_row *r = &rows[group_of_node[v]];
+        r->est_count += p > 0 ? 1.0 / p : 0;
+        r->est_bytes += (double)samples / rate * 8.0;
+    }
+}
+
+/* The groups that have objects, as rows with labels; NULL when out of memory. */
+static site_row *make_rows(const lf_snapshot *s, const lf_site_groups *g,
+                           const uint32_t *group_of_node, const lf_class_totals *t,
+                           uint32_t *listed)
+{
+    site_row *rows = calloc(g->count, sizeof *rows);
+    if (!rows)
+        return NULL;
+    if (s->object_samples)
+        add_estimates(s, group_of_node, rows);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < g->count; k++) {
+        if (!t->count[k])
+            continue;
+        site_row r = rows[k];
+        r.group = k;
+        r.count = t->count[k];
+        r.shallow = t->shallow[k];
+        r.retained = t->retained[k];
+        size_t len = lf_site_label(s, g->site_of[k], g->depth, NULL, 0);
+        r.label = malloc(len + 1);
+        if (!r.label) {
+            for (uint32_t i = 0; i < n; i++)
+                free(rows[i].label);
+            free(rows);
+            return NULL;
+        }
+        lf_site_label(s, g->site_of[k], g->depth, r.label, len + 1);
+        rows[n++] = r;
+    }
+    *listed = n;
+    return rows;
+}
+
+static void print_rows(const lf_snapshot *s, out_format format, const site_row *rows,
+                       uint32_t listed, uint64_t top)
+{
+    static const out_column cols[] = {
+        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+        {"retained_pct", OUT_PCT}, {"est_count", OUT_U64}, {"est_bytes", OUT_U64},
+        {"site", OUT_STR},
+    };
+    static const out_column table_cols[] = {
+        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+        {"retained_pct", OUT_PCT}, {"site", OUT_STR},
+    };
+    const int sampled = s->object_samples != NULL;
+    const int with_estimates = sampled || format != OUT_TABLE;
+    out_writer *w = with_estimates ? out_begin(stdout, format, cols, 7)
+                                   : out_begin(stdout, format, table_cols, 5);
+    double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
+    for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
+        out_u64(w, rows[i].count);
+        out_u64(w, rows[i].shallow);
+        out_u64(w, rows[i].retained);
+        out_pct(w, 100.0 * (double)rows[i].retained / heap);
+        if (with_estimates && sampled && rows[i].group) {
+            out_u64(w, (uint64_t)llround(rows[i].est_count));
+            out_u64(w, (uint64_t)llround(rows[i].est_bytes));
+        } else if (with_estimates) {
+            out_null(w);
+            out_null(w);
+        }
+        out_cstr(w, rows[i].label);
+        out_row_end(w);
+    }
+    out_end(w);
+}
+
+int cmd_sites(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    sites_options_state opt = {1, 50, SORT_RETAINED};
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, sites_options, on_option, &opt, sites_help, &path);
+    if (rc >= 0)
+        return rc;
+    lf_snapshot s;
+    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+        return rc;
+    if (!s.object_site) {
+        cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
+                    "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);
+        lf_snapshot_free(&s);
+        return EXIT_OK;
+    }
+    lf_error err;
+    lf_site_groups g;
+    lf_class_totals t = {0};
+    uint32_t *group_of_node = NULL, listed = 0;
+    site_row *rows = NULL;
+    rc = lf_site_groups_make(&s, (uint32_t)opt.stack, &g, &err);
+    if (!rc && !(group_of_node = lf_site_groups_of_nodes(&s, &g)))
+        rc = lf_fail_nomem(&err, "grouping allocation sites");
+    if (!rc)
+        rc = lf_group_totals_compute(&s, group_of_node, g.count, &t, &err);
+    if (!rc && !(rows = make_rows(&s, &g, group_of_node, &t, &listed)))
+        rc = lf_fail_nomem(&err, "listing allocation sites");
+    if (!rc) {
+        sort_by = opt.sort;
+        qsort(rows, listed, sizeof *rows, by_key);
+        if (s.object_samples && !ctx.quiet)
+            cli_message("note", "allocations were sampled (rate %g per word): count, shallow and "
+                        "retained are the sampled objects', est_count and est_bytes estimates",
+                        s.sample_rate);
+        print_rows(&s, ctx.format, rows, listed, opt.top);
+        for (uint32_t i = 0; i < listed; i++)
+            free(rows[i].label);
+    }
+    free(rows);
+    free(group_of_node);
+    lf_class_totals_free(&t);
+    if (g.of_site)
+        lf_site_groups_free(&g);
+    lf_snapshot_free(&s);
+    return rc ? cli_input_error(path, &err) : EXIT_OK;
+}
