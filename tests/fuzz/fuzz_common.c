@@ -30,6 +30,13 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].kind);
         lf_snapshot_string(s, s->root[r].name);
     }
+    /* sites: every object's stack ends, through frames that exist */
+    for (uint32_t v = 0; s->object_site && v < s->object_count; v++)
+        for (uint32_t site = s->object_site[v]; site != LF_SITE_NONE; site = s->site[site].caller) {
+            if (site >= s->site_count || s->site[site].caller >= site || s->site[site].frame >= s->frame_count)
+                abort();
+            lf_snapshot_string(s, s->frame[s->site[site].frame].function);
+        }
 }
 
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
