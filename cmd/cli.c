@@ -549,3 +549,21 @@ void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const 
     size_t n = lf_snapshot_label_text(s, a.kind, a.label, buf + p, sizeof buf - p);
     out_str(w, buf, p + n);
 }
+
+int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,
+                      lf_grouping *g)
+{
+    if (!by_site) {
+        lf_grouping_by_class(s, g);
+        return EXIT_OK;
+    }
+    if (!s->object_site) {
+        cli_message("error", "'%s' has no allocation sites: --by-site needs dumps taken with "
+                    "allocation tracking on (see docs/SITES.md)", path);
+        return EXIT_INPUT;
+    }
+    lf_error err;
+    if (lf_grouping_by_site(s, stack, g, &err))
+        return cli_input_error(path, &err);
+    return EXIT_OK;
+}

@@ -37,6 +37,15 @@ case_ sites_none 0 sites $G/nested_class.txt
 "$LF" convert $G/sites.txt -o "$tmp/sites.lfs" 2>/dev/null
 case_ sites_stack0 0 sites "$tmp/sites.lfs" --stack 0
 help_ sites_help sites -h
+# diff and trend --by-site (fixtures/graphs/make_sites_series.sh plants 10 entries per step)
+case_ diff_by_site 0 diff --by-site $G/sites_series-1.txt $G/sites_series-3.txt
+case_ trend_by_site 1 trend --by-site $G/sites_series-1.txt $G/sites_series-2.txt $G/sites_series-3.txt --workload 100,200,300 --exit-code
+case_ trend_by_site_stack2 0 trend --by-site --stack 2 $G/sites_series-1.txt $G/sites_series-2.txt $G/sites_series-3.txt --format json
+# path --site: the largest objects of matching sites (make: 0x2 retains 200, 0x5 130)
+case_ path_site 0 path $G/sites.txt --site a.ml:3 --top 2
+case_ path_site_stack2 0 path $G/sites.txt --site loop --stack 2
+case_ path_site_innermost 0 path $G/sites.txt --site loop
+case_ diff_by_site_none 3 diff --by-site $G/nested_class.txt $G/sites_series-3.txt
 
 # info
 case_ info_weak_tsv 0 info $G/weak_cache.txt
