@@ -138,6 +138,24 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
+    if (s.object_site) { /* rows only a dump with allocation sites has */
+        uint64_t with_site = 0, stacks = 0;
+        uint8_t *used = calloc((size_t)s.site_count + 1, 1);
+        for (uint32_t v = 0; used && v < s.object_count; v++) {
+            uint32_t site = s.object_site[v];
+            with_site += site != LF_SITE_NONE;
+            stacks += site != LF_SITE_NONE && !used[site];
+            used[site] = 1;
+        }
+        free(used);
+        row_u64(&r, "allocation_stacks", stacks);
+        row_u64(&r, "objects_with_site", with_site);
+        if (s.object_samples) {
+            char rate[32];
+            int n = snprintf(rate, sizeof rate, "%g", s.sample_rate);
+            row_str(&r, "sample_rate", rate, (size_t)n);
+        }
+    }
     if (s.flags & LF_SNAP_PARTIAL) { /* rows only a cut-off dump has */
         row_u64(&r, "partial_cut_at", s.stats.cut_at);
         row_u64(&r, "partial_cut_missing_bytes", s.stats.cut_missing);

@@ -34,6 +34,7 @@ case_ sites_stack2 0 sites $G/sites.txt --stack 2
 case_ sites_stack0 0 sites $G/sites.txt --stack 0
 case_ sites_json_count 0 sites $G/sites.txt --format json --sort count --top 1
 case_ sites_none 0 sites $G/nested_class.txt
+case_ info_sites 0 info $G/sites.txt
 "$LF" convert $G/sites.txt -o "$tmp/sites.lfs" 2>/dev/null
 case_ sites_stack0 0 sites "$tmp/sites.lfs" --stack 0
 help_ sites_help sites -h
