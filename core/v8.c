@@ -27,7 +27,7 @@
 #define MAX_TYPES V8_MAX_TYPES
 #define THREADED_MIN_BYTES (1u << 22)
 
-enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO, F_TRACE };
+enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO, F_TRACE, F_KINDS };
 
 typedef struct v8_meta {
     unsigned node_fields, edge_fields;
@@ -849,7 +849,7 @@ static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
     if (!m->have_meta || !m->have_node_count || !m->have_edge_count)
         return lf_fail_at(j->err, at, "snapshot header incomplete",
                           "meta, node_count and edge_count must come before the arrays");
-    int has[8] = {0};
+    int has[F_KINDS] = {0};
     for (unsigned i = 0; i < m->node_fields; i++)
         has[m->node_field_kind[i]] = 1;
     if (!has[F_TYPE] || !has[F_NAME] || !has[F_ID] || !has[F_SIZE] || !has[F_EDGES])
