@@ -39,6 +39,13 @@ void fuzz_exercise_sites(const struct lf_snapshot *s)
 {
     lf_error err;
     lf_site_groups g;
+    /* sites: every object's stack ends, through frames that exist */
+    for (uint32_t v = 0; s->object_site && v < s->object_count; v++)
+        for (uint32_t site = s->object_site[v]; site != LF_SITE_NONE; site = s->site[site].caller) {
+            if (site >= s->site_count || s->site[site].caller >= site || s->site[site].frame >= s->frame_count)
+                abort();
+            lf_snapshot_string(s, s->frame[s->site[site].frame].function);
+        }
     if (!s->object_site || lf_site_groups_make(s, 2, &g, &err))
         return;
     uint32_t *group = lf_site_groups_of_nodes(s, &g);

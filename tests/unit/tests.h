@@ -44,7 +44,10 @@
     T(test_hprof_address_gaps)             \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
-    T(test_v8_partial)
+    T(test_v8_partial)                     \
+    T(test_v8_sites_tree)                  \
+    T(test_v8_sites_errors)                \
+    T(test_v8_sites_planted)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)
