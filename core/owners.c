@@ -30,8 +30,8 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
     lf_holder h = lf_holders_get(holders, v);
     if (h.kind == LF_HOLDER_ROOT) {
         lf_str kind = lf_snapshot_string(s, s->root[h.label].kind), name = lf_snapshot_string(s, s->root[h.label].name);
-        int n = snprintf(buf, size, "%.*s %.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
-                         (int)(name.len > 800 ? 800 : name.len), name.ptr);
+        int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
+                         name.len ? " " : "", (int)(name.len > 800 ? 800 : name.len), name.ptr);
         out.ptr = buf;
         out.len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
         return out;
@@ -160,8 +160,10 @@ size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
     char field[1200];
     lf_str h = holder(holders, node, field, sizeof field);
     lf_str cls = lf_snapshot_object_label(holders->s, node);
-    int n = snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr, h.len ? " " : "",
-                     (int)(cls.len > 400 ? 400 : cls.len), cls.ptr);
+    /* a synthetic V8 root has no class name: "(root)", never "(root)  ()" */
+    int n = cls.len ? snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr,
+                               h.len ? " " : "", (int)(cls.len > 400 ? 400 : cls.len), cls.ptr)
+                    : snprintf(buf, size, "%.*s", (int)(h.len > 600 ? 600 : h.len), h.ptr);
     return n < 0 || size == 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 

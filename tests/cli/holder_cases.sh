@@ -40,7 +40,7 @@ rows_ holders_few "[0] [1] [2] [4]" 'NR > 2 {s = s (s ? " " : "") $8} END {print
 # 256 more, 16 bytes each, and 300 more array slots of 4 bytes: 5296. The
 # Items' and arrays' owners grew as much as the Holders', so one row.
 "$build/gen_arrays" "$tmp/arrays-2.hprof" 2 1 5000 9000 100
-rows_ holders_owners "256 5296 Holder JNI global  (Holder)" 'NR > 1 {print $1, $2, $5, $6}' \
+rows_ holders_owners "256 5296 Holder JNI global (Holder)" 'NR > 1 {print $1, $2, $5, $6}' \
     diff "$tmp/arrays-1.hprof" "$tmp/arrays-2.hprof" --owners --top 0 --format tsv
 # path (issue 19): the path to every Item, whose hops are known by
 # construction: the Holder of its array (a JNI global root), the array by
