@@ -137,3 +137,15 @@ rows_ trend_warmup_leak "1.00 1.000 yes yes +100 +100 0,100,200 compiledRules (A
     trend $WL --workload 100,200,300
 "$LF" trend $WL --workload 100,200,300 --exit-code >/dev/null 2>&1
 [ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the code leak"; fail=$((fail + 1)); }
+
+# The planted leak by site (fixtures/node/alloc_sites.js: one LeakedRequest of
+# 40 bytes kept per request, allocated in makeLeak): its 300 objects are the
+# reachable LeakedRequests of makeLeak's site, and trend --by-site flags
+# makeLeak at 1.00 per request, the new ones (0, 100, 200) under one holder.
+rows_ sites_planted_path "LeakedRequest 300 12000" \
+    'NR > 1 && $3 == $4 {c[$8]++; b[$8] += $6} END {print "LeakedRequest", c["LeakedRequest"], b["LeakedRequest"]}' \
+    path $N/alloc_sites-300.heapsnapshot.gz --site makeLeak --top 0 --format tsv
+rows_ sites_planted_trend "1.00 yes makeLeak 0,100,200" \
+    'NR == 2 {split($6, f, " "); print $1, $4, f[1], $7}' \
+    trend --by-site $N/alloc_sites-100.heapsnapshot.gz $N/alloc_sites-200.heapsnapshot.gz \
+    $N/alloc_sites-300.heapsnapshot.gz --workload 100,200,300 --format tsv
