@@ -140,16 +140,6 @@ typedef struct trend_row {
     int64_t holder;           /* row in t.holders, or -1 */
 } trend_row;
 
-/* "12,15,18" */
-static size_t format_counts(const uint64_t *y, int n, char *buf, size_t size)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && o + 24 < size; i++)
-        o += (size_t)snprintf(buf + o, size - o, "%s%llu", i ? "," : "", (unsigned long long)y[i]);
-    return o;
-}
-
 static const lf_trend *sorting;
 
 static int by_flag_slope(const void *a, const void *b)
@@ -264,12 +254,13 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
         out_bool(w, r->fit.monotonic);
         out_bool(w, r->flagged);
         char text[4096];
-        size_t o = format_counts(t->count + (size_t)r->cls * t->capacity, npos, text, sizeof text);
-        out_str(w, text, o);
+        out_u64_list(w, t->count + (size_t)r->cls * t->capacity, (size_t)npos);
         out_str(w, t->names.bytes + t->names.offset[r->cls], t->names.offset[r->cls + 1] - t->names.offset[r->cls]);
-        o = r->holder < 0 ? 0 : format_counts(t->holders.count + (size_t)r->holder * t->capacity, npos, text, sizeof text);
-        out_str(w, text, o);
-        o = r->holder < 0 ? 0 : lf_trend_holder_name(&t->holders, (size_t)r->holder, text, sizeof text);
+        if (r->holder < 0)
+            out_null(w);
+        else
+            out_u64_list(w, t->holders.count + (size_t)r->holder * t->capacity, (size_t)npos);
+        size_t o = r->holder < 0 ? 0 : lf_trend_holder_name(&t->holders, (size_t)r->holder, text, sizeof text);
         out_str(w, text, o);
         out_row_end(w);
     }

@@ -147,6 +147,20 @@ void out_str(out_writer *w, const char *s, size_t len)
     emit(w, s, len, 1);
 }
 
+void out_u64_list(out_writer *w, const uint64_t *v, size_t n)
+{
+    char buf[4096];
+    size_t o = 0;
+    const int json = w->format == OUT_JSON;
+    if (json)
+        buf[o++] = '[';
+    for (size_t i = 0; i < n && o + 24 < sizeof buf; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%" PRIu64, i ? "," : "", v[i]);
+    if (json)
+        buf[o++] = ']';
+    emit(w, buf, o, 0);
+}
+
 void out_cstr(out_writer *w, const char *s)
 {
     emit(w, s, strlen(s), 1);

@@ -29,6 +29,8 @@ typedef struct out_writer out_writer;
 out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols);
 void out_str(out_writer *w, const char *s, size_t len);
 void out_cstr(out_writer *w, const char *s);
+/* A list of counts: "10,20,30" in a table and TSV, [10,20,30] in JSON. */
+void out_u64_list(out_writer *w, const uint64_t *v, size_t n);
 void out_u64(out_writer *w, uint64_t v);
 void out_i64(out_writer *w, int64_t v);
 /* A size in bytes: plain bytes in TSV and JSON, "136.8 KiB" in a table. */
