@@ -159,7 +159,8 @@ int64_t hprof_frame_label(hprof_reader *r, uint32_t thread_serial, uint32_t fram
 const char *hprof_root_kind_name(uint8_t tag);
 
 /* hprof_sites.c */
-void hprof_note_trace_serial(hprof_reader *r, uint32_t serial);
+/* cold: called only when the serial changes */
+__attribute__((cold)) void hprof_note_trace_serial(hprof_reader *r, uint32_t serial);
 /* Pass 1 sees every object's stack trace serial. Dumps repeat one serial
  * (HotSpot: the dummy trace for every object), so only a change costs a
  * lookup. */
