@@ -214,15 +214,17 @@ int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opt
     return -1;
 }
 
+/* Progress shows on a terminal even with -q (which quiets messages);
+ * --no-progress turns it off. */
 void cli_progress(const cli_context *ctx, const char *stage)
 {
-    if (ctx->progress && !ctx->quiet)
+    if (ctx->progress)
         fprintf(stderr, "\rleakfind: %s...\033[K", stage);
 }
 
 void cli_progress_done(const cli_context *ctx)
 {
-    if (ctx->progress && !ctx->quiet)
+    if (ctx->progress)
         fputs("\r\033[K", stderr);
 }
 
@@ -548,4 +550,22 @@ void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const 
     memcpy(buf, weak_prefix, p);
     size_t n = lf_snapshot_label_text(s, a.kind, a.label, buf + p, sizeof buf - p);
     out_str(w, buf, p + n);
+}
+
+int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,
+                      lf_grouping *g)
+{
+    if (!by_site) {
+        lf_grouping_by_class(s, g);
+        return EXIT_OK;
+    }
+    if (!s->object_site) {
+        cli_message("error", "'%s' has no allocation sites: --by-site needs dumps taken with "
+                    "allocation tracking on (see docs/SITES.md)", path);
+        return EXIT_INPUT;
+    }
+    lf_error err;
+    if (lf_grouping_by_site(s, stack, g, &err))
+        return cli_input_error(path, &err);
+    return EXIT_OK;
 }

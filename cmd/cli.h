@@ -84,6 +84,13 @@ int cli_parse_count(const char *arg, uint64_t *out);
 /* "0x1f", "@123", "123" -> id */
 int cli_parse_id(const char *arg, uint64_t *out);
 
+/* diff and trend: objects grouped by class, or by allocation site (--by-site,
+ * `stack` innermost frames). A snapshot without sites is bad input for
+ * --by-site: the message is printed and EXIT_INPUT returned. */
+#include "../core/grouping.h"
+int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,
+                      lf_grouping *g);
+
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
 /* A hop's label ("next", "[3]") from a batch answer (edge_batch.h), after
  * prefix when the edge is weak; empty when there is no such edge. */

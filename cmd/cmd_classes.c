@@ -138,8 +138,8 @@ int cmd_classes(int argc, char **argv)
     for (uint32_t i = 0; i < listed && (opt.top == 0 || i < opt.top); i++) {
         uint32_t c = order[i];
         out_u64(w, t.count[c]);
-        out_u64(w, t.shallow[c]);
-        out_u64(w, t.retained[c]);
+        out_bytes(w, t.shallow[c]);
+        out_bytes(w, t.retained[c]);
         out_pct(w, 100.0 * (double)t.retained[c] / heap);
         lf_str name = lf_snapshot_class_name(&s, c);
         out_str(w, name.ptr, name.len);

@@ -11,7 +11,8 @@
 static const char diff_help[] =
     "usage: leakfind diff BEFORE AFTER [options]\n"
     "\n"
-    "Per class (matched by name): live instances before and after, the change\n"
+    "Per class (matched by name), or per allocation site with --by-site: live\n"
+    "instances before and after, the change\n"
     "in instances, in shallow bytes and in retained bytes; largest growth in\n"
     "instances first. Classes that did not change are left out. When both\n"
     "snapshots have stable object ids (V8; leakfind files written so), also\n"
@@ -28,9 +29,14 @@ static const char diff_help[] =
     "                   array indices and addresses left out); rows: objects and\n"
     "                   bytes retained before and after, the owner's class and\n"
     "                   path. An owner whose growth is all its parent's is left out.\n"
+    "  --by-site        per allocation site instead of per class (dumps taken with\n"
+    "                   allocation tracking; see 'leakfind sites'); last column: site\n"
+    "  --stack N        with --by-site: a site is its N innermost frames (default 1,\n"
+    "                   0 = the whole stack)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL, OPT_OWNERS };
+enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL, OPT_OWNERS, OPT_BY_SITE,
+       OPT_STACK };
 static const cli_option diff_options[] = {
     {"min-count", 0, 1, OPT_MIN_COUNT},
     {"min-bytes", 0, 1, OPT_MIN_BYTES},
@@ -38,12 +44,14 @@ static const cli_option diff_options[] = {
     {"top", 0, 1, OPT_TOP},
     {"all", 0, 0, OPT_ALL},
     {"owners", 0, 0, OPT_OWNERS},
+    {"by-site", 0, 0, OPT_BY_SITE},
+    {"stack", 0, 1, OPT_STACK},
     {NULL, 0, 0, 0},
 };
 
 typedef struct diff_state {
-    uint64_t min_count, min_bytes, top;
-    int exit_code, all, owners;
+    uint64_t min_count, min_bytes, top, stack;
+    int exit_code, all, owners, by_site;
 } diff_state;
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
@@ -61,6 +69,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->all = 1;
     if (id == OPT_OWNERS)
         o->owners = 1;
+    if (id == OPT_BY_SITE)
+        o->by_site = 1;
+    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
+        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
     return 0;
 }
 
@@ -114,12 +126,16 @@ static int by_owner_growth(const void *a, const void *b)
 /* Owners whose retained objects grew; an owner is left out when its parent
  * grew by exactly as many objects (the parent's row already says it). With a
  * workload span (trend), the growth per unit of workload comes first. */
-int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uint64_t min_count,
+int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top, uint64_t min_count,
                       uint64_t min_bytes, double span, int *grew)
 {
     lf_owner_table t = {0};
     lf_error err;
-    if (lf_owners_add(&t, &s[0], 0, &err) || lf_owners_add(&t, &s[1], 1, &err)) {
+    const out_format format = ctx->format;
+    cli_progress(ctx, "matching owners");
+    int failed = lf_owners_add(&t, &s[0], 0, &err) || lf_owners_add(&t, &s[1], 1, &err);
+    cli_progress_done(ctx);
+    if (failed) {
         lf_owners_free(&t);
         cli_message("error", "out of memory");
         return -1;
@@ -156,7 +172,7 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
         if (with_slope)
             out_real(w, (double)owner_growth(o) / span, 2);
         out_i64(w, owner_growth(o));
-        out_i64(w, (int64_t)(o->retained[1] - o->retained[0]));
+        out_bytes_delta(w, (int64_t)(o->retained[1] - o->retained[0]));
         out_u64(w, o->objects[0]);
         out_u64(w, o->objects[1]);
         lf_str cls = lf_snapshot_object_label(&s[1], o->node[1]);
@@ -172,10 +188,34 @@ int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uin
     return 0;
 }
 
+/* The per-class (or per-site) comparison of s[0] and s[1]; 0 or an exit code. */
+static int diff_groups(const cli_context *ctx, const char *const path[2], const lf_snapshot s[2],
+                       const diff_state *opt, lf_class_diff *d)
+{
+    lf_grouping g[2];
+    int rc = cli_make_grouping(path[0], &s[0], opt->by_site, (uint32_t)opt->stack, &g[0]);
+    if (rc)
+        return rc;
+    if ((rc = cli_make_grouping(path[1], &s[1], opt->by_site, (uint32_t)opt->stack, &g[1]))) {
+        lf_grouping_free(&g[0]);
+        return rc;
+    }
+    lf_error err;
+    cli_progress(ctx, "comparing");
+    if (lf_diff_groups(&s[0], &g[0], &s[1], &g[1], d, &err))
+        rc = cli_input_error(path[1], &err);
+    cli_progress_done(ctx);
+    lf_grouping_free(&g[0]);
+    lf_grouping_free(&g[1]);
+    return rc;
+}
+
+static int show_group_growth(const cli_context *ctx, const diff_state *opt, const lf_class_diff *d);
+
 int cmd_diff(int argc, char **argv)
 {
     cli_context ctx = {0};
-    diff_state opt = {1, 0, 0, 0, 0, 0};
+    diff_state opt = {1, 0, 0, 1, 0, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, diff_options, on_option, &opt, diff_help, &pos, &npos);
@@ -208,7 +248,7 @@ int cmd_diff(int argc, char **argv)
     }
     if (opt.owners) {
         int grew = 0;
-        rc = show_owner_growth(s, ctx.format, opt.top, opt.min_count, opt.min_bytes, 0, &grew);
+        rc = show_owner_growth(&ctx, s, opt.top, opt.min_count, opt.min_bytes, 0, &grew);
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
         if (rc)
@@ -216,18 +256,28 @@ int cmd_diff(int argc, char **argv)
         return opt.exit_code && grew ? EXIT_CONDITION : EXIT_OK;
     }
     lf_class_diff d;
-    lf_error err;
-    if (lf_diff_classes(&s[0], &s[1], &d, &err)) {
+    if ((rc = diff_groups(&ctx, path, s, &opt, &d))) {
         lf_snapshot_free(&s[0]);
         lf_snapshot_free(&s[1]);
-        return cli_input_error(path[1], &err);
+        return rc;
     }
+    rc = show_group_growth(&ctx, &opt, &d);
+    lf_class_diff_free(&d);
+    lf_snapshot_free(&s[0]);
+    lf_snapshot_free(&s[1]);
+    return rc;
+}
+/* Rows of what changed, largest growth first; EXIT_CONDITION when asked
+ * (--exit-code) and some row grew past the thresholds. */
+static int show_group_growth(const cli_context *ctx, const diff_state *opt, const lf_class_diff *d_)
+{
+    const lf_class_diff d = *d_;
     uint32_t live = 0;
     for (uint32_t i = 0; i < d.rows; i++)
         live += d.row[i].count[0] || d.row[i].count[1];
-    if (!ctx.quiet && live > 0 && d.shared_classes * 2 < live)
-        cli_message("warning", "only %u of %u classes occur in both snapshots: are they of the same program?",
-                    d.shared_classes, live);
+    if (!ctx->quiet && live > 0 && d.shared_classes * 2 < live)
+        cli_message("warning", "only %u of %u %s occur in both snapshots: are they of the same program?",
+                    d.shared_classes, live, opt->by_site ? "sites" : "classes");
     uint32_t *order = malloc((d.rows + 1) * sizeof *order);
     uint32_t n = 0;
     int grew = 0;
@@ -235,10 +285,10 @@ int cmd_diff(int argc, char **argv)
         const lf_class_delta *r = &d.row[i];
         int changed = r->count[0] != r->count[1] || r->shallow[0] != r->shallow[1] ||
                       r->retained[0] != r->retained[1] || r->created || r->deleted;
-        if ((r->count[0] || r->count[1]) && (changed || opt.all))
+        if ((r->count[0] || r->count[1]) && (changed || opt->all))
             order[n++] = i;
-        if (delta(r->count) >= (int64_t)opt.min_count && delta(r->count) > 0 &&
-            delta(r->shallow) >= (int64_t)opt.min_bytes)
+        if (delta(r->count) >= (int64_t)opt->min_count && delta(r->count) > 0 &&
+            delta(r->shallow) >= (int64_t)opt->min_bytes)
             grew = 1;
     }
     sorting = &d;
@@ -251,19 +301,23 @@ int cmd_diff(int argc, char **argv)
         {"shallow_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"new", OUT_U64},
         {"deleted", OUT_U64}, {"new_bytes", OUT_U64}, {"freed_bytes", OUT_U64}, {"class", OUT_STR},
     };
-    out_writer *w = out_begin(stdout, ctx.format, columns, 10);
-    for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
+    out_column cols[10];
+    memcpy(cols, columns, sizeof cols);
+    if (opt->by_site)
+        cols[9].name = "site";
+    out_writer *w = out_begin(stdout, ctx->format, cols, 10);
+    for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const lf_class_delta *r = &d.row[order[k]];
         out_u64(w, r->count[0]);
         out_u64(w, r->count[1]);
         out_i64(w, delta(r->count));
-        out_i64(w, delta(r->shallow));
-        out_i64(w, delta(r->retained));
+        out_bytes_delta(w, delta(r->shallow));
+        out_bytes_delta(w, delta(r->retained));
         if (d.by_id) {
             out_u64(w, r->created);
             out_u64(w, r->deleted);
-            out_u64(w, r->created_bytes);
-            out_u64(w, r->freed_bytes);
+            out_bytes(w, r->created_bytes);
+            out_bytes(w, r->freed_bytes);
         } else {
             for (int k2 = 0; k2 < 4; k2++)
                 out_null(w);
@@ -274,8 +328,5 @@ int cmd_diff(int argc, char **argv)
     }
     out_end(w);
     free(order);
-    lf_class_diff_free(&d);
-    lf_snapshot_free(&s[0]);
-    lf_snapshot_free(&s[1]);
-    return opt.exit_code && grew ? EXIT_CONDITION : EXIT_OK;
+    return opt->exit_code && grew ? EXIT_CONDITION : EXIT_OK;
 }

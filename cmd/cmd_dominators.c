@@ -20,7 +20,7 @@ static const char dominators_help[] =
     "  --top N        at most N rows per level, or N rows with --flat\n"
     "                 (default 10, --flat 50; 0 = no limit)\n"
     "  --min SIZE     hide objects retaining less: bytes (1024, 64K, 2MiB) or a\n"
-    "                 percent of the heap (0.5%%) (default 0.1%%, --flat 0)\n"
+    "                 percent of the heap (0.5%) (default 0.1%, --flat 0)\n"
     "  --flat         objects by retained size, not a tree\n"
     "  --root ID      start from this object (0x1f, @123 or decimal)\n"
     "\n"
@@ -93,8 +93,8 @@ static void write_row(out_writer *w, lf_holders *holders, uint32_t v, int64_t de
         out_null(w);
     cli_write_id(w, s, v);
     cli_write_id(w, s, s->idom[v]); /* super-root: null */
-    out_u64(w, s->object_shallow[v]);
-    out_u64(w, s->retained[v]);
+    out_bytes(w, s->object_shallow[v]);
+    out_bytes(w, s->retained[v]);
     out_pct(w, 100.0 * (double)s->retained[v] / heap);
     if (tree && depth > 0)
         out_indent(w, (unsigned)depth);

@@ -48,6 +48,18 @@ static void row_u64(info_rows *r, const char *key, uint64_t v)
     }
 }
 
+/* A size: "1.2 GiB" in a table, bytes elsewhere. */
+static void row_bytes(info_rows *r, const char *key, uint64_t v)
+{
+    row_begin(r, key);
+    if (r->ctx->format == OUT_JSON) {
+        printf("%llu", (unsigned long long)v);
+    } else {
+        out_bytes(r->w, v);
+        out_row_end(r->w);
+    }
+}
+
 static void row_str(info_rows *r, const char *key, const char *v, size_t len)
 {
     row_begin(r, key);
@@ -126,11 +138,11 @@ int cmd_info(int argc, char **argv)
     row_u64(&r, "weak_references", weak);
     row_u64(&r, "roots", s.root_count);
     row_u64(&r, "classes", s.class_count);
-    row_u64(&r, "shallow_bytes", shallow);
+    row_bytes(&r, "shallow_bytes", shallow);
     row_u64(&r, "reachable_objects", s.reachable_count);
-    row_u64(&r, "reachable_bytes", s.reachable_shallow);
+    row_bytes(&r, "reachable_bytes", s.reachable_shallow);
     row_u64(&r, "unreachable_objects", unreachable);
-    row_u64(&r, "unreachable_bytes", unreachable_bytes);
+    row_bytes(&r, "unreachable_bytes", unreachable_bytes);
     row_u64(&r, "dangling_references", s.stats.dangling_edges);
     row_u64(&r, "dangling_roots", s.stats.dangling_roots);
     row_u64(&r, "warnings", s.stats.warnings);
@@ -138,6 +150,24 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
+    if (s.object_site) { /* rows only a dump with allocation sites has */
+        uint64_t with_site = 0, stacks = 0;
+        uint8_t *used = calloc((size_t)s.site_count + 1, 1);
+        for (uint32_t v = 0; used && v < s.object_count; v++) {
+            uint32_t site = s.object_site[v];
+            with_site += site != LF_SITE_NONE;
+            stacks += site != LF_SITE_NONE && !used[site];
+            used[site] = 1;
+        }
+        free(used);
+        row_u64(&r, "allocation_stacks", stacks);
+        row_u64(&r, "objects_with_site", with_site);
+        if (s.object_samples) {
+            char rate[32];
+            int n = snprintf(rate, sizeof rate, "%g", s.sample_rate);
+            row_str(&r, "sample_rate", rate, (size_t)n);
+        }
+    }
     if (s.flags & LF_SNAP_PARTIAL) { /* rows only a cut-off dump has */
         row_u64(&r, "partial_cut_at", s.stats.cut_at);
         row_u64(&r, "partial_cut_missing_bytes", s.stats.cut_missing);
@@ -175,7 +205,7 @@ int cmd_info(int argc, char **argv)
         row_str(&r, "read_seconds", buf, (size_t)n);
         n = snprintf(buf, sizeof buf, "%.3f", analysis_seconds);
         row_str(&r, "analysis_seconds", buf, (size_t)n);
-        row_u64(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
+        row_bytes(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
     }
     if (ctx.format == OUT_JSON)
         fputs("}\n", stdout);

@@ -6,9 +6,11 @@
 #include <Judy.h>
 
 #include "../core/analysis.h"
+#include "../core/site_groups.h"
 #include "../core/vec.h"
 #include "../graph/paths.h"
 #include "cli.h"
+#include "class_match.h"
 #include "commands.h"
 #include "path_exclude.h"
 #include "path_rows.h"
@@ -16,6 +18,7 @@
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"
     "       leakfind path SNAPSHOT --class NAME [options]\n"
+    "       leakfind path SNAPSHOT --site PATTERN [options]\n"
     "\n"
     "For each target, the shortest path of strong references from a GC root:\n"
     "one row per hop from the root object (depth 0) to the target, with the\n"
@@ -28,8 +31,15 @@ static const char path_help[] =
     "holds its dominators (a converted .lfs), with --class or with --retained.\n"
     "\n"
     "Options:\n"
-    "  --class NAME        the largest instances of class NAME by retained size\n"
-    "  --top N             how many instances with --class (default 5; 0 = all)\n"
+    "  --class NAME        the largest instances of class NAME by retained size:\n"
+    "                      a full name, a simple one (ArrayList, HashMap$Node)\n"
+    "                      or a glob (*Listener, java.util.*)\n"
+    "  --site PATTERN      the largest objects by retained size allocated at a site\n"
+    "                      whose innermost frame contains PATTERN, e.g. parse or\n"
+    "                      parser.ml:88 (dumps with allocation sites: 'leakfind sites')\n"
+    "  --stack N           with --site: match any of the N innermost frames\n"
+    "                      (default 1; 0 = the whole stack)\n"
+    "  --top N             how many objects with --class or --site (default 5; 0 = all)\n"
     "  --all               up to 10 disjoint paths per target (no two pass through\n"
     "                      the same object), numbered in column path\n"
     "  --merge             the paths of all targets merged into one tree from the\n"
@@ -41,7 +51,7 @@ static const char path_help[] =
     "                      (repeatable), as Eclipse MAT's path queries allow\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED };
+enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED, OPT_SITE, OPT_STACK };
 static const cli_option path_options[] = {
     {"class", 0, 1, OPT_CLASS},
     {"top", 0, 1, OPT_TOP},
@@ -49,6 +59,8 @@ static const cli_option path_options[] = {
     {"all", 0, 0, OPT_ALL},
     {"merge", 0, 0, OPT_MERGE},
     {"retained", 0, 0, OPT_RETAINED},
+    {"site", 0, 1, OPT_SITE},
+    {"stack", 0, 1, OPT_STACK},
     {NULL, 0, 0, 0},
 };
 
@@ -56,7 +68,8 @@ static const cli_option path_options[] = {
 
 typedef struct path_state {
     const char *class_name;
-    uint64_t top;
+    const char *site_pattern;
+    uint64_t top, stack;
     const char *exclude[MAX_EXCLUDES];
     unsigned exclude_count;
     int all, merge, retained;
@@ -69,6 +82,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     path_state *o = state;
     if (id == OPT_CLASS)
         o->class_name = arg;
+    if (id == OPT_SITE)
+        o->site_pattern = arg;
+    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
+        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
     if (id == OPT_ALL)
         o->all = 1;
     if (id == OPT_MERGE)
@@ -86,11 +103,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->exclude[o->exclude_count++] = arg;
     }
     return 0;
-}
-
-static int str_eq(lf_str s, const char *p, size_t len)
-{
-    return s.len == len && memcmp(s.ptr, p, len) == 0;
 }
 
 static const out_column columns[] = {
@@ -237,9 +249,9 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         out_u64(w, d);
         out_u64(w, m->count);
         cli_write_id(w, s, m->object);
-        out_u64(w, s->object_shallow[m->object]);
+        out_bytes(w, s->object_shallow[m->object]);
         if (s->retained && s->idom[m->object] != LF_NODE_NONE)
-            out_u64(w, s->retained[m->object]);
+            out_bytes(w, s->retained[m->object]);
         else
             out_null(w);
         out_indent(w, d);
@@ -268,25 +280,96 @@ static void merge_free(merge_tree *t)
     free(t->node);
 }
 
-/* The targets: ids given, or the largest reachable instances of a class. */
+/* Which sites have a frame among their `depth` innermost (0: all) whose
+ * label contains pattern; NULL when out of memory. */
+static uint8_t *match_sites(const lf_snapshot *s, const char *pattern, uint32_t depth)
+{
+    uint8_t *match = calloc((size_t)s->site_count + 1, 1);
+    uint8_t *frame_match = calloc((size_t)s->frame_count + 1, 1);
+    if (!match || !frame_match) {
+        free(match);
+        free(frame_match);
+        return NULL;
+    }
+    char label[LF_GROUP_NAME_MAX];
+    for (uint32_t f = 1; f < s->frame_count; f++) {
+        lf_frame_label(s, f, label, sizeof label);
+        frame_match[f] = strstr(label, pattern) != NULL;
+    }
+    for (uint32_t site = 1; site < s->site_count; site++) {
+        uint32_t at = site;
+        for (uint32_t i = 0; at && (!depth || i < depth) && !match[site]; i++, at = s->site[at].caller)
+            match[site] = frame_match[s->site[at].frame];
+    }
+    free(frame_match);
+    return match;
+}
+
+/* The largest reachable objects allocated at a matching site (--site). */
+static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
+{
+    uint8_t *match = match_sites(s, opt->site_pattern, (uint32_t)opt->stack);
+    if (!match) {
+        cli_message("error", "out of memory");
+        return -EXIT_SYSTEM;
+    }
+    int64_t count = 0;
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] != LF_NODE_NONE && match[s->object_site[v]])
+            targets[count++] = v;
+    free(match);
+    by_retained_snapshot = s;
+    qsort(targets, (size_t)count, sizeof *targets, by_retained);
+    if (opt->top && (uint64_t)count > opt->top)
+        count = (int64_t)opt->top;
+    if (count == 0)
+        cli_message("warning", "no reachable object allocated at a site matching '%s'",
+                    opt->site_pattern);
+    return count;
+}
+
+/* The largest reachable instances of the classes --class names; when no
+ * class has that name, the closest names are suggested. */
+static int64_t class_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
+{
+    uint32_t classes;
+    uint8_t *match = class_match(s, opt->class_name, &classes);
+    if (!match) {
+        cli_message("error", "out of memory");
+        return -EXIT_SYSTEM;
+    }
+    int64_t count = 0;
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] != LF_NODE_NONE && match[s->object_class[v]])
+            targets[count++] = v;
+    free(match);
+    by_retained_snapshot = s;
+    qsort(targets, (size_t)count, sizeof *targets, by_retained);
+    if (opt->top && (uint64_t)count > opt->top)
+        count = (int64_t)opt->top;
+    if (classes == 0) {
+        char closest[1024];
+        class_suggest(s, opt->class_name, closest, sizeof closest);
+        if (closest[0])
+            cli_message("warning", "no class '%s' (did you mean %s?)", opt->class_name, closest);
+        else
+            cli_message("warning", "no class '%s'", opt->class_name);
+    } else if (count == 0) {
+        cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
+    }
+    return count;
+}
+
+/* The targets: ids given, or the largest reachable instances of a class, or
+ * of a site. */
 static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_state *opt,
                             char **ids, int nids, uint32_t *targets)
 {
     int64_t count = 0;
-    if (opt->class_name) {
-        size_t len = strlen(opt->class_name);
-        for (uint32_t v = 0; v < s->object_count; v++)
-            if (s->idom[v] != LF_NODE_NONE &&
-                str_eq(lf_snapshot_class_name(s, s->object_class[v]), opt->class_name, len))
-                targets[count++] = v;
-        by_retained_snapshot = s;
-        qsort(targets, (size_t)count, sizeof *targets, by_retained);
-        if (opt->top && (uint64_t)count > opt->top)
-            count = (int64_t)opt->top;
-        if (count == 0)
-            cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
-        return count;
-    }
+    if (opt->site_pattern)
+        return site_targets(s, opt, targets);
+    if (opt->class_name)
+        return class_targets(s, opt, targets);
     for (int i = 0; i < nids; i++) {
         uint64_t id;
         if (cli_parse_id(ids[i], &id))
@@ -304,20 +387,28 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
 int cmd_path(int argc, char **argv)
 {
     cli_context ctx = {0};
-    path_state opt = {NULL, 5, {NULL}, 0, 0, 0, 0};
+    path_state opt = {NULL, NULL, 5, 1, {NULL}, 0, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    if (npos < 1 || (npos < 2 && !opt.class_name) || (npos > 1 && opt.class_name)) {
+    const int by_query = (opt.class_name != NULL) + (opt.site_pattern != NULL);
+    if (npos < 1 || (npos < 2 && !by_query) || (npos > 1 && by_query) || by_query > 1) {
         free(pos);
-        return cli_usage_error(&ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME");
+        return cli_usage_error(&ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME, "
+                               "or SNAPSHOT and --site PATTERN");
     }
     const char *path = pos[0];
     lf_snapshot s;
-    /* Only --class needs retained sizes: a path alone is one search. */
-    rc = opt.class_name || opt.retained ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
+    /* Only --class and --site need retained sizes: a path alone is one search. */
+    rc = by_query || opt.retained ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
+    if (!rc && opt.site_pattern && !s.object_site) {
+        cli_message("error", "'%s' has no allocation sites: --site needs a dump taken with "
+                    "allocation tracking on (see docs/SITES.md)", path);
+        lf_snapshot_free(&s);
+        rc = EXIT_INPUT;
+    }
     if (rc) {
         free(pos);
         return rc;

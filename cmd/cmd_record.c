@@ -20,7 +20,8 @@
 #include "commands.h"
 
 static const char record_help[] =
-    "usage: leakfind record [--every-major N] [--signal SIG] [-o PREFIX] -- PROGRAM [ARGS...]\n"
+    "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
+    "                       -- PROGRAM [ARGS...]\n"
     "\n"
     "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
@@ -33,13 +34,19 @@ static const char record_help[] =
     "  --signal SIG       a snapshot each time SIG reaches the program or leakfind\n"
     "                     (USR1, USR2 or a number; default USR1 when no\n"
     "                     --every-major is given)\n"
+    "  --sample RATE      sample allocations with Gc.Memprof from the start, RATE\n"
+    "                     samples per word (e.g. 1e-4): the snapshots then give\n"
+    "                     the allocation sites of the sampled blocks still alive\n"
+    "                     (leakfind sites); file and line need a program built\n"
+    "                     with -g\n"
     "  -o, --output PREFIX  snapshot names (default: the program's name)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_EVERY, OPT_SIGNAL, OPT_OUTPUT };
+enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT };
 static const cli_option record_options[] = {
     {"every-major", 0, 1, OPT_EVERY},
     {"signal", 0, 1, OPT_SIGNAL},
+    {"sample", 0, 1, OPT_SAMPLE},
     {"output", 'o', 1, OPT_OUTPUT},
     {NULL, 0, 0, 0},
 };
@@ -47,6 +54,7 @@ static const cli_option record_options[] = {
 typedef struct record_state {
     long every;
     int signo;
+    double sample_rate; /* samples per word; 0: no sampling */
     const char *prefix;
 } record_state;
 
@@ -75,6 +83,11 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         r->signo = signal_number(arg);
         if (r->signo < 0)
             return cli_usage_error(ctx, "--signal takes USR1, USR2 or a signal number, not '%s'", arg);
+    } else if (id == OPT_SAMPLE) {
+        r->sample_rate = strtod(arg, &end);
+        if (!*arg || *end || !(r->sample_rate > 0 && r->sample_rate <= 1))
+            return cli_usage_error(ctx, "--sample takes a rate in samples per word, "
+                                        "above 0 and at most 1 (e.g. 1e-4), not '%s'", arg);
     } else if (id == OPT_OUTPUT) {
         r->prefix = arg;
     }
@@ -162,6 +175,9 @@ static int set_agent_environment(const char *agent, const record_state *r, const
     snprintf(num, sizeof num, "%ld", r->every);
     if (rc || (r->every && setenv("LEAKFIND_RECORD_EVERY_MAJOR", num, 1)))
         return -1;
+    snprintf(num, sizeof num, "%.17g", r->sample_rate);
+    if (r->sample_rate > 0 && setenv("LEAKFIND_RECORD_SAMPLE", num, 1))
+        return -1;
     snprintf(num, sizeof num, "%d", r->signo);
     return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
 }
@@ -211,7 +227,7 @@ static int run_program(char **argv, const char *file, int signo)
 int cmd_record(int argc, char **argv)
 {
     cli_context ctx = {.command = "record"};
-    record_state r = {0, 0, NULL};
+    record_state r = {0, 0, 0, NULL};
     int dashes = 1;
     while (dashes < argc && strcmp(argv[dashes], "--") != 0)
         dashes++;

@@ -52,8 +52,8 @@ static int show_roots(out_writer *w, const lf_snapshot *s, uint64_t top, double 
     for (uint32_t i = 0; i < s->root_count && (top == 0 || i < top); i++) {
         const lf_root *r = &s->root[order[i]];
         cli_write_id(w, s, r->node);
-        out_u64(w, s->object_shallow[r->node]);
-        out_u64(w, s->retained[r->node]);
+        out_bytes(w, s->object_shallow[r->node]);
+        out_bytes(w, s->retained[r->node]);
         out_pct(w, 100.0 * (double)s->retained[r->node] / heap);
         lf_str kind = lf_snapshot_string(s, r->kind), name = lf_snapshot_string(s, r->name);
         lf_str cls = lf_snapshot_object_label(s, r->node);
@@ -75,7 +75,7 @@ static int show_kinds(out_writer *w, const lf_snapshot *s, uint64_t top, double 
     for (int64_t i = 0; i < kinds && (top == 0 || (uint64_t)i < top); i++) {
         out_u64(w, t[i].roots);
         out_u64(w, t[i].objects);
-        out_u64(w, t[i].retained);
+        out_bytes(w, t[i].retained);
         out_pct(w, 100.0 * (double)t[i].retained / heap);
         lf_str kind = lf_snapshot_string(s, t[i].kind);
         out_str(w, kind.ptr, kind.len);

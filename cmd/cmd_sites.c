@@ -98,34 +98,26 @@ static int by_key(const void *pa, const void *pb)
     return c;
 }
 
-/* Memprof samples each word (header included) with probability `rate`: a
- * live sampled block of w words stands for 1 / P(sampled) blocks and its
- * samples for samples / rate words. */
-static void add_estimates(const lf_snapshot *s, const uint32_t *group_of_node, site_row *rows)
-{
-    const double rate = s->sample_rate;
-    for (uint32_t v = 0; v < s->object_count; v++) {
-        uint32_t samples = s->object_samples[v];
-        if (!samples || !s->object_site[v])
-            continue;
-        double words = (double)s->object_shallow[v] / 8.0;
-        double p = -expm1(words * log1p(-rate));
-        site_row *r = &rows[group_of_node[v]];
-        r->est_count += p > 0 ? 1.0 / p : 0;
-        r->est_bytes += (double)samples / rate * 8.0;
-    }
-}
-
 /* The groups that have objects, as rows with labels; NULL when out of memory. */
 static site_row *make_rows(const lf_snapshot *s, const lf_site_groups *g,
                            const uint32_t *group_of_node, const lf_class_totals *t,
                            uint32_t *listed)
 {
     site_row *rows = calloc(g->count, sizeof *rows);
-    if (!rows)
+    double *est = s->object_samples ? calloc((size_t)g->count * 2, sizeof *est) : NULL;
+    if (!rows || (s->object_samples && !est)) {
+        free(rows);
+        free(est);
         return NULL;
-    if (s->object_samples)
-        add_estimates(s, group_of_node, rows);
+    }
+    if (est) {
+        lf_site_estimates(s, group_of_node, g->count, est, est + g->count);
+        for (uint32_t k = 0; k < g->count; k++) {
+            rows[k].est_count = est[k];
+            rows[k].est_bytes = est[g->count + k];
+        }
+        free(est);
+    }
     uint32_t n = 0;
     for (uint32_t k = 0; k < g->count; k++) {
         if (!t->count[k])
@@ -169,12 +161,12 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
     for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
         out_u64(w, rows[i].count);
-        out_u64(w, rows[i].shallow);
-        out_u64(w, rows[i].retained);
+        out_bytes(w, rows[i].shallow);
+        out_bytes(w, rows[i].retained);
         out_pct(w, 100.0 * (double)rows[i].retained / heap);
         if (with_estimates && sampled && rows[i].group) {
             out_u64(w, (uint64_t)llround(rows[i].est_count));
-            out_u64(w, (uint64_t)llround(rows[i].est_bytes));
+            out_bytes(w, (uint64_t)llround(rows[i].est_bytes));
         } else if (with_estimates) {
             out_null(w);
             out_null(w);

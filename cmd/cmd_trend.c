@@ -1,5 +1,6 @@
 /* cmd_trend.c - `leakfind trend`: what grows with the workload. */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +35,15 @@ static const char trend_help[] =
     "  --top N           at most N rows (default 0 = all)\n"
     "  --owners          what grew from the first snapshot to the last, by owner\n"
     "                    (as diff --owners), with objects per unit of workload\n"
+    "  --by-site         per allocation site instead of per class (dumps taken with\n"
+    "                    allocation tracking; see 'leakfind sites'); the class\n"
+    "                    column is then named site\n"
+    "  --stack N         with --by-site: a site is its N innermost frames (default 1,\n"
+    "                    0 = the whole stack)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_MIN_SHARE };
+enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_MIN_SHARE,
+       OPT_BY_SITE, OPT_STACK };
 static const cli_option trend_options[] = {
     {"workload", 0, 1, OPT_WORKLOAD},
     {"min-growth", 0, 1, OPT_MIN_GROWTH},
@@ -46,6 +53,8 @@ static const cli_option trend_options[] = {
     {"top", 0, 1, OPT_TOP},
     {"owners", 0, 0, OPT_OWNERS},
     {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"by-site", 0, 0, OPT_BY_SITE},
+    {"stack", 0, 1, OPT_STACK},
     {NULL, 0, 0, 0},
 };
 
@@ -54,9 +63,9 @@ static const cli_option trend_options[] = {
 typedef struct trend_state {
     double workload[MAX_SERIES];
     unsigned workloads;
-    uint64_t min_growth, top;
+    uint64_t min_growth, top, stack;
     double min_r2, min_slope, min_share;
-    int exit_code, owners;
+    int exit_code, owners, by_site;
 } trend_state;
 
 static int parse_real(const char *s, double *out)
@@ -94,6 +103,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
+    if (id == OPT_BY_SITE)
+        o->by_site = 1;
+    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
+        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
     if (id == OPT_OWNERS)
         o->owners = 1;
     return 0;
@@ -112,7 +125,7 @@ static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_stat
     }
     int grew = 0;
     double span = opt->workload[npos - 1] - opt->workload[0];
-    rc = show_owner_growth(s, ctx->format, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
+    rc = show_owner_growth(ctx, s, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
     lf_snapshot_free(&s[0]);
     lf_snapshot_free(&s[1]);
     if (rc)
@@ -152,6 +165,132 @@ static int by_flag_slope(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
+/* Adds each snapshot's counts to t, one snapshot in memory at a time;
+ * 0 or an exit code. */
+static int add_series(cli_context *ctx, char **pos, int npos, const trend_state *opt, lf_trend *t)
+{
+    lf_source_format first_format = LF_FORMAT_UNKNOWN;
+    for (int i = 0; i < npos; i++) {
+        lf_snapshot s;
+        int rc = cli_open_analyzed(ctx, pos[i], &s);
+        if (rc)
+            return rc;
+        if (i == 0)
+            first_format = s.source_format;
+        if (s.source_format != first_format) {
+            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
+            lf_snapshot_free(&s);
+            return EXIT_USAGE;
+        }
+        lf_grouping g;
+        lf_error err;
+        char stage[64];
+        snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, npos);
+        cli_progress(ctx, stage);
+        rc = cli_make_grouping(pos[i], &s, opt->by_site, (uint32_t)opt->stack, &g);
+        if (!rc && lf_trend_add_grouped(t, &s, &g, &err))
+            rc = cli_input_error(pos[i], &err);
+        cli_progress_done(ctx);
+        lf_grouping_free(&g);
+        lf_snapshot_free(&s);
+        if (rc)
+            return rc;
+    }
+    /* groups alive in the first and in the last snapshot: few shared means
+     * the snapshots are probably of different programs */
+    uint32_t first_live = 0, shared = 0;
+    for (uint32_t c = 0; c < t->classes; c++) {
+        const uint64_t *y = t->count + (size_t)c * t->capacity;
+        first_live += y[0] || y[npos - 1];
+        shared += y[0] && y[npos - 1];
+    }
+    if (!ctx->quiet && first_live > 0 && shared * 2 < first_live)
+        cli_message("warning", "only %u of %u %s occur in both the first and the last snapshot: "
+                    "are they of the same program?", shared, first_live,
+                    opt->by_site ? "sites" : "classes");
+    return 0;
+}
+
+/* The rows whose counts changed, each fitted and flagged, flagged first;
+ * NULL when out of memory. */
+static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt, uint32_t *rows_out,
+                            uint32_t *flagged_out)
+{
+    trend_row *rows = malloc(((size_t)t->classes + 1) * sizeof *rows);
+    if (!rows)
+        return NULL;
+    const lf_trend_rule rule = {opt->min_growth, opt->min_r2, opt->min_slope, opt->min_share};
+    uint32_t n = 0, flagged = 0;
+    for (uint32_t c = 0; c < t->classes; c++) {
+        const uint64_t *y = t->count + (size_t)c * t->capacity;
+        int changes = 0;
+        for (int i = 1; i < npos; i++)
+            changes |= y[i] != y[0];
+        if (!changes)
+            continue;
+        trend_row *r = &rows[n++];
+        r->cls = c;
+        r->fit = lf_trend_fit_class(t, c, opt->workload);
+        /* the class grows, and the growth piles up under one holder (not
+         * warm-up: a few new objects under each of many holders) */
+        int holder_grows;
+        r->holder = lf_trend_holder_of(t, c, opt->workload, &rule, &holder_grows);
+        r->flagged = lf_trend_grows(y, (uint32_t)npos, &r->fit, &rule) && holder_grows;
+        flagged += (uint32_t)r->flagged;
+    }
+    sorting = t;
+    qsort(rows, n, sizeof *rows, by_flag_slope);
+    *rows_out = n;
+    *flagged_out = flagged;
+    return rows;
+}
+
+static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, const trend_state *opt,
+                       const trend_row *rows, uint32_t n)
+{
+    static const out_column columns[] = {
+        {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
+        {"counts", OUT_STR}, {"class", OUT_STR}, {"holder_counts", OUT_STR}, {"holder", OUT_STR},
+    };
+    out_column cols[8];
+    memcpy(cols, columns, sizeof cols);
+    if (opt->by_site)
+        cols[5].name = "site";
+    out_writer *w = out_begin(stdout, ctx->format, cols, 8);
+    for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
+        const trend_row *r = &rows[k];
+        out_real(w, r->fit.slope, 2);
+        out_real(w, r->fit.r2, 3);
+        out_bool(w, r->fit.monotonic);
+        out_bool(w, r->flagged);
+        char text[4096];
+        size_t o = format_counts(t->count + (size_t)r->cls * t->capacity, npos, text, sizeof text);
+        out_str(w, text, o);
+        out_str(w, t->names.bytes + t->names.offset[r->cls], t->names.offset[r->cls + 1] - t->names.offset[r->cls]);
+        o = r->holder < 0 ? 0 : format_counts(t->holders.count + (size_t)r->holder * t->capacity, npos, text, sizeof text);
+        out_str(w, text, o);
+        o = r->holder < 0 ? 0 : lf_trend_holder_name(&t->holders, (size_t)r->holder, text, sizeof text);
+        out_str(w, text, o);
+        out_row_end(w);
+    }
+    out_end(w);
+}
+
+/* The workload of each snapshot: given, or 1..N; 0 or a usage error. */
+static int check_workload(cli_context *ctx, trend_state *opt, int npos)
+{
+    if (opt->workloads == 0) {
+        for (int i = 0; i < npos; i++)
+            opt->workload[i] = i + 1;
+    } else if (opt->workloads != (unsigned)npos) {
+        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", opt->workloads, npos);
+    }
+    int varies = 0;
+    for (int i = 1; i < npos; i++)
+        varies |= opt->workload[i] != opt->workload[0];
+    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
+}
+
 int cmd_trend(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -160,6 +299,7 @@ int cmd_trend(int argc, char **argv)
     opt.min_growth = 10;
     opt.min_r2 = 0.9;
     opt.min_share = 0.5;
+    opt.stack = 1;
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, trend_options, on_option, &opt, trend_help, &pos, &npos);
@@ -169,23 +309,9 @@ int cmd_trend(int argc, char **argv)
         free(pos);
         return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", MAX_SERIES);
     }
-    if ((rc = cli_check_stdin_once(&ctx, pos, npos))) {
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) || (rc = check_workload(&ctx, &opt, npos))) {
         free(pos);
         return rc;
-    }
-    if (opt.workloads == 0) {
-        for (int i = 0; i < npos; i++)
-            opt.workload[i] = i + 1;
-    } else if (opt.workloads != (unsigned)npos) {
-        free(pos);
-        return cli_usage_error(&ctx, "--workload gives %u numbers for %d snapshots", opt.workloads, npos);
-    }
-    int varies = 0;
-    for (int i = 1; i < npos; i++)
-        varies |= opt.workload[i] != opt.workload[0];
-    if (!varies) {
-        free(pos);
-        return cli_usage_error(&ctx, "the workload must differ between snapshots");
     }
     if (opt.owners) {
         rc = trend_owners(&ctx, pos, npos, &opt);
@@ -194,94 +320,22 @@ int cmd_trend(int argc, char **argv)
     }
     lf_trend t;
     lf_error err;
-    lf_source_format first_format = LF_FORMAT_UNKNOWN;
     if (lf_trend_init(&t, (uint32_t)npos, &err)) {
         free(pos);
         return cli_input_error(argv[0], &err);
     }
-    /* one snapshot in memory at a time: only its counts are kept */
-    for (int i = 0; i < npos; i++) {
-        lf_snapshot s;
-        if ((rc = cli_open_analyzed(&ctx, pos[i], &s)))
-            goto out;
-        if (i == 0)
-            first_format = s.source_format;
-        if (s.source_format != first_format) {
-            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
-            lf_snapshot_free(&s);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-        rc = lf_trend_add(&t, &s, &err);
-        lf_snapshot_free(&s);
-        if (rc) {
-            rc = cli_input_error(pos[i], &err);
-            goto out;
-        }
-    }
-    /* classes alive in the first and in the last snapshot: few shared means
-     * the snapshots are probably of different programs */
-    uint32_t first_live = 0, shared = 0;
-    for (uint32_t c = 0; c < t.classes; c++) {
-        const uint64_t *y = t.count + (size_t)c * t.capacity;
-        first_live += y[0] || y[npos - 1];
-        shared += y[0] && y[npos - 1];
-    }
-    if (!ctx.quiet && first_live > 0 && shared * 2 < first_live)
-        cli_message("warning", "only %u of %u classes occur in both the first and the last snapshot: "
-                    "are they of the same program?", shared, first_live);
-    trend_row *rows = malloc(((size_t)t.classes + 1) * sizeof *rows);
-    if (!rows) {
-        cli_message("error", "out of memory");
-        rc = EXIT_SYSTEM;
-        goto out;
-    }
-    const lf_trend_rule rule = {opt.min_growth, opt.min_r2, opt.min_slope, opt.min_share};
     uint32_t n = 0, flagged = 0;
-    for (uint32_t c = 0; c < t.classes; c++) {
-        const uint64_t *y = t.count + (size_t)c * t.capacity;
-        int changes = 0;
-        for (int i = 1; i < npos; i++)
-            changes |= y[i] != y[0];
-        if (!changes)
-            continue;
-        trend_row *r = &rows[n++];
-        r->cls = c;
-        r->fit = lf_trend_fit_class(&t, c, opt.workload);
-        /* the class grows, and the growth piles up under one holder (not
-         * warm-up: a few new objects under each of many holders) */
-        int holder_grows;
-        r->holder = lf_trend_holder_of(&t, c, opt.workload, &rule, &holder_grows);
-        r->flagged = lf_trend_grows(y, (uint32_t)npos, &r->fit, &rule) && holder_grows;
-        flagged += (uint32_t)r->flagged;
+    trend_row *rows = NULL;
+    if (!(rc = add_series(&ctx, pos, npos, &opt, &t))) {
+        if ((rows = flag_rows(&t, npos, &opt, &n, &flagged))) {
+            print_rows(&ctx, &t, npos, &opt, rows, n);
+            rc = opt.exit_code && flagged ? EXIT_CONDITION : EXIT_OK;
+        } else {
+            cli_message("error", "out of memory");
+            rc = EXIT_SYSTEM;
+        }
     }
-    sorting = &t;
-    qsort(rows, n, sizeof *rows, by_flag_slope);
-    static const out_column columns[] = {
-        {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
-        {"counts", OUT_STR}, {"class", OUT_STR}, {"holder_counts", OUT_STR}, {"holder", OUT_STR},
-    };
-    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
-    for (uint32_t k = 0; k < n && (opt.top == 0 || k < opt.top); k++) {
-        const trend_row *r = &rows[k];
-        out_real(w, r->fit.slope, 2);
-        out_real(w, r->fit.r2, 3);
-        out_bool(w, r->fit.monotonic);
-        out_bool(w, r->flagged);
-        char text[4096];
-        size_t o = format_counts(t.count + (size_t)r->cls * t.capacity, npos, text, sizeof text);
-        out_str(w, text, o);
-        out_str(w, t.names.bytes + t.names.offset[r->cls], t.names.offset[r->cls + 1] - t.names.offset[r->cls]);
-        o = r->holder < 0 ? 0 : format_counts(t.holders.count + (size_t)r->holder * t.capacity, npos, text, sizeof text);
-        out_str(w, text, o);
-        o = r->holder < 0 ? 0 : lf_trend_holder_name(&t.holders, (size_t)r->holder, text, sizeof text);
-        out_str(w, text, o);
-        out_row_end(w);
-    }
-    out_end(w);
     free(rows);
-    rc = opt.exit_code && flagged ? EXIT_CONDITION : EXIT_OK;
-out:
     lf_trend_free(&t);
     free(pos);
     return rc;

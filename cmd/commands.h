@@ -25,7 +25,8 @@ int cmd_sites(int argc, char **argv);
  * (see core/owners.h). span > 0 adds the growth per unit of workload. */
 #include "../core/snapshot.h"
 #include "output.h"
-int show_owner_growth(const lf_snapshot *s, out_format format, uint64_t top, uint64_t min_count,
+struct cli_context;
+int show_owner_growth(const struct cli_context *ctx, const lf_snapshot *s, uint64_t top, uint64_t min_count,
                       uint64_t min_bytes, double span, int *grew);
 
 /* Text shared by every command's -h. */

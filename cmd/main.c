@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "suggest.h"
 
 static const command commands[] = {
     {"info", cmd_info, "what is in the dump"},
@@ -56,7 +57,19 @@ int main(int argc, char **argv)
         }
         return rc;
     }
-    cli_message("error", "unknown command '%s'", argv[1]);
+    const char *closest = NULL;
+    size_t len = strlen(argv[1]), best = suggest_max_distance(len) + 1;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = suggest_distance(argv[1], len, commands[i].name, strlen(commands[i].name), best - 1);
+        if (d < best) {
+            best = d;
+            closest = commands[i].name;
+        }
+    }
+    if (closest)
+        cli_message("error", "unknown command '%s' (did you mean '%s'?)", argv[1], closest);
+    else
+        cli_message("error", "unknown command '%s'", argv[1]);
     usage(stderr);
     return EXIT_USAGE;
 }

@@ -185,6 +185,46 @@ void out_i64(out_writer *w, int64_t v)
     emit_number(w, buf);
 }
 
+/* "136.8 KiB": binary units, one decimal, bytes below 1 KiB. */
+static void human_bytes(char *buf, size_t size, const char *sign, uint64_t v)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (v < 1024) {
+        snprintf(buf, size, "%s%" PRIu64 " B", sign, v);
+        return;
+    }
+    double x = (double)v / 1024.0;
+    int u = 0;
+    while (x >= 1024.0 && u < 5) {
+        x /= 1024.0;
+        u++;
+    }
+    snprintf(buf, size, "%s%.1f %s", sign, x, unit[u]);
+}
+
+void out_bytes(out_writer *w, uint64_t v)
+{
+    if (w->format != OUT_TABLE) {
+        out_u64(w, v);
+        return;
+    }
+    char buf[32];
+    human_bytes(buf, sizeof buf, "", v);
+    emit(w, buf, strlen(buf), 0);
+}
+
+void out_bytes_delta(out_writer *w, int64_t v)
+{
+    if (w->format != OUT_TABLE) {
+        out_i64(w, v);
+        return;
+    }
+    char buf[32];
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    human_bytes(buf, sizeof buf, v > 0 ? "+" : v < 0 ? "-" : "", mag);
+    emit(w, buf, strlen(buf), 0);
+}
+
 void out_pct(out_writer *w, double v)
 {
     char buf[32];

@@ -32,12 +32,13 @@ static int64_t live_by_id(const lf_snapshot *s, uint32_t **out)
     return n;
 }
 
-static void count_one(lf_class_diff *d, const lf_snapshot *s, uint32_t node, int created)
+/* row_of: the side's group -> diff row (UINT32_MAX: none). */
+static void count_one(lf_class_diff *d, const lf_snapshot *s, const uint32_t *group_of_node,
+                      const uint32_t *row_of, uint32_t node, int created)
 {
-    lf_str name = lf_snapshot_class_name(s, s->object_class[node]);
-    int64_t k = lf_strtab_find(&d->names, name.ptr, name.len);
-    if (k < 0 || (uint32_t)k >= d->rows)
-        return; /* every live object's class has a row */
+    uint32_t k = row_of[group_of_node[node]];
+    if (k >= d->rows)
+        return; /* every live object's group has a row */
     if (created) {
         d->row[k].created++;
         d->row[k].created_bytes += s->object_shallow[node];
@@ -48,7 +49,8 @@ static void count_one(lf_class_diff *d, const lf_snapshot *s, uint32_t node, int
 }
 
 /* New and deleted objects per class: a merge of both snapshots' live ids. */
-static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
+static int match_ids(const lf_snapshot *before, const lf_snapshot *after,
+                     const lf_grouping *const g[2], uint32_t *const row_of[2], lf_class_diff *d,
                      lf_error *err)
 {
     uint32_t *a = NULL, *b = NULL;
@@ -56,7 +58,6 @@ static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_cla
     if (na < 0 || nb < 0) {
         free(a);
         free(b);
-        lf_class_diff_free(d);
         return lf_fail_nomem(err, "matching objects by id");
     }
     int64_t i = 0, j = 0;
@@ -64,9 +65,9 @@ static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_cla
         uint64_t x = i < na ? lf_snapshot_object_id(before, a[i]) : UINT64_MAX;
         uint64_t y = j < nb ? lf_snapshot_object_id(after, b[j]) : UINT64_MAX;
         if (i < na && (j == nb || x < y))
-            count_one(d, before, a[i++], 0);
+            count_one(d, before, g[0]->of_node, row_of[0], a[i++], 0);
         else if (j < nb && (i == na || y < x))
-            count_one(d, after, b[j++], 1);
+            count_one(d, after, g[1]->of_node, row_of[1], b[j++], 1);
         else
             i++, j++;
     }
@@ -76,51 +77,77 @@ static int match_ids(const lf_snapshot *before, const lf_snapshot *after, lf_cla
     return 0;
 }
 
-int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
-                    lf_error *err)
+/* Adds one side's live totals per group to the rows named like the group;
+ * row_of[group] gets the row (UINT32_MAX: no live object). */
+static int add_side(lf_class_diff *d, size_t *cap, const lf_snapshot *s, const lf_grouping *g,
+                    int side, uint32_t *row_of, lf_error *err)
+{
+    lf_class_totals t;
+    if (lf_group_totals_compute(s, g->of_node, g->count, &t, err))
+        return -1;
+    char buf[LF_GROUP_NAME_MAX];
+    for (uint32_t c = 0; c < g->count; c++) {
+        /* live objects only: garbage waiting for a collection is not growth */
+        uint64_t count = t.count[c] - t.unreachable_count[c];
+        uint64_t shallow = t.shallow[c] - t.unreachable_shallow[c];
+        row_of[c] = UINT32_MAX;
+        if (count == 0)
+            continue;
+        lf_str name = lf_grouping_name(g, s, c, buf, sizeof buf);
+        int64_t k = lf_strtab_intern(&d->names, name.ptr, name.len);
+        if (k < 0 || lf_vec_reserve((void **)&d->row, cap, (size_t)k + 1, sizeof *d->row)) {
+            lf_class_totals_free(&t);
+            return lf_fail_nomem(err, "comparing snapshots");
+        }
+        while (d->rows <= (uint32_t)k) { /* names are numbered in order: one new row */
+            memset(&d->row[d->rows], 0, sizeof d->row[0]);
+            d->row[d->rows].name = d->rows;
+            d->rows++;
+        }
+        lf_class_delta *r = &d->row[k];
+        /* same-named groups (classes of several loaders) add up */
+        r->count[side] += count;
+        r->shallow[side] += shallow;
+        r->retained[side] += t.retained[c];
+        row_of[c] = (uint32_t)k;
+    }
+    lf_class_totals_free(&t);
+    return 0;
+}
+
+int lf_diff_groups(const lf_snapshot *before, const lf_grouping *group_before,
+                   const lf_snapshot *after, const lf_grouping *group_after, lf_class_diff *d,
+                   lf_error *err)
 {
     memset(d, 0, sizeof *d);
     if (lf_strtab_init(&d->names))
         return lf_fail_nomem(err, "comparing snapshots");
     size_t cap = 0;
     const lf_snapshot *snap[2] = {before, after};
-    for (int side = 0; side < 2; side++) {
-        lf_class_totals t;
-        if (lf_class_totals_compute(snap[side], &t, err)) {
-            lf_class_diff_free(d);
-            return -1;
-        }
-        for (uint32_t c = 0; c < snap[side]->class_count; c++) {
-            /* live objects only: garbage waiting for a collection is not growth */
-            uint64_t count = t.count[c] - t.unreachable_count[c];
-            uint64_t shallow = t.shallow[c] - t.unreachable_shallow[c];
-            if (count == 0)
-                continue;
-            lf_str name = lf_snapshot_class_name(snap[side], c);
-            int64_t k = lf_strtab_intern(&d->names, name.ptr, name.len);
-            if (k < 0 || lf_vec_reserve((void **)&d->row, &cap, (size_t)k + 1, sizeof *d->row)) {
-                lf_class_totals_free(&t);
-                lf_class_diff_free(d);
-                return lf_fail_nomem(err, "comparing snapshots");
-            }
-            while (d->rows <= (uint32_t)k) { /* names are numbered in order: one new row */
-                memset(&d->row[d->rows], 0, sizeof d->row[0]);
-                d->row[d->rows].name = d->rows;
-                d->rows++;
-            }
-            lf_class_delta *r = &d->row[k];
-            /* same-named classes (several loaders) add up */
-            r->count[side] += count;
-            r->shallow[side] += shallow;
-            r->retained[side] += t.retained[c];
-        }
-        lf_class_totals_free(&t);
-    }
-    for (uint32_t i = 0; i < d->rows; i++)
+    const lf_grouping *const g[2] = {group_before, group_after};
+    uint32_t *const row_of[2] = {malloc(((size_t)g[0]->count + 1) * sizeof(uint32_t)),
+                                 malloc(((size_t)g[1]->count + 1) * sizeof(uint32_t))};
+    int rc = row_of[0] && row_of[1] ? 0 : lf_fail_nomem(err, "comparing snapshots");
+    for (int side = 0; side < 2 && !rc; side++)
+        rc = add_side(d, &cap, snap[side], g[side], side, row_of[side], err);
+    for (uint32_t i = 0; i < d->rows && !rc; i++)
         d->shared_classes += d->row[i].count[0] && d->row[i].count[1];
-    if ((before->flags & LF_SNAP_IDS_STABLE) && (after->flags & LF_SNAP_IDS_STABLE))
-        return match_ids(before, after, d, err);
-    return 0;
+    if (!rc && (before->flags & LF_SNAP_IDS_STABLE) && (after->flags & LF_SNAP_IDS_STABLE))
+        rc = match_ids(before, after, g, row_of, d, err);
+    free(row_of[0]);
+    free(row_of[1]);
+    if (rc)
+        lf_class_diff_free(d);
+    return rc;
+}
+
+int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
+                    lf_error *err)
+{
+    lf_grouping g[2];
+    lf_grouping_by_class(before, &g[0]);
+    lf_grouping_by_class(after, &g[1]);
+    return lf_diff_groups(before, &g[0], after, &g[1], d, err);
 }
 
 void lf_class_diff_free(lf_class_diff *d)

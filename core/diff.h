@@ -5,6 +5,7 @@
 #define LF_DIFF_H
 
 #include "snapshot.h"
+#include "grouping.h"
 #include "strtab.h"
 
 typedef struct lf_class_delta {
@@ -26,6 +27,10 @@ typedef struct lf_class_diff {
 /* Both snapshots analysed. Rows in no particular order. Returns 0 or -1. */
 int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_class_diff *d,
                     lf_error *err);
+/* The same by any grouping (grouping.h): rows are groups matched by name. */
+int lf_diff_groups(const lf_snapshot *before, const lf_grouping *group_before,
+                   const lf_snapshot *after, const lf_grouping *group_after, lf_class_diff *d,
+                   lf_error *err);
 void lf_class_diff_free(lf_class_diff *d);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct lf_error {
     lf_error_where where;
     uint64_t position;      /* byte offset or 1-based line */
     char reason[160];       /* "truncated HEAP DUMP SEGMENT" */
-    char detail[160];       /* "need 9 bytes, 3 left" (may be empty) */
+    char detail[512];       /* "need 9 bytes, 3 left" (may be empty); advice may be long */
     /* The dump is cut off after enough of it that --partial can read the
      * part before the cut (LF_HPROF_PARTIAL, lf_v8_parse's partial). */
     int truncated;

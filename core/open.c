@@ -11,6 +11,7 @@
 #include "gunzip.h"
 #include "hprof.h"
 #include "lfs.h"
+#include "not_a_dump.h"
 #include "textgraph.h"
 #include "v8.h"
 
@@ -70,13 +71,17 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
             return -1;
         fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
         if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8) {
+            const char *what = lf_not_a_dump_describe(f.data, f.size < 4096 ? (size_t)f.size : 4096);
             lf_file_unmap(&f);
-            return lf_fail_at(err, 0, "not a heap dump", "a gzip file holding something else");
+            return what ? lf_fail_at(err, 0, "not a heap dump", "a gzip file holding %s", what)
+                        : lf_fail_at(err, 0, "not a heap dump", "a gzip file holding something else");
         }
     } else if (got == 0) {
         return lf_fail_at(err, 0, "not a heap dump", "the file is empty");
     } else {
-        return lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
+        const char *what = lf_not_a_dump_describe(head, (size_t)got);
+        return what ? lf_fail_at(err, 0, "not a heap dump", "%s", what)
+                    : lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
     }
     int rc = parse_mapped(fmt, &f, opt, out, err);
     if (rc == 0 && gzip_cut_at) {

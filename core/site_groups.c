@@ -1,6 +1,7 @@
 /* site_groups.c - sites cut to their innermost frames, and their labels. */
 #include "site_groups.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,24 @@ size_t lf_site_label(const lf_snapshot *s, uint32_t site, uint32_t depth, char *
     if (len >= size && size > 4)
         memcpy(buf + size - 4, "...", 4);
     return len;
+}
+
+void lf_site_estimates(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                       double *est_count, double *est_bytes)
+{
+    memset(est_count, 0, (size_t)groups * sizeof *est_count);
+    memset(est_bytes, 0, (size_t)groups * sizeof *est_bytes);
+    const double rate = s->sample_rate;
+    if (!s->object_samples || !(rate > 0))
+        return;
+    for (uint32_t v = 0; v < s->object_count; v++) {
+        uint32_t samples = s->object_samples[v];
+        if (!samples || !s->object_site[v])
+            continue;
+        double words = (double)s->object_shallow[v] / 8.0;
+        double p = -expm1(words * log1p(-rate)); /* 1 - (1 - rate)^words */
+        uint32_t k = group_of_node[v];
+        est_count[k] += p > 0 ? 1.0 / p : 0;
+        est_bytes[k] += (double)samples / rate * 8.0;
+    }
 }

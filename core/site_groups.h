@@ -19,6 +19,14 @@ void lf_site_groups_free(lf_site_groups *g);
 /* node -> group, in a new array the caller frees; NULL when out of memory. */
 uint32_t *lf_site_groups_of_nodes(const lf_snapshot *s, const lf_site_groups *g);
 
+/* Sampled dumps (s->object_samples): the live objects and bytes each group
+ * stands for. Memprof samples each word, header included, with probability
+ * rate: a live sampled block of w words stands for 1 / (1 - (1 - rate)^w)
+ * blocks, and its samples for samples / rate words (8 bytes each). Zero
+ * for groups without samples, and everywhere when the dump is not sampled. */
+void lf_site_estimates(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                       double *est_count, double *est_bytes);
+
 /* A frame for people: "function (file:line:column)", "(anonymous)" for an
  * unnamed function, each part left out when unknown. Returns the length it
  * needs (like snprintf); buf always ends with NUL when size > 0. */

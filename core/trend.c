@@ -26,21 +26,29 @@ void lf_trend_free(lf_trend *t)
 
 int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err)
 {
+    lf_grouping g;
+    lf_grouping_by_class(s, &g);
+    return lf_trend_add_grouped(t, s, &g, err);
+}
+
+int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g, lf_error *err)
+{
     lf_class_totals totals;
+    char buf[LF_GROUP_NAME_MAX];
     if (t->series >= t->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
-    if (lf_class_totals_compute(s, &totals, err))
+    if (lf_group_totals_compute(s, g->of_node, g->count, &totals, err))
         return -1;
-    /* the snapshot's classes by trend row, for the holders' counts */
-    uint32_t *class_row = malloc(((size_t)s->class_count + 1) * sizeof *class_row);
+    /* the snapshot's groups by trend row, for the holders' counts */
+    uint32_t *class_row = malloc(((size_t)g->count + 1) * sizeof *class_row);
     if (!class_row)
         goto nomem;
-    for (uint32_t c = 0; c < s->class_count; c++) {
+    for (uint32_t c = 0; c < g->count; c++) {
         uint64_t live = totals.count[c] - totals.unreachable_count[c];
         class_row[c] = UINT32_MAX;
         if (live == 0)
             continue;
-        lf_str name = lf_snapshot_class_name(s, c);
+        lf_str name = lf_grouping_name(g, s, c, buf, sizeof buf);
         int64_t k = lf_strtab_intern(&t->names, name.ptr, name.len);
         if (k < 0)
             goto nomem;
@@ -57,7 +65,7 @@ int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err)
         class_row[c] = (uint32_t)k;
     }
     lf_class_totals_free(&totals);
-    int rc = lf_trend_holders_add(&t->holders, s, t->series, class_row, err);
+    int rc = lf_trend_holders_add(&t->holders, s, t->series, g->of_node, class_row, err);
     free(class_row);
     if (rc)
         return rc;

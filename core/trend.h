@@ -4,6 +4,7 @@
 #define LF_TREND_H
 
 #include "snapshot.h"
+#include "grouping.h"
 #include "strtab.h"
 #include "trend_holders.h"
 
@@ -19,6 +20,8 @@ typedef struct lf_trend {
 int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err);
 /* Adds the next snapshot's live instance counts per class (it must be analysed). */
 int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err);
+/* The same by any grouping (rows are groups matched by name). */
+int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g, lf_error *err);
 void lf_trend_free(lf_trend *t);
 
 typedef struct lf_trend_fit {

@@ -147,7 +147,8 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
 
 /* Without stable ids: every object under the signature of its nearest strict
  * dominator whose signature occurs in the first snapshot. */
-static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series, const uint32_t *class_row,
+static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
+                              const uint32_t *group_of_node, const uint32_t *class_row,
                               const uint64_t *sig, const uint32_t *order, size_t count)
 {
     const lf_snapshot *s = holders->s;
@@ -163,7 +164,7 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
         PWord_t slot;
         JLG(slot, h->known, (Word_t)sig[v]);
         nearest[v] = slot && h->known_first[*slot - 1] ? v : above;
-        uint32_t cls = class_row[s->object_class[v]];
+        uint32_t cls = class_row[group_of_node[v]];
         if (cls == UINT32_MAX || !lf_snapshot_counted(s, v))
             continue;
         rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series);
@@ -232,7 +233,8 @@ static uint32_t *old_retainers(const lf_snapshot *s, const uint32_t *top, uint32
  * dominator alone would not do: code that a function and its shared info
  * both reference hangs under whatever dominates both, e.g. the stack roots,
  * for every function at once. */
-static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t series, const uint32_t *class_row,
+static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t series,
+                           const uint32_t *group_of_node, const uint32_t *class_row,
                            const uint64_t *sig, const uint32_t *order, size_t count)
 {
     const lf_snapshot *s = holders->s;
@@ -257,7 +259,7 @@ static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t se
     rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         uint32_t v = order[i], t = top[v];
-        uint32_t cls = class_row[s->object_class[v]];
+        uint32_t cls = class_row[group_of_node[v]];
         if (t == LF_NODE_NONE || cls == UINT32_MAX || !lf_snapshot_counted(s, v))
             continue;
         for (uint32_t j = first[t]; j < first[t + 1] && rc == 0; j++)
@@ -276,7 +278,7 @@ out:
 }
 
 int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t series,
-                         const uint32_t *class_row, lf_error *err)
+                         const uint32_t *group_of_node, const uint32_t *class_row, lf_error *err)
 {
     if (series >= h->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
@@ -301,8 +303,8 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
         goto out;
     if (remember_signatures(h, &holders, sig, order, count, series == 0) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
-        (!h->by_id && count_by_signature(h, &holders, series, class_row, sig, order, count)) ||
-        (h->by_id && series > 0 && count_new_by_id(h, &holders, series, class_row, sig, order, count)))
+        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count)) ||
+        (h->by_id && series > 0 && count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count)))
         rc = lf_fail_nomem(err, "trend holders");
 out:
     lf_holders_free(&holders);

@@ -27,15 +27,16 @@
 #define MAX_TYPES V8_MAX_TYPES
 #define THREADED_MIN_BYTES (1u << 22)
 
-enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO };
+enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO, F_TRACE, F_KINDS };
 
 typedef struct v8_meta {
     unsigned node_fields, edge_fields;
     uint8_t node_field_kind[MAX_FIELDS], edge_field_kind[MAX_FIELDS];
     unsigned node_type_count, edge_type_count;
     uint8_t node_type_kind[MAX_TYPES], edge_type_kind[MAX_TYPES];
-    int have_meta, have_node_count, have_edge_count, have_detached;
+    int have_meta, have_node_count, have_edge_count, have_detached, have_trace_field;
     uint64_t node_count, edge_count, root_index;
+    uint64_t trace_function_count;   /* > 0: allocation tracking was on */
 } v8_meta;
 
 int lf_v8_detect(const uint8_t *head, size_t len)
@@ -107,8 +108,10 @@ static int node_field(void *ctx, unsigned i, const char *name, size_t len, lf_js
                           : key_is(name, len, "id") ? F_ID
                           : key_is(name, len, "self_size") ? F_SIZE
                           : key_is(name, len, "edge_count") ? F_EDGES
-                          : key_is(name, len, "detachedness") ? F_DETACHED : F_SKIP;
+                          : key_is(name, len, "detachedness") ? F_DETACHED
+                          : key_is(name, len, "trace_node_id") ? F_TRACE : F_SKIP;
     m->have_detached |= m->node_field_kind[i] == F_DETACHED;
+    m->have_trace_field |= m->node_field_kind[i] == F_TRACE;
     return 0;
 }
 
@@ -129,6 +132,24 @@ typedef struct type_ctx {
     v8_meta *m;
     v8_raw *raw;
 } type_ctx;
+
+static int trace_info_field(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    (void)j;
+    if (i >= MAX_FIELDS)
+        return -1;
+    v8_trace_info_field(ctx, i, name, len);
+    return 0;
+}
+
+static int trace_node_field(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    (void)j;
+    if (i >= MAX_FIELDS)
+        return -1;
+    v8_trace_node_field(ctx, i, name, len);
+    return 0;
+}
 
 static int node_type(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
 {
@@ -206,6 +227,10 @@ static int read_meta(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *ca
             rc = read_types(j, &t, node_type, buf, cap, "snapshot.meta.node_types");
         else if (key_is(*buf, len, "edge_types"))
             rc = read_types(j, m, edge_type, buf, cap, "snapshot.meta.edge_types");
+        else if (key_is(*buf, len, "trace_function_info_fields"))
+            rc = read_names(j, raw->trace, trace_info_field, buf, cap, "snapshot.meta.trace_function_info_fields");
+        else if (key_is(*buf, len, "trace_node_fields"))
+            rc = read_names(j, raw->trace, trace_node_field, buf, cap, "snapshot.meta.trace_node_fields");
         else
             rc = lf_json_skip(j);
         if (rc)
@@ -240,6 +265,8 @@ static int read_header(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *
             m->have_edge_count = 1;
         } else if (key_is(*buf, len, "root_index")) {
             rc = lf_json_uint(j, &m->root_index);
+        } else if (key_is(*buf, len, "trace_function_count")) {
+            rc = lf_json_uint(j, &m->trace_function_count);
         } else {
             rc = lf_json_skip(j);
         }
@@ -314,6 +341,13 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
         case F_SIZE: raw->node_size[row] = v; break;
         case F_EDGES: raw->edge_offset[row] = v; break;
         case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
+        case F_TRACE:
+            if (!raw->node_trace)
+                break;
+            if (v > UINT32_MAX)
+                return job_fail(job, at, "trace node id out of range");
+            raw->node_trace[row] = (uint32_t)v;
+            break;
         default: break;
         }
         return 0;
@@ -402,12 +436,13 @@ static inline int read_uint(array_job *job, const uint8_t *d, uint64_t end, uint
 
 /* A whole node or edge row, its fields at their known places. */
 typedef struct row_layout {
-    unsigned type, name, id, size, edges, detached, to; /* field positions; MAX_FIELDS if absent */
+    unsigned type, name, id, size, edges, detached, to, trace; /* field positions; MAX_FIELDS if absent */
 } row_layout;
 
 static row_layout layout_of(const uint8_t *kind, unsigned fields)
 {
-    row_layout l = {MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS};
+    row_layout l = {MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS, MAX_FIELDS,
+                    MAX_FIELDS};
     for (unsigned f = 0; f < fields; f++)
         switch (kind[f]) {
         case F_TYPE: l.type = f; break;
@@ -417,6 +452,7 @@ static row_layout layout_of(const uint8_t *kind, unsigned fields)
         case F_EDGES: l.edges = f; break;
         case F_DETACHED: l.detached = f; break;
         case F_TO: l.to = f; break;
+        case F_TRACE: l.trace = f; break;
         default: break;
         }
     return l;
@@ -443,7 +479,9 @@ static void *parse_part(void *arg)
     const uint8_t *d = job->data;
     const unsigned fields = job->is_edges ? m->edge_fields : m->node_fields;
     const uint8_t *kind = job->is_edges ? m->edge_field_kind : m->node_field_kind;
-    const row_layout l = layout_of(kind, fields);
+    row_layout l = layout_of(kind, fields);
+    if (!raw->node_trace)
+        l.trace = MAX_FIELDS; /* tracking off: the field is all zeros, not kept */
     const uint64_t end = job->end;
     uint64_t p = job->start, index = job->first;
     uint64_t row = index / fields;
@@ -506,6 +544,13 @@ static void *parse_part(void *arg)
                     else
                         fault = "node id out of range", fault_field = l.id;
                     break;
+                }
+                if (l.trace < MAX_FIELDS) {
+                    if (vals[l.trace] > UINT32_MAX) {
+                        fault = "trace node id out of range", fault_field = l.trace;
+                        break;
+                    }
+                    raw->node_trace[row] = (uint32_t)vals[l.trace];
                 }
                 raw->node_type[row] = m->node_type_kind[t];
                 raw->node_type_raw[row] = (uint8_t)t;
@@ -780,6 +825,9 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         raw->edge_offset = lf_big_calloc(n + 1, sizeof *raw->edge_offset);
         if (m->have_detached)
             raw->node_detached = lf_big_calloc(n, 1);
+        if (m->have_trace_field && m->trace_function_count > 0 &&
+            !(raw->node_trace = lf_big_calloc(n, sizeof *raw->node_trace)))
+            return lf_fail_nomem(j->err, "reading nodes");
         if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
             !raw->node_size || !raw->edge_offset || (m->have_detached && !raw->node_detached))
             return lf_fail_nomem(j->err, "reading nodes");
@@ -801,7 +849,7 @@ static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
     if (!m->have_meta || !m->have_node_count || !m->have_edge_count)
         return lf_fail_at(j->err, at, "snapshot header incomplete",
                           "meta, node_count and edge_count must come before the arrays");
-    int has[8] = {0};
+    int has[F_KINDS] = {0};
     for (unsigned i = 0; i < m->node_fields; i++)
         has[m->node_field_kind[i]] = 1;
     if (!has[F_TYPE] || !has[F_NAME] || !has[F_ID] || !has[F_SIZE] || !has[F_EDGES])
@@ -831,6 +879,9 @@ static void raw_free(v8_raw *raw)
     free(raw->edge_name);
     free(raw->edge_target);
     free(raw->edge_row_at);
+    free(raw->node_trace);
+    if (raw->trace)
+        v8_trace_free(raw->trace);
     lf_strtab_free(&raw->strings);
     for (unsigned i = 0; i < sizeof raw->type_names / sizeof raw->type_names[0]; i++)
         free(raw->type_names[i]); /* all slots: a repeated, shorter list leaves names past type_count */
@@ -935,6 +986,9 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     memset(&m, 0, sizeof m);
     v8_raw raw;
     memset(&raw, 0, sizeof raw);
+    v8_trace trace;
+    memset(&trace, 0, sizeof trace);
+    raw.trace = &trace;
     lf_json j = {data, 0, size, err};
     char *buf = NULL;
     size_t cap = 0;
@@ -967,6 +1021,10 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
                                threads, partial ? &cut_at : NULL);
             *(is_edges ? &have_edges : &have_nodes) = 1;
             *(is_edges ? &edges_at : &nodes_at) = key_at;
+        } else if (key_is(buf, len, "trace_function_infos") && m.trace_function_count > 0 && !trace.have_infos) {
+            r = v8_trace_read_infos(&j, &trace);
+        } else if (key_is(buf, len, "trace_tree") && m.trace_function_count > 0 && !trace.have_tree) {
+            r = v8_trace_read_tree(&j, &trace);
         } else if (key_is(buf, len, "strings")) {
             r = have_strings ? lf_fail_at(err, key_at, "unsupported snapshot layout", "strings twice")
                              : read_strings(&j, &raw, &buf, &cap);
@@ -1014,6 +1072,9 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
         goto out;
     const uint32_t *ids = raw.node_id; /* the snapshot's once built, read through the lazy fields */
     rc = v8_build_snapshot(&raw, threads, out, err);
+    if (rc == 0)
+        rc = v8_trace_sites(&raw, cut_at ? strings_read : raw.string_count, cut_at ? strings_read : UINT32_MAX,
+                            out, err);
     if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, ids, out)) {
         lf_fail_nomem(err, "reading the snapshot");
         rc = -1;

@@ -52,6 +52,10 @@ typedef struct v8_raw {
     char *type_names[32];      /* node type names from meta, "(type)" classes */
     unsigned type_count;
     uint32_t root_ordinal;
+    /* Allocation tracking (v8_trace.c): node -> trace node id, NULL unless
+     * the header announces trace functions and nodes have the field. */
+    uint32_t *node_trace;
+    struct v8_trace *trace;
 } v8_raw;
 
 /* The table index of the first of the file's strings with these bytes, or -1
@@ -71,6 +75,39 @@ typedef struct v8_lazy {
 } v8_lazy;
 void v8_lazy_init(v8_lazy *l);
 void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
+
+/* v8_trace.c: allocation stacks (snapshots written with allocation
+ * tracking): the trace tree and its function infos, read as they come and
+ * resolved into sites once the strings are known. */
+enum { V8T_SKIP, V8T_ID, V8T_INFO, V8T_CHILDREN, V8T_NAME, V8T_SCRIPT, V8T_LINE, V8T_COLUMN };
+typedef struct v8_trace_node {
+    uint32_t id;          /* the file's trace node id */
+    uint32_t info;        /* function info index, as written (checked when resolved) */
+    uint32_t parent;      /* trace node row + 1; 0: a top-level node (V8's root, not a frame) */
+    uint64_t info_at;     /* byte offset of the function index, for messages */
+} v8_trace_node;
+typedef struct v8_trace {
+    unsigned info_fields, node_fields;              /* from snapshot.meta; 0: not given */
+    uint8_t info_kind[V8_MAX_FIELDS], node_kind[V8_MAX_FIELDS];
+    uint32_t *info;       /* 4 per function: name, script (file strings), line, column */
+    size_t info_count, info_cap;
+    uint64_t infos_at;
+    v8_trace_node *node;  /* in file order: a parent before its children */
+    size_t node_count, node_cap;
+    int have_infos, have_tree;
+} v8_trace;
+void v8_trace_free(v8_trace *t);
+/* The kind of field i of trace_function_info_fields / trace_node_fields. */
+void v8_trace_info_field(v8_trace *t, unsigned i, const char *name, size_t len);
+void v8_trace_node_field(v8_trace *t, unsigned i, const char *name, size_t len);
+/* The arrays "trace_function_infos" and "trace_tree", j at their values. */
+struct lf_json;
+int v8_trace_read_infos(struct lf_json *j, v8_trace *t);
+int v8_trace_read_tree(struct lf_json *j, v8_trace *t);
+/* Sites for out from the trace data; raw->node_trace becomes out's
+ * object_site. file_strings: the file's strings read; cut: the index of the
+ * "(name cut off)" placeholder for names past them, or UINT32_MAX. */
+int v8_trace_sites(v8_raw *raw, uint32_t file_strings, uint32_t cut, struct lf_snapshot *out, lf_error *err);
 
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;

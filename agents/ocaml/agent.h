@@ -74,6 +74,13 @@ int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *nam
 int agent_walk_weak(agent_walk *walk, value from, value to, const char *field);
 /* Visits everything the roots reach, then writes the pending weak edges. */
 int agent_walk_run(agent_walk *walk);
+/* After the marking (for agent_sites_collect): whether the walk reached b,
+ * its id, the writer, and a class of its own (a writer class index) for
+ * block b (tag 0 only). */
+int agent_walk_marked(agent_walk *walk, value b);
+uint64_t agent_walk_rank(agent_walk *walk, value b);
+lfs_writer *agent_walk_writer(agent_walk *walk);
+int agent_walk_label_as(agent_walk *walk, value b, int64_t class_index);
 /* Blocks visited so far. */
 uint64_t agent_walk_count(const agent_walk *walk);
 /* The walk's own memory at its largest: marks, stack, maps (not the writer's). */
@@ -96,6 +103,18 @@ int agent_stack_collect(agent_walk *walk, long thread_id, char *bottom_of_stack,
  * returns 1 when it was new. */
 int agent_slot_seen(void *slot);
 void agent_slots_reset(void);
+
+/* ---- sites.c: allocation sites of the blocks Gc.Memprof sampled */
+/* Sampling that the agent started (Leakfind.sample_allocations, or record
+ * --sample): its rate in samples per word; 0 when none. */
+void agent_sampling_started(double samples_per_word);
+/* Starts Gc.Memprof from C with the agent's own tracker (record --sample);
+ * the runtime must be initialised. 0, or -1 when it is already started. */
+int agent_sampling_start(double samples_per_word);
+/* With sampling on: each sampled block the walk reached, with its samples
+ * and its allocation stack; Memprof's callstack blocks are labelled
+ * "memprof callstack". 0, or -1 on no memory. */
+int agent_sites_collect(agent_walk *walk);
 
 /* ---- dump.c */
 /* Writes a snapshot to path; 0 or -1 (one line already on stderr). */

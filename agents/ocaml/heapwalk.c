@@ -52,6 +52,7 @@ struct agent_walk {
     agent_map static_seen;   /* static data blocks visited (value 1) */
     agent_map ephemeron;     /* ephemerons of caml_ephe_list_head (value 1) */
     agent_map label;         /* label key -> writer class index */
+    agent_map label_as;      /* block -> writer class index + 1, for a few blocks */
     value *stack;
     size_t stack_len, stack_cap;
     weak_edge *weak;
@@ -451,6 +452,11 @@ static int emit_block(agent_walk *walk, value v, int is_static)
 {
     int ephemeron = is_ephemeron(walk, v);
     int64_t cls = label_of(walk, v, ephemeron);
+    if (walk->label_as.count && Tag_val(v) == 0) {
+        int64_t *own = agent_map_slot(&walk->label_as, (uint64_t)v, 0);
+        if (own)
+            cls = *own - 1;
+    }
     if (cls < 0 || lfs_writer_object(walk->w, rank_of(walk, v), cls, size_of(v, is_static)) < 0)
         return -1;
     walk->visited++;
@@ -498,7 +504,7 @@ int agent_walk_run(agent_walk *walk)
     value *statics = NULL;
     size_t static_count = 0;
     int rc = mark_reachable(walk) || number_blocks(walk, &statics, &static_count) ||
-                     emit_marked(walk, statics, static_count)
+                     agent_sites_collect(walk) || emit_marked(walk, statics, static_count)
                  ? -1
                  : 0;
     free(statics);
@@ -555,6 +561,30 @@ agent_walk *agent_walk_new(lfs_writer *w)
     return walk;
 }
 
+int agent_walk_marked(agent_walk *walk, value b)
+{
+    return is_marked(walk, b);
+}
+
+uint64_t agent_walk_rank(agent_walk *walk, value b)
+{
+    return rank_of(walk, b);
+}
+
+lfs_writer *agent_walk_writer(agent_walk *walk)
+{
+    return walk->w;
+}
+
+int agent_walk_label_as(agent_walk *walk, value b, int64_t cls)
+{
+    int64_t *slot = agent_map_slot(&walk->label_as, (uint64_t)b, 1);
+    if (!slot)
+        return -1;
+    *slot = cls + 1;
+    return 0;
+}
+
 uint64_t agent_walk_count(const agent_walk *walk)
 {
     return walk->visited;
@@ -566,8 +596,9 @@ uint64_t agent_walk_memory(const agent_walk *walk)
                      walk->region_count * sizeof(mark_region);
     for (size_t i = 0; i < walk->region_count; i++)
         bytes += ((walk->region[i].hi - walk->region[i].lo) / sizeof(value) / 64 + 1) * 8;
-    const agent_map *maps[] = {&walk->static_seen, &walk->ephemeron, &walk->label};
-    for (size_t i = 0; i < 3; i++)
+    const agent_map *maps[] = {&walk->static_seen, &walk->ephemeron, &walk->label,
+                               &walk->label_as};
+    for (size_t i = 0; i < 4; i++)
         bytes += maps[i]->cap * 16;
     return bytes;
 }
@@ -587,6 +618,7 @@ void agent_walk_free(agent_walk *walk)
     agent_map_free(&walk->static_seen);
     agent_map_free(&walk->ephemeron);
     agent_map_free(&walk->label);
+    agent_map_free(&walk->label_as);
     free(walk->stack);
     free(walk->weak);
     free(walk);

@@ -18,3 +18,13 @@ val dump_every_major : ?every:int -> string -> unit
 (** [dump_every_major prefix]: a snapshot [prefix.N.lfs] at the end of the
     marking of every [every]-th major cycle (default 1): the memory's
     evolution over GCs, for [leakfind trend]. *)
+
+val sample_allocations : ?rate:float -> unit -> unit
+(** [sample_allocations ()] starts [Gc.Memprof] sampling, so that the next
+    snapshots say where the sampled blocks still alive were allocated
+    ([leakfind sites], [leakfind path --site]). [rate] is the probability
+    that each allocated word (header included) is sampled (default [1e-4]:
+    one sample per 10,000 words, 80 KB); a block of [w] words is sampled
+    with probability [1 - (1 - rate)^(w+1)], and the estimates scale by it.
+    Compile with [-g] for file and line. Raises [Invalid_argument] unless
+    [0 < rate <= 1], and [Failure] if Memprof is already started. *)

@@ -6,9 +6,14 @@
 #define CAML_INTERNALS
 #include "agent.h"
 
+#include <dlfcn.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <caml/domain_state.h>
 
 static void restore_environment(void)
 {
@@ -21,6 +26,37 @@ static void restore_environment(void)
     unsetenv("LEAKFIND_RECORD_PREFIX");
     unsetenv("LEAKFIND_RECORD_EVERY_MAJOR");
     unsetenv("LEAKFIND_RECORD_SIGNAL");
+    unsetenv("LEAKFIND_RECORD_SAMPLE");
+}
+
+/* record --sample: Memprof can only start once the runtime has its heap,
+ * after this constructor, before the program's first allocation. The
+ * runtime's start-up reads /proc/self/exe (caml_executable_name) right
+ * after it sets up the heap and the signals, before any OCaml code runs:
+ * the first readlink with the minor heap in place starts the sampling. */
+static double pending_sample_rate;
+
+ssize_t readlink(const char *restrict path, char *restrict buf, size_t len)
+{
+    static ssize_t (*next)(const char *restrict, char *restrict, size_t);
+    if (!next)
+        next = (ssize_t(*)(const char *restrict, char *restrict, size_t))dlsym(RTLD_NEXT,
+                                                                             "readlink");
+    if (pending_sample_rate > 0 && Caml_state && Caml_state_field(young_start)) {
+        double rate = pending_sample_rate;
+        pending_sample_rate = 0;
+        agent_sampling_start(rate);
+    }
+    return next ? next(path, buf, len) : -1;
+}
+
+/* A runtime that never read /proc/self/exe after setting up its heap: say
+ * why the snapshots had no sites. */
+__attribute__((destructor)) static void leakfind_record_end(void)
+{
+    if (pending_sample_rate > 0)
+        fprintf(stderr, "leakfind: --sample: this program's runtime gave the agent no moment to "
+                        "start Gc.Memprof; the snapshots have no allocation sites\n");
 }
 
 __attribute__((constructor)) static void leakfind_record_start(void)
@@ -31,6 +67,8 @@ __attribute__((constructor)) static void leakfind_record_start(void)
     char *owned = strdup(prefix);
     const char *every = getenv("LEAKFIND_RECORD_EVERY_MAJOR");
     const char *sig = getenv("LEAKFIND_RECORD_SIGNAL");
+    const char *sample = getenv("LEAKFIND_RECORD_SAMPLE");
+    pending_sample_rate = sample ? strtod(sample, NULL) : 0;
     int every_n = every ? atoi(every) : 0, signo = sig ? atoi(sig) : 0;
     restore_environment();
     if (!owned)

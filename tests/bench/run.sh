@@ -134,6 +134,21 @@ if [ -f "$v" ]; then
     fi
 fi
 
+# The same program with allocation tracking (issue 20): a smaller heap
+# (scale 0.3, about 220 MB, 2.8M nodes) whose nodes carry allocation stacks.
+# Reading the trace data should add at most 10% to the load stage.
+vt=bench-data/big-tracked.heapsnapshot
+if [ ! -f "$vt" ] && command -v node >/dev/null; then
+    echo "# writing $vt with Node (--track-heap-objects)"
+    node --max-old-space-size=8000 --track-heap-objects --expose-gc tests/bench/node/big_heap.js "$vt" 0.3 >&2
+fi
+if [ -f "$vt" ]; then
+    echo "## V8 snapshot with allocation tracking: $vt ($(du -h "$vt" | cut -f1))"
+    cat "$vt" >/dev/null
+    "$build/bench_stage" "$vt" | column -t
+    /usr/bin/env time -f "leakfind sites: %e s, peak RSS %M KiB" "$build/leakfind" sites "$vt" >/dev/null
+fi
+
 # The OCaml agent (issue 18): a program with about 10 million live blocks
 # (tests/bench/ocaml/bigheap.ml) writes its snapshot; the agent reports the
 # walk and write times and its own memory (marks, stack, maps: not the

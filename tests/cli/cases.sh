@@ -27,6 +27,8 @@ case_ classes_weak_tsv 0 classes $G/weak_cache.txt
 case_ classes_weak_json 0 classes $G/weak_cache.txt --format json
 case_ classes_weak_shallow 0 classes $G/weak_cache.txt --sort shallow --top 2
 case_ classes_weak_table 0 classes $G/weak_cache.txt --format table
+# tables show sizes in binary units: 5 + 6 GiB, 2^32 - 1 + 2^32 bytes (8.0 GiB)
+case_ classes_huge_table 0 classes $G/huge_sizes.txt --format table
 
 # sites: allocation sites (fixtures/graphs/sites.txt works the answers out)
 case_ sites_tsv 0 sites $G/sites.txt
@@ -34,9 +36,19 @@ case_ sites_stack2 0 sites $G/sites.txt --stack 2
 case_ sites_stack0 0 sites $G/sites.txt --stack 0
 case_ sites_json_count 0 sites $G/sites.txt --format json --sort count --top 1
 case_ sites_none 0 sites $G/nested_class.txt
+case_ info_sites 0 info $G/sites.txt
 "$LF" convert $G/sites.txt -o "$tmp/sites.lfs" 2>/dev/null
 case_ sites_stack0 0 sites "$tmp/sites.lfs" --stack 0
 help_ sites_help sites -h
+# diff and trend --by-site (fixtures/graphs/make_sites_series.sh plants 10 entries per step)
+case_ diff_by_site 0 diff --by-site $G/sites_series-1.txt $G/sites_series-3.txt
+case_ trend_by_site 1 trend --by-site $G/sites_series-1.txt $G/sites_series-2.txt $G/sites_series-3.txt --workload 100,200,300 --exit-code
+case_ trend_by_site_stack2 0 trend --by-site --stack 2 $G/sites_series-1.txt $G/sites_series-2.txt $G/sites_series-3.txt --format json
+# path --site: the largest objects of matching sites (make: 0x2 retains 200, 0x5 130)
+case_ path_site 0 path $G/sites.txt --site a.ml:3 --top 2
+case_ path_site_stack2 0 path $G/sites.txt --site loop --stack 2
+case_ path_site_innermost 0 path $G/sites.txt --site loop
+case_ diff_by_site_none 3 diff --by-site $G/nested_class.txt $G/sites_series-3.txt
 
 # info
 case_ info_weak_tsv 0 info $G/weak_cache.txt
@@ -72,6 +84,14 @@ lfs_chunk_offset() {
 printf '\377' | dd of="$tmp/flipped.lfs" bs=1 seek=$(($(lfs_chunk_offset "$tmp/flipped.lfs" OCLS) + 20)) conv=notrunc 2>/dev/null
 case_ err_flipped_lfs 3 classes "$tmp/flipped.lfs"
 case_ err_not_a_dump 3 info tests/cli/inputs/not_a_dump.txt
+# recognisable non-dumps: what the file is and what to take instead
+N=tests/cli/inputs/not_dumps
+case_ err_cpuprofile 3 info $N/node.cpuprofile
+case_ err_heapprofile 3 info $N/node.heapprofile
+case_ err_phd 3 classes $N/ibm.phd
+case_ err_core 3 dominators $N/core.elf
+gzip -c $N/node.heapprofile >"$tmp/profile.gz"
+case_ err_gzip_heapprofile 3 info "$tmp/profile.gz"
 case_ err_bad_line 3 dominators tests/cli/inputs/bad_line.txt
 case_ err_missing 4 info tests/cli/inputs/no-such-file.txt
 : >"$tmp/empty"
@@ -83,6 +103,7 @@ case_ quiet_dangling 0 classes tests/cli/inputs/dangling.txt -q
 # usage errors: exit 2
 case_ usage_none 2
 case_ usage_unknown_command 2 frobnicate $G/diamond.txt
+case_ usage_mistyped_command 2 domintors $G/diamond.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 case_ usage_bad_format 2 classes $G/diamond.txt --format xml
 case_ usage_bad_top 2 classes $G/diamond.txt --top -3
@@ -187,3 +208,20 @@ case_ record_not_ocaml 3 record -- /bin/true
 # a program cut after its ELF header: its section table lies past the end
 head -c 64 /bin/true > "$tmp/cut-elf" && chmod +x "$tmp/cut-elf"
 case_ record_cut_elf 3 record -- "$tmp/cut-elf"
+
+# progress: on a terminal (script gives one) -q quiets messages, not progress;
+# --no-progress turns it off; the owner matching of diff --owners shows.
+if command -v script >/dev/null 2>&1; then
+    script -qec "$LF diff -q --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
+    if grep -q "matching owners" "$tmp/tty" && grep -q "computing dominators" "$tmp/tty"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL progress_quiet_terminal: no progress with -q on a terminal"; fail=$((fail + 1))
+    fi
+    script -qec "$LF diff --no-progress --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
+    if grep -q "leakfind: .*\.\.\." "$tmp/tty"; then
+        echo "FAIL progress_off: progress shown with --no-progress"; fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+fi

@@ -147,6 +147,13 @@ java.lang.Object[] elementData
 Leaked [0]" \
     'NR > 1 {print $8, $9}' \
     path $J/planted_leak.hprof --class Leaked --top 1
+# --class by simple name and by glob: the largest ArrayList is LEAK itself;
+# Leak* names only Leaked (the class PlantedLeak has no instances).
+rows_ path_simple_name "java.util.ArrayList root: static field PlantedLeak.LEAK" \
+    'NR > 1 {print $8, $9}' path $J/planted_leak.hprof --class ArrayList --top 1 --format tsv
+rows_ path_glob "Leaked [0]" \
+    'NR == 4 {print $8, $9}' path $J/planted_leak.hprof --class 'Leak*' --top 1 --format tsv
+case_ path_class_suggest 0 path $J/planted_leak.hprof --class Leakd --format tsv
 # The worker's array hangs under its thread, one hop from the root, by the frame.
 rows_ path_stack_local "1 root: thread \"worker\"
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \

@@ -31,6 +31,15 @@ check_ devtools_nodes_linked_list sh tests/v8/devtools_check.sh digest "$LF" $N/
     $N/linked_list.devtools.digest
 check_ devtools_classes_linked_list sh tests/v8/devtools_check.sh classes "$LF" $N/linked_list.heapsnapshot.gz \
     $N/linked_list.devtools-aggregates.tsv
+# Allocation sites (tracked snapshots): every function's live objects and
+# bytes equal the Allocation view's; the same through a converted .lfs.
+for n in 100 200 300; do
+    check_ devtools_sites_alloc_sites_$n sh tests/v8/devtools_check.sh sites "$LF" \
+        $N/alloc_sites-$n.heapsnapshot.gz $N/alloc_sites-$n.devtools-sites.tsv
+done
+"$LF" convert $N/alloc_sites-300.heapsnapshot.gz -o "$tmp/alloc_sites.lfs" >/dev/null 2>&1
+check_ devtools_sites_alloc_sites_lfs sh tests/v8/devtools_check.sh sites "$LF" "$tmp/alloc_sites.lfs" \
+    $N/alloc_sites-300.devtools-sites.tsv
 # Reading on several threads (the edges are classified in two halves) gives
 # the same bytes as on one.
 for s in listener_leak-1 weak_cache linked_list; do

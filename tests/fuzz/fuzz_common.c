@@ -7,6 +7,7 @@
 
 #include "../../core/analysis.h"
 #include "../../core/lfs.h"
+#include "../../core/site_groups.h"
 #include "fuzz.h"
 
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
@@ -30,6 +31,37 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].kind);
         lf_snapshot_string(s, s->root[r].name);
     }
+    fuzz_exercise_sites(s);
+}
+
+/* Allocation sites: every group's label, totals and (sampled) estimates. */
+void fuzz_exercise_sites(const struct lf_snapshot *s)
+{
+    lf_error err;
+    lf_site_groups g;
+    /* sites: every object's stack ends, through frames that exist */
+    for (uint32_t v = 0; s->object_site && v < s->object_count; v++)
+        for (uint32_t site = s->object_site[v]; site != LF_SITE_NONE; site = s->site[site].caller) {
+            if (site >= s->site_count || s->site[site].caller >= site || s->site[site].frame >= s->frame_count)
+                abort();
+            lf_snapshot_string(s, s->frame[s->site[site].frame].function);
+        }
+    if (!s->object_site || lf_site_groups_make(s, 2, &g, &err))
+        return;
+    uint32_t *group = lf_site_groups_of_nodes(s, &g);
+    double *est = group ? malloc(((size_t)g.count + 1) * 2 * sizeof *est) : NULL;
+    if (est) {
+        lf_site_estimates(s, group, g.count, est, est + g.count);
+        lf_class_totals t;
+        if (lf_group_totals_compute(s, group, g.count, &t, &err) == 0)
+            lf_class_totals_free(&t);
+        char label[512];
+        for (uint32_t k = 0; k < g.count; k++)
+            lf_site_label(s, g.site_of[k], 0, label, sizeof label);
+    }
+    free(est);
+    free(group);
+    lf_site_groups_free(&g);
 }
 
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)

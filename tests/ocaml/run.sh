@@ -67,6 +67,65 @@ check_field_names() { # fields.ml: names from fields.cmt(i), sizes from the cons
                 r["Fields.beta"], r["Fields.alpha"], r["Fields.hidden"], r["Fields.last"] }')"
 }
 
+# site_row FILE SITE [ARGS...]: "count shallow est_count est_bytes" of that site's row
+site_row() {
+    f=$1; site=$2; shift 2
+    "$lf" sites "$f" -q --top 0 --format tsv "$@" |
+        awk -F'\t' -v s="$site" '$7 == s { print $1, $2, $5, $6; exit }'
+}
+# within NAME "A B" LO HI: each of the numbers A B... lies in [LO, HI]
+within() {
+    name=$1; nums=$2; lo=$3; hi=$4
+    if [ -n "$nums" ] && echo "$nums" | awk -v lo="$lo" -v hi="$hi" \
+        '{ for (i = 1; i <= NF; i++) if ($i < lo || $i > hi) exit 1 }'; then
+        ok "$name"
+    else
+        bad "$name" "expected in [$lo, $hi]" "actual: $nums"
+    fi
+}
+
+check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per word
+    f=$1/sites.lfs; t=$2
+    row=$(site_row "$f" "Sites.plant (sites.ml:18:5)")
+    set -- $row
+    expect "$t sites: the planted site is listed, its sampled blocks all 64 B (8-word records)" \
+        "yes $(( ${1:-0} * 64 ))" "$([ -n "$row" ] && echo yes) ${2:-}"
+    # Every word is sampled with probability 0.04: the planted 40,000 words
+    # give S ~ Binomial(40000, 0.04) samples, sd 39.2; est_bytes = S / 0.04 * 8
+    # = 320,000 B +- 7,838 per sd. A record is sampled with probability
+    # p = 1 - 0.96^8 = 0.2786: sd of est_count sqrt(5000 (1-p) / p) = 113.8.
+    # Bounds at 4 sd (Memprof's generator is seeded, so a run repeats).
+    within "$t sites: est_bytes of the planted site within 4 sd of 320,000" "${4:-}" 288650 351350
+    within "$t sites: est_count of the planted site within 4 sd of 5,000" "${3:-}" 4545 5455
+    # every sampled planted record: held in an element of the global array
+    expect "$t sites: path --site from the global array to each sampled record" \
+        "root: global Sites.[2] > block(tag 0, 7 fields) x${1:-0}" \
+        "$("$lf" path "$f" --site sites.ml:18:5 --top 0 --format tsv | awk -F'\t' '
+            NR > 1 && $4 == 0 { r[$9] = 1 } NR > 1 && $4 == 1 { c[$8]++ }
+            END { for (k in r) printf "%s > ", k; for (k in c) printf "%s x%d", k, c[k] }')"
+    expect "$t sites: the tuples that died in churn (sites.ml:22) have no site" "" \
+        "$("$lf" sites "$f" -q --top 0 --stack 0 --format tsv | awk -F'\t' '$7 ~ /sites\.ml:22:/')"
+    expect "$t sites: one memprof callstack block per sampled live block" \
+        "$("$lf" sites "$f" -q --top 0 --format tsv | awk -F'\t' 'NR > 1 && $7 != "(no site)" { n += $1 } END { print n + 0 }')" \
+        "$("$lf" classes "$f" --top 0 --format tsv | awk -F'\t' '$5 == "memprof callstack" { print $1 }')"
+    expect "$t sites: the whole stack, outermost the module's initialisation" \
+        "Sites.plant (sites.ml:18:5) < Sites (sites.ml:27:5)" \
+        "$("$lf" sites "$f" -q --stack 2 --format tsv | awk -F'\t' '$7 ~ /^Sites.plant \(sites.ml:18:5\)/ { print $7 }')"
+}
+
+check_record_sample() { # record --sample 1: every word sampled, the estimates exact
+    d=$1
+    (cd "$d" && "$lf" record -q --sample 1 -o sampled -- ./recorded >/dev/null)
+    expect "record --sample: exit status" 0 $?
+    # the 500 strings of 100 bytes (14 words, 112 B) made on line 8, column 29
+    expect "record --sample 1: the strings' site, count and bytes exact" "500 56000 500 56000" \
+        "$("$lf" sites "$d"/sampled.1.lfs -q --top 0 --stack 0 --format tsv |
+            awk -F'\t' '$7 ~ /< Recorded \(recorded\.ml:8:29\)/ { c += $1; b += $2; ec += $5; eb += $6 }
+                END { print c + 0, b + 0, ec + 0, eb + 0 }')"
+    "$lf" record -q --sample 0 -- "$d"/recorded >/dev/null 2>&1
+    expect "record --sample 0: a usage error" 2 $?
+}
+
 check_record() { # the same program, recorded and linked
     d=$1
     # 500 strings of 100 bytes (112 B), 500 buckets (32 B), 256 bucket slots
@@ -128,7 +187,7 @@ else
         ok "fixture programs build with the agent"
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
-            ./finaliser && ./c_global && ./threaded && ./fields)
+            ./finaliser && ./c_global && ./threaded && ./fields && ./sites)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
@@ -142,6 +201,8 @@ else
                 "$work/bin"/growing-major.3.lfs --workload 100,200,300 --format tsv |
                 awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
+        check_record_sample "$work/bin"
+        check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else
         bad "fixture programs build with the agent" "$(tail -5 "$work/build.log")"
@@ -149,6 +210,7 @@ else
 fi
 check_snapshots "$top/fixtures/ocaml/snapshots" committed
 check_field_names "$top/fixtures/ocaml/snapshots" committed
+check_sites "$top/fixtures/ocaml/snapshots" committed
 check_bad_input "$top/fixtures/ocaml/snapshots"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

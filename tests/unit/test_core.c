@@ -224,7 +224,9 @@ void test_textgraph_errors(void)
         {"node\t1\t99999999999999999999\tA\n", 1, "bad shallow size '99999999999999999999'"},
         {"#\nedge\t1\t2\tsoft\n", 2, "edge strength must be 'strong' or 'weak'"},
         {"root\t1\n", 1, "a root record has 3 or 4 fields, this one has 2"},
-        {"node\t1\t8\tA\nobject\t2\n", 2, "unknown record 'object' (expected node, edge or root)"},
+        {"node\t1\t8\tA\nobject\t2\n", 2, "unknown record 'object' (expected node, edge, root or alloc)"},
+        {"node\t1\t8\tA\nalloc\t1\n", 2, "an alloc record has an id and at least one frame"},
+        {"alloc\tzz\tf (a.ml:1)\n", 1, "bad object id in alloc"},
         {"edge\t1\t2\tstrong\t4294967296\n", 1, "array index out of range"},
         {"node\t1\t8\t\n", 1, "empty class name"},
     };

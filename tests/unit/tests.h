@@ -22,6 +22,8 @@
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
+    T(test_site_table_interning)           \
+    T(test_sites_writer_sampled)           \
     T(test_sort_ids)                       \
     T(test_sort_ids_dump_order)            \
     T(test_sort_ids_one_long_run)          \
@@ -46,7 +48,10 @@
     T(test_hprof_address_gaps)             \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
-    T(test_v8_partial)
+    T(test_v8_partial)                     \
+    T(test_v8_sites_tree)                  \
+    T(test_v8_sites_errors)                \
+    T(test_v8_sites_planted)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)

@@ -13,6 +13,13 @@
 #       (DevTools calls the class retained size maxRet)
 #   devtools_check.sh diff LEAKFIND BEFORE AFTER REF-diff.tsv
 #       # New, # Deleted, Alloc. Size, Freed Size of every class of the Comparison
+#   devtools_check.sh sites LEAKFIND SNAPSHOT REF-sites.tsv
+#       live count and live size of every function of the Allocation view (a
+#       snapshot written with allocation tracking) against `leakfind sites
+#       --stack 1`: sizes as DevTools' liveSize; counts without objects of self
+#       size 0, as the Summary counts (DevTools' liveCount has them; the
+#       reference's live_count_sized leaves them out). DevTools' "(root)"
+#       function is no frame: its objects are leakfind's "(no site)".
 #
 # The one deviation (docs/V8.md): DevTools' root retains every node, leakfind's
 # root what the root reaches; nodes DevTools hangs under the root because
@@ -87,6 +94,21 @@ diff)
          END { for (k in nw) if ((nw[k] || dl[k]) && !(k in seen)) { bad++; if (bad <= 5) print k ": changed here, not in DevTools" }
                if (bad) { print bad " differences"; exit 1 }
                print "ok: " n " classes agree" }' "$tmp/mine" "$4"
+    ;;
+sites)
+    "$1" sites "$2" --stack 1 --top 0 --format tsv >"$tmp/mine" || exit 1
+    # the reference's function, script, line, column as leakfind labels a frame
+    awk -F'\t' 'FNR == NR {if (FNR > 1) {c[$7] = $1; s[$7] = $2} next}
+         /^#/ {next}
+         $1 == "(root)" && $2 == "" && $3 == 0 {next}
+         { fn = $1 == "" ? "(anonymous)" : $1
+           k = $2 == "" ? fn : $3 == 0 ? fn " (" $2 ")" : $4 == 0 ? fn " (" $2 ":" $3 ")" : fn " (" $2 ":" $3 ":" $4 ")"
+           n++; seen[k] = 1
+           if (c[k] + 0 != $7 || s[k] + 0 != $6) {
+               bad++; if (bad <= 5) print k ": " c[k] + 0 " " s[k] + 0 ", DevTools " $7 " " $6 } }
+         END { for (k in c) if (k != "(no site)" && !(k in seen)) { bad++; if (bad <= 5) print k ": not in DevTools" }
+               if (bad) { print bad " differences"; exit 1 }
+               print "ok: " n " functions agree" }' "$tmp/mine" "$3"
     ;;
 *)
     echo "usage: see the header of $0" >&2

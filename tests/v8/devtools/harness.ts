@@ -12,6 +12,7 @@
 //   node dist/harness.mjs --aggregates FILE.heapsnapshot > aggregates.tsv
 //   node dist/harness.mjs --diff BASE.heapsnapshot CURRENT.heapsnapshot > diff.tsv
 //   node dist/harness.mjs --load-only FILE.heapsnapshot   (for timing: load, initialize, one summary line)
+//   node dist/harness.mjs --sites FILE.heapsnapshot    > sites.tsv   (allocation view: live objects per function)
 // FILE may be gzip-compressed (.gz). Output columns: see the '#' header line.
 // Strings are escaped: backslash, TAB, LF and CR as \\ \t \n \r.
 
@@ -153,12 +154,67 @@ function printDiff(base: JSHeapSnapshot, current: JSHeapSnapshot): void {
   out.flush();
 }
 
+// The Allocation view's top level (a snapshot written with allocation
+// tracking): per function (name, script, line, column), the objects of its
+// allocations still in the snapshot (liveCount, liveSize), summed over the
+// function infos with the same place. DevTools counts objects of self size 0
+// too, which the Summary (and leakfind) leaves out: live_count_sized counts
+// the others, through the file's trace tree.
+function printSites(snapshot: JSHeapSnapshot): void {
+  const out = new Out();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const profile = (snapshot as any).profile;
+  const meta = profile.snapshot.meta;
+  const width = meta.trace_node_fields.length, idAt = meta.trace_node_fields.indexOf('id');
+  const infoAt = meta.trace_node_fields.indexOf('function_info_index');
+  const childrenAt = meta.trace_node_fields.indexOf('children');
+  const f = meta.trace_function_info_fields, infoWidth = f.length;
+  const keyOfInfo = (i: number): string => {
+    const raw = profile.trace_function_infos;
+    const at = i * infoWidth;
+    return [esc(profile.strings[raw[at + f.indexOf('name')]]), esc(profile.strings[raw[at + f.indexOf('script_name')]]),
+            raw[at + f.indexOf('line')], raw[at + f.indexOf('column')]].join('\t');
+  };
+  const keyOfTrace = new Map<number, string>();
+  const stack: number[][] = [profile.trace_tree];
+  while (stack.length) {
+    const level = stack.pop() as number[];
+    for (let i = 0; i < level.length; i += width) {
+      keyOfTrace.set(level[i + idAt], keyOfInfo(level[i + infoAt]));
+      stack.push(level[i + childrenAt] as unknown as number[]);
+    }
+  }
+  const sized = new Map<string, number>();
+  const node = snapshot.createNode(0);
+  for (let ordinal = 0; ordinal < snapshot.nodeCount; ordinal++) {
+    node.nodeIndex = ordinal * snapshot.nodeFieldCount;
+    const key = keyOfTrace.get(node.traceNodeId());
+    if (key !== undefined && node.selfSize() > 0) {
+      sized.set(key, (sized.get(key) ?? 0) + 1);
+    }
+  }
+  const live = new Map<string, number[]>();
+  for (const t of snapshot.allocationTracesTops()) {
+    const key = [esc(t.name), esc(t.scriptName), t.line, t.column].join('\t');
+    const sum = live.get(key) ?? [0, 0];
+    live.set(key, [sum[0] + t.liveCount, sum[1] + t.liveSize]);
+  }
+  out.line(['#function', 'script', 'line', 'column', 'live_count', 'live_size', 'live_count_sized']);
+  for (const key of [...live.keys()].sort()) {
+    const sum = live.get(key) as number[];
+    out.line([key, sum[0], sum[1], sized.get(key) ?? 0]);
+  }
+  out.flush();
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   // Problems DevTools reports (e.g. nodes reachable only through weak edges)
   // go to console.warn; keep them on stderr.
   if (args[0] === '--aggregates' && args.length === 2) {
     printAggregates(await load(args[1]));
+  } else if (args[0] === '--sites' && args.length === 2) {
+    printSites(await load(args[1]));
   } else if (args[0] === '--load-only' && args.length === 2) {
     const t0 = performance.now();
     const snapshot = await load(args[1]);
@@ -173,7 +229,7 @@ async function main(): Promise<void> {
     printNodes(await load(args[0]));
   } else {
     process.stderr.write(
-        'usage: harness.mjs FILE | --aggregates FILE | --diff BASE CURRENT | --load-only FILE   (FILE may be .gz)\n');
+        'usage: harness.mjs FILE | --aggregates FILE | --sites FILE | --diff BASE CURRENT | --load-only FILE   (FILE may be .gz)\n');
     process.exit(2);
   }
 }

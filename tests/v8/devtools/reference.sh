@@ -5,6 +5,7 @@
 #                                   tests/v8/devtools_check.sh)
 #   <name>.devtools-aggregates.tsv  the Summary view's per-class aggregates
 #   listener_leak.devtools-diff.tsv the Comparison view, base -1, current -2
+#   alloc_sites-N.devtools-sites.tsv the Allocation view's functions (live count and size)
 # Builds the harness first if dist/harness.mjs is missing.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +28,10 @@ for s in listener_leak-1 listener_leak-2 weak_cache; do
     run "$FIX/$s.devtools-aggregates.tsv" --aggregates "$FIX/$s.heapsnapshot.gz"
 done
 run "$FIX/listener_leak.devtools-diff.tsv" --diff "$FIX/listener_leak-1.heapsnapshot.gz" "$FIX/listener_leak-2.heapsnapshot.gz"
+
+for n in 100 200 300; do
+    run "$FIX/alloc_sites-$n.devtools-sites.tsv" --sites "$FIX/alloc_sites-$n.heapsnapshot.gz"
+done
 
 run "$FIX/linked_list.devtools-aggregates.tsv" --aggregates "$FIX/linked_list.heapsnapshot.gz"
 run "$WORK_TSV" "$FIX/linked_list.heapsnapshot.gz"

@@ -1,0 +1,50 @@
+/* suggest.c - bounded optimal-string-alignment distance over two rows. */
+#include "suggest.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+enum { SUGGEST_MAX_LEN = 512 };
+
+size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen, size_t max)
+{
+    if (alen > SUGGEST_MAX_LEN || blen > SUGGEST_MAX_LEN)
+        return max + 1;
+    if ((alen > blen ? alen - blen : blen - alen) > max)
+        return max + 1;
+    size_t rows[3][SUGGEST_MAX_LEN + 1];
+    size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= blen; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= alen; i++) {
+        cur[0] = i;
+        size_t best = cur[0];
+        for (size_t j = 1; j <= blen; j++) {
+            /* case differences cost nothing: "arraylist" finds "ArrayList" */
+            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            size_t d = prev[j - 1] + !same;
+            if (prev[j] + 1 < d)
+                d = prev[j] + 1;
+            if (cur[j - 1] + 1 < d)
+                d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < d)
+                d = prev2[j - 2] + 1;
+            cur[j] = d;
+            if (d < best)
+                best = d;
+        }
+        if (best > max)
+            return max + 1;
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[blen] <= max ? prev[blen] : max + 1;
+}
+
+size_t suggest_max_distance(size_t len)
+{
+    size_t m = len / 3;
+    return m < 1 ? 1 : m > 4 ? 4 : m;
+}
