@@ -171,7 +171,7 @@ static int read_class_dump(hprof_reader *r, hprof_cursor *c, uint64_t record_at,
     memset(&k, 0, sizeof k);
     k.record_at = record_at;
     k.id = hprof_id(c, id);
-    c->pos += 4; /* stack trace serial */
+    uint32_t trace_serial = hprof_u4(c);
     k.super_id = hprof_id(c, id);
     k.loader_id = hprof_id(c, id);
     c->pos += 4 * (uint64_t)id; /* signers, protection domain, 2 reserved */
@@ -188,6 +188,7 @@ static int read_class_dump(hprof_reader *r, hprof_cursor *c, uint64_t record_at,
         return -1;
     if (!collect)
         return 0;
+    hprof_see_trace_serial(r, trace_serial);
     PWord_t slot;
     JLI(slot, r->class_index, (Word_t)k.id);
     if (slot == PJERR)
@@ -344,6 +345,7 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
             if (pass == 1) {
                 if (add_id(r, id_at(r, c->pos)))
                     goto fail;
+                hprof_see_trace_serial(r, hprof_be32(c->data + c->pos + id));
             } else {
                 hprof_cursor body = {c->data, c->pos, c->end};
                 int v = visit(r, tag, at, &body, state);
@@ -538,6 +540,8 @@ typedef struct node_tables {
     lf_idrank rank;
     uint32_t *class_node;      /* class index -> node of its class object */
     uint32_t *frame_edges;     /* node -> thread-local roots hung under it */
+    uint32_t *object_site;     /* node -> trace serial in pass 2, then site; NULL when
+                                * no object names a trace with frames */
     /* Classes without a CLASS DUMP get extra lf classes after the dumped ones,
      * made before the passes (which may run on several threads): */
     uint32_t extra_name[16];
@@ -658,6 +662,8 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     }
     if (t->seen)
         t->seen[node] = 1;
+    if (t->object_site)
+        t->object_site[node] = hprof_be32(r->data + c->pos);
     t->record_low[node] = (uint32_t)record_at;
     if (t->record_high)
         t->record_high[node] = (uint8_t)(record_at >> 32);
@@ -804,6 +810,23 @@ static void drop_unused_extra_classes(const hprof_reader *r, node_tables *t, uin
         if (t->class_of[v] >= first)
             t->class_of[v] = remap[t->class_of[v] - first];
     t->extra_count = kept;
+}
+
+/* After pass 2: each node's trace serial becomes its site; a dump whose
+ * traces name no frame it has gets no sites after all. */
+static int read_object_sites(hprof_reader *r, node_tables *t, uint32_t n, lf_site_table *sites)
+{
+    if (lf_site_table_init(sites))
+        return lf_fail_nomem(r->err, "reading allocation sites");
+    int64_t with_site = hprof_object_sites(r, t->object_site, n, sites);
+    if (with_site < 0)
+        return -1;
+    if (with_site == 0) {
+        free(t->object_site);
+        t->object_site = NULL;
+        lf_site_table_free(sites);
+    }
+    return 0;
 }
 
 /* --- pass 3: edges ----------------------------------------------------------- */
@@ -1145,6 +1168,7 @@ static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_vis
     int rc = 0;
     for (unsigned k = 0; k < threads; k++) {
         r->warnings += job[k].reader.warnings;
+        r->has_alloc_traces |= job[k].reader.has_alloc_traces;
         if (job[k].rc < 0 && rc == 0) {
             *r->err = job[k].err;
             rc = -1;
@@ -1462,6 +1486,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     pass3_state s;
     memset(&s, 0, sizeof s);
     hprof_lazy *lazy = NULL;
+    lf_site_table sites;
+    memset(&sites, 0, sizeof sites);
     uint32_t *static_start = NULL, *static_name = NULL, *frame_label = NULL;
     uint64_t *frame_edge = NULL;
 
@@ -1542,8 +1568,10 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     t.record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t.record_low);
     t.record_high = past_4g ? lf_big_malloc((size_t)n + 1) : NULL;
     t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
+    /* serials per object only when some object has an allocation trace */
+    t.object_site = r.has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t.object_site) : NULL;
     if (!t.class_of || !t.shallow || !t.edge_offset || (repeats && !t.seen) || !t.class_node ||
-        !t.record_low || (past_4g && !t.record_high)) {
+        !t.record_low || (past_4g && !t.record_high) || (r.has_alloc_traces && !t.object_site)) {
         lf_fail_nomem(err, "reading objects");
         goto out;
     }
@@ -1559,6 +1587,8 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     free(t.seen);
     t.seen = NULL;
     drop_unused_extra_classes(&r, &t, n);
+    if (t.object_site && read_object_sites(&r, &t, n, &sites))
+        goto out;
 
     /* Class objects are shown as "class com.acme.Foo". */
     uint32_t *named = malloc((r.class_count + 1) * 2 * sizeof *named);
@@ -1869,6 +1899,19 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     lazy = NULL;
     static_start = static_name = frame_label = NULL;
     frame_edge = NULL;
+    if (t.object_site) {
+        uint32_t *object_site = t.object_site;
+        if (!lf_snapshot_own(out, object_site)) {
+            lf_fail_nomem(err, "reading allocation sites");
+            goto out;
+        }
+        t.object_site = NULL;
+        if (lf_site_table_give(&sites, out)) {
+            lf_fail_nomem(err, "reading allocation sites");
+            goto out;
+        }
+        out->object_site = object_site;
+    }
     out->stats.dangling_edges = s.dangling;
     out->stats.warnings = r.warnings;
     rc = 0;
@@ -1881,6 +1924,8 @@ out:
     free(t.record_low);
     free(t.record_high);
     free(t.class_node);
+    free(t.object_site);
+    lf_site_table_free(&sites);
     free(s.target);
     free(lazy);
     free(static_start);

@@ -12,6 +12,7 @@
 #include "hprof_format.h"
 #include "idrank.h"
 #include "idset.h"
+#include "site_table.h"
 #include "strtab.h"
 
 #define HPROF_NONE 0xffffffffu
@@ -93,6 +94,10 @@ typedef struct hprof_reader {
     uint32_t class_class, reference_class, soft_reference_class;
     uint32_t prim_array_class[12]; /* by basic type: the class of "byte[]" ... */
     uint64_t warnings;
+    /* Allocation sites (hprof_sites.c): the last object's trace serial, known
+     * to name a trace; whether some object names a trace with frames. */
+    uint32_t trace_serial_seen;
+    uint8_t has_alloc_traces;
     /* LF_HPROF_PARTIAL: where the analysed part of a cut-off dump ends, and
      * how many bytes the record cut there still declared (0: not known). */
     uint64_t cut_at, cut_missing;
@@ -117,6 +122,11 @@ static inline uint32_t hprof_class_hash_find(const uint64_t *hash_id, const uint
 static inline uint64_t hprof_record_at(const uint32_t *low, const uint8_t *high, uint32_t node)
 {
     return high ? (uint64_t)high[node] << 32 | low[node] : low[node]; /* high: NULL under 4 GiB */
+}
+
+static inline uint32_t hprof_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* hprof.c */
@@ -147,5 +157,20 @@ int64_t hprof_intern_sid(hprof_reader *r, uint64_t sid);
 /* "frame 3: com.acme.Server.handle (Server.java:42)" for a thread's frame. */
 int64_t hprof_frame_label(hprof_reader *r, uint32_t thread_serial, uint32_t frame, const char *prefix);
 const char *hprof_root_kind_name(uint8_t tag);
+
+/* hprof_sites.c */
+/* cold: called only when the serial changes */
+__attribute__((cold)) void hprof_note_trace_serial(hprof_reader *r, uint32_t serial);
+/* Pass 1 sees every object's stack trace serial. Dumps repeat one serial
+ * (HotSpot: the dummy trace for every object), so only a change costs a
+ * lookup. */
+static inline void hprof_see_trace_serial(hprof_reader *r, uint32_t serial)
+{
+    if (serial != r->trace_serial_seen)
+        hprof_note_trace_serial(r, serial);
+}
+/* Turns object_site[0..n) from trace serials (pass 2) into sites of table;
+ * the number of objects with a site, or -1 (memory, in r->err). */
+int64_t hprof_object_sites(hprof_reader *r, uint32_t *object_site, uint32_t n, lf_site_table *table);
 
 #endif

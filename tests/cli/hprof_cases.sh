@@ -218,3 +218,17 @@ for how in signal error; do
         echo "FAIL convert_interrupted_$how: exit $code"; fail=$((fail + 1))
     fi
 done
+
+# Allocation sites (docs/HPROF.md): an ART-like dump with allocation traces,
+# written by tests/unit/test_hprof_sites.c (build_art_sites, which also checks
+# this copy). ART sizes: Node 8, Object[11] 12 + 44 = 56, byte[16] 12 + 16 -> 32.
+# Trace T (readNode:42 < parse:17 < main:5): 4 Node + the Object[] = 5, 88 B;
+# the Object[] holds every other object but the thread (a root), so T retains
+# 216 - thread 8 = 208 (96.30%). Trace U (arraycopy, native, < parse, no line
+# < main:5): 3 byte[], 96 B, each retaining itself. No site: 3 Nodes under the
+# array, the thread, 7 classes (0 B): 11, 32 B, retaining 32 (14.81%).
+A=tests/cli/inputs/art_alloc_sites.hprof
+case_ hprof_art_sites 0 sites $A
+case_ hprof_art_sites_stack0 0 sites $A --stack 0 --format tsv
+# HotSpot gives every object its dummy trace: no site rows.
+rows_ hprof_hotspot_no_sites "" '{print}' sites $J/planted_leak.hprof

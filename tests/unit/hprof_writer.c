@@ -79,13 +79,38 @@ void hw_load_class(hw_buf *b, uint32_t serial, uint64_t class_id, uint64_t name_
     hw_record_end(b);
 }
 
+void hw_stack_frame(hw_buf *b, uint64_t frame_id, uint64_t method_sid, uint64_t signature_sid,
+                    uint64_t source_sid, uint32_t class_serial, int32_t line)
+{
+    hw_record(b, 0x04);
+    hw_id(b, frame_id);
+    hw_id(b, method_sid);
+    hw_id(b, signature_sid);
+    hw_id(b, source_sid);
+    hw_u4(b, class_serial);
+    hw_u4(b, (uint32_t)line);
+    hw_record_end(b);
+}
+
+void hw_stack_trace(hw_buf *b, uint32_t serial, uint32_t thread_serial, uint32_t n,
+                    const uint64_t *frame_ids)
+{
+    hw_record(b, 0x05);
+    hw_u4(b, serial);
+    hw_u4(b, thread_serial);
+    hw_u4(b, n);
+    for (uint32_t i = 0; i < n; i++)
+        hw_id(b, frame_ids[i]);
+    hw_record_end(b);
+}
+
 void hw_class_dump(hw_buf *b, uint64_t id, uint64_t super_id, uint64_t loader_id,
                    uint32_t instance_size, int nfields, const uint64_t *field_sid,
                    const uint8_t *field_type)
 {
     hw_u1(b, 0x20);
     hw_id(b, id);
-    hw_u4(b, 0);
+    hw_u4(b, b->trace_serial);
     hw_id(b, super_id);
     hw_id(b, loader_id);
     for (int i = 0; i < 4; i++)
@@ -104,7 +129,7 @@ void hw_instance(hw_buf *b, uint64_t id, uint64_t class_id, const uint8_t *data,
 {
     hw_u1(b, 0x21);
     hw_id(b, id);
-    hw_u4(b, 0);
+    hw_u4(b, b->trace_serial);
     hw_id(b, class_id);
     hw_u4(b, len);
     put(b, data, len);
@@ -114,7 +139,7 @@ void hw_obj_array(hw_buf *b, uint64_t id, uint64_t class_id, int n, const uint64
 {
     hw_u1(b, 0x22);
     hw_id(b, id);
-    hw_u4(b, 0);
+    hw_u4(b, b->trace_serial);
     hw_u4(b, (uint32_t)n);
     hw_id(b, class_id);
     for (int i = 0; i < n; i++)
@@ -125,7 +150,7 @@ void hw_prim_array(hw_buf *b, uint64_t id, uint8_t type, uint32_t n, const void 
 {
     hw_u1(b, 0x23);
     hw_id(b, id);
-    hw_u4(b, 0);
+    hw_u4(b, b->trace_serial);
     hw_u4(b, n);
     hw_u1(b, type);
     put(b, elems, n * elem_size);

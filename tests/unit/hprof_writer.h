@@ -12,6 +12,7 @@ typedef struct hw_buf {
     size_t len, cap;
     unsigned id_size;
     size_t record_start;     /* open top-level record, or 0 */
+    uint32_t trace_serial;   /* the stack trace serial of the objects written next (0) */
 } hw_buf;
 
 void hw_begin(hw_buf *b, const char *version, unsigned id_size);
@@ -25,6 +26,12 @@ void hw_record(hw_buf *b, uint8_t tag);
 void hw_record_end(hw_buf *b);
 void hw_string(hw_buf *b, uint64_t sid, const char *s);
 void hw_load_class(hw_buf *b, uint32_t serial, uint64_t class_id, uint64_t name_sid);
+/* STACK FRAME: line > 0, or 0 (no line), -1 (unknown), -2, -3 (native). */
+void hw_stack_frame(hw_buf *b, uint64_t frame_id, uint64_t method_sid, uint64_t signature_sid,
+                    uint64_t source_sid, uint32_t class_serial, int32_t line);
+/* STACK TRACE of n frames, innermost first. */
+void hw_stack_trace(hw_buf *b, uint32_t serial, uint32_t thread_serial, uint32_t n,
+                    const uint64_t *frame_ids);
 /* CLASS DUMP with no constant pool or statics; fields: (name sid, type) pairs. */
 void hw_class_dump(hw_buf *b, uint64_t id, uint64_t super_id, uint64_t loader_id,
                    uint32_t instance_size, int nfields, const uint64_t *field_sid,

@@ -41,6 +41,10 @@
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
     T(test_hprof_partial)                  \
+    T(test_hprof_sites_art)                \
+    T(test_hprof_sites_hotspot)            \
+    T(test_hprof_sites_broken)             \
+    T(test_hprof_sites_fixtures)           \
     T(test_hprof_address_gaps)             \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
