@@ -123,9 +123,20 @@ static int by_owner_growth(const void *a, const void *b)
     return x->signature < y->signature ? -1 : x->signature > y->signature;
 }
 
-/* Owners whose retained objects grew; an owner is left out when its parent
- * grew by exactly as many objects (the parent's row already says it). With a
- * workload span (trend), the growth per unit of workload comes first. */
+/* Owners whose retained objects grew, each at the deepest owner that still
+ * carries the growth. With a workload span (trend), the growth per unit of
+ * workload comes first. */
+#define OWNER_CARRIES 0.9
+
+/* Whether child carries nearly all of parent's growth, in objects and in bytes. */
+static int carries(const lf_owner *child, const lf_owner *parent)
+{
+    int64_t g = owner_growth(child), pg = owner_growth(parent);
+    int64_t b = (int64_t)(child->retained[1] - child->retained[0]);
+    int64_t pb = (int64_t)(parent->retained[1] - parent->retained[0]);
+    return pg > 0 && g > 0 && (double)g >= OWNER_CARRIES * (double)pg &&
+           (pb <= 0 || (double)b >= OWNER_CARRIES * (double)pb);
+}
 int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top, uint64_t min_count,
                       uint64_t min_bytes, double span, int *grew)
 {
@@ -141,14 +152,21 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
         return -1;
     }
     uint32_t *order = malloc((t.count + 1) * sizeof *order);
+    uint8_t *explained = calloc(t.count + 1, 1);
+    /* An owner one of whose children carries nearly all its growth is left
+     * out: the child, deeper, says where the objects accumulate (the Map's
+     * table, the list's elements), not the root or global above them. */
+    for (size_t i = 0; explained && i < t.count; i++) {
+        const lf_owner *o = &t.owner[i];
+        const lf_owner *p = o->parent ? lf_owners_find(&t, o->parent) : NULL;
+        if (p && carries(o, p))
+            explained[p - t.owner] = 1;
+    }
     uint32_t n = 0;
-    for (size_t i = 0; order && i < t.count; i++) {
+    for (size_t i = 0; order && explained && i < t.count; i++) {
         const lf_owner *o = &t.owner[i];
         int64_t g = owner_growth(o);
-        if (g <= 0 || o->node[1] == LF_NODE_NONE)
-            continue;
-        const lf_owner *p = o->parent ? lf_owners_find(&t, o->parent) : NULL;
-        if (p && owner_growth(p) == g)
+        if (g <= 0 || o->node[1] == LF_NODE_NONE || explained[i])
             continue;
         order[n++] = (uint32_t)i;
         if (g >= (int64_t)min_count && (int64_t)(o->retained[1] - o->retained[0]) >= (int64_t)min_bytes)
@@ -184,6 +202,7 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
     out_end(w);
     lf_holders_free(&holders);
     free(order);
+    free(explained);
     lf_owners_free(&t);
     return 0;
 }

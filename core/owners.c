@@ -43,6 +43,15 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
     }
     out.ptr = buf;
     out.len = lf_snapshot_label_text(s, h.kind, h.label, buf, size);
+    /* a slot number (a V8 Map's or Set's table holds its entries by internal
+     * edges named "3131") is an index too: every entry is "[]" */
+    size_t digits = 0;
+    while (digits < out.len && buf[digits] >= '0' && buf[digits] <= '9')
+        digits++;
+    if (out.len && digits == out.len) {
+        out.ptr = "[]";
+        out.len = 2;
+    }
     return out;
 }
 

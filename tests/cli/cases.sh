@@ -177,13 +177,14 @@ case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
-# diff --owners: the growth is Registry's (7 -> 13 objects it alone keeps:
-# itself, the list, its array, 2 -> 5 Listeners with their byte[]; 296 -> 656
-# bytes); the byte[] under the Listeners grew 2 -> 5 (160 -> 400 bytes).
+# diff --owners: the growth is in Registry's list, as Listeners: 2 -> 5 with
+# their byte[] (4 -> 10 objects, 3 x (32 + 80) = 336 bytes more; Registry's
+# own +360 includes the array's growth, and the Listeners carry over 90% of
+# it, so they are the row); the byte[] under them grew 2 -> 5 (+240 bytes).
 case_ diff_owners 0 diff $G/leak_before.txt $G/leak_after.txt --owners
 case_ diff_owners 1 diff $G/leak_before.txt $G/leak_after.txt --owners --exit-code --min-count 5
-# trend --owners, first to last: Registry keeps 7 -> 19 objects (3 Listeners
-# with their byte[] a step: 6.00 per unit), 296 -> 1016 bytes; Cache 3 -> 4 entries.
+# trend --owners, first to last: Registry's Listeners with their byte[] 4 -> 16
+# objects (3 a step: 6.00 per unit), +672 bytes; Cache's Entries 3 -> 4.
 case_ trend_owners 0 trend $S --owners
 # stable ids ("#!stable-ids"): 3 new Listeners and byte[] (ids 12-14, 22-24),
 # the 4 Temps all new (34-37) and all deleted (30-33), 2 Entries deleted (41, 42)
