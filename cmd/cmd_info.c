@@ -60,6 +60,41 @@ static void row_bytes(info_rows *r, const char *key, uint64_t v)
     }
 }
 
+/* JSON: {"class": ..., "count": N, "bytes": N}; else "7 objects, 561.2 KiB: int[]". */
+static void row_class_total(info_rows *r, const char *key, lf_str name, uint64_t count,
+                            uint64_t bytes)
+{
+    row_begin(r, key);
+    if (r->ctx->format == OUT_JSON) {
+        fputs("{\"class\":", stdout);
+        out_write_json_string(stdout, name.ptr, name.len);
+        printf(",\"count\":%llu,\"bytes\":%llu}", (unsigned long long)count,
+               (unsigned long long)bytes);
+        return;
+    }
+    char value[700], size[32];
+    if (r->ctx->format == OUT_TABLE)
+        out_format_bytes(size, sizeof size, bytes);
+    else
+        snprintf(size, sizeof size, "%llu bytes", (unsigned long long)bytes);
+    int n = snprintf(value, sizeof value, "%llu objects, %s: %.*s", (unsigned long long)count, size,
+                     (int)(name.len > 500 ? 500 : name.len), name.ptr);
+    out_str(r->w, value, (size_t)n < sizeof value ? (size_t)n : sizeof value - 1);
+    out_row_end(r->w);
+}
+
+/* Seconds, three decimals: a JSON number. */
+static void row_real(info_rows *r, const char *key, double v)
+{
+    row_begin(r, key);
+    if (r->ctx->format == OUT_JSON) {
+        printf("%.3f", v);
+    } else {
+        out_real(r->w, v, 3);
+        out_row_end(r->w);
+    }
+}
+
 static void row_str(info_rows *r, const char *key, const char *v, size_t len)
 {
     row_begin(r, key);
@@ -188,23 +223,16 @@ int cmd_info(int argc, char **argv)
     for (uint32_t i = 0; i < listed && i < TOP_UNREACHABLE; i++) {
         uint32_t c = order[i];
         lf_str name = lf_snapshot_class_name(&s, c);
-        char key[40], value[600];
+        char key[40];
         snprintf(key, sizeof key, "unreachable_class_%u", i + 1);
-        int n = snprintf(value, sizeof value, "%llu objects, %llu bytes: %.*s",
-                         (unsigned long long)totals.unreachable_count[c],
-                         (unsigned long long)totals.unreachable_shallow[c],
-                         (int)(name.len > 500 ? 500 : name.len), name.ptr);
-        row_str(&r, key, value, (size_t)n < sizeof value ? (size_t)n : sizeof value - 1);
+        row_class_total(&r, key, name, totals.unreachable_count[c], totals.unreachable_shallow[c]);
     }
     free(order);
     if (ctx.verbose) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        char buf[32];
-        int n = snprintf(buf, sizeof buf, "%.3f", read_seconds);
-        row_str(&r, "read_seconds", buf, (size_t)n);
-        n = snprintf(buf, sizeof buf, "%.3f", analysis_seconds);
-        row_str(&r, "analysis_seconds", buf, (size_t)n);
+        row_real(&r, "read_seconds", read_seconds);
+        row_real(&r, "analysis_seconds", analysis_seconds);
         row_bytes(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
     }
     if (ctx.format == OUT_JSON)

@@ -200,6 +200,13 @@ void out_i64(out_writer *w, int64_t v)
 }
 
 /* "136.8 KiB": binary units, one decimal, bytes below 1 KiB. */
+static void human_bytes(char *buf, size_t size, const char *sign, uint64_t v);
+
+void out_format_bytes(char *buf, size_t size, uint64_t v)
+{
+    human_bytes(buf, size, "", v);
+}
+
 static void human_bytes(char *buf, size_t size, const char *sign, uint64_t v)
 {
     static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -36,6 +36,8 @@ void out_i64(out_writer *w, int64_t v);
 /* A size in bytes: plain bytes in TSV and JSON, "136.8 KiB" in a table. */
 void out_bytes(out_writer *w, uint64_t v);
 void out_bytes_delta(out_writer *w, int64_t v);
+/* The table form alone: "136.8 KiB". */
+void out_format_bytes(char *buf, size_t size, uint64_t v);
 void out_pct(out_writer *w, double v);
 void out_real(out_writer *w, double v, int decimals);
 void out_id(out_writer *w, uint64_t id, int at_style);
