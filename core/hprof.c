@@ -1398,8 +1398,9 @@ static void put_utf8(char *buf, size_t size, size_t *o, unsigned cp)
     }
 }
 
-/* 'thread "main"' from the Thread object's name field (a String: JDK 9+
- * byte[] value with a coder, or JDK 8 char[]); 'thread' when unknown. */
+/* The thread's name ("main") from the Thread object's name field (a String:
+ * JDK 9+ byte[] value with a coder, or JDK 8 char[]); "" when unknown. No
+ * quotes: names reach JSON and TSV, where quotes would be escaped. */
 static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread_id, char *buf,
                                 size_t size)
 {
@@ -1428,7 +1429,6 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
     uint32_t n = hprof_u4(&a);
     uint8_t elem = hprof_u1(&a);
     const uint8_t *chars = r->data + a.pos;
-    o += (size_t)snprintf(buf + o, size - o, "\"");
     if (elem == HPROF_CHAR) { /* JDK 8: big-endian UTF-16 code units */
         for (uint32_t i = 0; i < n && i < 200; i++)
             put_utf8(buf, size - 2, &o, (unsigned)chars[2 * i] << 8 | chars[2 * i + 1]);
@@ -1439,8 +1439,6 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
         for (uint32_t i = 0; i < n && i < 200; i++)
             put_utf8(buf, size - 2, &o, chars[i]);
     }
-    if (o + 1 < size)
-        buf[o++] = '"';
     return o;
 }
 
@@ -1680,7 +1678,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
             uint32_t sid_len = 0;
             const uint8_t *s_name = sid ? hprof_string(&r, *sid, &sid_len) : NULL;
             if (len == 0 && s_name) /* no readable name field: START THREAD's */
-                len = (size_t)snprintf(buf, sizeof buf, "\"%.*s\"", (int)(sid_len > 500 ? 500 : sid_len),
+                len = (size_t)snprintf(buf, sizeof buf, "%.*s", (int)(sid_len > 500 ? 500 : sid_len),
                                        (const char *)s_name);
             name = lf_strtab_intern(&r.strings, buf, len);
         } else if (is_thread_local(h->tag)) {

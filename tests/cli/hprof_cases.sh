@@ -50,9 +50,9 @@ rows_ stack_local_frames "long[] 800016 frame 5: StackLocal\$Worker.run (StackLo
 int[] 200016 frame 4: StackLocal.main (StackLocal.java:60)" \
     '$8 ~ /^frame / && $5 > 100000 {print $7, $5, $8}' \
     dominators $J/stack_local.hprof --flat --top 0 --min 0
-rows_ stack_local_threads "root: thread \"worker\"
-root: thread \"main\"" \
-    '$8 ~ /^root: thread "(worker|main)"$/ && $5 > 100000 {print $8}' \
+rows_ stack_local_threads "root: thread worker
+root: thread main" \
+    '$8 ~ /^root: thread (worker|main)$/ && $5 > 100000 {print $8}' \
     dominators $J/stack_local.hprof --flat --top 0 --min 0
 
 # ClassLoaderLeak: the leaked loader owns its classes: the static byte[10000]
@@ -136,7 +136,7 @@ done
 
 # roots: thread "worker" holds the largest root set: its long[100000] (800,016)
 # hangs under it, so it retains more than that.
-rows_ roots_stack_local_first "thread \"worker\" more" \
+rows_ roots_stack_local_first "thread worker more" \
     'NR == 2 {print $5, $7, ($3 > 800016 ? "more" : "less")}' roots $J/stack_local.hprof
 rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local.hprof --by-kind
 
@@ -155,7 +155,7 @@ rows_ path_glob "Leaked [0]" \
     'NR == 4 {print $8, $9}' path $J/planted_leak.hprof --class 'Leak*' --top 1 --format tsv
 case_ path_class_suggest 0 path $J/planted_leak.hprof --class Leakd --format tsv
 # The worker's array hangs under its thread, one hop from the root, by the frame.
-rows_ path_stack_local "1 root: thread \"worker\"
+rows_ path_stack_local "1 root: thread worker
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \
     'NR > 1 {print $3, $9}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
 
