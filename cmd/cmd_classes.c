@@ -1,4 +1,5 @@
 /* cmd_classes.c - `leakfind classes`: the class histogram. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,33 @@ static int by_key(const void *pa, const void *pb)
     return c;
 }
 
+/* A class whose retained size is below its shallow size looks wrong: it is
+ * its unreachable instances (garbage not collected yet), which count in
+ * count and shallow (as the JVM's histogram) but retain nothing. Said once. */
+static void note_retained_below_shallow(const cli_context *ctx, const lf_snapshot *s,
+                                        const lf_class_totals *t, const uint32_t *order,
+                                        uint32_t listed, uint64_t top)
+{
+    uint32_t below = 0, first = 0;
+    for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
+        uint32_t c = order[i];
+        if (t->retained[c] < t->shallow[c] && t->unreachable_count[c]) {
+            if (!below++)
+                first = c;
+        }
+    }
+    if (!below || ctx->quiet || !s->idom)
+        return;
+    lf_str name = lf_snapshot_class_name(s, first);
+    char more[48] = "";
+    if (below > 1)
+        snprintf(more, sizeof more, " (and %u more class%s)", below - 1, below == 2 ? "" : "es");
+    cli_message("note", "retained is below shallow for %.*s%s: count and shallow include unreachable "
+                "instances (%llu %.*s: garbage not collected yet), retained only what is reachable",
+                (int)name.len, name.ptr, more, (unsigned long long)t->unreachable_count[first],
+                (int)name.len, name.ptr);
+}
+
 int cmd_classes(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -133,6 +161,7 @@ int cmd_classes(int argc, char **argv)
         {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
         {"retained_pct", OUT_PCT}, {"class", OUT_STR},
     };
+    note_retained_below_shallow(&ctx, &s, &t, order, listed, opt.top);
     out_writer *w = out_begin(stdout, ctx.format, cols, 5);
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     for (uint32_t i = 0; i < listed && (opt.top == 0 || i < opt.top); i++) {
