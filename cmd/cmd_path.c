@@ -420,7 +420,10 @@ int cmd_path(int argc, char **argv)
     lf_reverse rev = {0, NULL, NULL};
     lf_graph g = lf_snapshot_graph(&s);
     rc = EXIT_OK;
-    if (!targets || !hops || !is_root || !root_index || lf_reverse_build(&g, &rev)) {
+    cli_progress(&ctx, "indexing references");
+    int indexed = targets && hops && is_root && root_index && lf_reverse_build(&g, &rev) == 0;
+    cli_progress_done(&ctx);
+    if (!indexed) {
         cli_message("error", "out of memory");
         rc = EXIT_SYSTEM;
         goto out;

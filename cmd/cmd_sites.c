@@ -199,6 +199,7 @@ int cmd_sites(int argc, char **argv)
     lf_class_totals t = {0};
     uint32_t *group_of_node = NULL, listed = 0;
     site_row *rows = NULL;
+    cli_progress(&ctx, "grouping by allocation site");
     rc = lf_site_groups_make(&s, (uint32_t)opt.stack, &g, &err);
     if (!rc && !(group_of_node = lf_site_groups_of_nodes(&s, &g)))
         rc = lf_fail_nomem(&err, "grouping allocation sites");
@@ -206,6 +207,7 @@ int cmd_sites(int argc, char **argv)
         rc = lf_group_totals_compute(&s, group_of_node, g.count, &t, &err);
     if (!rc && !(rows = make_rows(&s, &g, group_of_node, &t, &listed)))
         rc = lf_fail_nomem(&err, "listing allocation sites");
+    cli_progress_done(&ctx);
     if (!rc) {
         sort_by = opt.sort;
         qsort(rows, listed, sizeof *rows, by_key);
