@@ -159,6 +159,104 @@ static int parse_alloc(lf_builder *b, const text_field *f, int nf, uint64_t line
     return code ? builder_failed(err, line, code, "site") : 0;
 }
 
+/* node <id> <shallow> <class> */
+static int parse_node(lf_builder *b, const text_field *f, int nf, uint64_t line, lf_error *err)
+{
+    uint64_t id, shallow;
+    if (nf != 4)
+        return lf_fail_line(err, line, "a node record has 4 fields, this one has %d", nf);
+    if (parse_u64(f[1], &id))
+        return lf_fail_line(err, line, "bad object id '%.*s'", (int)(f[1].len > 40 ? 40 : f[1].len), f[1].ptr);
+    if (parse_u64(f[2], &shallow))
+        return lf_fail_line(err, line, "bad shallow size '%.*s'", (int)(f[2].len > 40 ? 40 : f[2].len), f[2].ptr);
+    if (f[3].len == 0)
+        return lf_fail_line(err, line, "empty class name");
+    int64_t cls = lf_builder_class(b, f[3].ptr, f[3].len);
+    int code = cls < 0 ? (int)cls : lf_builder_object(b, id, (uint32_t)cls, shallow);
+    return code ? builder_failed(err, line, code, "object id") : 0;
+}
+
+/* edge <from> <to> <strong|weak> [<field-or-index>] */
+static int parse_edge(lf_builder *b, const text_field *f, int nf, uint64_t line, lf_error *err)
+{
+    uint64_t from, to;
+    if (nf != 4 && nf != 5)
+        return lf_fail_line(err, line, "an edge record has 4 or 5 fields, this one has %d", nf);
+    if (parse_u64(f[1], &from) || parse_u64(f[2], &to))
+        return lf_fail_line(err, line, "bad object id in edge");
+    int weak;
+    if (field_is(f[3], "strong"))
+        weak = 0;
+    else if (field_is(f[3], "weak"))
+        weak = 1;
+    else
+        return lf_fail_line(err, line, "edge strength must be 'strong' or 'weak'");
+    lf_edge_kind kind = LF_EDGE_KIND_NONE;
+    uint64_t label = 0;
+    if (nf == 5 && all_digits(f[4])) {
+        if (parse_u64(f[4], &label) || label > UINT32_MAX)
+            return lf_fail_line(err, line, "array index out of range");
+        kind = LF_EDGE_KIND_ELEMENT;
+    } else if (nf == 5 && f[4].len > 0) {
+        int64_t str = lf_builder_string(b, f[4].ptr, f[4].len);
+        if (str < 0)
+            return builder_failed(err, line, (int)str, "string");
+        kind = LF_EDGE_KIND_FIELD;
+        label = (uint64_t)str;
+    }
+    int code = lf_builder_edge(b, from, to, weak, kind, (uint32_t)label);
+    return code ? builder_failed(err, line, code, "edge") : 0;
+}
+
+/* root <id> <kind> [<name>] */
+static int parse_root(lf_builder *b, const text_field *f, int nf, uint64_t line, lf_error *err)
+{
+    uint64_t id;
+    if (nf != 3 && nf != 4)
+        return lf_fail_line(err, line, "a root record has 3 or 4 fields, this one has %d", nf);
+    if (parse_u64(f[1], &id))
+        return lf_fail_line(err, line, "bad object id in root");
+    if (f[2].len == 0)
+        return lf_fail_line(err, line, "empty root kind");
+    int64_t kind = lf_builder_string(b, f[2].ptr, f[2].len);
+    int64_t name = nf == 4 ? lf_builder_string(b, f[3].ptr, f[3].len) : 0;
+    int code = kind < 0 ? (int)kind : name < 0 ? (int)name
+                                               : lf_builder_root(b, id, (uint32_t)kind, (uint32_t)name);
+    return code ? builder_failed(err, line, code, "root") : 0;
+}
+
+/* Splits [p, line_end) at TABs; the field count, or -1 when over MAX_FIELDS. */
+static int split_fields(const char *p, const char *line_end, text_field *f)
+{
+    int nf = 0;
+    for (const char *s = p;;) {
+        const char *tab = memchr(s, '\t', (size_t)(line_end - s));
+        const char *fe = tab ? tab : line_end;
+        if (nf == MAX_FIELDS)
+            return -1;
+        f[nf].ptr = s;
+        f[nf].len = (size_t)(fe - s);
+        nf++;
+        if (!tab)
+            return nf;
+        s = tab + 1;
+    }
+}
+
+static int parse_record(lf_builder *b, const text_field *f, int nf, uint64_t line, lf_error *err)
+{
+    if (field_is(f[0], "node"))
+        return parse_node(b, f, nf, line, err);
+    if (field_is(f[0], "edge"))
+        return parse_edge(b, f, nf, line, err);
+    if (field_is(f[0], "root"))
+        return parse_root(b, f, nf, line, err);
+    if (field_is(f[0], "alloc"))
+        return parse_alloc(b, f, nf, line, err);
+    return lf_fail_line(err, line, "unknown record '%.*s' (expected node, edge, root or alloc)",
+                        (int)(f[0].len > 20 ? 20 : f[0].len), f[0].ptr);
+}
+
 int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_error *err)
 {
     lf_builder *b = lf_builder_new();
@@ -166,129 +264,23 @@ int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_
         return lf_fail_nomem(err, "reading the text graph");
     const char *p = (const char *)data, *end = p + size;
     uint64_t line = 0;
-    int rc = 0;
-    while (p < end) {
-        line++;
+    for (; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *line_end = nl ? nl : end;
         const char *next = nl ? nl + 1 : end;
         if (line_end > p && line_end[-1] == '\r')
             line_end--;
-        if (line == 1 && line_end - p == 12 && memcmp(p, "#!stable-ids", 12) == 0)
+        if (line == 0 && line_end - p == 12 && memcmp(p, "#!stable-ids", 12) == 0)
             lf_builder_set_flags(b, LF_SNAP_IDS_STABLE); /* ids name the same objects across snapshots */
-        if (line_end == p || *p == '#') {
-            p = next;
-            continue;
-        }
-        text_field f[MAX_FIELDS];
-        int nf = 0;
-        const char *s = p;
-        for (;;) {
-            const char *tab = memchr(s, '\t', (size_t)(line_end - s));
-            const char *fe = tab ? tab : line_end;
-            if (nf == MAX_FIELDS) {
-                rc = lf_fail_line(err, line, "too many fields");
-                goto done;
+        if (line_end != p && *p != '#') {
+            text_field f[MAX_FIELDS];
+            int nf = split_fields(p, line_end, f);
+            int rc = nf < 0 ? lf_fail_line(err, line + 1, "too many fields")
+                            : parse_record(b, f, nf, line + 1, err);
+            if (rc) {
+                lf_builder_free(b);
+                return rc;
             }
-            f[nf].ptr = s;
-            f[nf].len = (size_t)(fe - s);
-            nf++;
-            if (!tab)
-                break;
-            s = tab + 1;
-        }
-        uint64_t a, c;
-        if (field_is(f[0], "node")) {
-            if (nf != 4) {
-                rc = lf_fail_line(err, line, "a node record has 4 fields, this one has %d", nf);
-                goto done;
-            }
-            if (parse_u64(f[1], &a)) {
-                rc = lf_fail_line(err, line, "bad object id '%.*s'", (int)(f[1].len > 40 ? 40 : f[1].len), f[1].ptr);
-                goto done;
-            }
-            if (parse_u64(f[2], &c)) {
-                rc = lf_fail_line(err, line, "bad shallow size '%.*s'", (int)(f[2].len > 40 ? 40 : f[2].len), f[2].ptr);
-                goto done;
-            }
-            if (f[3].len == 0) {
-                rc = lf_fail_line(err, line, "empty class name");
-                goto done;
-            }
-            int64_t cls = lf_builder_class(b, f[3].ptr, f[3].len);
-            int code = cls < 0 ? (int)cls : lf_builder_object(b, a, (uint32_t)cls, c);
-            if (code) {
-                rc = builder_failed(err, line, code, "object id");
-                goto done;
-            }
-        } else if (field_is(f[0], "edge")) {
-            if (nf != 4 && nf != 5) {
-                rc = lf_fail_line(err, line, "an edge record has 4 or 5 fields, this one has %d", nf);
-                goto done;
-            }
-            if (parse_u64(f[1], &a) || parse_u64(f[2], &c)) {
-                rc = lf_fail_line(err, line, "bad object id in edge");
-                goto done;
-            }
-            int weak;
-            if (field_is(f[3], "strong"))
-                weak = 0;
-            else if (field_is(f[3], "weak"))
-                weak = 1;
-            else {
-                rc = lf_fail_line(err, line, "edge strength must be 'strong' or 'weak'");
-                goto done;
-            }
-            lf_edge_kind kind = LF_EDGE_KIND_NONE;
-            uint64_t label = 0;
-            if (nf == 5 && all_digits(f[4])) {
-                if (parse_u64(f[4], &label) || label > UINT32_MAX) {
-                    rc = lf_fail_line(err, line, "array index out of range");
-                    goto done;
-                }
-                kind = LF_EDGE_KIND_ELEMENT;
-            } else if (nf == 5 && f[4].len > 0) {
-                int64_t str = lf_builder_string(b, f[4].ptr, f[4].len);
-                if (str < 0) {
-                    rc = builder_failed(err, line, (int)str, "string");
-                    goto done;
-                }
-                kind = LF_EDGE_KIND_FIELD;
-                label = (uint64_t)str;
-            }
-            int code = lf_builder_edge(b, a, c, weak, kind, (uint32_t)label);
-            if (code) {
-                rc = builder_failed(err, line, code, "edge");
-                goto done;
-            }
-        } else if (field_is(f[0], "root")) {
-            if (nf != 3 && nf != 4) {
-                rc = lf_fail_line(err, line, "a root record has 3 or 4 fields, this one has %d", nf);
-                goto done;
-            }
-            if (parse_u64(f[1], &a)) {
-                rc = lf_fail_line(err, line, "bad object id in root");
-                goto done;
-            }
-            if (f[2].len == 0) {
-                rc = lf_fail_line(err, line, "empty root kind");
-                goto done;
-            }
-            int64_t kind = lf_builder_string(b, f[2].ptr, f[2].len);
-            int64_t name = nf == 4 ? lf_builder_string(b, f[3].ptr, f[3].len) : 0;
-            int code = kind < 0 ? (int)kind : name < 0 ? (int)name
-                                                       : lf_builder_root(b, a, (uint32_t)kind, (uint32_t)name);
-            if (code) {
-                rc = builder_failed(err, line, code, "root");
-                goto done;
-            }
-        } else if (field_is(f[0], "alloc")) {
-            if ((rc = parse_alloc(b, f, nf, line, err)))
-                goto done;
-        } else {
-            rc = lf_fail_line(err, line, "unknown record '%.*s' (expected node, edge, root or alloc)",
-                              (int)(f[0].len > 20 ? 20 : f[0].len), f[0].ptr);
-            goto done;
         }
         p = next;
     }
@@ -297,7 +289,4 @@ int lf_textgraph_parse(const uint8_t *data, uint64_t size, lf_snapshot *out, lf_
     out->format = LF_FORMAT_TEXT;
     out->source_format = LF_FORMAT_TEXT;
     return 0;
-done:
-    lf_builder_free(b);
-    return rc;
 }
