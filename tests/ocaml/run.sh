@@ -36,8 +36,10 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     expect "$t growing control: nothing flagged" "" \
         "$("$lf" trend "$d"/growing-control.1.lfs "$d"/growing-control.2.lfs \
             "$d"/growing-control.3.lfs --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes"')"
+    # the growth accumulates in the table's bucket cells (3 fields: key, data,
+    # next) of its 1024-bucket array: the deepest owner that carries it
     expect "$t growing: trend --owners names the global that holds it" \
-        "global Growing.[0] (block(tag 0, 4 fields))" \
+        "global Growing.[0] (block(tag 0, 4 fields)) / [] (block(tag 0, 1024 fields)) / [] (block(tag 0, 3 fields))" \
         "$("$lf" trend --owners "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
             --workload 100,200,300 --format tsv | awk -F'\t' 'NR == 2 { print $7 }')"
     expect "$t growing: path from the global to a kept string" \
