@@ -135,7 +135,9 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "source_format", source, strlen(source));
     row_u64(&r, "objects", s.object_count);
     row_u64(&r, "references", s.edge_count);
-    row_u64(&r, "weak_references", weak);
+    /* weak by the dump's own word; the rest of the edges that do not retain
+     * get their own row below */
+    row_u64(&r, "weak_references", weak - s.stats.non_owning_edges);
     row_u64(&r, "roots", s.root_count);
     row_u64(&r, "classes", s.class_count);
     row_bytes(&r, "shallow_bytes", shallow);
@@ -150,6 +152,8 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
+    if (s.source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
+        row_u64(&r, "non_owning_references", s.stats.non_owning_edges);
     if (s.object_site) { /* rows only a dump with allocation sites has */
         uint64_t with_site = 0, stacks = 0;
         uint8_t *used = calloc((size_t)s.site_count + 1, 1);

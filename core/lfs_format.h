@@ -68,6 +68,7 @@ enum lfs_meta_field {
     LFS_META_FRAME_COUNT,    /* 1.1: allocation sites (0: none) */
     LFS_META_SITE_COUNT,
     LFS_META_SAMPLE_RATE,    /* IEEE-754 double bits: samples per word; 0: not sampled */
+    LFS_META_NON_OWNING_EDGES, /* stats.non_owning_edges (0 in older files) */
     LFS_META_FIELDS
 };
 

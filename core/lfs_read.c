@@ -540,6 +540,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
     out->stats.cut_at = meta[LFS_META_CUT_AT];
     out->stats.cut_missing = meta[LFS_META_CUT_MISSING];
     out->stats.gzip_cut_at = meta[LFS_META_GZIP_CUT_AT];
+    out->stats.non_owning_edges = meta[LFS_META_NON_OWNING_EDGES];
     out->source_key = (lf_source_key){meta[LFS_META_SOURCE_SIZE], meta[LFS_META_SOURCE_MTIME_NS],
                                       meta[LFS_META_SOURCE_HASH], meta[LFS_META_SOURCE_OPTIONS]};
     if (has_analysis) {

@@ -94,6 +94,15 @@ rows_ v8_linked_list "1000000 40000000 ListNode" \
 # (GC roots) -> Holder is from a non-page-owned node: Holder stays global's.
 case_ v8_tiny_dominators 0 dominators $V/tiny.heapsnapshot --depth 0 --min 0 --top 0 --format tsv
 case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
+# weak_references counts the edges the file types "weak" (Cache's "w": 1); the
+# other 4 that do not retain ((GC roots) -> Holder into the page, Holder's
+# shortcut, Cache's self edge, the WeakMap table's edge) are non-owning, also
+# in a converted file (its META keeps the count).
+"$LF" convert $V/tiny.heapsnapshot -o "$tmp/tiny.lfs" 2>/dev/null
+rows_ v8_tiny_weak_lfs "weak_references 1
+non_owning_references 4" '$1 ~ /^(weak|non_owning)_references$/ {print $1, $2}' info "$tmp/tiny.lfs" --format tsv
+# listener_leak-1 has 4522 edges of type "weak" (counted in its JSON).
+rows_ v8_node_weak "4522" '$1 == "weak_references" {print $2}' info $N/listener_leak-1.heapsnapshot.gz --format tsv
 
 # roots on V8 lists the real roots below (root)'s synthetic levels
 # (fixtures/v8/roots.heapsnapshot, described in fixtures/v8/README.md; 518
