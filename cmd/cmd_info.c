@@ -7,6 +7,7 @@
 #include "../core/analysis.h"
 #include "../core/open.h"
 #include "cli.h"
+#include "dangling_note.h"
 #include "commands.h"
 
 static const char info_help[] =
@@ -154,6 +155,13 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "dominators", how, strlen(how));
     if (s.source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
         row_u64(&r, "non_owning_references", s.stats.non_owning_edges);
+    if (s.stats.dangling_holders) { /* rows only a reader that knows the holders (HPROF) gives */
+        row_u64(&r, "dangling_holders", s.stats.dangling_holders);
+        row_u64(&r, "dangling_expected", s.stats.dangling_expected);
+        char holder[512];
+        size_t len = dangling_holder_text(&s, holder, sizeof holder);
+        row_str(&r, "dangling_top_holder", holder, len);
+    }
     if (s.object_site) { /* rows only a dump with allocation sites has */
         uint64_t with_site = 0, stacks = 0;
         uint8_t *used = calloc((size_t)s.site_count + 1, 1);
