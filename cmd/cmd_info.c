@@ -7,6 +7,7 @@
 #include "../core/analysis.h"
 #include "../core/open.h"
 #include "cli.h"
+#include "dangling_note.h"
 #include "commands.h"
 
 static const char info_help[] =
@@ -170,7 +171,9 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "source_format", source, strlen(source));
     row_u64(&r, "objects", s.object_count);
     row_u64(&r, "references", s.edge_count);
-    row_u64(&r, "weak_references", weak);
+    /* weak by the dump's own word; the rest of the edges that do not retain
+     * get their own row below */
+    row_u64(&r, "weak_references", weak - s.stats.non_owning_edges);
     row_u64(&r, "roots", s.root_count);
     row_u64(&r, "classes", s.class_count);
     row_bytes(&r, "shallow_bytes", shallow);
@@ -185,6 +188,15 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
+    if (s.source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
+        row_u64(&r, "non_owning_references", s.stats.non_owning_edges);
+    if (s.stats.dangling_holders) { /* rows only a reader that knows the holders (HPROF) gives */
+        row_u64(&r, "dangling_holders", s.stats.dangling_holders);
+        row_u64(&r, "dangling_expected", s.stats.dangling_expected);
+        char holder[512];
+        size_t len = dangling_holder_text(&s, holder, sizeof holder);
+        row_str(&r, "dangling_top_holder", holder, len);
+    }
     if (s.object_site) { /* rows only a dump with allocation sites has */
         uint64_t with_site = 0, stacks = 0;
         uint8_t *used = calloc((size_t)s.site_count + 1, 1);

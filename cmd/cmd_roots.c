@@ -17,6 +17,12 @@ static const char roots_help[] =
     "number of roots, the distinct objects they name and what those keep alive\n"
     "(an object named by two kinds counts in both).\n"
     "\n"
+    "A V8 snapshot's one root, (root), is listed as the real roots below its\n"
+    "synthetic levels: each retaining edge from (Global handles), (Stack roots),\n"
+    "(Strong roots), an embedder's roots, ... is a row of that kind named by the\n"
+    "edge, and the global objects under (root) are of kind 'global object'.\n"
+    "What several roots hold together is in no row.\n"
+    "\n"
     "Options:\n"
     "  --top N        at most N rows (default 50; 0 = all)\n"
     "  --by-kind      totals per kind of root\n"
@@ -44,32 +50,33 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-static int show_roots(out_writer *w, const lf_snapshot *s, uint64_t top, double heap, lf_error *err)
+static int show_roots(out_writer *w, const lf_snapshot *s, lf_root_row *rows, uint64_t count,
+                      uint64_t top, double heap, lf_error *err)
 {
-    uint32_t *order;
-    if (lf_roots_by_retained(s, &order, err))
+    if (lf_roots_by_retained(s, rows, count, err))
         return -1;
-    for (uint32_t i = 0; i < s->root_count && (top == 0 || i < top); i++) {
-        const lf_root *r = &s->root[order[i]];
+    char buf[512];
+    for (uint64_t i = 0; i < count && (top == 0 || i < top); i++) {
+        const lf_root_row *r = &rows[i];
         cli_write_id(w, s, r->node);
         out_bytes(w, s->object_shallow[r->node]);
         out_bytes(w, s->retained[r->node]);
         out_pct(w, 100.0 * (double)s->retained[r->node] / heap);
-        lf_str kind = lf_snapshot_string(s, r->kind), name = lf_snapshot_string(s, r->name);
+        lf_str kind = lf_root_row_kind(s, r), name = lf_root_row_name(s, r, buf, sizeof buf);
         lf_str cls = lf_snapshot_object_label(s, r->node);
         out_str(w, kind.ptr, kind.len);
         out_str(w, cls.ptr, cls.len);
         out_str(w, name.ptr, name.len);
         out_row_end(w);
     }
-    free(order);
     return 0;
 }
 
-static int show_kinds(out_writer *w, const lf_snapshot *s, uint64_t top, double heap, lf_error *err)
+static int show_kinds(out_writer *w, const lf_snapshot *s, lf_root_row *rows, uint64_t count,
+                      uint64_t top, double heap, lf_error *err)
 {
     lf_root_kind_total *t;
-    int64_t kinds = lf_root_kind_totals(s, &t, err);
+    int64_t kinds = lf_root_kind_totals(s, rows, count, &t, err);
     if (kinds < 0)
         return -1;
     for (int64_t i = 0; i < kinds && (top == 0 || (uint64_t)i < top); i++) {
@@ -77,7 +84,8 @@ static int show_kinds(out_writer *w, const lf_snapshot *s, uint64_t top, double 
         out_u64(w, t[i].objects);
         out_bytes(w, t[i].retained);
         out_pct(w, 100.0 * (double)t[i].retained / heap);
-        lf_str kind = lf_snapshot_string(s, t[i].kind);
+        lf_root_row r = {0, t[i].kind, 0, 0};
+        lf_str kind = lf_root_row_kind(s, &r);
         out_str(w, kind.ptr, kind.len);
         out_row_end(w);
     }
@@ -108,7 +116,12 @@ int cmd_roots(int argc, char **argv)
     out_writer *w = opt.by_kind ? out_begin(stdout, ctx.format, kind_columns, 5)
                                 : out_begin(stdout, ctx.format, root_columns, 7);
     lf_error err;
-    rc = opt.by_kind ? show_kinds(w, &s, opt.top, heap, &err) : show_roots(w, &s, opt.top, heap, &err);
+    lf_root_row *rows = NULL;
+    int64_t count = lf_root_rows(&s, &rows, &err);
+    rc = count < 0 ? -1
+         : opt.by_kind ? show_kinds(w, &s, rows, (uint64_t)count, opt.top, heap, &err)
+                       : show_roots(w, &s, rows, (uint64_t)count, opt.top, heap, &err);
+    free(rows);
     out_end(w);
     lf_snapshot_free(&s);
     return rc ? cli_input_error(path, &err) : EXIT_OK;

@@ -841,6 +841,7 @@ typedef struct pass3_state {
     node_tables *t;
     uint64_t dangling;
     uint32_t *target;
+    hprof_dangling holders;
 } pass3_state;
 
 static void put_edge(pass3_state *s, uint64_t *at, uint64_t limit, uint32_t target, int weak)
@@ -873,6 +874,7 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     if (node == LF_NODE_NONE || hprof_record_at(t->record_low, t->record_high, node) != record_at)
         return 0; /* a duplicate, skipped in pass 2 */
     uint64_t at = t->edge_offset[node], limit = t->edge_offset[node + 1];
+    const uint64_t dangling_before = s->dangling;
     switch (tag) {
     case HPROF_CLASS_DUMP: {
         uint32_t k = class_of_id(r, obj);
@@ -933,6 +935,24 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
         break;
     }
     }
+    if (s->dangling != dangling_before)
+        hprof_dangling_note(&s->holders, node, tag, s->dangling - dangling_before);
+    return 0;
+}
+
+/* The dangling edges' holders into stats, with the objects JNI globals name. */
+static int dangling_stats(hprof_reader *r, const node_tables *t, const hprof_dangling *d,
+                          lf_snapshot_stats *stats)
+{
+    size_t n = 0;
+    uint32_t *jni = malloc((r->root_count + 1) * sizeof *jni);
+    if (!jni)
+        return lf_fail_nomem(r->err, "reading roots");
+    for (size_t i = 0; i < r->root_count; i++)
+        if (r->roots[i].tag == HPROF_ROOT_JNI_GLOBAL)
+            jni[n++] = node_of(t, r->roots[i].id);
+    hprof_dangling_stats(d, jni, n, stats);
+    free(jni);
     return 0;
 }
 
@@ -1754,6 +1774,7 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     }
     static_start[r.class_count] = (uint32_t)static_count;
     pass3_state per_thread[MAX_THREADS];
+    hprof_dangling_init(&s.holders);
     for (unsigned k = 0; k < MAX_THREADS; k++) {
         per_thread[k] = s;
         states[k] = &per_thread[k];
@@ -1763,8 +1784,15 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         free(thread_label);
         goto out;
     }
-    for (unsigned k = 0; k < MAX_THREADS; k++)
+    for (unsigned k = 0; k < MAX_THREADS; k++) {
         s.dangling += per_thread[k].dangling;
+        hprof_dangling_merge(&s.holders, &per_thread[k].holders);
+    }
+    if (s.dangling && dangling_stats(&r, &t, &s.holders, &out->stats)) {
+        free(roots);
+        free(thread_label);
+        goto out;
+    }
     /* Thread-local roots go in the unset slots after their thread's own
      * edges; remembered as (thread, slot in its list, label) until the edge
      * numbers are final. */

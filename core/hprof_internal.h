@@ -173,4 +173,26 @@ static inline void hprof_see_trace_serial(hprof_reader *r, uint32_t serial)
  * the number of objects with a site, or -1 (memory, in r->err). */
 int64_t hprof_object_sites(hprof_reader *r, uint32_t *object_site, uint32_t n, lf_site_table *table);
 
+/* hprof_dangling.c: who holds the references to ids with no record. HotSpot
+ * always writes some: elements of an object array a JNI global holds (the
+ * VM's own array of archived objects, whose elements are not dumped). */
+#define HPROF_DANGLING_ARRAYS 8
+typedef struct hprof_dangling {
+    uint64_t holders;                       /* objects with dangling references */
+    uint32_t top;                           /* node holding the most; LF_NODE_NONE: none */
+    uint64_t top_count;
+    uint32_t array[HPROF_DANGLING_ARRAYS];  /* object arrays among the holders */
+    uint64_t array_count[HPROF_DANGLING_ARRAYS];
+    unsigned arrays;
+    int arrays_overflow;                    /* more arrays than listed */
+} hprof_dangling;
+void hprof_dangling_init(hprof_dangling *d);
+/* node (a record of this tag) has count dangling references. */
+void hprof_dangling_note(hprof_dangling *d, uint32_t node, uint8_t tag, uint64_t count);
+void hprof_dangling_merge(hprof_dangling *into, const hprof_dangling *from);
+/* Into stats: the holders, the top one, and how many references come from
+ * arrays that a JNI global names (jni_global[0..n): their nodes). */
+void hprof_dangling_stats(const hprof_dangling *d, const uint32_t *jni_global, size_t n,
+                          struct lf_snapshot_stats *stats);
+
 #endif

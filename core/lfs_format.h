@@ -68,6 +68,11 @@ enum lfs_meta_field {
     LFS_META_FRAME_COUNT,    /* 1.1: allocation sites (0: none) */
     LFS_META_SITE_COUNT,
     LFS_META_SAMPLE_RATE,    /* IEEE-754 double bits: samples per word; 0: not sampled */
+    LFS_META_NON_OWNING_EDGES, /* stats.non_owning_edges (0 in older files) */
+    LFS_META_DANGLING_HOLDERS, /* stats.dangling_*: where dangling edges come from */
+    LFS_META_DANGLING_TOP_HOLDER,
+    LFS_META_DANGLING_TOP_COUNT,
+    LFS_META_DANGLING_EXPECTED,
     LFS_META_FIELDS
 };
 

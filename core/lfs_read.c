@@ -540,6 +540,13 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
     out->stats.cut_at = meta[LFS_META_CUT_AT];
     out->stats.cut_missing = meta[LFS_META_CUT_MISSING];
     out->stats.gzip_cut_at = meta[LFS_META_GZIP_CUT_AT];
+    out->stats.non_owning_edges = meta[LFS_META_NON_OWNING_EDGES];
+    out->stats.dangling_holders = meta[LFS_META_DANGLING_HOLDERS];
+    /* a holder past the objects (a corrupt file) is no holder */
+    out->stats.dangling_top_holder = meta[LFS_META_DANGLING_TOP_HOLDER] <= n ? meta[LFS_META_DANGLING_TOP_HOLDER] : 0;
+    out->stats.dangling_top_count = meta[LFS_META_DANGLING_TOP_COUNT];
+    out->stats.dangling_expected = meta[LFS_META_DANGLING_EXPECTED] <= meta[LFS_META_DANGLING_EDGES]
+                                       ? meta[LFS_META_DANGLING_EXPECTED] : 0;
     out->source_key = (lf_source_key){meta[LFS_META_SOURCE_SIZE], meta[LFS_META_SOURCE_MTIME_NS],
                                       meta[LFS_META_SOURCE_HASH], meta[LFS_META_SOURCE_OPTIONS]};
     if (has_analysis) {

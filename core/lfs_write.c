@@ -56,6 +56,11 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     meta_field[LFS_META_CUT_AT] = s->stats.cut_at;
     meta_field[LFS_META_CUT_MISSING] = s->stats.cut_missing;
     meta_field[LFS_META_GZIP_CUT_AT] = s->stats.gzip_cut_at;
+    meta_field[LFS_META_NON_OWNING_EDGES] = s->stats.non_owning_edges;
+    meta_field[LFS_META_DANGLING_HOLDERS] = s->stats.dangling_holders;
+    meta_field[LFS_META_DANGLING_TOP_HOLDER] = s->stats.dangling_top_holder;
+    meta_field[LFS_META_DANGLING_TOP_COUNT] = s->stats.dangling_top_count;
+    meta_field[LFS_META_DANGLING_EXPECTED] = s->stats.dangling_expected;
     meta_field[LFS_META_SOURCE_SIZE] = s->source_key.size;
     meta_field[LFS_META_SOURCE_MTIME_NS] = s->source_key.mtime_ns;
     meta_field[LFS_META_SOURCE_HASH] = s->source_key.hash;

@@ -1,28 +1,120 @@
-/* roots.c - per-root and per-kind retained sizes. A root's object is always a
- * child of the super-root in the dominator tree, so its retained size is what
- * that root alone keeps alive. */
+/* roots.c - per-root and per-kind retained sizes. A root's object is a child
+ * of the super-root in the dominator tree, or (V8) of a synthetic node that
+ * only other roots reach, so its retained size is what that root alone keeps
+ * alive. */
 #include "roots.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const lf_snapshot *sorting;
+static const lf_root_row *sorting_rows;
 
-static int by_kind_then_node(const void *a, const void *b)
+/* The index of node in the snapshot's named nodes, or UINT32_MAX. On a V8
+ * snapshot the named nodes are exactly its synthetic ones. */
+static uint32_t named_index(const lf_snapshot *s, uint32_t node)
 {
-    const lf_root *x = &sorting->root[*(const uint32_t *)a], *y = &sorting->root[*(const uint32_t *)b];
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    return x->node < y->node ? -1 : x->node > y->node;
+    uint32_t lo = 0, hi = s->named_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->named_node[mid] < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->named_count && s->named_node[lo] == node ? lo : UINT32_MAX;
 }
 
-static int by_retained(const void *a, const void *b)
+static int push_row(lf_root_row **rows, size_t *count, size_t *cap, lf_root_row row)
 {
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    uint64_t x = sorting->retained[sorting->root[i].node], y = sorting->retained[sorting->root[j].node];
-    if (x != y)
-        return x > y ? -1 : 1;
-    return i < j ? -1 : i > j;
+    if (*count == *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        lf_root_row *grown = realloc(*rows, want * sizeof *grown);
+        if (!grown)
+            return -1;
+        *rows = grown, *cap = want;
+    }
+    (*rows)[(*count)++] = row;
+    return 0;
+}
+
+/* A V8 root that is a synthetic node: its synthetic levels breadth first
+ * (a queue of named indices; each level once), a row per retaining edge
+ * into a real object. The top (root)'s own real children are the global
+ * objects V8 hangs there. */
+static int expand_synthetic(const lf_snapshot *s, uint32_t start, uint8_t *seen, uint32_t *queue,
+                            lf_root_row **rows, size_t *count, size_t *cap)
+{
+    size_t head = 0, tail = 0;
+    uint32_t first = named_index(s, start);
+    if (seen[first])
+        return 0;
+    seen[first] = 1;
+    queue[tail++] = first;
+    while (head < tail) {
+        uint32_t level = queue[head++], u = s->named_node[level];
+        for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
+            uint32_t target = s->edge_target[e];
+            if (lf_edge_is_weak(target))
+                continue; /* a weak root, or one DevTools' rules do not count */
+            uint32_t t = lf_edge_node(target), named = named_index(s, t);
+            if (named != UINT32_MAX) {
+                if (!seen[named]) {
+                    seen[named] = 1;
+                    queue[tail++] = named;
+                }
+                continue;
+            }
+            uint32_t kind = u == start ? LF_ROOT_KIND_GLOBAL : s->named_string[level];
+            if (push_row(rows, count, cap, (lf_root_row){t, kind, 0, e}))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int64_t lf_root_rows(const lf_snapshot *s, lf_root_row **rows, lf_error *err)
+{
+    lf_root_row *out = NULL;
+    size_t count = 0, cap = 0;
+    int v8 = s->source_format == LF_FORMAT_V8 && s->named_count > 0;
+    uint8_t *seen = v8 ? calloc(s->named_count, 1) : NULL;
+    uint32_t *queue = v8 ? malloc((size_t)s->named_count * sizeof *queue) : NULL;
+    int rc = v8 && (!seen || !queue) ? -1 : 0;
+    for (uint32_t r = 0; rc == 0 && r < s->root_count; r++) {
+        const lf_root *root = &s->root[r];
+        if (v8 && named_index(s, root->node) != UINT32_MAX)
+            rc = expand_synthetic(s, root->node, seen, queue, &out, &count, &cap);
+        else
+            rc = push_row(&out, &count, &cap, (lf_root_row){root->node, root->kind, root->name, LF_ROOT_NO_EDGE});
+    }
+    free(seen);
+    free(queue);
+    if (rc) {
+        free(out);
+        return lf_fail_nomem(err, "listing roots");
+    }
+    if (!out && !(out = malloc(sizeof *out)))
+        return lf_fail_nomem(err, "listing roots");
+    *rows = out;
+    return (int64_t)count;
+}
+
+lf_str lf_root_row_kind(const lf_snapshot *s, const lf_root_row *row)
+{
+    if (row->kind == LF_ROOT_KIND_GLOBAL)
+        return (lf_str){"global object", 13};
+    return lf_snapshot_string(s, row->kind);
+}
+
+lf_str lf_root_row_name(const lf_snapshot *s, const lf_root_row *row, char *buf, size_t size)
+{
+    if (row->edge == LF_ROOT_NO_EDGE)
+        return lf_snapshot_string(s, row->name);
+    if (row->kind == LF_ROOT_KIND_GLOBAL)
+        return (lf_str){"", 0}; /* V8 numbers these edges: nothing to read */
+    size_t len = lf_snapshot_edge_label(s, row->edge, buf, size);
+    return (lf_str){buf, len < size ? len : size - 1};
 }
 
 static int str_cmp(lf_str a, lf_str b)
@@ -31,53 +123,88 @@ static int str_cmp(lf_str a, lf_str b)
     return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
+static int by_kind_then_node(const void *a, const void *b)
+{
+    const lf_root_row *x = &sorting_rows[*(const uint32_t *)a], *y = &sorting_rows[*(const uint32_t *)b];
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int by_retained(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint64_t x = sorting->retained[sorting_rows[i].node], y = sorting->retained[sorting_rows[j].node];
+    if (x != y)
+        return x > y ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
 static int by_total(const void *a, const void *b)
 {
     const lf_root_kind_total *x = a, *y = b;
     if (x->retained != y->retained)
         return x->retained > y->retained ? -1 : 1;
-    return str_cmp(lf_snapshot_string(sorting, x->kind), lf_snapshot_string(sorting, y->kind));
+    lf_root_row rx = {0, x->kind, 0, 0}, ry = {0, y->kind, 0, 0};
+    return str_cmp(lf_root_row_kind(sorting, &rx), lf_root_row_kind(sorting, &ry));
 }
 
-int lf_roots_by_retained(const lf_snapshot *s, uint32_t **order, lf_error *err)
+/* The order of rows under cmp, as row indices. */
+static uint32_t *sorted_order(const lf_snapshot *s, const lf_root_row *rows, uint64_t count,
+                              int (*cmp)(const void *, const void *))
 {
-    uint32_t *o = malloc(((size_t)s->root_count + 1) * sizeof *o);
+    uint32_t *o = malloc(((size_t)count + 1) * sizeof *o);
     if (!o)
-        return lf_fail_nomem(err, "sorting roots");
-    for (uint32_t r = 0; r < s->root_count; r++)
-        o[r] = r;
+        return NULL;
+    for (uint64_t r = 0; r < count; r++)
+        o[r] = (uint32_t)r;
     sorting = s;
-    qsort(o, s->root_count, sizeof *o, by_retained);
-    *order = o;
+    sorting_rows = rows;
+    qsort(o, (size_t)count, sizeof *o, cmp);
+    return o;
+}
+
+int lf_roots_by_retained(const lf_snapshot *s, lf_root_row *rows, uint64_t count, lf_error *err)
+{
+    uint32_t *o = sorted_order(s, rows, count, by_retained);
+    lf_root_row *copy = malloc(((size_t)count + 1) * sizeof *copy);
+    if (!o || !copy) {
+        free(o);
+        free(copy);
+        return lf_fail_nomem(err, "sorting roots");
+    }
+    for (uint64_t i = 0; i < count; i++)
+        copy[i] = rows[o[i]];
+    memcpy(rows, copy, (size_t)count * sizeof *rows);
+    free(o);
+    free(copy);
     return 0;
 }
 
-int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_kind_total **totals, lf_error *err)
+int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_row *rows, uint64_t count,
+                            lf_root_kind_total **totals, lf_error *err)
 {
-    uint32_t *o = malloc(((size_t)s->root_count + 1) * sizeof *o);
-    lf_root_kind_total *t = malloc(((size_t)s->root_count + 1) * sizeof *t);
+    uint32_t *o = sorted_order(s, rows, count, by_kind_then_node);
+    lf_root_kind_total *t = malloc(((size_t)count + 1) * sizeof *t);
     if (!o || !t) {
         free(o);
         free(t);
         return lf_fail_nomem(err, "root totals");
     }
-    for (uint32_t r = 0; r < s->root_count; r++)
-        o[r] = r;
-    sorting = s;
-    qsort(o, s->root_count, sizeof *o, by_kind_then_node);
     int64_t kinds = 0;
-    for (uint32_t i = 0; i < s->root_count; i++) {
-        const lf_root *r = &s->root[o[i]];
-        if (i == 0 || r->kind != s->root[o[i - 1]].kind)
+    for (uint64_t i = 0; i < count; i++) {
+        const lf_root_row *r = &rows[o[i]], *prev = i ? &rows[o[i - 1]] : NULL;
+        if (!prev || r->kind != prev->kind)
             t[kinds++] = (lf_root_kind_total){r->kind, 0, 0, 0};
         lf_root_kind_total *k = &t[kinds - 1];
         k->roots++;
-        if (i == 0 || r->kind != s->root[o[i - 1]].kind || r->node != s->root[o[i - 1]].node) {
+        if (!prev || r->kind != prev->kind || r->node != prev->node) {
             k->objects++; /* an object named twice by one kind counts once */
             k->retained += s->retained[r->node];
         }
     }
     free(o);
+    sorting = s;
     qsort(t, (size_t)kinds, sizeof *t, by_total);
     *totals = t;
     return kinds;

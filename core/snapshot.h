@@ -99,6 +99,19 @@ typedef struct lf_snapshot_stats {
     uint64_t cut_at;
     uint64_t cut_missing;
     uint64_t gzip_cut_at;      /* compressed offset where a cut gzip stream ends, 0: none */
+    /* Edges that carry LF_EDGE_WEAK although the dump does not call them
+     * weak: V8's self edges, shortcuts, WeakMap table -> value edges and
+     * edges into the page from outside it, which DevTools' rules leave out
+     * of retention. The other weak edges are weak by the dump's own word. */
+    uint64_t non_owning_edges;
+    /* Where the dangling edges come from (HPROF): the objects holding them,
+     * the one holding the most (node + 1; 0: none) and its count, and how
+     * many the VM always writes (HotSpot: elements of an object array a JNI
+     * global holds), which are no sign of a damaged dump. */
+    uint64_t dangling_holders;
+    uint64_t dangling_top_holder;
+    uint64_t dangling_top_count;
+    uint64_t dangling_expected;
 } lf_snapshot_stats;
 
 /* What a cached analysis was made from (cache.h): all zero when not a cache. */

@@ -538,9 +538,14 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     /* Nothing reads the raw targets any more: they become the snapshot's. */
     target = raw->edge_target;
     raw->edge_target = NULL;
+    uint64_t non_owning = 0; /* left out by DevTools' rules, not weak by type */
     for (uint64_t w = 0; w <= m / 64; w++)
-        for (uint64_t bits = weak_bits[w]; bits; bits &= bits - 1)
-            target[w * 64 + (uint64_t)__builtin_ctzll(bits)] |= LF_EDGE_WEAK;
+        for (uint64_t bits = weak_bits[w]; bits; bits &= bits - 1) {
+            uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            target[e] |= LF_EDGE_WEAK;
+            non_owning += raw->edge_type[e] != V8E_WEAK;
+        }
+    out->stats.non_owning_edges = non_owning;
     free(weak_bits);
     weak_bits = NULL;
 

@@ -234,3 +234,47 @@ case_ hprof_art_sites 0 sites $A
 case_ hprof_art_sites_stack0 0 sites $A --stack 0 --format tsv
 # HotSpot gives every object its dummy trace: no site rows.
 rows_ hprof_hotspot_no_sites "" '{print}' sites $J/planted_leak.hprof
+
+# References to ids with no record (tests/unit/test_hprof_dangling.c writes
+# both dumps): in jni_dangling.hprof 3 elements of the Object[] 0x3000 a JNI
+# global holds, as HotSpot's archived-object array always has: counted in
+# info, a note with -v only, no error with --strict. dangling_field.hprof adds
+# an Object[] 0x3100 (held by a field) of 4 such ids: 7 in all from 2 holders,
+# the most (4) from 0x3100, a warning that names it, an error with --strict.
+D=tests/cli/inputs
+rows_ hprof_jni_dangling_info "dangling_references 3
+dangling_holders 1
+dangling_expected 3
+dangling_top_holder 3 from java.lang.Object[] 0x3000 (JNI global)" \
+    '$1 ~ /^dangling_(references|holders|expected|top_holder)$/ {print $1, $2}' info $D/jni_dangling.hprof --format tsv
+rows_ hprof_field_dangling_info "dangling_references 7
+dangling_holders 2
+dangling_expected 3
+dangling_top_holder 4 from java.lang.Object[] 0x3100" \
+    '$1 ~ /^dangling_(references|holders|expected|top_holder)$/ {print $1, $2}' info $D/dangling_field.hprof --format tsv
+dangling_stderr() { # NAME EXIT EXPECTED-STDERR ARGS...
+    name=$1 want=$2 msg=$3
+    shift 3
+    "$LF" "$@" >/dev/null 2>"$tmp/err" </dev/null
+    code=$?
+    if [ "$code" = "$want" ] && [ "$(cat "$tmp/err")" = "$msg" ]; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: exit $code, stderr:"; head -3 "$tmp/err"; fail=$((fail + 1))
+    fi
+}
+dangling_stderr hprof_jni_dangling_quiet 0 "" classes $D/jni_dangling.hprof
+dangling_stderr hprof_jni_dangling_strict 0 "" classes $D/jni_dangling.hprof --strict
+dangling_stderr hprof_jni_dangling_note 0 "leakfind: note: '$D/jni_dangling.hprof': 3 references name objects not in the dump, all elements of an object array a JNI global holds, which HotSpot always writes: 3 from java.lang.Object[] 0x3000 (JNI global)" \
+    classes $D/jni_dangling.hprof -v
+dangling_stderr hprof_field_dangling_warn 0 "leakfind: warning: '$D/dangling_field.hprof': 7 references and 0 roots name objects not in the dump; the most: 4 from java.lang.Object[] 0x3100" \
+    classes $D/dangling_field.hprof
+dangling_stderr hprof_field_dangling_strict 3 "leakfind: warning: '$D/dangling_field.hprof': 7 references and 0 roots name objects not in the dump; the most: 4 from java.lang.Object[] 0x3100
+leakfind: error: '$D/dangling_field.hprof': warnings are errors with --strict" \
+    classes $D/dangling_field.hprof --strict
+# A converted file keeps where they come from (its META).
+"$LF" convert $D/dangling_field.hprof -o "$tmp/dangling_field.lfs" 2>/dev/null
+rows_ hprof_field_dangling_lfs "dangling_holders 2
+dangling_expected 3
+dangling_top_holder 4 from java.lang.Object[] 0x3100" \
+    '$1 ~ /^dangling_(holders|expected|top_holder)$/ {print $1, $2}' info "$tmp/dangling_field.lfs" --format tsv

@@ -94,6 +94,37 @@ rows_ v8_linked_list "1000000 40000000 ListNode" \
 # (GC roots) -> Holder is from a non-page-owned node: Holder stays global's.
 case_ v8_tiny_dominators 0 dominators $V/tiny.heapsnapshot --depth 0 --min 0 --top 0 --format tsv
 case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
+# weak_references counts the edges the file types "weak" (Cache's "w": 1); the
+# other 4 that do not retain ((GC roots) -> Holder into the page, Holder's
+# shortcut, Cache's self edge, the WeakMap table's edge) are non-owning, also
+# in a converted file (its META keeps the count).
+"$LF" convert $V/tiny.heapsnapshot -o "$tmp/tiny.lfs" 2>/dev/null
+rows_ v8_tiny_weak_lfs "weak_references 1
+non_owning_references 4" '$1 ~ /^(weak|non_owning)_references$/ {print $1, $2}' info "$tmp/tiny.lfs" --format tsv
+# listener_leak-1 has 4522 edges of type "weak" (counted in its JSON).
+rows_ v8_node_weak "4522" '$1 == "weak_references" {print $2}' info $N/listener_leak-1.heapsnapshot.gz --format tsv
+
+# roots on V8 lists the real roots below (root)'s synthetic levels
+# (fixtures/v8/roots.heapsnapshot, described in fixtures/v8/README.md; 518
+# bytes): (Strong roots) -> Table 200; global 100 + App 50 = 150 (the global
+# handle to App crosses into the page: it does not retain); Node / Environment
+# -> IsolateData 60; Shared 40, held by a global handle and a stack slot, is a
+# row of each (its idom is (GC roots)); Handle 30 + Data 8; Frame 20 named by
+# two stack slots; the weak (Strong roots) edge to Cached is no row, Cached 10
+# is only weakly retained. Per kind: (Global handles) 38 + 40 = 78, (Stack
+# roots) two objects 20 + 40 = 60, tied with Node / Environment, '(' first.
+case_ v8_roots_rows 0 roots $V/roots.heapsnapshot --format tsv
+case_ v8_roots_by_kind 0 roots --by-kind $V/roots.heapsnapshot --format tsv
+# On Node's own snapshot: the global object, the number-string cache of
+# (Strong roots), a stack slot's Context and the environment's IsolateData
+# keep what DevTools says they retain (listener_leak-1.devtools.tsv.gz:
+# @6049 2405819, @1663 262160, @6163 35224, @489634880 4344).
+rows_ v8_roots_node "@6049 2405819 global object
+@1663 262160 (Strong roots)
+@6163 35224 (Stack roots)
+@489634880 4344 Node / Environment" \
+    '$1 == "@6049" || $1 == "@1663" || ($1 == "@6163" && $7 == 27) || $1 == "@489634880" {print $1, $3, $5}' \
+    roots $N/listener_leak-1.heapsnapshot.gz --top 10 --format tsv
 
 # Broken JSON: exit 3 with the byte offset.
 printf '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["object"]],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["property"]]},"node_count":2,"edge_count":1},\n"nodes":[0,0,1,8,1,0,0,3' >"$tmp/cut.heapsnapshot"
