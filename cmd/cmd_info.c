@@ -96,6 +96,33 @@ static void row_real(info_rows *r, const char *key, double v)
     }
 }
 
+/* JSON: {"references": N, "id": "0x..", "class": ".."}; else the sentence
+ * "828 from java.lang.Object[] 0x7ffb72730 (JNI global)". */
+static void row_dangling_holder(info_rows *r, const lf_snapshot *s)
+{
+    row_begin(r, "dangling_top_holder");
+    uint64_t holder = s->stats.dangling_top_holder;
+    if (r->ctx->format == OUT_JSON) {
+        if (holder == 0 || holder > s->object_count) {
+            fputs("null", stdout);
+            return;
+        }
+        uint32_t node = (uint32_t)(holder - 1);
+        lf_str cls = lf_snapshot_object_label(s, node);
+        printf("{\"references\":%llu,\"id\":\"%s%llx\",\"class\":",
+               (unsigned long long)s->stats.dangling_top_count,
+               (s->flags & LF_SNAP_IDS_AT) ? "@" : "0x",
+               (unsigned long long)lf_snapshot_object_id(s, node));
+        out_write_json_string(stdout, cls.ptr, cls.len);
+        fputs("}", stdout);
+        return;
+    }
+    char text[512];
+    size_t len = dangling_holder_text(s, text, sizeof text);
+    out_str(r->w, text, len);
+    out_row_end(r->w);
+}
+
 static void row_str(info_rows *r, const char *key, const char *v, size_t len)
 {
     row_begin(r, key);
@@ -193,9 +220,7 @@ int cmd_info(int argc, char **argv)
     if (s.stats.dangling_holders) { /* rows only a reader that knows the holders (HPROF) gives */
         row_u64(&r, "dangling_holders", s.stats.dangling_holders);
         row_u64(&r, "dangling_expected", s.stats.dangling_expected);
-        char holder[512];
-        size_t len = dangling_holder_text(&s, holder, sizeof holder);
-        row_str(&r, "dangling_top_holder", holder, len);
+        row_dangling_holder(&r, &s);
     }
     if (s.object_site) { /* rows only a dump with allocation sites has */
         uint64_t with_site = 0, stacks = 0;
