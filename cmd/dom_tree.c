@@ -206,33 +206,27 @@ static int expand_group(walk *k, const lf_top_row *r, uint32_t depth)
     return 0;
 }
 
-/* The top level: rows of the top view that pass --top and --min, then a
- * summary of every object in the others. */
+/* The top level: the rows of the top view marked shown, then a summary of
+ * every object in the others. */
 static int expand_top(walk *k)
 {
     const lf_top_view *v = &k->view;
-    size_t shown = 0, hidden = 0;
-    while (shown < v->row_count && shown_here(k, shown, v->row[shown].retained))
-        shown++;
-    for (size_t i = shown; i < v->row_count; i++)
-        hidden += v->row[i].count ? v->row[i].count : 1;
+    size_t hidden = 0;
+    for (size_t i = 0; i < v->row_count; i++)
+        hidden += v->row[i].shown ? 0 : 1;
     if (reserve_scratch(k, hidden + 1))
         return -1;
     hidden = 0;
-    for (size_t i = shown; i < v->row_count; i++) {
-        const lf_top_row *r = &v->row[i];
-        if (r->count == 0)
-            k->scratch[hidden++] = v->entry[r->node].node;
-        for (uint32_t j = 0; j < r->count; j++)
-            k->scratch[hidden++] = v->entry[r->first + j].node;
-    }
+    for (size_t i = 0; i < v->row_count; i++)
+        if (!v->row[i].shown) /* only objects: groups are always shown */
+            k->scratch[hidden++] = v->entry[v->row[i].node].node;
     if (push_summary(k, k->scratch, hidden, 0, LF_NODE_NONE))
         return -1;
-    for (size_t i = shown; i > 0; i--) {
+    for (size_t i = v->row_count; i > 0; i--) {
         const lf_top_row *r = &v->row[i - 1];
         item it = r->count ? (item){ITEM_GROUP, 0, (uint32_t)(i - 1), 0}
                            : (item){ITEM_TOP_OBJECT, 0, r->node, 0};
-        if (push(k, it))
+        if (r->shown && push(k, it))
             return -1;
     }
     return 0;

@@ -152,7 +152,7 @@ static int make_rows(const lf_snapshot *s, lf_top_view *v, const uint8_t *groupe
     for (uint32_t c = 0; c < classes; c++)
         if (grouped[c]) {
             start[c] = at;
-            v->row[v->row_count++] = (lf_top_row){0, c, at, count[c], 0, 0};
+            v->row[v->row_count++] = (lf_top_row){0, c, at, count[c], 1, 0, 0};
             at += count[c];
         }
     uint32_t fill = at;
@@ -162,8 +162,9 @@ static int make_rows(const lf_snapshot *s, lf_top_view *v, const uint8_t *groupe
         if (grouped[c] && !visible_alone(s, v, i, top, min)) {
             order[start[c]++] = v->entry[i];
         } else {
-            v->row[v->row_count++] = (lf_top_row){fill, c, 0, 0, s->object_shallow[node],
-                                                  s->retained[node]};
+            v->row[v->row_count++] = (lf_top_row){fill, c, 0, 0,
+                                                  (uint32_t)visible_alone(s, v, i, top, min),
+                                                  s->object_shallow[node], s->retained[node]};
             order[fill++] = v->entry[i];
         }
     }

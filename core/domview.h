@@ -18,7 +18,9 @@
  *    that together retain at least --min becomes one group row (their
  *    retained sizes add up: dominator-tree siblings share nothing). The
  *    entries visible alone stay rows of their own, whatever their class.
- *    Groups and those rows are then ranked together. */
+ *    Groups and those rows are then ranked together and all shown (--top
+ *    limits the owners shown alone, not the groups); what is left goes to
+ *    one summary row. */
 #ifndef LF_DOMVIEW_H
 #define LF_DOMVIEW_H
 
@@ -42,6 +44,7 @@ typedef struct lf_top_row {
     uint32_t node;    /* object rows: the entry's index in view.entry */
     uint32_t cls;     /* group rows: class space */
     uint32_t first, count;
+    uint32_t shown;   /* 1: a group, or an object visible alone; 0: for the summary */
     uint64_t shallow, retained;
 } lf_top_row;
 
