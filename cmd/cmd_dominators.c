@@ -24,6 +24,12 @@ static const char dominators_help[] =
     "                 percent of the heap (0.5%) (default 0.1%, --flat 0)\n"
     "  --flat         objects by retained size, not a tree\n"
     "  --root ID      start from this object (0x1f, @123 or decimal)\n"
+    "  --no-group     do not group top owners of one class (--group: default)\n"
+    "\n"
+    "V8's synthetic root nodes ((GC roots), ...) are not rows; `field` names\n"
+    "them. Children hidden by --top/--min are one row per parent ('... N more',\n"
+    "count in `hidden`); small top owners of one class are one row ('N x Class',\n"
+    "count in `group`).\n"
     "\n"
     "'dominators --flat --top 0 --min 0' lists every reachable object.\n"
     "\n" GLOBAL_OPTIONS_HELP;
