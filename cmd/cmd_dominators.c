@@ -4,6 +4,7 @@
 
 #include "../core/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
+#include "dom_tree.h"
 #include "commands.h"
 
 static const char dominators_help[] =
@@ -23,17 +24,25 @@ static const char dominators_help[] =
     "                 percent of the heap (0.5%) (default 0.1%, --flat 0)\n"
     "  --flat         objects by retained size, not a tree\n"
     "  --root ID      start from this object (0x1f, @123 or decimal)\n"
+    "  --no-group     do not group top owners of one class (--group: default)\n"
+    "\n"
+    "V8's synthetic root nodes ((GC roots), ...) are not rows; `field` names\n"
+    "them. Children hidden by --top/--min are one row per parent ('... N more',\n"
+    "count in `hidden`); small top owners of one class are one row ('N x Class',\n"
+    "count in `group`).\n"
     "\n"
     "'dominators --flat --top 0 --min 0' lists every reachable object.\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_DEPTH, OPT_TOP, OPT_MIN, OPT_FLAT, OPT_ROOT };
+enum { OPT_DEPTH, OPT_TOP, OPT_MIN, OPT_FLAT, OPT_ROOT, OPT_GROUP, OPT_NO_GROUP };
 static const cli_option dominators_options[] = {
     {"depth", 0, 1, OPT_DEPTH},
     {"top", 0, 1, OPT_TOP},
     {"min", 0, 1, OPT_MIN},
     {"flat", 0, 0, OPT_FLAT},
     {"root", 0, 1, OPT_ROOT},
+    {"group", 0, 0, OPT_GROUP},
+    {"no-group", 0, 0, OPT_NO_GROUP},
     {NULL, 0, 0, 0},
 };
 
@@ -44,6 +53,7 @@ typedef struct dominators_options_state {
     int flat;
     int root_set;
     uint64_t root_id;
+    int group;
 } dominators_options_state;
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
@@ -68,6 +78,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     case OPT_FLAT:
         o->flat = 1;
         break;
+    case OPT_GROUP:
+    case OPT_NO_GROUP:
+        o->group = id == OPT_GROUP;
+        break;
     case OPT_ROOT:
         if (cli_parse_id(arg, &o->root_id))
             return cli_usage_error(ctx, "--root needs an object id (0x1f, @123, 123), not '%s'", arg);
@@ -77,76 +91,20 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-static const out_column columns[] = {
-    {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
-    {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
-};
-
-/* holders: the field by which v's dominator holds it, or v's root */
-static void write_row(out_writer *w, lf_holders *holders, uint32_t v, int64_t depth,
-                      double heap, int tree)
+/* A --flat row. holders: the field by which v's dominator holds it, or v's root */
+static void write_row(out_writer *w, lf_holders *holders, uint32_t v, double heap)
 {
     const lf_snapshot *s = holders->s;
-    if (depth >= 0)
-        out_u64(w, (uint64_t)depth);
-    else
-        out_null(w);
+    out_null(w);
     cli_write_id(w, s, v);
     cli_write_id(w, s, s->idom[v]); /* super-root: null */
     out_bytes(w, s->object_shallow[v]);
     out_bytes(w, s->retained[v]);
     out_pct(w, 100.0 * (double)s->retained[v] / heap);
-    if (tree && depth > 0)
-        out_indent(w, (unsigned)depth);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(w, cls.ptr, cls.len);
     cli_write_holder(w, s, lf_holders_get(holders, v));
     out_row_end(w);
-}
-
-typedef struct stack_entry {
-    uint32_t node;
-    uint32_t depth;
-} stack_entry;
-
-static int show_tree(out_writer *w, const lf_snapshot *s, const dominators_options_state *o,
-                     uint64_t min, double heap, uint32_t start)
-{
-    const uint32_t n = s->object_count;
-    stack_entry *stack = malloc(((size_t)s->reachable_count + 2) * sizeof *stack);
-    if (!stack)
-        return -1;
-    lf_holders holders;
-    lf_holders_init(&holders, s);
-    size_t top = 0;
-    uint32_t first_depth = 0;
-    if (start != LF_NODE_SUPER) {
-        write_row(w, &holders, start, 0, heap, 1);
-        first_depth = 1;
-    }
-    stack[top++] = (stack_entry){start, first_depth};
-    int first = 1;
-    while (top > 0) {
-        stack_entry at = stack[--top];
-        if (!first) {
-            write_row(w, &holders, at.node, at.depth, heap, 1);
-            at.depth++;
-        }
-        first = 0;
-        if (o->depth && at.depth >= o->depth + (start != LF_NODE_SUPER))
-            continue;
-        uint32_t slot = at.node == LF_NODE_SUPER ? n : at.node;
-        uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
-        /* children are largest first: take the qualifying prefix, push it reversed */
-        while (begin + shown < end && (o->top == 0 || shown < o->top) &&
-               s->retained[s->domtree_child[begin + shown]] >= min)
-            shown++;
-        for (uint32_t i = shown; i > 0; i--)
-            stack[top++] = (stack_entry){s->domtree_child[begin + i - 1], at.depth};
-    }
-    free(stack);
-    lf_holders_free(&holders);
-    return 0;
 }
 
 static const lf_snapshot *heap_snapshot;
@@ -240,7 +198,7 @@ static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t
     lf_holders holders;
     lf_holders_init(&holders, s);
     for (size_t i = 0; i < kept; i++)
-        write_row(w, &holders, keep[i], -1, heap, 0);
+        write_row(w, &holders, keep[i], heap);
     lf_holders_free(&holders);
     free(keep);
     return 0;
@@ -249,7 +207,7 @@ static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
-    dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0};
+    dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0, 1};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, dominators_options, on_option, &opt, dominators_help, &path);
     if (rc >= 0)
@@ -274,8 +232,9 @@ int cmd_dominators(int argc, char **argv)
         }
     }
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
-    out_writer *w = out_begin(stdout, ctx.format, columns, 8);
-    rc = opt.flat ? show_flat(w, &s, opt.top, min, heap) : show_tree(w, &s, &opt, min, heap, start);
+    out_writer *w = out_begin(stdout, ctx.format, dom_columns, DOM_COLUMN_COUNT);
+    dom_tree_options tree = {opt.depth, opt.top, min, opt.group, start};
+    rc = opt.flat ? show_flat(w, &s, opt.top, min, heap) : dom_show_tree(w, &s, &tree);
     out_end(w);
     lf_snapshot_free(&s);
     if (rc) {

@@ -92,6 +92,8 @@ rows_ v8_linked_list "1000000 40000000 ListNode" \
 # key's (the table's edge does not retain); an Item only a weak edge reaches
 # (its own entry), two Lonely 8 that only hold each other (one entry each).
 # (GC roots) -> Holder is from a non-page-owned node: Holder stays global's.
+# The synthetic (root) and (GC roots) are no rows: global is a top row held
+# by "root: (root)"; (GC roots) dominates nothing and vanishes.
 case_ v8_tiny_dominators 0 dominators $V/tiny.heapsnapshot --depth 0 --min 0 --top 0 --format tsv
 case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
 # weak_references counts the edges the file types "weak" (Cache's "w": 1); the

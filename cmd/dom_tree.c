@@ -1,0 +1,280 @@
+/* dom_tree.c - the dominator tree, depth first from the top owners, with the
+ * rows that stand for several objects: a group of top owners of one class,
+ * and one summary per parent for the children --top and --min hide. */
+#include "dom_tree.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/domview.h"
+#include "../core/holders.h"
+#include "../core/vec.h"
+#include "cli.h"
+#include "dom_roots.h"
+
+const out_column dom_columns[DOM_COLUMN_COUNT] = {
+    {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
+    {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
+    {"hidden", OUT_U64}, {"group", OUT_U64},
+};
+
+enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY };
+
+typedef struct item {
+    uint32_t kind;
+    uint32_t depth;
+    uint32_t at;      /* object: node; top object: entry; group: row; summary: summary */
+    uint32_t parent;  /* summary: the node whose children it stands for, or LF_NODE_NONE */
+} item;
+
+typedef struct walk {
+    out_writer *w;
+    const lf_snapshot *s;
+    const dom_tree_options *o;
+    double heap;
+    lf_holders holders;
+    dom_roots roots;
+    lf_top_view view;
+    item *stack;
+    size_t depth, cap;
+    lf_hidden_summary *sum;
+    size_t sum_count, sum_cap;
+    uint32_t *scratch;       /* nodes of hidden top-level rows */
+    size_t scratch_cap;
+} walk;
+
+static int push(walk *k, item it)
+{
+    if (lf_vec_reserve((void **)&k->stack, &k->cap, k->depth + 1, sizeof *k->stack))
+        return -1;
+    k->stack[k->depth++] = it;
+    return 0;
+}
+
+/* Whether rows at `depth` may have their children shown. */
+static int expands(const walk *k, uint32_t depth)
+{
+    uint64_t limit = k->o->depth + (k->o->start != LF_NODE_SUPER);
+    return k->o->depth == 0 || depth + 1 < limit;
+}
+
+static int shown_here(const walk *k, size_t rank, uint64_t retained)
+{
+    return (k->o->top == 0 || rank < k->o->top) && retained >= k->o->min;
+}
+
+/* Pushes a summary of nodes[0 .. count) (nothing when count is 0). */
+static int push_summary(walk *k, const uint32_t *nodes, size_t count, uint32_t depth,
+                        uint32_t parent)
+{
+    if (count == 0)
+        return 0;
+    if (lf_vec_reserve((void **)&k->sum, &k->sum_cap, k->sum_count + 1, sizeof *k->sum) ||
+        lf_summarize_hidden(k->s, nodes, count, &k->sum[k->sum_count]))
+        return -1;
+    return push(k, (item){ITEM_SUMMARY, depth, (uint32_t)k->sum_count++, parent});
+}
+
+static void write_sizes(walk *k, uint64_t shallow, uint64_t retained)
+{
+    out_bytes(k->w, shallow);
+    out_bytes(k->w, retained);
+    out_pct(k->w, 100.0 * (double)retained / k->heap);
+}
+
+static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry *top)
+{
+    const lf_snapshot *s = k->s;
+    out_u64(k->w, depth);
+    cli_write_id(k->w, s, v);
+    cli_write_id(k->w, s, s->idom[v]); /* super-root: null */
+    write_sizes(k, s->object_shallow[v], s->retained[v]);
+    out_indent(k->w, depth);
+    lf_str cls = lf_snapshot_object_label(s, v);
+    out_str(k->w, cls.ptr, cls.len);
+    if (top)
+        dom_roots_write(&k->roots, k->w, top->node, top->via);
+    else
+        cli_write_holder(k->w, s, lf_holders_get(&k->holders, v));
+    out_row_end(k->w);
+}
+
+/* "119,988": counts in prose read with separators in every format. */
+static int fmt_count(char *buf, size_t size, uint64_t v)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
+    for (int i = 0; i < len && (size_t)o + 2 < size; i++) {
+        buf[o++] = digits[i];
+        if (i < len - 1 && (len - 1 - i) % 3 == 0)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return o;
+}
+
+static void write_summary(walk *k, const item *it)
+{
+    const lf_hidden_summary *h = &k->sum[it->at];
+    char text[1024], num[32];
+    size_t n = 0;
+    fmt_count(num, sizeof num, h->count);
+    n += (size_t)snprintf(text, sizeof text, "... %s more:", num);
+    for (unsigned c = 0; c < LF_SUMMARY_CLASSES && c < h->class_count; c++) {
+        lf_str name = lf_snapshot_class_name(k->s, h->cls[c]);
+        fmt_count(num, sizeof num, h->cls_count[c]);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s %s %.*s", c ? "," : "", num,
+                              (int)(name.len > 200 ? 200 : name.len), name.ptr);
+    }
+    if (h->class_count > LF_SUMMARY_CLASSES)
+        n += (size_t)snprintf(text + n, sizeof text - n, ", ...");
+    out_u64(k->w, it->depth);
+    out_null(k->w);
+    if (it->parent == LF_NODE_NONE)
+        out_null(k->w);
+    else
+        cli_write_id(k->w, k->s, it->parent);
+    write_sizes(k, h->shallow, h->retained);
+    out_indent(k->w, it->depth);
+    out_str(k->w, text, n < sizeof text ? n : sizeof text - 1);
+    out_str(k->w, "", 0);
+    out_u64(k->w, h->count);
+    out_row_end(k->w);
+}
+
+static void write_group(walk *k, const lf_top_row *r, uint32_t depth)
+{
+    char text[512], num[32];
+    lf_str name = lf_snapshot_class_name(k->s, r->cls);
+    fmt_count(num, sizeof num, r->count);
+    int n = snprintf(text, sizeof text, "%s x %.*s", num, (int)(name.len > 400 ? 400 : name.len),
+                     name.ptr);
+    out_u64(k->w, depth);
+    out_null(k->w);
+    out_null(k->w);
+    write_sizes(k, r->shallow, r->retained);
+    out_indent(k->w, depth);
+    out_str(k->w, text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
+    out_str(k->w, "", 0);
+    out_null(k->w);
+    out_u64(k->w, r->count);
+    out_row_end(k->w);
+}
+
+/* The children of v that pass --top and --min, then a summary of the rest. */
+static int expand_object(walk *k, uint32_t v, uint32_t depth)
+{
+    const lf_snapshot *s = k->s;
+    uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
+    uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
+    /* children are largest first: the shown ones are a prefix */
+    while (begin + shown < end && shown_here(k, shown, s->retained[s->domtree_child[begin + shown]]))
+        shown++;
+    if (push_summary(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
+        return -1;
+    for (uint32_t i = shown; i > 0; i--)
+        if (push(k, (item){ITEM_OBJECT, depth + 1, s->domtree_child[begin + i - 1], 0}))
+            return -1;
+    return 0;
+}
+
+static int reserve_scratch(walk *k, size_t need)
+{
+    return lf_vec_reserve((void **)&k->scratch, &k->scratch_cap, need, sizeof *k->scratch);
+}
+
+/* A group's instances, largest first, up to --top whatever their size (the
+ * group passed --min, its members are what to look at next), with a summary
+ * of those not shown. */
+static int expand_group(walk *k, const lf_top_row *r, uint32_t depth)
+{
+    uint32_t shown = r->count;
+    if (k->o->top && shown > k->o->top)
+        shown = (uint32_t)k->o->top;
+    size_t rest = r->count - shown;
+    if (reserve_scratch(k, rest + 1))
+        return -1;
+    for (size_t i = 0; i < rest; i++)
+        k->scratch[i] = k->view.entry[r->first + shown + i].node;
+    if (push_summary(k, k->scratch, rest, depth + 1, LF_NODE_NONE))
+        return -1;
+    for (uint32_t i = shown; i > 0; i--)
+        if (push(k, (item){ITEM_TOP_OBJECT, depth + 1, r->first + i - 1, 0}))
+            return -1;
+    return 0;
+}
+
+/* The top level: the rows of the top view marked shown, then a summary of
+ * every object in the others. */
+static int expand_top(walk *k)
+{
+    const lf_top_view *v = &k->view;
+    size_t hidden = 0;
+    for (size_t i = 0; i < v->row_count; i++)
+        hidden += v->row[i].shown ? 0 : 1;
+    if (reserve_scratch(k, hidden + 1))
+        return -1;
+    hidden = 0;
+    for (size_t i = 0; i < v->row_count; i++)
+        if (!v->row[i].shown) /* only objects: groups are always shown */
+            k->scratch[hidden++] = v->entry[v->row[i].node].node;
+    if (push_summary(k, k->scratch, hidden, 0, LF_NODE_NONE))
+        return -1;
+    for (size_t i = v->row_count; i > 0; i--) {
+        const lf_top_row *r = &v->row[i - 1];
+        item it = r->count ? (item){ITEM_GROUP, 0, (uint32_t)(i - 1), 0}
+                           : (item){ITEM_TOP_OBJECT, 0, r->node, 0};
+        if (r->shown && push(k, it))
+            return -1;
+    }
+    return 0;
+}
+
+static int visit(walk *k, const item *it)
+{
+    switch (it->kind) {
+    case ITEM_SUMMARY:
+        write_summary(k, it);
+        return 0;
+    case ITEM_GROUP: {
+        const lf_top_row *r = &k->view.row[it->at];
+        write_group(k, r, it->depth);
+        return expands(k, it->depth) ? expand_group(k, r, it->depth) : 0;
+    }
+    default: {
+        const lf_top_entry *top = it->kind == ITEM_TOP_OBJECT ? &k->view.entry[it->at] : NULL;
+        uint32_t v = top ? top->node : it->at;
+        write_object(k, v, it->depth, top);
+        return expands(k, it->depth) ? expand_object(k, v, it->depth) : 0;
+    }
+    }
+}
+
+int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o)
+{
+    walk k = {.w = w, .s = s, .o = o};
+    k.heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
+    lf_holders_init(&k.holders, s);
+    dom_roots_init(&k.roots, s);
+    int rc;
+    if (o->start == LF_NODE_SUPER) {
+        rc = lf_top_view_build(s, 1, o->group, o->top, o->min, &k.view);
+        if (!rc)
+            rc = expand_top(&k);
+    } else {
+        rc = push(&k, (item){ITEM_OBJECT, 0, o->start, 0});
+    }
+    while (!rc && k.depth > 0) {
+        item it = k.stack[--k.depth];
+        rc = visit(&k, &it);
+    }
+    free(k.stack);
+    free(k.sum);
+    free(k.scratch);
+    lf_top_view_free(&k.view);
+    dom_roots_free(&k.roots);
+    lf_holders_free(&k.holders);
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* dom_tree.h - the tree view of `leakfind dominators` (cmd_dominators.c has
+ * the options and the flat view). */
+#ifndef LF_DOM_TREE_H
+#define LF_DOM_TREE_H
+
+#include <stdint.h>
+
+#include "../core/snapshot.h"
+#include "output.h"
+
+typedef struct dom_tree_options {
+    uint64_t depth;   /* levels below the start, 0 = all */
+    uint64_t top;     /* rows per parent, 0 = no limit */
+    uint64_t min;     /* bytes */
+    int group;        /* top owners of one class as one row (domview.h) */
+    uint32_t start;   /* LF_NODE_SUPER, or the --root node */
+} dom_tree_options;
+
+/* The columns of every dominators listing; `hidden` and `group` are set on
+ * the rows that stand for several objects (a summary, a group). */
+extern const out_column dom_columns[];
+enum { DOM_COLUMN_COUNT = 10 };
+
+/* Returns 0 or -1 (memory). */
+int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o);
+
+#endif

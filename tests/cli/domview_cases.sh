@@ -1,0 +1,16 @@
+# dominators' default view (issue 21.1): summary rows, groups of top owners,
+# several roots named (fixtures/graphs/many_owners.txt, values worked out in
+# its header), and V8's synthetic levels collapsed
+# (fixtures/v8/synthetic_roots.heapsnapshot, fixtures/v8/README.md).
+case_ domview_group 0 dominators $G/many_owners.txt --min 5%
+case_ domview_no_group 0 dominators $G/many_owners.txt --min 5% --no-group
+case_ domview_default 0 dominators $G/many_owners.txt
+case_ domview_group_json 0 dominators $G/many_owners.txt --min 5% --depth 1 --format json
+case_ domview_v8_synthetic 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --format tsv
+case_ domview_v8_synthetic_depth4 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --depth 4 --format tsv
+# --root shows the tree as it is: the synthetic nodes are rows there.
+case_ domview_v8_raw 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --root @1 --depth 0 --format tsv
+# The edges of the grouping rule (fixtures/graphs/pair_owners.txt): two
+# owners not shown alone make a group; together under --min they do not.
+case_ domview_pair_group 0 dominators $G/pair_owners.txt --top 1
+case_ domview_pair_under_min 0 dominators $G/pair_owners.txt --min 201
