@@ -27,6 +27,7 @@ typedef struct item {
     uint32_t depth;
     uint32_t at;      /* object: node; top object: entry; group: row; summary: summary */
     uint32_t parent;  /* summary: the node whose children it stands for, or LF_NODE_NONE */
+    uint32_t passed;  /* collection backing stores above it: levels that cost no depth */
 } item;
 
 typedef struct walk {
@@ -53,11 +54,28 @@ static int push(walk *k, item it)
     return 0;
 }
 
-/* Whether rows at `depth` may have their children shown. */
-static int expands(const walk *k, uint32_t depth)
+/* Whether rows at `depth` may have their children shown; `passed` levels
+ * of it were backing stores, which do not count against --depth. */
+static int expands(const walk *k, uint32_t depth, uint32_t passed)
 {
     uint64_t limit = k->o->depth + (k->o->start != LF_NODE_SUPER);
-    return k->o->depth == 0 || depth + 1 < limit;
+    return k->o->depth == 0 || depth - passed + 1 < limit;
+}
+
+/* A V8 collection's backing store (a Map's or Set's "table", an object's
+ * "elements"): one level between the collection and its entries that would
+ * use up the default depth before the entries show (Map -> table ->
+ * {sourceCode} -> SourceCode). */
+static int backing_store(walk *k, uint32_t v)
+{
+    if (k->s->source_format != LF_FORMAT_V8)
+        return 0;
+    lf_holder h = lf_holders_get(&k->holders, v);
+    if (h.kind != LF_EDGE_KIND_INTERNAL && h.kind != LF_EDGE_KIND_FIELD)
+        return 0;
+    lf_str label = lf_snapshot_string(k->s, h.label);
+    return (label.len == 5 && memcmp(label.ptr, "table", 5) == 0) ||
+           (label.len == 8 && memcmp(label.ptr, "elements", 8) == 0);
 }
 
 static int shown_here(const walk *k, size_t rank, uint64_t retained)
@@ -74,7 +92,7 @@ static int push_summary(walk *k, const uint32_t *nodes, size_t count, uint32_t d
     if (lf_vec_reserve((void **)&k->sum, &k->sum_cap, k->sum_count + 1, sizeof *k->sum) ||
         lf_summarize_hidden(k->s, nodes, count, &k->sum[k->sum_count]))
         return -1;
-    return push(k, (item){ITEM_SUMMARY, depth, (uint32_t)k->sum_count++, parent});
+    return push(k, (item){ITEM_SUMMARY, depth, (uint32_t)k->sum_count++, parent, 0});
 }
 
 static void write_sizes(walk *k, uint64_t shallow, uint64_t retained)
@@ -164,7 +182,7 @@ static void write_group(walk *k, const lf_top_row *r, uint32_t depth)
 }
 
 /* The children of v that pass --top and --min, then a summary of the rest. */
-static int expand_object(walk *k, uint32_t v, uint32_t depth)
+static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
 {
     const lf_snapshot *s = k->s;
     uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
@@ -175,8 +193,11 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth)
     if (push_summary(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
         return -1;
     for (uint32_t i = shown; i > 0; i--)
-        if (push(k, (item){ITEM_OBJECT, depth + 1, s->domtree_child[begin + i - 1], 0}))
+    {
+        uint32_t child = s->domtree_child[begin + i - 1];
+        if (push(k, (item){ITEM_OBJECT, depth + 1, child, 0, passed + (uint32_t)backing_store(k, child)}))
             return -1;
+    }
     return 0;
 }
 
@@ -201,7 +222,7 @@ static int expand_group(walk *k, const lf_top_row *r, uint32_t depth)
     if (push_summary(k, k->scratch, rest, depth + 1, LF_NODE_NONE))
         return -1;
     for (uint32_t i = shown; i > 0; i--)
-        if (push(k, (item){ITEM_TOP_OBJECT, depth + 1, r->first + i - 1, 0}))
+        if (push(k, (item){ITEM_TOP_OBJECT, depth + 1, r->first + i - 1, 0, 0}))
             return -1;
     return 0;
 }
@@ -224,8 +245,8 @@ static int expand_top(walk *k)
         return -1;
     for (size_t i = v->row_count; i > 0; i--) {
         const lf_top_row *r = &v->row[i - 1];
-        item it = r->count ? (item){ITEM_GROUP, 0, (uint32_t)(i - 1), 0}
-                           : (item){ITEM_TOP_OBJECT, 0, r->node, 0};
+        item it = r->count ? (item){ITEM_GROUP, 0, (uint32_t)(i - 1), 0, 0}
+                           : (item){ITEM_TOP_OBJECT, 0, r->node, 0, 0};
         if (r->shown && push(k, it))
             return -1;
     }
@@ -241,13 +262,13 @@ static int visit(walk *k, const item *it)
     case ITEM_GROUP: {
         const lf_top_row *r = &k->view.row[it->at];
         write_group(k, r, it->depth);
-        return expands(k, it->depth) ? expand_group(k, r, it->depth) : 0;
+        return expands(k, it->depth, it->passed) ? expand_group(k, r, it->depth) : 0;
     }
     default: {
         const lf_top_entry *top = it->kind == ITEM_TOP_OBJECT ? &k->view.entry[it->at] : NULL;
         uint32_t v = top ? top->node : it->at;
         write_object(k, v, it->depth, top);
-        return expands(k, it->depth) ? expand_object(k, v, it->depth) : 0;
+        return expands(k, it->depth, it->passed) ? expand_object(k, v, it->depth, it->passed) : 0;
     }
     }
 }
@@ -264,7 +285,7 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
         if (!rc)
             rc = expand_top(&k);
     } else {
-        rc = push(&k, (item){ITEM_OBJECT, 0, o->start, 0});
+        rc = push(&k, (item){ITEM_OBJECT, 0, o->start, 0, 0});
     }
     while (!rc && k.depth > 0) {
         item it = k.stack[--k.depth];

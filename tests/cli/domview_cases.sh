@@ -6,6 +6,8 @@ case_ domview_group 0 dominators $G/many_owners.txt --min 5%
 case_ domview_no_group 0 dominators $G/many_owners.txt --min 5% --no-group
 case_ domview_default 0 dominators $G/many_owners.txt
 case_ domview_group_json 0 dominators $G/many_owners.txt --min 5% --depth 1 --format json
+# the Map's table is a backing store: it costs no depth, so the default depth
+# (3) reaches Map -> table -> {sourceCode} -> SourceCode, as --depth 4 does
 case_ domview_v8_synthetic 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --format tsv
 case_ domview_v8_synthetic_depth4 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --depth 4 --format tsv
 # --root shows the tree as it is: the synthetic nodes are rows there.
