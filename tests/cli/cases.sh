@@ -177,6 +177,14 @@ case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
+# trend's verdicts and order (fixtures/graphs/make_uneven_series.sh): Plugin
+# grew 8-fold in bursts (r2 0.779) and is listed first, "grows, uneven", above
+# the flagged steady Session; --exit-code counts only flagged rows and says so
+U="$G/uneven_series-1.txt $G/uneven_series-2.txt $G/uneven_series-3.txt $G/uneven_series-4.txt"
+case_ trend_uneven 0 trend $U
+case_ trend_uneven_exit 1 trend $U --exit-code
+case_ trend_uneven_gate 0 trend $U --exit-code --min-growth 40
+case_ trend_uneven_r2 1 trend $U --exit-code --min-r2 0.7 --top 1 --format json
 # diff --owners: the growth is Registry's (7 -> 13 objects it alone keeps:
 # itself, the list, its array, 2 -> 5 Listeners with their byte[]; 296 -> 656
 # bytes); the byte[] under the Listeners grew 2 -> 5 (160 -> 400 bytes).
