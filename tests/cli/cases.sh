@@ -29,6 +29,8 @@ case_ classes_weak_shallow 0 classes $G/weak_cache.txt --sort shallow --top 2
 case_ classes_weak_table 0 classes $G/weak_cache.txt --format table
 # tables show sizes in binary units: 5 + 6 GiB, 2^32 - 1 + 2^32 bytes (8.0 GiB)
 case_ classes_huge_table 0 classes $G/huge_sizes.txt --format table
+# --by-loader needs class loaders: a text graph has none
+case_ classes_by_loader_none 2 classes $G/weak_cache.txt --by-loader
 
 # sites: allocation sites (fixtures/graphs/sites.txt works the answers out)
 case_ sites_tsv 0 sites $G/sites.txt

@@ -46,6 +46,7 @@
     T(test_hprof_sites_broken)             \
     T(test_hprof_sites_fixtures)           \
     T(test_hprof_address_gaps)             \
+    T(test_hprof_class_loaders)            \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
     T(test_v8_partial)                     \
