@@ -12,7 +12,7 @@
 
 /* Bumped whenever a reader or the analysis changes what it produces, so
  * caches written by an older leakfind are not trusted. */
-#define LF_CACHE_GENERATION 2 /* 2: allocation sites */
+#define LF_CACHE_GENERATION 3 /* 2: allocation sites, 3: class loaders */
 
 /* Fills key for the regular file open on fd read with opt. Returns 0 or -1
  * (err; a pipe or device has no key). */
