@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/analysis.h"
+#include "../core/loaders.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -13,16 +14,23 @@ static const char classes_help[] =
     "One row per class: instance count, shallow bytes, retained bytes (the sum\n"
     "over instances that no other instance of the class dominates, so nothing is\n"
     "counted twice) and retained as % of the reachable heap. Largest retained first.\n"
+    "Java: same-named classes of different class loaders are separate rows;\n"
+    "loader names the loader that defined the class, its class and id, or\n"
+    "(bootstrap); empty where the dump has no loaders (V8, text graphs).\n"
     "\n"
     "Options:\n"
     "  --top N        at most N rows (default 50; 0 = all)\n"
-    "  --sort KEY     retained (default), shallow, count or class\n"
+    "  --sort KEY     retained (default), shallow, count or class (the name)\n"
+    "  --by-loader    one row per class loader instead: the instances of the\n"
+    "                 classes it defined (count, shallow, retained), the loader,\n"
+    "                 and how many classes it defined (classes)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_TOP, OPT_SORT };
+enum { OPT_TOP, OPT_SORT, OPT_BY_LOADER };
 static const cli_option classes_options[] = {
     {"top", 0, 1, OPT_TOP},
     {"sort", 0, 1, OPT_SORT},
+    {"by-loader", 0, 0, OPT_BY_LOADER},
     {NULL, 0, 0, 0},
 };
 
@@ -31,11 +39,14 @@ typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_CLASS } so
 typedef struct classes_options_state {
     uint64_t top;
     sort_key sort;
+    int by_loader;
 } classes_options_state;
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     classes_options_state *o = state;
+    if (id == OPT_BY_LOADER)
+        o->by_loader = 1;
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_SORT) {
@@ -62,9 +73,21 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
     return a == b ? 0 : a > b ? -1 : 1;
 }
 
+static const lf_loader_groups *sort_loaders; /* --by-loader: rows are its groups */
+
+static lf_str row_name(uint32_t row)
+{
+    if (!sort_loaders)
+        return lf_snapshot_class_name(sort_snapshot, row);
+    uint32_t loader = sort_loaders->loader[row];
+    if (loader == LF_NODE_NONE)
+        return (lf_str){"(bootstrap)", 11};
+    return lf_snapshot_object_label(sort_snapshot, loader);
+}
+
 static int cmp_name(uint32_t x, uint32_t y)
 {
-    lf_str a = lf_snapshot_class_name(sort_snapshot, x), b = lf_snapshot_class_name(sort_snapshot, y);
+    lf_str a = row_name(x), b = row_name(y);
     size_t n = a.len < b.len ? a.len : b.len;
     int c = memcmp(a.ptr, b.ptr, n);
     if (c)
@@ -124,10 +147,80 @@ static void note_retained_below_shallow(const cli_context *ctx, const lf_snapsho
                 (int)name.len, name.ptr);
 }
 
+/* The loader column of a class row: empty (JSON null) without loaders. */
+static void put_loader(out_writer *w, const lf_snapshot *s, uint32_t cls)
+{
+    if (!s->class_loader) {
+        out_null(w);
+        return;
+    }
+    char label[1024];
+    size_t len = lf_loader_label(s, s->class_loader[cls], label, sizeof label);
+    out_str(w, label, len);
+}
+
+static void print_rows(const cli_context *ctx, const lf_snapshot *s, const lf_class_totals *t,
+                       const lf_loader_groups *loaders, const uint32_t *order, uint32_t listed,
+                       uint64_t top)
+{
+    static const out_column class_cols[] = {
+        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+        {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"loader", OUT_STR},
+    };
+    static const out_column loader_cols[] = {
+        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+        {"retained_pct", OUT_PCT}, {"loader", OUT_STR}, {"classes", OUT_U64},
+    };
+    /* a table is for people: no empty loader column where there are none */
+    const int loader_column = loaders || s->class_loader || ctx->format != OUT_TABLE;
+    out_writer *w = out_begin(stdout, ctx->format, loaders ? loader_cols : class_cols, loader_column ? 6 : 5);
+    double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
+    for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
+        uint32_t c = order[i];
+        out_u64(w, t->count[c]);
+        out_bytes(w, t->shallow[c]);
+        out_bytes(w, t->retained[c]);
+        out_pct(w, 100.0 * (double)t->retained[c] / heap);
+        if (loaders) {
+            char label[1024];
+            size_t len = lf_loader_label(s, loaders->loader[c], label, sizeof label);
+            out_str(w, label, len);
+            out_u64(w, loaders->classes[c]);
+        } else {
+            lf_str name = lf_snapshot_class_name(s, c);
+            out_str(w, name.ptr, name.len);
+            if (loader_column)
+                put_loader(w, s, c);
+        }
+        out_row_end(w);
+    }
+    out_end(w);
+}
+
+/* Totals per class, or per loader (loaders->count rows); 0 or an exit code. */
+static int compute_totals(const char *path, const lf_snapshot *s, int by_loader, lf_loader_groups *loaders,
+                          lf_class_totals *t, uint32_t *rows)
+{
+    lf_error err;
+    if (by_loader) {
+        if (!s->class_loader)
+            return cli_usage_error(NULL, "--by-loader: '%s' has no class loaders (only Java heap dumps do)",
+                                   path);
+        if (lf_loader_groups_make(s, loaders, &err))
+            return cli_input_error(path, &err);
+        *rows = loaders->count;
+        if (lf_group_totals_compute(s, loaders->of_node, loaders->count, t, &err))
+            return cli_input_error(path, &err);
+        return 0;
+    }
+    *rows = s->class_count;
+    return lf_class_totals_compute(s, t, &err) ? cli_input_error(path, &err) : 0;
+}
+
 int cmd_classes(int argc, char **argv)
 {
     cli_context ctx = {0};
-    classes_options_state opt = {50, SORT_RETAINED};
+    classes_options_state opt = {50, SORT_RETAINED, 0};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &path);
     if (rc >= 0)
@@ -136,47 +229,35 @@ int cmd_classes(int argc, char **argv)
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;
     lf_class_totals t;
-    lf_error err;
-    if (lf_class_totals_compute(&s, &t, &err)) {
-        lf_snapshot_free(&s);
-        return cli_input_error(path, &err);
-    }
-    uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);
-    if (!order) {
-        lf_class_totals_free(&t);
-        lf_snapshot_free(&s);
+    memset(&t, 0, sizeof t);
+    lf_loader_groups loaders;
+    memset(&loaders, 0, sizeof loaders);
+    uint32_t rows = 0;
+    uint32_t *order = NULL;
+    if ((rc = compute_totals(path, &s, opt.by_loader, &loaders, &t, &rows)))
+        goto out;
+    if (!(order = malloc(((size_t)rows + 1) * sizeof *order))) {
         cli_message("error", "out of memory");
-        return EXIT_SYSTEM;
+        rc = EXIT_SYSTEM;
+        goto out;
     }
     uint32_t listed = 0;
-    for (uint32_t c = 0; c < s.class_count; c++)
-        if (t.count[c])
+    for (uint32_t c = 0; c < rows; c++)
+        if (t.count[c] || (opt.by_loader && loaders.classes[c]))
             order[listed++] = c;
     sort_totals = &t;
     sort_snapshot = &s;
+    sort_loaders = opt.by_loader ? &loaders : NULL;
     sort_by = opt.sort;
     qsort(order, listed, sizeof *order, by_key);
-
-    static const out_column cols[] = {
-        {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
-        {"retained_pct", OUT_PCT}, {"class", OUT_STR},
-    };
-    note_retained_below_shallow(&ctx, &s, &t, order, listed, opt.top);
-    out_writer *w = out_begin(stdout, ctx.format, cols, 5);
-    double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
-    for (uint32_t i = 0; i < listed && (opt.top == 0 || i < opt.top); i++) {
-        uint32_t c = order[i];
-        out_u64(w, t.count[c]);
-        out_bytes(w, t.shallow[c]);
-        out_bytes(w, t.retained[c]);
-        out_pct(w, 100.0 * (double)t.retained[c] / heap);
-        lf_str name = lf_snapshot_class_name(&s, c);
-        out_str(w, name.ptr, name.len);
-        out_row_end(w);
-    }
-    out_end(w);
+    if (!opt.by_loader)
+        note_retained_below_shallow(&ctx, &s, &t, order, listed, opt.top);
+    print_rows(&ctx, &s, &t, opt.by_loader ? &loaders : NULL, order, listed, opt.top);
+    rc = EXIT_OK;
+out:
     free(order);
     lf_class_totals_free(&t);
+    lf_loader_groups_free(&loaders);
     lf_snapshot_free(&s);
-    return EXIT_OK;
+    return rc;
 }

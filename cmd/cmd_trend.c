@@ -21,8 +21,11 @@ static const char trend_help[] =
     "holder (holder, holder_counts): an object that existed in the first\n"
     "snapshot whose count of the class's objects grows by the same tests and\n"
     "by at least --min-share of the class's gain. VM warm-up, a few objects\n"
-    "under each of many holders, is not flagged. Flagged classes first, then\n"
-    "by slope. Classes whose count never changed are left out.\n"
+    "under each of many holders, is not flagged. verdict: grows (flagged),\n"
+    "'grows, uneven' (all tests but r2 pass: never shrank, grew in bursts; not\n"
+    "flagged), warm-up (no one holder), small, fluctuates or shrinks. Growing\n"
+    "rows (grows, 'grows, uneven') first, then the rest, each by gain in\n"
+    "instances first to last. Classes whose count never changed are left out.\n"
     "\n"
     "Options:\n"
     "  --workload LIST   the work done at each snapshot, e.g. 100,200,300\n"
@@ -31,7 +34,7 @@ static const char trend_help[] =
     "  --min-r2 R        default 0.9\n"
     "  --min-slope S     default 0 (instances per unit of workload)\n"
     "  --min-share R     default 0.5 (of the class's gain, under one holder)\n"
-    "  --exit-code       exit 1 when a class is flagged\n"
+    "  --exit-code       exit 1 when a class is flagged (not 'grows, uneven')\n"
     "  --top N           at most N rows (default 0 = all)\n"
     "  --owners          what grew from the first snapshot to the last, by owner\n"
     "                    (as diff --owners), with objects per unit of workload\n"
@@ -136,15 +139,25 @@ static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_stat
 typedef struct trend_row {
     uint32_t cls;
     lf_trend_fit fit;
+    lf_trend_verdict verdict;
     int flagged;
+    int growing;              /* grows, evenly (flagged) or not */
+    int64_t gain;             /* instances, last snapshot minus first */
     int64_t holder;           /* row in t.holders, or -1 */
 } trend_row;
 
 static const lf_trend *sorting;
 
-static int by_flag_slope(const void *a, const void *b)
+/* The growing classes (flagged or uneven) first, largest gain first, so an
+ * 8-fold burst is not listed under small steady leaks; then the rest by
+ * gain; ties by flag, slope and name. */
+static int by_growth(const void *a, const void *b)
 {
     const trend_row *x = a, *y = b;
+    if (x->growing != y->growing)
+        return x->growing ? -1 : 1;
+    if (x->gain != y->gain)
+        return x->gain > y->gain ? -1 : 1;
     if (x->flagged != y->flagged)
         return x->flagged ? -1 : 1;
     if (x->fit.slope != y->fit.slope)
@@ -201,10 +214,10 @@ static int add_series(cli_context *ctx, char **pos, int npos, const trend_state 
     return 0;
 }
 
-/* The rows whose counts changed, each fitted and flagged, flagged first;
- * NULL when out of memory. */
+/* The rows whose counts changed, each fitted, judged and flagged, growing
+ * ones first; NULL when out of memory. */
 static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt, uint32_t *rows_out,
-                            uint32_t *flagged_out)
+                            uint32_t *flagged_out, uint32_t *uneven_out)
 {
     trend_row *rows = malloc(((size_t)t->classes + 1) * sizeof *rows);
     if (!rows)
@@ -220,16 +233,17 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
             continue;
         trend_row *r = &rows[n++];
         r->cls = c;
-        r->fit = lf_trend_fit_class(t, c, opt->workload);
         /* the class grows, and the growth piles up under one holder (not
          * warm-up: a few new objects under each of many holders) */
-        int holder_grows;
-        r->holder = lf_trend_holder_of(t, c, opt->workload, &rule, &holder_grows);
-        r->flagged = lf_trend_grows(y, (uint32_t)npos, &r->fit, &rule) && holder_grows;
+        r->verdict = lf_trend_judge(t, c, opt->workload, &rule, &r->fit, &r->holder);
+        r->flagged = r->verdict == LF_TREND_GROWS;
+        r->growing = r->flagged || r->verdict == LF_TREND_UNEVEN;
+        r->gain = (int64_t)y[npos - 1] - (int64_t)y[0];
         flagged += (uint32_t)r->flagged;
+        *uneven_out += r->verdict == LF_TREND_UNEVEN;
     }
     sorting = t;
-    qsort(rows, n, sizeof *rows, by_flag_slope);
+    qsort(rows, n, sizeof *rows, by_growth);
     *rows_out = n;
     *flagged_out = flagged;
     return rows;
@@ -241,12 +255,13 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
     static const out_column columns[] = {
         {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
         {"counts", OUT_STR}, {"class", OUT_STR}, {"holder_counts", OUT_STR}, {"holder", OUT_STR},
+        {"verdict", OUT_STR},
     };
-    out_column cols[8];
+    out_column cols[9];
     memcpy(cols, columns, sizeof cols);
     if (opt->by_site)
         cols[5].name = "site";
-    out_writer *w = out_begin(stdout, ctx->format, cols, 8);
+    out_writer *w = out_begin(stdout, ctx->format, cols, 9);
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const trend_row *r = &rows[k];
         out_real(w, r->fit.slope, 2);
@@ -262,6 +277,8 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
             out_u64_list(w, t->holders.count + (size_t)r->holder * t->capacity, (size_t)npos);
         size_t o = r->holder < 0 ? 0 : lf_trend_holder_name(&t->holders, (size_t)r->holder, text, sizeof text);
         out_str(w, text, o);
+        const char *verdict = lf_trend_verdict_name(r->verdict);
+        out_str(w, verdict, strlen(verdict));
         out_row_end(w);
     }
     out_end(w);
@@ -315,12 +332,20 @@ int cmd_trend(int argc, char **argv)
         free(pos);
         return cli_input_error(argv[0], &err);
     }
-    uint32_t n = 0, flagged = 0;
+    uint32_t n = 0, flagged = 0, uneven = 0;
     trend_row *rows = NULL;
     if (!(rc = add_series(&ctx, pos, npos, &opt, &t))) {
-        if ((rows = flag_rows(&t, npos, &opt, &n, &flagged))) {
+        if ((rows = flag_rows(&t, npos, &opt, &n, &flagged, &uneven))) {
             print_rows(&ctx, &t, npos, &opt, rows, n);
             rc = opt.exit_code && flagged ? EXIT_CONDITION : EXIT_OK;
+            /* a CI gate that passes should not hide a burst of growth */
+            if (opt.exit_code && uneven && !ctx.quiet) {
+                const char *what = opt.by_site ? (uneven == 1 ? "site" : "sites")
+                                               : (uneven == 1 ? "class" : "classes");
+                cli_message("note", "%u %s grow%s unevenly (verdict 'grows, uneven', r2 below --min-r2 %.2f): "
+                            "--exit-code counts only flagged rows; lower --min-r2 to count them",
+                            uneven, what, uneven == 1 ? "s" : "", opt.min_r2);
+            }
         } else {
             cli_message("error", "out of memory");
             rc = EXIT_SYSTEM;

@@ -984,6 +984,19 @@ static int is_system_loader(const hprof_reader *r, const node_tables *t, uint64_
     return 0;
 }
 
+/* class -> its defining loader's node (LF_NODE_NONE: the bootstrap loader,
+ * or the classes the dump does not describe); NULL when out of memory. */
+static uint32_t *loader_nodes(const hprof_reader *r, const node_tables *t)
+{
+    size_t classes = r->class_count + t->extra_count;
+    uint32_t *loader = malloc((classes + 1) * sizeof *loader);
+    if (!loader)
+        return NULL;
+    for (size_t k = 0; k < classes; k++)
+        loader[k] = k < r->class_count ? node_of(t, r->classes[k].loader_id) : LF_NODE_NONE;
+    return loader;
+}
+
 /* The static fields of classes from those loaders are roots named "static
  * field com.acme.Registry.listeners", as leak finders name them: what such a
  * field holds stays until the field changes. Statics of classes from other
@@ -1853,6 +1866,14 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
         }
     }
     free(frame_thread);
+    uint32_t *class_loader = loader_nodes(&r, &t);
+    if (!class_loader || !lf_snapshot_own(out, class_loader)) {
+        free(class_loader);
+        free(roots);
+        lf_fail_nomem(err, "reading classes");
+        goto out;
+    }
+    out->class_loader = class_loader;
     lf_idrank_free(&t.rank);
     free(r.sorted_ids); /* still here when the rank index needed them */
     r.sorted_ids = NULL;

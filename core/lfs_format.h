@@ -37,6 +37,8 @@ enum lfs_chunk_id {
     LFS_SITE = LFS_FOURCC('S', 'I', 'T', 'E'), /* 2 x u32 sites: frame, caller site */
     LFS_OSIT = LFS_FOURCC('O', 'S', 'I', 'T'), /* u32 object -> site */
     LFS_OSMP = LFS_FOURCC('O', 'S', 'M', 'P'), /* u32 object -> allocation samples */
+    /* 1.1, optional: class loaders (HPROF) */
+    LFS_CLDR = LFS_FOURCC('C', 'L', 'D', 'R'), /* u32 class -> loader object, 0xffffffff none */
 };
 
 /* META chunk: little-endian u64 fields in this order. Readers accept a longer

@@ -38,6 +38,7 @@ typedef enum check_kind {
     CHECK_U32_BELOW,         /* every u32 < limit */
     CHECK_U32_NODE_BELOW,    /* every u32 without the weak bit < limit */
     CHECK_U32_IDOM,          /* < limit, or LF_NODE_SUPER / LF_NODE_NONE */
+    CHECK_U32_NODE_OR_NONE,  /* < limit, or LF_NODE_NONE */
     CHECK_U8_BELOW,
     CHECK_U64_OFFSETS,       /* starts at 0, never decreases, ends at `last` */
     CHECK_U32_OFFSETS,
@@ -86,6 +87,8 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
         EACH_ELEMENT((v = get_u32(q) & LF_EDGE_NODE) >= limit);
     case CHECK_U32_IDOM:
         EACH_ELEMENT((v = get_u32(q)) >= limit && v != LF_NODE_SUPER && v != LF_NODE_NONE);
+    case CHECK_U32_NODE_OR_NONE:
+        EACH_ELEMENT((v = get_u32(q)) >= limit && v != LF_NODE_NONE);
     case CHECK_U8_BELOW:
         EACH_ELEMENT((v = *q) >= limit);
     case CHECK_U64_OFFSETS:
@@ -335,13 +338,14 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         {LFS_SITE, "SITE", 0, 8, 0, CHECK_SITES, 0, 0, 0, 0, 0, 0, 0},
         {LFS_OSIT, "OSIT", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
         {LFS_OSMP, "OSMP", 0, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+        {LFS_CLDR, "CLDR", 0, 4, 0, CHECK_U32_NODE_OR_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_IDOM, "IDOM", 0, 4, 0, CHECK_U32_IDOM, 0, 0, 0, 0, 0, 0, 0},
         {LFS_RETN, "RETN", 0, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTOF, "DTOF", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
         {LFS_DTCH, "DTCH", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
     };
     enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_ETGT, C_ELBL,
-           C_EKND, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
+           C_EKND, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN, C_DTOF, C_DTCH, C_COUNT };
     for (uint32_t i = 0; i < chunk_count; i++) {
         const uint8_t *e = buf + LFS_HEADER_SIZE + i * LFS_CHUNK_ENTRY_SIZE;
         uint64_t entry_at = LFS_HEADER_SIZE + (uint64_t)i * LFS_CHUNK_ENTRY_SIZE;
@@ -443,6 +447,8 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
     chunk[C_OSIT].elem_count = n;
     chunk[C_OSIT].limit = sites;
     chunk[C_OSMP].elem_count = n;
+    chunk[C_CLDR].elem_count = classes;
+    chunk[C_CLDR].limit = n;
     if (has_analysis) {
         for (int c = C_IDOM; c <= C_DTCH; c++)
             if (!chunk[c].present) {
@@ -463,7 +469,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         }
     }
     for (int c = C_STRO; c < C_COUNT; c++) {
-        if ((c >= C_IDOM && !has_analysis) || (c == C_ONAM && !chunk[C_ONAM].present) ||
+        if ((c >= C_IDOM && !has_analysis) || ((c == C_ONAM || c == C_CLDR) && !chunk[c].present) ||
             (c >= C_FRAM && c <= C_OSIT && !has_sites) || (c == C_OSMP && !has_samples))
             continue;
         if (chunk[c].size != chunk[c].elem_count * chunk[c].elem_size) {
@@ -534,6 +540,8 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
             out->sample_rate = sample_rate;
         }
     }
+    if (chunk[C_CLDR].present)
+        out->class_loader = (const uint32_t *)(base + chunk[C_CLDR].offset);
     out->stats.dangling_edges = meta[LFS_META_DANGLING_EDGES];
     out->stats.dangling_roots = meta[LFS_META_DANGLING_ROOTS];
     out->stats.warnings = meta[LFS_META_WARNINGS];

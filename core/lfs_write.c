@@ -112,6 +112,8 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         if (meta_field[LFS_META_SAMPLE_RATE])
             ADD(LFS_OSMP, s->object_samples, n * 4);
     }
+    if (s->class_loader)
+        ADD(LFS_CLDR, s->class_loader, (uint64_t)s->class_count * 4);
     if (has_analysis) {
         ADD(LFS_IDOM, s->idom, n * 4);
         ADD(LFS_RETN, s->retained, n * 8);

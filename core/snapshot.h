@@ -141,6 +141,11 @@ typedef struct lf_snapshot {
     const uint8_t *edge_kind;         /* edge -> lf_edge_kind; NULL: lazy */
     const lf_lazy_fields *lazy;       /* set when any of the three above is NULL */
     const uint32_t *class_name;       /* class -> string index */
+    /* class -> node of the class loader that defined it, LF_NODE_NONE for
+     * the bootstrap loader (or one not in the dump); NULL when the format
+     * has no loaders (V8, text graphs). Same-named classes of two loaders
+     * are two classes. */
+    const uint32_t *class_loader;
     const lf_root *root;              /* root -> lf_root */
     const uint64_t *string_offset;    /* string -> start in string_bytes; string_count+1 */
     const char *string_bytes;

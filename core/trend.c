@@ -151,3 +151,45 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
     }
     return best;
 }
+
+const char *lf_trend_verdict_name(lf_trend_verdict v)
+{
+    static const char *const names[] = {"grows", "grows, uneven", "warm-up", "small", "fluctuates",
+                                        "shrinks"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "?";
+}
+
+static int never_increased(const uint64_t *y, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (y[i] > y[i - 1])
+            return 0;
+    return 1;
+}
+
+lf_trend_verdict lf_trend_judge(const lf_trend *t, uint32_t cls, const double *workload,
+                                const lf_trend_rule *rule, lf_trend_fit *fit, int64_t *holder)
+{
+    const uint64_t *y = t->count + (size_t)cls * t->capacity;
+    const uint32_t n = t->series;
+    int holder_grows;
+    *fit = lf_trend_fit_class(t, cls, workload);
+    *holder = lf_trend_holder_of(t, cls, workload, rule, &holder_grows);
+    if (lf_trend_grows(y, n, fit, rule) && holder_grows)
+        return LF_TREND_GROWS;
+    /* r2 only says how straight the growth is: a class that never shrank
+     * and grew 8-fold in bursts must not read like one that stayed put */
+    lf_trend_rule any_fit = *rule;
+    any_fit.min_r2 = 0;
+    if (lf_trend_grows(y, n, fit, &any_fit)) {
+        int64_t uneven_holder = lf_trend_holder_of(t, cls, workload, &any_fit, &holder_grows);
+        if (holder_grows) {
+            *holder = uneven_holder;
+            return LF_TREND_UNEVEN;
+        }
+        return LF_TREND_WARMUP;
+    }
+    if (fit->monotonic)
+        return LF_TREND_SMALL;
+    return never_increased(y, n) ? LF_TREND_SHRINKS : LF_TREND_FLUCTUATES;
+}

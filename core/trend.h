@@ -43,6 +43,25 @@ typedef struct lf_trend_rule {
 
 int lf_trend_grows(const uint64_t *y, uint32_t n, const lf_trend_fit *fit, const lf_trend_rule *rule);
 
+/* What a class's counts say, for people (trend's `verdict` column). */
+typedef enum lf_trend_verdict {
+    LF_TREND_GROWS,        /* flagged: grows by the rule, under one holder */
+    LF_TREND_UNEVEN,       /* the same but for r2: below min_r2, for the class
+                            * or its holder ("grows, uneven"); not flagged */
+    LF_TREND_WARMUP,       /* grows, but no single holder carries the growth */
+    LF_TREND_SMALL,        /* never decreased, gained too little to flag */
+    LF_TREND_FLUCTUATES,   /* went up and down */
+    LF_TREND_SHRINKS,      /* never increased */
+} lf_trend_verdict;
+
+const char *lf_trend_verdict_name(lf_trend_verdict v);
+
+/* The verdict on class cls and the holder that explains it (row in
+ * t->holders, or -1): the steepest holder that grows by the rule, else by the
+ * rule without its r2 test (LF_TREND_UNEVEN), else the one that gained most. */
+lf_trend_verdict lf_trend_judge(const lf_trend *t, uint32_t cls, const double *workload,
+                                const lf_trend_rule *rule, lf_trend_fit *fit, int64_t *holder);
+
 /* The holder that explains cls's growth: one whose counts grow by the rule
  * and whose gain (first to last) is at least min_share of the class's
  * (*grows = 1), the steepest such; else the one that gained the most

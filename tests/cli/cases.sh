@@ -29,6 +29,8 @@ case_ classes_weak_shallow 0 classes $G/weak_cache.txt --sort shallow --top 2
 case_ classes_weak_table 0 classes $G/weak_cache.txt --format table
 # tables show sizes in binary units: 5 + 6 GiB, 2^32 - 1 + 2^32 bytes (8.0 GiB)
 case_ classes_huge_table 0 classes $G/huge_sizes.txt --format table
+# --by-loader needs class loaders: a text graph has none
+case_ classes_by_loader_none 2 classes $G/weak_cache.txt --by-loader
 
 # sites: allocation sites (fixtures/graphs/sites.txt works the answers out)
 case_ sites_tsv 0 sites $G/sites.txt
@@ -177,6 +179,14 @@ case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
+# trend's verdicts and order (fixtures/graphs/make_uneven_series.sh): Plugin
+# grew 8-fold in bursts (r2 0.779) and is listed first, "grows, uneven", above
+# the flagged steady Session; --exit-code counts only flagged rows and says so
+U="$G/uneven_series-1.txt $G/uneven_series-2.txt $G/uneven_series-3.txt $G/uneven_series-4.txt"
+case_ trend_uneven 0 trend $U
+case_ trend_uneven_exit 1 trend $U --exit-code
+case_ trend_uneven_gate 0 trend $U --exit-code --min-growth 40
+case_ trend_uneven_r2 1 trend $U --exit-code --min-r2 0.7 --top 1 --format json
 # diff --owners: the growth is in Registry's list, as Listeners: 2 -> 5 with
 # their byte[] (4 -> 10 objects, 3 x (32 + 80) = 336 bytes more; Registry's
 # own +360 includes the array's growth, and the Listeners carry over 90% of

@@ -72,6 +72,24 @@ class LeakyPlugin\$Entry" \
     --root "$("$LF" dominators $J/class_loader_leak.hprof --flat --top 0 --min 0 |
               awk -F'\t' '$8 == "root: static field ClassLoaderLeak.LEAKED" {print $2}')"
 
+# The loader of each class (CLASS DUMP's loader id; 0xfd5bf898 is the one
+# URLClassLoader, "leaky-loader", as fixtures/java/tools/hprof_summary.py
+# loaders reads it): LeakyPlugin (1 x 24 bytes) and LeakyPlugin$Entry (1 x 16)
+# are its only classes; the JDK's own are the bootstrap loader's (565 classes
+# by the same tool), the application loader defined ClassLoaderLeak (no instances).
+rows_ class_loader_column "1 24 LeakyPlugin java.net.URLClassLoader 0xfd5bf898
+1 16 LeakyPlugin\$Entry java.net.URLClassLoader 0xfd5bf898
+1 java.net.URLClassLoader (bootstrap)" \
+    '$5 ~ /^LeakyPlugin/ {print $1, $2, $5, $6} $5 == "java.net.URLClassLoader" {print $1, $5, $6}' \
+    classes $J/class_loader_leak.hprof --top 0 --sort class
+CL_ROWS="565 (bootstrap)
+2 40 java.net.URLClassLoader 0xfd5bf898 2
+0 0 jdk.internal.loader.ClassLoaders\$AppClassLoader 0xfd59af58 1"
+CL_AWK='$5 ~ /0x/ {print $1, $2, $5, $6} $5 == "(bootstrap)" {print $6, $5}'
+rows_ class_loader_by_loader "$CL_ROWS" "$CL_AWK" classes $J/class_loader_leak.hprof --by-loader --top 0 --sort class
+"$LF" convert $J/class_loader_leak.hprof -o "$tmp/cl.lfs" 2>/dev/null
+rows_ class_loader_by_loader_lfs "$CL_ROWS" "$CL_AWK" classes "$tmp/cl.lfs" --by-loader --top 0 --sort class
+
 # LinkedList1M (gzip, 38 members): 1,000,000 nodes of 24 bytes in one chain.
 rows_ linked_list_head "LinkedList1M\$Node 24 24000000 root: static field LinkedList1M.HEAD" \
     '$8 == "root: static field LinkedList1M.HEAD" {print $7, $4, $5, $8}' \
