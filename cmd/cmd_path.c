@@ -305,6 +305,22 @@ static uint8_t *match_sites(const lf_snapshot *s, const char *pattern, uint32_t 
     return match;
 }
 
+/* The reachable objects whose key (class, site) matches, largest retained
+ * first, at most top of them (0: all). */
+static int64_t largest_matching(const lf_snapshot *s, const uint8_t *match, const uint32_t *key_of_node,
+                                uint64_t top, uint32_t *targets)
+{
+    int64_t count = 0;
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] != LF_NODE_NONE && match[key_of_node[v]])
+            targets[count++] = v;
+    by_retained_snapshot = s;
+    qsort(targets, (size_t)count, sizeof *targets, by_retained);
+    if (top && (uint64_t)count > top)
+        count = (int64_t)top;
+    return count;
+}
+
 /* The largest reachable objects allocated at a matching site (--site). */
 static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
 {
@@ -313,15 +329,8 @@ static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_
         cli_message("error", "out of memory");
         return -EXIT_SYSTEM;
     }
-    int64_t count = 0;
-    for (uint32_t v = 0; v < s->object_count; v++)
-        if (s->idom[v] != LF_NODE_NONE && match[s->object_site[v]])
-            targets[count++] = v;
+    int64_t count = largest_matching(s, match, s->object_site, opt->top, targets);
     free(match);
-    by_retained_snapshot = s;
-    qsort(targets, (size_t)count, sizeof *targets, by_retained);
-    if (opt->top && (uint64_t)count > opt->top)
-        count = (int64_t)opt->top;
     if (count == 0)
         cli_message("warning", "no reachable object allocated at a site matching '%s'",
                     opt->site_pattern);
@@ -338,15 +347,8 @@ static int64_t class_targets(const lf_snapshot *s, const path_state *opt, uint32
         cli_message("error", "out of memory");
         return -EXIT_SYSTEM;
     }
-    int64_t count = 0;
-    for (uint32_t v = 0; v < s->object_count; v++)
-        if (s->idom[v] != LF_NODE_NONE && match[s->object_class[v]])
-            targets[count++] = v;
+    int64_t count = largest_matching(s, match, s->object_class, opt->top, targets);
     free(match);
-    by_retained_snapshot = s;
-    qsort(targets, (size_t)count, sizeof *targets, by_retained);
-    if (opt->top && (uint64_t)count > opt->top)
-        count = (int64_t)opt->top;
     if (classes == 0) {
         char closest[1024];
         class_suggest(s, opt->class_name, closest, sizeof closest);

@@ -10,15 +10,7 @@ int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
 {
     if (s->source_format != LF_FORMAT_V8 || s->object_shallow[node] != 0)
         return 0;
-    uint32_t lo = 0, hi = s->named_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->named_node[mid] < node)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->named_count && s->named_node[lo] == node;
+    return lf_snapshot_named_index(s, node) != UINT32_MAX;
 }
 
 static int add_entry(lf_top_view *v, size_t *cap, uint32_t node, uint32_t via)

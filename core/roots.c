@@ -10,20 +10,8 @@
 static const lf_snapshot *sorting;
 static const lf_root_row *sorting_rows;
 
-/* The index of node in the snapshot's named nodes, or UINT32_MAX. On a V8
- * snapshot the named nodes are exactly its synthetic ones. */
-static uint32_t named_index(const lf_snapshot *s, uint32_t node)
-{
-    uint32_t lo = 0, hi = s->named_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->named_node[mid] < node)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->named_count && s->named_node[lo] == node ? lo : UINT32_MAX;
-}
+/* On a V8 snapshot the named nodes (lf_snapshot_named_index) are exactly
+ * its synthetic ones. */
 
 static int push_row(lf_root_row **rows, size_t *count, size_t *cap, lf_root_row row)
 {
@@ -46,7 +34,7 @@ static int expand_synthetic(const lf_snapshot *s, uint32_t start, uint8_t *seen,
                             lf_root_row **rows, size_t *count, size_t *cap)
 {
     size_t head = 0, tail = 0;
-    uint32_t first = named_index(s, start);
+    uint32_t first = lf_snapshot_named_index(s, start);
     if (seen[first])
         return 0;
     seen[first] = 1;
@@ -57,7 +45,7 @@ static int expand_synthetic(const lf_snapshot *s, uint32_t start, uint8_t *seen,
             uint32_t target = s->edge_target[e];
             if (lf_edge_is_weak(target))
                 continue; /* a weak root, or one DevTools' rules do not count */
-            uint32_t t = lf_edge_node(target), named = named_index(s, t);
+            uint32_t t = lf_edge_node(target), named = lf_snapshot_named_index(s, t);
             if (named != UINT32_MAX) {
                 if (!seen[named]) {
                     seen[named] = 1;
@@ -83,7 +71,7 @@ int64_t lf_root_rows(const lf_snapshot *s, lf_root_row **rows, lf_error *err)
     int rc = v8 && (!seen || !queue) ? -1 : 0;
     for (uint32_t r = 0; rc == 0 && r < s->root_count; r++) {
         const lf_root *root = &s->root[r];
-        if (v8 && named_index(s, root->node) != UINT32_MAX)
+        if (v8 && lf_snapshot_named_index(s, root->node) != UINT32_MAX)
             rc = expand_synthetic(s, root->node, seen, queue, &out, &count, &cap);
         else
             rc = push_row(&out, &count, &cap, (lf_root_row){root->node, root->kind, root->name, LF_ROOT_NO_EDGE});

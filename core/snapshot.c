@@ -225,7 +225,7 @@ size_t lf_snapshot_label_text(const lf_snapshot *s, uint8_t kind, uint32_t label
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
 }
 
-lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
+uint32_t lf_snapshot_named_index(const lf_snapshot *s, uint32_t node)
 {
     uint32_t lo = 0, hi = s->named_count;
     while (lo < hi) {
@@ -235,7 +235,13 @@ lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
         else
             hi = mid;
     }
-    if (lo < s->named_count && s->named_node[lo] == node)
+    return lo < s->named_count && s->named_node[lo] == node ? lo : UINT32_MAX;
+}
+
+lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t lo = lf_snapshot_named_index(s, node);
+    if (lo != UINT32_MAX)
         return lf_snapshot_string(s, s->named_string[lo]);
     return lf_snapshot_class_name(s, s->object_class[node]);
 }

@@ -223,6 +223,8 @@ static inline int lf_snapshot_counted(const lf_snapshot *s, uint32_t node)
 /* What to call an object for people: its own name when it has one ("class
  * com.acme.Foo"), else its class's name. */
 lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node);
+/* The index of node among the named objects, UINT32_MAX when it has no name. */
+uint32_t lf_snapshot_named_index(const lf_snapshot *s, uint32_t node);
 
 /* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);
