@@ -10,6 +10,9 @@ case_ domview_group_json 0 dominators $G/many_owners.txt --min 5% --depth 1 --fo
 # (3) reaches Map -> table -> {sourceCode} -> SourceCode, as --depth 4 does
 case_ domview_v8_synthetic 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --format tsv
 case_ domview_v8_synthetic_depth4 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --depth 4 --format tsv
+# a top owner no root names: the roots whose objects hold it
+# (fixtures/graphs/shared_owner.txt works it out)
+case_ domview_shared_owner 0 dominators $G/shared_owner.txt
 # --root shows the tree as it is: the synthetic nodes are rows there.
 case_ domview_v8_raw 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --root @1 --depth 0 --format tsv
 # The edges of the grouping rule (fixtures/graphs/pair_owners.txt): two
