@@ -536,21 +536,29 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
         out_id(w, lf_snapshot_object_id(s, node), (s->flags & LF_SNAP_IDS_AT) != 0);
 }
 
-static void write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
+void cli_write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
 {
     char buf[4096];
     lf_str kind = lf_snapshot_string(s, s->root[r].kind);
     lf_str name = lf_snapshot_string(s, s->root[r].name);
-    int n = snprintf(buf, sizeof buf, "root: %.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
+    int n = snprintf(buf, sizeof buf, "%.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
                      kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
                      name.ptr);
     out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+void cli_write_holder_root(out_writer *w, const lf_snapshot *s, lf_holder h)
+{
+    if (h.kind == LF_HOLDER_ROOT)
+        cli_write_root(w, s, h.label);
+    else
+        out_null(w);
+}
+
 void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
 {
-    if (h.kind == LF_HOLDER_ROOT) {
-        write_root(w, s, h.label);
+    if (h.kind == LF_HOLDER_ROOT) { /* the root has its own column (cli_write_holder_root) */
+        out_str(w, "", 0);
         return;
     }
     char buf[4200];

@@ -95,8 +95,12 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
 /* A hop's label ("next", "[3]") from a batch answer (edge_batch.h), after
  * prefix when the edge is weak; empty when there is no such edge. */
 void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix);
-/* How node's dominator holds it: the edge's label, or "root: ..." for a
- * top-level node (empty when neither is known). */
+/* How node's dominator holds it: the edge's label; empty for a top-level
+ * node, whose root goes to the `root` column (cli_write_holder_root). */
 void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h);
+/* The `root` column: "static field X.y" for a node a root holds, else null. */
+void cli_write_holder_root(out_writer *w, const lf_snapshot *s, lf_holder h);
+/* Root r as "kind name": "static field X.y", "thread main". */
+void cli_write_root(out_writer *w, const lf_snapshot *s, uint32_t r);
 
 #endif

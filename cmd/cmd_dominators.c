@@ -14,7 +14,8 @@ static const char dominators_help[] =
     "dominates), then the objects each one alone keeps alive, indented, largest\n"
     "retained first. Each row: depth, object id, its immediate dominator's id,\n"
     "shallow and retained bytes, retained % of the reachable heap, class, and the\n"
-    "field or [index] by which the dominator holds it (for a top owner: its root).\n"
+    "field or [index] by which the dominator holds it; for a top owner, the\n"
+    "roots that hold it in column root.\n"
     "\n"
     "Options:\n"
     "  --depth D      levels to show below the start (default 3; 0 = all)\n"
@@ -103,7 +104,11 @@ static void write_row(out_writer *w, lf_holders *holders, uint32_t v, double hea
     out_pct(w, 100.0 * (double)s->retained[v] / heap);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(w, cls.ptr, cls.len);
-    cli_write_holder(w, s, lf_holders_get(holders, v));
+    lf_holder h = lf_holders_get(holders, v);
+    cli_write_holder(w, s, h);
+    out_null(w); /* hidden */
+    out_null(w); /* group */
+    cli_write_holder_root(w, s, h);
     out_row_end(w);
 }
 

@@ -22,8 +22,8 @@ static const char path_help[] =
     "\n"
     "For each target, the shortest path of strong references from a GC root:\n"
     "one row per hop from the root object (depth 0) to the target, with the\n"
-    "field or [index] by which the previous object holds it (for the root\n"
-    "object: the root's kind and name). distance is the number of references\n"
+    "field or [index] by which the previous object holds it, and for the root\n"
+    "object the root's kind and name in column root. distance is the number of references\n"
     "from the root. Weak references are never followed: a target that only\n"
     "weak references reach is said so on stderr, with the path through them;\n"
     "an unreachable one too (exit 0 in both cases). A TARGET is an object id:\n"
@@ -108,7 +108,7 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 static const out_column columns[] = {
     {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
     {"id", OUT_ID}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR},
-    {"field", OUT_STR},
+    {"field", OUT_STR}, {"root", OUT_STR},
 };
 
 static const lf_snapshot *by_retained_snapshot;
@@ -209,7 +209,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
 {
     static const out_column merge_columns[] = {
         {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
-        {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR},
+        {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR}, {"root", OUT_STR},
     };
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
@@ -236,7 +236,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
     sort_snapshot = s;
     for (size_t p = 0; p <= n; p++)
         qsort(child + offset[p], offset[p + 1] - offset[p], sizeof *child, by_count);
-    out_writer *w = out_begin(stdout, format, merge_columns, 7);
+    out_writer *w = out_begin(stdout, format, merge_columns, 8);
     size_t top = 0;
     for (uint32_t i = offset[n + 1]; i > offset[n]; i--) {
         stack[top] = child[i - 1];
@@ -257,10 +257,12 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         out_indent(w, d);
         lf_str label = lf_snapshot_object_label(s, m->object);
         out_str(w, label.ptr, label.len);
-        if (m->parent == MERGE_NONE)
+        if (m->parent == MERGE_NONE) {
+            out_str(w, "", 0);
             path_write_root(w, s, root_index, m->object);
-        else
+        } else {
             cli_write_hop(w, s, hop[at], m->weak ? "(weak) " : "");
+        }
         out_row_end(w);
         for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
             stack[top] = child[i - 1];
@@ -452,7 +454,7 @@ int cmd_path(int argc, char **argv)
     }
     lf_edge_filter filter = opt.exclude_count ? path_exclusions_follow : NULL;
     merge_tree tree = {0};
-    out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 9);
+    out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 10);
     path_rows rows;
     path_rows_init(&rows, w, &s, root_index);
     for (int64_t i = 0; i < count && rc == EXIT_OK; i++) {

@@ -226,8 +226,7 @@ static void write_root_list(dom_roots *r, out_writer *w, uint32_t node)
     char buf[4096];
     size_t n = 0;
     if (kept == 1) {
-        n = (size_t)snprintf(buf, sizeof buf, "root: ");
-        n += root_text(r->s, distinct[0], buf + n, sizeof buf - n);
+        n = root_text(r->s, distinct[0], buf, sizeof buf);
     } else if (kept > 1) {
         int more = total > CAP || kept > LISTED || more_holders;
         n = (size_t)snprintf(buf, sizeof buf, "%zu%s roots: ", kept, total > CAP ? "+" : "");
@@ -254,7 +253,7 @@ static void write_chain(dom_roots *r, out_writer *w, uint32_t via)
     if (len > 1 && s->idom[chain[len - 1]] == LF_NODE_SUPER)
         len--; /* the root entry above everything says nothing */
     char buf[4096];
-    size_t n = (size_t)snprintf(buf, sizeof buf, "root: ");
+    size_t n = 0;
     for (size_t i = len; i > 0; i--) {
         lf_str name = lf_snapshot_object_label(s, chain[i - 1]);
         uint32_t root;

@@ -17,7 +17,7 @@
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
     {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
-    {"hidden", OUT_U64}, {"group", OUT_U64},
+    {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR},
 };
 
 enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY };
@@ -112,10 +112,20 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
     out_indent(k->w, depth);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(k->w, cls.ptr, cls.len);
-    if (top)
+    if (top) { /* a top owner: no field, the roots that hold it in `root` */
+        out_str(k->w, "", 0);
+        out_null(k->w);
+        out_null(k->w);
         dom_roots_write(&k->roots, k->w, top->node, top->via);
-    else
-        cli_write_holder(k->w, s, lf_holders_get(&k->holders, v));
+    } else {
+        lf_holder h = lf_holders_get(&k->holders, v);
+        cli_write_holder(k->w, s, h);
+        if (h.kind == LF_HOLDER_ROOT) { /* --root on a rooted object */
+            out_null(k->w);
+            out_null(k->w);
+            cli_write_holder_root(k->w, s, h);
+        }
+    }
     out_row_end(k->w);
 }
 

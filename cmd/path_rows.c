@@ -37,9 +37,9 @@ void path_write_root(out_writer *w, const lf_snapshot *s, const uint64_t *root_i
 {
     uint64_t at = lf_lower_bound_u64(root_index, s->root_count, (uint64_t)node << 32);
     if (at < s->root_count && root_index[at] >> 32 == node)
-        cli_write_holder(w, s, (lf_holder){LF_HOLDER_ROOT, (uint32_t)root_index[at]});
+        cli_write_root(w, s, (uint32_t)root_index[at]);
     else
-        out_str(w, "", 0);
+        out_null(w);
 }
 
 size_t path_rows_batch(const lf_snapshot *s)
@@ -104,10 +104,12 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
         out_null(w);
     lf_str label = lf_snapshot_object_label(s, v);
     out_str(w, label.ptr, label.len);
-    if (a)
+    if (a) {
         cli_write_hop(w, s, *a, run->weak ? "(weak) " : "");
-    else
+    } else {
+        out_str(w, "", 0);
         path_write_root(w, s, r->root_index, v);
+    }
     out_row_end(w);
 }
 

@@ -22,6 +22,8 @@ size_t path_rows_batch(const lf_snapshot *s);
  * an object's first root is one binary search away. Returns NULL (memory). */
 uint64_t *path_root_index(const lf_snapshot *s);
 /* "root: JNI global" for node's first root, an empty cell when it has none. */
+/* The `root` column of a path's first object: the root that names it ("static
+ * field X.y"), or null. */
 void path_write_root(out_writer *w, const lf_snapshot *s, const uint64_t *root_index, uint32_t node);
 
 typedef struct path_run path_run;

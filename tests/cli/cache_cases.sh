@@ -25,8 +25,8 @@ same_() { # NAME ARGS... : output with --cache (a hit) equals output without
 cache_note_ cache_first_run "absent written " dominators "$C" --cache --top 1
 [ -f "$C.leakfind-cache" ] && pass=$((pass + 1)) || { echo "FAIL cache_file: not written"; fail=$((fail + 1)); }
 cache_note_ cache_second_run "used " dominators "$C" --cache --top 1
-rows_ cache_hit_owner "0 java.util.ArrayList 24 140040 root: static field PlantedLeak.LEAK" \
-    'NR == 2 {print $1, $7, $4, $5, $8}' dominators "$C" --cache --depth 2
+rows_ cache_hit_owner "0 java.util.ArrayList 24 140040 static field PlantedLeak.LEAK" \
+    'NR == 2 {print $1, $7, $4, $5, $11}' dominators "$C" --cache --depth 2
 same_ cache_same_dominators dominators "$C" --top 0 --min 0
 same_ cache_same_classes classes "$C" --top 0
 same_ cache_same_roots roots "$C"

@@ -26,10 +26,12 @@ rows_ holders_flat_all_lfs "16270 items, 0 wrong" "$holders_check" \
     dominators "$tmp/arrays-1.lfs" --flat --top 0 --min 0 --format tsv
 # The tree, every node: the Holders are roots, the arrays held by `items`.
 rows_ holders_tree_all "16270 items, 0 wrong
-3 root: JNI global
-3 items" "$holders_check"'
-$7 ~ /^ *Holder$/ || $7 ~ /^ *java\.lang\.Object\[\]$/ {h[$8]++}
-END {for (k in h) print h[k], k}' \
+3 held by root JNI global
+3 held by items
+0 held otherwise" "$holders_check"'
+$7 ~ /^ *Holder$/ || $7 ~ /^ *java\.lang\.Object\[\]$/ {h[$8 == "" ? "root " $11 : $8]++; n2++}
+END {print h["root JNI global"] + 0, "held by root JNI global"; print h["items"] + 0, "held by items"
+     print n2 - h["root JNI global"] - h["items"], "held otherwise"}' \
     dominators "$tmp/arrays-1.hprof" --top 0 --min 0 --depth 0 --format tsv
 # A few questions only, answered one by one (holders.h): the first children
 # of the 9000-element array, element 3 being null (the summary row of the
@@ -57,10 +59,10 @@ function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
     return v }
 NR > 1 { x = (hex($1) - 4294967296) / 16; a = int(x / 16777216); i = x - a * 16777216
     if ($4 == 0) n++
-    if (i == 5) { id[0] = 268435456 + a * 16; f[0] = "root: JNI global"; id[1] = hex($1); f[1] = "first"; d = 1 }
-    else { id[0] = 268435456 + a * 16; f[0] = "root: JNI global"; id[1] = 536870912 + a * 16; f[1] = "items"
+    if (i == 5) { id[0] = 268435456 + a * 16; f[0] = "JNI global"; id[1] = hex($1); f[1] = "first"; d = 1 }
+    else { id[0] = 268435456 + a * 16; f[0] = "JNI global"; id[1] = 536870912 + a * 16; f[1] = "items"
            id[2] = hex($1); f[2] = "[" i "]"; d = 2 }
-    if ($2 != 1 || $3 != d || $4 > d || hex($5) != id[$4] || $9 != f[$4]) { bad++; if (bad <= 3) print "wrong: " $0 } }
+    if ($2 != 1 || $3 != d || $4 > d || hex($5) != id[$4] || $9 $10 != f[$4]) { bad++; if (bad <= 3) print "wrong: " $0 } }
 END { print n " items, " bad + 0 " wrong" }'
 rows_ path_every_item "16270 items, 0 wrong" "$path_check" \
     path "$tmp/arrays-1.hprof" --class Item --top 0 --format tsv
@@ -74,27 +76,27 @@ merge_check='
 function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
     for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
     return v }
-$6 ~ /^ *Holder$/ { h[$2 " " $7]++ }
+$6 ~ /^ *Holder$/ { h[$2 " " $7 $8]++ }
 $6 ~ /^ *Item$/ { n++; x = (hex($3) - 4294967296) / 16; a = int(x / 16777216); i = x - a * 16777216
     want = i == 5 ? "first" : "[" i "]"
     if ($1 != (i == 5 ? 1 : 2) || $2 != 1 || $7 != want) { bad++; if (bad <= 3) print "wrong: " $0 } }
 END { print n " items, " bad + 0 " wrong"; for (k in h) kinds++
-    print kinds " kinds of Holder row: " h["4282 root: JNI global"] " of 4282, " h["7706 root: JNI global"] " of 7706" }'
+    print kinds " kinds of Holder row: " h["4282 JNI global"] " of 4282, " h["7706 JNI global"] " of 7706" }'
 rows_ path_merge_every_item "16270 items, 0 wrong
 2 kinds of Holder row: 2 of 4282, 1 of 7706" "$merge_check" \
     path "$tmp/arrays-1.hprof" --class Item --top 0 --merge --format tsv
 # A root object's label is its first root (fixtures/graphs/roots_multi.txt:
 # A is g1, g1again and a thread; B is g2 and a static field): C's path starts
 # at A (its first holder), B's is B alone.
-rows_ path_first_root "root: JNI global g1|root: JNI global g2|" '$4 == 0 {printf "%s|", $9} END {print ""}' \
+rows_ path_first_root "JNI global g1|JNI global g2|" '$4 == 0 {printf "%s|", $9 $10} END {print ""}' \
     path $G/roots_multi.txt 3 2 --format tsv
-rows_ path_merge_first_root "root: JNI global g1|root: JNI global g2|" '$1 == 0 {printf "%s|", $7} END {print ""}' \
+rows_ path_merge_first_root "JNI global g1|JNI global g2|" '$1 == 0 {printf "%s|", $7 $8} END {print ""}' \
     path $G/roots_multi.txt 3 2 --merge --format tsv
 # path --exclude, decided once per excluded class (cmd/path_exclude.c): without
 # Holder.first the Item of element 5 is reached through the array's [5]; without
 # the arrays' [6] the three Items of element 6 (ids ...60) have no path left,
 # every other Item keeps one: 16,267 targets with a path.
-rows_ path_exclude_first "field|root: JNI global|items|[5]|" '{printf "%s|", $9} END {print ""}' \
+rows_ path_exclude_first "fieldroot|JNI global|items|[5]|" '{printf "%s|", $9 $10} END {print ""}' \
     path "$tmp/arrays-1.hprof" 0x100000050 --exclude Holder.first --format tsv
 "$LF" path "$tmp/arrays-1.hprof" --class Item --top 0 --exclude 'java.lang.Object[].[6]' \
     --format tsv 2>"$tmp/exclude.err" | awk -F'\t' 'NR > 1 {t[$1] = 1} END {print length(t)}' >"$tmp/exclude.out"

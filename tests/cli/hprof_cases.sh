@@ -6,8 +6,8 @@
 # PlantedLeak: static ArrayList LEAK of 1000 Leaked (16) each owning a byte[100]
 # (120): 24 + Object[1000] 4016 + 1000 * 136 = 140,040. The static field of a
 # class of the application loader is a root: the list is the top owner.
-rows_ planted_leak_owner "0 java.util.ArrayList 24 140040 root: static field PlantedLeak.LEAK" \
-    'NR == 2 {print $1, $7, $4, $5, $8}' dominators $J/planted_leak.hprof --depth 2
+rows_ planted_leak_owner "0 java.util.ArrayList 24 140040 static field PlantedLeak.LEAK" \
+    'NR == 2 {print $1, $7, $4, $5, $11}' dominators $J/planted_leak.hprof --depth 2
 rows_ planted_leak_classes "1000 16000 136000 Leaked" \
     '$5 == "Leaked" {print $1, $2, $3, $5}' classes $J/planted_leak.hprof --top 0
 # The same dump gzip-compressed by HotSpot (-gz=1, several gzip members).
@@ -17,7 +17,7 @@ rows_ planted_leak_gzip "1000 16000 136000 Leaked" \
 # the array header 16: 32 + Object[1000] 8016 + 1000 * (16 + 120) = 144,048? No:
 # Leaked holds one reference: align8(12 + 8) = 24, so 32 + 8016 + 1000 * 144.
 rows_ planted_leak_nocoops "java.util.ArrayList 32 152048" \
-    '$8 == "root: static field PlantedLeak.LEAK" {print $7, $4, $5}' \
+    '$11 == "static field PlantedLeak.LEAK" {print $7, $4, $5}' \
     dominators $J/planted_leak_nocoops.hprof --flat --top 0 --min 0
 
 # WeakCache: referents of WeakReference and SoftReference are not ownership.
@@ -27,17 +27,17 @@ rows_ planted_leak_nocoops "java.util.ArrayList 32 152048" \
 rows_ weak_cache_default "WEAK 18040
 STRONG 9216
 SOFT 8840" \
-    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT|STRONG)$/ {sub(/.*\./, "", $8); print $8, $5}' \
+    '$11 ~ /^static field WeakCache\.(WEAK|SOFT|STRONG)$/ {sub(/.*\./, "", $11); print $11, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --format tsv
 # --strong soft: SOFT owns its 200 Payload2 (88 each): 8,840 + 17,600 = 26,440.
 rows_ weak_cache_soft "SOFT 26440
 WEAK 18040" \
-    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $8); print $8, $5}' \
+    '$11 ~ /^static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $11); print $11, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong soft
 # --strong all (Eclipse MAT's numbers): WEAK also owns 500 Payload: 18,040 + 44,000.
 rows_ weak_cache_all "WEAK 62040
 SOFT 26440" \
-    '$8 ~ /^root: static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $8); print $8, $5}' \
+    '$11 ~ /^static field WeakCache\.(WEAK|SOFT)$/ {sub(/.*\./, "", $11); print $11, $5}' \
     dominators $J/weak_cache.hprof --flat --top 0 --min 0 --strong all
 # The 500 weakly held Payload are unreachable: counted, not retained.
 rows_ weak_cache_payload "500 12000 0 Payload" \
@@ -50,9 +50,9 @@ rows_ stack_local_frames "long[] 800016 frame 5: StackLocal\$Worker.run (StackLo
 int[] 200016 frame 4: StackLocal.main (StackLocal.java:60)" \
     '$8 ~ /^frame / && $5 > 100000 {print $7, $5, $8}' \
     dominators $J/stack_local.hprof --flat --top 0 --min 0
-rows_ stack_local_threads "root: thread worker
-root: thread main" \
-    '$8 ~ /^root: thread (worker|main)$/ && $5 > 100000 {print $8}' \
+rows_ stack_local_threads "thread worker
+thread main" \
+    '$11 ~ /^thread (worker|main)$/ && $5 > 100000 {print $11}' \
     dominators $J/stack_local.hprof --flat --top 0 --min 0
 
 # ClassLoaderLeak: the leaked loader owns its classes: the static byte[10000]
@@ -70,7 +70,7 @@ class LeakyPlugin\$Entry" \
     'NR > 1 && ($7 == "java.net.URLClassLoader" || $7 ~ /^class LeakyPlugin/) {print $7} $8 == "BLOB" {print $8}' \
     dominators $J/class_loader_leak.hprof --depth 0 --top 0 --min 0 \
     --root "$("$LF" dominators $J/class_loader_leak.hprof --flat --top 0 --min 0 |
-              awk -F'\t' '$8 == "root: static field ClassLoaderLeak.LEAKED" {print $2}')"
+              awk -F'\t' '$11 == "static field ClassLoaderLeak.LEAKED" {print $2}')"
 
 # The loader of each class (CLASS DUMP's loader id; 0xfd5bf898 is the one
 # URLClassLoader, "leaky-loader", as fixtures/java/tools/hprof_summary.py
@@ -91,8 +91,8 @@ rows_ class_loader_by_loader "$CL_ROWS" "$CL_AWK" classes $J/class_loader_leak.h
 rows_ class_loader_by_loader_lfs "$CL_ROWS" "$CL_AWK" classes "$tmp/cl.lfs" --by-loader --top 0 --sort class
 
 # LinkedList1M (gzip, 38 members): 1,000,000 nodes of 24 bytes in one chain.
-rows_ linked_list_head "LinkedList1M\$Node 24 24000000 root: static field LinkedList1M.HEAD" \
-    '$8 == "root: static field LinkedList1M.HEAD" {print $7, $4, $5, $8}' \
+rows_ linked_list_head "LinkedList1M\$Node 24 24000000 static field LinkedList1M.HEAD" \
+    '$11 == "static field LinkedList1M.HEAD" {print $7, $4, $5, $11}' \
     dominators $J/linked_list_1m.hprof.gz --flat --top 3
 rows_ linked_list_count "1000000 24000000 24000000 LinkedList1M\$Node" \
     '$5 == "LinkedList1M$Node" {print $1, $2, $3, $5}' classes $J/linked_list_1m.hprof.gz --top 0
@@ -160,27 +160,27 @@ rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local
 
 # path --class: the chain the program built: static field PlantedLeak.LEAK
 # -> the ArrayList -> its backing array (elementData) -> a Leaked.
-rows_ path_planted_leak "java.util.ArrayList root: static field PlantedLeak.LEAK
+rows_ path_planted_leak "java.util.ArrayList static field PlantedLeak.LEAK
 java.lang.Object[] elementData
 Leaked [0]" \
-    'NR > 1 {print $8, $9}' \
+    'NR > 1 {print $8, $9 $10}' \
     path $J/planted_leak.hprof --class Leaked --top 1
 # --class by simple name and by glob: the largest ArrayList is LEAK itself;
 # Leak* names only Leaked (the class PlantedLeak has no instances).
-rows_ path_simple_name "java.util.ArrayList root: static field PlantedLeak.LEAK" \
-    'NR > 1 {print $8, $9}' path $J/planted_leak.hprof --class ArrayList --top 1 --format tsv
+rows_ path_simple_name "java.util.ArrayList static field PlantedLeak.LEAK" \
+    'NR > 1 {print $8, $9 $10}' path $J/planted_leak.hprof --class ArrayList --top 1 --format tsv
 rows_ path_glob "Leaked [0]" \
     'NR == 4 {print $8, $9}' path $J/planted_leak.hprof --class 'Leak*' --top 1 --format tsv
 case_ path_class_suggest 0 path $J/planted_leak.hprof --class Leakd --format tsv
 # The worker's array hangs under its thread, one hop from the root, by the frame.
-rows_ path_stack_local "1 root: thread worker
+rows_ path_stack_local "1 thread worker
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \
-    'NR > 1 {print $3, $9}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
+    'NR > 1 {print $3, $9 $10}' path $J/stack_local.hprof --class 'long[]' --top 1 --format tsv
 
 # --merge over all 1000 Leaked: every path goes through LEAK and elementData.
-rows_ path_planted_merge "1000 java.util.ArrayList root: static field PlantedLeak.LEAK
+rows_ path_planted_merge "1000 java.util.ArrayList static field PlantedLeak.LEAK
 1000 java.lang.Object[] elementData" \
-    '$6 == "java.util.ArrayList" || $6 == "java.lang.Object[]" {print $2, $6, $7}' \
+    '$6 == "java.util.ArrayList" || $6 == "java.lang.Object[]" {print $2, $6, $7 $8}' \
     path $J/planted_leak.hprof --class Leaked --top 0 --merge
 
 # roots: the planted static field first, with what it alone keeps alive.

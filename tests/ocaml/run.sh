@@ -45,7 +45,7 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     expect "$t growing: path from the global to a kept string" \
         "Growing.[0]|string" \
         "$("$lf" path "$d"/growing.3.lfs --class string --top 1 --format tsv |
-            awk -F'\t' 'NR == 2 { f = $9 } END { printf "%s|%s", f, $8 }' | sed 's/^root: global //')"
+            awk -F'\t' 'NR == 2 { f = $10 } END { printf "%s|%s", f, $8 }' | sed 's/^global //')"
     # Array.make 100_000 0.5: a float array of 100,001 words.
     expect "$t stack_held: the frame that holds the array" "800008" \
         "$(root_retained "$d"/stack_held.lfs stack "thread 0 frame 1: Stack_held.work (stack_held.ml:6)")"
@@ -101,9 +101,9 @@ check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per w
     within "$t sites: est_count of the planted site within 4 sd of 5,000" "${3:-}" 4545 5455
     # every sampled planted record: held in an element of the global array
     expect "$t sites: path --site from the global array to each sampled record" \
-        "root: global Sites.[2] > block(tag 0, 7 fields) x${1:-0}" \
+        "global Sites.[2] > block(tag 0, 7 fields) x${1:-0}" \
         "$("$lf" path "$f" --site sites.ml:18:5 --top 0 --format tsv | awk -F'\t' '
-            NR > 1 && $4 == 0 { r[$9] = 1 } NR > 1 && $4 == 1 { c[$8]++ }
+            NR > 1 && $4 == 0 { r[$10] = 1 } NR > 1 && $4 == 1 { c[$8]++ }
             END { for (k in r) printf "%s > ", k; for (k in c) printf "%s x%d", k, c[k] }')"
     expect "$t sites: the tuples that died in churn (sites.ml:22) have no site" "" \
         "$("$lf" sites "$f" -q --top 0 --stack 0 --format tsv | awk -F'\t' '$7 ~ /sites\.ml:22:/')"
