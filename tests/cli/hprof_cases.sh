@@ -323,9 +323,9 @@ rows_ many_loaders_by_loader_lfs "500 500 500 8000 68000 500 0
 567 0 0 1" "$ML_LOADER_AWK" classes "$tmp/ml.lfs" --by-loader --top 0 --format tsv
 # PLUGINS: 24 + Object[500] 2016 + 500 x 136 = 70,040. LOADERS owns only
 # itself (24 + 2016): each loader is also reachable from its Plugin instance.
-rows_ many_loaders_lists "root: static field ManyLoaders.PLUGINS 24 70040
-root: static field ManyLoaders.LOADERS 24 2040" \
-    '$8 ~ /^root: static field ManyLoaders\.(PLUGINS|LOADERS)$/ {print $8, $4, $5}' \
+rows_ many_loaders_lists "static field ManyLoaders.PLUGINS 24 70040
+static field ManyLoaders.LOADERS 24 2040" \
+    '$11 ~ /^static field ManyLoaders\.(PLUGINS|LOADERS)$/ {print $11, $4, $5}' \
     dominators $ML --flat --top 0 --min 0
 # The loader column names the loader objects themselves: the ids on the Plugin
 # rows are exactly the ids of the 500 URLClassLoader instances (dominators).
