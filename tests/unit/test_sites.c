@@ -100,3 +100,77 @@ void test_sites_writer_sampled(void)
     lf_snapshot_free(&s);
     unlink(path);
 }
+
+/* The byte offset of chunk `id` in a leakfind file (docs/FORMAT.md), 0 if absent. */
+static uint64_t chunk_offset(const unsigned char *data, size_t size, const char *id)
+{
+    uint32_t count = (uint32_t)data[16] | (uint32_t)data[17] << 8;
+    for (uint32_t i = 0; i < count && 64 + 32 * (size_t)(i + 1) <= size; i++) {
+        const unsigned char *e = data + 64 + 32 * (size_t)i;
+        if (memcmp(e, id, 4) == 0) {
+            uint64_t off = 0;
+            for (int b = 7; b >= 0; b--)
+                off = off << 8 | e[8 + b];
+            return off;
+        }
+    }
+    return 0;
+}
+
+/* A site whose caller is not a smaller site (a loop), an object naming a
+ * site past the table, a frame naming a string past the table: each is
+ * refused at open with the chunk, the entry and its byte offset, even when
+ * the checksums are skipped (a hostile file can carry valid ones). */
+void test_sites_lfs_corrupt(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/leakfind-unit-%d-sites-bad.lfs",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    lfs_writer *w = lfs_writer_new(0);
+    int64_t cls = lfs_writer_class(w, "block");
+    CHECK(lfs_writer_object(w, 1, cls, 16) == 0);
+    CHECK(lfs_writer_root(w, 1, "global", "g") == 0);
+    int64_t f = lfs_writer_frame(w, "f", "a.ml", 1, 1);
+    int64_t site = lfs_writer_site(w, 0, f);
+    CHECK(lfs_writer_allocated_at(w, 1, site, 0) == 0);
+    char msg[256];
+    CHECK(lfs_writer_finish(w, path, msg, sizeof msg) == 0);
+    unsigned char data[8192];
+    FILE *fp = fopen(path, "rb");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    size_t size = fread(data, 1, sizeof data, fp);
+    fclose(fp);
+    const struct {
+        const char *chunk;
+        size_t at;        /* byte within the chunk */
+        unsigned char value;
+        const char *detail;
+        size_t entry_at;  /* where the bad entry starts within the chunk */
+    } cases[] = {
+        {"SITE", 12, 1, "chunk SITE entry 1 has invalid value 1", 8},     /* site 1's caller: itself */
+        {"OSIT", 0, 9, "chunk OSIT entry 0 has invalid value 9", 0},      /* object 0 at site 9 of 2 */
+        {"FRAM", 16, 200, "chunk FRAM entry 1 has invalid value 200", 16}, /* frame 1's function string */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t off = chunk_offset(data, size, cases[i].chunk);
+        CHECK(off > 0 && off + cases[i].at < size);
+        if (!off)
+            continue;
+        unsigned char saved = data[off + cases[i].at];
+        data[off + cases[i].at] = cases[i].value;
+        fp = fopen(path, "wb");
+        fwrite(data, 1, size, fp);
+        fclose(fp);
+        data[off + cases[i].at] = saved;
+        lf_snapshot s;
+        lf_error err;
+        CHECK(lf_lfs_open_flags(path, LF_LFS_SKIP_CHECKSUMS, &s, &err) == -1);
+        CHECK(strcmp(err.detail, cases[i].detail) == 0);
+        CHECK(err.where == LF_WHERE_OFFSET && err.position == off + cases[i].entry_at);
+        if (strcmp(err.detail, cases[i].detail) != 0)
+            fprintf(stderr, "  case %zu: '%s'\n", i, err.detail);
+    }
+    unlink(path);
+}

@@ -24,6 +24,7 @@
     T(test_lfs_writer_api)                 \
     T(test_site_table_interning)           \
     T(test_sites_writer_sampled)           \
+    T(test_sites_lfs_corrupt)              \
     T(test_sort_ids)                       \
     T(test_sort_ids_dump_order)            \
     T(test_sort_ids_one_long_run)          \
