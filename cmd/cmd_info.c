@@ -153,6 +153,43 @@ static int by_unreachable_bytes(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Rows only some dumps have: V8's non-owning references, HPROF's dangling
+ * holders, allocation sites, a cut-off dump's cut. */
+static void optional_rows(info_rows *r, const lf_snapshot *s)
+{
+    if (s->source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
+        row_u64(r, "non_owning_references", s->stats.non_owning_edges);
+    if (s->stats.dangling_holders) { /* rows only a reader that knows the holders (HPROF) gives */
+        row_u64(r, "dangling_holders", s->stats.dangling_holders);
+        row_u64(r, "dangling_expected", s->stats.dangling_expected);
+        row_dangling_holder(r, s);
+    }
+    if (s->object_site) { /* rows only a dump with allocation sites has */
+        uint64_t with_site = 0, stacks = 0;
+        uint8_t *used = calloc((size_t)s->site_count + 1, 1);
+        for (uint32_t v = 0; used && v < s->object_count; v++) {
+            uint32_t site = s->object_site[v];
+            with_site += site != LF_SITE_NONE;
+            stacks += site != LF_SITE_NONE && !used[site];
+            used[site] = 1;
+        }
+        free(used);
+        row_u64(r, "allocation_stacks", stacks);
+        row_u64(r, "objects_with_site", with_site);
+        if (s->object_samples) {
+            char rate[32];
+            int n = snprintf(rate, sizeof rate, "%g", s->sample_rate);
+            row_str(r, "sample_rate", rate, (size_t)n);
+        }
+    }
+    if (s->flags & LF_SNAP_PARTIAL) { /* rows only a cut-off dump has */
+        row_u64(r, "partial_cut_at", s->stats.cut_at);
+        row_u64(r, "partial_cut_missing_bytes", s->stats.cut_missing);
+        if (s->stats.gzip_cut_at)
+            row_u64(r, "partial_gzip_cut_at", s->stats.gzip_cut_at);
+    }
+}
+
 int cmd_info(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -215,37 +252,7 @@ int cmd_info(int argc, char **argv)
     row_str(&r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";
     row_str(&r, "dominators", how, strlen(how));
-    if (s.source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
-        row_u64(&r, "non_owning_references", s.stats.non_owning_edges);
-    if (s.stats.dangling_holders) { /* rows only a reader that knows the holders (HPROF) gives */
-        row_u64(&r, "dangling_holders", s.stats.dangling_holders);
-        row_u64(&r, "dangling_expected", s.stats.dangling_expected);
-        row_dangling_holder(&r, &s);
-    }
-    if (s.object_site) { /* rows only a dump with allocation sites has */
-        uint64_t with_site = 0, stacks = 0;
-        uint8_t *used = calloc((size_t)s.site_count + 1, 1);
-        for (uint32_t v = 0; used && v < s.object_count; v++) {
-            uint32_t site = s.object_site[v];
-            with_site += site != LF_SITE_NONE;
-            stacks += site != LF_SITE_NONE && !used[site];
-            used[site] = 1;
-        }
-        free(used);
-        row_u64(&r, "allocation_stacks", stacks);
-        row_u64(&r, "objects_with_site", with_site);
-        if (s.object_samples) {
-            char rate[32];
-            int n = snprintf(rate, sizeof rate, "%g", s.sample_rate);
-            row_str(&r, "sample_rate", rate, (size_t)n);
-        }
-    }
-    if (s.flags & LF_SNAP_PARTIAL) { /* rows only a cut-off dump has */
-        row_u64(&r, "partial_cut_at", s.stats.cut_at);
-        row_u64(&r, "partial_cut_missing_bytes", s.stats.cut_missing);
-        if (s.stats.gzip_cut_at)
-            row_u64(&r, "partial_gzip_cut_at", s.stats.gzip_cut_at);
-    }
+    optional_rows(&r, &s);
 
     /* The largest unreachable classes, by bytes. */
     uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);
