@@ -26,13 +26,24 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install
+.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install FORCE
 
 all: $(BUILD)/leakfind
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The git revision `leakfind --version` prints. Rewritten only when it changes,
+# so a new commit (or a tree turning dirty) rebuilds main.o and nothing else;
+# a tree without .git (a tarball) says "unknown".
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@rev=$$( { [ -e .git ] && git describe --always --dirty; } 2>/dev/null || echo unknown); \
+	  printf '#define LF_REVISION "%s"\n' "$$rev" >$@.tmp; \
+	  if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/cmd/main.o: $(BUILD)/version.h
+$(BUILD)/cmd/main.o: CFLAGS += -I$(BUILD)
 
 $(BUILD)/libleakfind.a: $(LIB_OBJ)
 	rm -f $@
