@@ -88,13 +88,16 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
 
-# make install PREFIX=DIR: the binary, the OCaml agent for `leakfind record`
+# make install PREFIX=DIR: the binary, its man page, its bash completion, the OCaml agent for `leakfind record`
 # (PREFIX/lib/leakfind) and the findlib package `leakfind` (PREFIX/lib/ocaml:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
 PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/leakfind $(DESTDIR)$(PREFIX)/bin/leakfind
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/leakfind.1 $(DESTDIR)$(PREFIX)/share/man/man1/leakfind.1
+	install -m 644 completions/leakfind.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/leakfind
 	if [ -f $(BUILD)/leakfind-agent.so ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
 	  install -m 644 $(BUILD)/leakfind-agent.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
