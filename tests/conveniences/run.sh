@@ -161,5 +161,30 @@ done
 [ -z "$missing" ] && ok "completion: every option of every command's -h" ||
     bad "completion: every option of every command's -h" "missing:$missing"
 
+# ---- progress ---------------------------------------------------------------
+# On a terminal (script(1) gives the command a pty; its stdout goes to
+# /dev/null, so what script prints is stderr) reading an HPROF dump shows
+# "N of M (P%)" and clears the line at the end; never without a terminal or
+# with --no-progress.
+dump=fixtures/java/dumps/planted_leak.hprof
+if command -v script >/dev/null; then
+    script -qc "'$lf' classes -q '$dump' >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+    pcts=$(tr '\r' '\n' <"$work/tty.txt" | sed -n 's/.*reading .* of .* (\([0-9]*\)%).*/\1/p' | tr '\n' ' ')
+    last=$(tail -c 4 "$work/tty.txt" | od -An -c | tr -s ' ')
+    case $pcts in
+    "0 "*"100 ") [ "$last" = " \r 033 [ K" ] && ok "progress on a terminal: 0% to 100%, then cleared" ||
+        bad "progress on a terminal: 0% to 100%, then cleared" "ends with: $last" ;;
+    *) bad "progress on a terminal: 0% to 100%, then cleared" "percents: $pcts" ;;
+    esac
+    script -qc "'$lf' classes -q '$dump' --no-progress >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+    [ ! -s "$work/tty.txt" ] && ok "no progress with --no-progress" ||
+        bad "no progress with --no-progress" "$(od -c "$work/tty.txt" | head -2)"
+else
+    bad "progress on a terminal" "script(1) missing: sh tests/setup.sh installs bsdutils"
+fi
+"$lf" classes -q "$dump" >/dev/null 2>"$work/err.txt"
+[ ! -s "$work/err.txt" ] && ok "no progress when stderr is not a terminal" ||
+    bad "no progress when stderr is not a terminal" "$(head -c 200 "$work/err.txt")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
