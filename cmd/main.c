@@ -30,8 +30,7 @@ static void usage(FILE *f)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fputs("\nInputs: HPROF (Java, Android), V8 .heapsnapshot (Node.js, Chrome), either\n"
           "gzip-compressed, leakfind snapshots and text graphs (detected from the first bytes).\n"
-          "Run 'leakfind COMMAND -h' for a command's options, 'leakfind --version' for the\n"
-          "version and the git revision it was built from.\n",
+          "Run 'leakfind COMMAND -h' for a command's options.\n",
           f);
 }
 
