@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../graph/paths.h"
 #include "domview.h"
 #include "vec.h"
 
@@ -236,53 +235,6 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     lf_top_view_free(&v);
     if (!rc)
         qsort(list->item + start, list->count - start, sizeof *list->item, by_retained);
-    return rc;
-}
-
-/* The node a finding's path leads to: its accumulation point. */
-static uint32_t path_target(const lf_suspect *f)
-{
-    return f->node == LF_NODE_NONE ? LF_NODE_NONE : f->acc.point;
-}
-
-int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err)
-{
-    size_t wanted = 0;
-    for (size_t k = 0; k < list->count; k++)
-        wanted += path_target(&list->item[k]) != LF_NODE_NONE;
-    if (wanted == 0)
-        return 0;
-    lf_graph g = lf_snapshot_graph(s);
-    lf_reverse rev;
-    if (lf_reverse_build(&g, &rev))
-        return lf_fail_nomem(err, "reverse references");
-    uint8_t *is_root = calloc((size_t)s->object_count / 8 + 1, 1);
-    uint32_t *path = malloc(((size_t)s->object_count + 1) * sizeof *path);
-    lf_path_search ps;
-    int searching = is_root && path && lf_path_search_init(&ps, &rev, is_root) == 0;
-    int rc = searching ? 0 : lf_fail_nomem(err, "path search");
-    for (uint32_t r = 0; r < s->root_count && is_root; r++)
-        is_root[s->root[r].node / 8] |= (uint8_t)(1u << (s->root[r].node % 8));
-    for (size_t k = 0; k < list->count && !rc; k++) {
-        lf_suspect *f = &list->item[k];
-        uint32_t target = path_target(f);
-        int64_t len = target == LF_NODE_NONE ? 0 : lf_shortest_root_path(&ps, target, 0, NULL, NULL, path);
-        if (len <= 0)
-            continue;
-        free(f->path);
-        f->path = malloc((size_t)len * sizeof *f->path);
-        if (!f->path) {
-            rc = lf_fail_nomem(err, "paths");
-            break;
-        }
-        memcpy(f->path, path, (size_t)len * sizeof *f->path);
-        f->path_len = (uint32_t)len;
-    }
-    if (searching)
-        lf_path_search_free(&ps);
-    free(is_root);
-    free(path);
-    lf_reverse_free(&rev);
     return rc;
 }
 

@@ -47,3 +47,14 @@ rows_ suspects_listener_node "1 growth configBus (EventEmitter) / _events (Objec
 rows_ suspects_chain_node "1 object global ListNode 999999 ListNode head (ListNode)" \
     'NR == 2 { n = split($15, hop, " / "); print $1, $2, $6, $9, $10, $11, hop[n] }' \
     suspects fixtures/node/linked_list.heapsnapshot.gz --format tsv
+# A top owner no root names (fixtures/graphs/shared_owner.txt: Shared, 500
+# of 556 bytes, held by the objects of three roots): its path does not start
+# at a dominator a root names, so it is searched backwards from Shared; the
+# first of its holders, A, is a root.
+rows_ suspects_unnamed_top_owner "1 object 89.93 Shared static field A.x (A) / shared (Shared)" \
+    'NR == 2 { print $1, $2, $4, $6, $15 }' suspects $G/shared_owner.txt --format tsv
+# A dominator that reaches the next one only through another object
+# (fixtures/graphs/diamond.txt: App owns Shared, reached through Left and
+# Right): the hop is searched, the first way (left) taken.
+rows_ suspects_searched_hop "71.43 Shared static field App.instance (App) / left (Left) / shared (Shared)" \
+    '$6 == "Shared" { print $4, $6, $15 }' suspects $G/diamond.txt --format tsv --threshold 1
