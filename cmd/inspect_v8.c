@@ -33,6 +33,39 @@ static size_t name_cell(const inspect_ctx *c, uint32_t name, uint8_t type)
     return inspect_escape(text.ptr, keep, cut, c->cell, c->cell_cap);
 }
 
+/* With exposeNumericValues, a number node is named "smi number" or "heap
+ * number" and holds its value as the name of a string its internal edge
+ * "value" leads to: such numbers take that name (one more pass for all). */
+static int number_values(const inspect_ctx *c, const struct v8_lazy *l, const uint32_t *target, uint64_t count,
+                         uint32_t *name, const uint8_t *type)
+{
+    const lf_snapshot *s = c->s;
+    uint32_t *value = calloc(count + 1, sizeof *value), *value_name = calloc(count + 1, sizeof *value_name);
+    uint64_t *at = malloc((count + 1) * sizeof *at);
+    uint8_t *value_type = malloc(count + 1);
+    size_t asked = 0;
+    char label[64];
+    lf_error err = {0};
+    int rc = value && value_name && at && value_type ? EXIT_OK : EXIT_SYSTEM;
+    for (uint64_t i = 0; i < count && rc == EXIT_OK; i++) {
+        if (type[i] != LF_V8N_NUMBER)
+            continue;
+        for (uint64_t e = s->edge_offset[target[i]]; e < s->edge_offset[target[i] + 1]; e++)
+            if (lf_snapshot_edge_label(s, e, label, sizeof label) == 5 && memcmp(label, "value", 5) == 0) {
+                value[asked] = lf_edge_node(s->edge_target[e]);
+                at[asked++] = i;
+                break;
+            }
+    }
+    if (rc == EXIT_OK && lf_v8_node_names(l, s, value, asked, value_name, value_type, &err))
+        rc = EXIT_SYSTEM;
+    for (size_t k = 0; k < asked && rc == EXIT_OK; k++)
+        if (value_type[k] == LF_V8N_STRING)
+            name[at[k]] = value_name[k];
+    free(value), free(value_name), free(at), free(value_type);
+    return rc;
+}
+
 /* The edges of node (section "context" for a closure's context), and the
  * node a closure's internal edge "context" leads to in *context. */
 static int edge_rows(const inspect_ctx *c, const struct v8_lazy *l, uint32_t node, const char *section,
@@ -52,6 +85,8 @@ static int edge_rows(const inspect_ctx *c, const struct v8_lazy *l, uint32_t nod
         target[i] = lf_edge_node(s->edge_target[first + i]);
     lf_v8_edge_types(l, first, first + count, type);
     int rc = lf_v8_node_names(l, s, target, count, name, target_type, &err) ? EXIT_SYSTEM : EXIT_OK;
+    if (rc == EXIT_OK)
+        rc = number_values(c, l, target, count, name, target_type);
     char label[4096];
     for (uint64_t i = 0; i < count && rc == EXIT_OK; i++) {
         uint8_t kind;
@@ -111,6 +146,8 @@ size_t inspect_v8_text(const inspect_ctx *c, uint32_t node, char *out, size_t si
     if (!l || lf_v8_node_names(l, c->s, &node, 1, &name, &type, &err))
         return 0;
     *kind = lf_v8_node_type_name(type);
+    if (number_values(c, l, &node, 1, &name, &type) != EXIT_OK)
+        return 0;
     size_t n = name_cell(c, name, type);
     if (n >= size)
         n = size - 1;
