@@ -16,6 +16,7 @@ static const command commands[] = {
     {"classes", cmd_classes, "class histogram: count, shallow, retained"},
     {"dominators", cmd_dominators, "dominator tree: who owns the memory"},
     {"path", cmd_path, "shortest strong paths from GC roots"},
+    {"inspect", cmd_inspect, "one object: its fields, values, holders, path"},
     {"sites", cmd_sites, "retained memory per allocation site"},
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
     {"diff", cmd_diff, "what grew between two snapshots"},

@@ -191,6 +191,11 @@ static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
     }
 }
 
+int hprof_lazy_is(const lf_lazy_fields *f)
+{
+    return f->node_edges == lazy_node_edges;
+}
+
 void hprof_lazy_init(hprof_lazy *l)
 {
     l->fields.ctx = l;

@@ -38,5 +38,7 @@ typedef struct hprof_lazy {
 
 /* Points l->fields at the decoder; call once l is filled in and placed. */
 void hprof_lazy_init(hprof_lazy *l);
+/* Whether f is this decoder's (f->ctx is then an hprof_lazy). */
+int hprof_lazy_is(const lf_lazy_fields *f);
 
 #endif

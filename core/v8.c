@@ -951,7 +951,7 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
 /* Edge kinds and labels stay in the file (v8_lazy.c), which must stay
  * mapped as long as the snapshot. */
 static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, uint64_t size,
-                            uint32_t strings_read, const uint32_t *ids, lf_snapshot *out)
+                            uint32_t strings_read, const uint32_t *ids, uint64_t nodes_at, lf_snapshot *out)
 {
     v8_lazy *l = calloc(1, sizeof *l);
     if (!l || !lf_snapshot_own(out, l)) {
@@ -973,6 +973,17 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
                    .missing_name = V8_STRING_BASE + strings_read};
     raw->edge_row_at = NULL;
     memcpy(l->type_kind, m->edge_type_kind, sizeof l->type_kind);
+    /* where `inspect` reads node names back (v8_values.c) */
+    l->nodes_at = nodes_at;
+    l->node_fields = m->node_fields;
+    l->node_type_count = m->node_type_count;
+    memcpy(l->node_type_kind, m->node_type_kind, sizeof l->node_type_kind);
+    for (unsigned f = 0; f < m->node_fields; f++) {
+        if (m->node_field_kind[f] == F_TYPE)
+            l->node_type_field = f;
+        else if (m->node_field_kind[f] == F_NAME)
+            l->node_name_field = f;
+    }
     v8_lazy_init(l);
     out->lazy = &l->lazy;
     return 0;
@@ -1075,7 +1086,7 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     if (rc == 0)
         rc = v8_trace_sites(&raw, cut_at ? strings_read : raw.string_count, cut_at ? strings_read : UINT32_MAX,
                             out, err);
-    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, ids, out)) {
+    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, ids, nodes_at, out)) {
         lf_fail_nomem(err, "reading the snapshot");
         rc = -1;
     }

@@ -72,8 +72,16 @@ typedef struct v8_lazy {
     uint8_t type_kind[V8_MAX_TYPES]; /* the file's edge type -> V8E_* */
     uint32_t string_count;      /* the file's strings that were read */
     uint32_t missing_name;      /* label of names past them (a cut file) */
+    /* The nodes array, for the names of a few nodes (v8_values.c). */
+    uint64_t nodes_at;          /* offset of its key: the numbers follow */
+    unsigned node_fields, node_type_field, node_name_field, node_type_count;
+    uint8_t node_type_kind[V8_MAX_TYPES]; /* the file's node type -> V8N_* */
 } v8_lazy;
+/* Whether f is this decoder's (f->ctx is then a v8_lazy). */
+int v8_lazy_is(const lf_lazy_fields *f);
 void v8_lazy_init(v8_lazy *l);
+/* The next number at or after *p in a checked numbers array; *p moves past it. */
+uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p);
 void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
 
 /* v8_trace.c: allocation stacks (snapshots written with allocation

@@ -12,7 +12,7 @@
 
 /* The next number at or after *p (the edges array holds only digits,
  * commas and blanks: it was checked when read). */
-static uint64_t next_number(const uint8_t *d, uint64_t end, uint64_t *p)
+uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p)
 {
     uint64_t at = *p, v = 0;
     while (at < end && (unsigned)(d[at] - '0') >= 10)
@@ -30,7 +30,7 @@ void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t 
     uint64_t value[V8_MAX_FIELDS];
     for (; row < end; row++) {
         for (unsigned f = 0; f < l->fields; f++)
-            value[f] = next_number(l->data, l->size, &p);
+            value[f] = v8_next_number(l->data, l->size, &p);
         if (row < first)
             continue;
         uint64_t type = value[l->type_field], name = value[l->name_field];
@@ -62,6 +62,11 @@ static uint64_t lazy_object_id(const void *ctx, uint32_t node)
 {
     const v8_lazy *l = ctx;
     return l->object_id[node];
+}
+
+int v8_lazy_is(const lf_lazy_fields *f)
+{
+    return f->node_edges == lazy_node_edges;
 }
 
 void v8_lazy_init(v8_lazy *l)

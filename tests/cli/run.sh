@@ -76,6 +76,7 @@ J=fixtures/java/dumps
 . tests/cli/holder_cases.sh
 . tests/cli/cache_cases.sh
 . tests/cli/pipe_cases.sh
+. tests/cli/inspect_cases.sh
 . tests/cli/mutation.sh
 
 echo "cli: $pass passed, $fail failed"

@@ -1,7 +1,34 @@
 /* fuzz_hprof.c - the HPROF reader on arbitrary bytes, under each reference
  * semantics in turn, whole or partial (the flags come from the first byte). */
 #include "../../core/hprof.h"
+#include "../../core/hprof_values.h"
 #include "fuzz.h"
+
+/* What `inspect` reads of the first objects: fields, statics, elements, text. */
+static void exercise_values(const lf_snapshot *s)
+{
+    const struct hprof_lazy *l = lf_hprof_lazy(s);
+    char buf[64];
+    for (uint32_t v = 0; l && v < s->object_count && v < 64; v++) {
+        lf_jobject o;
+        lf_error err;
+        if (lf_jobject_read(l, v, &o, &err))
+            continue;
+        lf_jfield_walk w;
+        lf_jfield f;
+        uint64_t sid[16];
+        lf_str name[16];
+        size_t n = 0;
+        lf_jfields_start(&w, l, &o, o.kind == LF_J_CLASS);
+        while (n < 16 && lf_jfields_next(&w, &f, &err) == 1)
+            sid[n++] = f.name_sid;
+        lf_hprof_names(l, sid, n, name, &err);
+        for (uint64_t i = 0; o.kind >= LF_J_OBJ_ARRAY && i < o.length && i < 16; i++)
+            (void)lf_jelement(l, &o, i);
+        lf_jtext t = {buf, sizeof buf, 0, 0, 0};
+        lf_jtext_read(l, s, v, 8, &t, &err);
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -14,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lf_error err;
     if (lf_hprof_parse(data + 1, size - 1, flags, 1 + (data[0] & 4) / 4, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
+        exercise_values(&s);
         lf_snapshot_free(&s);
     }
     return 0;

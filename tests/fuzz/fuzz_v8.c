@@ -1,7 +1,26 @@
 /* fuzz_v8.c - the V8 heap snapshot reader (JSON) on arbitrary bytes, on one
  * or two threads, whole or partial (the first byte chooses). */
 #include "../../core/v8.h"
+#include "../../core/v8_values.h"
 #include "fuzz.h"
+
+/* What `inspect` reads back: node names and types, edge types. */
+static void exercise_values(const lf_snapshot *s)
+{
+    const struct v8_lazy *l = lf_v8_lazy(s);
+    uint32_t node[16], name[16];
+    uint8_t type[16];
+    size_t n = 0;
+    lf_error err;
+    for (uint32_t v = s->object_count; l && v > 0 && n < 16; v -= 1 + v / 16)
+        node[n++] = v - 1;
+    if (!l)
+        return;
+    lf_v8_node_names(l, s, node, n, name, type, &err);
+    uint64_t end = s->edge_count < 200 ? s->edge_count : 200;
+    uint8_t edge_type[200];
+    lf_v8_edge_types(l, 0, end, edge_type);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -11,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lf_error err;
     if (lf_v8_parse(data + 1, size - 1, 1 + (data[0] & 1), (data[0] & 2) != 0, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
+        exercise_values(&s);
         lf_snapshot_free(&s);
     }
     return 0;

@@ -50,6 +50,8 @@
     T(test_hprof_dangling_jni_array)       \
     T(test_hprof_dangling_field_array)     \
     T(test_hprof_class_loaders)            \
+    T(test_hprof_values)                   \
+    T(test_hprof_values_text)              \
     T(test_v8_split_guess_past_end)        \
     T(test_v8_threads_same)                \
     T(test_v8_partial)                     \
