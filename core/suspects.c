@@ -233,7 +233,7 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     else
         rc = class_findings(s, &v, t, list, err);
     lf_top_view_free(&v);
-    if (!rc)
+    if (!rc && list->count > start)
         qsort(list->item + start, list->count - start, sizeof *list->item, by_retained);
     return rc;
 }

@@ -235,10 +235,12 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
     size_t start = list->count;
     if (flagged(t, last, workload, rule, list))
         return lf_fail_nomem(err, "growth findings");
+    if (list->count == start)
+        return 0;
     if (find_holders(t, last, list->item + start, list->count - start, err))
         return -1;
-    if (list->count > start && (bytes_rates(last, list->item + start, list->count - start) ||
-                                merge_by_holder(t, list, start) || fold_nested(t, last, list, start)))
+    if (bytes_rates(last, list->item + start, list->count - start) || merge_by_holder(t, list, start) ||
+        fold_nested(t, last, list, start))
         return lf_fail_nomem(err, "growth findings");
     lf_suspect *f = list->item + start;
     size_t count = list->count - start;
