@@ -11,13 +11,14 @@
 
 /* Labels longer than this are cut (at a UTF-8 boundary) so that no class
  * name makes the file large. */
-enum { REPORT_LABEL_MAX = 300 };
+enum { REPORT_LABEL_MAX = 300, REPORT_TREE_LABEL_MAX = 160 };
 
 /* A JSON string that is also safe inside <script>: '<', '>' and '&' are
  * escaped, so "</script>" or "<!--" in a class name cannot end the block. */
 void report_json_str(FILE *f, const char *s, size_t len);
-/* The same, cut at REPORT_LABEL_MAX bytes. */
+/* The same, cut at REPORT_LABEL_MAX (report_json_cut: max) bytes. */
 void report_json_label(FILE *f, lf_str label);
+void report_json_cut(FILE *f, lf_str label, size_t max);
 /* A finite double (NaN and infinities become null). */
 void report_json_real(FILE *f, double v);
 /* node's id as the commands print it ("0x1f", "@12"), a JSON string. */

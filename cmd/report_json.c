@@ -29,9 +29,14 @@ void report_json_str(FILE *f, const char *s, size_t len)
 
 void report_json_label(FILE *f, lf_str label)
 {
+    report_json_cut(f, label, REPORT_LABEL_MAX);
+}
+
+void report_json_cut(FILE *f, lf_str label, size_t max)
+{
     size_t len = label.len;
-    if (len > REPORT_LABEL_MAX) {
-        len = REPORT_LABEL_MAX;
+    if (len > max) {
+        len = max;
         /* not inside a UTF-8 sequence: back off its continuation bytes */
         while (len > 0 && ((unsigned char)label.ptr[len] & 0xc0) == 0x80)
             len--;

@@ -188,7 +188,7 @@ static void write_root_field(FILE *f, const lf_snapshot *s, const uint64_t *root
                                     (int)(name.len > 300 ? 300 : name.len), name.ptr);
         }
     }
-    report_json_label(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1});
+    report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
 }
 
 static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v)
@@ -196,7 +196,7 @@ static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v
     lf_holder hold = lf_holders_get(h, v);
     char text[1024];
     size_t len = hold.kind == LF_HOLDER_ROOT ? 0 : lf_snapshot_label_text(s, hold.kind, hold.label, text, sizeof text);
-    report_json_label(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1});
+    report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
 }
 
 /* [parent, label, field, shallow, retained, id, more]: more is the count a
@@ -218,7 +218,7 @@ static void write_rows(FILE *f, tree *t, const uint64_t *root_index)
                     n->parent == NO_PARENT ? 0 : n->kids);
             continue;
         }
-        report_json_label(f, lf_snapshot_object_label(s, n->node));
+        report_json_cut(f, lf_snapshot_object_label(s, n->node), REPORT_TREE_LABEL_MAX);
         putc(',', f);
         if (n->parent == 0)
             write_root_field(f, s, root_index, n);

@@ -131,7 +131,10 @@
   }
   function children(index) {
     var n = nodes[index], body = document.querySelector('#children tbody');
-    document.getElementById('zoom-name').textContent = n.label;
+    var total = n.kids.reduce(function (s, k) { return s + (k.more || 1); }, 0);
+    document.getElementById('zoom-name').textContent = n.label + (n.field ? ' (' + n.field + ')' : '');
+    document.getElementById('zoom-count').textContent = count(total) + (total === 1 ? ' object' : ' objects');
+    document.getElementById('children').setAttribute('data-children', total);
     body.textContent = '';
     n.kids.slice(0, 200).forEach(function (k) {
       var tr = el('tr', { 'data-index': k.index });

@@ -30,6 +30,10 @@ echo "== OCaml agent"
 sh tests/ocaml/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"
 
+echo "== report (pages in headless Chromium)"
+sh tests/report/run.sh "$build" >"$log" 2>&1
+cat "$log"; tally "$log"
+
 echo "== fuzz corpora replay"
 for corpus in tests/fuzz/corpus/*/; do
     t=$(basename "$corpus")

@@ -1,0 +1,33 @@
+// check_size.js - a report's data block: how many dominator-tree objects it
+// carries and whether "more" boxes account for the rest.
+// usage: node check_size.js REPORT.html NODES MAX_BYTES
+// Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed".
+'use strict';
+const fs = require('fs');
+const [file, nodesArg, maxArg] = process.argv.slice(2);
+const nodes = Number(nodesArg), max = Number(maxArg);
+let passed = 0, failed = 0;
+function check(name, ok, why) {
+  if (ok) { passed++; console.log('ok   ' + name); }
+  else { failed++; console.log('FAIL ' + name + (why !== undefined ? ': ' + why : '')); }
+}
+const html = fs.readFileSync(file, 'utf8');
+const size = fs.statSync(file).size;
+check('size: ' + file + ' is under ' + max + ' bytes', size < max, size);
+const open = '<script type="application/json" id="report-data">';
+const start = html.indexOf(open) + open.length, end = html.indexOf('</script>', start);
+const data = JSON.parse(html.slice(start, end));
+const rows = data.tree.rows;
+const objects = rows.filter((r) => r[0] >= 0 && r[6] === 0).length;
+const more = rows.filter((r) => r[6] > 0);
+check('size: the tree carries exactly --nodes ' + nodes + ' objects', objects === nodes, objects);
+// Dominator-tree siblings share nothing: a node's retained size is its own
+// plus its children's, "more" boxes included.
+const sum = new Map();
+rows.forEach((r) => { if (r[0] >= 0) sum.set(r[0], (sum.get(r[0]) || 0) + r[4]); });
+const bad = rows.filter((r, i) => sum.has(i) && r[4] - (r[3] || 0) !== sum.get(i));
+check('size: each node\'s children, "more" boxes included, add up to its retained size less its own',
+  bad.length === 0, JSON.stringify(bad.slice(0, 2)));
+check('size: at most one "more" box per node', more.length <= objects + 1, more.length);
+console.log(passed + ' passed, ' + failed + ' failed');
+process.exit(failed ? 1 : 0);
