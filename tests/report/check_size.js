@@ -28,6 +28,12 @@ rows.forEach((r) => { if (r[0] >= 0) sum.set(r[0], (sum.get(r[0]) || 0) + r[4]);
 const bad = rows.filter((r, i) => sum.has(i) && r[4] - (r[3] || 0) !== sum.get(i));
 check('size: each node\'s children, "more" boxes included, add up to its retained size less its own',
   bad.length === 0, JSON.stringify(bad.slice(0, 2)));
+// Largest first: every child left out retains at most what the smallest
+// object taken retains, so a "more" box's average does too.
+const smallest = Math.min(...rows.filter((r) => r[0] >= 0 && r[6] === 0).map((r) => r[4]));
+const larger = more.filter((r) => r[4] / r[6] > smallest);
+check('size: the objects taken are the largest (no "more" box averages more than the smallest taken)',
+  larger.length === 0, 'smallest taken ' + smallest + ', ' + JSON.stringify(larger.slice(0, 2)));
 check('size: at most one "more" box per node', more.length <= objects + 1, more.length);
 console.log(passed + ' passed, ' + failed + ' failed');
 process.exit(failed ? 1 : 0);
