@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bsearch.h"
 #include "../core/domview.h"
 #include "../core/holders.h"
 #include "../core/vec.h"
-#include "path_rows.h"
+#include "dom_roots.h"
 #include "report.h"
 
 #define NO_PARENT UINT32_MAX
@@ -165,30 +164,13 @@ static int build(tree *t, uint32_t limit)
     return add_more(t);
 }
 
-/* A top owner's field: the roots that name it, or the synthetic node it
- * hangs under (V8). */
-static void write_root_field(FILE *f, const lf_snapshot *s, const uint64_t *root_index, const tree_node *n)
+/* A top owner's field: the roots that name it, or the synthetic nodes
+ * above it (V8), as `dominators` writes them. */
+static void write_root_field(FILE *f, dom_roots *roots, const tree_node *n)
 {
-    char text[1024];
-    size_t len = 0;
-    if (n->via != LF_NODE_NONE) {
-        lf_str via = lf_snapshot_object_label(s, n->via);
-        len = (size_t)snprintf(text, sizeof text, "root: %.*s", (int)(via.len > 500 ? 500 : via.len), via.ptr);
-    } else if (root_index) {
-        uint64_t at = lf_lower_bound_u64(root_index, s->root_count, (uint64_t)n->node << 32), k = at;
-        while (k < s->root_count && root_index[k] >> 32 == n->node)
-            k++;
-        if (k - at > 1)
-            len = (size_t)snprintf(text, sizeof text, "%llu roots: ", (unsigned long long)(k - at));
-        for (uint64_t i = at; i < k && i < at + 3 && len < 600; i++) {
-            const lf_root *r = &s->root[(uint32_t)root_index[i]];
-            lf_str kind = lf_snapshot_string(s, r->kind), name = lf_snapshot_string(s, r->name);
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s%.*s%s%.*s", i > at ? ", " : "",
-                                    (int)(kind.len > 100 ? 100 : kind.len), kind.ptr, name.len ? " " : "",
-                                    (int)(name.len > 300 ? 300 : name.len), name.ptr);
-        }
-    }
-    report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
+    char text[4096];
+    size_t len = dom_roots_text(roots, n->node, n->via, text, sizeof text);
+    report_json_cut(f, (lf_str){text, len}, REPORT_TREE_LABEL_MAX);
 }
 
 static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v)
@@ -201,11 +183,13 @@ static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v
 
 /* [parent, label, field, shallow, retained, id, more]: more is the count a
  * "more" node stands for, else 0. */
-static void write_rows(FILE *f, tree *t, const uint64_t *root_index)
+static void write_rows(FILE *f, tree *t)
 {
     const lf_snapshot *s = t->s;
     lf_holders h;
     lf_holders_init(&h, s);
+    dom_roots roots;
+    dom_roots_init(&roots, s);
     for (size_t i = 0; i < t->count; i++) {
         const tree_node *n = &t->out[i];
         fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);
@@ -221,27 +205,26 @@ static void write_rows(FILE *f, tree *t, const uint64_t *root_index)
         report_json_cut(f, lf_snapshot_object_label(s, n->node), REPORT_TREE_LABEL_MAX);
         putc(',', f);
         if (n->parent == 0)
-            write_root_field(f, s, root_index, n);
+            write_root_field(f, &roots, n);
         else
             write_field(f, s, &h, n->node);
         fprintf(f, ",%llu,%llu,", (unsigned long long)s->object_shallow[n->node], (unsigned long long)n->retained);
         report_json_id(f, s, n->node);
         fputs(",0]", f);
     }
+    dom_roots_free(&roots);
     lf_holders_free(&h);
 }
 
 int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
 {
     tree t = {.s = s};
-    uint64_t *root_index = path_root_index(s);
-    int rc = root_index ? build(&t, nodes) : -1;
+    int rc = build(&t, nodes);
     if (!rc) {
         fprintf(f, "{\"limit\":%u,\"rows\":[", nodes);
-        write_rows(f, &t, root_index);
+        write_rows(f, &t);
         fputs("]}", f);
     }
-    free(root_index);
     free(t.out);
     free(t.heap);
     lf_top_view_free(&t.view);
