@@ -274,6 +274,53 @@
       body.appendChild(tr);
     });
   }
+  // ---- leak suspects: each finding, expandable to its path from a GC root
+  function suspects(list) {
+    var box = document.getElementById('suspects'), byId = {};
+    nodes.forEach(function (n) { if (n.id) byId[n.id] = n.index; });
+    if (!list.items.length) {
+      box.appendChild(el('p', { 'class': 'note' }, 'No object or class retains ' +
+        (100 * list.threshold).toFixed(0) + '% of the heap or more' + (data.series ? ', and nothing grows with the workload.' : '.')));
+      return;
+    }
+    list.items.forEach(function (x, k) {
+      var d = el('details', { 'class': 'suspect', 'data-kind': x.kind, 'data-class': x['class'] || '' });
+      if (k === 0) d.open = true;
+      var who = x.object ? x.object.label + ' ' + (x.object.id || '') : 'the GC roots';
+      var head = x.kind === 'growth'
+        ? (x['class'] || '?') + ' grows: ' + (x.rate === null ? '?' : x.rate.toFixed(2)) + ' per unit of workload (+' +
+          count(x.gain) + '), under ' + (x.holder || who)
+        : (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') : who) + ' retain' +
+          (x.kind === 'class' ? '' : 's') + ' ' + bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
+      d.appendChild(el('summary', {}, head));
+      var a = x.accumulation;
+      if (a) {
+        var p = el('p', { 'class': 'accumulation' }, 'Accumulation point: ' + a.point.label + ' ' + (a.point.id || '') +
+          ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + ' ' + a['class'] +
+          ', ' + bytes(a.bytes) : ''));
+        if (a.point.id in byId) {
+          var go = el('a', { href: '#tree-section', 'class': 'show' }, ' show in the tree');
+          go.addEventListener('click', function () { render(byId[a.point.id]); });
+          p.appendChild(go);
+        }
+        d.appendChild(p);
+      }
+      if (x.path) {
+        var ol = el('ol', { 'class': 'path' });
+        x.path.forEach(function (h) {
+          ol.appendChild(el('li', {}, (h[3] ? h[3] + '  \u2192  ' : '') + h[0] + ' ' + (h[1] || '') +
+            ' (retains ' + bytes(h[2]) + ')'));
+        });
+        d.appendChild(el('div', { 'class': 'note' }, 'Shortest path from a GC root:'));
+        d.appendChild(ol);
+      }
+      box.appendChild(d);
+    });
+  }
+  if (data.suspects) {
+    document.getElementById('suspects-section').hidden = false;
+    suspects(data.suspects);
+  }
   if (data.series) {
     document.getElementById('evolution-section').hidden = false;
     chart(data.series);
