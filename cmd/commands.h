@@ -21,6 +21,7 @@ int cmd_trend(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_suspects(int argc, char **argv);
 
 /* diff --owners and trend --owners: what grew between s[0] and s[1], by owner
  * (see core/owners.h). span > 0 adds the growth per unit of workload. */

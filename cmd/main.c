@@ -8,6 +8,7 @@
 #include "suggest.h"
 
 static const command commands[] = {
+    {"suspects", cmd_suspects, "leak suspects: what to look at first"},
     {"info", cmd_info, "what is in the dump"},
     {"classes", cmd_classes, "class histogram: count, shallow, retained"},
     {"dominators", cmd_dominators, "dominator tree: who owns the memory"},

@@ -45,6 +45,13 @@ typedef struct lf_accumulation {
     uint64_t bytes;     /* what they retain together */
 } lf_accumulation;
 
+/* One class growing under a holder. */
+typedef struct lf_suspect_growth {
+    uint32_t name;      /* in the trend's names */
+    double rate;        /* objects per unit of workload */
+    double bytes_rate;  /* rate x the class's mean shallow size */
+} lf_suspect_growth;
+
 typedef struct lf_suspect {
     lf_suspect_kind kind;
     uint32_t node;      /* the object; class: its largest top owner; growth: the holder
@@ -55,11 +62,15 @@ typedef struct lf_suspect {
                          * under the holder in the last snapshot */
     uint64_t retained;  /* bytes; class: all its top owners together; growth: the holder's */
     lf_accumulation acc;
-    /* growth only */
-    double rate;        /* objects of cls per unit of workload (least squares) */
-    int64_t gain;       /* objects of cls under the holder, first snapshot to last */
-    uint32_t name;      /* the class name, in the trend's names (growth) */
-    int64_t holder_row; /* the holder's row in the trend's holders */
+    /* growth only: one finding per holder, for every class growing under it */
+    double rate;        /* objects per unit of workload (least squares), all classes */
+    double bytes_rate;  /* the sum of each class's rate x its mean shallow size */
+    int64_t gain;       /* objects under the holder, first snapshot to last */
+    uint32_t name;      /* the fastest growing class (bytes), in the trend's names */
+    int64_t holder_row; /* that class's row in the trend's holders */
+    uint64_t *counts;   /* objects of the growing classes under the holder, per snapshot */
+    lf_suspect_growth *grows;   /* each growing class, fastest (bytes) first */
+    uint32_t grows_count;
     /* The shortest path from a GC root to acc.point (lf_suspect_paths):
      * path[0] is an object a root names; NULL when none was asked for or no
      * root reaches it. */
@@ -88,6 +99,13 @@ int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *a
 /* Fills each finding's path (one reverse index for all). */
 int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err);
 
+/* A finding's path for people: "static field A.x (java.util.ArrayList) /
+ * elementData (java.lang.Object[])", cut to size; "" without a path. */
+size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf, size_t size);
+/* Appends one finding; 0 or -1 (memory). */
+int lf_suspect_add(lf_suspect_list *list, const lf_suspect *f);
+/* Keeps the first count findings. */
+void lf_suspect_list_truncate(lf_suspect_list *list, size_t count);
 void lf_suspect_list_free(lf_suspect_list *list);
 
 #endif

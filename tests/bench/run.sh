@@ -29,7 +29,7 @@ end_to_end() {
     cat "$1" >/dev/null
     t0=$(date +%s.%N); cat "$1" >/dev/null; t1=$(date +%s.%N)
     echo "cat $1 > /dev/null: $(awk "BEGIN {printf \"%.3f\", $t1 - $t0}") s"
-    for cmd in "info" "classes --top 0" "dominators"; do
+    for cmd in "info" "classes --top 0" "dominators" "dominators --top 10" "suspects"; do
         /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$1" >/dev/null
     done
 }

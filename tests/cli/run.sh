@@ -72,6 +72,7 @@ J=fixtures/java/dumps
 . tests/cli/hprof_cases.sh
 . tests/cli/v8_cases.sh
 . tests/cli/domview_cases.sh
+. tests/cli/suspects_cases.sh
 . tests/cli/holder_cases.sh
 . tests/cli/cache_cases.sh
 . tests/cli/pipe_cases.sh

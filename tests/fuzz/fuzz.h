@@ -14,6 +14,7 @@ int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
 /* Exercises everything commands do with a snapshot that opened. */
 struct lf_snapshot;
 void fuzz_exercise_snapshot(struct lf_snapshot *s);
+void fuzz_exercise_suspects(const struct lf_snapshot *s);
 void fuzz_exercise_sites(const struct lf_snapshot *s);
 
 #endif

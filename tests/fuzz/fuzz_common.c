@@ -8,6 +8,7 @@
 #include "../../core/analysis.h"
 #include "../../core/lfs.h"
 #include "../../core/site_groups.h"
+#include "../../core/suspects.h"
 #include "fuzz.h"
 
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
@@ -32,6 +33,20 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].name);
     }
     fuzz_exercise_sites(s);
+    fuzz_exercise_suspects(s);
+}
+
+/* Leak suspects at a low threshold (more findings), their paths and texts. */
+void fuzz_exercise_suspects(const struct lf_snapshot *s)
+{
+    lf_error err;
+    lf_suspect_list list = {0};
+    if (lf_suspects_by_size(s, 0.01, &list, &err) == 0 && lf_suspect_paths(s, &list, &err) == 0) {
+        char text[1024];
+        for (size_t k = 0; k < list.count; k++)
+            lf_suspect_path_text(s, &list.item[k], text, sizeof text);
+    }
+    lf_suspect_list_free(&list);
 }
 
 /* Allocation sites: every group's label, totals and (sampled) estimates. */

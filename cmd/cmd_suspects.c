@@ -1,0 +1,333 @@
+/* cmd_suspects.c - `leakfind suspects`: the findings worth a person's time
+ * (DESIGN 11, core/suspects.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/suspects.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char suspects_help[] =
+    "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
+    "\n"
+    "The few findings worth a look, most important first, each with its\n"
+    "evidence. In SNAPSHOT: an object (kind object) or the top owners of one\n"
+    "class (kind class) that retain at least --threshold of the reachable heap;\n"
+    "its accumulation point (walking down the dominator tree while one child\n"
+    "holds at least 80% of its parent: where the memory spreads into many\n"
+    "children), what accumulates there (the children's class that retains the\n"
+    "most: accumulated_count, accumulated_class, accumulated_bytes) and the\n"
+    "shortest path from a GC root to it. A child of the accumulation point that\n"
+    "alone retains the threshold is a finding of its own.\n"
+    "\n"
+    "Given earlier snapshots of the same process (BEFORE..., oldest first), the\n"
+    "classes that grow with the workload under one holder (as `trend` flags\n"
+    "them; warm-up is not flagged) come first (kind growth), fastest first:\n"
+    "the holder (id, retained), the objects of the class under it\n"
+    "(instances; counts per snapshot, oldest first) and rate, objects per unit\n"
+    "of workload.\n"
+    "\n"
+    "Options:\n"
+    "  --threshold PCT  share of the reachable heap a size finding retains\n"
+    "                   (default 10)\n"
+    "  --top N          at most N findings (default 10; 0 = all)\n"
+    "  --workload LIST  work done at each snapshot, in the order of the\n"
+    "                   arguments (SNAPSHOT first), e.g. 300,100,200\n"
+    "                   (default: 1, 2, ... oldest first)\n"
+    "  --min-growth N   objects a growth finding gains, first snapshot to last\n"
+    "                   (default 10; the rest of trend's rule applies as is)\n"
+    "  --exit-code      exit 1 when there is a growth finding, or, for one\n"
+    "                   snapshot alone, any finding\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_THRESHOLD, OPT_TOP, OPT_WORKLOAD, OPT_EXIT_CODE, OPT_MIN_GROWTH };
+static const cli_option suspects_options[] = {
+    {"threshold", 0, 1, OPT_THRESHOLD},
+    {"top", 0, 1, OPT_TOP},
+    {"workload", 0, 1, OPT_WORKLOAD},
+    {"exit-code", 0, 0, OPT_EXIT_CODE},
+    {"min-growth", 0, 1, OPT_MIN_GROWTH},
+    {NULL, 0, 0, 0},
+};
+
+#define MAX_SERIES 1000
+
+typedef struct suspects_state {
+    double threshold;         /* share, 0 < t <= 1 */
+    uint64_t top, min_growth;
+    double workload[MAX_SERIES];   /* in argument order until put in series order */
+    unsigned workloads;
+    int exit_code;
+} suspects_state;
+
+static int parse_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    if (end != s && *end == '%' && end[1] == 0)
+        end++;
+    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    suspects_state *o = state;
+    double pct;
+    if (id == OPT_THRESHOLD) {
+        if (parse_real(arg, &pct) || pct <= 0 || pct > 100)
+            return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
+        o->threshold = pct / 100;
+    }
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_EXIT_CODE)
+        o->exit_code = 1;
+    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
+        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
+    if (id == OPT_WORKLOAD) {
+        o->workloads = 0;
+        for (const char *p = arg; *p;) {
+            char tok[64];
+            size_t len = strcspn(p, ",");
+            if (o->workloads == MAX_SERIES || len == 0 || len >= sizeof tok)
+                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
+            memcpy(tok, p, len);
+            tok[len] = 0;
+            if (parse_real(tok, &o->workload[o->workloads++]))
+                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
+            p += len + (p[len] == ',');
+        }
+    }
+    return 0;
+}
+
+/* The series oldest first (BEFORE..., then SNAPSHOT), with its workload;
+ * 0 or a usage error. */
+static int order_series(cli_context *ctx, char **pos, int npos, suspects_state *o, char **series)
+{
+    if (o->workloads && o->workloads != (unsigned)npos)
+        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
+    double given[MAX_SERIES];
+    memcpy(given, o->workload, sizeof given);
+    for (int i = 0; i < npos; i++) {
+        int arg = i == npos - 1 ? 0 : i + 1;
+        series[i] = pos[arg];
+        o->workload[i] = o->workloads ? given[arg] : i + 1;
+    }
+    int varies = npos == 1;
+    for (int i = 1; i < npos; i++)
+        varies |= o->workload[i] != o->workload[0];
+    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
+}
+
+/* Counts every snapshot of the series into t, oldest first, and leaves
+ * the last one open in *last; 0 or an exit code. */
+static int read_series(cli_context *ctx, char **series, int n, lf_trend *t, lf_snapshot *last)
+{
+    lf_source_format first_format = LF_FORMAT_UNKNOWN;
+    for (int i = 0; i < n; i++) {
+        lf_snapshot s;
+        int rc = cli_open_analyzed(ctx, series[i], &s);
+        if (rc)
+            return rc;
+        if (i == 0)
+            first_format = s.source_format;
+        lf_error err;
+        if (s.source_format != first_format) {
+            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", series[i],
+                        series[0]);
+            rc = EXIT_USAGE;
+        } else if (n > 1) {
+            char stage[64];
+            snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, n);
+            cli_progress(ctx, stage);
+            if (lf_trend_add(t, &s, &err))
+                rc = cli_input_error(series[i], &err);
+            cli_progress_done(ctx);
+        }
+        if (rc || i < n - 1)
+            lf_snapshot_free(&s);
+        else
+            *last = s;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static const char *kind_name(lf_suspect_kind k)
+{
+    return k == LF_SUSPECT_GROWTH ? "growth" : k == LF_SUSPECT_OBJECT ? "object" : "class";
+}
+
+static void write_class(out_writer *w, const lf_snapshot *s, uint32_t cls)
+{
+    if (cls == LF_NODE_NONE) {
+        out_null(w);
+        return;
+    }
+    lf_str name = lf_snapshot_class_name(s, cls);
+    out_str(w, name.ptr, name.len);
+}
+
+static void write_node_id(out_writer *w, const lf_snapshot *s, uint32_t node)
+{
+    if (node == LF_NODE_NONE)
+        out_null(w);
+    else
+        out_id(w, lf_snapshot_object_id(s, node), (s->flags & LF_SNAP_IDS_AT) != 0);
+}
+
+/* "LeakedSession +2.00, LeakedToken +1.00": objects per unit of workload. */
+static size_t growth_text(const lf_trend *t, const lf_suspect *f, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < f->grows_count && at + 1 < size; k++) {
+        uint32_t c = f->grows[k].name;
+        int len = (int)(t->names.offset[c + 1] - t->names.offset[c]);
+        int n = snprintf(buf + at, size - at, "%s%.*s +%.2f", k ? ", " : "", len > 1000 ? 1000 : len,
+                         t->names.bytes + t->names.offset[c], f->grows[k].rate);
+        at = n < 0 ? at : at + (size_t)n < size ? at + (size_t)n : size - 1;
+    }
+    return at;
+}
+
+static const out_column suspect_columns[] = {
+    {"rank", OUT_U64}, {"kind", OUT_STR}, {"retained", OUT_U64}, {"retained_pct", OUT_PCT},
+    {"instances", OUT_U64}, {"class", OUT_STR}, {"id", OUT_ID}, {"accumulation_id", OUT_ID},
+    {"accumulation_class", OUT_STR}, {"accumulated_count", OUT_U64}, {"accumulated_class", OUT_STR},
+    {"accumulated_bytes", OUT_U64}, {"rate", OUT_REAL}, {"counts", OUT_STR}, {"path", OUT_STR},
+    {"grows", OUT_STR}, {"bytes_rate", OUT_REAL},
+};
+
+/* One finding's row (see suspect_columns). */
+static void write_finding(out_writer *w, const lf_snapshot *s, const lf_trend *t, const lf_suspect *f,
+                          uint64_t rank)
+{
+    double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
+    out_u64(w, rank);
+    out_cstr(w, kind_name(f->kind));
+    out_bytes(w, f->retained);
+    out_pct(w, 100.0 * (double)f->retained / heap);
+    out_u64(w, f->instances);
+    if (f->kind == LF_SUSPECT_GROWTH)
+        out_str(w, t->names.bytes + t->names.offset[f->name], t->names.offset[f->name + 1] - t->names.offset[f->name]);
+    else
+        write_class(w, s, f->cls);
+    write_node_id(w, s, f->node);
+    int has_point = f->node != LF_NODE_NONE;
+    write_node_id(w, s, has_point ? f->acc.point : LF_NODE_NONE);
+    if (has_point) {
+        lf_str name = lf_snapshot_object_label(s, f->acc.point);
+        out_str(w, name.ptr, name.len);
+    } else {
+        out_null(w);
+    }
+    out_u64(w, f->acc.count);
+    write_class(w, s, has_point ? f->acc.cls : LF_NODE_NONE);
+    out_bytes(w, f->acc.bytes);
+    if (f->kind == LF_SUSPECT_GROWTH) {
+        out_real(w, f->rate, 2);
+        out_u64_list(w, f->counts, t->series);
+    } else {
+        out_null(w);
+        out_null(w);
+    }
+    char text[8192];
+    size_t len = lf_suspect_path_text(s, f, text, sizeof text);
+    if (len)
+        out_str(w, text, len);
+    else
+        out_null(w);
+    if (f->kind == LF_SUSPECT_GROWTH) {
+        len = growth_text(t, f, text, sizeof text);
+        out_str(w, text, len);
+        out_real(w, f->bytes_rate, 2);
+    } else {
+        out_null(w);
+        out_null(w);
+    }
+    out_row_end(w);
+}
+
+/* Growth findings (a series), then size findings, with their paths;
+ * 0 or an exit code. */
+static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, const lf_trend *t,
+                    const suspects_state *o, lf_suspect_list *list)
+{
+    const lf_trend_rule rule = {o->min_growth, 0.9, 0, 0.5};
+    lf_error err;
+    cli_progress(ctx, "finding suspects");
+    int rc = 0;
+    if (t->series > 1 && lf_suspects_by_growth(t, s, o->workload, &rule, list, &err))
+        rc = -1;
+    if (!rc && lf_suspects_by_size(s, o->threshold, list, &err))
+        rc = -1;
+    if (!rc && o->top)
+        lf_suspect_list_truncate(list, o->top);
+    if (!rc && lf_suspect_paths(s, list, &err))
+        rc = -1;
+    cli_progress_done(ctx);
+    return rc ? cli_input_error(path, &err) : 0;
+}
+
+static int run(cli_context *ctx, char **series, int n, suspects_state *o)
+{
+    lf_trend t;
+    lf_snapshot s;
+    lf_error err;
+    if (lf_trend_init(&t, (uint32_t)n, &err))
+        return cli_input_error(series[n - 1], &err);
+    int rc = read_series(ctx, series, n, &t, &s);
+    if (rc) {
+        lf_trend_free(&t);
+        return rc;
+    }
+    lf_suspect_list list = {0};
+    if (!(rc = find_all(ctx, series[n - 1], &s, &t, o, &list))) {
+        out_writer *w = out_begin(stdout, ctx->format, suspect_columns,
+                                  (int)(sizeof suspect_columns / sizeof *suspect_columns));
+        size_t growth = 0;
+        for (size_t k = 0; k < list.count; k++) {
+            write_finding(w, &s, &t, &list.item[k], k + 1);
+            growth += list.item[k].kind == LF_SUSPECT_GROWTH;
+        }
+        out_end(w);
+        if (list.count == 0 && !ctx->quiet)
+            cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s",
+                        o->threshold * 100, n > 1 ? ", and nothing grows with the workload under one holder" : "");
+        if (o->exit_code && (n > 1 ? growth > 0 : list.count > 0))
+            rc = EXIT_CONDITION;
+    }
+    lf_suspect_list_free(&list);
+    lf_snapshot_free(&s);
+    lf_trend_free(&t);
+    return rc;
+}
+
+int cmd_suspects(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    static suspects_state opt;
+    memset(&opt, 0, sizeof opt);
+    opt.threshold = 0.1;
+    opt.top = 10;
+    opt.min_growth = 10;
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, suspects_options, on_option, &opt, suspects_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    char *series[MAX_SERIES];
+    if (npos < 1 || npos > MAX_SERIES)
+        rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", MAX_SERIES);
+    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = order_series(&ctx, pos, npos, &opt, series)))
+        rc = run(&ctx, series, npos, &opt);
+    free(pos);
+    return rc;
+}

@@ -1,0 +1,254 @@
+/* suspects_growth.c - growth findings of a series (see suspects.h). */
+#include "suspects.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "owners.h"
+
+/* The class of the last snapshot named like trend row cls; LF_NODE_NONE if none. */
+static uint32_t class_named(const lf_snapshot *s, const lf_trend *t, uint32_t cls)
+{
+    const char *name = t->names.bytes + t->names.offset[cls];
+    size_t len = t->names.offset[cls + 1] - t->names.offset[cls];
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        lf_str n = lf_snapshot_class_name(s, c);
+        if (n.len == len && memcmp(n.ptr, name, len) == 0)
+            return c;
+    }
+    return LF_NODE_NONE;
+}
+
+/* The holders' nodes in the last snapshot, one per finding's row: by id
+ * when the series has stable ids, else the largest node with the row's
+ * signature. */
+static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, size_t count, lf_error *err)
+{
+    const lf_trend_holders *h = &t->holders;
+    int need_signatures = 0;
+    for (size_t k = 0; k < count; k++) {
+        uint64_t key = h->row_key[f[k].holder_row];
+        f[k].node = LF_NODE_NONE;
+        if (key != 0 && h->by_id)
+            f[k].node = lf_snapshot_find_id(s, key - 1);
+        need_signatures |= key != 0 && !h->by_id;
+    }
+    if (!need_signatures)
+        return 0;
+    lf_holders holders;
+    lf_holders_init(&holders, s);
+    uint64_t *sig = malloc(((size_t)s->object_count + 1) * sizeof *sig);
+    uint32_t *order = malloc(((size_t)s->reachable_count + 1) * sizeof *order);
+    size_t reached = 0;
+    int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &reached, err)
+                          : lf_fail_nomem(err, "signatures");
+    for (size_t i = 0; i < reached && !rc; i++) {
+        uint32_t v = order[i];
+        for (size_t k = 0; k < count; k++)
+            if (h->row_key[f[k].holder_row] == sig[v] &&
+                (f[k].node == LF_NODE_NONE || s->retained[v] > s->retained[f[k].node]))
+                f[k].node = v;
+    }
+    free(sig);
+    free(order);
+    lf_holders_free(&holders);
+    return rc;
+}
+
+/* rate x the mean shallow size of each finding's class in s: one pass. */
+static int bytes_rates(const lf_snapshot *s, lf_suspect *f, size_t count)
+{
+    uint64_t *n = calloc((size_t)s->class_count + 1, sizeof *n);
+    uint64_t *bytes = calloc((size_t)s->class_count + 1, sizeof *bytes);
+    if (!n || !bytes) {
+        free(n);
+        free(bytes);
+        return -1;
+    }
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] != LF_NODE_NONE && lf_snapshot_counted(s, v)) {
+            n[s->object_class[v]]++;
+            bytes[s->object_class[v]] += s->object_shallow[v];
+        }
+    for (size_t k = 0; k < count; k++) {
+        uint32_t c = f[k].cls;
+        f[k].bytes_rate = c != LF_NODE_NONE && n[c] ? f[k].rate * (double)bytes[c] / (double)n[c] : 0;
+    }
+    free(n);
+    free(bytes);
+    return 0;
+}
+
+static int by_bytes_rate(const void *pa, const void *pb)
+{
+    const lf_suspect *a = pa, *b = pb;
+    if (a->bytes_rate != b->bytes_rate)
+        return a->bytes_rate > b->bytes_rate ? -1 : 1;
+    if (a->rate != b->rate)
+        return a->rate > b->rate ? -1 : 1;
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* The flagged classes, each with its holder's counts fitted. */
+static int flagged(const lf_trend *t, const lf_snapshot *s, const double *workload, const lf_trend_rule *rule,
+                   lf_suspect_list *list)
+{
+    const uint32_t n = t->series;
+    for (uint32_t c = 0; c < t->classes; c++) {
+        lf_trend_fit fit;
+        int64_t holder;
+        if (lf_trend_judge(t, c, workload, rule, &fit, &holder) != LF_TREND_GROWS || holder < 0)
+            continue;
+        const uint64_t *y = t->holders.count + (size_t)holder * t->capacity;
+        lf_suspect f = {.kind = LF_SUSPECT_GROWTH, .cls = class_named(s, t, c), .instances = y[n - 1],
+                        .name = c, .holder_row = holder, .gain = (int64_t)y[n - 1] - (int64_t)y[0],
+                        .rate = lf_trend_fit_counts(y, n, workload).slope};
+        f.acc.point = f.acc.cls = LF_NODE_NONE;
+        if (lf_suspect_add(list, &f))
+            return -1;
+    }
+    return 0;
+}
+
+static const lf_trend_holders *sorting_holders;
+
+/* By holder (its key in the trend, then its node), fastest first within. */
+static int by_holder(const void *pa, const void *pb)
+{
+    const lf_suspect *a = pa, *b = pb;
+    uint64_t ka = sorting_holders->row_key[a->holder_row], kb = sorting_holders->row_key[b->holder_row];
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return by_bytes_rate(a, b);
+}
+
+/* Findings of one holder become one: the fastest class names it, the
+ * others are listed in grows and their counts and rates added up. */
+static int merge_by_holder(const lf_trend *t, lf_suspect_list *list, size_t start)
+{
+    lf_suspect *f = list->item + start;
+    size_t count = list->count - start, out = 0;
+    const uint32_t n = t->series;
+    sorting_holders = &t->holders;
+    qsort(f, count, sizeof *f, by_holder);
+    for (size_t i = 0, j; i < count; i = j) {
+        lf_suspect m = f[i];
+        uint64_t key = t->holders.row_key[f[i].holder_row];
+        for (j = i + 1; j < count && f[j].node == f[i].node && t->holders.row_key[f[j].holder_row] == key;)
+            j++;
+        m.grows = malloc((j - i) * sizeof *m.grows);
+        m.counts = calloc(n, sizeof *m.counts);
+        if (!m.grows || !m.counts) {
+            free(m.grows);
+            free(m.counts);
+            return -1;
+        }
+        m.grows_count = (uint32_t)(j - i);
+        m.rate = m.bytes_rate = 0;
+        m.gain = 0;
+        m.instances = 0;
+        for (size_t k = i; k < j; k++) {
+            m.grows[k - i] = (lf_suspect_growth){f[k].name, f[k].rate, f[k].bytes_rate};
+            m.rate += f[k].rate;
+            m.bytes_rate += f[k].bytes_rate;
+            m.gain += f[k].gain;
+            m.instances += f[k].instances;
+            for (uint32_t x = 0; x < n; x++)
+                m.counts[x] += t->holders.count[(size_t)f[k].holder_row * t->capacity + x];
+        }
+        f[out++] = m;
+    }
+    list->count = start + out;
+    return 0;
+}
+
+static int by_growth_rate(const void *pa, const void *pb)
+{
+    const lf_suspect_growth *a = pa, *b = pb;
+    if (a->bytes_rate != b->bytes_rate)
+        return a->bytes_rate > b->bytes_rate ? -1 : 1;
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* Adds finding a's classes, counts and rates to b's. */
+static int fold_into(lf_suspect *b, lf_suspect *a, uint32_t series)
+{
+    lf_suspect_growth *g = realloc(b->grows, (b->grows_count + a->grows_count) * sizeof *g);
+    if (!g)
+        return -1;
+    memcpy(g + b->grows_count, a->grows, a->grows_count * sizeof *g);
+    b->grows = g;
+    b->grows_count += a->grows_count;
+    qsort(b->grows, b->grows_count, sizeof *b->grows, by_growth_rate);
+    b->name = b->grows[0].name;
+    b->rate += a->rate;
+    b->bytes_rate += a->bytes_rate;
+    b->gain += a->gain;
+    b->instances += a->instances;
+    for (uint32_t x = 0; x < series; x++)
+        b->counts[x] += a->counts[x];
+    return 0;
+}
+
+/* A holder below another finding's holder in the dominator tree (the
+ * byte[] that grow inside the Listeners that grow in a list) is part of
+ * that finding: each finding goes into the topmost one above it. */
+static int fold_nested(const lf_trend *t, const lf_snapshot *s, lf_suspect_list *list, size_t start)
+{
+    lf_suspect *f = list->item + start;
+    size_t count = list->count - start;
+    uint8_t *gone = calloc(count + 1, 1);
+    if (!gone)
+        return -1;
+    for (size_t a = 0; a < count; a++) {
+        size_t top = count;
+        for (uint32_t v = f[a].node; v != LF_NODE_NONE && s->idom[v] != LF_NODE_SUPER;) {
+            v = s->idom[v];
+            for (size_t b = 0; b < count && v != LF_NODE_NONE; b++)
+                if (b != a && f[b].node == v)
+                    top = b;
+        }
+        if (top < count && (gone[a] = 1, fold_into(&f[top], &f[a], t->series))) {
+            free(gone);
+            return -1;
+        }
+    }
+    size_t out = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (!gone[k]) {
+            f[out++] = f[k];
+            continue;
+        }
+        free(f[k].grows);
+        free(f[k].counts);
+    }
+    list->count = start + out;
+    free(gone);
+    return 0;
+}
+
+int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
+                          const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err)
+{
+    size_t start = list->count;
+    if (flagged(t, last, workload, rule, list))
+        return lf_fail_nomem(err, "growth findings");
+    if (find_holders(t, last, list->item + start, list->count - start, err))
+        return -1;
+    if (list->count > start && (bytes_rates(last, list->item + start, list->count - start) ||
+                                merge_by_holder(t, list, start) || fold_nested(t, last, list, start)))
+        return lf_fail_nomem(err, "growth findings");
+    lf_suspect *f = list->item + start;
+    size_t count = list->count - start;
+    for (size_t k = 0; k < count; k++) {
+        if (f[k].node == LF_NODE_NONE)
+            continue;
+        f[k].retained = last->retained[f[k].node];
+        if (lf_accumulation_find(last, f[k].node, &f[k].acc, err))
+            return -1;
+    }
+    qsort(f, count, sizeof *f, by_bytes_rate);
+    return 0;
+}

@@ -1,0 +1,43 @@
+# leakfind suspects (issue 22.1). fixtures/graphs/suspects.txt works out
+# every value by hand in its header: the accumulation points, a container
+# whose big children are findings of their own, what is left of it at
+# --threshold 20, and a class finding of twelve small top owners.
+case_ suspects_hand 0 suspects $G/suspects.txt --format tsv
+case_ suspects_hand_20 0 suspects $G/suspects.txt --format tsv --threshold 20
+case_ suspects_hand_json 0 suspects $G/suspects.txt --format json --top 1
+case_ suspects_hand_exit 1 suspects $G/suspects.txt --format tsv --top 1 --exit-code
+case_ suspects_none 0 suspects $G/suspects.txt --format tsv --threshold 50% --exit-code
+case_ suspects_bad_threshold 2 suspects $G/suspects.txt --threshold 0
+case_ suspects_workload_count 2 suspects $G/series_3.txt $G/series_1.txt --workload 1,2,3
+help_ help_suspects suspects -h
+# series_1..3 (newest first, then the older ones oldest first): 3 Listeners
+# of 32 B, each with a byte[] of 80 B, more per step in Registry's list:
+# one growth finding at the list's Object[], 6 objects and 336 B a step;
+# the byte[] grow inside the Listeners, so they are part of it.
+case_ suspects_series 0 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt --min-growth 5 --format tsv
+case_ suspects_series_exit 1 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt --min-growth 5 --format tsv --top 1 --exit-code
+
+# Real dumps, the rows fixed by the programs' construction.
+# PlantedLeak keeps 1,000 Leaked in PlantedLeak.LEAK (an ArrayList).
+rows_ suspects_planted_java "1 object java.util.ArrayList java.lang.Object[] 1000 Leaked static field PlantedLeak.LEAK (java.util.ArrayList) / elementData (java.lang.Object[])" \
+    'NR == 2 { print $1, $2, $6, $9, $10, $11, $15 }' suspects $J/planted_leak.hprof --format tsv
+# LeakSeries: 2 LeakedSession (32 B) and 1 LeakedToken (16 B) per operation
+# into SessionRegistry.SESSIONS: 80 B per operation (fixtures/java/series/README.md).
+JS=fixtures/java/series/dumps
+rows_ suspects_series_java "1 growth 300,600,900 LeakedSession +2.00, LeakedToken +1.00 80.00 static field SessionRegistry.SESSIONS (java.util.ArrayList) / elementData (java.lang.Object[])" \
+    'NR == 2 { print $1, $2, $14, $16, $17, $15 }' suspects $JS/leak-300.hprof $JS/leak-100.hprof $JS/leak-200.hprof --workload 300,100,200 --format tsv
+rows_ suspects_series_java_control "0" 'NR > 1 && $2 == "growth" { n++ } END { print n + 0 }' \
+    suspects $JS/control-300.hprof $JS/control-100.hprof $JS/control-200.hprof --workload 300,100,200 --format tsv
+# warmup_service.js: one Function per request kept in compiledRules; the
+# control only warms up.
+N=fixtures/node
+rows_ suspects_series_node "1 growth compiledRules (Array) 1" \
+    'NR == 2 { n = split($15, hop, " / "); split($16, g, "Function \\+"); print $1, $2, hop[n], g[2] + 0 }' \
+    suspects $N/warmup_leak-300.heapsnapshot.gz $N/warmup_leak-100.heapsnapshot.gz $N/warmup_leak-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+rows_ suspects_series_node_control "0" 'NR > 1 && $2 == "growth" { n++ } END { print n + 0 }' \
+    suspects $N/warmup_control-300.heapsnapshot.gz $N/warmup_control-100.heapsnapshot.gz $N/warmup_control-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+# listener_leak.js: each request leaves a RequestContext, its Array, a
+# closure and its Context on configBus's 'config-changed' listeners.
+rows_ suspects_listener_node "1 growth configBus (EventEmitter) / _events (Object) / config-changed (Array) Array +1.00, system / Context +1.00, Function +1.00, RequestContext +1.00" \
+    'NR == 2 { sub(/.*\(system \/ Context\) \/ /, "", $15); print $1, $2, $15, $16 }' \
+    suspects $N/listener_leak-2.heapsnapshot.gz $N/listener_leak-1.heapsnapshot.gz --workload 300,100 --format tsv
