@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/outfile.h"
+#include "../core/suspects.h"
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
@@ -22,7 +23,10 @@ static const char report_help[] =
     "classes (click a column to sort), the root kinds and the unreachable objects.\n"
     "With earlier snapshots of the same program before it (oldest first), also\n"
     "the memory evolution of the largest and growing classes and, from 3\n"
-    "snapshots, the growth table of `leakfind trend`. The file's size is bounded\n"
+    "snapshots, the growth table of `leakfind trend`. First, the leak suspects\n"
+    "(as `leakfind suspects` finds them: growth over the series, then what\n"
+    "retains --threshold of the heap), each expandable to its accumulation point\n"
+    "and its path from a GC root. The file's size is bounded\n"
     "by --nodes and --classes, whatever the dump's. REPORT is written to a\n"
     "temporary file renamed into place when complete; '-' is standard output.\n"
     "\n"
@@ -32,6 +36,9 @@ static const char report_help[] =
     "                       the largest from the top owners down; the children\n"
     "                       left out of each become one 'N more' box\n"
     "  --classes N          rows of the class table (default 500, by retained)\n"
+    "  --threshold PCT      share of the reachable heap a size suspect retains\n"
+    "                       (default 10, as `suspects` takes it)\n"
+    "  --suspects N         at most N suspects (default 10; 0 = all)\n"
     "  --workload LIST      the work done at each snapshot, as trend takes it\n"
     "                       (default 1,2,...,N)\n"
     "  --min-growth N, --min-r2 R, --min-slope S, --min-share R\n"
@@ -40,7 +47,7 @@ static const char report_help[] =
     "\n" GLOBAL_OPTIONS_HELP;
 
 enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE,
-       OPT_MIN_SHARE };
+       OPT_MIN_SHARE, OPT_THRESHOLD, OPT_SUSPECTS };
 static const cli_option report_options[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"nodes", 0, 1, OPT_NODES},
@@ -50,6 +57,8 @@ static const cli_option report_options[] = {
     {"min-r2", 0, 1, OPT_MIN_R2},
     {"min-slope", 0, 1, OPT_MIN_SLOPE},
     {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"threshold", 0, 1, OPT_THRESHOLD},
+    {"suspects", 0, 1, OPT_SUSPECTS},
     {NULL, 0, 0, 0},
 };
 
@@ -63,7 +72,8 @@ static const cli_option report_options[] = {
 
 typedef struct report_state {
     const char *output;
-    uint64_t nodes, classes;
+    uint64_t nodes, classes, suspects;
+    double threshold;         /* share of the reachable heap, 0 < t <= 1 */
     double workload[MAX_SERIES];
     unsigned workloads;
     lf_trend_rule rule;
@@ -92,6 +102,19 @@ static int parse_workload(cli_context *ctx, report_state *o, const char *arg)
     return 0;
 }
 
+/* "10" or "10%": a percentage of the reachable heap, as `suspects` takes it. */
+static int parse_threshold(cli_context *ctx, report_state *o, const char *arg)
+{
+    size_t len = strlen(arg);
+    char num[64];
+    double pct;
+    snprintf(num, sizeof num, "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
+    if (len >= sizeof num || parse_real(num, &pct) || pct <= 0 || pct > 100)
+        return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
+    o->threshold = pct / 100;
+    return 0;
+}
+
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     report_state *o = state;
@@ -104,6 +127,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         return cli_usage_error(ctx, "--classes needs a count up to %d, not '%s'", MAX_CLASSES, arg);
     if (id == OPT_WORKLOAD)
         return parse_workload(ctx, o, arg);
+    if (id == OPT_THRESHOLD)
+        return parse_threshold(ctx, o, arg);
+    if (id == OPT_SUSPECTS && cli_parse_count(arg, &o->suspects))
+        return cli_usage_error(ctx, "--suspects needs a count, not '%s'", arg);
     if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &r->min_growth))
         return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
     if (id == OPT_MIN_R2 && (parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
@@ -161,10 +188,21 @@ static int read_series(cli_context *ctx, char **pos, int npos, report_series *se
     return 0;
 }
 
+/* What the page is made from. */
+typedef struct report_inputs {
+    char **pos;
+    int npos;
+    const lf_snapshot *s;          /* the last snapshot, analysed */
+    const report_series *series;   /* all of them (npos > 1) */
+    const lf_suspect_list *suspects;
+} report_inputs;
+
 /* The page's data: one JSON object. 0 or -1 (memory). */
-static int write_data(FILE *f, const report_state *o, char **pos, int npos, const lf_snapshot *s,
-                      const report_series *series)
+static int write_data(FILE *f, const report_state *o, const report_inputs *in)
 {
+    char **pos = in->pos;
+    int npos = in->npos;
+    const lf_snapshot *s = in->s;
     fputs("{\"version\":1,\"snapshots\":[", f);
     for (int i = 0; i < npos; i++) {
         fputs(i ? "," : "", f);
@@ -180,17 +218,17 @@ static int write_data(FILE *f, const report_state *o, char **pos, int npos, cons
     rc = rc ? rc : report_write_tree(f, s, (uint32_t)o->nodes);
     fputs(",\n\"series\":", f);
     if (npos > 1)
-        rc = rc ? rc : report_write_series(f, series, &o->rule, GROWTH_ROWS);
+        rc = rc ? rc : report_write_series(f, in->series, &o->rule, GROWTH_ROWS);
     else
         fputs("null", f);
-    /* TODO(suspects): the leak suspects section waits for core/suspects.c. */
-    fputs(",\n\"suspects\":null}", f);
+    fputs(",\n\"suspects\":", f);
+    rc = rc ? rc : report_write_suspects(f, s, &in->series->trend, in->suspects, o->threshold);
+    fputs("}", f);
     return rc;
 }
 
 /* The data gathered in memory, then the page written around it into out. */
-static int write_report(cli_context *ctx, const report_state *o, char **pos, int npos, const lf_snapshot *s,
-                        const report_series *series, lf_outfile *out)
+static int write_report(cli_context *ctx, const report_state *o, const report_inputs *in, lf_outfile *out)
 {
     char *data = NULL;
     size_t len = 0;
@@ -198,7 +236,7 @@ static int write_report(cli_context *ctx, const report_state *o, char **pos, int
     if (!mem)
         return -1;
     cli_progress(ctx, "writing the report");
-    int rc = write_data(mem, o, pos, npos, s, series);
+    int rc = write_data(mem, o, in);
     if (fclose(mem) || rc) {
         free(data);
         return -1;
@@ -231,6 +269,25 @@ static int open_output(const char *output, lf_outfile *out)
     return 0;
 }
 
+/* As `suspects` finds them: growth over the series, then size, at most
+ * --suspects, with their paths; 0 or an exit code. */
+static int find_suspects(cli_context *ctx, const report_state *o, const report_inputs *in, lf_suspect_list *list)
+{
+    lf_error err;
+    cli_progress(ctx, "finding suspects");
+    int rc = 0;
+    if (in->npos > 1 && lf_suspects_by_growth(&in->series->trend, in->s, o->workload, &o->rule, list, &err))
+        rc = -1;
+    if (!rc && lf_suspects_by_size(in->s, o->threshold, list, &err))
+        rc = -1;
+    if (!rc && o->suspects)
+        lf_suspect_list_truncate(list, o->suspects);
+    if (!rc && lf_suspect_paths(in->s, list, &err))
+        rc = -1;
+    cli_progress_done(ctx);
+    return rc ? cli_input_error(in->pos[in->npos - 1], &err) : 0;
+}
+
 /* Reads the snapshots and writes the page into out; 0 or an exit code. */
 static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf_outfile *out)
 {
@@ -239,12 +296,16 @@ static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf
     if (report_series_init(&series, (uint32_t)npos, o->workload, &err))
         return cli_input_error(pos[npos - 1], &err);
     lf_snapshot last;
+    lf_suspect_list suspects = {0};
     int rc = read_series(ctx, pos, npos, &series, &last);
     if (!rc) {
-        if (write_report(ctx, o, pos, npos, &last, &series, out)) {
+        report_inputs in = {pos, npos, &last, &series, &suspects};
+        rc = find_suspects(ctx, o, &in, &suspects);
+        if (!rc && write_report(ctx, o, &in, out)) {
             cli_message("error", "writing the report: %s", strerror(errno ? errno : ENOMEM));
             rc = EXIT_SYSTEM;
         }
+        lf_suspect_list_free(&suspects);
         lf_snapshot_free(&last);
     }
     report_series_free(&series);
@@ -258,6 +319,8 @@ int cmd_report(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.nodes = 3000;
     opt.classes = 500;
+    opt.suspects = 10;
+    opt.threshold = 0.1;
     opt.rule = (lf_trend_rule){10, 0.9, 0, 0.5};
     char **pos;
     int npos;

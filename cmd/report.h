@@ -54,6 +54,13 @@ void report_series_free(report_series *r);
  * at most `rows`). 0 or -1 (memory). */
 int report_write_series(FILE *f, const report_series *r, const lf_trend_rule *rule, uint32_t rows);
 
+/* "suspects": the findings of list (core/suspects.h, with their paths)
+ * for s, the last snapshot; t: the series' trend (growth findings' names).
+ * 0 or -1 (memory). */
+struct lf_suspect_list;
+int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, const struct lf_suspect_list *list,
+                          double threshold);
+
 /* The page: the template with the style, the script and data[0..len). */
 int report_write_page(FILE *f, const char *data, size_t len);
 

@@ -287,15 +287,20 @@
       var d = el('details', { 'class': 'suspect', 'data-kind': x.kind, 'data-class': x['class'] || '' });
       if (k === 0) d.open = true;
       var who = x.object ? x.object.label + ' ' + (x.object.id || '') : 'the GC roots';
-      var head = x.kind === 'growth'
-        ? (x['class'] || '?') + ' grows: ' + (x.rate === null ? '?' : x.rate.toFixed(2)) + ' per unit of workload (+' +
-          count(x.gain) + '), under ' + (x.holder || who)
-        : (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') : who) + ' retain' +
-          (x.kind === 'class' ? '' : 's') + ' ' + bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
+      var head;
+      if (x.kind === 'growth') {
+        var rates = x.grows.map(function (g) { return g['class'] + ' +' + (g.rate === null ? '?' : g.rate.toFixed(2)); });
+        head = 'Grows with the workload under ' + (x.holder || who) + ': ' + rates.join(', ') +
+          ' per unit of workload (objects ' + x.counts.map(count).join(', ') + ')';
+      } else {
+        head = (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +
+          bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
+      }
       d.appendChild(el('summary', {}, head));
       var a = x.accumulation;
       if (a) {
-        var p = el('p', { 'class': 'accumulation' }, 'Accumulation point: ' + a.point.label + ' ' + (a.point.id || '') +
+        var p = el('p', { 'class': 'accumulation', 'data-class': a['class'] || '', 'data-count': a.count, 'data-bytes': a.bytes },
+          'Accumulation point: ' + a.point.label + ' ' + (a.point.id || '') +
           ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + ' ' + a['class'] +
           ', ' + bytes(a.bytes) : ''));
         if (a.point.id in byId) {
@@ -308,7 +313,7 @@
       if (x.path) {
         var ol = el('ol', { 'class': 'path' });
         x.path.forEach(function (h) {
-          ol.appendChild(el('li', {}, (h[3] ? h[3] + '  \u2192  ' : '') + h[0] + ' ' + (h[1] || '') +
+          ol.appendChild(el('li', {}, (h[3] ? h[3] + ' \u2192 ' : '') + h[0] + ' ' + (h[1] || '') +
             ' (retains ' + bytes(h[2]) + ')'));
         });
         d.appendChild(el('div', { 'class': 'note' }, 'Shortest path from a GC root:'));

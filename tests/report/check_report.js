@@ -96,9 +96,26 @@ async function plantedLeak(browser) {
   const back = await level(page, 1);
   check('planted: the path\'s first step zooms back out', back.length === top.length, back.length + ' vs ' + top.length);
 
+  await suspects(page, 'planted', (x) => x.kind === 'object' && x.cls === 'java.util.ArrayList' &&
+    x.accClass === 'Leaked' && x.accCount === 1000 && x.accBytes === 136000 && x.path.length === 2 &&
+    x.path[0].startsWith('static field PlantedLeak.LEAK \u2192 java.util.ArrayList') &&
+    x.path[1].startsWith('elementData \u2192 java.lang.Object[]'),
+  'the first suspect is the list, 1000 Leaked (136000 bytes) at its Object[], path LEAK / elementData');
   await classTable(page);
   check('planted: no request left the disk, no script error', problems.length === 0, problems.join('; '));
   await page.close();
+}
+
+// The first suspect (expanded), as the page shows it.
+async function suspects(page, name, want, what) {
+  const first = await page.$$eval('#suspects details.suspect', (ds) => ds.slice(0, 1).map((d) => {
+    const a = d.querySelector('p.accumulation');
+    return { kind: d.dataset.kind, cls: d.dataset.class, open: d.open, summary: d.querySelector('summary').textContent,
+      accClass: a && a.dataset.class, accCount: a && Number(a.dataset.count), accBytes: a && Number(a.dataset.bytes),
+      path: Array.from(d.querySelectorAll('ol.path li')).map((li) => li.textContent) };
+  }));
+  const shown = await page.$eval('#suspects-section', (s) => !s.hidden);
+  check(name + ': ' + what, shown && first.length === 1 && first[0].open && want(first[0]), JSON.stringify(first[0]));
 }
 
 async function classValues(page) {
@@ -149,6 +166,10 @@ async function series(browser) {
     growth.length > 0 && growth[0][0] === 'LeakedSession' && growth[0][1] === '200, 400, 600' && growth[0][4] === 'grows',
     JSON.stringify(growth[0]));
   check('series: its holder is SessionRegistry.SESSIONS', growth.length > 0 && growth[0][5].includes('SessionRegistry.SESSIONS'));
+  await suspects(page, 'series', (x) => x.kind === 'growth' && x.cls === 'LeakedSession' &&
+    x.summary.includes('SessionRegistry.SESSIONS') && x.summary.includes('LeakedSession +2.00') &&
+    x.summary.includes('LeakedToken +1.00') && x.summary.includes('objects 300, 600, 900'),
+  'the first suspect grows under SessionRegistry.SESSIONS: 2 LeakedSession and 1 LeakedToken per operation');
   await page.screenshot({ path: path.join(shots, 'series.png'), fullPage: true });
   check('series: no request left the disk, no script error', problems.length === 0, problems.join('; '));
   await page.close();
