@@ -42,42 +42,65 @@ static void write_accumulation(FILE *f, const lf_snapshot *s, const lf_accumulat
     fprintf(f, ",\"count\":%llu,\"bytes\":%llu}", (unsigned long long)a->count, (unsigned long long)a->bytes);
 }
 
-/* The path's hops: [label, id, retained, field]; the first hop's field is
- * the root that names it, the others' the edge from the hop before. */
+/* A path longer than this keeps its first PATH_HEAD hops and its last ones,
+ * with one hop that says how many were left out: a linked list of a million
+ * nodes must not make the page large. */
+enum { PATH_MAX_HOPS = 40, PATH_HEAD = 5 };
+
+/* Hop k: [label, id, retained, field]; the first hop's field is the root
+ * that names it, the others' the edge from the hop before (answer a). */
+static void write_hop(FILE *f, const lf_snapshot *s, dom_roots *roots, const lf_suspect *x, uint32_t k,
+                      const lf_edge_answer *a)
+{
+    char text[4200];
+    size_t len = 0, p = 0;
+    if (k == 0) {
+        len = dom_roots_text(roots, x->path[0], LF_NODE_NONE, text, sizeof text);
+    } else if (a->flags & LF_HOP_FOUND) {
+        if (a->flags & LF_HOP_WEAK)
+            p = (size_t)snprintf(text, sizeof text, "(weak) ");
+        len = p + lf_snapshot_label_text(s, a->kind, a->label, text + p, sizeof text - p);
+    }
+    putc('[', f);
+    report_json_cut(f, lf_snapshot_object_label(s, x->path[k]), REPORT_TREE_LABEL_MAX);
+    putc(',', f);
+    report_json_id(f, s, x->path[k]);
+    fprintf(f, ",%llu,", (unsigned long long)s->retained[x->path[k]]);
+    report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
+    putc(']', f);
+}
+
+/* The hops of x's path, the middle of a long one left out; 0 or -1 (memory). */
 static int write_path(FILE *f, const lf_snapshot *s, dom_roots *roots, const lf_suspect *x)
 {
     if (!x->path) {
         fputs("null", f);
         return 0;
     }
-    lf_edge_question *q = malloc(((size_t)x->path_len + 1) * sizeof *q);
-    lf_edge_answer *a = malloc(((size_t)x->path_len + 1) * sizeof *a);
+    uint32_t n = x->path_len, skip_from = n, skip_to = n;
+    if (n > PATH_MAX_HOPS) {
+        skip_from = PATH_HEAD;
+        skip_to = n - (PATH_MAX_HOPS - PATH_HEAD);
+    }
+    lf_edge_question *q = malloc(((size_t)n + 1) * sizeof *q);
+    lf_edge_answer *a = malloc(((size_t)n + 1) * sizeof *a);
     int rc = -1;
     if (q && a) {
-        for (uint32_t k = 1; k < x->path_len; k++)
+        for (uint32_t k = 1; k < n; k++)
             q[k - 1] = (lf_edge_question){x->path[k - 1], x->path[k]};
-        rc = x->path_len > 1 ? lf_edge_batch_answer(s, q, x->path_len - 1, a) : 0;
+        rc = n > 1 ? lf_edge_batch_answer(s, q, n - 1, a) : 0;
     }
-    for (uint32_t k = 0; !rc && k < x->path_len; k++) {
-        char text[4200];
-        size_t len = 0, p = 0;
-        if (k == 0) {
-            len = dom_roots_text(roots, x->path[0], LF_NODE_NONE, text, sizeof text);
-        } else if (a[k - 1].flags & LF_HOP_FOUND) {
-            if (a[k - 1].flags & LF_HOP_WEAK)
-                p = (size_t)snprintf(text, sizeof text, "(weak) ");
-            len = p + lf_snapshot_label_text(s, a[k - 1].kind, a[k - 1].label, text + p, sizeof text - p);
+    for (uint32_t k = 0; !rc && k < n; k++) {
+        fputs(k ? ",\n" : "[\n", f);
+        if (k == skip_from) {
+            fprintf(f, "[\"\\u2026 %u more hops\",null,null,\"\"]", skip_to - skip_from);
+            k = skip_to - 1;
+            continue;
         }
-        fputs(k ? ",\n[" : "[\n[", f);
-        report_json_cut(f, lf_snapshot_object_label(s, x->path[k]), REPORT_TREE_LABEL_MAX);
-        putc(',', f);
-        report_json_id(f, s, x->path[k]);
-        fprintf(f, ",%llu,", (unsigned long long)s->retained[x->path[k]]);
-        report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
-        putc(']', f);
+        write_hop(f, s, roots, x, k, k ? &a[k - 1] : NULL);
     }
     if (!rc)
-        fputs(x->path_len ? "]" : "[]", f);
+        fputs(n ? "]" : "[]", f);
     free(q);
     free(a);
     return rc;

@@ -313,8 +313,8 @@
       if (x.path) {
         var ol = el('ol', { 'class': 'path' });
         x.path.forEach(function (h) {
-          ol.appendChild(el('li', {}, (h[3] ? h[3] + ' \u2192 ' : '') + h[0] + ' ' + (h[1] || '') +
-            ' (retains ' + bytes(h[2]) + ')'));
+          ol.appendChild(el('li', {}, h[2] === null ? h[0] : (h[3] ? h[3] + ' \u2192 ' : '') + h[0] + ' ' +
+            (h[1] || '') + ' (retains ' + bytes(h[2]) + ')'));
         });
         d.appendChild(el('div', { 'class': 'note' }, 'Shortest path from a GC root:'));
         d.appendChild(ol);
