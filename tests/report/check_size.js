@@ -35,5 +35,9 @@ const larger = more.filter((r) => r[4] / r[6] > smallest);
 check('size: the objects taken are the largest (no "more" box averages more than the smallest taken)',
   larger.length === 0, 'smallest taken ' + smallest + ', ' + JSON.stringify(larger.slice(0, 2)));
 check('size: at most one "more" box per node', more.length <= objects + 1, more.length);
+// A suspect's path keeps its first 5 hops and last 35, one hop standing for
+// the rest (a linked list's accumulation point is a million hops down).
+const paths = (data.suspects ? data.suspects.items : []).map((x) => (x.path || []).length);
+check('size: no suspect\'s path is longer than 41 hops', paths.every((n) => n <= 41), JSON.stringify(paths));
 console.log(passed + ' passed, ' + failed + ' failed');
 process.exit(failed ? 1 : 0);

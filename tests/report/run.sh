@@ -73,6 +73,15 @@ for nodes in 3000 500; do
     fi
 done
 
+# A list of a million nodes (fixtures/java/README.md): the suspect's path to
+# its tail is a million hops, the page stays small.
+if "$lf" report fixtures/java/dumps/linked_list_1m.hprof.gz -o "$out/list.html" --no-progress; then
+    node tests/report/check_size.js "$out/list.html" 3000 5000000 >"$log" 2>&1
+    tally "$log"
+else
+    bad "report on linked_list_1m"
+fi
+
 if [ ! -x /usr/bin/chromium ]; then
     echo "SKIP report pages in Chromium: /usr/bin/chromium is missing (tests/setup.sh installs Debian's chromium)"
 elif [ ! -d tests/report/node_modules/puppeteer-core ]; then
