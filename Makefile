@@ -26,13 +26,24 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install
+.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install FORCE
 
 all: $(BUILD)/leakfind
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The git revision `leakfind --version` prints. Rewritten only when it changes,
+# so a new commit (or a tree turning dirty) rebuilds main.o and nothing else;
+# a tree without .git (a tarball) says "unknown".
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@rev=$$( { [ -e .git ] && git describe --always --dirty; } 2>/dev/null || echo unknown); \
+	  printf '#define LF_REVISION "%s"\n' "$$rev" >$@.tmp; \
+	  if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/cmd/main.o: $(BUILD)/version.h
+$(BUILD)/cmd/main.o: CFLAGS += -I$(BUILD)
 
 $(BUILD)/libleakfind.a: $(LIB_OBJ)
 	rm -f $@
@@ -86,13 +97,16 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
 
-# make install PREFIX=DIR: the binary, the OCaml agent for `leakfind record`
+# make install PREFIX=DIR: the binary, its man page, its bash completion, the OCaml agent for `leakfind record`
 # (PREFIX/lib/leakfind) and the findlib package `leakfind` (PREFIX/lib/ocaml:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
 PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/leakfind $(DESTDIR)$(PREFIX)/bin/leakfind
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/leakfind.1 $(DESTDIR)$(PREFIX)/share/man/man1/leakfind.1
+	install -m 644 completions/leakfind.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/leakfind
 	if [ -f $(BUILD)/leakfind-agent.so ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
 	  install -m 644 $(BUILD)/leakfind-agent.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \

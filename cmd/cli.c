@@ -1,6 +1,7 @@
 /* cli.c - option parsing, messages and the shared open-and-analyse step. */
 #include "cli.h"
 #include "dangling_note.h"
+#include "progress_line.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -373,7 +374,10 @@ static void cli_dangling_message(const cli_context *ctx, const char *path, const
 int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
-    lf_open_options options = {ctx->read_flags, ctx->threads, ctx->partial};
+    progress_line line;
+    progress_line_init(&line, "reading %s", path);
+    lf_open_options options = {ctx->read_flags, ctx->threads, ctx->partial,
+                               ctx->progress ? &line.progress : NULL};
     /* the input is opened once: a pipe's bytes can be read only once */
     int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

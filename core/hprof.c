@@ -219,8 +219,15 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
 {
     const unsigned id = r->id_size;
     uint64_t at = c->pos;
+    /* progress: one compare per record; a report every LF_PROGRESS_STEP bytes */
+    uint64_t reported = c->pos, report_at = r->progress ? c->pos + LF_PROGRESS_STEP : UINT64_MAX;
     while (c->pos < c->end) {
         at = c->pos;
+        if (__builtin_expect(at >= report_at, 0)) {
+            lf_progress_add(r->progress, at - reported);
+            reported = at;
+            report_at = at + LF_PROGRESS_STEP;
+        }
         __builtin_prefetch(c->data + at + PREFETCH_BYTES);
         uint8_t tag = hprof_u1(c);
         uint32_t len = 0, n = 0;
@@ -366,6 +373,8 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
             goto fail;
         }
     }
+    if (r->progress)
+        lf_progress_add(r->progress, c->pos - reported);
     return 0;
 fail:
     c->pos = at; /* the start of the sub-record that failed: where a partial dump ends */
@@ -1167,6 +1176,10 @@ static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_vis
     uint64_t total = 0;
     for (size_t i = 0; i < r->segment_count; i++)
         total += r->segment[2 * i + 1] - r->segment[2 * i];
+    static const char *const stage[] = {"", "pass 1 of 3", "pass 2 of 3", "pass 3 of 3"};
+    lf_progress_counter progress;
+    lf_progress_begin(&progress, r->progress_to, pass >= 1 && pass <= 3 ? stage[pass] : "", total);
+    r->progress = progress.progress ? &progress : NULL; /* the jobs' copies share it */
     size_t seg = 0;
     uint64_t done = 0;
     for (unsigned k = 0; k < threads; k++) {
@@ -1198,6 +1211,7 @@ static int walk_parallel(hprof_reader *r, unsigned threads, int pass, object_vis
         walk_job_run(&job[k]);
     for (unsigned k = 1; k <= started; k++)
         pthread_join(tid[k], NULL);
+    r->progress = NULL;
     int rc = 0;
     for (unsigned k = 0; k < threads; k++) {
         r->warnings += job[k].reader.warnings;
@@ -1478,11 +1492,18 @@ static size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread
 int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
                    lf_snapshot *out, lf_error *err)
 {
+    return lf_hprof_parse_reporting(data, size, flags, threads, NULL, out, err);
+}
+
+int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
+                             const lf_progress *progress, lf_snapshot *out, lf_error *err)
+{
     if (threads == 0)
         threads = 1;
     memset(out, 0, sizeof *out);
     hprof_reader r;
     memset(&r, 0, sizeof r);
+    r.progress_to = progress;
     r.data = data;
     r.size = size;
     r.flags = flags;

@@ -3,6 +3,7 @@
 #ifndef LF_HPROF_H
 #define LF_HPROF_H
 
+#include "progress.h"
 #include "snapshot.h"
 
 enum {
@@ -18,5 +19,9 @@ int lf_hprof_detect(const uint8_t *data, uint64_t size);
  * for any number). */
 int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
                    lf_snapshot *out, lf_error *err);
+/* The same, telling progress (NULL: nobody) the heap bytes each of its three
+ * passes has walked. */
+int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
+                             const lf_progress *progress, lf_snapshot *out, lf_error *err);
 
 #endif

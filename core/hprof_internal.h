@@ -12,6 +12,7 @@
 #include "hprof_format.h"
 #include "idrank.h"
 #include "idset.h"
+#include "progress.h"
 #include "site_table.h"
 #include "strtab.h"
 
@@ -93,6 +94,8 @@ typedef struct hprof_reader {
     /* class indices of well-known classes, HPROF_NONE when absent */
     uint32_t class_class, reference_class, soft_reference_class;
     uint32_t prim_array_class[12]; /* by basic type: the class of "byte[]" ... */
+    const lf_progress *progress_to; /* who hears of the passes; NULL: nobody */
+    lf_progress_counter *progress; /* heap bytes walked in this pass; shared by the threads */
     uint64_t warnings;
     /* Allocation sites (hprof_sites.c): the last object's trace serial, known
      * to name a trace; whether some object names a trace with frames. */

@@ -48,7 +48,7 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
     if (fmt == LF_FORMAT_V8)
         return lf_v8_parse(f->data, f->size, opt->threads, opt->partial, out, err);
     unsigned flags = opt->hprof_flags | (opt->partial ? LF_HPROF_PARTIAL : 0);
-    return lf_hprof_parse(f->data, f->size, flags, opt->threads, out, err);
+    return lf_hprof_parse_reporting(f->data, f->size, flags, opt->threads, opt->progress, out, err);
 }
 
 /* Reads the regular file open on fd. */
@@ -102,7 +102,7 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
 
 int lf_open_fd(int fd, const lf_open_options *options, lf_snapshot *out, lf_error *err)
 {
-    static const lf_open_options defaults = {0, 1, 0};
+    static const lf_open_options defaults = {0, 1, 0, NULL};
     const lf_open_options *opt = options ? options : &defaults;
     struct stat st;
     if (fstat(fd, &st) < 0)

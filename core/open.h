@@ -2,6 +2,7 @@
 #ifndef LF_OPEN_H
 #define LF_OPEN_H
 
+#include "progress.h"
 #include "snapshot.h"
 
 lf_source_format lf_detect_format(const uint8_t *head, size_t len);
@@ -10,6 +11,7 @@ typedef struct lf_open_options {
     unsigned hprof_flags;   /* LF_HPROF_*: reference semantics for Java dumps */
     unsigned threads;       /* reader threads; 0 = 1 */
     int partial;            /* read a cut-off dump up to the cut (HPROF, V8, gzip) */
+    const lf_progress *progress; /* how far the read is (HPROF); NULL: nobody asks */
 } lf_open_options;
 
 /* options may be NULL (defaults). A path that is not a regular file (a pipe,

@@ -35,19 +35,46 @@ void lf_suspect_list_free(lf_suspect_list *list)
     memset(list, 0, sizeof *list);
 }
 
-/* Walks down from node while one child holds at least LF_SUSPECT_DESCEND of
- * its parent (children are listed largest first). */
+/* The child of node that holds the memory on, or LF_NODE_NONE: the largest
+ * child (children are listed largest first) when it holds at least
+ * LF_SUSPECT_DESCEND of node. */
+static uint32_t main_child(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t first = s->domtree_offset[node], end = s->domtree_offset[node + 1];
+    if (first == end)
+        return LF_NODE_NONE;
+    uint32_t child = s->domtree_child[first];
+    return (double)s->retained[child] < LF_SUSPECT_DESCEND * (double)s->retained[node] ? LF_NODE_NONE : child;
+}
+
+/* Walks down from node while one child holds most of it. A chain of one
+ * class (a linked list, each link dominating the rest) stops at its head:
+ * the memory accumulates along the chain, not at its end. */
 static uint32_t descend(const lf_snapshot *s, uint32_t node)
 {
-    for (;;) {
-        uint32_t first = s->domtree_offset[node], end = s->domtree_offset[node + 1];
-        if (first == end)
+    for (uint32_t child; (child = main_child(s, node)) != LF_NODE_NONE; node = child)
+        if (s->object_class[child] == s->object_class[node])
             return node;
-        uint32_t child = s->domtree_child[first];
-        if ((double)s->retained[child] < LF_SUSPECT_DESCEND * (double)s->retained[node])
-            return node;
-        node = child;
+    return node;
+}
+
+/* A chain's head: the links below it (their count, the class, what the
+ * first retains). Returns 0 when point heads no chain. */
+static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
+{
+    uint32_t cls = s->object_class[acc->point], link = main_child(s, acc->point);
+    if (link == LF_NODE_NONE || s->object_class[link] != cls)
+        return 0;
+    acc->cls = cls;
+    acc->bytes = s->retained[link];
+    acc->count = 0;
+    /* every link below, however short the tail */
+    while (link != LF_NODE_NONE && s->object_class[link] == cls) {
+        acc->count++;
+        uint32_t first = s->domtree_offset[link];
+        link = first == s->domtree_offset[link + 1] ? LF_NODE_NONE : s->domtree_child[first];
     }
+    return 1;
 }
 
 typedef struct class_bytes {
@@ -61,11 +88,14 @@ static int by_class(const void *pa, const void *pb)
     return a->cls < b->cls ? -1 : a->cls > b->cls;
 }
 
-/* What accumulates at point: its children that retain less than `apart`
- * (the others are findings of their own), grouped by class; the class
- * whose children retain the most (ties: more children, smaller class). */
+/* What accumulates at point: the links of the chain it heads, else its
+ * children that retain less than `apart` (the others are findings of their
+ * own), grouped by class; the class whose children retain the most (ties:
+ * more children, smaller class). */
 static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
 {
+    if (chain_below(s, acc))
+        return 0;
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
     class_bytes *c = malloc(((size_t)(end - first) + 1) * sizeof *c);
     if (!c)
@@ -111,6 +141,8 @@ static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_l
     lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
                     .retained = s->retained[node], .holder_row = -1};
     f.acc.point = descend(s, node);
+    if (chain_below(s, &f.acc))
+        return lf_suspect_add(list, &f);
     uint64_t apart = 0;
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
         uint32_t child = s->domtree_child[i];
@@ -311,12 +343,22 @@ static void put_hop(const lf_snapshot *s, const lf_suspect *f, uint32_t i, char 
     put(buf, size, at, ")", 1);
 }
 
+/* A long path is shown by its first and last hops. */
+enum { PATH_HEAD = 4, PATH_TAIL = 8 };
+
 size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf, size_t size)
 {
     size_t at = 0;
     if (size)
         buf[0] = 0;
-    for (uint32_t i = 0; i < f->path_len; i++)
+    for (uint32_t i = 0; i < f->path_len; i++) {
+        if (f->path_len > PATH_HEAD + PATH_TAIL && i == PATH_HEAD) {
+            char more[64];
+            int n = snprintf(more, sizeof more, " / ... %u more", f->path_len - PATH_HEAD - PATH_TAIL);
+            put(buf, size, &at, more, n > 0 ? (size_t)n : 0);
+            i = f->path_len - PATH_TAIL;
+        }
         put_hop(s, f, i, buf, size, &at);
+    }
     return at;
 }

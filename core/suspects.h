@@ -8,7 +8,9 @@
  *    `dominators` view does) that retain at least T.
  *  - From a candidate, walk down while one dominator-tree child retains at
  *    least LF_SUSPECT_DESCEND of its parent: the node where that stops is
- *    the accumulation point, where memory spreads into many children.
+ *    the accumulation point, where memory spreads into many children. A
+ *    chain of one class (a linked list) stops the walk at its head; its
+ *    links are what accumulates there.
  *  - The change: a child of the accumulation point that alone retains at
  *    least T is a candidate of its own (a global object or a class loader
  *    holding several big things is not one finding); the parent stays a

@@ -30,6 +30,10 @@ echo "== OCaml agent"
 sh tests/ocaml/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"
 
+echo "== version, man page, install, completion, progress"
+sh tests/conveniences/run.sh "$build" >"$log" 2>&1
+cat "$log"; tally "$log"
+
 echo "== report (pages in headless Chromium)"
 sh tests/report/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"

@@ -41,3 +41,9 @@ rows_ suspects_series_node_control "0" 'NR > 1 && $2 == "growth" { n++ } END { p
 rows_ suspects_listener_node "1 growth configBus (EventEmitter) / _events (Object) / config-changed (Array) Array +1.00, system / Context +1.00, Function +1.00, RequestContext +1.00" \
     'NR == 2 { sub(/.*\(system \/ Context\) \/ /, "", $15); print $1, $2, $15, $16 }' \
     suspects $N/listener_leak-2.heapsnapshot.gz $N/listener_leak-1.heapsnapshot.gz --workload 300,100 --format tsv
+# linked_list.js: a list of 1,000,000 ListNode, each dominating the rest.
+# The walk down stops at its head, and the 999,999 links below it are what
+# accumulates (not the last link, where a walk to the end would stop).
+rows_ suspects_chain_node "1 object global ListNode 999999 ListNode head (ListNode)" \
+    'NR == 2 { n = split($15, hop, " / "); print $1, $2, $6, $9, $10, $11, hop[n] }' \
+    suspects fixtures/node/linked_list.heapsnapshot.gz --format tsv

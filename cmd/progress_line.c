@@ -1,0 +1,45 @@
+/* progress_line.c - the progress line: at most ~10 redraws a second, whatever
+ * the number of threads reporting; a stage's start and end are always drawn. */
+#include "progress_line.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "output.h"
+
+#define REDRAW_NS 100000000 /* 0.1 s */
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void draw(void *arg, const char *stage, uint64_t done, uint64_t total)
+{
+    progress_line *p = arg;
+    if (atomic_flag_test_and_set_explicit(&p->drawing, memory_order_acquire))
+        return;
+    int64_t now = now_ns();
+    if (done == 0 || done >= total || now - p->last_ns >= REDRAW_NS) {
+        p->last_ns = now;
+        char have[32], all[32];
+        out_format_bytes(have, sizeof have, done);
+        out_format_bytes(all, sizeof all, total);
+        unsigned pct = total ? (unsigned)(done * 100.0 / (double)total) : 100;
+        fprintf(stderr, "\rleakfind: %s%s%s%s  %s of %s (%u%%)\033[K", p->what, *stage ? " (" : "",
+                stage, *stage ? ")" : "", have, all, pct);
+        fflush(stderr);
+    }
+    atomic_flag_clear_explicit(&p->drawing, memory_order_release);
+}
+
+void progress_line_init(progress_line *p, const char *what_fmt, const char *arg)
+{
+    p->progress.report = draw;
+    p->progress.ctx = p;
+    snprintf(p->what, sizeof p->what, what_fmt, arg);
+    atomic_flag_clear(&p->drawing);
+    p->last_ns = 0;
+}
