@@ -1,11 +1,11 @@
 // check_size.js - a report's data block: how many dominator-tree objects it
 // carries and whether "more" boxes account for the rest.
-// usage: node check_size.js REPORT.html NODES MAX_BYTES
+// usage: node check_size.js REPORT.html NODES MAX_BYTES [SKIPPED_HOPS]
 // Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed".
 'use strict';
 const fs = require('fs');
 const [file, nodesArg, maxArg] = process.argv.slice(2);
-const nodes = Number(nodesArg), max = Number(maxArg);
+const nodes = Number(nodesArg), max = Number(maxArg), skipped = process.argv[5];
 let passed = 0, failed = 0;
 function check(name, ok, why) {
   if (ok) { passed++; console.log('ok   ' + name); }
@@ -39,5 +39,11 @@ check('size: at most one "more" box per node', more.length <= objects + 1, more.
 // the rest (a linked list's accumulation point is a million hops down).
 const paths = (data.suspects ? data.suspects.items : []).map((x) => (x.path || []).length);
 check('size: no suspect\'s path is longer than 41 hops', paths.every((n) => n <= 41), JSON.stringify(paths));
+if (skipped !== undefined) {
+  const p = data.suspects.items.length ? data.suspects.items[0].path : null;
+  check('size: the first suspect\'s path is its first 5 hops, "\u2026 ' + skipped + ' more hops", its last 35',
+    p && p.length === 41 && p[5][0] === '\u2026 ' + skipped + ' more hops' && p[5][1] === null &&
+    p[4][1] !== null && p[6][1] !== null, p && JSON.stringify(p.slice(4, 7)));
+}
 console.log(passed + ' passed, ' + failed + ' failed');
 process.exit(failed ? 1 : 0);
