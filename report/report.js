@@ -304,8 +304,9 @@
           ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + ' ' + a['class'] +
           ', ' + bytes(a.bytes) : ''));
         if (a.point.id in byId) {
-          var go = el('a', { href: '#tree-section', 'class': 'show' }, ' show in the tree');
+          var go = el('a', { href: '#tree-section', 'class': 'show' }, 'show in the tree');
           go.addEventListener('click', function () { render(byId[a.point.id]); });
+          p.appendChild(document.createTextNode(' \u00b7 '));
           p.appendChild(go);
         }
         d.appendChild(p);
