@@ -49,8 +49,17 @@ $(BUILD)/libleakfind.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/libleakfind.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
+$(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/libleakfind.a $(LDLIBS)
+
+# `leakfind report`'s page: template, style and script are files in report/,
+# made into byte arrays so the binary needs nothing at run time.
+REPORT_ASSETS := report/report.html.in report/report.css report/report.js
+$(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) report/embed.sh
+	@mkdir -p $(dir $@)
+	sh report/embed.sh $(REPORT_ASSETS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/report_assets.o: $(BUILD)/gen/report_assets.c
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)

@@ -20,6 +20,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 

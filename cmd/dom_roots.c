@@ -204,7 +204,7 @@ static int same_root_text(const lf_snapshot *s, uint32_t a, uint32_t b)
 
 /* "root: static field X.y", or "3 roots: A, B, C" (at most LISTED named,
  * then "..."); roots alike in kind and name count once. */
-static void write_root_list(dom_roots *r, out_writer *w, uint32_t node)
+static size_t root_list_text(dom_roots *r, uint32_t node, char *buf, size_t size)
 {
     enum { CAP = 256 };
     uint32_t found[CAP], distinct[CAP];
@@ -223,27 +223,26 @@ static void write_root_list(dom_roots *r, out_writer *w, uint32_t node)
         if (j == kept)
             distinct[kept++] = found[i];
     }
-    char buf[4096];
     size_t n = 0;
     if (kept == 1) {
-        n = root_text(r->s, distinct[0], buf, sizeof buf);
+        n = root_text(r->s, distinct[0], buf, size);
     } else if (kept > 1) {
         int more = total > CAP || kept > LISTED || more_holders;
-        n = (size_t)snprintf(buf, sizeof buf, "%zu%s roots: ", kept, total > CAP ? "+" : "");
+        n = (size_t)snprintf(buf, size, "%zu%s roots: ", kept, total > CAP ? "+" : "");
         for (size_t i = 0; i < kept && i < LISTED; i++) {
             if (i)
-                n += (size_t)snprintf(buf + n, sizeof buf - n, ", ");
-            n += root_text(r->s, distinct[i], buf + n, sizeof buf - n - 8);
+                n += (size_t)snprintf(buf + n, size - n, ", ");
+            n += root_text(r->s, distinct[i], buf + n, size - n - 8);
         }
         if (more)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, ", ...");
+            n += (size_t)snprintf(buf + n, size - n, ", ...");
     }
-    out_str(w, buf, n < sizeof buf ? n : sizeof buf - 1);
+    return n < size ? n : size - 1;
 }
 
 /* "root: (GC roots) / (Stack roots)": the synthetic nodes from the top of
  * the tree down to via; V8's root entry is left out when more follow. */
-static void write_chain(dom_roots *r, out_writer *w, uint32_t via)
+static size_t chain_text(dom_roots *r, uint32_t via, char *buf, size_t size)
 {
     const lf_snapshot *s = r->s;
     uint32_t chain[CHAIN_MAX];
@@ -252,23 +251,25 @@ static void write_chain(dom_roots *r, out_writer *w, uint32_t via)
         chain[len++] = d;
     if (len > 1 && s->idom[chain[len - 1]] == LF_NODE_SUPER)
         len--; /* the root entry above everything says nothing */
-    char buf[4096];
     size_t n = 0;
     for (size_t i = len; i > 0; i--) {
         lf_str name = lf_snapshot_object_label(s, chain[i - 1]);
         uint32_t root;
         if (name.len == 0 && roots_of(r, chain[i - 1], &root, 1))
             name = lf_snapshot_string(s, s->root[root].kind); /* V8's root entry: "(root)" */
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%.*s", i < len ? " / " : "",
+        n += (size_t)snprintf(buf + n, size - n, "%s%.*s", i < len ? " / " : "",
                               (int)(name.len > 200 ? 200 : name.len), name.ptr);
     }
-    out_str(w, buf, n < sizeof buf ? n : sizeof buf - 1);
+    return n < size ? n : size - 1;
+}
+
+size_t dom_roots_text(dom_roots *r, uint32_t node, uint32_t via, char *buf, size_t size)
+{
+    return via != LF_NODE_NONE ? chain_text(r, via, buf, size) : root_list_text(r, node, buf, size);
 }
 
 void dom_roots_write(dom_roots *r, out_writer *w, uint32_t node, uint32_t via)
 {
-    if (via != LF_NODE_NONE)
-        write_chain(r, w, via);
-    else
-        write_root_list(r, w, node);
+    char buf[4096];
+    out_str(w, buf, dom_roots_text(r, node, via, buf, sizeof buf));
 }

@@ -33,6 +33,8 @@ typedef struct dom_roots {
 void dom_roots_init(dom_roots *r, const lf_snapshot *s);
 /* Writes node's field; via: the synthetic node it hangs under, or LF_NODE_NONE. */
 void dom_roots_write(dom_roots *r, out_writer *w, uint32_t node, uint32_t via);
+/* The same text into buf (size >= 64); its length. */
+size_t dom_roots_text(dom_roots *r, uint32_t node, uint32_t via, char *buf, size_t size);
 void dom_roots_free(dom_roots *r);
 
 #endif

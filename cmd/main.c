@@ -21,6 +21,7 @@ static const command commands[] = {
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
     {"diff", cmd_diff, "what grew between two snapshots"},
     {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
+    {"report", cmd_report, "one self-contained HTML page: tree, classes, growth"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
     {"record", cmd_record, "snapshots of an unmodified OCaml program"},
 };

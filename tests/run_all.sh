@@ -34,6 +34,10 @@ echo "== version, man page, install, completion, progress"
 sh tests/conveniences/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"
 
+echo "== report (pages in headless Chromium)"
+sh tests/report/run.sh "$build" >"$log" 2>&1
+cat "$log"; tally "$log"
+
 echo "== fuzz corpora replay"
 for corpus in tests/fuzz/corpus/*/; do
     t=$(basename "$corpus")

@@ -13,3 +13,22 @@ if [ -n "$need" ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
+
+# `leakfind report`'s pages are tested in Debian's chromium, driven by
+# puppeteer-core (tests/report/package.json pins it). Best effort: without
+# them those checks say SKIP.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    web=""
+    command -v chromium >/dev/null 2>&1 || web="chromium"
+    command -v npm >/dev/null 2>&1 || web="$web npm"
+    echo "leakfind setup: installing $web (report tests)"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $web >/dev/null; } ||
+        echo "leakfind setup: could not install $web: the report page tests will be skipped"
+fi
+report_tests="$(dirname "$0")/report"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$report_tests/node_modules/puppeteer-core" ]; then
+    (cd "$report_tests" && npm ci --no-audit --no-fund --silent) ||
+        echo "leakfind setup: npm ci in tests/report failed: the report page tests will be skipped"
+fi

@@ -179,6 +179,7 @@ case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
+help_ help_report report -h
 # trend's verdicts and order (fixtures/graphs/make_uneven_series.sh): Plugin
 # grew 8-fold in bursts (r2 0.779) and is listed first, "grows, uneven", above
 # the flagged steady Session; --exit-code counts only flagged rows and says so

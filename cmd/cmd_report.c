@@ -1,0 +1,347 @@
+/* cmd_report.c - `leakfind report`: one self-contained HTML page (DESIGN 11)
+ * with the dump's dominator tree as a zoomable icicle, its class and root
+ * tables and, over a series of snapshots, the memory evolution and growth. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/outfile.h"
+#include "../core/suspects.h"
+#include "cli.h"
+#include "commands.h"
+#include "report.h"
+
+static const char report_help[] =
+    "usage: leakfind report [S1 S2 ...] SNAPSHOT -o REPORT.html [options]\n"
+    "\n"
+    "Writes one self-contained HTML file (no network, no external files: it opens\n"
+    "from disk in any browser) about SNAPSHOT: the top of its dominator tree as a\n"
+    "zoomable icicle (click a box to zoom in, the path above it to zoom out), the\n"
+    "classes (click a column to sort), the root kinds and the unreachable objects.\n"
+    "With earlier snapshots of the same program before it (oldest first), also\n"
+    "the memory evolution of the largest and growing classes and, from 3\n"
+    "snapshots, the growth table of `leakfind trend`. First, the leak suspects\n"
+    "(as `leakfind suspects` finds them: growth over the series, then what\n"
+    "retains --threshold of the heap), each expandable to its accumulation point\n"
+    "and its path from a GC root. The file's size is bounded\n"
+    "by --nodes and --classes, whatever the dump's. REPORT is written to a\n"
+    "temporary file renamed into place when complete; '-' is standard output.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output REPORT  the file to write (required; '-': standard output)\n"
+    "  --nodes N            dominator-tree objects in the page (default 3000):\n"
+    "                       the largest from the top owners down; the children\n"
+    "                       left out of each become one 'N more' box\n"
+    "  --classes N          rows of the class table (default 500, by retained)\n"
+    "  --threshold PCT      share of the reachable heap a size suspect retains\n"
+    "                       (default 10, as `suspects` takes it)\n"
+    "  --suspects N         at most N suspects (default 10; 0 = all)\n"
+    "  --workload LIST      the work done at each snapshot, as trend takes it\n"
+    "                       (default 1,2,...,N)\n"
+    "  --min-growth N, --min-r2 R, --min-slope S, --min-share R\n"
+    "                       the growth table's rule, as trend's (defaults 10,\n"
+    "                       0.9, 0, 0.5)\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE,
+       OPT_MIN_SHARE, OPT_THRESHOLD, OPT_SUSPECTS };
+static const cli_option report_options[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"nodes", 0, 1, OPT_NODES},
+    {"classes", 0, 1, OPT_CLASSES},
+    {"workload", 0, 1, OPT_WORKLOAD},
+    {"min-growth", 0, 1, OPT_MIN_GROWTH},
+    {"min-r2", 0, 1, OPT_MIN_R2},
+    {"min-slope", 0, 1, OPT_MIN_SLOPE},
+    {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"threshold", 0, 1, OPT_THRESHOLD},
+    {"suspects", 0, 1, OPT_SUSPECTS},
+    {NULL, 0, 0, 0},
+};
+
+#define MAX_SERIES 1000
+/* Bounds on what the page carries, whatever is asked: tree rows are at most
+ * about 400 bytes (labels cut at 160), class rows 350, so the file stays a
+ * few MB (about 2 MB at most with the defaults, 11 MB with both at most). */
+#define MAX_NODES 12000
+#define MAX_CLASSES 5000
+#define GROWTH_ROWS 100
+
+typedef struct report_state {
+    const char *output;
+    uint64_t nodes, classes, suspects;
+    double threshold;         /* share of the reachable heap, 0 < t <= 1 */
+    double workload[MAX_SERIES];
+    unsigned workloads;
+    lf_trend_rule rule;
+} report_state;
+
+static int parse_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int parse_workload(cli_context *ctx, report_state *o, const char *arg)
+{
+    char buf[8192];
+    if (strlen(arg) >= sizeof buf)
+        return cli_usage_error(ctx, "--workload is too long");
+    strcpy(buf, arg);
+    o->workloads = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (o->workloads == MAX_SERIES || parse_real(tok, &o->workload[o->workloads]))
+            return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
+        o->workloads++;
+    }
+    return 0;
+}
+
+/* "10" or "10%": a percentage of the reachable heap, as `suspects` takes it. */
+static int parse_threshold(cli_context *ctx, report_state *o, const char *arg)
+{
+    size_t len = strlen(arg);
+    char num[64];
+    double pct;
+    snprintf(num, sizeof num, "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
+    if (len >= sizeof num || parse_real(num, &pct) || pct <= 0 || pct > 100)
+        return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
+    o->threshold = pct / 100;
+    return 0;
+}
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    report_state *o = state;
+    lf_trend_rule *r = &o->rule;
+    if (id == OPT_OUTPUT)
+        o->output = arg;
+    if (id == OPT_NODES && (cli_parse_count(arg, &o->nodes) || o->nodes == 0 || o->nodes > MAX_NODES))
+        return cli_usage_error(ctx, "--nodes needs a count from 1 to %d, not '%s'", MAX_NODES, arg);
+    if (id == OPT_CLASSES && (cli_parse_count(arg, &o->classes) || o->classes > MAX_CLASSES))
+        return cli_usage_error(ctx, "--classes needs a count up to %d, not '%s'", MAX_CLASSES, arg);
+    if (id == OPT_WORKLOAD)
+        return parse_workload(ctx, o, arg);
+    if (id == OPT_THRESHOLD)
+        return parse_threshold(ctx, o, arg);
+    if (id == OPT_SUSPECTS && cli_parse_count(arg, &o->suspects))
+        return cli_usage_error(ctx, "--suspects needs a count, not '%s'", arg);
+    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &r->min_growth))
+        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
+    if (id == OPT_MIN_R2 && (parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
+        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
+    if (id == OPT_MIN_SHARE && (parse_real(arg, &r->min_share) || r->min_share < 0 || r->min_share > 1))
+        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
+    if (id == OPT_MIN_SLOPE && parse_real(arg, &r->min_slope))
+        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
+    return 0;
+}
+
+/* The workload of each snapshot: given, or 1..N; 0 or a usage error. */
+static int check_workload(cli_context *ctx, report_state *o, int npos)
+{
+    if (o->workloads == 0) {
+        for (int i = 0; i < npos; i++)
+            o->workload[i] = i + 1;
+        return 0;
+    }
+    if (o->workloads != (unsigned)npos)
+        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
+    int varies = npos == 1;
+    for (int i = 1; i < npos; i++)
+        varies |= o->workload[i] != o->workload[0];
+    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
+}
+
+/* Opens every snapshot oldest first, adding each to the series; the last
+ * stays open in *last. 0 or an exit code. */
+static int read_series(cli_context *ctx, char **pos, int npos, report_series *series, lf_snapshot *last)
+{
+    lf_source_format first_format = LF_FORMAT_UNKNOWN;
+    for (int i = 0; i < npos; i++) {
+        lf_snapshot s;
+        int rc = cli_open_analyzed(ctx, pos[i], &s);
+        if (rc)
+            return rc;
+        if (i == 0)
+            first_format = s.source_format;
+        lf_error err;
+        if (s.source_format != first_format) {
+            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
+            rc = EXIT_USAGE;
+        } else if (npos > 1 && report_series_add(series, &s, (uint32_t)i, &err)) {
+            rc = cli_input_error(pos[i], &err);
+        }
+        if (rc || i + 1 < npos) {
+            lf_snapshot_free(&s);
+            if (rc)
+                return rc;
+        } else {
+            *last = s;
+        }
+    }
+    return 0;
+}
+
+/* What the page is made from. */
+typedef struct report_inputs {
+    char **pos;
+    int npos;
+    const lf_snapshot *s;          /* the last snapshot, analysed */
+    const report_series *series;   /* all of them (npos > 1) */
+    const lf_suspect_list *suspects;
+} report_inputs;
+
+/* The page's data: one JSON object. 0 or -1 (memory). */
+static int write_data(FILE *f, const report_state *o, const report_inputs *in)
+{
+    char **pos = in->pos;
+    int npos = in->npos;
+    const lf_snapshot *s = in->s;
+    fputs("{\"version\":1,\"snapshots\":[", f);
+    for (int i = 0; i < npos; i++) {
+        fputs(i ? "," : "", f);
+        report_json_label(f, (lf_str){pos[i], strlen(pos[i])});
+    }
+    fputs("],\n\"info\":", f);
+    int rc = report_write_info(f, s);
+    fputs(",\n\"rootKinds\":", f);
+    rc = rc ? rc : report_write_root_kinds(f, s);
+    fputs(",\n\"classes\":", f);
+    rc = rc ? rc : report_write_classes(f, s, (uint32_t)o->classes);
+    fputs(",\n\"tree\":", f);
+    rc = rc ? rc : report_write_tree(f, s, (uint32_t)o->nodes);
+    fputs(",\n\"series\":", f);
+    if (npos > 1)
+        rc = rc ? rc : report_write_series(f, in->series, &o->rule, GROWTH_ROWS);
+    else
+        fputs("null", f);
+    fputs(",\n\"suspects\":", f);
+    rc = rc ? rc : report_write_suspects(f, s, &in->series->trend, in->suspects, o->threshold);
+    fputs("}", f);
+    return rc;
+}
+
+/* The data gathered in memory, then the page written around it into out. */
+static int write_report(cli_context *ctx, const report_state *o, const report_inputs *in, lf_outfile *out)
+{
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&data, &len);
+    if (!mem)
+        return -1;
+    cli_progress(ctx, "writing the report");
+    int rc = write_data(mem, o, in);
+    if (fclose(mem) || rc) {
+        free(data);
+        return -1;
+    }
+    int fd = dup(out->fd);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        free(data);
+        return -1;
+    }
+    rc = report_write_page(f, data, len);
+    rc = fclose(f) || rc ? -1 : 0;
+    cli_progress_done(ctx);
+    free(data);
+    return rc;
+}
+
+static int open_output(const char *output, lf_outfile *out)
+{
+    if (strcmp(output, "-") == 0) {
+        lf_outfile_use_fd(STDOUT_FILENO, out);
+        return 0;
+    }
+    lf_error err;
+    cli_remove_temp_on_signals();
+    if (lf_outfile_open(output, 0, out, &err))
+        return cli_input_error(output, &err);
+    return 0;
+}
+
+/* As `suspects` finds them: growth over the series, then size, at most
+ * --suspects, with their paths; 0 or an exit code. */
+static int find_suspects(cli_context *ctx, const report_state *o, const report_inputs *in, lf_suspect_list *list)
+{
+    lf_error err;
+    cli_progress(ctx, "finding suspects");
+    int rc = 0;
+    if (in->npos > 1 && lf_suspects_by_growth(&in->series->trend, in->s, o->workload, &o->rule, list, &err))
+        rc = -1;
+    if (!rc && lf_suspects_by_size(in->s, o->threshold, list, &err))
+        rc = -1;
+    if (!rc && o->suspects)
+        lf_suspect_list_truncate(list, o->suspects);
+    if (!rc && lf_suspect_paths(in->s, list, &err))
+        rc = -1;
+    cli_progress_done(ctx);
+    return rc ? cli_input_error(in->pos[in->npos - 1], &err) : 0;
+}
+
+/* Reads the snapshots and writes the page into out; 0 or an exit code. */
+static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf_outfile *out)
+{
+    report_series series;
+    lf_error err;
+    if (report_series_init(&series, (uint32_t)npos, o->workload, &err))
+        return cli_input_error(pos[npos - 1], &err);
+    lf_snapshot last;
+    lf_suspect_list suspects = {0};
+    int rc = read_series(ctx, pos, npos, &series, &last);
+    if (!rc) {
+        report_inputs in = {pos, npos, &last, &series, &suspects};
+        rc = find_suspects(ctx, o, &in, &suspects);
+        if (!rc && write_report(ctx, o, &in, out)) {
+            cli_message("error", "writing the report: %s", strerror(errno ? errno : ENOMEM));
+            rc = EXIT_SYSTEM;
+        }
+        lf_suspect_list_free(&suspects);
+        lf_snapshot_free(&last);
+    }
+    report_series_free(&series);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    static report_state opt;
+    memset(&opt, 0, sizeof opt);
+    opt.nodes = 3000;
+    opt.classes = 500;
+    opt.suspects = 10;
+    opt.threshold = 0.1;
+    opt.rule = (lf_trend_rule){10, 0.9, 0, 0.5};
+    char **pos;
+    int npos;
+    int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (npos < 1 || npos > MAX_SERIES)
+        rc = cli_usage_error(&ctx, "report takes 1 to %d snapshots, oldest first", MAX_SERIES);
+    else if (!opt.output)
+        rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
+    else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
+        rc = check_workload(&ctx, &opt, npos);
+    lf_outfile out;
+    if (!rc && !(rc = open_output(opt.output, &out))) {
+        rc = run(&ctx, &opt, pos, npos, &out);
+        lf_error err;
+        if (rc)
+            lf_outfile_abort(&out);
+        else if (lf_outfile_commit(&out, &err))
+            rc = cli_input_error(opt.output, &err);
+    }
+    free(pos);
+    return rc;
+}

@@ -1,0 +1,208 @@
+// check_report.js - loads leakfind report pages in headless Chromium
+// (Debian's chromium, driven by puppeteer-core) from disk with the network
+// refused, and checks what they show against the fixtures' construction.
+// usage: node check_report.js LEAKFIND OUT_DIR
+// Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed".
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const url = require('url');
+const puppeteer = require('puppeteer-core');
+
+const leakfind = path.resolve(process.argv[2]), outDir = path.resolve(process.argv[3]);
+const repo = path.resolve(__dirname, '..', '..');
+const shots = path.join(repo, 'build', 'report-screenshots');
+fs.mkdirSync(outDir, { recursive: true });
+fs.mkdirSync(shots, { recursive: true });
+let passed = 0, failed = 0;
+function check(name, ok, why) {
+  if (ok) { passed++; console.log('ok   ' + name); }
+  else { failed++; console.log('FAIL ' + name + (why ? ': ' + why : '')); }
+}
+
+function report(name, args) {
+  const out = path.join(outDir, name + '.html');
+  execFileSync(leakfind, ['report', ...args, '-o', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return out;
+}
+
+// Opens file in a fresh page: every request that is neither file: nor data:
+// is refused and counted, and so is every script error.
+async function open(browser, file, problems) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.setRequestInterception(true);
+  page.on('request', (r) => {
+    const to = r.url();
+    if (to.startsWith('file:') || to.startsWith('data:')) r.continue();
+    else { problems.push('request ' + to); r.abort(); }
+  });
+  page.on('pageerror', (e) => problems.push('page error ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console ' + m.text()); });
+  await page.goto(url.pathToFileURL(file).href, { waitUntil: 'load' });
+  return page;
+}
+
+// The icicle's boxes one level below the zoomed node, largest first.
+async function level(page, depth) {
+  return page.$$eval('#icicle .cell[data-depth="' + depth + '"]:not(.small)', (cells) => cells.map((c) => ({
+    index: Number(c.dataset.index), label: c.dataset.label, field: c.dataset.field, retained: Number(c.dataset.retained),
+  })).sort((a, b) => b.retained - a.retained));
+}
+
+async function childRows(page) {
+  return page.$$eval('#children tbody tr[data-index]', (rows) => rows.map((r) => ({
+    label: r.cells[0].textContent, field: r.cells[1].textContent,
+  })));
+}
+
+// planted_leak (fixtures/java/README.md): static final ArrayList<Leaked>
+// PlantedLeak.LEAK = new ArrayList<>(1000) holding 1000 Leaked, each with its
+// own byte[100]. Compressed oops: Leaked 16 bytes, byte[100] 16 + 100 -> 120,
+// Object[1000] 16 + 4 x 1000 = 4016, ArrayList 24: the list retains
+// 24 + 4016 + 1000 x (16 + 120) = 140040 bytes, its Object[] 140016.
+async function plantedLeak(browser) {
+  // --nodes above the dump's 11,196 reachable objects: every Leaked is in the page
+  const file = report('planted', [path.join(repo, 'fixtures/java/dumps/planted_leak.hprof'), '--nodes', '12000']);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const top = await level(page, 1);
+  check('planted: the largest top owner is the ArrayList PlantedLeak.LEAK holds',
+    top.length > 0 && top[0].label === 'java.util.ArrayList' && top[0].field === 'static field PlantedLeak.LEAK',
+    JSON.stringify(top[0]));
+  check('planted: it retains 140040 bytes', top.length > 0 && top[0].retained === 140040, top[0] && top[0].retained);
+  await page.screenshot({ path: path.join(shots, 'planted-top.png'), fullPage: true });
+
+  await page.click('#icicle .cell[data-index="' + top[0].index + '"]');
+  const list = await level(page, 1);
+  check('planted: zoomed into the list, its one child is the Object[] elementData',
+    list.length === 1 && list[0].label === 'java.lang.Object[]' && list[0].field === 'elementData' &&
+    list[0].retained === 140016, JSON.stringify(list));
+  const crumbs = await page.$$eval('#crumbs .crumb', (c) => c.map((x) => x.textContent));
+  check('planted: the path above reads top > ArrayList', crumbs.length === 2 && crumbs[1].startsWith('java.util.ArrayList'),
+    JSON.stringify(crumbs));
+  await page.screenshot({ path: path.join(shots, 'planted-list.png'), fullPage: true });
+
+  await page.click('#icicle .cell[data-index="' + list[0].index + '"]');
+  const held = await page.$eval('#children', (t) => Number(t.dataset.children));
+  const rows = await childRows(page);
+  check('planted: the Object[] holds 1000 objects', held === 1000, held);
+  check('planted: they are Leaked, held by [i]', rows.length > 0 &&
+    rows.every((r) => r.label === 'Leaked' && /^\[\d+\]$/.test(r.field)), JSON.stringify(rows.slice(0, 3)));
+  await page.screenshot({ path: path.join(shots, 'planted-array.png'), fullPage: true });
+
+  await page.click('#crumbs .crumb[data-index="0"]');
+  const back = await level(page, 1);
+  check('planted: the path\'s first step zooms back out', back.length === top.length, back.length + ' vs ' + top.length);
+
+  await suspects(page, 'planted', (x) => x.kind === 'object' && x.cls === 'java.util.ArrayList' &&
+    x.accClass === 'Leaked' && x.accCount === 1000 && x.accBytes === 136000 && x.path.length === 2 &&
+    x.path[0].startsWith('static field PlantedLeak.LEAK \u2192 java.util.ArrayList') &&
+    x.path[1].startsWith('elementData \u2192 java.lang.Object[]'),
+  'the first suspect is the list, 1000 Leaked (136000 bytes) at its Object[], path LEAK / elementData');
+  await classTable(page);
+  check('planted: no request left the disk, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+// The first suspect (expanded), as the page shows it.
+async function suspects(page, name, want, what) {
+  const first = await page.$$eval('#suspects details.suspect', (ds) => ds.slice(0, 1).map((d) => {
+    const a = d.querySelector('p.accumulation');
+    return { kind: d.dataset.kind, cls: d.dataset.class, open: d.open, summary: d.querySelector('summary').textContent,
+      accClass: a && a.dataset.class, accCount: a && Number(a.dataset.count), accBytes: a && Number(a.dataset.bytes),
+      path: Array.from(d.querySelectorAll('ol.path li')).map((li) => li.textContent) };
+  }));
+  const shown = await page.$eval('#suspects-section', (s) => !s.hidden);
+  check(name + ': ' + what, shown && first.length === 1 && first[0].open && want(first[0]), JSON.stringify(first[0]));
+}
+
+async function classValues(page) {
+  return page.$$eval('#classes tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent].concat(JSON.parse(r.dataset.values))));
+}
+
+function ordered(rows, col, desc) {
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1][col], b = rows[i][col];
+    if (desc ? a < b : a > b) return false;
+  }
+  return rows.length > 1;
+}
+
+async function classTable(page) {
+  const leaked = (await classValues(page)).find((r) => r[0] === 'Leaked');
+  check('planted: the class table counts 1000 Leaked', leaked && leaked[1] === 1000, JSON.stringify(leaked));
+  await page.click('#classes th[data-col="1"]');
+  check('classes: a click on count sorts by count, largest first', ordered(await classValues(page), 1, true));
+  await page.click('#classes th[data-col="1"]');
+  check('classes: a second click sorts smallest first', ordered(await classValues(page), 1, false));
+  await page.click('#classes th[data-col="2"]');
+  check('classes: a click on shallow sorts by shallow', ordered(await classValues(page), 2, true));
+  await page.click('#classes th[data-col="0"]');
+  check('classes: a click on class sorts by name', ordered(await classValues(page), 0, false));
+}
+
+// The Java leak series (fixtures/java/series/README.md): each operation keeps
+// 2 LeakedSession and 1 LeakedToken in SessionRegistry.SESSIONS; dumps after
+// 100, 200 and 300 operations.
+async function series(browser) {
+  const dumps = [100, 200, 300].map((n) => path.join(repo, 'fixtures/java/series/dumps/leak-' + n + '.hprof'));
+  const file = report('series', [...dumps, '--workload', '100,200,300']);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const lines = await page.$$eval('#chart svg g.series', (gs) => gs.map((g) => ({
+    name: g.dataset.name, points: Array.from(g.querySelectorAll('circle.point')).map((c) => Number(c.getAttribute('cy'))),
+  })));
+  const legend = await page.$$eval('#legend .legend-item', (l) => l.length);
+  check('series: 8 classes on the chart, one legend entry each', lines.length === 8 && legend === 8, lines.length + ', ' + legend);
+  check('series: one point per snapshot on every line', lines.every((l) => l.points.length === 3));
+  const session = lines.find((l) => l.name === 'LeakedSession');
+  check('series: LeakedSession is drawn and rises', session && session.points[0] > session.points[1] &&
+    session.points[1] > session.points[2], JSON.stringify(session));
+  check('series: so is LeakedToken', lines.some((l) => l.name === 'LeakedToken'));
+  const growth = await page.$$eval('#growth tbody tr', (rows) => rows.map((r) => Array.from(r.cells).map((c) => c.textContent)));
+  check('series: the growth table leads with LeakedSession 200, 400, 600, grows',
+    growth.length > 0 && growth[0][0] === 'LeakedSession' && growth[0][1] === '200, 400, 600' && growth[0][4] === 'grows',
+    JSON.stringify(growth[0]));
+  check('series: its holder is SessionRegistry.SESSIONS', growth.length > 0 && growth[0][5].includes('SessionRegistry.SESSIONS'));
+  await suspects(page, 'series', (x) => x.kind === 'growth' && x.cls === 'LeakedSession' &&
+    x.summary.includes('SessionRegistry.SESSIONS') && x.summary.includes('LeakedSession +2.00') &&
+    x.summary.includes('LeakedToken +1.00') && x.summary.includes('objects 300, 600, 900'),
+  'the first suspect grows under SessionRegistry.SESSIONS: 2 LeakedSession and 1 LeakedToken per operation');
+  await page.screenshot({ path: path.join(shots, 'series.png'), fullPage: true });
+  check('series: no request left the disk, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+// Names that would end the data's <script> block if they were not escaped.
+async function hostile(browser) {
+  const file = report('hostile', [path.join(__dirname, 'hostile.txt')]);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const names = (await classValues(page)).map((r) => r[0]);
+  const title = await page.title();
+  check('hostile: names with </script> and <!-- stay text',
+    names.includes('</script><script>document.title="pwned"</script>') && names.includes('<!--&amp;"q"\\') &&
+    title === 'leakfind report', JSON.stringify(names) + ' title ' + title);
+  const fields = (await level(page, 2)).map((c) => c.field);
+  check('hostile: so does a field named </script>', fields.includes('</script>'), JSON.stringify(fields));
+  check('hostile: no request, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+(async () => {
+  const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'] });
+  try {
+    await plantedLeak(browser);
+    await series(browser);
+    await hostile(browser);
+  } catch (e) {
+    check('no exception', false, e.stack);
+  } finally {
+    await browser.close();
+  }
+  console.log(passed + ' passed, ' + failed + ' failed');
+  process.exit(failed ? 1 : 0);
+})();

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Tests of `leakfind report`: the command line (no -o, -o -, an output that
+# cannot be written), the size bound on a generated dump of 3.6M objects, and
+# the pages themselves in headless Chromium (check_report.js).
+# usage: tests/report/run.sh BUILD_DIR    Last line: "N passed, M failed".
+set -u
+build=${1:-build}
+cd "$(dirname "$0")/../.."
+lf=$build/leakfind
+out=$build/report-test
+mkdir -p "$out"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+tally() { # tally LOG: adds a checker's "N passed, M failed"
+    cat "$1"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+    [ -n "$line" ] || { fail=$((fail + 1)); return; }
+    pass=$((pass + $(echo "$line" | cut -d' ' -f1)))
+    fail=$((fail + $(echo "$line" | cut -d' ' -f3)))
+}
+P=fixtures/java/dumps/planted_leak.hprof
+
+# HTML is not for a terminal: without -o, a usage error and nothing on stdout
+"$lf" report "$P" >"$out/stdout" 2>"$out/stderr"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$out/stdout" ] && grep -q 'needs -o' "$out/stderr"; then
+    ok "report without -o: usage error"
+else
+    bad "report without -o: exit $rc, $(wc -c <"$out/stdout") bytes on stdout"
+fi
+
+# -o -: the whole page on standard output
+"$lf" report fixtures/graphs/diamond.txt -o - >"$out/stdout.html" 2>"$out/stderr"
+rc=$?
+if [ "$rc" = 0 ] && head -1 "$out/stdout.html" | grep -q '^<!DOCTYPE html>' &&
+    tail -1 "$out/stdout.html" | grep -q '^</html>$'; then
+    ok "report -o -: the page on stdout"
+else
+    bad "report -o -: exit $rc"
+fi
+
+# an output that cannot be written fails before the dump is read (exit 4)
+"$lf" report "$P" -o /nonexistent-dir/r.html >/dev/null 2>"$out/stderr"
+rc=$?
+[ "$rc" = 4 ] && ok "report -o into a missing directory: exit 4" || bad "report -o into a missing directory: exit $rc"
+
+# a --workload that does not give one number per snapshot
+"$lf" report "$P" "$P" --workload 1,2,3 -o "$out/x.html" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && [ ! -e "$out/x.html" ] && ok "report --workload of the wrong length: usage error" ||
+    bad "report --workload of the wrong length: exit $rc"
+
+if ! command -v node >/dev/null 2>&1; then
+    echo "SKIP report size and page checks: node is not installed (tests/setup.sh installs it)"
+    echo "$pass passed, $fail failed"
+    [ "$fail" = 0 ]
+    exit
+fi
+
+# The size bound: 3.6M objects (build/gen_arrays: 4 arrays of 262,144 Items,
+# 3 of 1,048,576), a page of at most --nodes objects and a few hundred KB.
+log=$(mktemp)
+trap 'rm -f "$log" "$out/arrays.hprof"' EXIT
+"$build/gen_arrays" "$out/arrays.hprof" 4 3 >/dev/null
+for nodes in 3000 500; do
+    if "$lf" report "$out/arrays.hprof" --nodes "$nodes" -o "$out/arrays-$nodes.html" --no-progress; then
+        node tests/report/check_size.js "$out/arrays-$nodes.html" "$nodes" 5000000 >"$log" 2>&1
+        tally "$log"
+    else
+        bad "report on the generated dump (--nodes $nodes)"
+    fi
+done
+
+# A chain of 200 objects of two alternating classes (so no one-class chain
+# stops the walk) above an array of 100 Items of 1000 bytes: the only
+# suspect's accumulation point is the array, 201 hops from the root. The
+# page keeps the first 5 and the last 35: "... 161 more hops" between.
+awk 'BEGIN {
+    OFS = "\t"
+    print "root", 1, "static field", "Chain.HEAD"
+    for (i = 1; i <= 200; i++) {
+        print "node", i, 16, (i % 2 ? "Link" : "Wrapper")
+        print "edge", i, i + 1, "strong", "next"
+    }
+    print "node", 201, 416, "Item[]"
+    for (j = 0; j < 100; j++) {
+        print "node", 1000 + j, 1000, "Item"
+        print "edge", 201, 1000 + j, "strong", j
+    }
+}' >"$out/chain.txt"
+if "$lf" report "$out/chain.txt" -o "$out/chain.html" --no-progress; then
+    node tests/report/check_size.js "$out/chain.html" 301 5000000 161 >"$log" 2>&1
+    tally "$log"
+else
+    bad "report on a chain of 200"
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+    echo "SKIP report pages in Chromium: /usr/bin/chromium is missing (tests/setup.sh installs Debian's chromium)"
+elif [ ! -d tests/report/node_modules/puppeteer-core ]; then
+    echo "SKIP report pages in Chromium: puppeteer-core is missing (tests/setup.sh runs npm ci in tests/report)"
+else
+    node tests/report/check_report.js "$lf" "$out" >"$log" 2>&1
+    tally "$log"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
