@@ -12,16 +12,17 @@
 #include "../core/suspects.h"
 #include "cli.h"
 #include "commands.h"
+#include "series_order.h"
 #include "report.h"
 
 static const char report_help[] =
-    "usage: leakfind report [S1 S2 ...] SNAPSHOT -o REPORT.html [options]\n"
+    "usage: leakfind report SNAPSHOT [BEFORE...] -o REPORT.html [options]\n"
     "\n"
     "Writes one self-contained HTML file (no network, no external files: it opens\n"
     "from disk in any browser) about SNAPSHOT: the top of its dominator tree as a\n"
     "zoomable icicle (click a box to zoom in, the path above it to zoom out), the\n"
     "classes (click a column to sort), the root kinds and the unreachable objects.\n"
-    "With earlier snapshots of the same program before it (oldest first), also\n"
+    "With earlier snapshots of the same process after it (oldest first), also\n"
     "the memory evolution of the largest and growing classes and, from 3\n"
     "snapshots, the growth table of `leakfind trend`. First, the leak suspects\n"
     "(as `leakfind suspects` finds them: growth over the series, then what\n"
@@ -39,8 +40,9 @@ static const char report_help[] =
     "  --threshold PCT      share of the reachable heap a size suspect retains\n"
     "                       (default 10, as `suspects` takes it)\n"
     "  --suspects N         at most N suspects (default 10; 0 = all)\n"
-    "  --workload LIST      the work done at each snapshot, as trend takes it\n"
-    "                       (default 1,2,...,N)\n"
+    "  --workload LIST      the work done at each snapshot, in the order of the\n"
+    "                       arguments (SNAPSHOT first), e.g. 300,100,200\n"
+    "                       (default: 1, 2, ... oldest first)\n"
     "  --min-growth N, --min-r2 R, --min-slope S, --min-share R\n"
     "                       the growth table's rule, as trend's (defaults 10,\n"
     "                       0.9, 0, 0.5)\n"
@@ -142,16 +144,13 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-/* The workload of each snapshot: given, or 1..N; 0 or a usage error. */
-static int check_workload(cli_context *ctx, report_state *o, int npos)
+/* The series oldest first (BEFORE..., then SNAPSHOT) with its workload,
+ * given or 1..N; 0 or a usage error. */
+static int order_snapshots(cli_context *ctx, report_state *o, char **pos, int npos, char **series)
 {
-    if (o->workloads == 0) {
-        for (int i = 0; i < npos; i++)
-            o->workload[i] = i + 1;
-        return 0;
-    }
-    if (o->workloads != (unsigned)npos)
+    if (o->workloads && o->workloads != (unsigned)npos)
         return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
+    series_order(pos, npos, o->workload, o->workloads, series);
     int varies = npos == 1;
     for (int i = 1; i < npos; i++)
         varies |= o->workload[i] != o->workload[0];
@@ -327,15 +326,16 @@ int cmd_report(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    static char *series[MAX_SERIES];
     if (npos < 1 || npos > MAX_SERIES)
-        rc = cli_usage_error(&ctx, "report takes 1 to %d snapshots, oldest first", MAX_SERIES);
+        rc = cli_usage_error(&ctx, "report takes a snapshot and earlier ones (at most %d in all)", MAX_SERIES);
     else if (!opt.output)
         rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
     else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
-        rc = check_workload(&ctx, &opt, npos);
+        rc = order_snapshots(&ctx, &opt, pos, npos, series);
     lf_outfile out;
     if (!rc && !(rc = open_output(opt.output, &out))) {
-        rc = run(&ctx, &opt, pos, npos, &out);
+        rc = run(&ctx, &opt, series, npos, &out);
         lf_error err;
         if (rc)
             lf_outfile_abort(&out);

@@ -9,6 +9,7 @@
 #include "../core/suspects.h"
 #include "cli.h"
 #include "commands.h"
+#include "series_order.h"
 
 static const char suspects_help[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
@@ -111,13 +112,7 @@ static int order_series(cli_context *ctx, char **pos, int npos, suspects_state *
 {
     if (o->workloads && o->workloads != (unsigned)npos)
         return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
-    double given[MAX_SERIES];
-    memcpy(given, o->workload, sizeof given);
-    for (int i = 0; i < npos; i++) {
-        int arg = i == npos - 1 ? 0 : i + 1;
-        series[i] = pos[arg];
-        o->workload[i] = o->workloads ? given[arg] : i + 1;
-    }
+    series_order(pos, npos, o->workload, o->workloads, series);
     int varies = npos == 1;
     for (int i = 1; i < npos; i++)
         varies |= o->workload[i] != o->workload[0];
