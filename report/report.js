@@ -129,14 +129,17 @@
       nav.appendChild(c);
     });
   }
-  function children(index) {
+  // a top level of thousands of owners would push the rest of the page
+  // away: the first rows, and the rest on request (at most 200)
+  function children(index, limit) {
     var n = nodes[index], body = document.querySelector('#children tbody');
+    limit = limit || 25;
     var total = n.kids.reduce(function (s, k) { return s + (k.more || 1); }, 0);
     document.getElementById('zoom-name').textContent = n.label + (n.field ? ' (' + n.field + ')' : '');
     document.getElementById('zoom-count').textContent = count(total) + (total === 1 ? ' object' : ' objects');
     document.getElementById('children').setAttribute('data-children', total);
     body.textContent = '';
-    n.kids.slice(0, 200).forEach(function (k) {
+    n.kids.slice(0, limit).forEach(function (k) {
       var tr = el('tr', { 'data-index': k.index });
       tr.appendChild(td(k.label, 'name'));
       tr.appendChild(td(k.field, 'name'));
@@ -145,7 +148,11 @@
       if (!k.more) tr.addEventListener('click', function () { render(k.index); });
       body.appendChild(tr);
     });
-    if (n.kids.length > 200) body.appendChild(el('tr', {}, '')).appendChild(td('\u2026 ' + (n.kids.length - 200) + ' more rows'));
+    if (n.kids.length > limit) {
+      var more = body.appendChild(el('tr', { 'class': 'more-rows' }, ''));
+      more.appendChild(td('\u2026 ' + (n.kids.length - limit) + ' more rows' + (limit < 200 ? ' (click to show up to 200)' : '')));
+      if (limit < 200) more.addEventListener('click', function () { children(index, 200); });
+    }
   }
   document.getElementById('icicle').addEventListener('click', function (e) {
     var c = e.target.closest('.cell');

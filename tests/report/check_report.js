@@ -91,6 +91,13 @@ async function plantedLeak(browser) {
   check('planted: they are Leaked, held by [i]', rows.length > 0 &&
     rows.every((r) => r.label === 'Leaked' && /^\[\d+\]$/.test(r.field)), JSON.stringify(rows.slice(0, 3)));
   await page.screenshot({ path: path.join(shots, 'planted-array.png'), fullPage: true });
+  // 1000 children: 25 rows first, the rest (up to 200) when asked
+  check('planted: the first 25 of them are listed, then one row for the rest', rows.length === 25 &&
+    (await page.$eval('#children tr.more-rows', (r) => r.textContent)).startsWith('\u2026 975 more rows'), rows.length);
+  await page.click('#children tr.more-rows');
+  const all = await childRows(page);
+  check('planted: clicking it lists 200', all.length === 200 &&
+    (await page.$eval('#children tr.more-rows', (r) => r.textContent)) === '\u2026 800 more rows', all.length);
 
   await page.click('#crumbs .crumb[data-index="0"]');
   const back = await level(page, 1);
