@@ -12,7 +12,7 @@
 #include "../core/suspects.h"
 #include "cli.h"
 #include "commands.h"
-#include "series_order.h"
+#include "series.h"
 #include "report.h"
 
 static const char report_help[] =
@@ -64,7 +64,6 @@ static const cli_option report_options[] = {
     {NULL, 0, 0, 0},
 };
 
-#define MAX_SERIES 1000
 /* Bounds on what the page carries, whatever is asked: tree rows are at most
  * about 400 bytes (labels cut at 160), class rows 350, so the file stays a
  * few MB (about 2 MB at most with the defaults, 11 MB with both at most). */
@@ -76,46 +75,9 @@ typedef struct report_state {
     const char *output;
     uint64_t nodes, classes, suspects;
     double threshold;         /* share of the reachable heap, 0 < t <= 1 */
-    double workload[MAX_SERIES];
-    unsigned workloads;
+    series_workload workload;  /* in argument order until put in series order */
     lf_trend_rule rule;
 } report_state;
-
-static int parse_real(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
-}
-
-static int parse_workload(cli_context *ctx, report_state *o, const char *arg)
-{
-    char buf[8192];
-    if (strlen(arg) >= sizeof buf)
-        return cli_usage_error(ctx, "--workload is too long");
-    strcpy(buf, arg);
-    o->workloads = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (o->workloads == MAX_SERIES || parse_real(tok, &o->workload[o->workloads]))
-            return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
-        o->workloads++;
-    }
-    return 0;
-}
-
-/* "10" or "10%": a percentage of the reachable heap, as `suspects` takes it. */
-static int parse_threshold(cli_context *ctx, report_state *o, const char *arg)
-{
-    size_t len = strlen(arg);
-    char num[64];
-    double pct;
-    snprintf(num, sizeof num, "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
-    if (len >= sizeof num || parse_real(num, &pct) || pct <= 0 || pct > 100)
-        return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
-    o->threshold = pct / 100;
-    return 0;
-}
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
@@ -128,63 +90,27 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     if (id == OPT_CLASSES && (cli_parse_count(arg, &o->classes) || o->classes > MAX_CLASSES))
         return cli_usage_error(ctx, "--classes needs a count up to %d, not '%s'", MAX_CLASSES, arg);
     if (id == OPT_WORKLOAD)
-        return parse_workload(ctx, o, arg);
+        return series_parse_workload(ctx, arg, &o->workload);
     if (id == OPT_THRESHOLD)
-        return parse_threshold(ctx, o, arg);
+        return cli_parse_percent(arg, &o->threshold)
+                   ? cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg)
+                   : 0;
     if (id == OPT_SUSPECTS && cli_parse_count(arg, &o->suspects))
         return cli_usage_error(ctx, "--suspects needs a count, not '%s'", arg);
     if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &r->min_growth))
         return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
+    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
         return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (parse_real(arg, &r->min_share) || r->min_share < 0 || r->min_share > 1))
+    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &r->min_share) || r->min_share < 0 || r->min_share > 1))
         return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && parse_real(arg, &r->min_slope))
+    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &r->min_slope))
         return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
     return 0;
 }
 
-/* The series oldest first (BEFORE..., then SNAPSHOT) with its workload,
- * given or 1..N; 0 or a usage error. */
-static int order_snapshots(cli_context *ctx, report_state *o, char **pos, int npos, char **series)
+static int add_to_series(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
-    if (o->workloads && o->workloads != (unsigned)npos)
-        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
-    series_order(pos, npos, o->workload, o->workloads, series);
-    int varies = npos == 1;
-    for (int i = 1; i < npos; i++)
-        varies |= o->workload[i] != o->workload[0];
-    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
-}
-
-/* Opens every snapshot oldest first, adding each to the series; the last
- * stays open in *last. 0 or an exit code. */
-static int read_series(cli_context *ctx, char **pos, int npos, report_series *series, lf_snapshot *last)
-{
-    lf_source_format first_format = LF_FORMAT_UNKNOWN;
-    for (int i = 0; i < npos; i++) {
-        lf_snapshot s;
-        int rc = cli_open_analyzed(ctx, pos[i], &s);
-        if (rc)
-            return rc;
-        if (i == 0)
-            first_format = s.source_format;
-        lf_error err;
-        if (s.source_format != first_format) {
-            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
-            rc = EXIT_USAGE;
-        } else if (npos > 1 && report_series_add(series, &s, (uint32_t)i, &err)) {
-            rc = cli_input_error(pos[i], &err);
-        }
-        if (rc || i + 1 < npos) {
-            lf_snapshot_free(&s);
-            if (rc)
-                return rc;
-        } else {
-            *last = s;
-        }
-    }
-    return 0;
+    return report_series_add(state, s, index, err);
 }
 
 /* What the page is made from. */
@@ -275,7 +201,7 @@ static int find_suspects(cli_context *ctx, const report_state *o, const report_i
     lf_error err;
     cli_progress(ctx, "finding suspects");
     int rc = 0;
-    if (in->npos > 1 && lf_suspects_by_growth(&in->series->trend, in->s, o->workload, &o->rule, list, &err))
+    if (in->npos > 1 && lf_suspects_by_growth(&in->series->trend, in->s, o->workload.value, &o->rule, list, &err))
         rc = -1;
     if (!rc && lf_suspects_by_size(in->s, o->threshold, list, &err))
         rc = -1;
@@ -292,11 +218,11 @@ static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf
 {
     report_series series;
     lf_error err;
-    if (report_series_init(&series, (uint32_t)npos, o->workload, &err))
+    if (report_series_init(&series, (uint32_t)npos, o->workload.value, &err))
         return cli_input_error(pos[npos - 1], &err);
     lf_snapshot last;
     lf_suspect_list suspects = {0};
-    int rc = read_series(ctx, pos, npos, &series, &last);
+    int rc = series_read(ctx, pos, npos, add_to_series, &series, &last);
     if (!rc) {
         report_inputs in = {pos, npos, &last, &series, &suspects};
         rc = find_suspects(ctx, o, &in, &suspects);
@@ -326,13 +252,13 @@ int cmd_report(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    static char *series[MAX_SERIES];
-    if (npos < 1 || npos > MAX_SERIES)
-        rc = cli_usage_error(&ctx, "report takes a snapshot and earlier ones (at most %d in all)", MAX_SERIES);
+    static char *series[SERIES_MAX];
+    if (npos < 1 || npos > SERIES_MAX)
+        rc = cli_usage_error(&ctx, "report takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
     else if (!opt.output)
         rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
     else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
-        rc = order_snapshots(&ctx, &opt, pos, npos, series);
+        rc = series_args(&ctx, pos, npos, &opt.workload, series);
     lf_outfile out;
     if (!rc && !(rc = open_output(opt.output, &out))) {
         rc = run(&ctx, &opt, series, npos, &out);

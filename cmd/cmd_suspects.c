@@ -1,6 +1,5 @@
 /* cmd_suspects.c - `leakfind suspects`: the findings worth a person's time
  * (DESIGN 11, core/suspects.h). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,7 @@
 #include "../core/suspects.h"
 #include "cli.h"
 #include "commands.h"
-#include "series_order.h"
+#include "series.h"
 
 static const char suspects_help[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
@@ -54,104 +53,33 @@ static const cli_option suspects_options[] = {
     {NULL, 0, 0, 0},
 };
 
-#define MAX_SERIES 1000
-
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
     uint64_t top, min_growth;
-    double workload[MAX_SERIES];   /* in argument order until put in series order */
-    unsigned workloads;
+    series_workload workload; /* in argument order until put in series order */
     int exit_code;
 } suspects_state;
-
-static int parse_real(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    if (end != s && *end == '%' && end[1] == 0)
-        end++;
-    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
-}
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     suspects_state *o = state;
-    double pct;
-    if (id == OPT_THRESHOLD) {
-        if (parse_real(arg, &pct) || pct <= 0 || pct > 100)
-            return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
-        o->threshold = pct / 100;
-    }
+    if (id == OPT_THRESHOLD && cli_parse_percent(arg, &o->threshold))
+        return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
     if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
         return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_WORKLOAD) {
-        o->workloads = 0;
-        for (const char *p = arg; *p;) {
-            char tok[64];
-            size_t len = strcspn(p, ",");
-            if (o->workloads == MAX_SERIES || len == 0 || len >= sizeof tok)
-                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
-            memcpy(tok, p, len);
-            tok[len] = 0;
-            if (parse_real(tok, &o->workload[o->workloads++]))
-                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
-            p += len + (p[len] == ',');
-        }
-    }
+    if (id == OPT_WORKLOAD)
+        return series_parse_workload(ctx, arg, &o->workload);
     return 0;
 }
 
-/* The series oldest first (BEFORE..., then SNAPSHOT), with its workload;
- * 0 or a usage error. */
-static int order_series(cli_context *ctx, char **pos, int npos, suspects_state *o, char **series)
+static int add_to_trend(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
-    if (o->workloads && o->workloads != (unsigned)npos)
-        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", o->workloads, npos);
-    series_order(pos, npos, o->workload, o->workloads, series);
-    int varies = npos == 1;
-    for (int i = 1; i < npos; i++)
-        varies |= o->workload[i] != o->workload[0];
-    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
-}
-
-/* Counts every snapshot of the series into t, oldest first, and leaves
- * the last one open in *last; 0 or an exit code. */
-static int read_series(cli_context *ctx, char **series, int n, lf_trend *t, lf_snapshot *last)
-{
-    lf_source_format first_format = LF_FORMAT_UNKNOWN;
-    for (int i = 0; i < n; i++) {
-        lf_snapshot s;
-        int rc = cli_open_analyzed(ctx, series[i], &s);
-        if (rc)
-            return rc;
-        if (i == 0)
-            first_format = s.source_format;
-        lf_error err;
-        if (s.source_format != first_format) {
-            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", series[i],
-                        series[0]);
-            rc = EXIT_USAGE;
-        } else if (n > 1) {
-            char stage[64];
-            snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, n);
-            cli_progress(ctx, stage);
-            if (lf_trend_add(t, &s, &err))
-                rc = cli_input_error(series[i], &err);
-            cli_progress_done(ctx);
-        }
-        if (rc || i < n - 1)
-            lf_snapshot_free(&s);
-        else
-            *last = s;
-        if (rc)
-            return rc;
-    }
-    return 0;
+    (void)index;
+    return lf_trend_add(state, s, err);
 }
 
 static const char *kind_name(lf_suspect_kind k)
@@ -259,7 +187,7 @@ static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, co
     lf_error err;
     cli_progress(ctx, "finding suspects");
     int rc = 0;
-    if (t->series > 1 && lf_suspects_by_growth(t, s, o->workload, &rule, list, &err))
+    if (t->series > 1 && lf_suspects_by_growth(t, s, o->workload.value, &rule, list, &err))
         rc = -1;
     if (!rc && lf_suspects_by_size(s, o->threshold, list, &err))
         rc = -1;
@@ -278,7 +206,7 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     lf_error err;
     if (lf_trend_init(&t, (uint32_t)n, &err))
         return cli_input_error(series[n - 1], &err);
-    int rc = read_series(ctx, series, n, &t, &s);
+    int rc = series_read(ctx, series, n, add_to_trend, &t, &s);
     if (rc) {
         lf_trend_free(&t);
         return rc;
@@ -318,10 +246,10 @@ int cmd_suspects(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, suspects_options, on_option, &opt, suspects_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    char *series[MAX_SERIES];
-    if (npos < 1 || npos > MAX_SERIES)
-        rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", MAX_SERIES);
-    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = order_series(&ctx, pos, npos, &opt, series)))
+    static char *series[SERIES_MAX];
+    if (npos < 1 || npos > SERIES_MAX)
+        rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
+    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = series_args(&ctx, pos, npos, &opt.workload, series)))
         rc = run(&ctx, series, npos, &opt);
     free(pos);
     return rc;

@@ -8,6 +8,7 @@
 #include "../core/trend.h"
 #include "cli.h"
 #include "commands.h"
+#include "series.h"
 
 static const char trend_help[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
@@ -61,46 +62,25 @@ static const cli_option trend_options[] = {
     {NULL, 0, 0, 0},
 };
 
-#define MAX_SERIES 1000
-
 typedef struct trend_state {
-    double workload[MAX_SERIES];
-    unsigned workloads;
+    series_workload workload;
     uint64_t min_growth, top, stack;
     double min_r2, min_slope, min_share;
     int exit_code, owners, by_site;
 } trend_state;
 
-static int parse_real(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
-}
-
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     trend_state *o = state;
-    if (id == OPT_WORKLOAD) {
-        char buf[8192];
-        if (strlen(arg) >= sizeof buf)
-            return cli_usage_error(ctx, "--workload is too long");
-        strcpy(buf, arg);
-        o->workloads = 0;
-        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-            if (o->workloads == MAX_SERIES || parse_real(tok, &o->workload[o->workloads]))
-                return cli_usage_error(ctx, "--workload needs numbers separated by commas, not '%s'", arg);
-            o->workloads++;
-        }
-    }
+    if (id == OPT_WORKLOAD)
+        return series_parse_workload(ctx, arg, &o->workload);
     if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
         return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
+    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
         return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (parse_real(arg, &o->min_share) || o->min_share < 0 || o->min_share > 1))
+    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &o->min_share) || o->min_share < 0 || o->min_share > 1))
         return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && parse_real(arg, &o->min_slope))
+    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &o->min_slope))
         return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
@@ -127,7 +107,7 @@ static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_stat
         return rc;
     }
     int grew = 0;
-    double span = opt->workload[npos - 1] - opt->workload[0];
+    double span = opt->workload.value[npos - 1] - opt->workload.value[0];
     rc = show_owner_growth(ctx, s, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
     lf_snapshot_free(&s[0]);
     lf_snapshot_free(&s[1]);
@@ -168,37 +148,33 @@ static int by_growth(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
+typedef struct trend_adding {
+    const trend_state *opt;
+    lf_trend *t;
+    char **pos;
+} trend_adding;
+
+static int add_grouped(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
+{
+    trend_adding *a = state;
+    lf_grouping g;
+    int rc = cli_make_grouping(a->pos[index], s, a->opt->by_site, (uint32_t)a->opt->stack, &g);
+    if (!rc && lf_trend_add_grouped(a->t, s, &g, err))
+        rc = -1;
+    lf_grouping_free(&g);
+    return rc;
+}
+
 /* Adds each snapshot's counts to t, one snapshot in memory at a time;
  * 0 or an exit code. */
 static int add_series(cli_context *ctx, char **pos, int npos, const trend_state *opt, lf_trend *t)
 {
-    lf_source_format first_format = LF_FORMAT_UNKNOWN;
-    for (int i = 0; i < npos; i++) {
-        lf_snapshot s;
-        int rc = cli_open_analyzed(ctx, pos[i], &s);
-        if (rc)
-            return rc;
-        if (i == 0)
-            first_format = s.source_format;
-        if (s.source_format != first_format) {
-            cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", pos[i], pos[0]);
-            lf_snapshot_free(&s);
-            return EXIT_USAGE;
-        }
-        lf_grouping g;
-        lf_error err;
-        char stage[64];
-        snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, npos);
-        cli_progress(ctx, stage);
-        rc = cli_make_grouping(pos[i], &s, opt->by_site, (uint32_t)opt->stack, &g);
-        if (!rc && lf_trend_add_grouped(t, &s, &g, &err))
-            rc = cli_input_error(pos[i], &err);
-        cli_progress_done(ctx);
-        lf_grouping_free(&g);
-        lf_snapshot_free(&s);
-        if (rc)
-            return rc;
-    }
+    trend_adding adding = {opt, t, pos};
+    lf_snapshot last;
+    int rc = series_read(ctx, pos, npos, add_grouped, &adding, &last);
+    if (rc)
+        return rc;
+    lf_snapshot_free(&last);
     /* groups alive in the first and in the last snapshot: few shared means
      * the snapshots are probably of different programs */
     uint32_t first_live = 0, shared = 0;
@@ -235,7 +211,7 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
         r->cls = c;
         /* the class grows, and the growth piles up under one holder (not
          * warm-up: a few new objects under each of many holders) */
-        r->verdict = lf_trend_judge(t, c, opt->workload, &rule, &r->fit, &r->holder);
+        r->verdict = lf_trend_judge(t, c, opt->workload.value, &rule, &r->fit, &r->holder);
         r->flagged = r->verdict == LF_TREND_GROWS;
         r->growing = r->flagged || r->verdict == LF_TREND_UNEVEN;
         r->gain = (int64_t)y[npos - 1] - (int64_t)y[0];
@@ -284,20 +260,6 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
     out_end(w);
 }
 
-/* The workload of each snapshot: given, or 1..N; 0 or a usage error. */
-static int check_workload(cli_context *ctx, trend_state *opt, int npos)
-{
-    if (opt->workloads == 0) {
-        for (int i = 0; i < npos; i++)
-            opt->workload[i] = i + 1;
-    } else if (opt->workloads != (unsigned)npos) {
-        return cli_usage_error(ctx, "--workload gives %u numbers for %d snapshots", opt->workloads, npos);
-    }
-    int varies = 0;
-    for (int i = 1; i < npos; i++)
-        varies |= opt->workload[i] != opt->workload[0];
-    return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
-}
 
 int cmd_trend(int argc, char **argv)
 {
@@ -313,11 +275,11 @@ int cmd_trend(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, trend_options, on_option, &opt, trend_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    if (npos < 3 || npos > MAX_SERIES) {
+    if (npos < 3 || npos > SERIES_MAX) {
         free(pos);
-        return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", MAX_SERIES);
+        return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", SERIES_MAX);
     }
-    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) || (rc = check_workload(&ctx, &opt, npos))) {
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) || (rc = series_check_workload(&ctx, &opt.workload, npos))) {
         free(pos);
         return rc;
     }

@@ -37,7 +37,9 @@ void out_write_tsv_escaped(FILE *f, const char *s, size_t len)
     }
 }
 
-void out_write_json_string(FILE *f, const char *s, size_t len)
+/* html: also <, > and & as \u escapes, so that the string cannot end or
+ * open anything in an HTML page it is embedded in. */
+static void write_json_string(FILE *f, const char *s, size_t len, int html)
 {
     putc('"', f);
     for (size_t i = 0; i < len; i++) {
@@ -51,13 +53,23 @@ void out_write_json_string(FILE *f, const char *s, size_t len)
             fputs("\\t", f);
         } else if (c == '\r') {
             fputs("\\r", f);
-        } else if (c < 0x20 || c == 0x7f) {
+        } else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
             fprintf(f, "\\u%04x", c);
         } else {
             putc(c, f);
         }
     }
     putc('"', f);
+}
+
+void out_write_json_string(FILE *f, const char *s, size_t len)
+{
+    write_json_string(f, s, len, 0);
+}
+
+void out_write_json_string_html(FILE *f, const char *s, size_t len)
+{
+    write_json_string(f, s, len, 1);
 }
 
 out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols)

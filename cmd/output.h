@@ -52,5 +52,7 @@ void out_end(out_writer *w);
 /* Escaping helpers shared with commands that write their own shapes. */
 void out_write_tsv_escaped(FILE *f, const char *s, size_t len);
 void out_write_json_string(FILE *f, const char *s, size_t len);
+/* The same safe inside an HTML page's <script> block: <, > and & escaped. */
+void out_write_json_string_html(FILE *f, const char *s, size_t len);
 
 #endif

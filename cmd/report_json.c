@@ -3,28 +3,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "output.h"
 #include "report.h"
 #include "report_assets.h"
 
 void report_json_str(FILE *f, const char *s, size_t len)
 {
-    putc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            putc('\\', f);
-            putc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&') {
-            fprintf(f, "\\u%04x", c);
-        } else {
-            putc(c, f);
-        }
-    }
-    putc('"', f);
+    out_write_json_string_html(f, s, len);
 }
 
 void report_json_label(FILE *f, lf_str label)
