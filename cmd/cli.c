@@ -601,3 +601,16 @@ int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint3
         return cli_input_error(path, &err);
     return EXIT_OK;
 }
+
+int cli_open_output(const char *output, lf_outfile *out)
+{
+    if (strcmp(output, "-") == 0) {
+        lf_outfile_use_fd(STDOUT_FILENO, out);
+        return 0;
+    }
+    lf_error err;
+    cli_remove_temp_on_signals();
+    if (lf_outfile_open(output, 0, out, &err))
+        return cli_input_error(output, &err);
+    return 0;
+}

@@ -73,6 +73,11 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s);
 /* Until exit, a fatal signal (interrupt, termination, file size limit)
  * first removes the temporary file an output is being written to. */
 void cli_remove_temp_on_signals(void);
+struct lf_outfile;
+/* OUTPUT ("-": standard output) opened, or its temporary file created,
+ * before the input is read, so that one that cannot be written fails
+ * before the analysis. 0 or an exit code after printing why. */
+int cli_open_output(const char *output, struct lf_outfile *out);
 /* Warns that s was read from a cut-off dump (LF_SNAP_PARTIAL), and where. */
 void cli_partial_warning(const char *path, const lf_snapshot *s);
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s);

@@ -46,20 +46,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-/* OUT is opened (or its temporary file created) before the input is read,
- * so an OUT that cannot be written fails before the analysis. */
-static int open_output(const char *output, lf_outfile *out)
-{
-    if (strcmp(output, "-") == 0) {
-        lf_outfile_use_fd(STDOUT_FILENO, out);
-        return 0;
-    }
-    lf_error err;
-    cli_remove_temp_on_signals();
-    if (lf_outfile_open(output, 0, out, &err))
-        return cli_input_error(output, &err);
-    return 0;
-}
 
 int cmd_convert(int argc, char **argv)
 {
@@ -72,7 +58,7 @@ int cmd_convert(int argc, char **argv)
     if (!opt.output)
         return cli_usage_error(&ctx, "convert needs -o OUT");
     lf_outfile out;
-    if ((rc = open_output(opt.output, &out)))
+    if ((rc = cli_open_output(opt.output, &out)))
         return rc;
     lf_snapshot s;
     if ((rc = cli_open(&ctx, path, &s))) {

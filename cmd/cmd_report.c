@@ -181,18 +181,6 @@ static int write_report(cli_context *ctx, const report_state *o, const report_in
     return rc;
 }
 
-static int open_output(const char *output, lf_outfile *out)
-{
-    if (strcmp(output, "-") == 0) {
-        lf_outfile_use_fd(STDOUT_FILENO, out);
-        return 0;
-    }
-    lf_error err;
-    cli_remove_temp_on_signals();
-    if (lf_outfile_open(output, 0, out, &err))
-        return cli_input_error(output, &err);
-    return 0;
-}
 
 /* As `suspects` finds them: growth over the series, then size, at most
  * --suspects, with their paths; 0 or an exit code. */
@@ -260,7 +248,7 @@ int cmd_report(int argc, char **argv)
     else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
         rc = series_args(&ctx, pos, npos, &opt.workload, series);
     lf_outfile out;
-    if (!rc && !(rc = open_output(opt.output, &out))) {
+    if (!rc && !(rc = cli_open_output(opt.output, &out))) {
         rc = run(&ctx, &opt, series, npos, &out);
         lf_error err;
         if (rc)

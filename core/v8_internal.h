@@ -83,6 +83,22 @@ void v8_lazy_init(v8_lazy *l);
 /* The next number at or after *p in a checked numbers array; *p moves past it. */
 uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p);
 void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
+/* Edge rows read back from the file: start at the noted row at or before
+ * `first` and read row after row (value[] gets the row's fields). */
+typedef struct v8_row_cursor {
+    uint64_t row, at;
+} v8_row_cursor;
+static inline v8_row_cursor v8_rows_from(const v8_lazy *l, uint64_t first)
+{
+    uint64_t row = first & ~(uint64_t)(V8_ROW_STEP - 1);
+    return (v8_row_cursor){row, l->row_at[row / V8_ROW_STEP]};
+}
+static inline void v8_rows_next(const v8_lazy *l, v8_row_cursor *c, uint64_t *value)
+{
+    for (unsigned f = 0; f < l->fields; f++)
+        value[f] = v8_next_number(l->data, l->size, &c->at);
+    c->row++;
+}
 
 /* v8_trace.c: allocation stacks (snapshots written with allocation
  * tracking): the trace tree and its function infos, read as they come and

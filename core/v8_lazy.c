@@ -25,12 +25,10 @@ uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p)
 
 void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label)
 {
-    uint64_t row = first & ~(uint64_t)(V8_ROW_STEP - 1);
-    uint64_t p = l->row_at[row / V8_ROW_STEP];
     uint64_t value[V8_MAX_FIELDS];
-    for (; row < end; row++) {
-        for (unsigned f = 0; f < l->fields; f++)
-            value[f] = v8_next_number(l->data, l->size, &p);
+    for (v8_row_cursor c = v8_rows_from(l, first); c.row < end;) {
+        uint64_t row = c.row;
+        v8_rows_next(l, &c, value);
         if (row < first)
             continue;
         uint64_t type = value[l->type_field], name = value[l->name_field];

@@ -60,12 +60,10 @@ int lf_v8_node_names(const v8_lazy *l, const lf_snapshot *s, const uint32_t *nod
 
 void lf_v8_edge_types(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *type)
 {
-    uint64_t row = first & ~(uint64_t)(V8_ROW_STEP - 1);
-    uint64_t p = l->row_at[row / V8_ROW_STEP];
     uint64_t value[V8_MAX_FIELDS];
-    for (; row < end; row++) {
-        for (unsigned f = 0; f < l->fields; f++)
-            value[f] = v8_next_number(l->data, l->size, &p);
+    for (v8_row_cursor c = v8_rows_from(l, first); c.row < end;) {
+        uint64_t row = c.row;
+        v8_rows_next(l, &c, value);
         if (row >= first) {
             uint64_t t = value[l->type_field];
             type[row - first] = t < l->type_count ? l->type_kind[t] : V8E_OTHER;
