@@ -78,11 +78,16 @@ $(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
 $(BUILD)/gen_arrays: $(BUILD)/tests/bench/gen_arrays.o $(BUILD)/tests/unit/hprof_writer.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+GEN_BIG_OBJ := $(patsubst %.c,$(BUILD)/%.o,tests/bench/gen_hprof_big.c tests/bench/big_shapes.c \
+	tests/bench/big_out.c tests/bench/big_classes.c tests/unit/hprof_writer.c)
+$(BUILD)/gen_hprof_big: $(GEN_BIG_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 setup:
 	@sh tests/setup.sh
 	@$(MAKE) --no-print-directory all
 
-check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 	@sh tests/run_all.sh $(BUILD)
 
 asan:
