@@ -4,6 +4,9 @@
 #   make check      every test: unit, CLI goldens, fuzz corpora replay
 #   make asan       the same tests built with -fsanitize=address,undefined
 #   make bench      synthetic and real benchmarks (see BENCHMARKS.md)
+#   make bench-scale  on request only (not in bench, not in CI): a synthetic JVM dump of
+#                   SCALE million objects (100 default, or 1000: about 46 GB), written
+#                   once into bench-data/, then dominators and classes timed (issue 23)
 #   make fuzz       libFuzzer campaign, FUZZ_SECONDS per target (clang)
 
 CC      ?= cc
@@ -26,7 +29,7 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check unit cli fuzz-replay asan bench fuzz clean install FORCE
+.PHONY: all setup check unit cli fuzz-replay asan bench bench-scale fuzz clean install FORCE
 
 all: $(BUILD)/leakfind
 
@@ -78,11 +81,16 @@ $(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
 $(BUILD)/gen_arrays: $(BUILD)/tests/bench/gen_arrays.o $(BUILD)/tests/unit/hprof_writer.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
+GEN_BIG_OBJ := $(patsubst %.c,$(BUILD)/%.o,tests/bench/gen_hprof_big.c tests/bench/big_shapes.c \
+	tests/bench/big_out.c tests/bench/big_classes.c tests/unit/hprof_writer.c)
+$(BUILD)/gen_hprof_big: $(GEN_BIG_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 setup:
 	@sh tests/setup.sh
 	@$(MAKE) --no-print-directory all
 
-check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 	@sh tests/run_all.sh $(BUILD)
 
 asan:
@@ -92,6 +100,10 @@ asan:
 
 bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays
 	@sh tests/bench/run.sh $(BUILD)
+
+SCALE ?= 100
+bench-scale: $(BUILD)/leakfind $(BUILD)/gen_hprof_big
+	@sh tests/bench/scale.sh $(BUILD) $(SCALE)
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -78,6 +78,7 @@ J=fixtures/java/dumps
 . tests/cli/pipe_cases.sh
 . tests/cli/inspect_cases.sh
 . tests/cli/mutation.sh
+. tests/cli/scale_cases.sh
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

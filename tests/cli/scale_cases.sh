@@ -1,0 +1,26 @@
+# The scale stage's dump writer (issue 23, tests/bench/gen_hprof_big.c) checked
+# against its own construction, on small outputs written here.
+#
+# 1M objects: the generator prints the objects and the count and bytes of
+# each class it wrote (its tally of every object it laid out, sizes as the VM
+# has them with compressed oops); info and classes must give the same.
+"$build/gen_hprof_big" "$tmp/big-1m.hprof" 1000000 7 >"$tmp/big-1m.plan" 2>/dev/null
+rows_ scale_info "$(awk -F'\t' '$1 == "objects" || $1 == "classes" {print $1, $2}' "$tmp/big-1m.plan")
+0 0 0" \
+    '$1 == "objects" || $1 == "classes" {print $1, $2} $1 ~ /^(dangling_references|warnings|unreachable_objects)$/ {s = s (s == "" ? "" : " ") $2} END {print s}' \
+    info "$tmp/big-1m.hprof"
+rows_ scale_classes "$(awk -F'\t' '$1 == "class" {print $2, $3, $4}' "$tmp/big-1m.plan" | LC_ALL=C sort)" \
+    'NR > 1 {print $5, $1, $2}' classes "$tmp/big-1m.hprof" --top 0 --sort class --format tsv
+# 100k objects and a planted HashMap of 3000 entries that only the static
+# field BigHeap$Cache.ENTRIES holds: its table has 4096 slots (3000 <= 3/4 of
+# 4096), so it retains map 48 + table 16 + 4 * 4096 + 3000 x (String 24 +
+# byte[10] 32 + Value 32 + Node 32) = 376448 bytes, of which the table holds
+# all but the map's 48: 376400. It is a top owner, among the 10 largest.
+"$build/gen_hprof_big" "$tmp/big-100k.hprof" 100000 42 3000 >"$tmp/big-100k.plan" 2>/dev/null
+got=$(awk -F'\t' '$1 == "planted_id" {id = $2} $1 == "planted_retained" {print id, $2}' "$tmp/big-100k.plan")
+if [ "$got" = "0x100000000 376448" ]; then pass=$((pass + 1)); else
+    echo "FAIL scale_planted_plan: the generator planned $got"; fail=$((fail + 1)); fi
+rows_ scale_planted "0 0x100000000 376448 java.util.HashMap static field BigHeap\$Cache.ENTRIES
+1 376400 java.util.HashMap\$Node[] table" \
+    '$1 == 0 && $11 ~ /Cache/ {print $1, $2, $5, $7, $11; id = $2} $1 == 1 && id != "" && $3 == id {print $1, $5, $7, $8}' \
+    dominators "$tmp/big-100k.hprof" --top 10 --depth 2 --format tsv
