@@ -98,7 +98,7 @@ typedef struct dom_state {
 
 /* The units a half of a pass reports in: side by side, half 0 speaks for
  * both (they advance together); one after the other, each covers its half
- * of twice the range. */
+ * of twice the range (reported as one: lf_graph_progress_parts). */
 static uint64_t half_base(const dom_state *s, unsigned half, uint64_t range)
 {
     return s->threaded ? 0 : half * range;
@@ -286,7 +286,8 @@ static void fill_preds_half(void *ctx, unsigned half)
      * ends up holding the start. */
     for (uint32_t node = 0; node < g->node_count; node++) {
         if (node >= report_at)
-            report_at = lf_graph_progress_report(s->progress, 2, LF_DOM_PASSES, base + node, total) - base;
+            report_at = lf_graph_progress_parts(s->progress, 2, LF_DOM_PASSES, base + node, total,
+                                                s->threaded ? 1 : 2) - base;
         uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
         if (from == 0 || from >= s->searched)
             continue; /* its edges were not looked at */
