@@ -96,6 +96,11 @@ typedef struct dom_state {
     int threaded;                      /* the halves run side by side */
 } dom_state;
 
+/* The loops that report run in blocks of this many vertices, a report after
+ * each block: nothing is added per vertex (a compare per vertex measurably
+ * slowed them). */
+#define BLOCK ((uint32_t)LF_GRAPH_PROGRESS_STEP)
+
 /* The units a half of a pass reports in: side by side, half 0 speaks for
  * both (they advance together); one after the other, each covers its half
  * of twice the range (reported as one: lf_graph_progress_parts). */
@@ -281,28 +286,31 @@ static void fill_preds_half(void *ctx, unsigned half)
     uint32_t *pred_offset = s->pred_offset;
     uint32_t *pred = s->pred;
     const uint64_t base = half_base(s, half, g->node_count), total = halves_total(s, g->node_count);
-    uint64_t report_at = s->progress && (half == 0 || !s->threaded) ? LF_GRAPH_PROGRESS_STEP : UINT64_MAX;
+    const int speaks = s->progress && (half == 0 || !s->threaded);
     /* pred_offset[d] holds the end of d's list: fill from the back, so it
      * ends up holding the start. */
-    for (uint32_t node = 0; node < g->node_count; node++) {
-        if (node >= report_at)
-            report_at = lf_graph_progress_parts(s->progress, 2, LF_DOM_PASSES, base + node, total,
-                                                s->threaded ? 1 : 2) - base;
-        uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
-        if (from == 0 || from >= s->searched)
-            continue; /* its edges were not looked at */
-        for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
-            uint32_t t = edge_target[e];
-            /* the edges are read in order: fetch a target's dfn well ahead */
-            uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
-            if (ahead - lo < span)
-                __builtin_prefetch(&node_to_dfn[ahead]);
-            if (t - lo >= span) /* weak edges too: the bit puts them past every node */
-                continue;
-            uint32_t entry = node_to_dfn[t], d = entry & ~ROOT_FLAG;
-            if (is_listed(entry, from, parent_by_dfn))
-                pred[--pred_offset[d]] = entry & ROOT_FLAG ? 0 : from;
+    for (uint32_t block = 0; block < g->node_count;) {
+        uint32_t block_end = g->node_count - block > BLOCK ? block + BLOCK : g->node_count;
+        for (uint32_t node = block; node < block_end; node++) {
+            uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
+            if (from == 0 || from >= s->searched)
+                continue; /* its edges were not looked at */
+            for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
+                uint32_t t = edge_target[e];
+                /* the edges are read in order: fetch a target's dfn well ahead */
+                uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
+                if (ahead - lo < span)
+                    __builtin_prefetch(&node_to_dfn[ahead]);
+                if (t - lo >= span) /* weak edges too: the bit puts them past every node */
+                    continue;
+                uint32_t entry = node_to_dfn[t], d = entry & ~ROOT_FLAG;
+                if (is_listed(entry, from, parent_by_dfn))
+                    pred[--pred_offset[d]] = entry & ROOT_FLAG ? 0 : from;
+            }
         }
+        block = block_end;
+        if (speaks)
+            lf_graph_progress_parts(s->progress, 2, LF_DOM_PASSES, base + block, total, s->threaded ? 1 : 2);
     }
 }
 
@@ -597,23 +605,26 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
      * of a predecessor a few lists ahead can be fetched early. */
     uint32_t p = semi_by_dfn[count];
     const uint64_t reached = count - 1;
-    report_at = lf_graph_progress_report(progress, 3, LF_DOM_PASSES, 0, reached);
-    for (uint32_t w = count - 1; w > 0; w--) {
-        if (count - w >= report_at)
-            report_at = lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - w, reached);
-        uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
-        for (uint32_t start = semi_by_dfn[w]; p > start;) {
-            p--;
-            if (p >= PREFETCH_AHEAD)
-                __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
-            uint32_t u = pred[p];
-            if (u > w)
-                u = eval_and_compress(u, w, forest);
-            if (u < best)
-                best = u;
+    lf_graph_progress_report(progress, 3, LF_DOM_PASSES, 0, reached);
+    for (uint32_t block = count - 1; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t w = block; w > block_end; w--) {
+            uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
+            for (uint32_t start = semi_by_dfn[w]; p > start;) {
+                p--;
+                if (p >= PREFETCH_AHEAD)
+                    __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
+                uint32_t u = pred[p];
+                if (u > w)
+                    u = eval_and_compress(u, w, forest);
+                if (u < best)
+                    best = u;
+            }
+            semi_by_dfn[w] = best;
+            forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
         }
-        semi_by_dfn[w] = best;
-        forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
+        block = block_end;
+        lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
@@ -626,14 +637,17 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     uint32_t *idom_by_dfn = semi_by_dfn;
     idom_by_dfn[0] = 0;
     /* pass 4: this loop, then the one summing retained sizes */
-    report_at = lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
-    for (uint32_t w = 1; w < count; w++) {
-        if (w >= report_at)
-            report_at = lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, w, 2 * reached, 2);
-        uint32_t x = parent_by_dfn[w];
-        while (x > semi_by_dfn[w])
-            x = idom_by_dfn[x];
-        idom_by_dfn[w] = x;
+    lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
+    for (uint32_t block = 1; block < count;) {
+        uint32_t block_end = count - block > BLOCK ? block + BLOCK : count;
+        for (uint32_t w = block; w < block_end; w++) {
+            uint32_t x = parent_by_dfn[w];
+            while (x > semi_by_dfn[w])
+                x = idom_by_dfn[x];
+            idom_by_dfn[w] = x;
+        }
+        block = block_end;
+        lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
     }
     free(parent_by_dfn);
     parent_by_dfn = NULL;
@@ -653,11 +667,12 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     populating = populate_start(&populate_thread, &idom_pages, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
     retained_by_dfn[0] = 0;
-    for (uint32_t w = count - 1; w > 0; w--) {
-        if (2 * (uint64_t)count - w >= report_at)
-            report_at = lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 2 * (uint64_t)count - w,
-                                                2 * reached, 2);
-        retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
+    for (uint32_t block = count - 1; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t w = block; w > block_end; w--)
+            retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
+        block = block_end;
+        lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, reached + (count - 1 - block), 2 * reached, 2);
     }
     if (populating)
         pthread_join(populate_thread, NULL);

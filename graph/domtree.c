@@ -222,30 +222,34 @@ static void report_step(const build_state *b, unsigned step, unsigned half, uint
     lf_graph_progress_parts(b->progress, 1, 1, base + done, 3 * n, 3);
 }
 
-/* The first count at which a half reports (UINT64_MAX: never). */
-static uint64_t first_report(const build_state *b, unsigned half)
+static int speaks(const build_state *b, unsigned half)
 {
-    return b->progress && (half == 0 || !b->threaded) ? LF_GRAPH_PROGRESS_STEP : UINT64_MAX;
+    return b->progress && (half == 0 || !b->threaded);
 }
+
+/* The loops that report run in blocks of this many, a report after each
+ * block: nothing is added per node. */
+#define BLOCK ((uint32_t)LF_GRAPH_PROGRESS_STEP)
 
 static void fill_half(void *ctx, unsigned half)
 {
     build_state *b = ctx;
     size_t lo = half ? b->split : 0, span = (half ? b->slots : b->split) - lo;
-    uint64_t report_at = first_report(b, half);
     /* Each offset is the end of its list; filling from the last node down
      * leaves it at the start, with every list in increasing node order. */
-    for (uint32_t v = b->node_count; v-- > 0;) {
-        if (b->node_count - v >= report_at) {
-            report_step(b, 1, half, b->node_count - v, b->node_count);
-            report_at = b->node_count - v + LF_GRAPH_PROGRESS_STEP;
+    for (uint32_t block = b->node_count; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t v = block; v-- > block_end;) {
+            uint32_t d = b->idom[v];
+            if (d == LF_NODE_NONE)
+                continue;
+            size_t slot = lf_domtree_slot(b->node_count, d);
+            if (slot - lo < span)
+                b->child[--b->offset[slot]] = v;
         }
-        uint32_t d = b->idom[v];
-        if (d == LF_NODE_NONE)
-            continue;
-        size_t slot = lf_domtree_slot(b->node_count, d);
-        if (slot - lo < span)
-            b->child[--b->offset[slot]] = v;
+        block = block_end;
+        if (speaks(b, half))
+            report_step(b, 1, half, b->node_count - block, b->node_count);
     }
 }
 
@@ -262,15 +266,15 @@ static void sort_half(void *ctx, unsigned half)
         b->failed[half] = 1;
         return;
     }
-    uint64_t report_at = first_report(b, half);
-    for (size_t s = lo; s < hi; s++) {
-        if (s - lo >= report_at) {
-            report_step(b, 2, half, s - lo, hi - lo);
-            report_at = s - lo + LF_GRAPH_PROGRESS_STEP;
-        }
-        if (b->offset[s + 1] - b->offset[s] > 1)
-            sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
-                          scratch);
+    for (size_t block = lo; block < hi;) {
+        size_t block_end = hi - block > BLOCK ? block + BLOCK : hi;
+        for (size_t s = block; s < block_end; s++)
+            if (b->offset[s + 1] - b->offset[s] > 1)
+                sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
+                              scratch);
+        block = block_end;
+        if (speaks(b, half))
+            report_step(b, 2, half, block - lo, hi - lo);
     }
     free(scratch);
 }
@@ -290,14 +294,17 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
         return -1;
     uint32_t listed = 0;
     const uint64_t n3 = 3 * (uint64_t)node_count;
-    uint64_t report_at = lf_graph_progress_parts(progress, 1, 1, 0, n3, 3);
-    for (uint32_t v = 0; v < node_count; v++) {
-        if (v >= report_at)
-            report_at = lf_graph_progress_parts(progress, 1, 1, v, n3, 3);
-        if (idom[v] == LF_NODE_NONE)
-            continue;
-        offset[lf_domtree_slot(node_count, idom[v])]++;
-        listed++;
+    lf_graph_progress_parts(progress, 1, 1, 0, n3, 3);
+    for (uint32_t block = 0; block < node_count;) {
+        uint32_t block_end = node_count - block > BLOCK ? block + BLOCK : node_count;
+        for (uint32_t v = block; v < block_end; v++) {
+            if (idom[v] == LF_NODE_NONE)
+                continue;
+            offset[lf_domtree_slot(node_count, idom[v])]++;
+            listed++;
+        }
+        block = block_end;
+        lf_graph_progress_parts(progress, 1, 1, block, n3, 3);
     }
     uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
