@@ -309,7 +309,7 @@ static void fill_preds_half(void *ctx, unsigned half)
             }
         }
         block = block_end;
-        if (speaks)
+        if (speaks && base + block < total) /* the pass's end is told once both halves are done */
             lf_graph_progress_parts(s->progress, 2, LF_DOM_PASSES, base + block, total, s->threaded ? 1 : 2);
     }
 }
@@ -624,7 +624,8 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
             forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
         }
         block = block_end;
-        lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
+        if (block) /* the end is told below */
+            lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
@@ -672,7 +673,8 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
         for (uint32_t w = block; w > block_end; w--)
             retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
         block = block_end;
-        lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, reached + (count - 1 - block), 2 * reached, 2);
+        if (block) /* the end is told once the outputs are stored */
+            lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, reached + (count - 1 - block), 2 * reached, 2);
     }
     if (populating)
         pthread_join(populate_thread, NULL);

@@ -273,7 +273,7 @@ static void sort_half(void *ctx, unsigned half)
                 sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
                               scratch);
         block = block_end;
-        if (speaks(b, half))
+        if (speaks(b, half) && (block < hi || (!b->threaded && half == 0))) /* the end: below */
             report_step(b, 2, half, block - lo, hi - lo);
     }
     free(scratch);
