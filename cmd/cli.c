@@ -449,8 +449,12 @@ void cli_partial_warning(const char *path, const lf_snapshot *s)
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s)
 {
     lf_error err;
+    progress_line line;
+    progress_line_init(&line, "computing dominators", NULL);
+    line.unit = "objects";
     cli_progress(ctx, "computing dominators");
-    int rc = lf_analyze(s, ctx->dom_flags, ctx->threads, &err);
+    int rc = lf_analyze_reporting(s, ctx->dom_flags, ctx->threads, ctx->progress ? &line.progress : NULL,
+                                  &err);
     cli_progress_done(ctx);
     if (rc) {
         lf_snapshot_free(s);

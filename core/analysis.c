@@ -8,7 +8,32 @@
 #include "../graph/dominators.h"
 #include "../graph/domtree.h"
 
+#define ANALYSIS_PASSES (LF_DOM_PASSES + 1)
+
+/* graph/'s passes, told as this stage's: the dominators' passes first, then
+ * the tree's one. */
+typedef struct pass_relay {
+    const lf_progress *to;
+    unsigned first; /* this stage's number of graph/'s pass 1, less one */
+} pass_relay;
+
+static void relay_pass(void *ctx, unsigned pass, unsigned passes, uint64_t done, uint64_t total)
+{
+    static const char *const stage[ANALYSIS_PASSES] = {"pass 1 of 5", "pass 2 of 5", "pass 3 of 5",
+                                                       "pass 4 of 5", "pass 5 of 5"};
+    const pass_relay *r = ctx;
+    unsigned k = r->first + pass - 1;
+    (void)passes;
+    r->to->report(r->to->ctx, k < ANALYSIS_PASSES ? stage[k] : "", done, total);
+}
+
 int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *err)
+{
+    return lf_analyze_reporting(s, dom_flags, threads, NULL, err);
+}
+
+int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
+                         const lf_progress *progress, lf_error *err)
 {
     if ((s->flags & LF_SNAP_UNREACHED_ALONE) && !(dom_flags & LF_DOM_KEEP_UNREACHABLE))
         dom_flags |= LF_DOM_UNREACHED_ALONE;
@@ -27,12 +52,16 @@ int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *e
     g.root_node = root_node;
     lf_dominator_result result;
     unsigned how = threads > 1 ? 0 : LF_DOM_ONE_THREAD; /* not stored: not part of the result */
-    if (lf_dominators_compute(&g, s->object_shallow, dom_flags | how, idom, retained, &result))
+    pass_relay dom_relay = {progress, 0}, tree_relay = {progress, LF_DOM_PASSES};
+    const int telling = progress && progress->report;
+    lf_graph_progress dom_progress = {relay_pass, &dom_relay}, tree_progress = {relay_pass, &tree_relay};
+    if (lf_dominators_compute_reporting(&g, s->object_shallow, dom_flags | how, idom, retained, &result,
+                                        telling ? &dom_progress : NULL))
         goto nomem;
     free(root_node);
     root_node = NULL;
     lf_domtree tree;
-    if (lf_domtree_build(n, idom, retained, threads, &tree))
+    if (lf_domtree_build_reporting(n, idom, retained, threads, &tree, telling ? &tree_progress : NULL))
         goto nomem;
     if (s->owned_count + 4 > sizeof s->owned / sizeof s->owned[0]) {
         lf_domtree_free(&tree);

@@ -3,6 +3,7 @@
 #ifndef LF_ANALYSIS_H
 #define LF_ANALYSIS_H
 
+#include "progress.h"
 #include "snapshot.h"
 
 /* Makes s->idom, s->retained and s->domtree_* available, computed with the
@@ -10,6 +11,10 @@
  * with the same flags. threads: at most 1 keeps every pass on the calling
  * thread, else the passes that split use two (same result). */
 int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *err);
+/* The same, telling progress (NULL: nobody) how far each of its five passes
+ * is ("pass 2 of 5"), in objects: four for the dominators, then the tree. */
+int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
+                         const lf_progress *progress, lf_error *err);
 
 typedef struct lf_class_totals {
     uint64_t *count;        /* class -> instances */

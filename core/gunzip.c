@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -15,7 +16,8 @@ int lf_gzip_detect(const uint8_t *data, uint64_t size)
     return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
-int lf_gunzip_map_fd(int fd, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err)
+int lf_gunzip_map_fd(int fd, int partial, const lf_progress *progress, uint64_t *cut_at,
+                     lf_mapped_file *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
     *cut_at = 0;
@@ -34,7 +36,11 @@ int lf_gunzip_map_fd(int fd, int partial, uint64_t *cut_at, lf_mapped_file *out,
         gzclose(gz);
         return -1;
     }
-    enum { CHUNK = 1 << 20 };
+    enum { CHUNK = 1 << 20, CHUNKS_PER_REPORT = 64 }; /* a report per 64 MiB inflated */
+    struct stat st;
+    lf_progress_counter told; /* compressed bytes consumed, of the file's */
+    lf_progress_begin(&told, progress, "inflating", fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0);
+    unsigned chunks = 0;
     uint8_t *buf = malloc(CHUNK);
     int rc = 0;
     uint64_t total = 0;
@@ -60,7 +66,11 @@ int lf_gunzip_map_fd(int fd, int partial, uint64_t *cut_at, lf_mapped_file *out,
             break;
         }
         total += (uint64_t)got;
+        if (++chunks % CHUNKS_PER_REPORT == 0)
+            lf_progress_reach(&told, (uint64_t)gzoffset(gz));
     }
+    if (rc == 0)
+        lf_progress_reach(&told, told.total);
     if (rc == 0 && !gzeof(gz))
         rc = lf_fail_at(err, (uint64_t)gzoffset(gz), "corrupt gzip data", NULL);
     /* A cut-off member: zlib reports it as an end without error; say so. */

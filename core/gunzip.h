@@ -8,12 +8,16 @@
 #define LF_GUNZIP_H
 
 #include "file.h"
+#include "progress.h"
 
 int lf_gzip_detect(const uint8_t *data, uint64_t size);
 /* Inflates the regular file open on fd, from its start (fd's offset moves;
  * fd stays open). A cut-off stream is an error, unless partial: then the
  * bytes inflated before the cut are mapped and *cut_at is the compressed
  * offset of the cut (0 when the stream is whole). */
-int lf_gunzip_map_fd(int fd, int partial, uint64_t *cut_at, lf_mapped_file *out, lf_error *err);
+/* progress (NULL: nobody) hears of the compressed bytes inflated, of the
+ * file's size, as stage "inflating". */
+int lf_gunzip_map_fd(int fd, int partial, const lf_progress *progress, uint64_t *cut_at,
+                     lf_mapped_file *out, lf_error *err);
 
 #endif

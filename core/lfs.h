@@ -2,6 +2,7 @@
 #ifndef LF_LFS_H
 #define LF_LFS_H
 
+#include "progress.h"
 #include "snapshot.h"
 
 int lf_lfs_detect(const uint8_t *data, uint64_t size);
@@ -18,6 +19,10 @@ enum {
 int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_error *err);
 /* The same for the regular file open on fd (which stays open). */
 int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err);
+/* The same, telling progress (NULL: nobody) the bytes checked (stage
+ * "checking"), of the file's size. */
+int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress, lf_snapshot *out,
+                             lf_error *err);
 /* Writes s (with its analysis when present) to fd, front to back with no
  * seek: fd may be a pipe. */
 int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err);

@@ -134,7 +134,14 @@ bad:
 }
 #undef EACH_ELEMENT
 
-static int verify_chunk(int fd, chunk_in *c, uint8_t *buf, unsigned flags, lf_error *err)
+/* Bytes checked, told about every LF_PROGRESS_STEP of them. */
+typedef struct check_progress {
+    lf_progress_counter told;
+    uint64_t untold;
+} check_progress;
+
+static int verify_chunk(int fd, chunk_in *c, uint8_t *buf, unsigned flags, check_progress *progress,
+                        lf_error *err)
 {
     XXH3_state_t *st = XXH3_createState();
     if (!st)
@@ -168,6 +175,10 @@ static int verify_chunk(int fd, chunk_in *c, uint8_t *buf, unsigned flags, lf_er
             break;
         }
         done += len;
+        if ((progress->untold += len) >= LF_PROGRESS_STEP) {
+            lf_progress_add(&progress->told, progress->untold);
+            progress->untold = 0;
+        }
     }
     if (rc == 0 && !(flags & LF_LFS_SKIP_CHECKSUMS) && XXH3_64bits_digest(st) != c->hash)
         rc = lf_fail_at(err, c->offset, "corrupt leakfind snapshot",
@@ -243,7 +254,14 @@ int lf_lfs_open_flags(const char *path, unsigned flags, lf_snapshot *out, lf_err
 
 int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 {
+    return lf_lfs_open_fd_reporting(fd, flags, NULL, out, err);
+}
+
+int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress_to, lf_snapshot *out,
+                             lf_error *err)
+{
     memset(out, 0, sizeof *out);
+    check_progress progress = {.untold = 0};
     uint8_t *buf = NULL;
     int rc = -1;
     struct stat st;
@@ -256,6 +274,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         goto out;
     }
     const uint64_t actual_size = (uint64_t)st.st_size;
+    lf_progress_begin(&progress.told, progress_to, "checking", actual_size);
     buf = malloc(READ_BLOCK);
     if (!buf) {
         lf_fail_nomem(err, "opening");
@@ -384,7 +403,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
         lf_fail_at(err, chunk[C_META].offset, "corrupt leakfind snapshot", "bad META size");
         goto out;
     }
-    if (verify_chunk(fd, &chunk[C_META], buf, flags, err))
+    if (verify_chunk(fd, &chunk[C_META], buf, flags, &progress, err))
         goto out;
     uint64_t meta[LFS_META_FIELDS] = {0};
     for (uint64_t f = 0; f < LFS_META_FIELDS && f < chunk[C_META].size / 8; f++)
@@ -479,10 +498,11 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
                        (unsigned long long)(chunk[c].elem_count * chunk[c].elem_size));
             goto out;
         }
-        if (verify_chunk(fd, &chunk[c], buf, flags, err))
+        if (verify_chunk(fd, &chunk[c], buf, flags, &progress, err))
             goto out;
     }
 
+    lf_progress_reach(&progress.told, actual_size);
     void *map = mmap(NULL, (size_t)file_size, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         lf_fail_errno(err, "cannot map", errno);

@@ -46,7 +46,7 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
     if (fmt == LF_FORMAT_TEXT)
         return lf_textgraph_parse(f->data, f->size, out, err);
     if (fmt == LF_FORMAT_V8)
-        return lf_v8_parse(f->data, f->size, opt->threads, opt->partial, out, err);
+        return lf_v8_parse_reporting(f->data, f->size, opt->threads, opt->partial, opt->progress, out, err);
     unsigned flags = opt->hprof_flags | (opt->partial ? LF_HPROF_PARTIAL : 0);
     return lf_hprof_parse_reporting(f->data, f->size, flags, opt->threads, opt->progress, out, err);
 }
@@ -62,12 +62,12 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
     uint64_t gzip_cut_at = 0;
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
-        return lf_lfs_open_fd(fd, 0, out, err);
+        return lf_lfs_open_fd_reporting(fd, 0, opt->progress, out, err);
     if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8) {
         if (lf_file_map_fd(fd, &f, err))
             return -1;
     } else if (lf_gzip_detect(head, (uint64_t)got)) {
-        if (lf_gunzip_map_fd(fd, opt->partial, &gzip_cut_at, &f, err))
+        if (lf_gunzip_map_fd(fd, opt->partial, opt->progress, &gzip_cut_at, &f, err))
             return -1;
         fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
         if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8) {

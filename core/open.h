@@ -11,7 +11,7 @@ typedef struct lf_open_options {
     unsigned hprof_flags;   /* LF_HPROF_*: reference semantics for Java dumps */
     unsigned threads;       /* reader threads; 0 = 1 */
     int partial;            /* read a cut-off dump up to the cut (HPROF, V8, gzip) */
-    const lf_progress *progress; /* how far the read is (HPROF); NULL: nobody asks */
+    const lf_progress *progress; /* how far the read is (bytes); NULL: nobody asks */
 } lf_open_options;
 
 /* options may be NULL (defaults). A path that is not a regular file (a pipe,

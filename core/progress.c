@@ -21,3 +21,12 @@ void lf_progress_add(lf_progress_counter *c, uint64_t n)
     uint64_t done = atomic_fetch_add_explicit(&c->done, n, memory_order_relaxed) + n;
     c->progress->report(c->progress->ctx, c->stage, done > c->total ? c->total : done, c->total);
 }
+
+void lf_progress_reach(lf_progress_counter *c, uint64_t at)
+{
+    if (!c || !c->progress)
+        return;
+    uint64_t done = atomic_load_explicit(&c->done, memory_order_relaxed);
+    if (at > done)
+        lf_progress_add(c, at - done);
+}

@@ -6,9 +6,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-/* report is called with done of total units (bytes of the dump) of stage
- * ("pass 1 of 3"), from whichever thread did the work, at most once per
- * LF_PROGRESS_STEP units per thread and once when a stage begins: it must be
+/* report is called with done of total units (bytes of the dump when
+ * reading, objects when analysing: the function taking the lf_progress says) of stage
+ * ("pass 1 of 3"), from whichever thread did the work, about once per
+ * LF_PROGRESS_STEP bytes of work per thread (or per ~1M objects), once when
+ * a stage begins and once when it ends: it must be
  * thread-safe and cheap (rate-limit any drawing). */
 typedef struct lf_progress {
     void (*report)(void *ctx, const char *stage, uint64_t done, uint64_t total);
@@ -31,5 +33,8 @@ void lf_progress_begin(lf_progress_counter *c, const lf_progress *progress, cons
                        uint64_t total);
 /* Adds n units done and reports the sum. */
 void lf_progress_add(lf_progress_counter *c, uint64_t n);
+/* Brings done up to at (no change if it is there already) and reports it:
+ * for a single thread that knows where it is, or between the threads' work. */
+void lf_progress_reach(lf_progress_counter *c, uint64_t at);
 
 #endif

@@ -292,9 +292,13 @@ typedef struct array_job {
     int is_edges;
     lf_error err;
     int failed;
+    lf_progress_counter *progress; /* bytes parsed, shared by the parts; NULL: nobody asks */
 } array_job;
 
 #define NO_CLOSE UINT64_MAX
+
+/* Values between progress reports: at 2 to 8 bytes each, 16 to 64 MiB. */
+#define VALUES_PER_REPORT ((uint64_t)8 << 20)
 
 static int job_fail(array_job *job, uint64_t at, const char *reason)
 {
@@ -492,6 +496,12 @@ static void *parse_part(void *arg)
     const char *fault = NULL;
     unsigned fault_field = 0;
     job->close = NO_CLOSE;
+    /* progress: the check against the header's count stops every
+     * VALUES_PER_REPORT values too, to report (a compare of its own per row
+     * cost 4% of this loop) */
+    uint64_t reported = p, limit = job->total;
+    if (job->progress && job->total - index > VALUES_PER_REPORT)
+        limit = index + VALUES_PER_REPORT;
     for (;;) {
         while (p < end && is_blank(d[p]))
             p++;
@@ -501,9 +511,14 @@ static void *parse_part(void *arg)
             job->close = p;
             break;
         }
-        if (index >= job->total) {
-            job_fail(job, p, "more values than the header's count");
-            return NULL;
+        if (index >= limit) {
+            if (index >= job->total) {
+                job_fail(job, p, "more values than the header's count");
+                return NULL;
+            }
+            lf_progress_add(job->progress, p - reported);
+            reported = p;
+            limit = job->total - index > VALUES_PER_REPORT ? index + VALUES_PER_REPORT : job->total;
         }
         if (field == 0 && job->is_edges && row % V8_ROW_STEP == 0)
             raw->edge_row_at[row / V8_ROW_STEP] = p; /* where labels are read back from */
@@ -698,7 +713,7 @@ static uint64_t split_guess(const uint8_t *d, uint64_t start, uint64_t file_end,
 /* cut_at: NULL, or (partial snapshots) where a cut edges array's last whole
  * row ends, set when the file ends inside the array. */
 static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, uint64_t total,
-                      unsigned threads, uint64_t *cut_at)
+                      unsigned threads, lf_progress_counter *progress, uint64_t *cut_at)
 {
     const char *what = is_edges ? "edges" : "nodes";
     if (lf_json_expect(j, '[', what))
@@ -707,7 +722,8 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     array_job jobs[2];
     for (int k = 0; k < 2; k++)
         jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = j->end,
-                              .total = total, .is_edges = is_edges, .close = NO_CLOSE};
+                              .total = total, .is_edges = is_edges, .close = NO_CLOSE,
+                              .progress = progress->progress ? progress : NULL};
     uint64_t split = threads >= 2 && j->end - start >= THREADED_MIN_BYTES
                          ? split_guess(j->data, start, j->end, total) : 0;
     unsigned parts = 1;
@@ -748,6 +764,7 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
          * after the last comma may itself be cut */
         const uint8_t *comma = memrchr(j->data + start, ',', j->end - start);
         array_job cut = jobs[0];
+        cut.progress = NULL; /* read once already */
         cut.end = comma ? (uint64_t)(comma - j->data) : start;
         cut.failed = 0;
         parse_part(&cut);
@@ -770,8 +787,9 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
 
 /* The file's strings, appended in its order (V8 writes each string once):
  * file string k is table string V8_STRING_BASE + k. */
-static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
+static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_progress_counter *progress)
 {
+    uint64_t report_at = progress->progress ? j->pos + LF_PROGRESS_STEP : UINT64_MAX;
     if (lf_json_expect(j, '[', "strings"))
         return -1;
     if (lf_json_peek(j) == ']') {
@@ -785,6 +803,10 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap)
         if (raw->string_count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(&raw->strings, *buf, len) < 0)
             return lf_fail_nomem(j->err, "reading strings");
         raw->string_count++;
+        if (j->pos >= report_at) {
+            lf_progress_reach(progress, j->pos);
+            report_at = j->pos + LF_PROGRESS_STEP;
+        }
         int more = lf_json_next(j, ']', "strings");
         if (more <= 0)
             return more;
@@ -992,6 +1014,12 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
 int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
                 lf_error *err)
 {
+    return lf_v8_parse_reporting(data, size, threads, partial, NULL, out, err);
+}
+
+int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
+                          const lf_progress *progress_to, lf_snapshot *out, lf_error *err)
+{
     memset(out, 0, sizeof *out);
     v8_meta m;
     memset(&m, 0, sizeof m);
@@ -1005,6 +1033,8 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     size_t cap = 0;
     int rc = -1, have_nodes = 0, have_edges = 0, have_strings = 0;
     uint64_t nodes_at = 0, edges_at = 0, cut_at = 0;
+    lf_progress_counter progress; /* bytes of the JSON parsed */
+    lf_progress_begin(&progress, progress_to, "", size);
     if (lf_strtab_init(&raw.strings)) {
         lf_fail_nomem(err, "reading strings");
         goto out;
@@ -1029,7 +1059,7 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
                      !(r = allocate(&j, &m, &raw, is_edges, partial)))
                 r = read_array(&j, &m, &raw, is_edges,
                                is_edges ? raw.edge_count * m.edge_fields : m.node_count * m.node_fields,
-                               threads, partial ? &cut_at : NULL);
+                               threads, &progress, partial ? &cut_at : NULL);
             *(is_edges ? &have_edges : &have_nodes) = 1;
             *(is_edges ? &edges_at : &nodes_at) = key_at;
         } else if (key_is(buf, len, "trace_function_infos") && m.trace_function_count > 0 && !trace.have_infos) {
@@ -1038,11 +1068,12 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
             r = v8_trace_read_tree(&j, &trace);
         } else if (key_is(buf, len, "strings")) {
             r = have_strings ? lf_fail_at(err, key_at, "unsupported snapshot layout", "strings twice")
-                             : read_strings(&j, &raw, &buf, &cap);
+                             : read_strings(&j, &raw, &buf, &cap, &progress);
             have_strings = 1;
         } else {
             r = lf_json_skip(&j);
         }
+        lf_progress_reach(&progress, j.pos); /* what the arrays' threads left untold */
         int more = r ? -1 : lf_json_next(&j, '}', "the snapshot");
         if (more < 0 && partial && err->truncated && have_edges) {
             /* cut after the nodes: analyse what there is (nodes, the edges
@@ -1063,6 +1094,7 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
         if (more == 0)
             break;
     }
+    lf_progress_reach(&progress, size);
     const uint32_t strings_read = raw.string_count;
     if (cut_at && patch_cut_snapshot(&raw, err))
         goto out;

@@ -3,6 +3,7 @@
 #ifndef LF_V8_H
 #define LF_V8_H
 
+#include "progress.h"
 #include "snapshot.h"
 
 /* Whether the first bytes look like a heap snapshot: {"snapshot": ... */
@@ -13,5 +14,8 @@ int lf_v8_detect(const uint8_t *head, size_t len);
  * "(name cut off)") instead of being an error. */
 int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
                 lf_error *err);
+/* The same, telling progress (NULL: nobody) the bytes of the JSON parsed. */
+int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
+                          const lf_progress *progress, lf_snapshot *out, lf_error *err);
 
 #endif

@@ -92,7 +92,27 @@ typedef struct dom_state {
     uint32_t *idom;
     uint64_t *retained;
     uint64_t shallow_sum[2];
+    const lf_graph_progress *progress; /* NULL: nobody listens */
+    int threaded;                      /* the halves run side by side */
 } dom_state;
+
+/* The loops that report run in blocks of this many vertices, a report after
+ * each block: nothing is added per vertex (a compare per vertex measurably
+ * slowed them). */
+#define BLOCK ((uint32_t)LF_GRAPH_PROGRESS_STEP)
+
+/* The units a half of a pass reports in: side by side, half 0 speaks for
+ * both (they advance together); one after the other, each covers its half
+ * of twice the range (reported as one: lf_graph_progress_parts). */
+static uint64_t half_base(const dom_state *s, unsigned half, uint64_t range)
+{
+    return s->threaded ? 0 : half * range;
+}
+
+static uint64_t halves_total(const dom_state *s, uint64_t range)
+{
+    return s->threaded ? range : 2 * range;
+}
 
 /* Pages to map in ahead of use (see populate_pages). */
 typedef struct populate_job {
@@ -265,24 +285,32 @@ static void fill_preds_half(void *ctx, unsigned half)
     const uint32_t *parent_by_dfn = s->parent_by_dfn;
     uint32_t *pred_offset = s->pred_offset;
     uint32_t *pred = s->pred;
+    const uint64_t base = half_base(s, half, g->node_count), total = halves_total(s, g->node_count);
+    const int speaks = s->progress && (half == 0 || !s->threaded);
     /* pred_offset[d] holds the end of d's list: fill from the back, so it
      * ends up holding the start. */
-    for (uint32_t node = 0; node < g->node_count; node++) {
-        uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
-        if (from == 0 || from >= s->searched)
-            continue; /* its edges were not looked at */
-        for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
-            uint32_t t = edge_target[e];
-            /* the edges are read in order: fetch a target's dfn well ahead */
-            uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
-            if (ahead - lo < span)
-                __builtin_prefetch(&node_to_dfn[ahead]);
-            if (t - lo >= span) /* weak edges too: the bit puts them past every node */
-                continue;
-            uint32_t entry = node_to_dfn[t], d = entry & ~ROOT_FLAG;
-            if (is_listed(entry, from, parent_by_dfn))
-                pred[--pred_offset[d]] = entry & ROOT_FLAG ? 0 : from;
+    for (uint32_t block = 0; block < g->node_count;) {
+        uint32_t block_end = g->node_count - block > BLOCK ? block + BLOCK : g->node_count;
+        for (uint32_t node = block; node < block_end; node++) {
+            uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
+            if (from == 0 || from >= s->searched)
+                continue; /* its edges were not looked at */
+            for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
+                uint32_t t = edge_target[e];
+                /* the edges are read in order: fetch a target's dfn well ahead */
+                uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
+                if (ahead - lo < span)
+                    __builtin_prefetch(&node_to_dfn[ahead]);
+                if (t - lo >= span) /* weak edges too: the bit puts them past every node */
+                    continue;
+                uint32_t entry = node_to_dfn[t], d = entry & ~ROOT_FLAG;
+                if (is_listed(entry, from, parent_by_dfn))
+                    pred[--pred_offset[d]] = entry & ROOT_FLAG ? 0 : from;
+            }
         }
+        block = block_end;
+        if (speaks && base + block < total) /* the pass's end is told once both halves are done */
+            lf_graph_progress_parts(s->progress, 2, LF_DOM_PASSES, base + block, total, s->threaded ? 1 : 2);
     }
 }
 
@@ -346,6 +374,13 @@ static void clear_retained_half(void *ctx, unsigned half)
 int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
                           uint32_t *idom, uint64_t *retained, lf_dominator_result *result)
 {
+    return lf_dominators_compute_reporting(g, shallow, flags, idom, retained, result, NULL);
+}
+
+int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
+                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
+                                    const lf_graph_progress *progress)
+{
     const uint32_t n = g->node_count;
     const size_t slots = (size_t)n + 1; /* dfn space: super-root plus every node */
     const uint64_t *edge_offset = g->edge_offset;
@@ -404,6 +439,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     dfn_to_node[0] = DFN_NONE;
     parent_by_dfn[0] = DFN_NONE;
     uint32_t root_cursor = 0, unreached_scan = 0;
+    /* progress: one compare per vertex reached, where the DFS stores anyway */
+    uint64_t report_at = lf_graph_progress_report(progress, 1, LF_DOM_PASSES, 0, n);
     for (;;) {
         uint32_t root;
         if (root_cursor < g->root_count) {
@@ -463,6 +500,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
                 }
             }
             if (descend) {
+                if (next_dfn >= report_at)
+                    report_at = lf_graph_progress_report(progress, 1, LF_DOM_PASSES, next_dfn, n);
                 __atomic_store_n(&ahead.next_dfn, next_dfn, __ATOMIC_RELAXED);
                 __atomic_store_n(&ahead.listed, listed, __ATOMIC_RELAXED);
                 if (depth == stack_cap) {
@@ -502,6 +541,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     }
     free(stack);
     stack = NULL;
+    lf_graph_progress_report(progress, 1, LF_DOM_PASSES, n, n); /* the rest is unreachable */
     const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
     if (!searched)
         searched = count;
@@ -514,7 +554,8 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
                    .node_to_dfn = node_to_dfn, .parent_by_dfn = parent_by_dfn,
                    .searched = searched, .pred_offset = pred_offset,
-                   .split = count / 2, .idom = idom, .retained = retained};
+                   .split = count / 2, .idom = idom, .retained = retained,
+                   .progress = progress, .threaded = threaded};
     if (listed > UINT32_MAX)
         goto nomem; /* see the header */
     uint64_t strong = 0;
@@ -543,7 +584,9 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     uintptr_t mapped_end = (uintptr_t)(pred + max_pred) & ~mask;
     if (mapped_end > used)
         (void)madvise((void *)used, mapped_end - used, MADV_DONTNEED); /* only memory */
+    lf_graph_progress_report(progress, 2, LF_DOM_PASSES, 0, n);
     lf_run_halves(fill_preds_half, &s, threaded);
+    lf_graph_progress_report(progress, 2, LF_DOM_PASSES, n, n);
     free(node_to_dfn); /* each phase holds only what it needs: see the header */
     node_to_dfn = NULL;
 
@@ -561,35 +604,51 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     /* The lists are read back to front in one sweep, so the forest entry
      * of a predecessor a few lists ahead can be fetched early. */
     uint32_t p = semi_by_dfn[count];
-    for (uint32_t w = count - 1; w > 0; w--) {
-        uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
-        for (uint32_t start = semi_by_dfn[w]; p > start;) {
-            p--;
-            if (p >= PREFETCH_AHEAD)
-                __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
-            uint32_t u = pred[p];
-            if (u > w)
-                u = eval_and_compress(u, w, forest);
-            if (u < best)
-                best = u;
+    const uint64_t reached = count - 1;
+    lf_graph_progress_report(progress, 3, LF_DOM_PASSES, 0, reached);
+    for (uint32_t block = count - 1; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t w = block; w > block_end; w--) {
+            uint32_t best = parent_by_dfn[w]; /* the tree edge, never listed */
+            for (uint32_t start = semi_by_dfn[w]; p > start;) {
+                p--;
+                if (p >= PREFETCH_AHEAD)
+                    __builtin_prefetch(&forest[pred[p - PREFETCH_AHEAD]]);
+                uint32_t u = pred[p];
+                if (u > w)
+                    u = eval_and_compress(u, w, forest);
+                if (u < best)
+                    best = u;
+            }
+            semi_by_dfn[w] = best;
+            forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
         }
-        semi_by_dfn[w] = best;
-        forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
+        block = block_end;
+        if (block) /* the end is told below */
+            lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
     free(pred);
     pred = NULL;
+    lf_graph_progress_report(progress, 3, LF_DOM_PASSES, reached, reached);
 
     /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
      * (idom_by_dfn[x] is only read for x < w, already converted). */
     uint32_t *idom_by_dfn = semi_by_dfn;
     idom_by_dfn[0] = 0;
-    for (uint32_t w = 1; w < count; w++) {
-        uint32_t x = parent_by_dfn[w];
-        while (x > semi_by_dfn[w])
-            x = idom_by_dfn[x];
-        idom_by_dfn[w] = x;
+    /* pass 4: this loop, then the one summing retained sizes */
+    lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
+    for (uint32_t block = 1; block < count;) {
+        uint32_t block_end = count - block > BLOCK ? block + BLOCK : count;
+        for (uint32_t w = block; w < block_end; w++) {
+            uint32_t x = parent_by_dfn[w];
+            while (x > semi_by_dfn[w])
+                x = idom_by_dfn[x];
+            idom_by_dfn[w] = x;
+        }
+        block = block_end;
+        lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
     }
     free(parent_by_dfn);
     parent_by_dfn = NULL;
@@ -609,8 +668,14 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     populating = populate_start(&populate_thread, &idom_pages, threaded);
     /* Children follow their dominator in preorder: accumulate bottom-up. */
     retained_by_dfn[0] = 0;
-    for (uint32_t w = count - 1; w > 0; w--)
-        retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
+    for (uint32_t block = count - 1; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t w = block; w > block_end; w--)
+            retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
+        block = block_end;
+        if (block) /* the end is told once the outputs are stored */
+            lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, reached + (count - 1 - block), 2 * reached, 2);
+    }
     if (populating)
         pthread_join(populate_thread, NULL);
     if (count - 1 < n)
@@ -620,6 +685,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     semi_by_dfn = NULL;
     lf_run_halves(clear_retained_half, &s, threaded);
     lf_run_halves(retained_store_half, &s, threaded);
+    lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 2 * reached, 2 * reached, 2);
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 

@@ -27,5 +27,12 @@ typedef struct lf_dominator_result {
  * Returns 0, or -1 when memory runs out (outputs are then unspecified). */
 int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
                           uint32_t *idom, uint64_t *retained, lf_dominator_result *result);
+/* The same, telling progress (NULL: nobody) how far each of its
+ * LF_DOM_PASSES passes is: search, predecessors, semidominators, then
+ * immediate dominators with retained sizes. */
+#define LF_DOM_PASSES 4
+int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
+                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
+                                    const lf_graph_progress *progress);
 
 #endif

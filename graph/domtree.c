@@ -206,7 +206,30 @@ typedef struct build_state {
     uint32_t *offset, *child;
     size_t slots, split; /* slots [0, split) and [split, slots) */
     int failed[2];
+    const lf_graph_progress *progress; /* NULL: nobody listens */
+    int threaded;                      /* the halves run side by side */
 } build_state;
+
+/* Progress, in nodes, over the pass's three steps: counting children,
+ * filling the lists, sorting them (by slot). Side by side, half 0 speaks
+ * for both halves; one after the other, each has half of its step. */
+static void report_step(const build_state *b, unsigned step, unsigned half, uint64_t done, uint64_t range)
+{
+    uint64_t n = b->node_count, base = step * n;
+    done = range ? done * n / range : n; /* the step's own units (slots) to nodes */
+    if (!b->threaded)
+        base += half * n / 2, done /= 2;
+    lf_graph_progress_parts(b->progress, 1, 1, base + done, 3 * n, 3);
+}
+
+static int speaks(const build_state *b, unsigned half)
+{
+    return b->progress && (half == 0 || !b->threaded);
+}
+
+/* The loops that report run in blocks of this many, a report after each
+ * block: nothing is added per node. */
+#define BLOCK ((uint32_t)LF_GRAPH_PROGRESS_STEP)
 
 static void fill_half(void *ctx, unsigned half)
 {
@@ -214,13 +237,19 @@ static void fill_half(void *ctx, unsigned half)
     size_t lo = half ? b->split : 0, span = (half ? b->slots : b->split) - lo;
     /* Each offset is the end of its list; filling from the last node down
      * leaves it at the start, with every list in increasing node order. */
-    for (uint32_t v = b->node_count; v-- > 0;) {
-        uint32_t d = b->idom[v];
-        if (d == LF_NODE_NONE)
-            continue;
-        size_t slot = lf_domtree_slot(b->node_count, d);
-        if (slot - lo < span)
-            b->child[--b->offset[slot]] = v;
+    for (uint32_t block = b->node_count; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t v = block; v-- > block_end;) {
+            uint32_t d = b->idom[v];
+            if (d == LF_NODE_NONE)
+                continue;
+            size_t slot = lf_domtree_slot(b->node_count, d);
+            if (slot - lo < span)
+                b->child[--b->offset[slot]] = v;
+        }
+        block = block_end;
+        if (speaks(b, half))
+            report_step(b, 1, half, b->node_count - block, b->node_count);
     }
 }
 
@@ -237,26 +266,45 @@ static void sort_half(void *ctx, unsigned half)
         b->failed[half] = 1;
         return;
     }
-    for (size_t s = lo; s < hi; s++)
-        if (b->offset[s + 1] - b->offset[s] > 1)
-            sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
-                          scratch);
+    for (size_t block = lo; block < hi;) {
+        size_t block_end = hi - block > BLOCK ? block + BLOCK : hi;
+        for (size_t s = block; s < block_end; s++)
+            if (b->offset[s + 1] - b->offset[s] > 1)
+                sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
+                              scratch);
+        block = block_end;
+        if (speaks(b, half) && (block < hi || (!b->threaded && half == 0))) /* the end: below */
+            report_step(b, 2, half, block - lo, hi - lo);
+    }
     free(scratch);
 }
 
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
                      unsigned threads, lf_domtree *tree)
 {
+    return lf_domtree_build_reporting(node_count, idom, retained, threads, tree, NULL);
+}
+
+int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+                               unsigned threads, lf_domtree *tree, const lf_graph_progress *progress)
+{
     const size_t slots = (size_t)node_count + 1;
     uint32_t *offset = lf_big_calloc(slots + 1, sizeof *offset);
     if (!offset)
         return -1;
     uint32_t listed = 0;
-    for (uint32_t v = 0; v < node_count; v++) {
-        if (idom[v] == LF_NODE_NONE)
-            continue;
-        offset[lf_domtree_slot(node_count, idom[v])]++;
-        listed++;
+    const uint64_t n3 = 3 * (uint64_t)node_count;
+    lf_graph_progress_parts(progress, 1, 1, 0, n3, 3);
+    for (uint32_t block = 0; block < node_count;) {
+        uint32_t block_end = node_count - block > BLOCK ? block + BLOCK : node_count;
+        for (uint32_t v = block; v < block_end; v++) {
+            if (idom[v] == LF_NODE_NONE)
+                continue;
+            offset[lf_domtree_slot(node_count, idom[v])]++;
+            listed++;
+        }
+        block = block_end;
+        lf_graph_progress_parts(progress, 1, 1, block, n3, 3);
     }
     uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
@@ -274,10 +322,11 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
             split = s + 1;
     }
     offset[slots] = sum;
-    build_state b = {node_count, idom, retained, offset, child, slots, split, {0, 0}};
     const int threaded = node_count >= LF_THREADED_MIN_NODES && threads > 1;
+    build_state b = {node_count, idom, retained, offset, child, slots, split, {0, 0}, progress, threaded};
     lf_run_halves(fill_half, &b, threaded);
     lf_run_halves(sort_half, &b, threaded);
+    lf_graph_progress_parts(progress, 1, 1, n3, n3, 3);
     if (b.failed[0] || b.failed[1]) {
         free(offset);
         free(child);

@@ -18,6 +18,9 @@ typedef struct lf_domtree {
  * the same). Returns 0 or -1 when out of memory. */
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
                      unsigned threads, lf_domtree *tree);
+/* The same, telling progress (NULL: nobody) how far its one pass is. */
+int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+                               unsigned threads, lf_domtree *tree, const lf_graph_progress *progress);
 void lf_domtree_free(lf_domtree *tree);
 
 static inline uint32_t lf_domtree_slot(uint32_t node_count, uint32_t node)

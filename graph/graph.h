@@ -27,6 +27,37 @@ typedef struct lf_graph {
     const uint32_t *root_node;     /* GC roots (node space); duplicates allowed */
 } lf_graph;
 
+/* How far a long pass over the graph is, told to whoever asked (graph/ never
+ * prints, and knows nothing of core/): done of total nodes of pass (from 1) of
+ * passes. Called on the thread doing the work (one thread per pass), when a
+ * pass begins, about every LF_GRAPH_PROGRESS_STEP nodes and when it ends. */
+typedef struct lf_graph_progress {
+    void (*report)(void *ctx, unsigned pass, unsigned passes, uint64_t done, uint64_t total);
+    void *ctx;
+} lf_graph_progress;
+
+/* Coarse on purpose: hot loops compare one counter per node against it. */
+#define LF_GRAPH_PROGRESS_STEP ((uint64_t)1 << 20)
+
+/* Reports done of total for a pass that goes over its nodes `parts` times
+ * (done and total count those visits; the report says nodes); returns the
+ * count at which to report next (UINT64_MAX when nobody listens: the hot
+ * loops' compare never fires). */
+static inline uint64_t lf_graph_progress_parts(const lf_graph_progress *p, unsigned pass, unsigned passes,
+                                               uint64_t done, uint64_t total, unsigned parts)
+{
+    if (!p || !p->report)
+        return UINT64_MAX;
+    p->report(p->ctx, pass, passes, (done < total ? done : total) / parts, total / parts);
+    return done + LF_GRAPH_PROGRESS_STEP;
+}
+
+static inline uint64_t lf_graph_progress_report(const lf_graph_progress *p, unsigned pass,
+                                                unsigned passes, uint64_t done, uint64_t total)
+{
+    return lf_graph_progress_parts(p, pass, passes, done, total, 1);
+}
+
 static inline uint32_t lf_edge_node(uint32_t target) { return target & LF_EDGE_NODE; }
 static inline int lf_edge_is_weak(uint32_t target) { return (target & LF_EDGE_WEAK) != 0; }
 

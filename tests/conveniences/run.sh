@@ -182,6 +182,63 @@ if command -v script >/dev/null; then
 else
     bad "progress on a terminal" "script(1) missing: sh tests/setup.sh installs bsdutils"
 fi
+
+# The other long stages, the same way: a gzip dump's inflation, a V8
+# snapshot's JSON, and the analysis's five passes (counted in objects), on
+# the 1,000,000-node linked list (87 MiB of JSON, 8 MiB gzipped).
+# stage_percents FILE SED_PATTERN: the percents of the lines drawn for a stage.
+stage_percents() {
+    tr '\r' '\n' <"$1" | sed -n "$2" | tr '\n' ' '
+}
+expect_stage() { # expect_stage NAME PERCENTS EXPECTED_GLOB
+    case $2 in
+    $3) ok "progress on a terminal: $1" ;;
+    *) bad "progress on a terminal: $1" "percents: $2" ;;
+    esac
+}
+gz=fixtures/node/linked_list.heapsnapshot.gz
+gunzip -c "$gz" >"$work/linked_list.heapsnapshot"
+if command -v script >/dev/null; then
+    script -qc "'$lf' classes -q '$gz' >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+    expect_stage "gzip inflation 0% to 100%" \
+        "$(stage_percents "$work/tty.txt" 's/.*reading .*gz (inflating)  .* of 8.2 MiB (\([0-9]*\)%).*/\1/p')" "0 *100 "
+    script -qc "'$lf' classes -q '$work/linked_list.heapsnapshot' >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+    expect_stage "V8 read 0% to 100%" \
+        "$(stage_percents "$work/tty.txt" 's/.*reading .*heapsnapshot  .* of 87.1 MiB (\([0-9]*\)%).*/\1/p')" "0 *100 "
+    # pass:percent of each line: 1:0 first, 5:100 last, the passes in order
+    passes=$(stage_percents "$work/tty.txt" \
+        's/.*computing dominators (pass \([1-5]\) of 5)  .* of 1\.0M objects (\([0-9]*\)%).*/\1:\2/p')
+    ordered=$(echo "$passes" | tr ' ' '\n' | sed -n 's/:.*//p' | sort -c 2>&1 && echo yes)
+    case $passes in
+    "1:0 "*"2:0 "*"3:0 "*"4:0 "*"5:0 "*"5:100 ") [ "$ordered" = yes ] &&
+        ok "progress on a terminal: dominators, passes 1 to 5, 0% to 100%" ||
+        bad "progress on a terminal: dominators, passes 1 to 5, 0% to 100%" "passes out of order: $passes" ;;
+    *) bad "progress on a terminal: dominators, passes 1 to 5, 0% to 100%" "passes: $passes" ;;
+    esac
+    last=$(tail -c 4 "$work/tty.txt" | od -An -c | tr -s ' ')
+    [ "$last" = " \r 033 [ K" ] && ok "progress on a terminal: cleared after the analysis" ||
+        bad "progress on a terminal: cleared after the analysis" "ends with: $last"
+    # a leakfind file: its checksums are checked, a byte count of the file's size
+    "$lf" convert -q "$work/linked_list.heapsnapshot" -o "$work/linked_list.lfs" --no-progress
+    size=$(wc -c <"$work/linked_list.lfs")
+    script -qc "'$lf' classes -q '$work/linked_list.lfs' >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+    expect_stage ".lfs check 0% to 100%" \
+        "$(stage_percents "$work/tty.txt" "s/.*reading .*lfs (checking)  .* of .* (\\([0-9]*\\)%).*/\\1/p")" "0 *100 "
+    mib=$(awk -v b="$size" 'BEGIN { printf "%.1f MiB", b / 1048576 }')
+    tr '\r' '\n' <"$work/tty.txt" | grep -q "(checking)  $mib of $mib (100%)" &&
+        ok "progress on a terminal: .lfs check counts the file's bytes" ||
+        bad "progress on a terminal: .lfs check counts the file's bytes" "size: $size" "$(tr '\r' '\n' <"$work/tty.txt" | grep checking | tail -1)"
+    for f in "$gz" "$work/linked_list.heapsnapshot"; do
+        script -qc "'$lf' classes -q '$f' --no-progress >/dev/null" /dev/null >"$work/tty.txt" 2>&1
+        [ ! -s "$work/tty.txt" ] && ok "no progress with --no-progress: $(basename "$f")" ||
+            bad "no progress with --no-progress: $(basename "$f")" "$(od -c "$work/tty.txt" | head -2)"
+    done
+fi
+for f in "$gz" "$work/linked_list.heapsnapshot"; do
+    "$lf" classes -q "$f" >/dev/null 2>"$work/err.txt"
+    [ ! -s "$work/err.txt" ] && ok "no progress when stderr is not a terminal: $(basename "$f")" ||
+        bad "no progress when stderr is not a terminal: $(basename "$f")" "$(head -c 200 "$work/err.txt")"
+done
 "$lf" classes -q "$dump" >/dev/null 2>"$work/err.txt"
 [ ! -s "$work/err.txt" ] && ok "no progress when stderr is not a terminal" ||
     bad "no progress when stderr is not a terminal" "$(head -c 200 "$work/err.txt")"

@@ -504,3 +504,110 @@ void test_reverse_lists(void)
     free(e);
     free(weak);
 }
+
+/* Progress: what lf_dominators_compute_reporting and lf_domtree_build_reporting
+ * tell, recorded. */
+typedef struct progress_log {
+    unsigned count;
+    struct {
+        unsigned pass, passes;
+        uint64_t done, total;
+    } at[256];
+} progress_log;
+
+static void log_progress(void *ctx, unsigned pass, unsigned passes, uint64_t done, uint64_t total)
+{
+    progress_log *log = ctx;
+    if (log->count < 256)
+        log->at[log->count].pass = pass, log->at[log->count].passes = passes,
+        log->at[log->count].done = done, log->at[log->count].total = total;
+    log->count++;
+}
+
+/* Every pass of passes, in order, from 0 to total[pass - 1], never going
+ * back; at least min_reports each. */
+static void check_passes(const progress_log *log, unsigned passes, const uint64_t *total, unsigned min_reports)
+{
+    CHECK(log->count <= 256);
+    unsigned i = 0;
+    for (unsigned pass = 1; pass <= passes; pass++) {
+        unsigned first = i;
+        for (; i < log->count && log->at[i].pass == pass; i++) {
+            CHECK_EQ_U64(log->at[i].passes, passes);
+            CHECK_EQ_U64(log->at[i].total, total[pass - 1]);
+            if (i > first)
+                CHECK(log->at[i].done >= log->at[i - 1].done);
+        }
+        CHECK(i - first >= min_reports);
+        if (i > first) {
+            CHECK_EQ_U64(log->at[first].done, 0);
+            CHECK_EQ_U64(log->at[i - 1].done, total[pass - 1]);
+        }
+    }
+    CHECK_EQ_U64(i, log->count); /* nothing after the last pass */
+}
+
+void test_dominators_progress(void)
+{
+    /* The diamond with an unreachable node 4: passes 1-2 count the 5
+     * nodes, 3-4 the 4 reached; blocks of 1M nodes, so besides starts and
+     * ends only the reports between a pass's parts: pass 2's halves run one
+     * after the other on so small a graph (half 0 ends at 5 of 10 node
+     * visits: 2 nodes), pass 4's first loop ends at 4 of its 8 (2). */
+    {
+        uint32_t e[] = {0, 1, 0, 2, 1, 3, 2, 3, 4, 0};
+        uint32_t roots[] = {0};
+        test_graph t;
+        test_graph_build(&t, 5, e, NULL, 5, roots, 1);
+        uint32_t idom[5];
+        uint64_t ret[5];
+        lf_dominator_result r;
+        progress_log log = {0};
+        lf_graph_progress to = {log_progress, &log};
+        CHECK(lf_dominators_compute_reporting(&t.g, t.shallow, 0, idom, ret, &r, &to) == 0);
+        const uint64_t want[][2] = {{1, 0}, {1, 5}, {2, 0}, {2, 2}, {2, 5},
+                                    {3, 0}, {3, 4}, {4, 0}, {4, 2}, {4, 4}};
+        CHECK_EQ_U64(log.count, 10);
+        for (unsigned i = 0; i < 10 && i < log.count; i++) {
+            CHECK_EQ_U64(log.at[i].pass, want[i][0]);
+            CHECK_EQ_U64(log.at[i].done, want[i][1]);
+            CHECK_EQ_U64(log.at[i].total, want[i][0] <= 2 ? 5 : 4);
+        }
+        CHECK_EQ_U64(idom[3], 0); /* and the answer is still the answer */
+        test_graph_free(&t);
+    }
+    /* A chain of 3.5M nodes, each also pointing back to the root: every
+     * pass crosses 1M-node steps, on two threads and on one (where the
+     * halves of a pass run one after the other). */
+    const uint32_t n = 3500000;
+    uint32_t *e = malloc((size_t)n * 4 * sizeof *e);
+    uint64_t m = 0;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        e[2 * m] = i, e[2 * m + 1] = i + 1, m++;
+        e[2 * m] = i + 1, e[2 * m + 1] = 0, m++;
+    }
+    uint32_t roots[] = {0};
+    test_graph t;
+    test_graph_build(&t, n, e, NULL, m, roots, 1);
+    free(e);
+    uint32_t *idom = malloc(n * sizeof *idom);
+    uint64_t *ret = malloc(n * sizeof *ret);
+    const uint64_t totals[] = {n, n, n, n};
+    for (unsigned one = 0; one < 2; one++) {
+        lf_dominator_result r;
+        progress_log log = {0};
+        lf_graph_progress to = {log_progress, &log};
+        CHECK(lf_dominators_compute_reporting(&t.g, t.shallow, one ? LF_DOM_ONE_THREAD : 0, idom, ret, &r,
+                                              &to) == 0);
+        check_passes(&log, 4, totals, 4); /* 0, 1M, 2M, 3M, ..., 3.5M */
+        CHECK_EQ_U64(ret[0], n);
+        log.count = 0;
+        lf_domtree tree;
+        CHECK(lf_domtree_build_reporting(n, idom, ret, one ? 1 : 2, &tree, &to) == 0);
+        check_passes(&log, 1, totals, 4);
+        lf_domtree_free(&tree);
+    }
+    free(idom);
+    free(ret);
+    test_graph_free(&t);
+}
