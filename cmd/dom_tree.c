@@ -283,6 +283,9 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
     int rc;
     if (o->start == LF_NODE_SUPER) {
         rc = lf_top_view_build(s, 1, o->group, o->top, o->min, &k.view);
+        for (size_t i = 0; !rc && i < k.view.entry_count; i++)
+            if (k.view.entry[i].via == LF_NODE_NONE)
+                dom_roots_expect(&k.roots, k.view.entry[i].node);
         if (!rc)
             rc = expand_top(&k);
     } else {
