@@ -1,7 +1,6 @@
 /* dom_roots.c - see dom_roots.h. */
 #include "dom_roots.h"
 
-#include "../core/bigmem.h"
 #include "../core/vec.h"
 
 #include <stdio.h>
@@ -14,19 +13,23 @@ void dom_roots_init(dom_roots *r, const lf_snapshot *s)
 {
     memset(r, 0, sizeof *r);
     r->s = s;
+    dom_held_init(&r->held);
 }
 
 void dom_roots_free(dom_roots *r)
 {
     free(r->by_node);
-    free(r->held);
-    free(r->held_count);
-    Word_t freed;
-    JLFA(freed, r->held_index);
-    (void)freed;
+    free(r->expected);
+    dom_held_free(&r->held);
     r->by_node = NULL;
-    r->held = NULL;
-    r->held_count = NULL;
+    r->expected = NULL;
+}
+
+void dom_roots_expect(dom_roots *r, uint32_t node)
+{
+    if (lf_vec_reserve((void **)&r->expected, &r->expected_cap, r->expected_count + 1,
+                       sizeof *r->expected) == 0)
+        r->expected[r->expected_count++] = node; /* no memory: asked for alone later */
 }
 
 static const lf_root *sort_roots;
@@ -80,105 +83,36 @@ static size_t roots_of(dom_roots *r, uint32_t node, uint32_t *out, size_t cap)
     return n;
 }
 
-/* node -> the top owner above it in the dominator tree (LF_NODE_NONE:
- * unreachable); a walk of the tree with an explicit stack. NULL: no memory. */
-static uint32_t *top_owners(const lf_snapshot *s)
+/* Looks for the holders of node and of every expected owner no root
+ * names, together. */
+static void find_held(dom_roots *r, uint32_t node)
 {
-    const uint32_t n = s->object_count;
-    uint32_t *top = lf_big_malloc(((size_t)n + 1) * sizeof *top);
-    uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
-    if (!top || !stack) {
-        free(top);
-        free(stack);
-        return NULL;
+    size_t kept = 0;
+    for (size_t i = 0; i < r->expected_count; i++) {
+        uint32_t none, owner = r->expected[i];
+        if (r->s->idom[owner] == LF_NODE_SUPER && roots_of(r, owner, &none, 1) == 0)
+            r->expected[kept++] = owner;
     }
-    for (uint32_t v = 0; v < n; v++)
-        top[v] = LF_NODE_NONE;
-    size_t depth = 0;
-    for (uint32_t i = s->domtree_offset[n]; i < s->domtree_offset[n + 1]; i++) {
-        uint32_t t = s->domtree_child[i];
-        top[t] = t;
-        stack[depth++] = t;
-        while (depth > 0) {
-            uint32_t v = stack[--depth];
-            for (uint32_t c = s->domtree_offset[v]; c < s->domtree_offset[v + 1]; c++) {
-                top[s->domtree_child[c]] = t;
-                stack[depth++] = s->domtree_child[c];
-            }
-        }
-    }
-    free(stack);
-    return top;
-}
-
-/* Adds holder (a top owner) to target's row, once. */
-static int add_held(dom_roots *r, uint32_t target, uint32_t holder)
-{
-    PWord_t slot;
-    JLI(slot, r->held_index, (Word_t)target);
-    if (slot == PJERR)
-        return -1;
-    if (*slot == 0) {
-        if (lf_vec_reserve((void **)&r->held, &r->held_cap, r->held_rows + 1, sizeof *r->held) ||
-            lf_vec_reserve((void **)&r->held_count, &r->held_count_cap, r->held_rows + 1,
-                           sizeof *r->held_count))
-            return -1;
-        r->held_count[r->held_rows] = 0;
-        *slot = ++r->held_rows;
-    }
-    size_t row = *slot - 1;
-    uint32_t k = r->held_count[row];
-    for (uint32_t i = 0; i < k && i < DOM_HELD_MAX; i++)
-        if (r->held[row][i] == holder)
-            return 0;
-    if (k < DOM_HELD_MAX)
-        r->held[row][k] = holder;
-    r->held_count[row] = k + 1; /* past DOM_HELD_MAX: counted, not kept */
-    return 0;
-}
-
-/* One pass over the strong edges: for each top owner that no root names,
- * the top owners of the objects that point at it. */
-static void find_held(dom_roots *r)
-{
-    const lf_snapshot *s = r->s;
-    r->held_done = 1;
-    if (!r->by_node && !r->failed)
-        build(r);
-    uint32_t *top = top_owners(s);
-    if (!top)
-        return;
-    for (uint32_t u = 0; u < s->object_count; u++) {
-        if (top[u] == LF_NODE_NONE)
-            continue;
-        for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
-            uint32_t t = s->edge_target[e];
-            if ((t & LF_EDGE_WEAK) || top[t] != t || top[u] == t || s->idom[t] != LF_NODE_SUPER)
-                continue;
-            uint32_t none;
-            if (roots_of(r, t, &none, 1) == 0 && add_held(r, t, top[u])) {
-                free(top);
-                return;
-            }
-        }
-    }
-    free(top);
+    r->expected_count = kept;
+    dom_roots_expect(r, node);
+    if (dom_held_find(&r->held, r->s, r->expected, r->expected_count))
+        r->held_failed = 1;
+    r->expected_count = 0;
 }
 
 /* The first root of each of node's holders (distinct), into out; how many holders. */
 static size_t held_roots(dom_roots *r, uint32_t node, uint32_t *out, size_t cap, size_t *kept)
 {
-    if (!r->held_done)
-        find_held(r);
-    PWord_t slot;
-    JLG(slot, r->held_index, (Word_t)node);
     *kept = 0;
-    if (!slot)
+    if (r->held_failed)
         return 0;
-    size_t row = *slot - 1, total = r->held_count[row];
+    if (!dom_held_known(&r->held, node))
+        find_held(r, node);
+    const uint32_t *holder;
+    size_t total = dom_held_get(&r->held, node, &holder);
     for (size_t i = 0; i < total && i < DOM_HELD_MAX && *kept < cap; i++) {
         uint32_t root;
-        if (roots_of(r, r->held[row][i], &root, 1))
+        if (roots_of(r, holder[i], &root, 1))
             out[(*kept)++] = root;
     }
     return total;

@@ -12,22 +12,18 @@
 #include "../core/snapshot.h"
 #include "output.h"
 
-#include <Judy.h>
-
-enum { DOM_HELD_MAX = 4 };
+#include "dom_held.h"
 
 typedef struct dom_roots {
     const lf_snapshot *s;
     uint32_t *by_node;   /* root indices by node, then index; NULL until asked */
     int failed;          /* no memory for by_node: scan the roots instead */
-    /* Top owners that no root names, held by objects under other top owners:
-     * up to DOM_HELD_MAX of those top owners each (one pass over the edges,
-     * made the first time such an owner is shown). */
-    int held_done;
-    Pvoid_t held_index;  /* JudyL: top owner -> row + 1 */
-    uint32_t (*held)[DOM_HELD_MAX];
-    uint32_t *held_count;
-    size_t held_rows, held_cap, held_count_cap;
+    dom_held held;       /* holders of the top owners no root names */
+    int held_failed;     /* no memory for them: such owners name no roots */
+    /* Top owners the listing will show (dom_roots_expect): the first one
+     * that no root names has their holders looked for in one pass. */
+    uint32_t *expected;
+    size_t expected_count, expected_cap;
 } dom_roots;
 
 void dom_roots_init(dom_roots *r, const lf_snapshot *s);
@@ -35,6 +31,9 @@ void dom_roots_init(dom_roots *r, const lf_snapshot *s);
 void dom_roots_write(dom_roots *r, out_writer *w, uint32_t node, uint32_t via);
 /* The same text into buf (size >= 64); its length. */
 size_t dom_roots_text(dom_roots *r, uint32_t node, uint32_t via, char *buf, size_t size);
+/* Says that node, a top owner, will be shown. Optional: an owner not said
+ * costs a pass over the edges of its own. */
+void dom_roots_expect(dom_roots *r, uint32_t node);
 void dom_roots_free(dom_roots *r);
 
 #endif

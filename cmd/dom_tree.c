@@ -42,8 +42,6 @@ typedef struct walk {
     size_t depth, cap;
     lf_hidden_summary *sum;
     size_t sum_count, sum_cap;
-    uint32_t *scratch;       /* nodes of hidden top-level rows */
-    size_t scratch_cap;
 } walk;
 
 static int push(walk *k, item it)
@@ -83,16 +81,25 @@ static int shown_here(const walk *k, size_t rank, uint64_t retained)
     return (k->o->top == 0 || rank < k->o->top) && retained >= k->o->min;
 }
 
-/* Pushes a summary of nodes[0 .. count) (nothing when count is 0). */
-static int push_summary(walk *k, const uint32_t *nodes, size_t count, uint32_t depth,
-                        uint32_t parent)
+/* Pushes a summary row (nothing when it stands for no object). */
+static int push_summary(walk *k, const lf_hidden_summary *h, uint32_t depth, uint32_t parent)
 {
+    if (h->count == 0)
+        return 0;
+    if (lf_vec_reserve((void **)&k->sum, &k->sum_cap, k->sum_count + 1, sizeof *k->sum))
+        return -1;
+    k->sum[k->sum_count] = *h;
+    return push(k, (item){ITEM_SUMMARY, depth, (uint32_t)k->sum_count++, parent, 0});
+}
+
+/* Pushes a summary of nodes[0 .. count). */
+static int push_summary_of(walk *k, const uint32_t *nodes, size_t count, uint32_t depth,
+                           uint32_t parent)
+{
+    lf_hidden_summary h;
     if (count == 0)
         return 0;
-    if (lf_vec_reserve((void **)&k->sum, &k->sum_cap, k->sum_count + 1, sizeof *k->sum) ||
-        lf_summarize_hidden(k->s, nodes, count, &k->sum[k->sum_count]))
-        return -1;
-    return push(k, (item){ITEM_SUMMARY, depth, (uint32_t)k->sum_count++, parent, 0});
+    return lf_summarize_hidden(k->s, nodes, count, &h) ? -1 : push_summary(k, &h, depth, parent);
 }
 
 static void write_sizes(walk *k, uint64_t shallow, uint64_t retained)
@@ -200,7 +207,7 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
     /* children are largest first: the shown ones are a prefix */
     while (begin + shown < end && shown_here(k, shown, s->retained[s->domtree_child[begin + shown]]))
         shown++;
-    if (push_summary(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
+    if (push_summary_of(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
         return -1;
     for (uint32_t i = shown; i > 0; i--)
     {
@@ -211,53 +218,37 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
     return 0;
 }
 
-static int reserve_scratch(walk *k, size_t need)
-{
-    return lf_vec_reserve((void **)&k->scratch, &k->scratch_cap, need, sizeof *k->scratch);
-}
-
 /* A group's instances, largest first, up to --top whatever their size (the
  * group passed --min, its members are what to look at next), with a summary
- * of those not shown. */
+ * of those not shown: the group's sums less the shown ones'. */
 static int expand_group(walk *k, const lf_top_row *r, uint32_t depth)
 {
-    uint32_t shown = r->count;
-    if (k->o->top && shown > k->o->top)
-        shown = (uint32_t)k->o->top;
-    size_t rest = r->count - shown;
-    if (reserve_scratch(k, rest + 1))
+    const lf_snapshot *s = k->s;
+    lf_hidden_summary rest = {r->count - r->kept, r->shallow, r->retained, 1, {r->cls}, {r->count - r->kept}};
+    for (uint32_t i = r->first; i < r->first + r->kept; i++) {
+        rest.shallow -= s->object_shallow[k->view.entry[i].node];
+        rest.retained -= s->retained[k->view.entry[i].node];
+    }
+    if (push_summary(k, &rest, depth + 1, LF_NODE_NONE))
         return -1;
-    for (size_t i = 0; i < rest; i++)
-        k->scratch[i] = k->view.entry[r->first + shown + i].node;
-    if (push_summary(k, k->scratch, rest, depth + 1, LF_NODE_NONE))
-        return -1;
-    for (uint32_t i = shown; i > 0; i--)
+    for (uint32_t i = r->kept; i > 0; i--)
         if (push(k, (item){ITEM_TOP_OBJECT, depth + 1, r->first + i - 1, 0, 0}))
             return -1;
     return 0;
 }
 
-/* The top level: the rows of the top view marked shown, then a summary of
- * every object in the others. */
+/* The top level: the rows of the top view, then the summary of every
+ * object in no row. */
 static int expand_top(walk *k)
 {
     const lf_top_view *v = &k->view;
-    size_t hidden = 0;
-    for (size_t i = 0; i < v->row_count; i++)
-        hidden += v->row[i].shown ? 0 : 1;
-    if (reserve_scratch(k, hidden + 1))
-        return -1;
-    hidden = 0;
-    for (size_t i = 0; i < v->row_count; i++)
-        if (!v->row[i].shown) /* only objects: groups are always shown */
-            k->scratch[hidden++] = v->entry[v->row[i].node].node;
-    if (push_summary(k, k->scratch, hidden, 0, LF_NODE_NONE))
+    if (push_summary(k, &v->hidden, 0, LF_NODE_NONE))
         return -1;
     for (size_t i = v->row_count; i > 0; i--) {
         const lf_top_row *r = &v->row[i - 1];
         item it = r->count ? (item){ITEM_GROUP, 0, (uint32_t)(i - 1), 0, 0}
                            : (item){ITEM_TOP_OBJECT, 0, r->node, 0, 0};
-        if (r->shown && push(k, it))
+        if (push(k, it))
             return -1;
     }
     return 0;
@@ -292,6 +283,9 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
     int rc;
     if (o->start == LF_NODE_SUPER) {
         rc = lf_top_view_build(s, 1, o->group, o->top, o->min, &k.view);
+        for (size_t i = 0; !rc && i < k.view.entry_count; i++)
+            if (k.view.entry[i].via == LF_NODE_NONE)
+                dom_roots_expect(&k.roots, k.view.entry[i].node);
         if (!rc)
             rc = expand_top(&k);
     } else {
@@ -303,7 +297,6 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
     }
     free(k.stack);
     free(k.sum);
-    free(k.scratch);
     lf_top_view_free(&k.view);
     dom_roots_free(&k.roots);
     lf_holders_free(&k.holders);

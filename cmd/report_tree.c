@@ -190,6 +190,9 @@ static void write_rows(FILE *f, tree *t)
     lf_holders_init(&h, s);
     dom_roots roots;
     dom_roots_init(&roots, s);
+    for (size_t i = 0; i < t->count; i++)
+        if (t->out[i].parent == 0 && t->out[i].node != LF_NODE_NONE && t->out[i].via == LF_NODE_NONE)
+            dom_roots_expect(&roots, t->out[i].node);
     for (size_t i = 0; i < t->count; i++) {
         const tree_node *n = &t->out[i];
         fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "topcursor.h"
 
 int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
 {
@@ -13,208 +13,181 @@ int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
     return lf_snapshot_named_index(s, node) != UINT32_MAX;
 }
 
-static int add_entry(lf_top_view *v, size_t *cap, uint32_t node, uint32_t via)
+/* Per class, the top-level entries not visible alone: how many, and their
+ * bytes. */
+typedef struct class_tally {
+    uint32_t *count;
+    uint64_t *shallow, *retained;
+    uint32_t *next, *end;    /* a group's slots in view.entry while filling */
+} class_tally;
+
+static void tally_free(class_tally *t)
 {
-    if (lf_vec_reserve((void **)&v->entry, cap, v->entry_count + 1, sizeof *v->entry))
-        return -1;
-    v->entry[v->entry_count++] = (lf_top_entry){node, via};
-    return 0;
+    free(t->count);
+    free(t->shallow);
+    free(t->retained);
+    free(t->next);
+    free(t->end);
 }
 
-/* The super-root's children, each synthetic one replaced by its own
- * children (an explicit stack: no recursion). */
-static int collect_entries(const lf_snapshot *s, int collapse, lf_top_view *v)
+static int tally_alloc(class_tally *t, uint32_t classes)
 {
-    const uint32_t n = s->object_count;
-    size_t cap = 0, stack_cap = 0, depth = 0;
-    uint32_t *stack = NULL;
-    int rc = 0;
-    for (uint32_t i = s->domtree_offset[n]; i < s->domtree_offset[n + 1] && !rc; i++) {
-        uint32_t c = s->domtree_child[i];
-        if (collapse && lf_is_synthetic(s, c)) {
-            rc = lf_vec_reserve((void **)&stack, &stack_cap, depth + 1, sizeof *stack);
-            if (!rc)
-                stack[depth++] = c;
+    size_t n = (size_t)classes + 1;
+    t->count = calloc(n, sizeof *t->count);
+    t->shallow = calloc(n, sizeof *t->shallow);
+    t->retained = calloc(n, sizeof *t->retained);
+    t->next = calloc(n, sizeof *t->next);
+    t->end = calloc(n, sizeof *t->end);
+    return t->count && t->shallow && t->retained && t->next && t->end ? 0 : -1;
+}
+
+static int visible_alone(const lf_snapshot *s, size_t rank, uint32_t node, uint64_t top, uint64_t min)
+{
+    return (top == 0 || rank < top) && s->retained[node] >= min;
+}
+
+/* Pass 1: how many entries are visible alone (a prefix: retained only
+ * falls along the order), and the tally of the others. */
+static size_t tally_rest(lf_top_cursor *c, uint64_t top, uint64_t min, class_tally *t)
+{
+    const lf_snapshot *s = c->s;
+    size_t rank = 0, alone = 0;
+    lf_top_entry e;
+    for (; lf_top_cursor_next(c, &e); rank++) {
+        uint32_t cls = s->object_class[e.node];
+        if (visible_alone(s, rank, e.node, top, min)) {
+            alone++;
+            continue;
+        }
+        t->count[cls]++;
+        t->shallow[cls] += s->object_shallow[e.node];
+        t->retained[cls] += s->retained[e.node];
+    }
+    return alone;
+}
+
+/* A row per group (domview.h: at least two entries not visible alone that
+ * together retain --min), its slots after the alone entries; the other
+ * classes go to the hidden summary. Returns the entries to hold. */
+static size_t choose_groups(const lf_snapshot *s, int group, uint64_t top, uint64_t min,
+                            size_t alone, class_tally *t, lf_top_row *groups, size_t *group_count,
+                            lf_hidden_summary *hidden)
+{
+    size_t at = alone;
+    *group_count = 0;
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        if (t->count[c] == 0)
+            continue;
+        if (group && t->count[c] >= 2 && t->retained[c] >= min) {
+            uint32_t kept = top && t->count[c] > top ? (uint32_t)top : t->count[c];
+            groups[(*group_count)++] = (lf_top_row){0, c, (uint32_t)at, t->count[c], kept,
+                                                    t->shallow[c], t->retained[c]};
+            t->next[c] = (uint32_t)at;
+            t->end[c] = (uint32_t)(at + kept);
+            at += kept;
         } else {
-            rc = add_entry(v, &cap, c, LF_NODE_NONE);
+            hidden->count += t->count[c];
+            hidden->shallow += t->shallow[c];
+            hidden->retained += t->retained[c];
+            lf_summary_add_class(hidden, c, t->count[c]);
         }
     }
-    while (depth > 0 && !rc) {
-        uint32_t d = stack[--depth];
-        for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1] && !rc; i++) {
-            uint32_t c = s->domtree_child[i];
-            if (lf_is_synthetic(s, c)) {
-                rc = lf_vec_reserve((void **)&stack, &stack_cap, depth + 1, sizeof *stack);
-                if (!rc)
-                    stack[depth++] = c;
-            } else {
-                rc = add_entry(v, &cap, c, d);
-            }
-        }
-    }
-    free(stack);
-    return rc;
+    return at;
 }
 
-typedef struct keyed {
-    uint64_t retained;
-    uint32_t kind;    /* 0: object, 1: group */
-    uint32_t key;     /* node or class */
-    size_t index;
-} keyed;
+/* Pass 2: the alone entries in order, then each group's largest members in
+ * its slots; stops once every slot is filled. */
+static void fill_entries(lf_top_cursor *c, size_t alone, size_t total, class_tally *t,
+                         lf_top_entry *entry)
+{
+    size_t rank = 0, filled = alone;
+    lf_top_entry e;
+    lf_top_cursor_rewind(c);
+    while ((rank < alone || filled < total) && lf_top_cursor_next(c, &e)) {
+        if (rank < alone) {
+            entry[rank++] = e;
+            continue;
+        }
+        uint32_t cls = c->s->object_class[e.node];
+        if (t->next[cls] < t->end[cls]) {
+            entry[t->next[cls]++] = e;
+            filled++;
+        }
+    }
+}
 
 /* Larger retained first, objects before groups, then node or class number. */
-static int keyed_cmp(const void *pa, const void *pb)
+static int row_before(const lf_top_view *v, const lf_top_row *a, const lf_top_row *b)
 {
-    const keyed *a = pa, *b = pb;
     if (a->retained != b->retained)
-        return a->retained > b->retained ? -1 : 1;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    return a->key < b->key ? -1 : a->key > b->key;
+        return a->retained > b->retained;
+    if ((a->count != 0) != (b->count != 0))
+        return a->count == 0;
+    uint32_t ka = a->count ? a->cls : v->entry[a->node].node;
+    uint32_t kb = b->count ? b->cls : v->entry[b->node].node;
+    return ka < kb;
 }
 
-/* Sorts the entries largest retained first. */
-static int sort_entries(const lf_snapshot *s, lf_top_view *v)
+static const lf_top_view *sort_view;
+
+static int group_cmp(const void *pa, const void *pb)
 {
-    keyed *k = malloc((v->entry_count + 1) * sizeof *k);
-    lf_top_entry *sorted = malloc((v->entry_count + 1) * sizeof *sorted);
-    if (!k || !sorted) {
-        free(k);
-        free(sorted);
-        return -1;
-    }
-    for (size_t i = 0; i < v->entry_count; i++)
-        k[i] = (keyed){s->retained[v->entry[i].node], 0, v->entry[i].node, i};
-    qsort(k, v->entry_count, sizeof *k, keyed_cmp);
-    for (size_t i = 0; i < v->entry_count; i++)
-        sorted[i] = v->entry[k[i].index];
-    free(k);
-    free(v->entry);
-    v->entry = sorted;
-    return 0;
+    return row_before(sort_view, pa, pb) ? -1 : row_before(sort_view, pb, pa);
 }
 
-static int visible_alone(const lf_snapshot *s, const lf_top_view *v, size_t rank, uint64_t top,
-                         uint64_t min)
+/* The alone rows (in order already) merged with the group rows, sorted. */
+static void make_rows(const lf_snapshot *s, lf_top_view *v, size_t alone, lf_top_row *groups,
+                      size_t group_count)
 {
-    return (top == 0 || rank < top) && s->retained[v->entry[rank].node] >= min;
-}
-
-/* grouped[c]: 1 when class c's entries not visible alone make one group
- * (domview.h); count[c]: how many those are. */
-static uint8_t *choose_groups(const lf_snapshot *s, const lf_top_view *v, uint64_t top,
-                              uint64_t min, uint32_t *count)
-{
-    uint64_t *sum = calloc((size_t)s->class_count + 1, sizeof *sum);
-    uint8_t *grouped = calloc((size_t)s->class_count + 1, 1);
-    if (!sum || !grouped) {
-        free(sum);
-        free(grouped);
-        return NULL;
-    }
-    for (size_t i = 0; i < v->entry_count; i++) {
-        uint32_t node = v->entry[i].node, c = s->object_class[node];
-        if (!visible_alone(s, v, i, top, min)) {
-            count[c]++;
-            sum[c] += s->retained[node];
+    sort_view = v;
+    qsort(groups, group_count, sizeof *groups, group_cmp);
+    size_t i = 0, g = 0;
+    while (i < alone || g < group_count) {
+        lf_top_row one = {0};
+        if (i < alone) {
+            uint32_t node = v->entry[i].node;
+            one = (lf_top_row){(uint32_t)i, s->object_class[node], 0, 0, 0, s->object_shallow[node],
+                               s->retained[node]};
         }
+        if (g < group_count && (i == alone || row_before(v, &groups[g], &one)))
+            v->row[v->row_count++] = groups[g++];
+        else
+            v->row[v->row_count++] = one, i++;
     }
-    for (uint32_t c = 0; c < s->class_count; c++)
-        grouped[c] = count[c] >= 2 && sum[c] >= min;
-    free(sum);
-    return grouped;
-}
-
-/* Reorders the sorted entries so each group's are contiguous (still
- * largest first) and makes one row per group or ungrouped entry. */
-static int make_rows(const lf_snapshot *s, lf_top_view *v, const uint8_t *grouped,
-                     const uint32_t *count, uint64_t top, uint64_t min)
-{
-    const uint32_t classes = s->class_count;
-    uint32_t *start = calloc((size_t)classes + 1, sizeof *start);
-    lf_top_entry *order = malloc((v->entry_count + 1) * sizeof *order);
-    v->row = malloc((v->entry_count + 1) * sizeof *v->row);
-    if (!start || !order || !v->row) {
-        free(start);
-        free(order);
-        return -1;
-    }
-    uint32_t at = 0;
-    for (uint32_t c = 0; c < classes; c++)
-        if (grouped[c]) {
-            start[c] = at;
-            v->row[v->row_count++] = (lf_top_row){0, c, at, count[c], 1, 0, 0};
-            at += count[c];
-        }
-    uint32_t fill = at;
-    size_t groups = v->row_count;
-    for (size_t i = 0; i < v->entry_count; i++) {
-        uint32_t node = v->entry[i].node, c = s->object_class[node];
-        if (grouped[c] && !visible_alone(s, v, i, top, min)) {
-            order[start[c]++] = v->entry[i];
-        } else {
-            v->row[v->row_count++] = (lf_top_row){fill, c, 0, 0,
-                                                  (uint32_t)visible_alone(s, v, i, top, min),
-                                                  s->object_shallow[node], s->retained[node]};
-            order[fill++] = v->entry[i];
-        }
-    }
-    for (size_t g = 0; g < groups; g++) {
-        lf_top_row *r = &v->row[g];
-        for (uint32_t i = r->first; i < r->first + r->count; i++) {
-            r->shallow += s->object_shallow[order[i].node];
-            r->retained += s->retained[order[i].node];
-        }
-    }
-    free(start);
-    free(v->entry);
-    v->entry = order;
-    return 0;
-}
-
-static int sort_rows(lf_top_view *v)
-{
-    keyed *k = malloc((v->row_count + 1) * sizeof *k);
-    lf_top_row *sorted = malloc((v->row_count + 1) * sizeof *sorted);
-    if (!k || !sorted) {
-        free(k);
-        free(sorted);
-        return -1;
-    }
-    for (size_t i = 0; i < v->row_count; i++) {
-        const lf_top_row *r = &v->row[i];
-        k[i] = r->count ? (keyed){r->retained, 1, r->cls, i}
-                        : (keyed){r->retained, 0, v->entry[r->node].node, i};
-    }
-    qsort(k, v->row_count, sizeof *k, keyed_cmp);
-    for (size_t i = 0; i < v->row_count; i++)
-        sorted[i] = v->row[k[i].index];
-    free(k);
-    free(v->row);
-    v->row = sorted;
-    return 0;
 }
 
 int lf_top_view_build(const lf_snapshot *s, int collapse, int group, uint64_t top, uint64_t min,
                       lf_top_view *v)
 {
     memset(v, 0, sizeof *v);
-    if (collect_entries(s, collapse, v) || sort_entries(s, v))
-        goto fail;
-    uint32_t *count = calloc((size_t)s->class_count + 1, sizeof *count);
-    uint8_t *grouped = count ? (group ? choose_groups(s, v, top, min, count)
-                                      : calloc((size_t)s->class_count + 1, 1))
-                             : NULL;
-    int rc = grouped ? make_rows(s, v, grouped, count, top, min) : -1;
-    free(count);
-    free(grouped);
-    if (rc || sort_rows(v))
-        goto fail;
-    return 0;
-fail:
-    lf_top_view_free(v);
-    return -1;
+    lf_top_cursor c;
+    class_tally t = {0};
+    lf_top_row *groups = NULL;
+    if (lf_top_cursor_open(&c, s, collapse))
+        return -1;
+    int rc = -1;
+    if (tally_alloc(&t, s->class_count))
+        goto out;
+    size_t alone = tally_rest(&c, top, min, &t), group_count = 0;
+    groups = malloc(((size_t)s->class_count + 1) * sizeof *groups);
+    if (!groups)
+        goto out;
+    size_t total = choose_groups(s, group, top, min, alone, &t, groups, &group_count, &v->hidden);
+    v->entry = malloc((total + 1) * sizeof *v->entry);
+    v->row = malloc((alone + group_count + 1) * sizeof *v->row);
+    if (!v->entry || !v->row)
+        goto out;
+    v->entry_count = total;
+    fill_entries(&c, alone, total, &t, v->entry);
+    make_rows(s, v, alone, groups, group_count);
+    rc = 0;
+out:
+    free(groups);
+    tally_free(&t);
+    lf_top_cursor_close(&c);
+    if (rc)
+        lf_top_view_free(v);
+    return rc;
 }
 
 void lf_top_view_free(lf_top_view *v)
@@ -222,6 +195,21 @@ void lf_top_view_free(lf_top_view *v)
     free(v->entry);
     free(v->row);
     memset(v, 0, sizeof *v);
+}
+
+void lf_summary_add_class(lf_hidden_summary *out, uint32_t cls, uint64_t count)
+{
+    out->class_count++;
+    for (unsigned k = 0; k < LF_SUMMARY_CLASSES; k++) {
+        if (count <= out->cls_count[k])
+            continue;
+        memmove(&out->cls[k + 1], &out->cls[k], (LF_SUMMARY_CLASSES - 1 - k) * sizeof *out->cls);
+        memmove(&out->cls_count[k + 1], &out->cls_count[k],
+                (LF_SUMMARY_CLASSES - 1 - k) * sizeof *out->cls_count);
+        out->cls[k] = cls;
+        out->cls_count[k] = count;
+        return;
+    }
 }
 
 static int cmp_u32(const void *pa, const void *pb)
@@ -250,18 +238,7 @@ int lf_summarize_hidden(const lf_snapshot *s, const uint32_t *nodes, size_t coun
         size_t j = i;
         while (j < count && cls[j] == cls[i])
             j++;
-        uint64_t run = j - i;
-        out->class_count++;
-        for (unsigned k = 0; k < LF_SUMMARY_CLASSES; k++) {
-            if (run <= out->cls_count[k])
-                continue;
-            memmove(&out->cls[k + 1], &out->cls[k], (LF_SUMMARY_CLASSES - 1 - k) * sizeof *out->cls);
-            memmove(&out->cls_count[k + 1], &out->cls_count[k],
-                    (LF_SUMMARY_CLASSES - 1 - k) * sizeof *out->cls_count);
-            out->cls[k] = cls[i];
-            out->cls_count[k] = run;
-            break;
-        }
+        lf_summary_add_class(out, cls[i], j - i);
         i = j;
     }
     free(cls);

@@ -38,30 +38,6 @@ typedef struct lf_top_entry {
     uint32_t via;     /* the synthetic node it hangs under, LF_NODE_NONE if none */
 } lf_top_entry;
 
-/* One row of the top level: an object (count 0) or a group of `count`
- * objects of class cls, which are entry[first .. first + count) of the view. */
-typedef struct lf_top_row {
-    uint32_t node;    /* object rows: the entry's index in view.entry */
-    uint32_t cls;     /* group rows: class space */
-    uint32_t first, count;
-    uint32_t shown;   /* 1: a group, or an object visible alone; 0: for the summary */
-    uint64_t shallow, retained;
-} lf_top_row;
-
-typedef struct lf_top_view {
-    lf_top_entry *entry;   /* grouped entries are contiguous per group, largest first */
-    size_t entry_count;
-    lf_top_row *row;       /* largest retained first */
-    size_t row_count;
-} lf_top_view;
-
-/* Builds the top level from the super-root's children (collapse: 1 to skip
- * synthetic nodes; group: 1 to group by class with rank limit top, 0 = no
- * limit, and threshold min). Returns 0 or -1 (memory). */
-int lf_top_view_build(const lf_snapshot *s, int collapse, int group, uint64_t top, uint64_t min,
-                      lf_top_view *view);
-void lf_top_view_free(lf_top_view *view);
-
 /* What a row standing for hidden objects says: how many, their bytes, and
  * the classes most of them have (by count, then class number). */
 enum { LF_SUMMARY_CLASSES = 3 };
@@ -71,6 +47,39 @@ typedef struct lf_hidden_summary {
     uint32_t cls[LF_SUMMARY_CLASSES];
     uint64_t cls_count[LF_SUMMARY_CLASSES];
 } lf_hidden_summary;
+
+/* One shown row of the top level: an object (count 0) or a group of
+ * `count` objects of class cls, whose `kept` largest (all of them, or
+ * --top) are entry[first .. first + kept) of the view. */
+typedef struct lf_top_row {
+    uint32_t node;    /* object rows: the entry's index in view.entry */
+    uint32_t cls;     /* group rows: class space */
+    uint32_t first, count, kept;
+    uint64_t shallow, retained;   /* groups: of all count objects */
+} lf_top_row;
+
+/* The view holds what it shows, not the whole top level: the entries
+ * visible alone, the members a group row can show, and the sums of the
+ * rest. */
+typedef struct lf_top_view {
+    lf_top_entry *entry;   /* the rows' entries; a group's are contiguous, largest first */
+    size_t entry_count;
+    lf_top_row *row;       /* the shown rows, largest retained first */
+    size_t row_count;
+    lf_hidden_summary hidden; /* the top-level objects in no shown row: the summary row */
+} lf_top_view;
+
+/* Builds the top level from the super-root's children (collapse: 1 to skip
+ * synthetic nodes; group: 1 to group by class with rank limit top, 0 = no
+ * limit, and threshold min). Two passes over the top level in order, no
+ * sort of it. Returns 0 or -1 (memory). */
+int lf_top_view_build(const lf_snapshot *s, int collapse, int group, uint64_t top, uint64_t min,
+                      lf_top_view *view);
+void lf_top_view_free(lf_top_view *view);
+
+/* Adds count objects of class cls to out's classes; called in ascending
+ * class order, it keeps the smaller class number on ties. */
+void lf_summary_add_class(lf_hidden_summary *out, uint32_t cls, uint64_t count);
 
 /* Summarizes nodes[0 .. count). Returns 0 or -1 (memory). */
 int lf_summarize_hidden(const lf_snapshot *s, const uint32_t *nodes, size_t count,

@@ -19,3 +19,9 @@ case_ domview_v8_raw 0 dominators fixtures/v8/synthetic_roots.heapsnapshot --roo
 # owners not shown alone make a group; together under --min they do not.
 case_ domview_pair_group 0 dominators $G/pair_owners.txt --top 1
 case_ domview_pair_under_min 0 dominators $G/pair_owners.txt --min 201
+# Owners no root names, held from 150 levels down a chain and by more
+# owners than are kept (fixtures/graphs/deep_holders.txt works it out).
+case_ domview_deep_holders 0 dominators $G/deep_holders.txt --depth 1 --top 4 --min 0
+# Top owners under two synthetic nodes come out in one order: larger
+# retained first, ties by node (fixtures/v8/synthetic_ties.heapsnapshot).
+case_ domview_v8_ties 0 dominators fixtures/v8/synthetic_ties.heapsnapshot --format tsv
