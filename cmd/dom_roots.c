@@ -19,8 +19,8 @@ void dom_roots_init(dom_roots *r, const lf_snapshot *s)
 void dom_roots_free(dom_roots *r)
 {
     free(r->by_node);
-    free(r->held);
-    free(r->held_count);
+    lf_big_free(r->held);
+    lf_big_free(r->held_count);
     Word_t freed;
     JLFA(freed, r->held_index);
     (void)freed;
@@ -88,8 +88,8 @@ static uint32_t *top_owners(const lf_snapshot *s)
     uint32_t *top = lf_big_malloc(((size_t)n + 1) * sizeof *top);
     uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
     if (!top || !stack) {
-        free(top);
-        free(stack);
+        lf_big_free(top);
+        lf_big_free(stack);
         return NULL;
     }
     for (uint32_t v = 0; v < n; v++)
@@ -107,7 +107,7 @@ static uint32_t *top_owners(const lf_snapshot *s)
             }
         }
     }
-    free(stack);
+    lf_big_free(stack);
     return top;
 }
 
@@ -157,12 +157,12 @@ static void find_held(dom_roots *r)
                 continue;
             uint32_t none;
             if (roots_of(r, t, &none, 1) == 0 && add_held(r, t, top[u])) {
-                free(top);
+                lf_big_free(top);
                 return;
             }
         }
     }
-    free(top);
+    lf_big_free(top);
 }
 
 /* The first root of each of node's holders (distinct), into out; how many holders. */

@@ -48,8 +48,8 @@ int lf_analyze(lf_snapshot *s, unsigned dom_flags, unsigned threads, lf_error *e
     return 0;
 nomem:
     free(root_node);
-    free(idom);
-    free(retained);
+    lf_big_free(idom);
+    lf_big_free(retained);
     return lf_fail_nomem(err, "computing dominators");
 }
 

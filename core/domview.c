@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "bigmem.h"
 
 int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
 {
@@ -52,7 +53,7 @@ static int collect_entries(const lf_snapshot *s, int collapse, lf_top_view *v)
             }
         }
     }
-    free(stack);
+    lf_big_free(stack);
     return rc;
 }
 
@@ -90,7 +91,7 @@ static int sort_entries(const lf_snapshot *s, lf_top_view *v)
     for (size_t i = 0; i < v->entry_count; i++)
         sorted[i] = v->entry[k[i].index];
     free(k);
-    free(v->entry);
+    lf_big_free(v->entry);
     v->entry = sorted;
     return 0;
 }
@@ -168,7 +169,7 @@ static int make_rows(const lf_snapshot *s, lf_top_view *v, const uint8_t *groupe
         }
     }
     free(start);
-    free(v->entry);
+    lf_big_free(v->entry);
     v->entry = order;
     return 0;
 }
@@ -219,7 +220,7 @@ fail:
 
 void lf_top_view_free(lf_top_view *v)
 {
-    free(v->entry);
+    lf_big_free(v->entry);
     free(v->row);
     memset(v, 0, sizeof *v);
 }

@@ -544,7 +544,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     if (mapped_end > used)
         (void)madvise((void *)used, mapped_end - used, MADV_DONTNEED); /* only memory */
     lf_run_halves(fill_preds_half, &s, threaded);
-    free(node_to_dfn); /* each phase holds only what it needs: see the header */
+    lf_big_free(node_to_dfn); /* each phase holds only what it needs: see the header */
     node_to_dfn = NULL;
 
     /* Semidominators, in decreasing dfn order. A vertex's forest entry is
@@ -578,7 +578,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     }
     if (populating)
         pthread_join(populate_thread, NULL);
-    free(pred);
+    lf_big_free(pred);
     pred = NULL;
 
     /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
@@ -591,7 +591,7 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
             x = idom_by_dfn[x];
         idom_by_dfn[w] = x;
     }
-    free(parent_by_dfn);
+    lf_big_free(parent_by_dfn);
     parent_by_dfn = NULL;
 
     /* Retained sizes are summed in dfn space, where a dominator is usually
@@ -616,25 +616,25 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     if (count - 1 < n)
         lf_run_halves(clear_idom_half, &s, threaded);
     lf_run_halves(idom_store_half, &s, threaded);
-    free(semi_by_dfn);
+    lf_big_free(semi_by_dfn);
     semi_by_dfn = NULL;
     lf_run_halves(clear_retained_half, &s, threaded);
     lf_run_halves(retained_store_half, &s, threaded);
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
-    free(dfn_to_node);
-    free(forest);
+    lf_big_free(dfn_to_node);
+    lf_big_free(forest);
     return 0;
 
 nomem:
-    free(node_to_dfn);
-    free(semi_by_dfn);
-    free(dfn_to_node);
-    free(parent_by_dfn);
-    free(forest);
+    lf_big_free(node_to_dfn);
+    lf_big_free(semi_by_dfn);
+    lf_big_free(dfn_to_node);
+    lf_big_free(parent_by_dfn);
+    lf_big_free(forest);
     free(stack);
-    free(pred_offset);
-    free(pred);
+    lf_big_free(pred_offset);
+    lf_big_free(pred);
     return -1;
 }

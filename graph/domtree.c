@@ -241,7 +241,7 @@ static void sort_half(void *ctx, unsigned half)
         if (b->offset[s + 1] - b->offset[s] > 1)
             sort_children(b->child + b->offset[s], b->offset[s + 1] - b->offset[s], b->retained,
                           scratch);
-    free(scratch);
+    lf_big_free(scratch);
 }
 
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
@@ -260,7 +260,7 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
     }
     uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
-        free(offset);
+        lf_big_free(offset);
         return -1;
     }
     /* Each offset becomes the end of its list; the halves get about as many
@@ -279,8 +279,8 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
     lf_run_halves(fill_half, &b, threaded);
     lf_run_halves(sort_half, &b, threaded);
     if (b.failed[0] || b.failed[1]) {
-        free(offset);
-        free(child);
+        lf_big_free(offset);
+        lf_big_free(child);
         return -1;
     }
     tree->node_count = node_count;
@@ -291,8 +291,8 @@ int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *
 
 void lf_domtree_free(lf_domtree *tree)
 {
-    free(tree->child_offset);
-    free(tree->child);
+    lf_big_free(tree->child_offset);
+    lf_big_free(tree->child);
     tree->child_offset = NULL;
     tree->child = NULL;
 }
@@ -308,7 +308,7 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
     uint32_t *stack = lf_big_malloc(((size_t)node_count + 1) * 2 * sizeof *stack);
     if (!open_by_class || !stack) {
         free(open_by_class);
-        free(stack);
+        lf_big_free(stack);
         return -1;
     }
     for (uint32_t c = 0; c < class_count; c++)
@@ -332,6 +332,6 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
             stack[top++] = child[i];
     }
     free(open_by_class);
-    free(stack);
+    lf_big_free(stack);
     return 0;
 }

@@ -626,13 +626,13 @@ void test_big_arrays(void)
             CHECK_EQ_U64(grown[n / 2], 0); /* contents kept */
             if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
                 CHECK_EQ_U64(mapping_has_huge_advice(grown + n + n / 2), 1);
-            free(grown);
+            lf_big_free(grown);
         } else {
-            free(zeroed);
+            lf_big_free(zeroed);
         }
     }
     CHECK(lf_big_calloc(SIZE_MAX / 4, 8) == NULL); /* count * size overflows */
     void *small = lf_big_malloc(100);
     CHECK(small != NULL);
-    free(small);
+    lf_big_free(small);
 }
