@@ -169,9 +169,22 @@ static void spill_note(uint64_t need, uint64_t budget, const char *dir)
                 "files in %s (removed at exit)", need_text, budget_text, dir);
 }
 
+/* A page of a mapped file that cannot be read or written: a spill file on a
+ * file system that filled up after the check, or a dump cut while mapped. */
+static void mapped_file_fault(int sig)
+{
+    static const char msg[] = "leakfind: error: a memory-mapped file failed: $TMPDIR full while "
+                              "spilling, or the dump changed while read\n";
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(EXIT_SYSTEM);
+}
+
 /* Big arrays past ctx->memory spill to $TMPDIR (/tmp when unset). */
 static void set_memory_budget(const cli_context *ctx)
 {
+    signal(SIGBUS, mapped_file_fault);
     const char *dir = getenv("TMPDIR");
     spill_quiet = ctx->quiet;
     lf_big_on_spill(spill_note);

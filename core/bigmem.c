@@ -105,40 +105,45 @@ static int spill_file(void)
     return fd;
 }
 
-/* Reserves the file's blocks up to `bytes` (from `from`): a write to a page
- * of a full file system would be a SIGBUS in the middle of the analysis;
- * here it is an allocation that fails. */
-static int spill_reserve(int fd, size_t from, size_t bytes)
+/* Sizes the file to `bytes`, sparse: blocks are allocated only for pages
+ * the kernel writes back, so an array that stays in the page cache costs no
+ * disk and no discard when its file goes (blocks reserved up front made
+ * every free a synchronous discard on this machine's disk: 15x slower). The
+ * room is checked up front instead (lf_big_plan); a file system that fills
+ * anyway faults the page being written (SIGBUS), which cmd/ reports. */
+static int spill_reserve(int fd, size_t bytes)
 {
-    if (ftruncate(fd, (off_t)bytes))
-        return -1;
-    int rc = fallocate(fd, 0, (off_t)from, (off_t)(bytes - from));
-    return rc == 0 || errno == EOPNOTSUPP ? 0 : -1;
+    return ftruncate(fd, (off_t)bytes);
 }
 
 /* Under the lock: whether an array of `bytes` goes to a file. Past the
  * budget without a plan (an input with no size, an estimate too low),
  * spilling switches on by itself. */
-static uint64_t started_need; /* what the arrays needed when spilling started unplanned */
-
-static int should_spill(size_t bytes, int *started)
+/* Under the lock: whether an array of `bytes` goes to a file. Past the
+ * budget without a plan (an input with no size, an estimate too low), the
+ * array goes to a file too, and spilling is on once one was made. */
+static int should_spill(size_t bytes)
 {
     if (budget == UINT64_MAX || !spill_dir[0])
         return 0;
+    return spilling ? bytes >= spill_min : ram_now + bytes > budget;
+}
+
+/* Under the lock, after an array went to a file: whether that started
+ * spilling, to be said (outside the lock) with what the arrays needed. */
+static int spill_started(size_t bytes, uint64_t *need)
+{
     if (spilling)
-        return bytes >= spill_min;
-    if (ram_now + bytes <= budget)
         return 0;
     spilling = 1;
-    started_need = ram_now + bytes;
-    *started = 1;
+    *need = ram_now + bytes;
     return 1;
 }
 
-static void say_started(int started)
+static void say_started(int started, uint64_t need)
 {
     if (started && notice)
-        notice(started_need, budget, spill_dir);
+        notice(need, budget, spill_dir);
 }
 
 static void count_ram(void *p, int sign)
@@ -170,7 +175,7 @@ static void *spill_map(size_t bytes)
     if (fd < 0)
         return NULL;
     void *p = MAP_FAILED;
-    if (spill_reserve(fd, 0, mapped) == 0)
+    if (spill_reserve(fd, mapped) == 0)
         p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         close(fd);
@@ -196,10 +201,13 @@ static spill_block *find_block(const void *p)
 static void *big_alloc(size_t bytes, int zeroed)
 {
     int started = 0;
+    uint64_t need = 0;
     pthread_mutex_lock(&lock);
-    void *p = should_spill(bytes, &started) ? spill_map(bytes) : NULL;
+    void *p = should_spill(bytes) ? spill_map(bytes) : NULL;
+    if (p)
+        started = spill_started(bytes, &need);
     pthread_mutex_unlock(&lock);
-    say_started(started);
+    say_started(started, need);
     if (p)
         return p;
     p = zeroed ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
@@ -230,7 +238,7 @@ static void *spill_grow(spill_block *b, size_t bytes)
     size_t mapped = whole_pages(bytes);
     if (mapped <= b->mapped)
         return b->addr; /* shrinking keeps the pages: the file goes at free */
-    if (spill_reserve(b->fd, b->mapped, mapped))
+    if (spill_reserve(b->fd, mapped))
         return NULL;
     void *q = mremap(b->addr, b->mapped, mapped, MREMAP_MAYMOVE);
     if (q == MAP_FAILED)
@@ -261,21 +269,21 @@ void *lf_big_realloc(void *p, size_t bytes)
     if (!p)
         return lf_big_malloc(bytes);
     int started = 0;
+    uint64_t need = 0;
     pthread_mutex_lock(&lock);
     spill_block *b = find_block(p);
     void *q = NULL;
     if (b)
         q = spill_grow(b, bytes);
-    else if (should_spill(bytes, &started))
-        q = ram_to_spill(p, bytes);
+    else if (should_spill(bytes) && (q = ram_to_spill(p, bytes)) != NULL)
+        started = spill_started(bytes, &need);
     if (b || q) {
         pthread_mutex_unlock(&lock);
-        say_started(started);
+        say_started(started, need);
         return q;
     }
     count_ram(p, -1);
     pthread_mutex_unlock(&lock);
-    say_started(started);
     q = realloc(p, bytes ? bytes : 1);
     pthread_mutex_lock(&lock);
     count_ram(q ? q : p, 1);
@@ -317,10 +325,11 @@ static int spill_dir_writable(lf_error *err)
 int lf_big_plan(uint64_t need, lf_error *err)
 {
     pthread_mutex_lock(&lock);
-    int fits = budget == UINT64_MAX || !spill_dir[0] || spilling || ram_now + need <= budget;
+    int fits = budget == UINT64_MAX || !spill_dir[0] || ram_now + need <= budget;
     pthread_mutex_unlock(&lock);
     if (fits)
         return 0;
+    /* also when spilling already started: this dump's arrays need the room too */
     if (spill_dir_writable(err))
         return -1;
     struct statvfs fs;
