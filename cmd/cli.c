@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "../core/analysis.h"
+#include "../core/bigmem.h"
+#include "../core/estimate.h"
 #include "../core/cache.h"
 #include "../core/hprof.h"
 #include "../core/file.h"
@@ -23,7 +25,7 @@
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT, G_STRONG, G_PARTIAL, G_CACHE };
+       G_STRICT, G_STRONG, G_PARTIAL, G_CACHE, G_MEMORY };
 
 static const cli_option global_options[] = {
     {"format", 0, 1, G_FORMAT},
@@ -37,6 +39,7 @@ static const cli_option global_options[] = {
     {"strong", 0, 1, G_STRONG},
     {"partial", 0, 0, G_PARTIAL},
     {"cache", 0, 0, G_CACHE},
+    {"memory", 0, 1, G_MEMORY},
     {NULL, 0, 0, 0},
 };
 
@@ -117,6 +120,11 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
     case G_STRICT: ctx->strict = 1; return 0;
     case G_PARTIAL: ctx->partial = 1; return 0;
     case G_CACHE: ctx->cache = 1; return 0;
+    case G_MEMORY:
+        if (cli_parse_size(arg, 0, &n) || n == 0)
+            return cli_usage_error(ctx, "--memory needs a size (512M, 8G), not '%s'", arg);
+        ctx->memory = n;
+        return 0;
     case G_STRONG:
         if (strcmp(arg, "soft") == 0)
             ctx->read_flags |= LF_HPROF_SOFT_STRONG;
@@ -129,10 +137,65 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
     return 0;
 }
 
+/* The default --memory: what the kernel says is available at start
+ * (MemAvailable) less a quarter, which is left to the pages of the dump being
+ * read (a mapped file streams through the page cache), to the small
+ * allocations outside the big arrays (a few percent of them), and to the
+ * programs that start meanwhile. No limit when /proc cannot say. */
+static uint64_t default_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return UINT64_MAX;
+    char line[128];
+    unsigned long long kib = 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    fclose(f);
+    return found && kib ? (uint64_t)kib * 1024 / 4 * 3 : UINT64_MAX;
+}
+
+static int spill_quiet;
+
+static void spill_note(uint64_t need, uint64_t budget, const char *dir)
+{
+    if (spill_quiet)
+        return;
+    char need_text[32], budget_text[32];
+    lf_big_size_text(need_text, sizeof need_text, need);
+    lf_big_size_text(budget_text, sizeof budget_text, budget);
+    cli_message("note", "the dump needs about %s, more than --memory %s: spilling big arrays to "
+                "files in %s (removed at exit)", need_text, budget_text, dir);
+}
+
+/* A page of a mapped file that cannot be read or written: a spill file on a
+ * file system that filled up after the check, or a dump cut while mapped. */
+static void mapped_file_fault(int sig)
+{
+    static const char msg[] = "leakfind: error: a memory-mapped file failed: $TMPDIR full while "
+                              "spilling, or the dump changed while read\n";
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(EXIT_SYSTEM);
+}
+
+/* Big arrays past ctx->memory spill to $TMPDIR (/tmp when unset). */
+static void set_memory_budget(const cli_context *ctx)
+{
+    signal(SIGBUS, mapped_file_fault);
+    const char *dir = getenv("TMPDIR");
+    spill_quiet = ctx->quiet;
+    lf_big_on_spill(spill_note);
+    lf_big_set_budget(ctx->memory, dir && *dir ? dir : "/tmp");
+}
+
 int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
               cli_option_handler handler, void *state, const char *help,
               char ***positional, int *npositional)
 {
+    ctx->memory = default_memory();
     ctx->command = argv[0];
     ctx->format = isatty(STDOUT_FILENO) ? OUT_TABLE : OUT_TSV;
     ctx->progress = isatty(STDERR_FILENO);
@@ -194,6 +257,7 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
             return rc;
         }
     }
+    set_memory_budget(ctx);
     *positional = pos;
     *npositional = np;
     return 0;
@@ -383,6 +447,12 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
     if (fd < 0) {
         lf_fail_errno(&err, "cannot open", errno);
         return open_error(ctx, path, &err);
+    }
+    /* the room to spill to is checked before anything is read */
+    if (lf_big_plan(lf_estimate_big_bytes(fd), &err)) {
+        if (fd != STDIN_FILENO)
+            close(fd);
+        return cli_input_error(path, &err);
     }
     int rc = ctx->cache ? open_through_cache(ctx, path, fd, &options, s) : -1;
     if (rc < 0) {

@@ -27,6 +27,7 @@ typedef struct cli_context {
     unsigned threads;
     unsigned dom_flags;       /* LF_DOM_* */
     unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */
+    uint64_t memory;          /* --memory: bytes of big arrays kept in RAM; the rest spill */
 } cli_context;
 
 /* A command's own option; id is passed to the command's handler. */

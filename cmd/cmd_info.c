@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "../core/analysis.h"
+#include "../core/bigmem.h"
 #include "../core/open.h"
 #include "cli.h"
 #include "dangling_note.h"
@@ -278,6 +279,13 @@ int cmd_info(int argc, char **argv)
         row_real(&r, "read_seconds", read_seconds);
         row_real(&r, "analysis_seconds", analysis_seconds);
         row_bytes(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
+        /* the big arrays alone: those in RAM, and whether the rest went to files */
+        lf_big_usage big;
+        lf_big_usage_get(&big);
+        row_bytes(&r, "big_arrays_ram_peak_bytes", big.ram_peak);
+        const char *spilled = big.spilling ? "yes" : "no";
+        row_str(&r, "spilled", spilled, strlen(spilled));
+        row_bytes(&r, "spilled_peak_bytes", big.spilled_peak);
     }
     if (ctx.format == OUT_JSON)
         fputs("}\n", stdout);

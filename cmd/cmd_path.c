@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "path_exclude.h"
 #include "path_rows.h"
+#include "../core/bigmem.h"
 
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"
@@ -279,7 +280,7 @@ static void merge_free(merge_tree *t)
     Word_t freed;
     JLFA(freed, t->index);
     (void)freed;
-    free(t->node);
+    lf_big_free(t->node);
 }
 
 /* Which sites have a frame among their `depth` innermost (0: all) whose

@@ -7,6 +7,7 @@
 #include "../core/site_groups.h"
 #include "cli.h"
 #include "commands.h"
+#include "../core/bigmem.h"
 
 static const char sites_help[] =
     "usage: leakfind sites SNAPSHOT [options]\n"
@@ -220,7 +221,7 @@ int cmd_sites(int argc, char **argv)
             free(rows[i].label);
     }
     free(rows);
-    free(group_of_node);
+    lf_big_free(group_of_node);
     lf_class_totals_free(&t);
     if (g.of_site)
         lf_site_groups_free(&g);

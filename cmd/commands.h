@@ -48,6 +48,9 @@ int show_owner_growth(const struct cli_context *ctx, const lf_snapshot *s, uint6
     "                           fields, as Eclipse MAT counts) own their referents\n" \
     "  --cache                  keep the analysed dump in DUMP.leakfind-cache and\n"   \
     "                           reuse it while the dump is unchanged\n"               \
+    "  --memory SIZE            RAM for the big arrays (512M, 8G; default: 3/4 of\n"  \
+    "                           what is available); past it they spill to files\n"  \
+    "                           in $TMPDIR (default /tmp), removed at exit\n"         \
     "  -h, --help               this help\n"
 
 #endif

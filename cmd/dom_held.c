@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bigmem.h"
 #include "../core/vec.h"
 
 /* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
@@ -22,8 +23,8 @@ void dom_held_free(dom_held *h)
     JLFA(freed, h->index);
     JLFA(freed, h->top_memo);
     (void)freed;
-    free(h->holder);
-    free(h->count);
+    lf_big_free(h->holder);
+    lf_big_free(h->count);
     memset(h, 0, sizeof *h);
 }
 

@@ -1,6 +1,7 @@
 /* dom_roots.c - see dom_roots.h. */
 #include "dom_roots.h"
 
+#include "../core/bigmem.h"
 #include "../core/vec.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ void dom_roots_init(dom_roots *r, const lf_snapshot *s)
 void dom_roots_free(dom_roots *r)
 {
     free(r->by_node);
-    free(r->expected);
+    lf_big_free(r->expected);
     dom_held_free(&r->held);
     r->by_node = NULL;
     r->expected = NULL;

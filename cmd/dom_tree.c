@@ -13,6 +13,7 @@
 #include "../core/vec.h"
 #include "cli.h"
 #include "dom_roots.h"
+#include "../core/bigmem.h"
 
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
@@ -295,8 +296,8 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
         item it = k.stack[--k.depth];
         rc = visit(&k, &it);
     }
-    free(k.stack);
-    free(k.sum);
+    lf_big_free(k.stack);
+    lf_big_free(k.sum);
     lf_top_view_free(&k.view);
     dom_roots_free(&k.roots);
     lf_holders_free(&k.holders);

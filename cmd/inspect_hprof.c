@@ -9,6 +9,7 @@
 #include "../core/vec.h"
 #include "cli.h"
 #include "inspect_rows.h"
+#include "../core/bigmem.h"
 
 static const char *type_name(uint8_t type)
 {
@@ -130,7 +131,7 @@ static int field_rows(const inspect_ctx *c, const struct hprof_lazy *l, const lf
         lf_str n = name[i].ptr ? name[i] : (lf_str){"?", 1};
         rc = value_row(c, l, statics ? "static" : "field", UINT64_MAX, n, f.value, path);
     }
-    free(sid);
+    lf_big_free(sid);
     free(name);
     return rc;
 }

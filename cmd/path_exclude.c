@@ -7,6 +7,7 @@
 #include "../core/bsearch.h"
 #include "../core/idrank.h" /* lf_sort_u64 */
 #include "../core/vec.h"
+#include "../core/bigmem.h"
 
 /* spec "CLASS.FIELD" names class cls. */
 static int class_matches(lf_str cls, const char *spec)
@@ -118,6 +119,6 @@ int path_exclusions_follow(void *ctx, uint32_t from, uint32_t to)
 void path_exclusions_free(path_exclusions *x)
 {
     free(x->class_named);
-    free(x->step);
+    lf_big_free(x->step);
     memset(x, 0, sizeof *x);
 }

@@ -8,6 +8,7 @@
 #include "../core/idrank.h" /* lf_sort_u64 */
 #include "../core/vec.h"
 #include "cli.h"
+#include "../core/bigmem.h"
 
 /* Consecutive hops of one path (a path longer than a batch is cut). */
 struct path_run {
@@ -59,10 +60,10 @@ void path_rows_init(path_rows *r, out_writer *w, const lf_snapshot *s, const uin
 
 void path_rows_free(path_rows *r)
 {
-    free(r->run);
-    free(r->node);
-    free(r->question);
-    free(r->answer);
+    lf_big_free(r->run);
+    lf_big_free(r->node);
+    lf_big_free(r->question);
+    lf_big_free(r->answer);
     memset(r, 0, sizeof *r);
 }
 

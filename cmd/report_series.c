@@ -7,6 +7,7 @@
 #include "../core/analysis.h"
 #include "../core/vec.h"
 #include "report.h"
+#include "../core/bigmem.h"
 
 /* Series on the chart: more lines than this cannot be told apart. */
 #define CHART_CLASSES 8
@@ -25,7 +26,7 @@ void report_series_free(report_series *r)
 {
     lf_trend_free(&r->trend);
     lf_strtab_free(&r->names);
-    free(r->bytes);
+    lf_big_free(r->bytes);
     memset(r, 0, sizeof *r);
 }
 

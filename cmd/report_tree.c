@@ -11,6 +11,7 @@
 #include "../core/vec.h"
 #include "dom_roots.h"
 #include "report.h"
+#include "../core/bigmem.h"
 
 #define NO_PARENT UINT32_MAX
 
@@ -228,8 +229,8 @@ int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
         write_rows(f, &t);
         fputs("]}", f);
     }
-    free(t.out);
-    free(t.heap);
+    lf_big_free(t.out);
+    lf_big_free(t.heap);
     lf_top_view_free(&t.view);
     return rc;
 }

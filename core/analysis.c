@@ -77,8 +77,8 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
     return 0;
 nomem:
     free(root_node);
-    free(idom);
-    free(retained);
+    lf_big_free(idom);
+    lf_big_free(retained);
     return lf_fail_nomem(err, "computing dominators");
 }
 

@@ -1,11 +1,42 @@
-/* bigmem.c - huge-page advice for the arrays that grow with the heap. */
+/* bigmem.c - the arrays that grow with the heap: huge-page advice in RAM,
+ * file-backed mappings past the budget. */
 #include "bigmem.h"
 
-#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
-enum { BIG_ARRAY_MIN = 4u << 20, PAGE = 4096 };
+enum { BIG_ARRAY_MIN = 4u << 20, PAGE = 4096, SPILL_MIN_CAP = 1u << 20 };
+
+/* One spilled array: its mapping (whole pages) and the file behind it, kept
+ * open so the array can grow in place (ftruncate, mremap). */
+typedef struct spill_block {
+    void *addr;
+    size_t mapped;
+    int fd;
+} spill_block;
+
+/* Reader threads allocate too. Big allocations are few (doublings, one per
+ * array), so one lock costs nothing measurable. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t budget = UINT64_MAX;
+static char spill_dir[4096];
+static size_t spill_min;          /* while spilling, smaller arrays stay in RAM */
+static int spilling;
+static lf_big_notice *notice;
+static uint64_t ram_now, ram_peak, spilled_now, spilled_peak, spilled_blocks;
+/* Live spilled blocks: at most a few hundred (one per big array alive), so a
+ * linear search at free and realloc is cheaper than any index. */
+static spill_block *blocks;
+static size_t block_count, block_cap;
 
 void lf_big_advise(void *p, size_t bytes)
 {
@@ -20,11 +51,176 @@ void lf_big_advise(void *p, size_t bytes)
     (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure only costs speed */
 }
 
+void lf_big_set_budget(uint64_t bytes, const char *dir)
+{
+    pthread_mutex_lock(&lock);
+    budget = bytes;
+    snprintf(spill_dir, sizeof spill_dir, "%s", dir ? dir : "");
+    /* Tiny budgets (tests) spill every array, down to one byte. */
+    spill_min = budget / 1024 < SPILL_MIN_CAP ? (size_t)(budget / 1024) : SPILL_MIN_CAP;
+    pthread_mutex_unlock(&lock);
+}
+
+void lf_big_on_spill(lf_big_notice *fn)
+{
+    notice = fn;
+}
+
+void lf_big_usage_get(lf_big_usage *u)
+{
+    pthread_mutex_lock(&lock);
+    *u = (lf_big_usage){ram_peak, spilled_peak, spilled_blocks, spilling};
+    pthread_mutex_unlock(&lock);
+}
+
+void lf_big_size_text(char *buf, size_t size, uint64_t bytes)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)bytes;
+    int u = 0;
+    while (x >= 1024.0 && u < 6) {
+        x /= 1024.0;
+        u++;
+    }
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+}
+
+static size_t whole_pages(size_t bytes)
+{
+    return bytes ? (bytes + PAGE - 1) & ~(size_t)(PAGE - 1) : PAGE;
+}
+
+/* An empty file with no name in the spill directory, or -1 (errno set). */
+static int spill_file(void)
+{
+    int fd = open(spill_dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+        return fd;
+    /* a file system without O_TMPFILE: a name that lives only until unlink */
+    char path[sizeof spill_dir + 32];
+    snprintf(path, sizeof path, "%s/leakfind-spill-XXXXXX", spill_dir);
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+/* Sizes the file to `bytes`, sparse: blocks are allocated only for pages
+ * the kernel writes back, so an array that stays in the page cache costs no
+ * disk and no discard when its file goes (blocks reserved up front made
+ * every free a synchronous discard on this machine's disk: 15x slower). The
+ * room is checked up front instead (lf_big_plan); a file system that fills
+ * anyway faults the page being written (SIGBUS), which cmd/ reports. */
+static int spill_reserve(int fd, size_t bytes)
+{
+    return ftruncate(fd, (off_t)bytes);
+}
+
+/* Under the lock: whether an array of `bytes` goes to a file. Past the
+ * budget without a plan (an input with no size, an estimate too low),
+ * spilling switches on by itself. */
+/* Under the lock: whether an array of `bytes` goes to a file. Past the
+ * budget without a plan (an input with no size, an estimate too low), the
+ * array goes to a file too, and spilling is on once one was made. */
+static int should_spill(size_t bytes)
+{
+    if (budget == UINT64_MAX || !spill_dir[0])
+        return 0;
+    return spilling ? bytes >= spill_min : ram_now + bytes > budget;
+}
+
+/* Under the lock, after an array went to a file: whether that started
+ * spilling, to be said (outside the lock) with what the arrays needed. */
+static int spill_started(size_t bytes, uint64_t *need)
+{
+    if (spilling)
+        return 0;
+    spilling = 1;
+    *need = ram_now + bytes;
+    return 1;
+}
+
+static void say_started(int started, uint64_t need)
+{
+    if (started && notice)
+        notice(need, budget, spill_dir);
+}
+
+static void count_ram(void *p, int sign)
+{
+    uint64_t n = p ? malloc_usable_size(p) : 0;
+    if (sign > 0) {
+        ram_now += n;
+        if (ram_now > ram_peak)
+            ram_peak = ram_now;
+    } else {
+        ram_now = ram_now > n ? ram_now - n : 0; /* a block freed with free() is not subtracted */
+    }
+}
+
+/* Under the lock. NULL when the file cannot be made, sized or mapped: the
+ * caller then tries RAM. */
+static void *spill_map(size_t bytes)
+{
+    if (block_count == block_cap) {
+        size_t cap = block_cap ? 2 * block_cap : 64;
+        spill_block *more = realloc(blocks, cap * sizeof *more);
+        if (!more)
+            return NULL;
+        blocks = more;
+        block_cap = cap;
+    }
+    size_t mapped = whole_pages(bytes);
+    int fd = spill_file();
+    if (fd < 0)
+        return NULL;
+    void *p = MAP_FAILED;
+    if (spill_reserve(fd, mapped) == 0)
+        p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        close(fd);
+        return NULL;
+    }
+    blocks[block_count++] = (spill_block){p, mapped, fd};
+    spilled_blocks++;
+    spilled_now += mapped;
+    if (spilled_now > spilled_peak)
+        spilled_peak = spilled_now;
+    return p;
+}
+
+static spill_block *find_block(const void *p)
+{
+    for (size_t i = block_count; i-- > 0;) /* the newest are freed first */
+        if (blocks[i].addr == p)
+            return &blocks[i];
+    return NULL;
+}
+
+/* A fresh spill file reads as zeros: lf_big_calloc needs no clearing. */
+static void *big_alloc(size_t bytes, int zeroed)
+{
+    int started = 0;
+    uint64_t need = 0;
+    pthread_mutex_lock(&lock);
+    void *p = should_spill(bytes) ? spill_map(bytes) : NULL;
+    if (p)
+        started = spill_started(bytes, &need);
+    pthread_mutex_unlock(&lock);
+    say_started(started, need);
+    if (p)
+        return p;
+    p = zeroed ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+    lf_big_advise(p, bytes);
+    pthread_mutex_lock(&lock);
+    count_ram(p, 1);
+    pthread_mutex_unlock(&lock);
+    return p;
+}
+
 void *lf_big_malloc(size_t bytes)
 {
-    void *p = malloc(bytes);
-    lf_big_advise(p, bytes);
-    return p;
+    return big_alloc(bytes, 0);
 }
 
 void *lf_big_calloc(size_t count, size_t size)
@@ -32,14 +228,130 @@ void *lf_big_calloc(size_t count, size_t size)
     if (size && count > SIZE_MAX / size)
         return NULL;
     /* calloc does not touch a fresh mapping, so the advice lands before the first fault. */
-    void *p = calloc(count, size);
-    lf_big_advise(p, count * size);
-    return p;
+    return big_alloc(count * size, 1);
+}
+
+/* Under the lock: a spilled block made bigger; NULL (the block unchanged)
+ * when the file system has no room. */
+static void *spill_grow(spill_block *b, size_t bytes)
+{
+    size_t mapped = whole_pages(bytes);
+    if (mapped <= b->mapped)
+        return b->addr; /* shrinking keeps the pages: the file goes at free */
+    if (spill_reserve(b->fd, mapped))
+        return NULL;
+    void *q = mremap(b->addr, b->mapped, mapped, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED)
+        return NULL;
+    spilled_now += mapped - b->mapped;
+    if (spilled_now > spilled_peak)
+        spilled_peak = spilled_now;
+    b->addr = q;
+    b->mapped = mapped;
+    return q;
+}
+
+/* A block in RAM that grows past the budget moves to a file. */
+static void *ram_to_spill(void *p, size_t bytes)
+{
+    size_t old = malloc_usable_size(p);
+    void *q = spill_map(bytes);
+    if (!q)
+        return NULL;
+    memcpy(q, p, old < bytes ? old : bytes);
+    count_ram(p, -1);
+    free(p);
+    return q;
 }
 
 void *lf_big_realloc(void *p, size_t bytes)
 {
-    void *q = realloc(p, bytes);
+    if (!p)
+        return lf_big_malloc(bytes);
+    int started = 0;
+    uint64_t need = 0;
+    pthread_mutex_lock(&lock);
+    spill_block *b = find_block(p);
+    void *q = NULL;
+    if (b)
+        q = spill_grow(b, bytes);
+    else if (should_spill(bytes) && (q = ram_to_spill(p, bytes)) != NULL)
+        started = spill_started(bytes, &need);
+    if (b || q) {
+        pthread_mutex_unlock(&lock);
+        say_started(started, need);
+        return q;
+    }
+    count_ram(p, -1);
+    pthread_mutex_unlock(&lock);
+    q = realloc(p, bytes ? bytes : 1);
+    pthread_mutex_lock(&lock);
+    count_ram(q ? q : p, 1);
+    pthread_mutex_unlock(&lock);
     lf_big_advise(q, bytes);
     return q;
+}
+
+void lf_big_free(void *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&lock);
+    spill_block *b = find_block(p);
+    if (b) {
+        munmap(b->addr, b->mapped);
+        close(b->fd);
+        spilled_now -= b->mapped;
+        *b = blocks[--block_count];
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    count_ram(p, -1);
+    pthread_mutex_unlock(&lock);
+    free(p);
+}
+
+/* Whether files can be made in the spill directory: one is made and closed. */
+static int spill_dir_writable(lf_error *err)
+{
+    int fd = spill_file();
+    if (fd < 0)
+        return lf_fail(err, LF_ERR_SYSTEM, "cannot make spill files in '%s': %s", spill_dir,
+                       strerror(errno));
+    close(fd);
+    return 0;
+}
+
+int lf_big_plan(uint64_t need, lf_error *err)
+{
+    pthread_mutex_lock(&lock);
+    int fits = budget == UINT64_MAX || !spill_dir[0] || ram_now + need <= budget;
+    pthread_mutex_unlock(&lock);
+    if (fits)
+        return 0;
+    /* also when spilling already started: this dump's arrays need the room too */
+    if (spill_dir_writable(err))
+        return -1;
+    struct statvfs fs;
+    if (statvfs(spill_dir, &fs))
+        return lf_fail(err, LF_ERR_SYSTEM, "cannot see the free space in '%s': %s", spill_dir,
+                       strerror(errno));
+    uint64_t room = (uint64_t)fs.f_bavail * fs.f_frsize;
+    if (room < need) {
+        char need_text[32], budget_text[32], room_text[32];
+        lf_big_size_text(need_text, sizeof need_text, need);
+        lf_big_size_text(budget_text, sizeof budget_text, budget);
+        lf_big_size_text(room_text, sizeof room_text, room);
+        return lf_fail(err, LF_ERR_SYSTEM,
+                       "the dump needs about %s, more than the memory budget (%s), and '%s' has "
+                       "only %s free to spill to: give a bigger --memory or set TMPDIR to a "
+                       "directory with room", need_text, budget_text, spill_dir, room_text);
+    }
+    pthread_mutex_lock(&lock);
+    int started = !spilling;
+    spilling = 1;
+    pthread_mutex_unlock(&lock);
+    if (started && notice)
+        notice(need, budget, spill_dir);
+    return 0;
 }

@@ -89,18 +89,18 @@ void lf_builder_free(lf_builder *b)
     (void)freed;
     lf_idmap_free(&b->node_by_id);
     lf_strtab_free(&b->strings);
-    free(b->class_name);
-    free(b->object_id);
-    free(b->object_shallow);
-    free(b->object_class);
-    free(b->edge_to_id);
-    free(b->edge_from);
-    free(b->edge_label);
-    free(b->edge_kind);
-    free(b->unplaced);
-    free(b->root);
+    lf_big_free(b->class_name);
+    lf_big_free(b->object_id);
+    lf_big_free(b->object_shallow);
+    lf_big_free(b->object_class);
+    lf_big_free(b->edge_to_id);
+    lf_big_free(b->edge_from);
+    lf_big_free(b->edge_label);
+    lf_big_free(b->edge_kind);
+    lf_big_free(b->unplaced);
+    lf_big_free(b->root);
     lf_site_table_free(&b->sites);
-    free(b->object_site);
+    lf_big_free(b->object_site);
     free(b);
 }
 
@@ -367,9 +367,9 @@ static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
     }
     size_t keep = kept ? kept : 1;
     /* giving back the tails cannot fail in a way that loses the data */
-    uint32_t *t = realloc(b->edge_to_id, keep * sizeof *t);
-    uint32_t *l = realloc(b->edge_label, keep * sizeof *l);
-    uint8_t *k = realloc(b->edge_kind, keep);
+    uint32_t *t = lf_big_realloc(b->edge_to_id, keep * sizeof *t);
+    uint32_t *l = lf_big_realloc(b->edge_label, keep * sizeof *l);
+    uint8_t *k = lf_big_realloc(b->edge_kind, keep);
     out->edge_target = lf_snapshot_own(out, t ? t : (uint32_t *)b->edge_to_id);
     out->edge_label = lf_snapshot_own(out, l ? l : b->edge_label);
     out->edge_kind = lf_snapshot_own(out, k ? k : b->edge_kind);

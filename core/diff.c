@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "vec.h"
+#include "bigmem.h"
 
 static const lf_snapshot *sorting;
 
@@ -153,6 +154,6 @@ int lf_diff_classes(const lf_snapshot *before, const lf_snapshot *after, lf_clas
 void lf_class_diff_free(lf_class_diff *d)
 {
     lf_strtab_free(&d->names);
-    free(d->row);
+    lf_big_free(d->row);
     memset(d, 0, sizeof *d);
 }

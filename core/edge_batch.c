@@ -116,8 +116,8 @@ static int answer_slice(const lf_snapshot *s, const lf_edge_question *q, uint32_
             ;
         rc = answer_group(s, q, key + g, h - g, answer, &x);
     }
-    free(key);
-    free(x.to_key);
+    lf_big_free(key);
+    lf_big_free(x.to_key);
     lf_label_scratch_free(&x.decoded);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* grouping.c - objects by class or by allocation site. */
 #include "grouping.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ void lf_grouping_free(lf_grouping *g)
 {
     if (g->by_site)
         lf_site_groups_free(&g->sites);
-    free(g->owned);
+    lf_big_free(g->owned);
     memset(g, 0, sizeof *g);
 }
 

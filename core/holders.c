@@ -23,8 +23,8 @@ void lf_holders_init(lf_holders *h, const lf_snapshot *s)
 
 void lf_holders_free(lf_holders *h)
 {
-    free(h->kind);
-    free(h->label);
+    lf_big_free(h->kind);
+    lf_big_free(h->label);
     h->kind = NULL;
     h->label = NULL;
 }

@@ -831,7 +831,7 @@ static int read_object_sites(hprof_reader *r, node_tables *t, uint32_t n, lf_sit
     if (with_site < 0)
         return -1;
     if (with_site == 0) {
-        free(t->object_site);
+        lf_big_free(t->object_site);
         t->object_site = NULL;
         lf_site_table_free(sites);
     }
@@ -1136,8 +1136,8 @@ static int collector_merge(hprof_reader *r, hprof_reader *c)
     JLFA(freed, c->thread_trace);
     (void)freed;
     lf_idset_free(&c->ids);
-    free(c->roots);
-    free(c->classes);
+    lf_big_free(c->roots);
+    lf_big_free(c->classes);
     collector_reset(c);
     return rc;
 }
@@ -1241,14 +1241,14 @@ static void reader_free(hprof_reader *r)
     JLFA(freed, r->class_index);
     (void)freed;
     lf_strtab_free(&r->strings);
-    free(r->segment);
-    free(r->classes);
-    free(r->ref_fields);
-    free(r->roots);
+    lf_big_free(r->segment);
+    lf_big_free(r->classes);
+    lf_big_free(r->ref_fields);
+    lf_big_free(r->roots);
     lf_idset_free(&r->ids);
-    free(r->sorted_ids);
-    free(r->class_hash_id);
-    free(r->class_hash_index);
+    lf_big_free(r->sorted_ids);
+    lf_big_free(r->class_hash_id);
+    lf_big_free(r->class_hash_index);
 }
 
 static int is_thread_local(uint8_t tag)
@@ -1636,7 +1636,7 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
         states[k] = &t;
     if (walk_parallel(&r, threads, 2, pass2_visit, states) < 0)
         goto out;
-    free(t.seen);
+    lf_big_free(t.seen);
     t.seen = NULL;
     drop_unused_extra_classes(&r, &t, n);
     if (t.object_site && read_object_sites(&r, &t, n, &sites))
@@ -1693,8 +1693,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
     lf_root *roots = lf_big_malloc((r.root_count + 1) * sizeof *roots);
     int64_t *thread_label = lf_big_malloc((r.root_count + 1) * sizeof *thread_label);
     if (!roots || !thread_label) {
-        free(roots);
-        free(thread_label);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         lf_fail_nomem(err, "reading roots");
         goto out;
     }
@@ -1712,8 +1712,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
             if (thread != LF_NODE_NONE) {
                 thread_label[i] = thread_local_label(&r, h);
                 if (thread_label[i] < 0) {
-                    free(roots);
-                    free(thread_label);
+                    lf_big_free(roots);
+                    lf_big_free(thread_label);
                     lf_fail_nomem(err, "reading roots");
                     goto out;
                 }
@@ -1744,8 +1744,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
             name = k != HPROF_NONE ? r.classes[k].name : 0;
         }
         if (kind < 0 || name < 0) {
-            free(roots);
-            free(thread_label);
+            lf_big_free(roots);
+            lf_big_free(thread_label);
             lf_fail_nomem(err, "reading roots");
             goto out;
         }
@@ -1753,8 +1753,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
     }
     size_t root_cap = r.root_count + 1;
     if (add_static_roots(&r, &t, &roots, &root_count, &root_cap)) {
-        free(roots);
-        free(thread_label);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         goto out;
     }
 
@@ -1775,8 +1775,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
     lazy = calloc(1, sizeof *lazy);
     static_start = malloc((r.class_count + 1) * sizeof *static_start);
     if (!s.target || lc < 0 || ls < 0 || ll < 0 || la < 0 || !lazy || !static_start) {
-        free(roots);
-        free(thread_label);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         lf_fail_nomem(err, "reading references");
         goto out;
     }
@@ -1798,8 +1798,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
             int64_t name = hprof_intern_sid(&r, sid);
             if (name < 0 || lf_vec_reserve((void **)&static_name, &static_cap, static_count + 1,
                                            sizeof *static_name)) {
-                free(roots);
-                free(thread_label);
+                lf_big_free(roots);
+                lf_big_free(thread_label);
                 lf_fail_nomem(err, "reading classes");
                 goto out;
             }
@@ -1814,8 +1814,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
         states[k] = &per_thread[k];
     }
     if (walk_parallel(&r, threads, 3, pass3_visit, states) < 0) {
-        free(roots);
-        free(thread_label);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         goto out;
     }
     for (unsigned k = 0; k < MAX_THREADS; k++) {
@@ -1823,8 +1823,8 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
         hprof_dangling_merge(&s.holders, &per_thread[k].holders);
     }
     if (s.dangling && dangling_stats(&r, &t, &s.holders, &out->stats)) {
-        free(roots);
-        free(thread_label);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         goto out;
     }
     /* Thread-local roots go in the unset slots after their thread's own
@@ -1837,9 +1837,9 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
     frame_label = lf_big_malloc((frame_count + 1) * sizeof *frame_label);
     uint32_t *frame_thread = lf_big_malloc((frame_count + 1) * sizeof *frame_thread);
     if (!frame_edge || !frame_label || !frame_thread) {
-        free(frame_thread);
-        free(roots);
-        free(thread_label);
+        lf_big_free(frame_thread);
+        lf_big_free(roots);
+        lf_big_free(thread_label);
         lf_fail_nomem(err, "reading roots");
         goto out;
     }
@@ -1859,7 +1859,7 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
         frame_edge[frame_count] = at - t.edge_offset[thread];
         frame_label[frame_count++] = (uint32_t)thread_label[i];
     }
-    free(thread_label);
+    lf_big_free(thread_label);
     /* Close the gaps dangling references left. A node's written edges are a
      * prefix of its slots, so a node whose last slot is set is complete. */
     uint64_t kept = 0;
@@ -1886,24 +1886,24 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
             frame_label[j - 1] = l;
         }
     }
-    free(frame_thread);
+    lf_big_free(frame_thread);
     uint32_t *class_loader = loader_nodes(&r, &t);
     if (!class_loader || !lf_snapshot_own(out, class_loader)) {
         free(class_loader);
-        free(roots);
+        lf_big_free(roots);
         lf_fail_nomem(err, "reading classes");
         goto out;
     }
     out->class_loader = class_loader;
     lf_idrank_free(&t.rank);
-    free(r.sorted_ids); /* still here when the rank index needed them */
+    lf_big_free(r.sorted_ids); /* still here when the rank index needed them */
     r.sorted_ids = NULL;
 
     /* Hand everything to the snapshot. */
     uint32_t class_total = (uint32_t)(r.class_count + t.extra_count);
     uint32_t *class_name = malloc(((size_t)class_total + 1) * sizeof *class_name);
     if (!class_name) {
-        free(roots);
+        lf_big_free(roots);
         lf_fail_nomem(err, "reading classes");
         goto out;
     }
@@ -1939,7 +1939,7 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
                       frame_edge, frame_label, lazy};
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (handed[i] && !lf_snapshot_own(out, handed[i]))
-            free(handed[i]); /* cannot happen: the snapshot has room for all */
+            lf_big_free(handed[i]); /* cannot happen: the snapshot has room for all */
     out->object_class = t.class_of;
     out->object_shallow = t.shallow;
     out->edge_offset = t.edge_offset;
@@ -1985,21 +1985,21 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
     rc = 0;
 out:
     lf_idrank_free(&t.rank);
-    free(t.class_of);
-    free(t.shallow);
-    free(t.edge_offset);
-    free(t.seen);
-    free(t.record_low);
-    free(t.record_high);
+    lf_big_free(t.class_of);
+    lf_big_free(t.shallow);
+    lf_big_free(t.edge_offset);
+    lf_big_free(t.seen);
+    lf_big_free(t.record_low);
+    lf_big_free(t.record_high);
     free(t.class_node);
-    free(t.object_site);
+    lf_big_free(t.object_site);
     lf_site_table_free(&sites);
-    free(s.target);
+    lf_big_free(s.target);
     free(lazy);
     free(static_start);
-    free(static_name);
-    free(frame_edge);
-    free(frame_label);
+    lf_big_free(static_name);
+    lf_big_free(frame_edge);
+    lf_big_free(frame_label);
     reader_free(&r);
     if (rc)
         lf_snapshot_free(out);

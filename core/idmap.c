@@ -15,7 +15,7 @@ void lf_idmap_init(lf_idmap *m)
 
 void lf_idmap_free(lf_idmap *m)
 {
-    free(m->slot);
+    lf_big_free(m->slot);
     memset(m, 0, sizeof *m);
 }
 
@@ -49,7 +49,7 @@ static int grow_to(lf_idmap *m, unsigned log2)
             place(m, id, old.slot[i * 3 + 2]);
         }
     }
-    free(old.slot);
+    lf_big_free(old.slot);
     return 0;
 }
 

@@ -41,7 +41,7 @@ int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count)
 
 void lf_idrank_free(lf_idrank *r)
 {
-    free(r->words);
+    lf_big_free(r->words);
     r->words = NULL;
 }
 
@@ -79,7 +79,7 @@ static int merge_sort_runs(uint64_t *ids, uint64_t count, uint64_t *start, unsig
     }
     if (src != ids)
         memcpy(ids, src, count * sizeof *ids);
-    free(tmp);
+    lf_big_free(tmp);
     return 0;
 }
 
@@ -126,7 +126,7 @@ static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elem
     split_runs(ids, count, small, head, end);
     uint64_t long_start = (uint64_t)(head[0] - ids), long_len = (uint64_t)(end[0] - head[0]);
     if (radix_sort(small, short_elems)) {
-        free(small);
+        lf_big_free(small);
         return -1;
     }
     memmove(ids + short_elems, ids + long_start, long_len * sizeof *ids);
@@ -136,7 +136,7 @@ static int merge_one_long_run(uint64_t *ids, uint64_t count, uint64_t short_elem
         ids[o++] = small[i] <= ids[j] ? small[i++] : ids[j++];
     while (i < short_elems)
         ids[o++] = small[i++];
-    free(small);
+    lf_big_free(small);
     return 0;
 }
 
@@ -152,15 +152,15 @@ static int merge_few_runs(uint64_t *ids, uint64_t count, uint64_t short_elems)
     uint64_t *small = lf_big_malloc((short_elems ? short_elems : 1) * sizeof *small);
     uint64_t *out = lf_big_malloc(count * sizeof *out);
     if (!small || !out) {
-        free(small);
-        free(out);
+        lf_big_free(small);
+        lf_big_free(out);
         return -1;
     }
     const uint64_t *head[FEW_RUNS + 1], *end[FEW_RUNS + 1];
     unsigned runs = split_runs(ids, count, small, head, end);
     if (radix_sort(small, short_elems)) {
-        free(small);
-        free(out);
+        lf_big_free(small);
+        lf_big_free(out);
         return -1;
     }
     if (short_elems) {
@@ -177,8 +177,8 @@ static int merge_few_runs(uint64_t *ids, uint64_t count, uint64_t short_elems)
         out[o] = *head[best]++;
     }
     memcpy(ids, out, count * sizeof *ids);
-    free(out);
-    free(small);
+    lf_big_free(out);
+    lf_big_free(small);
     return 0;
 }
 
@@ -233,7 +233,7 @@ int lf_sort_u64(uint64_t *ids, uint64_t count)
         rc = merge_sort_runs(out, count, start, runs);
     if (rc == 0)
         memcpy(ids, out, count * sizeof *ids);
-    free(out);
+    lf_big_free(out);
     return rc;
 }
 
@@ -247,7 +247,7 @@ static int radix_sort(uint64_t *ids, uint64_t count)
     uint64_t *tmp = lf_big_malloc(count * sizeof *tmp);
     uint32_t *hist = malloc(65536 * sizeof *hist);
     if (!tmp || !hist) {
-        free(tmp);
+        lf_big_free(tmp);
         free(hist);
         return -1;
     }
@@ -273,7 +273,7 @@ static int radix_sort(uint64_t *ids, uint64_t count)
     }
     if (src != ids)
         memcpy(ids, src, count * sizeof *ids);
-    free(tmp);
+    lf_big_free(tmp);
     free(hist);
     return 0;
 }

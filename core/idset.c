@@ -263,6 +263,6 @@ int lf_idset_finish(lf_idset *s, lf_idrank *rank, uint64_t **sorted)
 void lf_idset_free(lf_idset *s)
 {
     free_chunks(s);
-    free(s->list);
+    lf_big_free(s->list);
     lf_idset_init(s);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "bigmem.h"
 
 static int fail(lf_json *j, const char *reason, const char *what)
 {
@@ -264,6 +265,6 @@ int lf_json_skip(lf_json *j)
         }
     }
 out:
-    free(stack);
+    lf_big_free(stack);
     return rc;
 }

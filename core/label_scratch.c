@@ -31,7 +31,7 @@ int lf_label_scratch_decode(lf_label_scratch *x, const lf_snapshot *s, uint32_t 
 
 void lf_label_scratch_free(lf_label_scratch *x)
 {
-    free(x->kind);
-    free(x->label);
+    lf_big_free(x->kind);
+    lf_big_free(x->label);
     memset(x, 0, sizeof *x);
 }

@@ -226,8 +226,8 @@ static int check_domtree(const lf_snapshot *s, uint64_t dtch_offset, lf_error *e
         rc = lf_fail_at(err, dtch_offset, "corrupt leakfind snapshot",
                         "dominator tree has entries not reachable from the roots");
 out:
-    free(seen);
-    free(stack);
+    lf_big_free(seen);
+    lf_big_free(stack);
     return rc;
 }
 

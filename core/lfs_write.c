@@ -3,6 +3,7 @@
 #include "lfs_format.h"
 #include "file.h"
 #include "outfile.h"
+#include "bigmem.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -188,9 +189,9 @@ int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err)
         return lf_fail_nomem(err, "writing");
     int rc = write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
                             labels ? labels : s->edge_label, fd, err);
-    free(ids);
-    free(kinds);
-    free(labels);
+    lf_big_free(ids);
+    lf_big_free(kinds);
+    lf_big_free(labels);
     return rc;
 }
 

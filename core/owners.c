@@ -81,7 +81,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
-    free(stack);
+    lf_big_free(stack);
     *count_out = count;
     return 0;
 }
@@ -141,10 +141,10 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
             o->node[side] = v;
     }
 out:
-    free(order);
-    free(sig);
-    free(objects);
-    free(depth);
+    lf_big_free(order);
+    lf_big_free(sig);
+    lf_big_free(objects);
+    lf_big_free(depth);
     return rc;
 }
 
@@ -160,7 +160,7 @@ void lf_owners_free(lf_owner_table *t)
     Word_t freed;
     JLFA(freed, t->index);
     (void)freed;
-    free(t->owner);
+    lf_big_free(t->owner);
     memset(t, 0, sizeof *t);
 }
 

@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include "vec.h"
+#include "bigmem.h"
 
 #define TABLE_MAX 0x7fffffffu
 
@@ -21,8 +22,8 @@ int lf_site_table_init(lf_site_table *t)
 
 void lf_site_table_free(lf_site_table *t)
 {
-    free(t->frame);
-    free(t->site);
+    lf_big_free(t->frame);
+    lf_big_free(t->site);
     free(t->frame_slot);
     free(t->site_slot);
     memset(t, 0, sizeof *t);

@@ -53,7 +53,7 @@ void *lf_snapshot_own(lf_snapshot *s, void *p)
 void lf_snapshot_free(lf_snapshot *s)
 {
     for (unsigned i = 0; i < s->owned_count; i++)
-        free(s->owned[i]);
+        lf_big_free(s->owned[i]);
     if (s->map)
         munmap(s->map, s->map_size);
     memset(s, 0, sizeof *s);
@@ -119,8 +119,8 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
         *kind = kinds[count - 1];
         *label = labels[count - 1];
     }
-    free(kinds);
-    free(labels);
+    lf_big_free(kinds);
+    lf_big_free(labels);
 }
 
 int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **kinds_out,
@@ -155,9 +155,9 @@ int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **
     *labels_out = labels;
     return 0;
 nomem:
-    free(ids);
-    free(kinds);
-    free(labels);
+    lf_big_free(ids);
+    lf_big_free(kinds);
+    lf_big_free(labels);
     return -1;
 }
 

@@ -22,7 +22,7 @@ static int grow_slots(lf_strtab *t)
             pos = (pos + 1) & (size - 1);
         slot[pos] = t->slot[k];
     }
-    free(t->slot);
+    lf_big_free(t->slot);
     t->slot = slot;
     t->slot_mask = size - 1;
     return 0;
@@ -36,10 +36,10 @@ int lf_strtab_init(lf_strtab *t)
 
 void lf_strtab_free(lf_strtab *t)
 {
-    free(t->bytes);
-    free(t->offset);
-    free(t->hash);
-    free(t->slot);
+    lf_big_free(t->bytes);
+    lf_big_free(t->offset);
+    lf_big_free(t->hash);
+    lf_big_free(t->slot);
     memset(t, 0, sizeof *t);
 }
 

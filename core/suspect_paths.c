@@ -19,6 +19,7 @@
 
 #include "../graph/paths.h"
 #include "vec.h"
+#include "bigmem.h"
 
 /* Nodes one breadth-first search may reach before the reverse index is
  * the cheaper way. */
@@ -87,7 +88,7 @@ static int segment(const lf_snapshot *s, uint32_t from, uint32_t to, path_buf *o
     Word_t freed;
     JLFA(freed, parent);
     (void)freed;
-    free(queue.node);
+    lf_big_free(queue.node);
     return rc;
 }
 
@@ -105,7 +106,7 @@ static int dominator_path(const lf_snapshot *s, const uint8_t *is_root, uint32_t
         rc = push(out, chain.node[chain.count - 1]);
     for (size_t i = chain.count - 1; i > 0 && !rc; i--)
         rc = segment(s, chain.node[i], chain.node[i - 1], out);
-    free(chain.node);
+    lf_big_free(chain.node);
     return rc;
 }
 
@@ -169,7 +170,7 @@ int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err)
     }
     if (!rc && left)
         rc = by_reverse_index(s, is_root, list, want);
-    free(p.node);
+    lf_big_free(p.node);
     free(want);
     free(is_root);
     return rc ? lf_fail_nomem(err, "paths") : 0;

@@ -7,6 +7,7 @@
 
 #include "domview.h"
 #include "vec.h"
+#include "bigmem.h"
 
 int lf_suspect_add(lf_suspect_list *list, const lf_suspect *f)
 {
@@ -30,7 +31,7 @@ void lf_suspect_list_truncate(lf_suspect_list *list, size_t count)
 void lf_suspect_list_free(lf_suspect_list *list)
 {
     lf_suspect_list_truncate(list, 0);
-    free(list->item);
+    lf_big_free(list->item);
     memset(list, 0, sizeof *list);
 }
 
@@ -227,7 +228,7 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     }
     while (depth > 0 && !rc)
         rc = examine(s, stack[--depth], t, list, &stack, &depth, &cap);
-    free(stack);
+    lf_big_free(stack);
     if (rc)
         rc = lf_fail_nomem(err, "suspects");
     else

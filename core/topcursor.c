@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "vec.h"
 
 /* The tree's order (graph/domtree.c sorts each child list by it). */
@@ -112,6 +113,6 @@ int lf_top_cursor_next(lf_top_cursor *c, lf_top_entry *e)
 
 void lf_top_cursor_close(lf_top_cursor *c)
 {
-    free(c->list);
+    lf_big_free(c->list);
     memset(c, 0, sizeof *c);
 }

@@ -27,16 +27,16 @@ void lf_trend_holders_free(lf_trend_holders *h)
     for (size_t c = 0; c < h->classes; c++)
         JLFA(freed, h->by_class[c]);
     (void)freed;
-    free(h->known_parent);
-    free(h->known_step);
-    free(h->known_first);
+    lf_big_free(h->known_parent);
+    lf_big_free(h->known_step);
+    lf_big_free(h->known_first);
     lf_strtab_free(&h->steps);
-    free(h->by_class);
-    free(h->row_class);
-    free(h->row_key);
-    free(h->row_parent);
-    free(h->row_step);
-    free(h->count);
+    lf_big_free(h->by_class);
+    lf_big_free(h->row_class);
+    lf_big_free(h->row_key);
+    lf_big_free(h->row_parent);
+    lf_big_free(h->row_step);
+    lf_big_free(h->count);
     memset(h, 0, sizeof *h);
 }
 
@@ -169,7 +169,7 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
             continue;
         rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series);
     }
-    free(nearest);
+    lf_big_free(nearest);
     return rc;
 }
 
@@ -270,9 +270,9 @@ static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t se
                                     : add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, d) + 1, d, series);
     }
 out:
-    free(top);
-    free(first);
-    free(fill);
+    lf_big_free(top);
+    lf_big_free(first);
+    lf_big_free(fill);
     free(retainer);
     return rc;
 }
@@ -308,8 +308,8 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
         rc = lf_fail_nomem(err, "trend holders");
 out:
     lf_holders_free(&holders);
-    free(sig);
-    free(order);
+    lf_big_free(sig);
+    lf_big_free(order);
     return rc;
 }
 

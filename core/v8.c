@@ -890,18 +890,18 @@ static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
 
 static void raw_free(v8_raw *raw)
 {
-    free(raw->node_type);
-    free(raw->node_type_raw);
-    free(raw->node_name);
-    free(raw->node_id);
-    free(raw->node_size);
-    free(raw->edge_offset);
-    free(raw->node_detached);
-    free(raw->edge_type);
-    free(raw->edge_name);
-    free(raw->edge_target);
-    free(raw->edge_row_at);
-    free(raw->node_trace);
+    lf_big_free(raw->node_type);
+    lf_big_free(raw->node_type_raw);
+    lf_big_free(raw->node_name);
+    lf_big_free(raw->node_id);
+    lf_big_free(raw->node_size);
+    lf_big_free(raw->edge_offset);
+    lf_big_free(raw->node_detached);
+    lf_big_free(raw->edge_type);
+    lf_big_free(raw->edge_name);
+    lf_big_free(raw->edge_target);
+    lf_big_free(raw->edge_row_at);
+    lf_big_free(raw->node_trace);
     if (raw->trace)
         v8_trace_free(raw->trace);
     lf_strtab_free(&raw->strings);
@@ -1127,7 +1127,7 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, 
         out->stats.cut_at = cut_at; /* the bytes the cut record lacked are not known */
     }
 out:
-    free(buf);
+    lf_big_free(buf);
     raw_free(&raw);
     if (rc)
         lf_snapshot_free(out);

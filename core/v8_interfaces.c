@@ -13,6 +13,7 @@
 
 #include "v8_internal.h"
 #include "vec.h"
+#include "bigmem.h"
 
 #define MAX_NAME_UNITS 120
 #define MIN_OBJECTS 2
@@ -420,15 +421,15 @@ nomem:
     lf_fail_nomem(err, "naming objects by shape");
 out:
     lf_strtab_free(&c.names);
-    free(c.count);
-    free(c.prop_start);
-    free(c.props);
+    lf_big_free(c.count);
+    lf_big_free(c.prop_start);
+    lf_big_free(c.props);
     tree_free(&t);
-    free(name);
-    free(formatted);
+    lf_big_free(name);
+    lf_big_free(formatted);
     free(order);
-    free(props);
-    free(states);
+    lf_big_free(props);
+    lf_big_free(states);
     free(state_mark);
     return rc;
 }

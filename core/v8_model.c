@@ -133,10 +133,10 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
 out:
     if (rc)
         lf_fail_nomem(err, "reading the snapshot");
-    free(visited);
-    free(attached);
-    free(detached);
-    free(buf);
+    lf_big_free(visited);
+    lf_big_free(attached);
+    lf_big_free(detached);
+    lf_big_free(buf);
     return rc;
 }
 
@@ -191,8 +191,8 @@ static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_er
     uint8_t *owned = lf_big_calloc((size_t)n + 1, 1);
     uint32_t *stack = lf_big_malloc(((size_t)n + 1) * sizeof *stack);
     if (!owned || !stack) {
-        free(owned);
-        free(stack);
+        lf_big_free(owned);
+        lf_big_free(stack);
         lf_fail_nomem(err, "reading the snapshot");
         return NULL;
     }
@@ -220,7 +220,7 @@ static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_er
             stack[depth++] = t;
         }
     }
-    free(stack);
+    lf_big_free(stack);
     return owned;
 }
 
@@ -331,7 +331,7 @@ static void *edges_run(void *arg)
     classify_edges(job, page, 0, two ? split : n);
     if (two)
         pthread_join(upper_thread, NULL);
-    free(page);
+    lf_big_free(page);
     job->rc = 0;
     return NULL;
 }
@@ -352,7 +352,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
     uint32_t *work = NULL;
     size_t work_len = 0, work_cap = 0;
     if (!owner || lf_vec_reserve((void **)&work, &work_cap, (size_t)n + 1, sizeof *work)) {
-        free(owner);
+        lf_big_free(owner);
         return lf_fail_nomem(err, "reading the snapshot");
     }
     for (uint32_t v = 0; v < n; v++) {
@@ -377,8 +377,8 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
             owner[t] = cur == NO_OWNER ? o : MANY_OWNERS;
             /* each node enters at most twice: as owned, then as shared */
             if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
-                free(owner);
-                free(work);
+                lf_big_free(owner);
+                lf_big_free(work);
                 return lf_fail_nomem(err, "reading the snapshot");
             }
             work[work_len++] = t;
@@ -393,8 +393,8 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
         size[o] += size[v];
         size[v] = 0;
     }
-    free(owner);
-    free(work);
+    lf_big_free(owner);
+    lf_big_free(work);
     return 0;
 }
 
@@ -476,8 +476,8 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
 out:
     if (rc)
         lf_fail_nomem(err, "naming classes");
-    free(class_of_name);
-    free(buf);
+    lf_big_free(class_of_name);
+    lf_big_free(buf);
     return rc;
 }
 
@@ -533,7 +533,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         *err = ej.err;
         goto out;
     }
-    free(weakmap_table);
+    lf_big_free(weakmap_table);
     weakmap_table = NULL;
     /* Nothing reads the raw targets any more: they become the snapshot's. */
     target = raw->edge_target;
@@ -546,7 +546,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
             non_owning += raw->edge_type[e] != V8E_WEAK;
         }
     out->stats.non_owning_edges = non_owning;
-    free(weak_bits);
+    lf_big_free(weak_bits);
     weak_bits = NULL;
 
     /* Roots: the root, then the nodes DevTools hangs under it because
@@ -568,7 +568,7 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         }
         roots[root_count++] = (lf_root){v, (uint32_t)weak_kind, 0, 0};
     }
-    free(has_retainer);
+    lf_big_free(has_retainer);
     has_retainer = NULL;
 
     /* Classes: one per distinct class name, in order of first appearance. */
@@ -593,9 +593,9 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         }
         object_class[v] = class_of_string[s];
     }
-    free(class_of_string);
+    lf_big_free(class_of_string);
     class_of_string = NULL;
-    free(class_string);
+    lf_big_free(class_string);
     class_string = NULL;
 
     /* Synthetic nodes ("(GC roots)", "(Strong roots)", ...) are shown by name. */
@@ -628,10 +628,10 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
                       class_name, roots, raw->strings.offset, raw->strings.bytes, named};
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (!lf_snapshot_own(out, handed[i])) {
-            free(handed[i]);
+            lf_big_free(handed[i]);
             lf_fail_nomem(err, "reading the snapshot");
             for (size_t k = i + 1; k < sizeof handed / sizeof handed[0]; k++)
-                free(handed[k]);
+                lf_big_free(handed[k]);
             raw->node_id = NULL;
             raw->node_size = NULL;
             raw->edge_offset = NULL;
@@ -655,15 +655,15 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     raw->strings.bytes = NULL;
     return 0;
 out:
-    free(weakmap_table);
-    free(weak_bits);
-    free(has_retainer);
-    free(target);
-    free(class_string);
-    free(object_class);
-    free(class_name);
-    free(class_of_string);
-    free(roots);
+    lf_big_free(weakmap_table);
+    lf_big_free(weak_bits);
+    lf_big_free(has_retainer);
+    lf_big_free(target);
+    lf_big_free(class_string);
+    lf_big_free(object_class);
+    lf_big_free(class_name);
+    lf_big_free(class_of_string);
+    lf_big_free(roots);
     free(named);
     return rc;
 }

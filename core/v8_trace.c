@@ -28,8 +28,8 @@ static int key_is(const char *key, size_t len, const char *want)
 
 void v8_trace_free(v8_trace *t)
 {
-    free(t->info);
-    free(t->node);
+    lf_big_free(t->info);
+    lf_big_free(t->node);
     memset(t, 0, sizeof *t);
 }
 
@@ -177,7 +177,7 @@ int v8_trace_read_tree(lf_json *j, v8_trace *t)
     t->have_tree = 1;
     rc = 0;
 out:
-    free(open);
+    lf_big_free(open);
     return rc;
 }
 

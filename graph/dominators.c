@@ -587,7 +587,7 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     lf_graph_progress_report(progress, 2, LF_DOM_PASSES, 0, n);
     lf_run_halves(fill_preds_half, &s, threaded);
     lf_graph_progress_report(progress, 2, LF_DOM_PASSES, n, n);
-    free(node_to_dfn); /* each phase holds only what it needs: see the header */
+    lf_big_free(node_to_dfn); /* each phase holds only what it needs: see the header */
     node_to_dfn = NULL;
 
     /* Semidominators, in decreasing dfn order. A vertex's forest entry is
@@ -629,7 +629,7 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     }
     if (populating)
         pthread_join(populate_thread, NULL);
-    free(pred);
+    lf_big_free(pred);
     pred = NULL;
     lf_graph_progress_report(progress, 3, LF_DOM_PASSES, reached, reached);
 
@@ -650,7 +650,7 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
         block = block_end;
         lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
     }
-    free(parent_by_dfn);
+    lf_big_free(parent_by_dfn);
     parent_by_dfn = NULL;
 
     /* Retained sizes are summed in dfn space, where a dominator is usually
@@ -681,7 +681,7 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     if (count - 1 < n)
         lf_run_halves(clear_idom_half, &s, threaded);
     lf_run_halves(idom_store_half, &s, threaded);
-    free(semi_by_dfn);
+    lf_big_free(semi_by_dfn);
     semi_by_dfn = NULL;
     lf_run_halves(clear_retained_half, &s, threaded);
     lf_run_halves(retained_store_half, &s, threaded);
@@ -689,18 +689,18 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     result->reachable_count = count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
 
-    free(dfn_to_node);
-    free(forest);
+    lf_big_free(dfn_to_node);
+    lf_big_free(forest);
     return 0;
 
 nomem:
-    free(node_to_dfn);
-    free(semi_by_dfn);
-    free(dfn_to_node);
-    free(parent_by_dfn);
-    free(forest);
+    lf_big_free(node_to_dfn);
+    lf_big_free(semi_by_dfn);
+    lf_big_free(dfn_to_node);
+    lf_big_free(parent_by_dfn);
+    lf_big_free(forest);
     free(stack);
-    free(pred_offset);
-    free(pred);
+    lf_big_free(pred_offset);
+    lf_big_free(pred);
     return -1;
 }

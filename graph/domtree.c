@@ -276,7 +276,7 @@ static void sort_half(void *ctx, unsigned half)
         if (speaks(b, half) && (block < hi || (!b->threaded && half == 0))) /* the end: below */
             report_step(b, 2, half, block - lo, hi - lo);
     }
-    free(scratch);
+    lf_big_free(scratch);
 }
 
 int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
@@ -308,7 +308,7 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
     }
     uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
-        free(offset);
+        lf_big_free(offset);
         return -1;
     }
     /* Each offset becomes the end of its list; the halves get about as many
@@ -328,8 +328,8 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
     lf_run_halves(sort_half, &b, threaded);
     lf_graph_progress_parts(progress, 1, 1, n3, n3, 3);
     if (b.failed[0] || b.failed[1]) {
-        free(offset);
-        free(child);
+        lf_big_free(offset);
+        lf_big_free(child);
         return -1;
     }
     tree->node_count = node_count;
@@ -340,8 +340,8 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
 
 void lf_domtree_free(lf_domtree *tree)
 {
-    free(tree->child_offset);
-    free(tree->child);
+    lf_big_free(tree->child_offset);
+    lf_big_free(tree->child);
     tree->child_offset = NULL;
     tree->child = NULL;
 }
@@ -357,7 +357,7 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
     uint32_t *stack = lf_big_malloc(((size_t)node_count + 1) * 2 * sizeof *stack);
     if (!open_by_class || !stack) {
         free(open_by_class);
-        free(stack);
+        lf_big_free(stack);
         return -1;
     }
     for (uint32_t c = 0; c < class_count; c++)
@@ -381,6 +381,6 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
             stack[top++] = child[i];
     }
     free(open_by_class);
-    free(stack);
+    lf_big_free(stack);
     return 0;
 }

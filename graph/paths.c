@@ -73,8 +73,8 @@ int lf_reverse_build(const lf_graph *g, lf_reverse *rev)
 
 void lf_reverse_free(lf_reverse *rev)
 {
-    free(rev->offset);
-    free(rev->source);
+    lf_big_free(rev->offset);
+    lf_big_free(rev->source);
     rev->offset = NULL;
     rev->source = NULL;
 }
@@ -100,9 +100,9 @@ int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t
 
 void lf_path_search_free(lf_path_search *ps)
 {
-    free(ps->toward);
-    free(ps->queue);
-    free(ps->blocked);
+    lf_big_free(ps->toward);
+    lf_big_free(ps->queue);
+    lf_big_free(ps->blocked);
     ps->toward = ps->queue = NULL;
     ps->blocked = NULL;
 }

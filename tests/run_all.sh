@@ -26,6 +26,10 @@ echo "== CLI golden tests"
 sh tests/cli/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"
 
+echo "== spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left"
+sh tests/spill/run.sh "$build" >"$log" 2>&1
+cat "$log"; tally "$log"
+
 echo "== OCaml agent"
 sh tests/ocaml/run.sh "$build" >"$log" 2>&1
 cat "$log"; tally "$log"

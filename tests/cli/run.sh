@@ -6,7 +6,7 @@
 # usage: tests/cli/run.sh BUILD_DIR       (prints "N passed, M failed" last)
 set -u
 build=${1:-build}
-LF="$build/leakfind"
+LF=${LF:-"$build/leakfind"} # tests/spill/run.sh runs the cases through a wrapper
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 expected=tests/cli/expected

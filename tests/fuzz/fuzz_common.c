@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../../core/bigmem.h"
 #include "../../core/analysis.h"
 #include "../../core/lfs.h"
 #include "../../core/site_groups.h"
@@ -75,7 +76,7 @@ void fuzz_exercise_sites(const struct lf_snapshot *s)
             lf_site_label(s, g.site_of[k], 0, label, sizeof label);
     }
     free(est);
-    free(group);
+    lf_big_free(group);
     lf_site_groups_free(&g);
 }
 

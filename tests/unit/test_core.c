@@ -606,6 +606,47 @@ static int mapping_has_huge_advice(const void *p)
     return found;
 }
 
+/* Whether p lies in a mapping of a deleted file in dir (/proc/self/maps). */
+static int in_deleted_file(const void *p, const char *dir)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
+            found = strstr(line, dir) && strstr(line, "(deleted)") ? 1 : -1;
+    }
+    if (f)
+        fclose(f);
+    return found == 1;
+}
+
+void test_big_spill(void)
+{
+    char dir[] = "/tmp/lf-spill-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(1, dir); /* every array spills */
+    uint32_t *a = lf_big_calloc(3000, sizeof *a);
+    CHECK(a != NULL && in_deleted_file(a, dir));
+    CHECK_EQ_U64(a[2999], 0); /* a fresh file reads as zeros */
+    for (uint32_t i = 0; i < 3000; i++)
+        a[i] = i * 7;
+    uint32_t *b = lf_big_realloc(a, 300000 * sizeof *b); /* grows in its file */
+    CHECK(b != NULL && in_deleted_file(b, dir));
+    CHECK_EQ_U64(b[2999], 2999 * 7);
+    b[299999] = 5;
+    lf_big_usage u;
+    lf_big_usage_get(&u);
+    CHECK(u.spilling && u.spilled_blocks >= 1 && u.spilled_peak >= 300000 * sizeof *b);
+    lf_big_free(b);
+    CHECK(rmdir(dir) == 0); /* nothing was ever named in it */
+    lf_big_set_budget(UINT64_MAX, NULL);
+    void *ram = lf_big_malloc(100);
+    CHECK(ram != NULL && !in_deleted_file(ram, dir));
+    lf_big_free(ram);
+}
+
 void test_big_arrays(void)
 {
     const size_t n = 48u << 20; /* above the threshold: advised */
@@ -626,13 +667,13 @@ void test_big_arrays(void)
             CHECK_EQ_U64(grown[n / 2], 0); /* contents kept */
             if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
                 CHECK_EQ_U64(mapping_has_huge_advice(grown + n + n / 2), 1);
-            free(grown);
+            lf_big_free(grown);
         } else {
-            free(zeroed);
+            lf_big_free(zeroed);
         }
     }
     CHECK(lf_big_calloc(SIZE_MAX / 4, 8) == NULL); /* count * size overflows */
     void *small = lf_big_malloc(100);
     CHECK(small != NULL);
-    free(small);
+    lf_big_free(small);
 }

@@ -12,6 +12,7 @@
 #include "hprof_writer.h"
 #include "test.h"
 #include "tests.h"
+#include "../../core/bigmem.h"
 
 enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10, T_LONG = 11 };
 
@@ -463,9 +464,9 @@ void test_hprof_lazy_labels(void)
         CHECK_EQ_U64(kinds[s.edge_offset[array_node] + 2], LF_EDGE_KIND_ELEMENT);
         CHECK_EQ_U64(labels[s.edge_offset[array_node] + 2], 3);
     }
-    free(ids);
-    free(kinds);
-    free(labels);
+    lf_big_free(ids);
+    lf_big_free(kinds);
+    lf_big_free(labels);
     lf_snapshot_free(&s);
     hw_free(&b);
 }

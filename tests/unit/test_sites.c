@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../core/bigmem.h"
 #include "../../core/lfs.h"
 #include "../../core/lfs_writer.h"
 #include "../../core/site_groups.h"
@@ -100,7 +101,7 @@ void test_sites_writer_sampled(void)
     CHECK(fabs(est_count[main_g] - 1 / p5) < 1e-9);
     CHECK(fabs(est_bytes[main_g] - 1 / 0.01 * 8) < 1e-9);
     CHECK(est_count[0] == 0 && est_bytes[0] == 0);
-    free(group);
+    lf_big_free(group);
     lf_site_groups_free(&g);
     lf_snapshot_free(&s);
     unlink(path);

@@ -9,6 +9,7 @@
 #include "../../core/v8.h"
 #include "test.h"
 #include "tests.h"
+#include "../../core/bigmem.h"
 
 /* (root) -> n1 -> n2 -> ... -> nK, each node 16 bytes, ids 2i+1; node i also
  * has a weak edge back to the root. The first padded_rows node rows start
@@ -79,9 +80,9 @@ static void check_same_arrays(const lf_snapshot *one, const lf_snapshot *two)
         CHECK(memcmp(labels[0], labels[1], one->edge_count * sizeof *labels[0]) == 0);
     }
     for (int k = 0; k < 2; k++) {
-        free(ids[k]);
-        free(kinds[k]);
-        free(labels[k]);
+        lf_big_free(ids[k]);
+        lf_big_free(kinds[k]);
+        lf_big_free(labels[k]);
     }
 }
 
