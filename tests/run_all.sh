@@ -17,31 +17,21 @@ tally() { # tally LOG: adds the "N passed, M failed" of a runner's last line
 }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+suite() { # suite TITLE SCRIPT: runs a runner script on the build, shows and tallies it
+    echo "== $1"
+    sh "$2" "$build" >"$log" 2>&1
+    cat "$log"; tally "$log"
+}
 
 echo "== unit tests"
 "$build/unit_tests" >"$log" 2>&1
 cat "$log" | grep -v '^ok ' ; tally "$log"
 
-echo "== CLI golden tests"
-sh tests/cli/run.sh "$build" >"$log" 2>&1
-cat "$log"; tally "$log"
-
-echo "== spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left"
-sh tests/spill/run.sh "$build" >"$log" 2>&1
-cat "$log"; tally "$log"
-
-echo "== OCaml agent"
-sh tests/ocaml/run.sh "$build" >"$log" 2>&1
-cat "$log"; tally "$log"
-
-echo "== version, man page, install, completion, progress"
-sh tests/conveniences/run.sh "$build" >"$log" 2>&1
-cat "$log"; tally "$log"
-
-echo "== report (pages in headless Chromium)"
-sh tests/report/run.sh "$build" >"$log" 2>&1
-cat "$log"; tally "$log"
-
+suite "CLI golden tests" tests/cli/run.sh
+suite "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" tests/spill/run.sh
+suite "OCaml agent" tests/ocaml/run.sh
+suite "version, man page, install, completion, progress" tests/conveniences/run.sh
+suite "report (pages in headless Chromium)" tests/report/run.sh
 echo "== fuzz corpora replay"
 for corpus in tests/fuzz/corpus/*/; do
     t=$(basename "$corpus")
