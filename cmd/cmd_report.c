@@ -188,15 +188,8 @@ static int find_suspects(cli_context *ctx, const report_state *o, const report_i
 {
     lf_error err;
     cli_progress(ctx, "finding suspects");
-    int rc = 0;
-    if (in->npos > 1 && lf_suspects_by_growth(&in->series->trend, in->s, o->workload.value, &o->rule, list, &err))
-        rc = -1;
-    if (!rc && lf_suspects_by_size(in->s, o->threshold, list, &err))
-        rc = -1;
-    if (!rc && o->suspects)
-        lf_suspect_list_truncate(list, o->suspects);
-    if (!rc && lf_suspect_paths(in->s, list, &err))
-        rc = -1;
+    const lf_trend *t = in->npos > 1 ? &in->series->trend : NULL;
+    int rc = lf_suspects_find(in->s, t, o->workload.value, &o->rule, o->threshold, o->suspects, list, &err);
     cli_progress_done(ctx);
     return rc ? cli_input_error(in->pos[in->npos - 1], &err) : 0;
 }

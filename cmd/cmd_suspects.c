@@ -186,15 +186,7 @@ static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, co
     const lf_trend_rule rule = {o->min_growth, 0.9, 0, 0.5};
     lf_error err;
     cli_progress(ctx, "finding suspects");
-    int rc = 0;
-    if (t->series > 1 && lf_suspects_by_growth(t, s, o->workload.value, &rule, list, &err))
-        rc = -1;
-    if (!rc && lf_suspects_by_size(s, o->threshold, list, &err))
-        rc = -1;
-    if (!rc && o->top)
-        lf_suspect_list_truncate(list, o->top);
-    if (!rc && lf_suspect_paths(s, list, &err))
-        rc = -1;
+    int rc = lf_suspects_find(s, t, o->workload.value, &rule, o->threshold, o->top, list, &err);
     cli_progress_done(ctx);
     return rc ? cli_input_error(path, &err) : 0;
 }

@@ -315,3 +315,15 @@ size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf
     }
     return at;
 }
+
+int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                     double threshold, size_t top, lf_suspect_list *list, lf_error *err)
+{
+    if (t && t->series > 1 && lf_suspects_by_growth(t, s, workload, rule, list, err))
+        return -1;
+    if (lf_suspects_by_size(s, threshold, list, err))
+        return -1;
+    if (top)
+        lf_suspect_list_truncate(list, top);
+    return lf_suspect_paths(s, list, err);
+}

@@ -95,6 +95,12 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
 int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
                           const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err);
 
+/* All of it, as `suspects` and `report` show it: t's growth findings when
+ * the series has more than one snapshot (t may be NULL), then the size
+ * findings, the first `top` kept (0: all), each with its path. */
+int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                     double threshold, size_t top, lf_suspect_list *list, lf_error *err);
+
 /* Where node's memory spreads out (see above), and what accumulates there. */
 int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *acc, lf_error *err);
 
