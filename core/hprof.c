@@ -215,6 +215,122 @@ typedef int (*object_visitor)(hprof_reader *r, uint8_t tag, uint64_t record_at, 
  * took pass 1 of a 1.4 GB dump from 0.80 to 0.66 s (0.5-8 KiB tried). Records
  * are 30-50 bytes on a typical heap; a prefetch past the end does not fault. */
 #define PREFETCH_BYTES 2048
+
+/* A root or HEAP DUMP INFO sub-record (tag read, c just past it): pass 1
+ * collects the root; every pass steps over it. */
+static int read_root_record(hprof_reader *r, hprof_cursor *c, uint8_t tag, uint64_t at, int pass)
+{
+    const unsigned id = r->id_size;
+    switch (tag) {
+    case HPROF_ROOT_UNKNOWN:
+    case HPROF_ROOT_STICKY_CLASS:
+    case HPROF_ROOT_MONITOR_USED:
+    case HPROF_ROOT_INTERNED_STRING:
+    case HPROF_ROOT_FINALIZING:
+    case HPROF_ROOT_DEBUGGER:
+    case HPROF_ROOT_REFERENCE_CLEANUP:
+    case HPROF_ROOT_VM_INTERNAL:
+    case HPROF_UNREACHABLE:
+        if (hprof_need(r, c, id, "root"))
+            return -1;
+        if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
+            return -1;
+        c->pos = at + 1 + id;
+        return 0;
+    case HPROF_ROOT_JNI_GLOBAL:
+        if (hprof_need(r, c, 2 * (uint64_t)id, "JNI global root"))
+            return -1;
+        if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
+            return -1;
+        c->pos = at + 1 + 2 * (uint64_t)id;
+        return 0;
+    case HPROF_ROOT_JNI_LOCAL:
+    case HPROF_ROOT_JAVA_FRAME:
+    case HPROF_ROOT_JNI_MONITOR:
+        if (hprof_need(r, c, id + 8, "thread-local root"))
+            return -1;
+        if (pass == 1) {
+            uint64_t obj = hprof_id(c, id);
+            uint32_t thread = hprof_u4(c);
+            if (add_root(r, tag, obj, thread, hprof_u4(c)))
+                return -1;
+        }
+        c->pos = at + 1 + id + 8;
+        return 0;
+    case HPROF_ROOT_NATIVE_STACK:
+    case HPROF_ROOT_THREAD_BLOCK:
+        if (hprof_need(r, c, id + 4, "thread-local root"))
+            return -1;
+        if (pass == 1) {
+            uint64_t obj = hprof_id(c, id);
+            if (add_root(r, tag, obj, hprof_u4(c), HPROF_NONE))
+                return -1;
+        }
+        c->pos = at + 1 + id + 4;
+        return 0;
+    case HPROF_ROOT_THREAD_OBJECT:
+        if (hprof_need(r, c, id + 8, "thread object root"))
+            return -1;
+        if (pass == 1) {
+            uint64_t obj = hprof_id(c, id);
+            uint32_t serial = hprof_u4(c), trace = hprof_u4(c);
+            if (add_root(r, tag, obj, serial, HPROF_NONE) ||
+                judy_set(r, &r->thread_object, serial, obj) ||
+                judy_set(r, &r->thread_trace, serial, trace))
+                return -1;
+        }
+        c->pos = at + 1 + id + 8;
+        return 0;
+    case HPROF_HEAP_DUMP_INFO:
+        if (hprof_need(r, c, 4 + id, "HEAP DUMP INFO"))
+            return -1;
+        c->pos += 4 + id;
+        return 0;
+    default:
+        return lf_fail_at(r->err, at, "unknown heap dump sub-record", "tag 0x%02x", tag);
+    }
+}
+
+static inline int is_object_record(uint8_t tag)
+{
+    return tag == HPROF_INSTANCE_DUMP || tag == HPROF_OBJ_ARRAY_DUMP || tag == HPROF_PRIM_ARRAY_DUMP ||
+           tag == HPROF_PRIM_ARRAY_NODATA;
+}
+
+/* The bytes of an object sub-record after its tag (c just past the tag),
+ * checked against what is left; 0 after an error (a body is never empty). */
+static inline uint64_t object_record_length(hprof_reader *r, hprof_cursor *c, uint8_t tag)
+{
+    const unsigned id = r->id_size;
+    if (tag == HPROF_INSTANCE_DUMP) {
+        if (hprof_need(r, c, 2 * (uint64_t)id + 8, "INSTANCE DUMP"))
+            return 0;
+        uint64_t length = 2 * (uint64_t)id + 8 + hprof_be32(c->data + c->pos + 2 * (uint64_t)id + 4);
+        return hprof_need(r, c, length, "INSTANCE DUMP") ? 0 : length;
+    }
+    if (tag == HPROF_OBJ_ARRAY_DUMP) {
+        if (hprof_need(r, c, 2 * (uint64_t)id + 8, "OBJECT ARRAY DUMP"))
+            return 0;
+        uint64_t length = 2 * (uint64_t)id + 8 + (uint64_t)hprof_be32(c->data + c->pos + id + 4) * id;
+        return hprof_need(r, c, length, "OBJECT ARRAY DUMP") ? 0 : length;
+    }
+    if (hprof_need(r, c, (uint64_t)id + 9, "PRIMITIVE ARRAY DUMP"))
+        return 0;
+    uint32_t n = hprof_be32(c->data + c->pos + id + 4);
+    uint8_t type = c->data[c->pos + id + 8];
+    unsigned size = hprof_type_size(type, id);
+    if (size == 0 || hprof_type_is_ref(type)) {
+        lf_fail_at(r->err, c->pos + id + 8, "unknown basic type", "%u in PRIMITIVE ARRAY DUMP", type);
+        return 0;
+    }
+    if (tag == HPROF_PRIM_ARRAY_NODATA)
+        return (uint64_t)id + 9;
+    uint64_t length = (uint64_t)id + 9 + (uint64_t)n * size;
+    return hprof_need(r, c, length, "PRIMITIVE ARRAY DUMP") ? 0 : length;
+}
+
+/* The loop stays one body with the object case first: it runs once per
+ * object in each of the three passes. */
 static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor visit, void *state)
 {
     const unsigned id = r->id_size;
@@ -230,125 +346,10 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
         }
         __builtin_prefetch(c->data + at + PREFETCH_BYTES);
         uint8_t tag = hprof_u1(c);
-        uint32_t len = 0, n = 0;
-        uint8_t type = 0;
-        unsigned size = 0;
-        switch (tag) {
-        case HPROF_ROOT_UNKNOWN:
-        case HPROF_ROOT_STICKY_CLASS:
-        case HPROF_ROOT_MONITOR_USED:
-        case HPROF_ROOT_INTERNED_STRING:
-        case HPROF_ROOT_FINALIZING:
-        case HPROF_ROOT_DEBUGGER:
-        case HPROF_ROOT_REFERENCE_CLEANUP:
-        case HPROF_ROOT_VM_INTERNAL:
-        case HPROF_UNREACHABLE:
-            if (hprof_need(r, c, id, "root"))
+        if (__builtin_expect(is_object_record(tag), 1)) {
+            uint64_t length = object_record_length(r, c, tag);
+            if (length == 0)
                 goto fail;
-            if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
-                goto fail;
-            c->pos = at + 1 + id;
-            break;
-        case HPROF_ROOT_JNI_GLOBAL:
-            if (hprof_need(r, c, 2 * (uint64_t)id, "JNI global root"))
-                goto fail;
-            if (pass == 1 && add_root(r, tag, hprof_id(c, id), HPROF_NONE, HPROF_NONE))
-                goto fail;
-            c->pos = at + 1 + 2 * (uint64_t)id;
-            break;
-        case HPROF_ROOT_JNI_LOCAL:
-        case HPROF_ROOT_JAVA_FRAME:
-        case HPROF_ROOT_JNI_MONITOR:
-            if (hprof_need(r, c, id + 8, "thread-local root"))
-                goto fail;
-            if (pass == 1) {
-                uint64_t obj = hprof_id(c, id);
-                uint32_t thread = hprof_u4(c);
-                if (add_root(r, tag, obj, thread, hprof_u4(c)))
-                    goto fail;
-            }
-            c->pos = at + 1 + id + 8;
-            break;
-        case HPROF_ROOT_NATIVE_STACK:
-        case HPROF_ROOT_THREAD_BLOCK:
-            if (hprof_need(r, c, id + 4, "thread-local root"))
-                goto fail;
-            if (pass == 1) {
-                uint64_t obj = hprof_id(c, id);
-                if (add_root(r, tag, obj, hprof_u4(c), HPROF_NONE))
-                    goto fail;
-            }
-            c->pos = at + 1 + id + 4;
-            break;
-        case HPROF_ROOT_THREAD_OBJECT:
-            if (hprof_need(r, c, id + 8, "thread object root"))
-                goto fail;
-            if (pass == 1) {
-                uint64_t obj = hprof_id(c, id);
-                uint32_t serial = hprof_u4(c), trace = hprof_u4(c);
-                if (add_root(r, tag, obj, serial, HPROF_NONE) ||
-                    judy_set(r, &r->thread_object, serial, obj) ||
-                    judy_set(r, &r->thread_trace, serial, trace))
-                    goto fail;
-            }
-            c->pos = at + 1 + id + 8;
-            break;
-        case HPROF_HEAP_DUMP_INFO:
-            if (hprof_need(r, c, 4 + id, "HEAP DUMP INFO"))
-                goto fail;
-            c->pos += 4 + id;
-            break;
-        case HPROF_CLASS_DUMP:
-            if (pass != 1) {
-                hprof_cursor body = {c->data, c->pos, c->end};
-                int v = visit(r, tag, at, &body, state);
-                if (v)
-                    return v;
-            }
-            if (read_class_dump(r, c, at, pass == 1))
-                goto fail;
-            break;
-        case HPROF_INSTANCE_DUMP:
-            if (hprof_need(r, c, 2 * (uint64_t)id + 8, "INSTANCE DUMP"))
-                goto fail;
-            {
-                hprof_cursor h = {c->data, c->pos + 2 * (uint64_t)id + 4, c->end};
-                len = hprof_u4(&h);
-            }
-            if (hprof_need(r, c, 2 * (uint64_t)id + 8 + len, "INSTANCE DUMP"))
-                goto fail;
-            goto object;
-        case HPROF_OBJ_ARRAY_DUMP:
-            if (hprof_need(r, c, 2 * (uint64_t)id + 8, "OBJECT ARRAY DUMP"))
-                goto fail;
-            {
-                hprof_cursor h = {c->data, c->pos + id + 4, c->end};
-                n = hprof_u4(&h);
-            }
-            if (hprof_need(r, c, 2 * (uint64_t)id + 8 + (uint64_t)n * id, "OBJECT ARRAY DUMP"))
-                goto fail;
-            len = 0;
-            goto object;
-        case HPROF_PRIM_ARRAY_DUMP:
-        case HPROF_PRIM_ARRAY_NODATA:
-            if (hprof_need(r, c, (uint64_t)id + 9, "PRIMITIVE ARRAY DUMP"))
-                goto fail;
-            {
-                hprof_cursor h = {c->data, c->pos + id + 4, c->end};
-                n = hprof_u4(&h);
-                type = hprof_u1(&h);
-            }
-            size = hprof_type_size(type, id);
-            if (size == 0 || hprof_type_is_ref(type)) {
-                lf_fail_at(r->err, c->pos + id + 8, "unknown basic type",
-                           "%u in PRIMITIVE ARRAY DUMP", type);
-                goto fail;
-            }
-            if (tag == HPROF_PRIM_ARRAY_DUMP &&
-                hprof_need(r, c, (uint64_t)id + 9 + (uint64_t)n * size, "PRIMITIVE ARRAY DUMP"))
-                goto fail;
-            goto object;
-        object:
             if (pass == 1) {
                 if (add_id(r, id_at(r, c->pos)))
                     goto fail;
@@ -359,17 +360,17 @@ static int walk_heap(hprof_reader *r, hprof_cursor *c, int pass, object_visitor 
                 if (v)
                     return v;
             }
-            if (tag == HPROF_INSTANCE_DUMP)
-                c->pos += 2 * (uint64_t)id + 8 + len;
-            else if (tag == HPROF_OBJ_ARRAY_DUMP)
-                c->pos += 2 * (uint64_t)id + 8 + (uint64_t)n * id;
-            else if (tag == HPROF_PRIM_ARRAY_DUMP)
-                c->pos += (uint64_t)id + 9 + (uint64_t)n * size;
-            else
-                c->pos += (uint64_t)id + 9;
-            break;
-        default:
-            lf_fail_at(r->err, at, "unknown heap dump sub-record", "tag 0x%02x", tag);
+            c->pos += length;
+        } else if (tag == HPROF_CLASS_DUMP) {
+            if (pass != 1) {
+                hprof_cursor body = {c->data, c->pos, c->end};
+                int v = visit(r, tag, at, &body, state);
+                if (v)
+                    return v;
+            }
+            if (read_class_dump(r, c, at, pass == 1))
+                goto fail;
+        } else if (read_root_record(r, c, tag, at, pass)) {
             goto fail;
         }
     }
@@ -437,9 +438,78 @@ static int plausible_tag(uint8_t tag)
            tag == HPROF_HEAP_DUMP_SEGMENT || tag == HPROF_HEAP_DUMP_END;
 }
 
-static int read_records(hprof_reader *r, uint64_t pos)
+/* A top-level record other than a heap dump, c over its body: strings,
+ * class names, frames, traces and thread names are indexed by where they
+ * are, to be read when needed. */
+static int index_record(hprof_reader *r, hprof_cursor *c, uint8_t tag)
 {
     const unsigned id = r->id_size;
+    const uint64_t body = c->pos;
+    switch (tag) {
+    case HPROF_STRING:
+        if (hprof_need(r, c, id, "STRING"))
+            return -1;
+        return judy_set(r, &r->string_at, hprof_id(c, id), body + id);
+    case HPROF_LOAD_CLASS: {
+        if (hprof_need(r, c, 8 + 2 * (uint64_t)id, "LOAD CLASS"))
+            return -1;
+        uint32_t serial = hprof_u4(c);
+        uint64_t class_id = hprof_id(c, id);
+        c->pos += 4;
+        uint64_t name = hprof_id(c, id);
+        return judy_set(r, &r->class_by_serial, serial, class_id) ||
+                       judy_set(r, &r->class_name_sid, class_id, name)
+                   ? -1
+                   : 0;
+    }
+    case HPROF_STACK_FRAME:
+        if (hprof_need(r, c, 4 * (uint64_t)id + 8, "STACK FRAME"))
+            return -1;
+        return judy_set(r, &r->frame_at, hprof_id(c, id), body);
+    case HPROF_STACK_TRACE: {
+        if (hprof_need(r, c, 12, "STACK TRACE"))
+            return -1;
+        uint32_t serial = hprof_u4(c);
+        c->pos += 4;
+        uint32_t frames = hprof_u4(c);
+        if (hprof_need(r, c, (uint64_t)frames * id, "STACK TRACE"))
+            return -1;
+        return judy_set(r, &r->trace_at, serial, body);
+    }
+    case HPROF_START_THREAD: { /* old writers name their threads here */
+        if (hprof_need(r, c, 8 + 3 * (uint64_t)id, "START THREAD"))
+            return -1;
+        uint32_t serial = hprof_u4(c);
+        c->pos += id + 4;
+        return judy_set(r, &r->thread_name_sid, serial, hprof_id(c, id));
+    }
+    default: /* other records carry nothing the graph needs */
+        return 0;
+    }
+}
+
+/* A HEAP DUMP or HEAP DUMP SEGMENT whose body starts at `body`: noted, to be
+ * walked later on several threads, and *next set to where the next record
+ * starts; 0 there when the dump is cut inside this one (the read stops). */
+static int note_heap_dump(hprof_reader *r, uint8_t tag, uint64_t body, uint64_t len, uint64_t *next)
+{
+    uint64_t end = body + len;
+    *next = 0;
+    if (end > r->size)
+        return cut_heap_dump(r, body, end, tag == HPROF_HEAP_DUMP ? "HEAP DUMP" : "HEAP DUMP SEGMENT");
+    /* An old single HEAP DUMP over 4 GiB has a wrapped u4 length: when the
+     * stated end is not followed by a plausible record, the real end is a
+     * multiple of 4 GiB later. */
+    while (tag == HPROF_HEAP_DUMP && end < r->size && !plausible_tag(r->data[end]) &&
+           end + (1ull << 32) <= r->size)
+        end += 1ull << 32;
+    *next = end;
+    return add_segment(r, body, end);
+}
+
+/* The top-level records from pos to the end of the file. */
+static int read_records(hprof_reader *r, uint64_t pos)
+{
     while (pos < r->size) {
         hprof_cursor c = {r->data, pos, r->size};
         if (hprof_need(r, &c, 9, "record header"))
@@ -451,19 +521,9 @@ static int read_records(hprof_reader *r, uint64_t pos)
         if (tag == HPROF_HEAP_DUMP_END)
             return 0;
         if (tag == HPROF_HEAP_DUMP || tag == HPROF_HEAP_DUMP_SEGMENT) {
-            uint64_t end = body + len;
-            if (end > r->size)
-                return cut_heap_dump(r, body, end,
-                                     tag == HPROF_HEAP_DUMP ? "HEAP DUMP" : "HEAP DUMP SEGMENT");
-            /* An old single HEAP DUMP over 4 GiB has a wrapped u4 length: when the
-             * stated end is not followed by a plausible record, the real end is
-             * a multiple of 4 GiB later. */
-            while (tag == HPROF_HEAP_DUMP && end < r->size && !plausible_tag(r->data[end]) &&
-                   end + (1ull << 32) <= r->size)
-                end += 1ull << 32;
-            if (add_segment(r, body, end)) /* walked later, on several threads */
-                return -1;
-            pos = end;
+            int rc = note_heap_dump(r, tag, body, len, &pos);
+            if (rc || pos == 0)
+                return rc; /* an error, or the cut where a partial read ends */
             continue;
         }
         if (len > r->size - body) {
@@ -472,58 +532,8 @@ static int read_records(hprof_reader *r, uint64_t pos)
             return cut_off(r, pos, body + len);
         }
         c.end = body + len;
-        switch (tag) {
-        case HPROF_STRING:
-            if (hprof_need(r, &c, id, "STRING"))
-                return -1;
-            if (judy_set(r, &r->string_at, hprof_id(&c, id), body + id))
-                return -1;
-            break;
-        case HPROF_LOAD_CLASS:
-            if (hprof_need(r, &c, 8 + 2 * (uint64_t)id, "LOAD CLASS"))
-                return -1;
-            {
-                uint32_t serial = hprof_u4(&c);
-                uint64_t class_id = hprof_id(&c, id);
-                c.pos += 4;
-                uint64_t name = hprof_id(&c, id);
-                if (judy_set(r, &r->class_by_serial, serial, class_id) ||
-                    judy_set(r, &r->class_name_sid, class_id, name))
-                    return -1;
-            }
-            break;
-        case HPROF_STACK_FRAME:
-            if (hprof_need(r, &c, 4 * (uint64_t)id + 8, "STACK FRAME"))
-                return -1;
-            if (judy_set(r, &r->frame_at, hprof_id(&c, id), body))
-                return -1;
-            break;
-        case HPROF_STACK_TRACE:
-            if (hprof_need(r, &c, 12, "STACK TRACE"))
-                return -1;
-            {
-                uint32_t serial = hprof_u4(&c);
-                c.pos += 4;
-                uint32_t frames = hprof_u4(&c);
-                if (hprof_need(r, &c, (uint64_t)frames * id, "STACK TRACE"))
-                    return -1;
-                if (judy_set(r, &r->trace_at, serial, body))
-                    return -1;
-            }
-            break;
-        case HPROF_START_THREAD: /* old writers name their threads here */
-            if (hprof_need(r, &c, 8 + 3 * (uint64_t)id, "START THREAD"))
-                return -1;
-            {
-                uint32_t serial = hprof_u4(&c);
-                c.pos += id + 4;
-                if (judy_set(r, &r->thread_name_sid, serial, hprof_id(&c, id)))
-                    return -1;
-            }
-            break;
-        default: /* other records carry nothing the graph needs */
-            break;
-        }
+        if (index_record(r, &c, tag))
+            return -1;
         pos = body + len;
     }
     return 0;
@@ -659,11 +669,88 @@ static int count_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name
     return 0;
 }
 
+/* Pass 2 for each kind of object: class and shallow size of node, and the
+ * number of its references (c after the object id); -1 after an error. */
+static int64_t measure_class_object(hprof_reader *r, node_tables *t, uint32_t node, uint64_t obj)
+{
+    uint32_t k = class_of_id(r, obj);
+    if (k == HPROF_NONE) { /* id 0: no reference can name it; a bare object */
+        r->warnings++;
+        t->class_of[node] = t->mirror_class;
+        t->shallow[node] = 0;
+        return 0;
+    }
+    const hprof_class *kc = &r->classes[k];
+    t->class_node[k] = node;
+    t->class_of[node] = r->class_class != HPROF_NONE ? r->class_class : t->mirror_class;
+    t->shallow[node] = hprof_mirror_shallow(r, kc);
+    uint64_t edges = 0;
+    edges += kc->super_id != 0;
+    edges += kc->loader_id != 0;
+    edges += kc->array_class != HPROF_NONE;
+    edges += r->class_class != HPROF_NONE; /* mirror -> java.lang.Class */
+    if (for_each_static_ref(r, NULL, kc, node, count_static, &edges))
+        return -1;
+    return (int64_t)edges;
+}
+
+static inline uint64_t measure_instance(hprof_reader *r, node_tables *t, uint32_t node, hprof_cursor *c)
+{
+    const unsigned id = r->id_size;
+    c->pos += 4;
+    uint64_t class_id = hprof_id(c, id);
+    uint32_t len = hprof_u4(c);
+    uint32_t k = class_of_id(r, class_id);
+    if (k == HPROF_NONE) {
+        r->warnings++;
+        t->class_of[node] = t->unknown_class;
+        t->shallow[node] = (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment;
+        return 0;
+    }
+    const hprof_class *kc = &r->classes[k];
+    t->class_of[node] = k;
+    t->shallow[node] = kc->shallow;
+    if (len != kc->data_size) {
+        r->warnings++; /* field data that disagrees with the class: no fields read */
+        return 1;
+    }
+    uint64_t edges = 1; /* -> its class */
+    const uint8_t *data = r->data + c->pos;
+    for (uint32_t f = 0; f < kc->ref_count; f++)
+        edges += !ref_is_null(data + r->ref_fields[kc->ref_start + f].offset, id);
+    return edges;
+}
+
+static inline uint64_t measure_object_array(hprof_reader *r, node_tables *t, uint32_t node, hprof_cursor *c)
+{
+    const unsigned id = r->id_size;
+    c->pos += 4;
+    uint32_t n = hprof_u4(c);
+    uint32_t k = class_of_id(r, hprof_id(c, id));
+    uint64_t edges = k != HPROF_NONE; /* -> its class */
+    t->class_of[node] = k == HPROF_NONE ? t->obj_array_class : k;
+    t->shallow[node] = hprof_array_shallow(r, n, r->ref_size);
+    const uint8_t *p = r->data + c->pos;
+    for (uint32_t i = 0; i < n; i++, p += id)
+        edges += !ref_is_null(p, id);
+    return edges;
+}
+
+static inline uint64_t measure_primitive_array(hprof_reader *r, node_tables *t, uint32_t node, hprof_cursor *c)
+{
+    c->pos += 4;
+    uint32_t n = hprof_u4(c);
+    uint8_t type = hprof_u1(c);
+    uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
+    t->class_of[node] = k == HPROF_NONE ? t->prim_class[type < 12 ? type : HPROF_LONG] : k;
+    t->shallow[node] = hprof_array_shallow(r, n, hprof_type_size(type, r->id_size));
+    return k != HPROF_NONE; /* -> its class */
+}
+
 static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_cursor *c, void *state)
 {
     node_tables *t = state;
-    const unsigned id = r->id_size;
-    uint64_t obj = hprof_id(c, id);
+    uint64_t obj = hprof_id(c, r->id_size);
     uint32_t node = lf_idrank_find(&t->rank, obj); /* pass 1 saw every id, 0 included */
     if (node == LF_NODE_NONE || (t->seen && t->seen[node])) {
         r->warnings++; /* a second object with the same id: ignored */
@@ -676,83 +763,18 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     t->record_low[node] = (uint32_t)record_at;
     if (t->record_high)
         t->record_high[node] = (uint8_t)(record_at >> 32);
-    uint64_t edges = 0;
-    switch (tag) {
-    case HPROF_CLASS_DUMP: {
-        uint32_t k = class_of_id(r, obj);
-        if (k == HPROF_NONE) { /* id 0: no reference can name it; a bare object */
-            r->warnings++;
-            t->class_of[node] = t->mirror_class;
-            t->shallow[node] = 0;
-            break;
-        }
-        const hprof_class *kc = &r->classes[k];
-        t->class_node[k] = node;
-        t->class_of[node] = r->class_class != HPROF_NONE ? r->class_class : t->mirror_class;
-        t->shallow[node] = hprof_mirror_shallow(r, kc);
-        edges += kc->super_id != 0;
-        edges += kc->loader_id != 0;
-        edges += kc->array_class != HPROF_NONE;
-        edges += r->class_class != HPROF_NONE; /* mirror -> java.lang.Class */
-        if (for_each_static_ref(r, NULL, kc, node, count_static, &edges))
+    uint64_t edges;
+    if (tag == HPROF_INSTANCE_DUMP) {
+        edges = measure_instance(r, t, node, c);
+    } else if (tag == HPROF_OBJ_ARRAY_DUMP) {
+        edges = measure_object_array(r, t, node, c);
+    } else if (tag == HPROF_CLASS_DUMP) {
+        int64_t counted = measure_class_object(r, t, node, obj);
+        if (counted < 0)
             return -1;
-        break;
-    }
-    case HPROF_INSTANCE_DUMP: {
-        c->pos += 4;
-        uint64_t class_id = hprof_id(c, id);
-        uint32_t len = hprof_u4(c);
-        uint32_t k = class_of_id(r, class_id);
-        if (k == HPROF_NONE) {
-            r->warnings++;
-            t->class_of[node] = t->unknown_class;
-            t->shallow[node] = (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment;
-            break;
-        }
-        const hprof_class *kc = &r->classes[k];
-        t->class_of[node] = k;
-        t->shallow[node] = kc->shallow;
-        edges = 1; /* -> its class */
-        if (len != kc->data_size) {
-            r->warnings++; /* field data that disagrees with the class: no fields read */
-            break;
-        }
-        const uint8_t *data = r->data + c->pos;
-        for (uint32_t f = 0; f < kc->ref_count; f++)
-            edges += !ref_is_null(data + r->ref_fields[kc->ref_start + f].offset, id);
-        break;
-    }
-    case HPROF_OBJ_ARRAY_DUMP: {
-        c->pos += 4;
-        uint32_t n = hprof_u4(c);
-        uint64_t class_id = hprof_id(c, id);
-        uint32_t k = class_of_id(r, class_id);
-        if (k == HPROF_NONE) {
-            t->class_of[node] = t->obj_array_class;
-        } else {
-            t->class_of[node] = k;
-            edges = 1;
-        }
-        t->shallow[node] = hprof_array_shallow(r, n, r->ref_size);
-        const uint8_t *p = r->data + c->pos;
-        for (uint32_t i = 0; i < n; i++, p += id)
-            edges += !ref_is_null(p, id);
-        break;
-    }
-    default: { /* primitive arrays */
-        c->pos += 4;
-        uint32_t n = hprof_u4(c);
-        uint8_t type = hprof_u1(c);
-        uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
-        if (k == HPROF_NONE) {
-            t->class_of[node] = t->prim_class[type < 12 ? type : HPROF_LONG];
-        } else {
-            t->class_of[node] = k;
-            edges = 1;
-        }
-        t->shallow[node] = hprof_array_shallow(r, n, hprof_type_size(type, id));
-        break;
-    }
+        edges = (uint64_t)counted;
+    } else {
+        edges = measure_primitive_array(r, t, node, c);
     }
     t->edge_offset[node] = edges;
     return 0;
@@ -1495,512 +1517,637 @@ int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned 
     return lf_hprof_parse_reporting(data, size, flags, threads, NULL, out, err);
 }
 
-int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
-                             const lf_progress *progress, lf_snapshot *out, lf_error *err)
-{
-    if (threads == 0)
-        threads = 1;
-    memset(out, 0, sizeof *out);
+/* --- the whole read, step by step ------------------------------------------ */
+
+/* What the steps of one read share; whatever is still here at the end is
+ * freed (what the snapshot took was set to NULL when handed over). */
+typedef struct hprof_read {
     hprof_reader r;
-    memset(&r, 0, sizeof r);
-    r.progress_to = progress;
-    r.data = data;
-    r.size = size;
-    r.flags = flags;
-    r.err = err;
-    const uint8_t *nul = memchr(data, 0, size < 64 ? size : 64);
+    node_tables t;
+    pass3_state s;
+    unsigned threads;
+    uint64_t records_at;      /* the first record, after the header */
+    uint64_t ids_met;         /* ids met in pass 1, repeats included */
+    lf_snapshot *out;
+    lf_error *err;
+    lf_site_table sites;
+    /* roots: thread_label[i] >= 0 when root i hangs under its thread */
+    lf_root *roots;
+    size_t root_count, root_cap;
+    int64_t *thread_label;
+    /* thread-local roots as edges: thread, slot in its list, label */
+    uint32_t *frame_thread, *frame_label;
+    uint64_t *frame_edge;
+    size_t frame_count;
+    /* names of static fields that hold references, by class (for the decoder) */
+    uint32_t *static_start, *static_name;
+    uint32_t label_class, label_super, label_loader, label_array;
+    uint32_t *class_name;
+    hprof_lazy *lazy;
+} hprof_read;
+
+/* The version string and the identifier size. */
+static int read_header(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    lf_error *err = h->err;
+    const uint8_t *nul = memchr(r->data, 0, r->size < 64 ? r->size : 64);
     if (!nul)
         return lf_fail_at(err, 0, "not an HPROF file", "no version string");
-    uint64_t header_end = (uint64_t)(nul - data) + 1;
-    if (strcmp((const char *)data, "JAVA PROFILE 1.0.1") == 0)
-        r.version_minor = 1;
-    else if (strcmp((const char *)data, "JAVA PROFILE 1.0.2") == 0)
-        r.version_minor = 2;
-    else if (strcmp((const char *)data, "JAVA PROFILE 1.0.3") == 0)
-        r.version_minor = 3;
+    uint64_t header_end = (uint64_t)(nul - r->data) + 1;
+    const char *version = (const char *)r->data;
+    if (strcmp(version, "JAVA PROFILE 1.0.1") == 0)
+        r->version_minor = 1;
+    else if (strcmp(version, "JAVA PROFILE 1.0.2") == 0)
+        r->version_minor = 2;
+    else if (strcmp(version, "JAVA PROFILE 1.0.3") == 0)
+        r->version_minor = 3;
     else
-        return lf_fail_at(err, 0, "unsupported HPROF version", "'%.20s'", (const char *)data);
-    hprof_cursor c = {data, header_end, size};
-    if (hprof_need(&r, &c, 12, "HPROF header")) {
+        return lf_fail_at(err, 0, "unsupported HPROF version", "'%.20s'", version);
+    hprof_cursor c = {r->data, header_end, r->size};
+    if (hprof_need(r, &c, 12, "HPROF header")) {
         err->truncated = 0; /* nothing before the cut to read */
         return -1;
     }
-    r.id_size = hprof_u4(&c);
-    if (size >= HPROF_MAX_FILE_SIZE)
+    r->id_size = hprof_u4(&c);
+    if (r->size >= HPROF_MAX_FILE_SIZE)
         return lf_fail_at(err, 0, "HPROF file too large", "1 TiB or more");
-    if (r.id_size != 4 && r.id_size != 8)
-        return lf_fail_at(err, header_end, "unsupported HPROF identifier size", "%u bytes", r.id_size);
-    if (lf_strtab_init(&r.strings))
+    if (r->id_size != 4 && r->id_size != 8)
+        return lf_fail_at(err, header_end, "unsupported HPROF identifier size", "%u bytes", r->id_size);
+    h->records_at = header_end + 12;
+    if (lf_strtab_init(&r->strings))
         return lf_fail_nomem(err, "reading the dump");
-    int rc = -1;
-    node_tables t;
-    memset(&t, 0, sizeof t);
-    pass3_state s;
-    memset(&s, 0, sizeof s);
-    hprof_lazy *lazy = NULL;
-    lf_site_table sites;
-    memset(&sites, 0, sizeof sites);
-    uint32_t *static_start = NULL, *static_name = NULL, *frame_label = NULL;
-    uint64_t *frame_edge = NULL;
+    return 0;
+}
 
-    {
-        void *none[MAX_THREADS] = {NULL};
-        if (read_records(&r, header_end + 12)) {
-            /* the heap records before the bad one may hold an earlier fault */
-            lf_error later = *err;
-            if (walk_parallel(&r, 1, 1, NULL, none) == 0)
-                *err = later;
-            goto out;
-        }
-        if (walk_parallel(&r, threads, 1, NULL, none) < 0)
-            goto out;
+/* Pass 1: the records, then every heap segment's object ids. */
+static int collect_pass(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    void *none[MAX_THREADS] = {NULL};
+    if (read_records(r, h->records_at)) {
+        /* the heap records before the bad one may hold an earlier fault */
+        lf_error later = *h->err;
+        if (walk_parallel(r, 1, 1, NULL, none) == 0)
+            *h->err = later;
+        return -1;
     }
-    if (r.segment_count == 0 && r.ids.count == 0) {
-        lf_fail_at(err, size, "HPROF file without a heap dump", NULL);
-        goto out;
-    }
-    /* Names of the dumped classes, then layouts and sizes. */
-    for (size_t i = 0; i < r.class_count; i++) {
+    if (walk_parallel(r, h->threads, 1, NULL, none) < 0)
+        return -1;
+    if (r->segment_count == 0 && r->ids.count == 0)
+        return lf_fail_at(h->err, r->size, "HPROF file without a heap dump", NULL);
+    return 0;
+}
+
+/* Every dumped class gets its name from the string its LOAD CLASS names. */
+static int name_classes(hprof_reader *r)
+{
+    for (size_t i = 0; i < r->class_count; i++) {
         PWord_t sid;
-        JLG(sid, r.class_name_sid, (Word_t)r.classes[i].id);
+        JLG(sid, r->class_name_sid, (Word_t)r->classes[i].id);
         uint32_t len = 0;
-        const uint8_t *name = sid ? hprof_string(&r, *sid, &len) : NULL;
-        int64_t s_index = name ? hprof_intern_class_name(&r, name, len)
-                               : lf_strtab_intern(&r.strings, "<unnamed class>", 15);
-        if (s_index < 0) {
-            lf_fail_nomem(err, "reading classes");
-            goto out;
-        }
-        r.classes[i].name = (uint32_t)s_index;
+        const uint8_t *name = sid ? hprof_string(r, *sid, &len) : NULL;
+        int64_t s_index = name ? hprof_intern_class_name(r, name, len)
+                               : lf_strtab_intern(&r->strings, "<unnamed class>", 15);
+        if (s_index < 0)
+            return lf_fail_nomem(r->err, "reading classes");
+        r->classes[i].name = (uint32_t)s_index;
     }
+    return 0;
+}
+
+/* The dumped class of each primitive array type, by its name. */
+static void find_primitive_array_classes(hprof_reader *r)
+{
+    static const struct { const char *name; uint8_t type; } prim[] = {
+        {"boolean[]", HPROF_BOOLEAN}, {"char[]", HPROF_CHAR}, {"float[]", HPROF_FLOAT},
+        {"double[]", HPROF_DOUBLE}, {"byte[]", HPROF_BYTE}, {"short[]", HPROF_SHORT},
+        {"int[]", HPROF_INT}, {"long[]", HPROF_LONG}};
     for (size_t i = 0; i < 12; i++)
-        r.prim_array_class[i] = HPROF_NONE;
-    for (size_t i = 0; i < r.class_count; i++) {
-        static const struct { const char *name; uint8_t type; } prim[] = {
-            {"boolean[]", HPROF_BOOLEAN}, {"char[]", HPROF_CHAR}, {"float[]", HPROF_FLOAT},
-            {"double[]", HPROF_DOUBLE}, {"byte[]", HPROF_BYTE}, {"short[]", HPROF_SHORT},
-            {"int[]", HPROF_INT}, {"long[]", HPROF_LONG}};
-        lf_str n = {r.strings.bytes + r.strings.offset[r.classes[i].name],
-                    r.strings.offset[r.classes[i].name + 1] - r.strings.offset[r.classes[i].name]};
+        r->prim_array_class[i] = HPROF_NONE;
+    for (size_t i = 0; i < r->class_count; i++) {
+        lf_str n = {r->strings.bytes + r->strings.offset[r->classes[i].name],
+                    r->strings.offset[r->classes[i].name + 1] - r->strings.offset[r->classes[i].name]};
         for (size_t p = 0; p < 8; p++)
             if (n.len == strlen(prim[p].name) && memcmp(n.ptr, prim[p].name, n.len) == 0 &&
-                r.prim_array_class[prim[p].type] == HPROF_NONE)
-                r.prim_array_class[prim[p].type] = (uint32_t)i;
+                r->prim_array_class[prim[p].type] == HPROF_NONE)
+                r->prim_array_class[prim[p].type] = (uint32_t)i;
     }
-    if (build_class_hash(&r))
-        goto out;
-    r.alignment = 8; /* a first model; hprof_detect_vm_model decides */
-    r.ref_size = 4;
-    r.header_size = 12;
-    r.array_header_size = 16;
-    if (hprof_resolve_classes(&r) || hprof_link_array_classes(&r))
-        goto out;
-    if (hprof_detect_vm_model(&r) < 0)
-        goto out;
+}
 
-    /* Node numbers: ranks of the sorted, unique ids. Pass 1 set them in
-     * bitmaps (idset.h), which become a rank bitmap over the address range
-     * with no sort (on a 4 GB dump sorting took 2-3 s, most of it faulting
-     * in the sort's second array); sparse ids are sorted and searched. */
-    uint64_t ids_met = r.ids.count;
-    if (lf_idset_finish(&r.ids, &t.rank, &r.sorted_ids)) {
-        lf_fail_nomem(err, "indexing object ids");
-        goto out;
-    }
-    r.id_count = t.rank.count;
-    r.warnings += ids_met - r.id_count; /* repeated ids */
-    const uint32_t n = (uint32_t)r.id_count;
-    t.class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t.class_of);
-    t.shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t.shallow);
-    t.edge_offset = lf_big_calloc((size_t)n + 1, sizeof *t.edge_offset);
+/* Names, layouts and sizes of the classes, and the VM's object model. */
+static int resolve_classes(hprof_reader *r)
+{
+    if (name_classes(r))
+        return -1;
+    find_primitive_array_classes(r);
+    if (build_class_hash(r))
+        return -1;
+    r->alignment = 8; /* a first model; hprof_detect_vm_model decides */
+    r->ref_size = 4;
+    r->header_size = 12;
+    r->array_header_size = 16;
+    if (hprof_resolve_classes(r) || hprof_link_array_classes(r))
+        return -1;
+    return hprof_detect_vm_model(r) < 0 ? -1 : 0;
+}
+
+/* Node numbers: ranks of the sorted, unique ids. Pass 1 set them in
+ * bitmaps (idset.h), which become a rank bitmap over the address range
+ * with no sort (on a 4 GB dump sorting took 2-3 s, most of it faulting in
+ * the sort's second array); sparse ids are sorted and searched. */
+static int number_objects(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    h->ids_met = r->ids.count;
+    if (lf_idset_finish(&r->ids, &h->t.rank, &r->sorted_ids))
+        return lf_fail_nomem(h->err, "indexing object ids");
+    r->id_count = h->t.rank.count;
+    r->warnings += h->ids_met - r->id_count; /* repeated ids */
+    return 0;
+}
+
+/* The per-node tables pass 2 fills. */
+static int allocate_node_tables(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    node_tables *t = &h->t;
+    const uint32_t n = (uint32_t)r->id_count;
+    t->class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t->class_of);
+    t->shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t->shallow);
+    t->edge_offset = lf_big_calloc((size_t)n + 1, sizeof *t->edge_offset);
     /* Only a dump with repeated ids needs to mark the first of each, and
      * only one of 4 GiB or more has offsets that need a fifth byte. */
-    const int repeats = ids_met > r.id_count, past_4g = size > UINT32_MAX;
-    t.seen = repeats ? lf_big_calloc((size_t)n + 1, 1) : NULL;
-    t.record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t.record_low);
-    t.record_high = past_4g ? lf_big_malloc((size_t)n + 1) : NULL;
-    t.class_node = malloc((r.class_count + 1) * sizeof *t.class_node);
+    const int repeats = h->ids_met > r->id_count, past_4g = r->size > UINT32_MAX;
+    t->seen = repeats ? lf_big_calloc((size_t)n + 1, 1) : NULL;
+    t->record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t->record_low);
+    t->record_high = past_4g ? lf_big_malloc((size_t)n + 1) : NULL;
+    t->class_node = malloc((r->class_count + 1) * sizeof *t->class_node);
     /* serials per object only when some object has an allocation trace */
-    t.object_site = r.has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t.object_site) : NULL;
-    if (!t.class_of || !t.shallow || !t.edge_offset || (repeats && !t.seen) || !t.class_node ||
-        !t.record_low || (past_4g && !t.record_high) || (r.has_alloc_traces && !t.object_site)) {
-        lf_fail_nomem(err, "reading objects");
-        goto out;
-    }
-    for (size_t i = 0; i <= r.class_count; i++)
-        t.class_node[i] = LF_NODE_NONE;
-    if (make_extra_classes(&r, &t))
-        goto out;
+    t->object_site = r->has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
+    if (!t->class_of || !t->shallow || !t->edge_offset || (repeats && !t->seen) || !t->class_node ||
+        !t->record_low || (past_4g && !t->record_high) || (r->has_alloc_traces && !t->object_site))
+        return lf_fail_nomem(h->err, "reading objects");
+    for (size_t i = 0; i <= r->class_count; i++)
+        t->class_node[i] = LF_NODE_NONE;
+    return 0;
+}
+
+/* Pass 2: every node's class, shallow size and reference count. */
+static int measure_pass(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    node_tables *t = &h->t;
+    if (allocate_node_tables(h) || make_extra_classes(r, t))
+        return -1;
     void *states[MAX_THREADS];
     for (unsigned k = 0; k < MAX_THREADS; k++)
-        states[k] = &t;
-    if (walk_parallel(&r, threads, 2, pass2_visit, states) < 0)
-        goto out;
-    lf_big_free(t.seen);
-    t.seen = NULL;
-    drop_unused_extra_classes(&r, &t, n);
-    if (t.object_site && read_object_sites(&r, &t, n, &sites))
-        goto out;
+        states[k] = t;
+    if (walk_parallel(r, h->threads, 2, pass2_visit, states) < 0)
+        return -1;
+    lf_big_free(t->seen);
+    t->seen = NULL;
+    drop_unused_extra_classes(r, t, (uint32_t)r->id_count);
+    if (t->object_site && read_object_sites(r, t, (uint32_t)r->id_count, &h->sites))
+        return -1;
+    return 0;
+}
 
-    /* Class objects are shown as "class com.acme.Foo". */
-    uint32_t *named = malloc((r.class_count + 1) * 2 * sizeof *named);
-    if (!named) {
-        lf_fail_nomem(err, "reading classes");
-        goto out;
+/* Class objects are shown as "class com.acme.Foo": (node, string) pairs
+ * sorted by node, owned by the snapshot. */
+static int name_class_objects(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    lf_snapshot *out = h->out;
+    uint32_t *named = malloc((r->class_count + 1) * 2 * sizeof *named);
+    /* class_node is by class; sort the pairs by node */
+    uint32_t *order = malloc((r->class_count + 1) * sizeof *order);
+    if (!named || !order || !lf_snapshot_own(out, named)) {
+        free(named);
+        free(order);
+        return lf_fail_nomem(h->err, "reading classes");
     }
     uint32_t named_count = 0;
-    {
-        /* class_node is by class; sort the pairs by node with a counting pass */
-        uint32_t *order = malloc((r.class_count + 1) * sizeof *order);
-        if (!order) {
-            free(named);
-            lf_fail_nomem(err, "reading classes");
-            goto out;
+    for (size_t k = 0; k < r->class_count; k++)
+        if (h->t.class_node[k] != LF_NODE_NONE)
+            order[named_count++] = (uint32_t)k;
+    current_tables = &h->t;
+    qsort(order, named_count, sizeof *order, by_class_node);
+    char label[1100];
+    for (uint32_t i = 0; i < named_count; i++) {
+        uint32_t k = order[i];
+        uint64_t off = r->strings.offset[r->classes[k].name];
+        uint64_t len = r->strings.offset[r->classes[k].name + 1] - off;
+        int m = snprintf(label, sizeof label, "class %.*s", (int)(len > 1000 ? 1000 : len),
+                         r->strings.bytes + off);
+        int64_t str = lf_strtab_intern(&r->strings, label, (size_t)m);
+        if (str < 0) {
+            free(order);
+            return lf_fail_nomem(h->err, "reading classes");
         }
-        for (size_t k = 0; k < r.class_count; k++)
-            if (t.class_node[k] != LF_NODE_NONE)
-                order[named_count++] = (uint32_t)k;
-        current_tables = &t;
-        qsort(order, named_count, sizeof *order, by_class_node);
-        char label[1100];
-        for (uint32_t i = 0; i < named_count; i++) {
-            uint32_t k = order[i];
-            uint64_t off = r.strings.offset[r.classes[k].name];
-            uint64_t len = r.strings.offset[r.classes[k].name + 1] - off;
-            int m = snprintf(label, sizeof label, "class %.*s", (int)(len > 1000 ? 1000 : len),
-                             r.strings.bytes + off);
-            int64_t str = lf_strtab_intern(&r.strings, label, (size_t)m);
-            if (str < 0) {
-                free(order);
-                free(named);
-                lf_fail_nomem(err, "reading classes");
-                goto out;
-            }
-            named[i] = t.class_node[k];
-            named[named_count + i] = (uint32_t)str;
-        }
-        free(order);
+        named[i] = h->t.class_node[k];
+        named[named_count + i] = (uint32_t)str;
     }
-    if (!lf_snapshot_own(out, named)) {
-        free(named);
-        lf_fail_nomem(err, "reading classes");
-        goto out;
-    }
-
-    /* Roots: thread-local ones hang under their thread when it is known. */
-    uint32_t *root_node = NULL;
-    size_t root_count = 0;
-    lf_root *roots = lf_big_malloc((r.root_count + 1) * sizeof *roots);
-    int64_t *thread_label = lf_big_malloc((r.root_count + 1) * sizeof *thread_label);
-    if (!roots || !thread_label) {
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        lf_fail_nomem(err, "reading roots");
-        goto out;
-    }
-    (void)root_node;
-    for (size_t i = 0; i < r.root_count; i++) {
-        const hprof_root *h = &r.roots[i];
-        thread_label[i] = -1;
-        uint32_t obj = node_of(&t, h->id);
-        if (obj == LF_NODE_NONE) {
-            out->stats.dangling_roots++;
-            continue;
-        }
-        if (is_thread_local(h->tag)) {
-            uint32_t thread = thread_node(&r, &t, h->thread_serial);
-            if (thread != LF_NODE_NONE) {
-                thread_label[i] = thread_local_label(&r, h);
-                if (thread_label[i] < 0) {
-                    lf_big_free(roots);
-                    lf_big_free(thread_label);
-                    lf_fail_nomem(err, "reading roots");
-                    goto out;
-                }
-                t.edge_offset[thread]++;
-                continue;
-            }
-        }
-        int64_t kind = lf_strtab_intern(&r.strings, hprof_root_kind_name(h->tag),
-                                        strlen(hprof_root_kind_name(h->tag)));
-        int64_t name = 0;
-        char buf[600];
-        if (h->tag == HPROF_ROOT_THREAD_OBJECT) {
-            size_t len = hprof_thread_name(&r, &t, h->id, buf, sizeof buf);
-            PWord_t sid;
-            JLG(sid, r.thread_name_sid, (Word_t)h->thread_serial);
-            uint32_t sid_len = 0;
-            const uint8_t *s_name = sid ? hprof_string(&r, *sid, &sid_len) : NULL;
-            if (len == 0 && s_name) /* no readable name field: START THREAD's */
-                len = (size_t)snprintf(buf, sizeof buf, "%.*s", (int)(sid_len > 500 ? 500 : sid_len),
-                                       (const char *)s_name);
-            name = lf_strtab_intern(&r.strings, buf, len);
-        } else if (is_thread_local(h->tag)) {
-            char prefix[64];
-            snprintf(prefix, sizeof prefix, "thread serial %u", h->thread_serial);
-            name = hprof_frame_label(&r, h->thread_serial, h->frame, prefix);
-        } else if (h->tag == HPROF_ROOT_STICKY_CLASS) {
-            uint32_t k = class_of_id(&r, h->id);
-            name = k != HPROF_NONE ? r.classes[k].name : 0;
-        }
-        if (kind < 0 || name < 0) {
-            lf_big_free(roots);
-            lf_big_free(thread_label);
-            lf_fail_nomem(err, "reading roots");
-            goto out;
-        }
-        roots[root_count++] = (lf_root){obj, (uint32_t)kind, (uint32_t)name, 0};
-    }
-    size_t root_cap = r.root_count + 1;
-    if (add_static_roots(&r, &t, &roots, &root_count, &root_cap)) {
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        goto out;
-    }
-
-    /* Counts to offsets; then every object's edges, thread-local roots last. */
-    uint64_t total = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t cnt = t.edge_offset[v];
-        t.edge_offset[v] = total;
-        total += cnt;
-    }
-    t.edge_offset[n] = total;
-    s.t = &t;
-    s.target = lf_big_malloc((total + 1) * sizeof *s.target);
-    int64_t lc = lf_strtab_intern(&r.strings, "<class>", 7);
-    int64_t ls = lf_strtab_intern(&r.strings, "<super>", 7);
-    int64_t ll = lf_strtab_intern(&r.strings, "<classloader>", 13);
-    int64_t la = lf_strtab_intern(&r.strings, "<array class>", 13);
-    lazy = calloc(1, sizeof *lazy);
-    static_start = malloc((r.class_count + 1) * sizeof *static_start);
-    if (!s.target || lc < 0 || ls < 0 || ll < 0 || la < 0 || !lazy || !static_start) {
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        lf_fail_nomem(err, "reading references");
-        goto out;
-    }
-    /* Every slot starts unset (and mapped, so pass 3 takes no page faults). */
-    memset(s.target, 0xff, (total + 1) * sizeof *s.target);
-    /* Static field names, for the decoder: interned now, while strings can
-     * still be added. */
-    size_t static_count = 0, static_cap = 0;
-    for (size_t k = 0; k < r.class_count; k++) {
-        static_start[k] = (uint32_t)static_count;
-        hprof_cursor c = {r.data, r.classes[k].statics_at, r.size};
-        uint16_t count = hprof_u2(&c);
-        for (uint16_t i = 0; i < count; i++) {
-            uint64_t sid = hprof_id(&c, r.id_size);
-            uint8_t type = hprof_u1(&c);
-            c.pos += hprof_type_size(type, r.id_size);
-            if (!hprof_type_is_ref(type))
-                continue;
-            int64_t name = hprof_intern_sid(&r, sid);
-            if (name < 0 || lf_vec_reserve((void **)&static_name, &static_cap, static_count + 1,
-                                           sizeof *static_name)) {
-                lf_big_free(roots);
-                lf_big_free(thread_label);
-                lf_fail_nomem(err, "reading classes");
-                goto out;
-            }
-            static_name[static_count++] = (uint32_t)name;
-        }
-    }
-    static_start[r.class_count] = (uint32_t)static_count;
-    pass3_state per_thread[MAX_THREADS];
-    hprof_dangling_init(&s.holders);
-    for (unsigned k = 0; k < MAX_THREADS; k++) {
-        per_thread[k] = s;
-        states[k] = &per_thread[k];
-    }
-    if (walk_parallel(&r, threads, 3, pass3_visit, states) < 0) {
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        goto out;
-    }
-    for (unsigned k = 0; k < MAX_THREADS; k++) {
-        s.dangling += per_thread[k].dangling;
-        hprof_dangling_merge(&s.holders, &per_thread[k].holders);
-    }
-    if (s.dangling && dangling_stats(&r, &t, &s.holders, &out->stats)) {
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        goto out;
-    }
-    /* Thread-local roots go in the unset slots after their thread's own
-     * edges; remembered as (thread, slot in its list, label) until the edge
-     * numbers are final. */
-    size_t frame_count = 0;
-    for (size_t i = 0; i < r.root_count; i++)
-        frame_count += thread_label[i] >= 0;
-    frame_edge = lf_big_malloc((frame_count + 1) * sizeof *frame_edge);
-    frame_label = lf_big_malloc((frame_count + 1) * sizeof *frame_label);
-    uint32_t *frame_thread = lf_big_malloc((frame_count + 1) * sizeof *frame_thread);
-    if (!frame_edge || !frame_label || !frame_thread) {
-        lf_big_free(frame_thread);
-        lf_big_free(roots);
-        lf_big_free(thread_label);
-        lf_fail_nomem(err, "reading roots");
-        goto out;
-    }
-    frame_count = 0;
-    for (size_t i = 0; i < r.root_count; i++) {
-        if (thread_label[i] < 0)
-            continue;
-        uint32_t thread = thread_node(&r, &t, r.roots[i].thread_serial);
-        uint32_t target = node_of(&t, r.roots[i].id);
-        uint64_t at = t.edge_offset[thread], limit = t.edge_offset[thread + 1];
-        while (at < limit && s.target[at] != EDGE_UNSET)
-            at++;
-        if (at == limit || target == LF_NODE_NONE)
-            continue;
-        s.target[at] = target;
-        frame_thread[frame_count] = thread;
-        frame_edge[frame_count] = at - t.edge_offset[thread];
-        frame_label[frame_count++] = (uint32_t)thread_label[i];
-    }
-    lf_big_free(thread_label);
-    /* Close the gaps dangling references left. A node's written edges are a
-     * prefix of its slots, so a node whose last slot is set is complete. */
-    uint64_t kept = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t begin = t.edge_offset[v], end = t.edge_offset[v + 1];
-        if (end > begin && s.target[end - 1] == EDGE_UNSET)
-            while (end > begin && s.target[end - 1] == EDGE_UNSET)
-                end--;
-        t.edge_offset[v] = kept;
-        if (kept != begin)
-            memmove(s.target + kept, s.target + begin, (end - begin) * sizeof *s.target);
-        kept += end - begin;
-    }
-    t.edge_offset[n] = kept;
-    /* Frame edges by edge number (threads are few: insertion sort). */
-    for (size_t i = 0; i < frame_count; i++) {
-        frame_edge[i] += t.edge_offset[frame_thread[i]];
-        for (size_t j = i; j > 0 && frame_edge[j - 1] > frame_edge[j]; j--) {
-            uint64_t e = frame_edge[j];
-            frame_edge[j] = frame_edge[j - 1];
-            frame_edge[j - 1] = e;
-            uint32_t l = frame_label[j];
-            frame_label[j] = frame_label[j - 1];
-            frame_label[j - 1] = l;
-        }
-    }
-    lf_big_free(frame_thread);
-    uint32_t *class_loader = loader_nodes(&r, &t);
-    if (!class_loader || !lf_snapshot_own(out, class_loader)) {
-        free(class_loader);
-        lf_big_free(roots);
-        lf_fail_nomem(err, "reading classes");
-        goto out;
-    }
-    out->class_loader = class_loader;
-    lf_idrank_free(&t.rank);
-    lf_big_free(r.sorted_ids); /* still here when the rank index needed them */
-    r.sorted_ids = NULL;
-
-    /* Hand everything to the snapshot. */
-    uint32_t class_total = (uint32_t)(r.class_count + t.extra_count);
-    uint32_t *class_name = malloc(((size_t)class_total + 1) * sizeof *class_name);
-    if (!class_name) {
-        lf_big_free(roots);
-        lf_fail_nomem(err, "reading classes");
-        goto out;
-    }
-    for (size_t i = 0; i < r.class_count; i++)
-        class_name[i] = r.classes[i].name;
-    for (size_t i = 0; i < t.extra_count; i++)
-        class_name[r.class_count + i] = t.extra_name[i];
-    *lazy = (hprof_lazy){
-        .data = r.data, .size = r.size, .id_size = r.id_size,
-        .record_low = t.record_low, .record_high = t.record_high,
-        .classes = r.classes, .class_count = r.class_count, .ref_fields = r.ref_fields,
-        .class_hash_id = r.class_hash_id, .class_hash_index = r.class_hash_index,
-        .class_hash_shift = r.class_hash_shift, .class_class = r.class_class,
-        .static_start = static_start, .static_name = static_name,
-        .class_label = (uint32_t)lc, .super_label = (uint32_t)ls, .loader_label = (uint32_t)ll,
-        .array_label = (uint32_t)la,
-        .frame_edge = frame_edge, .frame_label = frame_label, .frame_count = frame_count};
-    memcpy(lazy->prim_array_class, r.prim_array_class, sizeof lazy->prim_array_class);
-    hprof_lazy_init(lazy);
-    out->format = LF_FORMAT_HPROF;
-    out->source_format = LF_FORMAT_HPROF;
-    out->flags = LF_SNAP_IDS_SORTED | (r.cut_at ? LF_SNAP_PARTIAL : 0);
-    out->stats.cut_at = r.cut_at;
-    out->stats.cut_missing = r.cut_missing;
-    out->object_count = n;
-    out->edge_count = kept;
-    out->class_count = class_total;
-    out->root_count = (uint32_t)root_count;
-    out->string_count = r.strings.count;
-    void *handed[] = {t.class_of, t.shallow, t.edge_offset, s.target, class_name, roots,
-                      r.strings.offset, r.strings.bytes, t.record_low, t.record_high, r.classes,
-                      r.ref_fields, r.class_hash_id, r.class_hash_index, static_start, static_name,
-                      frame_edge, frame_label, lazy};
-    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
-        if (handed[i] && !lf_snapshot_own(out, handed[i]))
-            lf_big_free(handed[i]); /* cannot happen: the snapshot has room for all */
-    out->object_class = t.class_of;
-    out->object_shallow = t.shallow;
-    out->edge_offset = t.edge_offset;
-    out->edge_target = s.target;
-    out->class_name = class_name;
-    out->root = roots;
-    out->lazy = &lazy->fields;
+    free(order);
     out->named_count = named_count;
     out->named_node = named;
     out->named_string = named + named_count;
-    out->string_offset = r.strings.offset;
-    out->string_bytes = r.strings.bytes;
-    r.strings.offset = NULL;
-    r.strings.bytes = NULL;
-    r.classes = NULL;
-    r.ref_fields = NULL;
-    r.class_hash_id = NULL;
-    r.class_hash_index = NULL;
-    t.class_of = NULL;
-    t.shallow = NULL;
-    t.edge_offset = NULL;
-    t.record_low = NULL;
-    t.record_high = NULL;
-    s.target = NULL;
-    lazy = NULL;
-    static_start = static_name = frame_label = NULL;
-    frame_edge = NULL;
-    if (t.object_site) {
-        uint32_t *object_site = t.object_site;
-        if (!lf_snapshot_own(out, object_site)) {
-            lf_fail_nomem(err, "reading allocation sites");
-            goto out;
-        }
-        t.object_site = NULL;
-        if (lf_site_table_give(&sites, out)) {
-            lf_fail_nomem(err, "reading allocation sites");
-            goto out;
-        }
-        out->object_site = object_site;
+    return 0;
+}
+
+/* What a root is called: a thread by its name, a thread-local root by its
+ * frame, a sticky class by its class; 0 ("") otherwise, -1 out of memory. */
+static int64_t root_name(hprof_read *h, const hprof_root *root)
+{
+    hprof_reader *r = &h->r;
+    if (root->tag == HPROF_ROOT_THREAD_OBJECT) {
+        char buf[600];
+        size_t len = hprof_thread_name(r, &h->t, root->id, buf, sizeof buf);
+        PWord_t sid;
+        JLG(sid, r->thread_name_sid, (Word_t)root->thread_serial);
+        uint32_t sid_len = 0;
+        const uint8_t *s_name = sid ? hprof_string(r, *sid, &sid_len) : NULL;
+        if (len == 0 && s_name) /* no readable name field: START THREAD's */
+            len = (size_t)snprintf(buf, sizeof buf, "%.*s", (int)(sid_len > 500 ? 500 : sid_len),
+                                   (const char *)s_name);
+        return lf_strtab_intern(&r->strings, buf, len);
     }
-    out->stats.dangling_edges = s.dangling;
-    out->stats.warnings = r.warnings;
-    rc = 0;
-out:
-    lf_idrank_free(&t.rank);
-    lf_big_free(t.class_of);
-    lf_big_free(t.shallow);
-    lf_big_free(t.edge_offset);
-    lf_big_free(t.seen);
-    lf_big_free(t.record_low);
-    lf_big_free(t.record_high);
-    free(t.class_node);
-    lf_big_free(t.object_site);
-    lf_site_table_free(&sites);
-    lf_big_free(s.target);
-    free(lazy);
-    free(static_start);
-    lf_big_free(static_name);
-    lf_big_free(frame_edge);
-    lf_big_free(frame_label);
-    reader_free(&r);
+    if (is_thread_local(root->tag)) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "thread serial %u", root->thread_serial);
+        return hprof_frame_label(r, root->thread_serial, root->frame, prefix);
+    }
+    if (root->tag == HPROF_ROOT_STICKY_CLASS) {
+        uint32_t k = class_of_id(r, root->id);
+        return k != HPROF_NONE ? r->classes[k].name : 0;
+    }
+    return 0;
+}
+
+/* Roots: thread-local ones hang under their thread when it is known (one
+ * more edge for the thread, labelled by the frame); the others are roots,
+ * then the static fields that count as roots. */
+static int gather_roots(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    h->roots = lf_big_malloc((r->root_count + 1) * sizeof *h->roots);
+    h->thread_label = lf_big_malloc((r->root_count + 1) * sizeof *h->thread_label);
+    if (!h->roots || !h->thread_label)
+        return lf_fail_nomem(h->err, "reading roots");
+    for (size_t i = 0; i < r->root_count; i++) {
+        const hprof_root *root = &r->roots[i];
+        h->thread_label[i] = -1;
+        uint32_t obj = node_of(&h->t, root->id);
+        if (obj == LF_NODE_NONE) {
+            h->out->stats.dangling_roots++;
+            continue;
+        }
+        if (is_thread_local(root->tag)) {
+            uint32_t thread = thread_node(r, &h->t, root->thread_serial);
+            if (thread != LF_NODE_NONE) {
+                h->thread_label[i] = thread_local_label(r, root);
+                if (h->thread_label[i] < 0)
+                    return lf_fail_nomem(h->err, "reading roots");
+                h->t.edge_offset[thread]++;
+                continue;
+            }
+        }
+        const char *kind_name = hprof_root_kind_name(root->tag);
+        int64_t kind = lf_strtab_intern(&r->strings, kind_name, strlen(kind_name));
+        int64_t name = root_name(h, root);
+        if (kind < 0 || name < 0)
+            return lf_fail_nomem(h->err, "reading roots");
+        h->roots[h->root_count++] = (lf_root){obj, (uint32_t)kind, (uint32_t)name, 0};
+    }
+    h->root_cap = r->root_count + 1;
+    return add_static_roots(r, &h->t, &h->roots, &h->root_count, &h->root_cap);
+}
+
+/* Reference counts become CSR offsets; the edge slots start unset. */
+static int allocate_edges(hprof_read *h)
+{
+    const uint32_t n = (uint32_t)h->r.id_count;
+    uint64_t *edge_offset = h->t.edge_offset, total = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint64_t cnt = edge_offset[v];
+        edge_offset[v] = total;
+        total += cnt;
+    }
+    edge_offset[n] = total;
+    h->s.t = &h->t;
+    h->s.target = lf_big_malloc((total + 1) * sizeof *h->s.target);
+    if (!h->s.target)
+        return lf_fail_nomem(h->err, "reading references");
+    /* Every slot starts unset (and mapped, so pass 3 takes no page faults). */
+    memset(h->s.target, 0xff, (total + 1) * sizeof *h->s.target);
+    return 0;
+}
+
+/* Labels the decoder needs, interned while strings can still be added:
+ * the VM links' names and the names of static fields holding references. */
+static int intern_edge_labels(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    int64_t lc = lf_strtab_intern(&r->strings, "<class>", 7);
+    int64_t ls = lf_strtab_intern(&r->strings, "<super>", 7);
+    int64_t ll = lf_strtab_intern(&r->strings, "<classloader>", 13);
+    int64_t la = lf_strtab_intern(&r->strings, "<array class>", 13);
+    h->static_start = malloc((r->class_count + 1) * sizeof *h->static_start);
+    if (lc < 0 || ls < 0 || ll < 0 || la < 0 || !h->static_start)
+        return lf_fail_nomem(h->err, "reading references");
+    h->label_class = (uint32_t)lc;
+    h->label_super = (uint32_t)ls;
+    h->label_loader = (uint32_t)ll;
+    h->label_array = (uint32_t)la;
+    size_t static_count = 0, static_cap = 0;
+    for (size_t k = 0; k < r->class_count; k++) {
+        h->static_start[k] = (uint32_t)static_count;
+        hprof_cursor c = {r->data, r->classes[k].statics_at, r->size};
+        uint16_t count = hprof_u2(&c);
+        for (uint16_t i = 0; i < count; i++) {
+            uint64_t sid = hprof_id(&c, r->id_size);
+            uint8_t type = hprof_u1(&c);
+            c.pos += hprof_type_size(type, r->id_size);
+            if (!hprof_type_is_ref(type))
+                continue;
+            int64_t name = hprof_intern_sid(r, sid);
+            if (name < 0 || lf_vec_reserve((void **)&h->static_name, &static_cap, static_count + 1,
+                                           sizeof *h->static_name))
+                return lf_fail_nomem(h->err, "reading classes");
+            h->static_name[static_count++] = (uint32_t)name;
+        }
+    }
+    h->static_start[r->class_count] = (uint32_t)static_count;
+    return 0;
+}
+
+/* Pass 3: every object's edges into its slots, on each thread its own
+ * dangling tally, merged after. */
+static int edge_pass(hprof_read *h)
+{
+    pass3_state per_thread[MAX_THREADS];
+    void *states[MAX_THREADS];
+    hprof_dangling_init(&h->s.holders);
+    for (unsigned k = 0; k < MAX_THREADS; k++) {
+        per_thread[k] = h->s;
+        states[k] = &per_thread[k];
+    }
+    if (walk_parallel(&h->r, h->threads, 3, pass3_visit, states) < 0)
+        return -1;
+    for (unsigned k = 0; k < MAX_THREADS; k++) {
+        h->s.dangling += per_thread[k].dangling;
+        hprof_dangling_merge(&h->s.holders, &per_thread[k].holders);
+    }
+    if (h->s.dangling && dangling_stats(&h->r, &h->t, &h->s.holders, &h->out->stats))
+        return -1;
+    return 0;
+}
+
+/* Thread-local roots go in the unset slots after their thread's own edges;
+ * remembered as (thread, slot in its list, label) until the edge numbers
+ * are final. */
+static int place_thread_local_roots(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    size_t count = 0;
+    for (size_t i = 0; i < r->root_count; i++)
+        count += h->thread_label[i] >= 0;
+    h->frame_edge = lf_big_malloc((count + 1) * sizeof *h->frame_edge);
+    h->frame_label = lf_big_malloc((count + 1) * sizeof *h->frame_label);
+    h->frame_thread = lf_big_malloc((count + 1) * sizeof *h->frame_thread);
+    if (!h->frame_edge || !h->frame_label || !h->frame_thread)
+        return lf_fail_nomem(h->err, "reading roots");
+    const uint64_t *edge_offset = h->t.edge_offset;
+    uint32_t *target = h->s.target;
+    for (size_t i = 0; i < r->root_count; i++) {
+        if (h->thread_label[i] < 0)
+            continue;
+        uint32_t thread = thread_node(r, &h->t, r->roots[i].thread_serial);
+        uint32_t node = node_of(&h->t, r->roots[i].id);
+        uint64_t at = edge_offset[thread], limit = edge_offset[thread + 1];
+        while (at < limit && target[at] != EDGE_UNSET)
+            at++;
+        if (at == limit || node == LF_NODE_NONE)
+            continue;
+        target[at] = node;
+        h->frame_thread[h->frame_count] = thread;
+        h->frame_edge[h->frame_count] = at - edge_offset[thread];
+        h->frame_label[h->frame_count++] = (uint32_t)h->thread_label[i];
+    }
+    lf_big_free(h->thread_label);
+    h->thread_label = NULL;
+    return 0;
+}
+
+/* Closes the gaps dangling references left. A node's written edges are a
+ * prefix of its slots, so a node whose last slot is set is complete.
+ * Returns the number of edges kept. */
+static uint64_t close_edge_gaps(hprof_read *h)
+{
+    const uint32_t n = (uint32_t)h->r.id_count;
+    uint64_t *edge_offset = h->t.edge_offset, kept = 0;
+    uint32_t *target = h->s.target;
+    for (uint32_t v = 0; v < n; v++) {
+        uint64_t begin = edge_offset[v], end = edge_offset[v + 1];
+        if (end > begin && target[end - 1] == EDGE_UNSET)
+            while (end > begin && target[end - 1] == EDGE_UNSET)
+                end--;
+        edge_offset[v] = kept;
+        if (kept != begin)
+            memmove(target + kept, target + begin, (end - begin) * sizeof *target);
+        kept += end - begin;
+    }
+    edge_offset[n] = kept;
+    return kept;
+}
+
+/* Frame edges by final edge number (threads are few: insertion sort). */
+static void number_frame_edges(hprof_read *h)
+{
+    uint64_t *edge = h->frame_edge;
+    uint32_t *label = h->frame_label;
+    for (size_t i = 0; i < h->frame_count; i++) {
+        edge[i] += h->t.edge_offset[h->frame_thread[i]];
+        for (size_t j = i; j > 0 && edge[j - 1] > edge[j]; j--) {
+            uint64_t e = edge[j];
+            edge[j] = edge[j - 1];
+            edge[j - 1] = e;
+            uint32_t l = label[j];
+            label[j] = label[j - 1];
+            label[j - 1] = l;
+        }
+    }
+    lf_big_free(h->frame_thread);
+    h->frame_thread = NULL;
+}
+
+/* Class names (dumped classes, then the extra ones) and class loaders, for
+ * the snapshot; the id index is no longer needed. */
+static int finish_classes(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    node_tables *t = &h->t;
+    uint32_t *class_loader = loader_nodes(r, t);
+    if (!class_loader || !lf_snapshot_own(h->out, class_loader)) {
+        free(class_loader);
+        return lf_fail_nomem(h->err, "reading classes");
+    }
+    h->out->class_loader = class_loader;
+    lf_idrank_free(&t->rank);
+    lf_big_free(r->sorted_ids); /* still here when the rank index needed them */
+    r->sorted_ids = NULL;
+    h->class_name = malloc((r->class_count + t->extra_count + 1) * sizeof *h->class_name);
+    h->lazy = calloc(1, sizeof *h->lazy);
+    if (!h->class_name || !h->lazy)
+        return lf_fail_nomem(h->err, "reading classes");
+    for (size_t i = 0; i < r->class_count; i++)
+        h->class_name[i] = r->classes[i].name;
+    for (size_t i = 0; i < t->extra_count; i++)
+        h->class_name[r->class_count + i] = t->extra_name[i];
+    return 0;
+}
+
+/* The decoder of ids, edge kinds and labels, over the mapped dump. */
+static void make_lazy_fields(hprof_read *h)
+{
+    hprof_reader *r = &h->r;
+    *h->lazy = (hprof_lazy){
+        .data = r->data, .size = r->size, .id_size = r->id_size,
+        .record_low = h->t.record_low, .record_high = h->t.record_high,
+        .classes = r->classes, .class_count = r->class_count, .ref_fields = r->ref_fields,
+        .class_hash_id = r->class_hash_id, .class_hash_index = r->class_hash_index,
+        .class_hash_shift = r->class_hash_shift, .class_class = r->class_class,
+        .static_start = h->static_start, .static_name = h->static_name,
+        .class_label = h->label_class, .super_label = h->label_super,
+        .loader_label = h->label_loader, .array_label = h->label_array,
+        .frame_edge = h->frame_edge, .frame_label = h->frame_label, .frame_count = h->frame_count};
+    memcpy(h->lazy->prim_array_class, r->prim_array_class, sizeof h->lazy->prim_array_class);
+    hprof_lazy_init(h->lazy);
+}
+
+/* Hands every array to the snapshot, which owns them from here on. */
+static int hand_over(hprof_read *h, uint64_t edge_count)
+{
+    hprof_reader *r = &h->r;
+    node_tables *t = &h->t;
+    lf_snapshot *out = h->out;
+    make_lazy_fields(h);
+    out->format = LF_FORMAT_HPROF;
+    out->source_format = LF_FORMAT_HPROF;
+    out->flags = LF_SNAP_IDS_SORTED | (r->cut_at ? LF_SNAP_PARTIAL : 0);
+    out->stats.cut_at = r->cut_at;
+    out->stats.cut_missing = r->cut_missing;
+    out->object_count = (uint32_t)r->id_count;
+    out->edge_count = edge_count;
+    out->class_count = (uint32_t)(r->class_count + t->extra_count);
+    out->root_count = (uint32_t)h->root_count;
+    out->string_count = r->strings.count;
+    void *handed[] = {t->class_of, t->shallow, t->edge_offset, h->s.target, h->class_name, h->roots,
+                      r->strings.offset, r->strings.bytes, t->record_low, t->record_high, r->classes,
+                      r->ref_fields, r->class_hash_id, r->class_hash_index, h->static_start,
+                      h->static_name, h->frame_edge, h->frame_label, h->lazy};
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (handed[i] && !lf_snapshot_own(out, handed[i]))
+            lf_big_free(handed[i]); /* cannot happen: the snapshot has room for all */
+    out->object_class = t->class_of;
+    out->object_shallow = t->shallow;
+    out->edge_offset = t->edge_offset;
+    out->edge_target = h->s.target;
+    out->class_name = h->class_name;
+    out->root = h->roots;
+    out->lazy = &h->lazy->fields;
+    out->string_offset = r->strings.offset;
+    out->string_bytes = r->strings.bytes;
+    r->strings.offset = NULL;
+    r->strings.bytes = NULL;
+    r->classes = NULL;
+    r->ref_fields = NULL;
+    r->class_hash_id = NULL;
+    r->class_hash_index = NULL;
+    t->class_of = NULL;
+    t->shallow = NULL;
+    t->edge_offset = NULL;
+    t->record_low = NULL;
+    t->record_high = NULL;
+    h->s.target = NULL;
+    h->class_name = NULL;
+    h->roots = NULL;
+    h->lazy = NULL;
+    h->static_start = h->static_name = h->frame_label = NULL;
+    h->frame_edge = NULL;
+    return 0;
+}
+
+/* Allocation sites, when some object has a trace with frames. */
+static int hand_over_sites(hprof_read *h)
+{
+    uint32_t *object_site = h->t.object_site;
+    if (!object_site)
+        return 0;
+    if (!lf_snapshot_own(h->out, object_site))
+        return lf_fail_nomem(h->err, "reading allocation sites");
+    h->t.object_site = NULL;
+    if (lf_site_table_give(&h->sites, h->out))
+        return lf_fail_nomem(h->err, "reading allocation sites");
+    h->out->object_site = object_site;
+    return 0;
+}
+
+static void read_free(hprof_read *h)
+{
+    node_tables *t = &h->t;
+    lf_idrank_free(&t->rank);
+    lf_big_free(t->class_of);
+    lf_big_free(t->shallow);
+    lf_big_free(t->edge_offset);
+    lf_big_free(t->seen);
+    lf_big_free(t->record_low);
+    lf_big_free(t->record_high);
+    free(t->class_node);
+    lf_big_free(t->object_site);
+    lf_site_table_free(&h->sites);
+    lf_big_free(h->s.target);
+    lf_big_free(h->roots);
+    lf_big_free(h->thread_label);
+    lf_big_free(h->frame_thread);
+    lf_big_free(h->frame_edge);
+    lf_big_free(h->frame_label);
+    free(h->static_start);
+    lf_big_free(h->static_name);
+    free(h->class_name);
+    free(h->lazy);
+    reader_free(&h->r);
+}
+
+/* The three passes (see the top of this file) and what comes between them. */
+int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,
+                             const lf_progress *progress, lf_snapshot *out, lf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    hprof_read h;
+    memset(&h, 0, sizeof h);
+    h.r = (hprof_reader){.progress_to = progress, .data = data, .size = size, .flags = flags,
+                         .err = err};
+    h.threads = threads ? threads : 1;
+    h.out = out;
+    h.err = err;
+    if (read_header(&h))
+        return -1;
+    uint64_t edge_count = 0;
+    int rc = -1;
+    if (collect_pass(&h) == 0 && resolve_classes(&h.r) == 0 && number_objects(&h) == 0 &&
+        measure_pass(&h) == 0 && name_class_objects(&h) == 0 && gather_roots(&h) == 0 &&
+        allocate_edges(&h) == 0 && intern_edge_labels(&h) == 0 && edge_pass(&h) == 0 &&
+        place_thread_local_roots(&h) == 0) {
+        edge_count = close_edge_gaps(&h);
+        number_frame_edges(&h);
+        if (finish_classes(&h) == 0 && hand_over(&h, edge_count) == 0 && hand_over_sites(&h) == 0) {
+            out->stats.dangling_edges = h.s.dangling;
+            out->stats.warnings = h.r.warnings;
+            rc = 0;
+        }
+    }
+    read_free(&h);
     if (rc)
         lf_snapshot_free(out);
     return rc;
