@@ -78,10 +78,15 @@ typedef struct forest_vertex {
 typedef struct dom_state {
     const lf_graph *g;
     const uint64_t *shallow;
+    unsigned flags;   /* LF_DOM_* */
     uint32_t count; /* dfn 0 .. count-1 are in use */
     uint32_t *dfn_to_node;
-    const uint32_t *node_to_dfn;
-    const uint32_t *parent_by_dfn;
+    uint32_t *node_to_dfn;
+    uint32_t *parent_by_dfn;
+    uint64_t listed;   /* predecessors the search counted */
+    uint64_t max_pred; /* room for predecessors: one per strong edge and root */
+    forest_vertex *forest;
+    uint32_t *semi_by_dfn;
     uint32_t searched; /* dfn searched .. count-1: unreached nodes alone, edges not looked at */
     uint32_t split_node; /* listing: the first target node of the second half */
     uint32_t *pred_offset;
@@ -377,235 +382,299 @@ int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned f
     return lf_dominators_compute_reporting(g, shallow, flags, idom, retained, result, NULL);
 }
 
-int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
-                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
-                                    const lf_graph_progress *progress)
-{
-    const uint32_t n = g->node_count;
-    const size_t slots = (size_t)n + 1; /* dfn space: super-root plus every node */
-    const uint64_t *edge_offset = g->edge_offset;
-    const uint32_t *edge_target = g->edge_target;
-    const int threaded = n >= LF_THREADED_MIN_NODES && !(flags & LF_DOM_ONE_THREAD);
+/* --- step 1: depth-first search ---------------------------------------------- */
 
-    uint32_t *node_to_dfn = lf_big_calloc(slots, sizeof *node_to_dfn); /* 0 = not visited */
-    uint32_t *dfn_to_node = lf_big_malloc(slots * sizeof *dfn_to_node);
-    uint32_t *parent_by_dfn = lf_big_malloc(slots * sizeof *parent_by_dfn);
-    uint32_t *pred_offset = lf_big_calloc(slots + 1, sizeof *pred_offset);
+/* The arrays the search writes. A page fault costs about as much as
+ * visiting a few hundred vertices: node_to_dfn and pred_offset are written
+ * all over from the first vertex on, so both cores map them in before the
+ * search starts; the arrays written in order are mapped by the other core
+ * while the search runs, just ahead of it (map_ahead_of_dfs). */
+static int allocate_search(dom_state *s)
+{
+    const lf_graph *g = s->g;
+    const size_t slots = (size_t)g->node_count + 1; /* dfn space: super-root plus every node */
+    s->node_to_dfn = lf_big_calloc(slots, sizeof *s->node_to_dfn); /* 0 = not visited */
+    s->dfn_to_node = lf_big_malloc(slots * sizeof *s->dfn_to_node);
+    s->parent_by_dfn = lf_big_malloc(slots * sizeof *s->parent_by_dfn);
+    s->pred_offset = lf_big_calloc(slots + 1, sizeof *s->pred_offset);
     /* At most one predecessor per strong edge plus one per root; only the
      * pages that get used become resident. */
-    const uint64_t max_pred = g->edge_count + g->root_count;
-    uint32_t *pred = lf_big_malloc((max_pred ? max_pred : 1) * sizeof *pred);
-    size_t stack_cap = 4096, depth = 0;
-    dfs_frame *stack = malloc(stack_cap * sizeof *stack);
-    forest_vertex *forest = NULL;
-    uint32_t *semi_by_dfn = NULL;
-    if (!node_to_dfn || !dfn_to_node || !parent_by_dfn || !pred_offset || !pred || !stack)
-        goto nomem;
-
-    /* A page fault costs about as much as visiting a few hundred vertices.
-     * node_to_dfn and pred_offset are written all over from the first
-     * vertex on: both cores map them in before the DFS starts. The arrays
-     * written in order are mapped by the other core while the DFS runs, just
-     * ahead of it. */
-    populate_job lower = {2, {{node_to_dfn, slots / 2 * sizeof *node_to_dfn},
-                              {pred_offset, slots / 2 * sizeof *pred_offset}}};
+    s->max_pred = g->edge_count + g->root_count;
+    s->pred = lf_big_malloc((s->max_pred ? s->max_pred : 1) * sizeof *s->pred);
+    if (!s->node_to_dfn || !s->dfn_to_node || !s->parent_by_dfn || !s->pred_offset || !s->pred)
+        return -1;
+    populate_job lower = {2, {{s->node_to_dfn, slots / 2 * sizeof *s->node_to_dfn},
+                              {s->pred_offset, slots / 2 * sizeof *s->pred_offset}}};
     pthread_t populate_thread;
-    int populating = populate_start(&populate_thread, &lower, threaded);
-    populate_range(node_to_dfn, slots / 2 * sizeof *node_to_dfn, slots * sizeof *node_to_dfn);
-    populate_range(pred_offset, slots / 2 * sizeof *pred_offset, (slots + 1) * sizeof *pred_offset);
+    int populating = populate_start(&populate_thread, &lower, s->threaded);
+    populate_range(s->node_to_dfn, slots / 2 * sizeof *s->node_to_dfn, slots * sizeof *s->node_to_dfn);
+    populate_range(s->pred_offset, slots / 2 * sizeof *s->pred_offset, (slots + 1) * sizeof *s->pred_offset);
     if (populating)
         pthread_join(populate_thread, NULL);
-    dfs_ahead ahead = {.dfn_to_node = dfn_to_node, .parent_by_dfn = parent_by_dfn, .slots = slots,
-                       .pred = pred, .max_pred = max_pred};
-    populating = threaded && pthread_create(&populate_thread, NULL, map_ahead_of_dfs, &ahead) == 0;
+    return 0;
+}
 
-    /* Depth-first search from the super-root. It counts, per target, the
-     * edges it examines that can change a semidominator (is_listed); they
-     * are listed by reading the edges again once every vertex has its dfn
-     * and DFS parent. Not listed: weak edges, DFS tree edges (the parent is
-     * the implicit first predecessor) and edges into roots (a root's
-     * semidominator is the super-root whatever else points at it; on a heap
-     * that drops every instance -> class edge of a rooted class). A root
-     * first reached by an edge lists the super-root instead. */
-    for (uint32_t r = 0; r < g->root_count; r++)
-        node_to_dfn[g->root_node[r]] = ROOT_PENDING;
-    uint32_t next_dfn = 1, searched = 0;
+/* What the search keeps beside the arrays it writes. */
+typedef struct search_counts {
+    uint32_t next_dfn;
+    uint64_t listed;           /* predecessors to list (is_listed) */
     /* Strong edges examined per block of target nodes: the listing looks
      * each up again, which is its work, split into halves by it. */
-    unsigned block_shift = 0;
-    while ((n >> block_shift) >= TARGET_BLOCKS)
-        block_shift++;
-    uint64_t strong_by_block[TARGET_BLOCKS] = {0}, listed = 0;
-    dfn_to_node[0] = DFN_NONE;
-    parent_by_dfn[0] = DFN_NONE;
-    uint32_t root_cursor = 0, unreached_scan = 0;
-    /* progress: one compare per vertex reached, where the DFS stores anyway */
-    uint64_t report_at = lf_graph_progress_report(progress, 1, LF_DOM_PASSES, 0, n);
+    unsigned block_shift;
+    uint64_t strong_by_block[TARGET_BLOCKS];
+    dfs_frame *stack;          /* the DFS path, below the vertex being looked at */
+    size_t stack_cap;
+    uint64_t report_at;        /* progress: the next dfn to report at */
+    dfs_ahead *ahead;          /* the mapper, told how far the search has got */
+} search_counts;
+
+/* Searches from one root (not visited yet) everything it reaches that is
+ * not visited yet. It counts, per target, the edges it examines that can
+ * change a semidominator (is_listed); they are listed by reading the edges
+ * again once every vertex has its dfn and DFS parent. Not listed: weak
+ * edges, DFS tree edges (the parent is the implicit first predecessor) and
+ * edges into roots (a root's semidominator is the super-root whatever else
+ * points at it; on a heap that drops every instance -> class edge of a
+ * rooted class). A root first reached by an edge lists the super-root
+ * instead. One loop on purpose: this is the one pass that is a chain of
+ * dependent loads, and its counters live in registers. */
+static int search_from(dom_state *s, search_counts *c, uint32_t root)
+{
+    const lf_graph *g = s->g;
+    const uint64_t *edge_offset = g->edge_offset;
+    const uint32_t *edge_target = g->edge_target;
+    uint32_t *node_to_dfn = s->node_to_dfn, *dfn_to_node = s->dfn_to_node;
+    uint32_t *parent_by_dfn = s->parent_by_dfn, *pred_offset = s->pred_offset;
+    uint64_t *strong_by_block = c->strong_by_block;
+    const unsigned block_shift = c->block_shift;
+    uint32_t next_dfn = c->next_dfn;
+    uint64_t listed = c->listed, report_at = c->report_at;
+    dfs_frame *stack = c->stack;
+    size_t depth = 0, stack_cap = c->stack_cap;
+    int rc = 0;
+    uint32_t v = next_dfn++;
+    node_to_dfn[root] = v | ROOT_FLAG;
+    dfn_to_node[v] = root;
+    parent_by_dfn[v] = 0;
+    /* The vertex being looked at lives in registers; the stack holds its
+     * ancestors on the DFS path, each with its next edge. */
+    uint32_t node = root;
+    uint64_t e = edge_offset[node], end = edge_offset[node + 1];
     for (;;) {
-        uint32_t root;
-        if (root_cursor < g->root_count) {
-            root = g->root_node[root_cursor++];
-        } else if (flags & LF_DOM_KEEP_UNREACHABLE) {
-            while (unreached_scan < n && node_to_dfn[unreached_scan] != 0)
-                unreached_scan++;
-            if (unreached_scan == n)
+        uint32_t descend = 0, t = 0;
+        while (e < end) {
+            t = edge_target[e++];
+            if (lf_edge_is_weak(t))
+                continue;
+            uint32_t d = node_to_dfn[t];
+            if (d == 0 || d == ROOT_PENDING) {
+                descend = next_dfn++;
+                node_to_dfn[t] = descend | (d == ROOT_PENDING ? ROOT_FLAG : 0);
+                dfn_to_node[descend] = t;
+                parent_by_dfn[descend] = v;
+                pred_offset[descend] += d == ROOT_PENDING; /* the super-root */
+                strong_by_block[t >> block_shift]++;
+                listed += d == ROOT_PENDING;
                 break;
-            root = unreached_scan;
-        } else if (flags & LF_DOM_UNREACHED_ALONE) {
-            searched = next_dfn;
-            for (uint32_t node = 0; node < n; node++)
-                if (node_to_dfn[node] == 0) {
-                    uint32_t d = next_dfn++;
-                    node_to_dfn[node] = d | ROOT_FLAG;
-                    dfn_to_node[d] = node;
-                    parent_by_dfn[d] = 0;
-                }
-            break;
-        } else {
-            break;
+            }
+            strong_by_block[t >> block_shift]++;
+            if (is_listed(d, v, parent_by_dfn)) {
+                pred_offset[d & ~ROOT_FLAG]++;
+                listed++;
+            }
         }
-        uint32_t v = node_to_dfn[root];
-        node_to_dfn[root] = (v & ~ROOT_FLAG) | ROOT_FLAG;
-        if (v != 0 && v != ROOT_PENDING)
-            continue; /* visited from an earlier root */
-        v = next_dfn++;
-        node_to_dfn[root] = v | ROOT_FLAG;
-        dfn_to_node[v] = root;
-        parent_by_dfn[v] = 0;
-        /* The vertex being looked at lives in registers; the stack holds its
-         * ancestors on the DFS path, each with its next edge. */
-        uint32_t node = root;
-        uint64_t e = edge_offset[node], end = edge_offset[node + 1];
-        for (;;) {
-            uint32_t descend = 0, t = 0;
-            while (e < end) {
-                t = edge_target[e++];
-                if (lf_edge_is_weak(t))
-                    continue;
-                uint32_t d = node_to_dfn[t];
-                if (d == 0 || d == ROOT_PENDING) {
-                    descend = next_dfn++;
-                    node_to_dfn[t] = descend | (d == ROOT_PENDING ? ROOT_FLAG : 0);
-                    dfn_to_node[descend] = t;
-                    parent_by_dfn[descend] = v;
-                    pred_offset[descend] += d == ROOT_PENDING; /* the super-root */
-                    strong_by_block[t >> block_shift]++;
-                    listed += d == ROOT_PENDING;
+        if (descend) {
+            if (next_dfn >= report_at)
+                report_at = lf_graph_progress_report(s->progress, 1, LF_DOM_PASSES, next_dfn,
+                                                     g->node_count);
+            __atomic_store_n(&c->ahead->next_dfn, next_dfn, __ATOMIC_RELAXED);
+            __atomic_store_n(&c->ahead->listed, listed, __ATOMIC_RELAXED);
+            if (depth == stack_cap) {
+                dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
+                if (!grown) {
+                    rc = -1;
                     break;
                 }
-                strong_by_block[t >> block_shift]++;
-                if (is_listed(d, v, parent_by_dfn)) {
-                    pred_offset[d & ~ROOT_FLAG]++;
-                    listed++;
-                }
+                stack = grown;
+                stack_cap *= 2;
             }
-            if (descend) {
-                if (next_dfn >= report_at)
-                    report_at = lf_graph_progress_report(progress, 1, LF_DOM_PASSES, next_dfn, n);
-                __atomic_store_n(&ahead.next_dfn, next_dfn, __ATOMIC_RELAXED);
-                __atomic_store_n(&ahead.listed, listed, __ATOMIC_RELAXED);
-                if (depth == stack_cap) {
-                    dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
-                    if (!grown) {
-                        /* the mapper reads `ahead` on this frame: stop it first */
-                        __atomic_store_n(&ahead.done, 1, __ATOMIC_RELEASE);
-                        if (populating)
-                            pthread_join(populate_thread, NULL);
-                        goto nomem;
-                    }
-                    stack = grown;
-                    stack_cap *= 2;
-                }
-                stack[depth++] = (dfs_frame){e, v, 0};
-                v = descend;
-                node = t;
-                e = edge_offset[node];
-                end = edge_offset[node + 1];
-                /* Start the loads the children will need (the DFS is one
-                 * long chain of dependent cache misses otherwise). */
-                for (uint64_t p = e; p < end && p < e + 8; p++) {
-                    uint32_t c = edge_target[p] & LF_EDGE_NODE;
-                    __builtin_prefetch(&node_to_dfn[c]);
-                    __builtin_prefetch(&edge_offset[c]);
-                }
-                continue;
-            }
-            if (depth == 0)
-                break; /* this root's tree is done */
-            depth--;
-            v = stack[depth].dfn;
-            e = stack[depth].cursor;
-            node = dfn_to_node[v];
+            stack[depth++] = (dfs_frame){e, v, 0};
+            v = descend;
+            node = t;
+            e = edge_offset[node];
             end = edge_offset[node + 1];
+            /* Start the loads the children will need (the search is one
+             * long chain of dependent cache misses otherwise). */
+            for (uint64_t p = e; p < end && p < e + 8; p++) {
+                uint32_t child = edge_target[p] & LF_EDGE_NODE;
+                __builtin_prefetch(&node_to_dfn[child]);
+                __builtin_prefetch(&edge_offset[child]);
+            }
+            continue;
+        }
+        if (depth == 0)
+            break; /* this root's tree is done */
+        depth--;
+        v = stack[depth].dfn;
+        e = stack[depth].cursor;
+        node = dfn_to_node[v];
+        end = edge_offset[node + 1];
+    }
+    c->next_dfn = next_dfn;
+    c->listed = listed;
+    c->report_at = report_at;
+    c->stack = stack;
+    c->stack_cap = stack_cap;
+    return rc;
+}
+
+/* LF_DOM_UNREACHED_ALONE: every node not reached is a child of the
+ * super-root, searched no further (s->searched says where they begin). */
+static void number_unreached_alone(dom_state *s, search_counts *c)
+{
+    s->searched = c->next_dfn;
+    for (uint32_t node = 0; node < s->g->node_count; node++)
+        if (s->node_to_dfn[node] == 0) {
+            uint32_t d = c->next_dfn++;
+            s->node_to_dfn[node] = d | ROOT_FLAG;
+            s->dfn_to_node[d] = node;
+            s->parent_by_dfn[d] = 0;
+        }
+}
+
+/* The next node to search from: the roots, then (LF_DOM_KEEP_UNREACHABLE)
+ * each node still not visited; LF_NODE_NONE when there is none. */
+static uint32_t next_search_root(dom_state *s, uint32_t *root_cursor, uint32_t *unreached_scan)
+{
+    const lf_graph *g = s->g;
+    if (*root_cursor < g->root_count)
+        return g->root_node[(*root_cursor)++];
+    if (!(s->flags & LF_DOM_KEEP_UNREACHABLE))
+        return LF_NODE_NONE;
+    while (*unreached_scan < g->node_count && s->node_to_dfn[*unreached_scan] != 0)
+        (*unreached_scan)++;
+    return *unreached_scan < g->node_count ? *unreached_scan : LF_NODE_NONE;
+}
+
+/* Splits the listing's work in two halves of target nodes with about as
+ * many strong edges each. */
+static uint32_t listing_split(const dom_state *s, const search_counts *c)
+{
+    const uint32_t n = s->g->node_count;
+    uint64_t strong = 0;
+    for (unsigned b = 0; b < TARGET_BLOCKS; b++)
+        strong += c->strong_by_block[b];
+    for (uint64_t b = 0, sum = 0; b < TARGET_BLOCKS && (b << c->block_shift) < n; b++) {
+        sum += c->strong_by_block[b];
+        if (sum * 2 >= strong) {
+            uint64_t end = (b + 1) << c->block_shift;
+            return end < n ? (uint32_t)end : n;
         }
     }
-    free(stack);
-    stack = NULL;
-    lf_graph_progress_report(progress, 1, LF_DOM_PASSES, n, n); /* the rest is unreachable */
-    const uint32_t count = next_dfn; /* dfn 0 .. count-1 are in use */
-    if (!searched)
-        searched = count;
+    return n / 2;
+}
+
+/* Step 1: DFS preorder numbers and parents from the super-root, whose
+ * children are the roots; counts the predecessors each vertex will list. */
+static int depth_first_search(dom_state *s)
+{
+    const lf_graph *g = s->g;
+    search_counts c = {.next_dfn = 1, .stack_cap = 4096};
+    c.stack = malloc(c.stack_cap * sizeof *c.stack);
+    if (!c.stack)
+        return -1;
+    while ((g->node_count >> c.block_shift) >= TARGET_BLOCKS)
+        c.block_shift++;
+    for (uint32_t r = 0; r < g->root_count; r++)
+        s->node_to_dfn[g->root_node[r]] = ROOT_PENDING;
+    s->dfn_to_node[0] = DFN_NONE;
+    s->parent_by_dfn[0] = DFN_NONE;
+    dfs_ahead ahead = {.dfn_to_node = s->dfn_to_node, .parent_by_dfn = s->parent_by_dfn,
+                       .slots = (size_t)g->node_count + 1, .pred = s->pred, .max_pred = s->max_pred};
+    pthread_t populate_thread;
+    int populating = s->threaded && pthread_create(&populate_thread, NULL, map_ahead_of_dfs, &ahead) == 0;
+    c.ahead = &ahead;
+    /* progress: one compare per vertex reached, where the search stores anyway */
+    c.report_at = lf_graph_progress_report(s->progress, 1, LF_DOM_PASSES, 0, g->node_count);
+    int rc = 0;
+    uint32_t root_cursor = 0, unreached_scan = 0, root;
+    while (rc == 0 && (root = next_search_root(s, &root_cursor, &unreached_scan)) != LF_NODE_NONE) {
+        uint32_t v = s->node_to_dfn[root];
+        s->node_to_dfn[root] = (v & ~ROOT_FLAG) | ROOT_FLAG;
+        if (v == 0 || v == ROOT_PENDING) /* else visited from an earlier root */
+            rc = search_from(s, &c, root);
+    }
+    /* the mapper reads `ahead` on this frame: stop it before leaving */
     __atomic_store_n(&ahead.done, 1, __ATOMIC_RELEASE);
     if (populating)
         pthread_join(populate_thread, NULL);
+    free(c.stack);
+    if (rc)
+        return -1;
+    if (s->flags & LF_DOM_UNREACHED_ALONE && !(s->flags & LF_DOM_KEEP_UNREACHABLE))
+        number_unreached_alone(s, &c);
+    lf_graph_progress_report(s->progress, 1, LF_DOM_PASSES, g->node_count, g->node_count);
+    s->count = c.next_dfn;
+    if (!s->searched)
+        s->searched = s->count;
+    s->listed = c.listed;
+    s->split_node = listing_split(s, &c);
+    return c.listed > UINT32_MAX ? -1 : 0; /* see the header */
+}
 
-    /* List the predecessors by target dfn (a counting sort: the DFS
-     * counted, the listing reads the edges again). */
-    dom_state s = {.g = g, .shallow = shallow, .count = count, .dfn_to_node = dfn_to_node,
-                   .node_to_dfn = node_to_dfn, .parent_by_dfn = parent_by_dfn,
-                   .searched = searched, .pred_offset = pred_offset,
-                   .split = count / 2, .idom = idom, .retained = retained,
-                   .progress = progress, .threaded = threaded};
-    if (listed > UINT32_MAX)
-        goto nomem; /* see the header */
-    uint64_t strong = 0;
-    for (unsigned b = 0; b < TARGET_BLOCKS; b++)
-        strong += strong_by_block[b];
-    s.split_node = n / 2;
-    for (uint64_t b = 0, sum = 0; b < TARGET_BLOCKS && (b << block_shift) < n; b++) {
-        sum += strong_by_block[b];
-        if (sum * 2 >= strong) {
-            uint64_t end = (b + 1) << block_shift;
-            s.split_node = end < n ? (uint32_t)end : n;
-            break;
-        }
-    }
+/* --- step 2: predecessor lists ----------------------------------------------- */
+
+/* Lists the predecessors by target dfn: a counting sort, the search
+ * counted, the listing reads the edges again. */
+static void list_predecessors(dom_state *s)
+{
+    const uint32_t count = s->count;
+    uint32_t *pred_offset = s->pred_offset;
     uint64_t total = 0;
     for (uint32_t d = 0; d < count; d++) {
         total += pred_offset[d];
         pred_offset[d] = (uint32_t)total; /* the end of d's list */
     }
     pred_offset[count] = (uint32_t)total;
-    s.pred = pred;
-    /* The helper mapped the lists a little past where the count ended. */
+    /* The mapper mapped the lists a little past where the count ended. */
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
-    uintptr_t used = ((uintptr_t)(pred + total) + mask) & ~mask;
-    uintptr_t mapped_end = (uintptr_t)(pred + max_pred) & ~mask;
+    uintptr_t used = ((uintptr_t)(s->pred + total) + mask) & ~mask;
+    uintptr_t mapped_end = (uintptr_t)(s->pred + s->max_pred) & ~mask;
     if (mapped_end > used)
         (void)madvise((void *)used, mapped_end - used, MADV_DONTNEED); /* only memory */
-    lf_graph_progress_report(progress, 2, LF_DOM_PASSES, 0, n);
-    lf_run_halves(fill_preds_half, &s, threaded);
-    lf_graph_progress_report(progress, 2, LF_DOM_PASSES, n, n);
-    lf_big_free(node_to_dfn); /* each phase holds only what it needs: see the header */
-    node_to_dfn = NULL;
+    lf_graph_progress_report(s->progress, 2, LF_DOM_PASSES, 0, s->g->node_count);
+    lf_run_halves(fill_preds_half, s, s->threaded);
+    lf_graph_progress_report(s->progress, 2, LF_DOM_PASSES, s->g->node_count, s->g->node_count);
+    lf_big_free(s->node_to_dfn); /* each step holds only what it needs: see the header */
+    s->node_to_dfn = NULL;
+}
 
-    /* Semidominators, in decreasing dfn order. A vertex's forest entry is
-     * written when it is linked, before any read. Its semidominator goes
-     * where its list offset was: read for the last time just before. */
-    forest = lf_big_malloc(slots * sizeof *forest);
+/* --- step 3: semidominators ------------------------------------------------------ */
+
+/* Semidominators, in decreasing dfn order, with path compression in the
+ * forest. A vertex's forest entry is written when it is linked, before any
+ * read. Its semidominator goes where its list offset was: read for the
+ * last time just before. The lists are read back to front in one sweep,
+ * so the forest entry of a predecessor a few lists ahead can be fetched
+ * early. */
+static int semidominators(dom_state *s)
+{
+    const uint32_t count = s->count;
+    const size_t slots = (size_t)s->g->node_count + 1;
+    forest_vertex *forest = s->forest = lf_big_malloc(slots * sizeof *forest);
     if (!forest)
-        goto nomem;
-    semi_by_dfn = pred_offset;
-    pred_offset = NULL;
+        return -1;
+    uint32_t *semi_by_dfn = s->semi_by_dfn = s->pred_offset;
+    s->pred_offset = NULL;
+    const uint32_t *pred = s->pred, *parent_by_dfn = s->parent_by_dfn;
     populate_job forest_pages = {1, {{forest, slots * sizeof *forest}}};
-    populating = threaded && pthread_create(&populate_thread, NULL, populate_pages_down,
-                                            &forest_pages) == 0;
-    /* The lists are read back to front in one sweep, so the forest entry
-     * of a predecessor a few lists ahead can be fetched early. */
+    pthread_t populate_thread;
+    int populating = s->threaded && pthread_create(&populate_thread, NULL, populate_pages_down,
+                                                   &forest_pages) == 0;
     uint32_t p = semi_by_dfn[count];
     const uint64_t reached = count - 1;
-    lf_graph_progress_report(progress, 3, LF_DOM_PASSES, 0, reached);
+    lf_graph_progress_report(s->progress, 3, LF_DOM_PASSES, 0, reached);
     for (uint32_t block = count - 1; block > 0;) {
         uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
         for (uint32_t w = block; w > block_end; w--) {
@@ -625,20 +694,29 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
         }
         block = block_end;
         if (block) /* the end is told below */
-            lf_graph_progress_report(progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
+            lf_graph_progress_report(s->progress, 3, LF_DOM_PASSES, count - 1 - block, reached);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
-    lf_big_free(pred);
-    pred = NULL;
-    lf_graph_progress_report(progress, 3, LF_DOM_PASSES, reached, reached);
+    lf_big_free(s->pred);
+    s->pred = NULL;
+    lf_graph_progress_report(s->progress, 3, LF_DOM_PASSES, reached, reached);
+    return 0;
+}
 
-    /* Semi-NCA: semi_by_dfn[] becomes idom_by_dfn[] in place, in preorder
-     * (idom_by_dfn[x] is only read for x < w, already converted). */
-    uint32_t *idom_by_dfn = semi_by_dfn;
+/* --- step 4: immediate dominators and retained sizes ------------------------ */
+
+/* Semi-NCA: semi_by_dfn becomes idom_by_dfn in place, in preorder
+ * (idom_by_dfn[x] is only read for x < w, already converted). */
+static void immediate_dominators(dom_state *s)
+{
+    const uint32_t count = s->count;
+    const uint64_t reached = count - 1;
+    const uint32_t *parent_by_dfn = s->parent_by_dfn, *semi_by_dfn = s->semi_by_dfn;
+    uint32_t *idom_by_dfn = s->semi_by_dfn;
     idom_by_dfn[0] = 0;
     /* pass 4: this loop, then the one summing retained sizes */
-    lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
+    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
     for (uint32_t block = 1; block < count;) {
         uint32_t block_end = count - block > BLOCK ? block + BLOCK : count;
         for (uint32_t w = block; w < block_end; w++) {
@@ -648,25 +726,28 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
             idom_by_dfn[w] = x;
         }
         block = block_end;
-        lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
+        lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
     }
-    lf_big_free(parent_by_dfn);
-    parent_by_dfn = NULL;
+    lf_big_free(s->parent_by_dfn);
+    s->parent_by_dfn = NULL;
+    s->idom_by_dfn = idom_by_dfn;
+}
 
-    /* Retained sizes are summed in dfn space, where a dominator is usually
-     * close to its children, in the 8 bytes per vertex the forest used. */
-    s.idom_by_dfn = idom_by_dfn;
-    uint64_t *retained_by_dfn = (uint64_t *)forest;
-    s.retained_by_dfn = retained_by_dfn;
-    s.split = count / 2 > 1 ? count / 2 : 1;
-    lf_run_halves(retained_start_half, &s, threaded);
-    /* The outputs one at a time, so that idom_by_dfn is gone before the
-     * 8-byte one is mapped in: this phase then stays below the peak that
-     * listing the predecessors sets. The other core maps idom in while this
-     * one accumulates. */
-    populate_job idom_pages = {1, {{idom, (size_t)n * sizeof *idom}}};
-    populating = populate_start(&populate_thread, &idom_pages, threaded);
-    /* Children follow their dominator in preorder: accumulate bottom-up. */
+/* Retained sizes are summed in dfn space, where a dominator is usually
+ * close to its children, in the 8 bytes per vertex the forest used:
+ * children follow their dominator in preorder, so bottom-up. The other
+ * core maps the idom output in meanwhile. */
+static void sum_retained(dom_state *s)
+{
+    const uint32_t count = s->count;
+    const uint64_t reached = count - 1;
+    const uint32_t *idom_by_dfn = s->idom_by_dfn;
+    uint64_t *retained_by_dfn = s->retained_by_dfn = (uint64_t *)s->forest;
+    s->split = count / 2 > 1 ? count / 2 : 1;
+    lf_run_halves(retained_start_half, s, s->threaded);
+    populate_job idom_pages = {1, {{s->idom, (size_t)s->g->node_count * sizeof *s->idom}}};
+    pthread_t populate_thread;
+    int populating = populate_start(&populate_thread, &idom_pages, s->threaded);
     retained_by_dfn[0] = 0;
     for (uint32_t block = count - 1; block > 0;) {
         uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
@@ -674,33 +755,62 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
             retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
         block = block_end;
         if (block) /* the end is told once the outputs are stored */
-            lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, reached + (count - 1 - block), 2 * reached, 2);
+            lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, reached + (count - 1 - block),
+                                    2 * reached, 2);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
-    if (count - 1 < n)
-        lf_run_halves(clear_idom_half, &s, threaded);
-    lf_run_halves(idom_store_half, &s, threaded);
-    lf_big_free(semi_by_dfn);
-    semi_by_dfn = NULL;
-    lf_run_halves(clear_retained_half, &s, threaded);
-    lf_run_halves(retained_store_half, &s, threaded);
-    lf_graph_progress_parts(progress, 4, LF_DOM_PASSES, 2 * reached, 2 * reached, 2);
-    result->reachable_count = count - 1;
+}
+
+/* The outputs in node space, one at a time, so that idom_by_dfn is gone
+ * before the 8-byte one is mapped in: this step then stays below the peak
+ * that listing the predecessors sets. */
+static void store_outputs(dom_state *s)
+{
+    if (s->count - 1 < s->g->node_count)
+        lf_run_halves(clear_idom_half, s, s->threaded);
+    lf_run_halves(idom_store_half, s, s->threaded);
+    lf_big_free(s->semi_by_dfn);
+    s->semi_by_dfn = NULL;
+    s->idom_by_dfn = NULL;
+    lf_run_halves(clear_retained_half, s, s->threaded);
+    lf_run_halves(retained_store_half, s, s->threaded);
+    const uint64_t reached = s->count - 1;
+    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 2 * reached, 2 * reached, 2);
+}
+
+static void dom_free(dom_state *s)
+{
+    lf_big_free(s->node_to_dfn);
+    lf_big_free(s->semi_by_dfn);
+    lf_big_free(s->dfn_to_node);
+    lf_big_free(s->parent_by_dfn);
+    lf_big_free(s->forest);
+    lf_big_free(s->pred_offset);
+    lf_big_free(s->pred);
+}
+
+int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
+                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
+                                    const lf_graph_progress *progress)
+{
+    dom_state s = {.g = g, .shallow = shallow, .flags = flags, .idom = idom, .retained = retained,
+                   .progress = progress,
+                   .threaded = g->node_count >= LF_THREADED_MIN_NODES && !(flags & LF_DOM_ONE_THREAD)};
+    if (allocate_search(&s) || depth_first_search(&s)) {
+        dom_free(&s);
+        return -1;
+    }
+    list_predecessors(&s);
+    if (semidominators(&s)) {
+        dom_free(&s);
+        return -1;
+    }
+    immediate_dominators(&s);
+    sum_retained(&s);
+    store_outputs(&s);
+    result->reachable_count = s.count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
-
-    lf_big_free(dfn_to_node);
-    lf_big_free(forest);
+    dom_free(&s);
     return 0;
-
-nomem:
-    lf_big_free(node_to_dfn);
-    lf_big_free(semi_by_dfn);
-    lf_big_free(dfn_to_node);
-    lf_big_free(parent_by_dfn);
-    lf_big_free(forest);
-    free(stack);
-    lf_big_free(pred_offset);
-    lf_big_free(pred);
-    return -1;
 }
