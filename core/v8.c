@@ -475,16 +475,113 @@ static uint64_t field_offset(const uint8_t *d, uint64_t p, uint64_t end, unsigne
     return p;
 }
 
+/* The fields of a part's row that it holds from field `from` up to `to`,
+ * one by one with their checks: a row cut by the start or the end of a part. */
+static int store_fields(array_job *job, const uint8_t *kind, uint64_t row, unsigned from, unsigned to,
+                        const uint64_t *vals, uint64_t row_at)
+{
+    for (unsigned f = from; f < to; f++)
+        if (store_value(job, kind, row, f, vals[f], field_offset(job->data, row_at, job->end, f - from)))
+            return -1;
+    return 0;
+}
+
+/* A whole node row: NULL, or why it is invalid (*fault_field: which field). */
+static inline const char *store_node_row(array_job *job, const row_layout *l, uint64_t row, const uint64_t *vals,
+                                         unsigned *fault_field)
+{
+    const v8_meta *m = job->m;
+    v8_raw *raw = job->raw;
+    uint64_t t = vals[l->type];
+    if (t >= m->node_type_count)
+        return *fault_field = l->type, "node type out of range";
+    if ((vals[l->name] | vals[l->id]) > UINT32_MAX) {
+        /* V8's ids are 32-bit (so are DevTools') */
+        if (vals[l->name] > UINT32_MAX)
+            return *fault_field = l->name, "string index out of range";
+        return *fault_field = l->id, "node id out of range";
+    }
+    if (l->trace < MAX_FIELDS) {
+        if (vals[l->trace] > UINT32_MAX)
+            return *fault_field = l->trace, "trace node id out of range";
+        raw->node_trace[row] = (uint32_t)vals[l->trace];
+    }
+    raw->node_type[row] = m->node_type_kind[t];
+    raw->node_type_raw[row] = (uint8_t)t;
+    raw->node_name[row] = (uint32_t)vals[l->name];
+    raw->node_id[row] = (uint32_t)vals[l->id];
+    raw->node_size[row] = vals[l->size];
+    raw->edge_offset[row] = vals[l->edges];
+    if (l->detached < MAX_FIELDS)
+        raw->node_detached[row] = (uint8_t)(vals[l->detached] & 3);
+    return NULL;
+}
+
+/* A whole edge row: NULL, or why it is invalid (*fault_field: which field). */
+static inline const char *store_edge_row(array_job *job, const row_layout *l, uint64_t row, const uint64_t *vals,
+                                         unsigned *fault_field)
+{
+    const v8_meta *m = job->m;
+    v8_raw *raw = job->raw;
+    uint64_t t = vals[l->type], v = vals[l->to], node = node_of_index(v, m->node_fields);
+    if (t >= m->edge_type_count)
+        return *fault_field = l->type, "edge type out of range";
+    if (vals[l->name] > UINT32_MAX)
+        return *fault_field = l->name, "edge name or index out of range";
+    if (node * m->node_fields != v || node >= m->node_count)
+        return *fault_field = l->to, "edge target is not a node";
+    raw->edge_type[row] = m->edge_type_kind[t];
+    raw->edge_name[row] = (uint32_t)vals[l->name];
+    raw->edge_target[row] = (uint32_t)node;
+    return NULL;
+}
+
+/* After a value: a ',' (the next value follows) or the ']' that ends the
+ * array (job->close), blanks allowed; the end of the part also ends it. */
+static inline int pass_separator(array_job *job, const uint8_t *d, uint64_t end, uint64_t *p_io)
+{
+    uint64_t p = *p_io;
+    if (p < end && d[p] == ',') {
+        *p_io = p + 1;
+        return 0;
+    }
+    while (p < end && is_blank(d[p]))
+        p++;
+    if (p < end && d[p] == ']') {
+        job->close = p;
+    } else if (p < end) {
+        if (d[p] != ',')
+            return job_fail(job, p, "expected ',' or ']'");
+        p++;
+    }
+    *p_io = p;
+    return 0;
+}
+
+/* The progress check rides on the check against the header's count: the
+ * limit stops every VALUES_PER_REPORT values too (a compare of its own per
+ * row cost 4% of the parse loop). -1: more values than the header said. */
+static int report_or_overflow(array_job *job, uint64_t index, uint64_t p, uint64_t *reported, uint64_t *limit)
+{
+    if (index >= job->total)
+        return job_fail(job, p, "more values than the header's count");
+    lf_progress_add(job->progress, p - *reported);
+    *reported = p;
+    *limit = job->total - index > VALUES_PER_REPORT ? index + VALUES_PER_REPORT : job->total;
+    return 0;
+}
+
+/* Parses one part of a number array, value by value, storing each row as it
+ * completes. The loop stays in one body: it is the reader's hot path, the
+ * row stores are inlined into it. */
 static void *parse_part(void *arg)
 {
     array_job *job = arg;
-    const v8_meta *m = job->m;
-    v8_raw *raw = job->raw;
     const uint8_t *d = job->data;
-    const unsigned fields = job->is_edges ? m->edge_fields : m->node_fields;
-    const uint8_t *kind = job->is_edges ? m->edge_field_kind : m->node_field_kind;
+    const unsigned fields = job->is_edges ? job->m->edge_fields : job->m->node_fields;
+    const uint8_t *kind = job->is_edges ? job->m->edge_field_kind : job->m->node_field_kind;
     row_layout l = layout_of(kind, fields);
-    if (!raw->node_trace)
+    if (!job->raw->node_trace)
         l.trace = MAX_FIELDS; /* tracking off: the field is all zeros, not kept */
     const uint64_t end = job->end;
     uint64_t p = job->start, index = job->first;
@@ -496,9 +593,6 @@ static void *parse_part(void *arg)
     const char *fault = NULL;
     unsigned fault_field = 0;
     job->close = NO_CLOSE;
-    /* progress: the check against the header's count stops every
-     * VALUES_PER_REPORT values too, to report (a compare of its own per row
-     * cost 4% of this loop) */
     uint64_t reported = p, limit = job->total;
     if (job->progress && job->total - index > VALUES_PER_REPORT)
         limit = index + VALUES_PER_REPORT;
@@ -511,98 +605,28 @@ static void *parse_part(void *arg)
             job->close = p;
             break;
         }
-        if (index >= limit) {
-            if (index >= job->total) {
-                job_fail(job, p, "more values than the header's count");
-                return NULL;
-            }
-            lf_progress_add(job->progress, p - reported);
-            reported = p;
-            limit = job->total - index > VALUES_PER_REPORT ? index + VALUES_PER_REPORT : job->total;
-        }
+        if (index >= limit && report_or_overflow(job, index, p, &reported, &limit))
+            return NULL;
         if (field == 0 && job->is_edges && row % V8_ROW_STEP == 0)
-            raw->edge_row_at[row / V8_ROW_STEP] = p; /* where labels are read back from */
+            job->raw->edge_row_at[row / V8_ROW_STEP] = p; /* where labels are read back from */
         if (read_uint(job, d, end, &p, &vals[field]))
             return NULL;
         index++;
-        if (p < end && d[p] == ',') {
-            p++;
-        } else {
-            while (p < end && is_blank(d[p]))
-                p++;
-            if (p < end && d[p] == ']') {
-                job->close = p;
-            } else if (p < end) {
-                if (d[p] != ',') {
-                    job_fail(job, p, "expected ',' or ']'");
-                    return NULL;
-                }
-                p++;
-            }
-        }
+        if (pass_separator(job, d, end, &p))
+            return NULL;
         if (++field < fields && job->close == NO_CLOSE)
             continue;
         if (field < fields)
             break; /* the array ends inside a row: the fields it has are stored below */
         /* a row is complete (perhaps only from first_field on) */
-        if (!job->is_edges) {
-            if (first_field == 0) {
-                uint64_t t = vals[l.type];
-                if (t >= m->node_type_count) {
-                    fault = "node type out of range", fault_field = l.type;
-                    break;
-                }
-                if ((vals[l.name] | vals[l.id]) > UINT32_MAX) {
-                    /* V8's ids are 32-bit (so are DevTools') */
-                    if (vals[l.name] > UINT32_MAX)
-                        fault = "string index out of range", fault_field = l.name;
-                    else
-                        fault = "node id out of range", fault_field = l.id;
-                    break;
-                }
-                if (l.trace < MAX_FIELDS) {
-                    if (vals[l.trace] > UINT32_MAX) {
-                        fault = "trace node id out of range", fault_field = l.trace;
-                        break;
-                    }
-                    raw->node_trace[row] = (uint32_t)vals[l.trace];
-                }
-                raw->node_type[row] = m->node_type_kind[t];
-                raw->node_type_raw[row] = (uint8_t)t;
-                raw->node_name[row] = (uint32_t)vals[l.name];
-                raw->node_id[row] = (uint32_t)vals[l.id];
-                raw->node_size[row] = vals[l.size];
-                raw->edge_offset[row] = vals[l.edges];
-                if (l.detached < MAX_FIELDS)
-                    raw->node_detached[row] = (uint8_t)(vals[l.detached] & 3);
-            } else {
-                for (unsigned f = first_field; f < fields; f++)
-                    if (store_value(job, kind, row, f, vals[f], field_offset(d, row_at, end, f - first_field)))
-                        return NULL;
-            }
+        if (first_field != 0) {
+            if (store_fields(job, kind, row, first_field, fields, vals, row_at))
+                return NULL;
         } else {
-            if (first_field == 0) {
-                uint64_t t = vals[l.type], v = vals[l.to], node = node_of_index(v, m->node_fields);
-                if (t >= m->edge_type_count) {
-                    fault = "edge type out of range", fault_field = l.type;
-                    break;
-                }
-                if (vals[l.name] > UINT32_MAX) {
-                    fault = "edge name or index out of range", fault_field = l.name;
-                    break;
-                }
-                if (node * m->node_fields != v || node >= m->node_count) {
-                    fault = "edge target is not a node", fault_field = l.to;
-                    break;
-                }
-                raw->edge_type[row] = m->edge_type_kind[t];
-                raw->edge_name[row] = (uint32_t)vals[l.name];
-                raw->edge_target[row] = (uint32_t)node;
-            } else {
-                for (unsigned f = first_field; f < fields; f++)
-                    if (store_value(job, kind, row, f, vals[f], field_offset(d, row_at, end, f - first_field)))
-                        return NULL;
-            }
+            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &fault_field)
+                                  : store_node_row(job, &l, row, vals, &fault_field);
+            if (fault)
+                break;
         }
         field = 0;
         first_field = 0;
@@ -616,10 +640,8 @@ static void *parse_part(void *arg)
         return NULL;
     }
     /* a row cut by the end of this part: the fields it has */
-    for (unsigned f = first_field; f < field; f++) {
-        if (store_value(job, kind, row, f, vals[f], field_offset(d, row_at, end, f - first_field)))
-            return NULL;
-    }
+    if (store_fields(job, kind, row, first_field, field, vals, row_at))
+        return NULL;
     job->parsed = index - job->first;
     return NULL;
 }
@@ -1017,118 +1039,163 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     return lf_v8_parse_reporting(data, size, threads, partial, NULL, out, err);
 }
 
+/* One read of a snapshot: the JSON cursor, what the header said, the raw
+ * arrays and which of the top-level members have been met. */
+typedef struct v8_reader {
+    lf_json j;
+    v8_meta m;
+    v8_raw raw;
+    v8_trace trace;
+    char *buf;                 /* key and string scratch */
+    size_t cap;
+    unsigned threads;
+    int partial;
+    int have_nodes, have_edges, have_strings;
+    uint64_t nodes_at, edges_at; /* where the members' keys are, for messages */
+    uint64_t cut_at;           /* a partial snapshot: where its edges end; 0: whole */
+    lf_progress_counter progress; /* bytes of the JSON parsed */
+} v8_reader;
+
+/* "nodes" or "edges": once each, nodes first, after a complete header. */
+static int read_number_member(v8_reader *r, int is_edges, uint64_t key_at)
+{
+    int rc;
+    if ((is_edges ? r->have_edges : r->have_nodes) || (is_edges && !r->have_nodes))
+        rc = lf_fail_at(r->j.err, key_at, "unsupported snapshot layout",
+                        is_edges ? "edges before nodes, or twice" : "nodes twice");
+    else if (!(rc = check_layout(&r->j, &r->m, key_at)) &&
+             !(rc = allocate(&r->j, &r->m, &r->raw, is_edges, r->partial)))
+        rc = read_array(&r->j, &r->m, &r->raw, is_edges,
+                        is_edges ? r->raw.edge_count * r->m.edge_fields : r->m.node_count * r->m.node_fields,
+                        r->threads, &r->progress, r->partial ? &r->cut_at : NULL);
+    *(is_edges ? &r->have_edges : &r->have_nodes) = 1;
+    *(is_edges ? &r->edges_at : &r->nodes_at) = key_at;
+    return rc;
+}
+
+/* The value of the top-level member whose key (len bytes) is in r->buf. */
+static int read_member(v8_reader *r, size_t len, uint64_t key_at)
+{
+    const char *key = r->buf;
+    if (key_is(key, len, "snapshot"))
+        return read_header(&r->j, &r->m, &r->raw, &r->buf, &r->cap);
+    if (key_is(key, len, "nodes") || key_is(key, len, "edges"))
+        return read_number_member(r, key[0] == 'e', key_at);
+    if (key_is(key, len, "trace_function_infos") && r->m.trace_function_count > 0 && !r->trace.have_infos)
+        return v8_trace_read_infos(&r->j, &r->trace);
+    if (key_is(key, len, "trace_tree") && r->m.trace_function_count > 0 && !r->trace.have_tree)
+        return v8_trace_read_tree(&r->j, &r->trace);
+    if (key_is(key, len, "strings")) {
+        int rc = r->have_strings ? lf_fail_at(r->j.err, key_at, "unsupported snapshot layout", "strings twice")
+                                 : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress);
+        r->have_strings = 1;
+        return rc;
+    }
+    return lf_json_skip(&r->j);
+}
+
+/* The top-level object, member by member. A partial snapshot cut after its
+ * nodes stops at the cut and is read as far as it goes. */
+static int read_members(v8_reader *r)
+{
+    lf_error *err = r->j.err;
+    if (lf_json_expect(&r->j, '{', "the snapshot"))
+        return -1;
+    for (;;) {
+        size_t len;
+        uint64_t key_at = r->j.pos;
+        if (lf_json_string(&r->j, &r->buf, &r->cap, &len) || lf_json_expect(&r->j, ':', "the snapshot"))
+            return -1;
+        int rc = read_member(r, len, key_at);
+        lf_progress_reach(&r->progress, r->j.pos); /* what the arrays' threads left untold */
+        int more = rc ? -1 : lf_json_next(&r->j, '}', "the snapshot");
+        if (more < 0 && r->partial && err->truncated && r->have_edges) {
+            /* cut after the nodes: analyse what there is (nodes, the edges
+             * read, the strings read); strings past the cut are placeholders */
+            if (!r->cut_at)
+                r->cut_at = r->j.end;
+            r->have_strings = 1;
+            return 0;
+        }
+        if (more < 0) {
+            if (!r->have_edges && r->partial && err->truncated)
+                lf_fail_at(err, err->position, "snapshot cut off before its edges",
+                           "--partial needs the whole nodes array");
+            if (!r->have_edges)
+                err->truncated = 0; /* no hint: --partial cannot help */
+            return -1;
+        }
+        if (more == 0)
+            return 0;
+    }
+}
+
+/* After the members: nothing but blanks follows a whole snapshot, and it
+ * has nodes, edges and strings. */
+static int check_complete(v8_reader *r)
+{
+    lf_error *err = r->j.err;
+    if (!r->cut_at && lf_json_peek(&r->j) != -1)
+        return lf_fail_at(err, r->j.pos, "trailing data after the snapshot", NULL);
+    if (!r->have_nodes || !r->have_edges || !r->have_strings)
+        return lf_fail_at(err, r->j.end, "snapshot incomplete", "no %s array",
+                          !r->have_nodes ? "nodes" : !r->have_edges ? "edges" : "strings");
+    if (r->raw.node_count == 0)
+        return lf_fail_at(err, r->nodes_at, "snapshot without nodes", NULL);
+    return 0;
+}
+
+/* The snapshot from the raw arrays: DevTools' model, allocation sites, and
+ * the lazy fields that read kinds and labels back from the file. */
+static int build_model(v8_reader *r, uint32_t strings_read, lf_snapshot *out)
+{
+    lf_error *err = r->j.err;
+    if (check_references(&r->j, &r->m, &r->raw, r->nodes_at, r->edges_at))
+        return -1;
+    const uint32_t *ids = r->raw.node_id; /* the snapshot's once built, read through the lazy fields */
+    if (v8_build_snapshot(&r->raw, r->threads, out, err))
+        return -1;
+    if (v8_trace_sites(&r->raw, r->cut_at ? strings_read : r->raw.string_count,
+                       r->cut_at ? strings_read : UINT32_MAX, out, err))
+        return -1;
+    if (keep_labels_lazy(&r->raw, &r->m, r->j.data, r->j.end, strings_read, ids, r->nodes_at, out))
+        return lf_fail_nomem(err, "reading the snapshot");
+    if (r->cut_at) {
+        out->flags |= LF_SNAP_PARTIAL;
+        out->stats.cut_at = r->cut_at; /* the bytes the cut record lacked are not known */
+    }
+    return 0;
+}
+
+static int read_snapshot(v8_reader *r, lf_snapshot *out)
+{
+    if (lf_strtab_init(&r->raw.strings))
+        return lf_fail_nomem(r->j.err, "reading strings");
+    if (read_members(r))
+        return -1;
+    lf_progress_reach(&r->progress, r->j.end);
+    const uint32_t strings_read = r->raw.string_count;
+    if (r->cut_at && patch_cut_snapshot(&r->raw, r->j.err))
+        return -1;
+    if (check_complete(r))
+        return -1;
+    return build_model(r, strings_read, out);
+}
+
 int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
                           const lf_progress *progress_to, lf_snapshot *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
-    v8_meta m;
-    memset(&m, 0, sizeof m);
-    v8_raw raw;
-    memset(&raw, 0, sizeof raw);
-    v8_trace trace;
-    memset(&trace, 0, sizeof trace);
-    raw.trace = &trace;
-    lf_json j = {data, 0, size, err};
-    char *buf = NULL;
-    size_t cap = 0;
-    int rc = -1, have_nodes = 0, have_edges = 0, have_strings = 0;
-    uint64_t nodes_at = 0, edges_at = 0, cut_at = 0;
-    lf_progress_counter progress; /* bytes of the JSON parsed */
-    lf_progress_begin(&progress, progress_to, "", size);
-    if (lf_strtab_init(&raw.strings)) {
-        lf_fail_nomem(err, "reading strings");
-        goto out;
-    }
-    if (lf_json_expect(&j, '{', "the snapshot"))
-        goto out;
-    for (;;) {
-        size_t len;
-        uint64_t key_at = j.pos;
-        if (lf_json_string(&j, &buf, &cap, &len) || lf_json_expect(&j, ':', "the snapshot"))
-            goto out;
-        int r;
-        if (key_is(buf, len, "snapshot")) {
-            r = read_header(&j, &m, &raw, &buf, &cap);
-        } else if (key_is(buf, len, "nodes") || key_is(buf, len, "edges")) {
-            int is_edges = buf[0] == 'e';
-            if ((is_edges ? have_edges : have_nodes) ||
-                (is_edges && !have_nodes))
-                r = lf_fail_at(err, key_at, "unsupported snapshot layout",
-                               is_edges ? "edges before nodes, or twice" : "nodes twice");
-            else if (!(r = check_layout(&j, &m, key_at)) &&
-                     !(r = allocate(&j, &m, &raw, is_edges, partial)))
-                r = read_array(&j, &m, &raw, is_edges,
-                               is_edges ? raw.edge_count * m.edge_fields : m.node_count * m.node_fields,
-                               threads, &progress, partial ? &cut_at : NULL);
-            *(is_edges ? &have_edges : &have_nodes) = 1;
-            *(is_edges ? &edges_at : &nodes_at) = key_at;
-        } else if (key_is(buf, len, "trace_function_infos") && m.trace_function_count > 0 && !trace.have_infos) {
-            r = v8_trace_read_infos(&j, &trace);
-        } else if (key_is(buf, len, "trace_tree") && m.trace_function_count > 0 && !trace.have_tree) {
-            r = v8_trace_read_tree(&j, &trace);
-        } else if (key_is(buf, len, "strings")) {
-            r = have_strings ? lf_fail_at(err, key_at, "unsupported snapshot layout", "strings twice")
-                             : read_strings(&j, &raw, &buf, &cap, &progress);
-            have_strings = 1;
-        } else {
-            r = lf_json_skip(&j);
-        }
-        lf_progress_reach(&progress, j.pos); /* what the arrays' threads left untold */
-        int more = r ? -1 : lf_json_next(&j, '}', "the snapshot");
-        if (more < 0 && partial && err->truncated && have_edges) {
-            /* cut after the nodes: analyse what there is (nodes, the edges
-             * read, the strings read); strings past the cut are placeholders */
-            if (!cut_at)
-                cut_at = size;
-            have_strings = 1;
-            break;
-        }
-        if (more < 0) {
-            if (!have_edges && partial && err->truncated)
-                lf_fail_at(err, err->position, "snapshot cut off before its edges",
-                           "--partial needs the whole nodes array");
-            if (!have_edges)
-                err->truncated = 0; /* no hint: --partial cannot help */
-            goto out;
-        }
-        if (more == 0)
-            break;
-    }
-    lf_progress_reach(&progress, size);
-    const uint32_t strings_read = raw.string_count;
-    if (cut_at && patch_cut_snapshot(&raw, err))
-        goto out;
-    if (!cut_at && lf_json_peek(&j) != -1) {
-        lf_fail_at(err, j.pos, "trailing data after the snapshot", NULL);
-        goto out;
-    }
-    if (!have_nodes || !have_edges || !have_strings) {
-        lf_fail_at(err, size, "snapshot incomplete", "no %s array",
-                   !have_nodes ? "nodes" : !have_edges ? "edges" : "strings");
-        goto out;
-    }
-    if (raw.node_count == 0) {
-        lf_fail_at(err, nodes_at, "snapshot without nodes", NULL);
-        goto out;
-    }
-    if (check_references(&j, &m, &raw, nodes_at, edges_at))
-        goto out;
-    const uint32_t *ids = raw.node_id; /* the snapshot's once built, read through the lazy fields */
-    rc = v8_build_snapshot(&raw, threads, out, err);
-    if (rc == 0)
-        rc = v8_trace_sites(&raw, cut_at ? strings_read : raw.string_count, cut_at ? strings_read : UINT32_MAX,
-                            out, err);
-    if (rc == 0 && keep_labels_lazy(&raw, &m, data, size, strings_read, ids, nodes_at, out)) {
-        lf_fail_nomem(err, "reading the snapshot");
-        rc = -1;
-    }
-    if (rc == 0 && cut_at) {
-        out->flags |= LF_SNAP_PARTIAL;
-        out->stats.cut_at = cut_at; /* the bytes the cut record lacked are not known */
-    }
-out:
-    lf_big_free(buf);
-    raw_free(&raw);
+    v8_reader r;
+    memset(&r, 0, sizeof r);
+    r.j = (lf_json){data, 0, size, err};
+    r.raw.trace = &r.trace;
+    r.threads = threads;
+    r.partial = partial;
+    lf_progress_begin(&r.progress, progress_to, "", size);
+    int rc = read_snapshot(&r, out);
+    lf_big_free(r.buf);
+    raw_free(&r.raw);
     if (rc)
         lf_snapshot_free(out);
     return rc;

@@ -28,12 +28,6 @@
 #define NO_OWNER 0xffffffffu
 #define MANY_OWNERS 0xfffffffeu
 
-typedef struct model {
-    v8_raw *raw;
-    lf_error *err;
-    const char *bytes;          /* string bytes and offsets of raw->strings */
-} model;
-
 /* A string by its index in the table (node names are, once
  * v8_build_snapshot starts; edge names are by their index in the file). */
 static const char *str(const v8_raw *raw, uint32_t s, size_t *len)
@@ -481,189 +475,231 @@ out:
     return rc;
 }
 
-int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error *err)
+/* The model's arrays while they are made: each step frees what it alone
+ * needed, model_free what a failure leaves. */
+typedef struct model {
+    uint64_t *weak_bits;       /* edge -> 1 for an edge that does not retain */
+    uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
+    uint32_t *class_string;    /* node -> its class name (strtab index) */
+    uint32_t *target;          /* edge -> target node | LF_EDGE_WEAK: the raw targets, taken */
+    uint32_t *object_class;    /* node -> class */
+    uint32_t *class_name;      /* class -> strtab index */
+    size_t class_count, class_cap;
+    lf_root *roots;
+    size_t root_count, root_cap;
+    uint32_t *named;           /* synthetic nodes, then their names */
+    size_t named_count;
+} model;
+
+static void model_free(model *md)
+{
+    lf_big_free(md->weak_bits);
+    lf_big_free(md->has_retainer);
+    lf_big_free(md->class_string);
+    lf_big_free(md->target);
+    lf_big_free(md->object_class);
+    lf_big_free(md->class_name);
+    lf_big_free(md->roots);
+    free(md->named);
+}
+
+/* Node names become table indices: the file's string k is table string
+ * V8_STRING_BASE + k. */
+static void rebase_node_names(v8_raw *raw)
+{
+    for (uint32_t v = 0; v < raw->node_count; v++)
+        raw->node_name[v] += V8_STRING_BASE;
+}
+
+/* Two independent jobs: the edges (page-owned nodes, retaining or not) on a
+ * second thread; sizes, class names and interfaces, which add strings, here.
+ * The edge job reads no string bytes. */
+static int classify_and_name(v8_raw *raw, unsigned threads, model *md, lf_error *err)
 {
     const uint32_t n = raw->node_count;
-    const uint64_t m = raw->edge_count;
-    const uint32_t root = raw->root_ordinal;
-    int rc = -1;
-    uint8_t *has_retainer = NULL;
-    uint64_t *weakmap_table = NULL, *weak_bits = NULL;
-    uint32_t *target = NULL, *class_string = NULL, *object_class = NULL;
-    uint32_t *class_name = NULL, *class_of_string = NULL, *named = NULL;
-    lf_root *roots = NULL;
-    size_t root_count = 0, root_cap = 0;
-
-    for (uint32_t v = 0; v < n; v++)
-        raw->node_name[v] += V8_STRING_BASE;
-    if (propagate_dom_state(raw, err))
-        goto out;
-    weak_bits = lf_big_calloc(m / 64 + 1, sizeof *weak_bits);
-    class_string = lf_big_malloc(((size_t)n + 1) * sizeof *class_string);
-    has_retainer = lf_big_calloc((size_t)n + 1, 1);
-    if (!weak_bits || !class_string || !has_retainer) {
-        lf_fail_nomem(err, "reading the snapshot");
-        goto out;
-    }
-    /* Two independent jobs: the edges (page-owned nodes, retaining or not,
-     * labels) on a second thread; sizes and class names, which add strings,
-     * here. The edge job reads no string bytes. */
-    weakmap_table = weakmap_names(raw, err);
+    md->weak_bits = lf_big_calloc(raw->edge_count / 64 + 1, sizeof *md->weak_bits);
+    md->class_string = lf_big_malloc(((size_t)n + 1) * sizeof *md->class_string);
+    md->has_retainer = lf_big_calloc((size_t)n + 1, 1);
+    if (!md->weak_bits || !md->class_string || !md->has_retainer)
+        return lf_fail_nomem(err, "reading the snapshot");
+    uint64_t *weakmap_table = weakmap_names(raw, err);
     if (!weakmap_table)
-        goto out;
+        return -1;
     edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
-                    .weakmap_table = weakmap_table, .weak_bits = weak_bits,
-                    .has_retainer = has_retainer, .split_edges = threads > 1};
+                    .weakmap_table = weakmap_table, .weak_bits = md->weak_bits,
+                    .has_retainer = md->has_retainer, .split_edges = threads > 1};
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
     int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
-    int sizes_rc = move_owned_sizes(raw, raw->node_size, external_name, err);
-    if (!sizes_rc)
-        sizes_rc = class_names(raw, class_string, err);
-    if (!sizes_rc)
-        sizes_rc = v8_infer_interfaces(raw, class_string, err);
-    if (threaded) {
+    int rc = move_owned_sizes(raw, raw->node_size, external_name, err);
+    if (!rc)
+        rc = class_names(raw, md->class_string, err);
+    if (!rc)
+        rc = v8_infer_interfaces(raw, md->class_string, err);
+    if (threaded)
         pthread_join(edges_thread, NULL);
-    }
     else
         edges_run(&ej);
-    if (sizes_rc)
-        goto out;
-    if (ej.rc) {
-        *err = ej.err;
-        goto out;
-    }
     lf_big_free(weakmap_table);
-    weakmap_table = NULL;
-    /* Nothing reads the raw targets any more: they become the snapshot's. */
-    target = raw->edge_target;
+    if (!rc && ej.rc) {
+        *err = ej.err;
+        rc = -1;
+    }
+    return rc;
+}
+
+/* Nothing reads the raw targets any more: they become the snapshot's, the
+ * edges that do not retain marked weak. */
+static void take_targets(v8_raw *raw, model *md, lf_snapshot *out)
+{
+    md->target = raw->edge_target;
     raw->edge_target = NULL;
     uint64_t non_owning = 0; /* left out by DevTools' rules, not weak by type */
-    for (uint64_t w = 0; w <= m / 64; w++)
-        for (uint64_t bits = weak_bits[w]; bits; bits &= bits - 1) {
+    for (uint64_t w = 0; w <= raw->edge_count / 64; w++)
+        for (uint64_t bits = md->weak_bits[w]; bits; bits &= bits - 1) {
             uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(bits);
-            target[e] |= LF_EDGE_WEAK;
+            md->target[e] |= LF_EDGE_WEAK;
             non_owning += raw->edge_type[e] != V8E_WEAK;
         }
     out->stats.non_owning_edges = non_owning;
-    lf_big_free(weak_bits);
-    weak_bits = NULL;
+    lf_big_free(md->weak_bits);
+    md->weak_bits = NULL;
+}
 
-    /* Roots: the root, then the nodes DevTools hangs under it because
-     * nothing retains them. */
+/* Roots: the root, then the nodes DevTools hangs under it because nothing
+ * retains them. */
+static int collect_roots(v8_raw *raw, model *md, lf_error *err)
+{
     int64_t root_kind = lf_strtab_intern(&raw->strings, "(root)", 6);
     int64_t weak_kind = lf_strtab_intern(&raw->strings, "only weakly retained", 20);
     if (root_kind < 0 || weak_kind < 0 ||
-        lf_vec_reserve((void **)&roots, &root_cap, 1, sizeof *roots)) {
-        lf_fail_nomem(err, "reading the snapshot");
-        goto out;
-    }
-    roots[root_count++] = (lf_root){root, (uint32_t)root_kind, 0, 0};
-    for (uint32_t v = 0; v < n; v++) {
-        if (v == root || has_retainer[v])
+        lf_vec_reserve((void **)&md->roots, &md->root_cap, 1, sizeof *md->roots))
+        return lf_fail_nomem(err, "reading the snapshot");
+    md->roots[md->root_count++] = (lf_root){raw->root_ordinal, (uint32_t)root_kind, 0, 0};
+    for (uint32_t v = 0; v < raw->node_count; v++) {
+        if (v == raw->root_ordinal || md->has_retainer[v])
             continue;
-        if (lf_vec_reserve((void **)&roots, &root_cap, root_count + 1, sizeof *roots)) {
-            lf_fail_nomem(err, "reading the snapshot");
-            goto out;
-        }
-        roots[root_count++] = (lf_root){v, (uint32_t)weak_kind, 0, 0};
+        if (lf_vec_reserve((void **)&md->roots, &md->root_cap, md->root_count + 1, sizeof *md->roots))
+            return lf_fail_nomem(err, "reading the snapshot");
+        md->roots[md->root_count++] = (lf_root){v, (uint32_t)weak_kind, 0, 0};
     }
-    lf_big_free(has_retainer);
-    has_retainer = NULL;
+    lf_big_free(md->has_retainer);
+    md->has_retainer = NULL;
+    return 0;
+}
 
-    /* Classes: one per distinct class name, in order of first appearance. */
-    const uint32_t strings = raw->strings.count;
-    class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
-    object_class = lf_big_malloc(((size_t)n + 1) * sizeof *object_class);
-    size_t class_count = 0, class_cap = 0;
-    if (!class_of_string || !object_class) {
-        lf_fail_nomem(err, "naming classes");
-        goto out;
+/* Classes: one per distinct class name, in order of first appearance. */
+static int number_classes(const v8_raw *raw, model *md, lf_error *err)
+{
+    const uint32_t n = raw->node_count, strings = raw->strings.count;
+    uint32_t *class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
+    md->object_class = lf_big_malloc(((size_t)n + 1) * sizeof *md->object_class);
+    if (!class_of_string || !md->object_class) {
+        lf_big_free(class_of_string);
+        return lf_fail_nomem(err, "naming classes");
     }
     memset(class_of_string, 0xff, ((size_t)strings + 1) * sizeof *class_of_string);
     for (uint32_t v = 0; v < n; v++) {
-        uint32_t s = class_string[v];
+        uint32_t s = md->class_string[v];
         if (class_of_string[s] == 0xffffffffu) {
-            if (lf_vec_reserve((void **)&class_name, &class_cap, class_count + 1, sizeof *class_name)) {
-                lf_fail_nomem(err, "naming classes");
-                goto out;
+            if (lf_vec_reserve((void **)&md->class_name, &md->class_cap, md->class_count + 1,
+                               sizeof *md->class_name)) {
+                lf_big_free(class_of_string);
+                return lf_fail_nomem(err, "naming classes");
             }
-            class_name[class_count] = s;
-            class_of_string[s] = (uint32_t)class_count++;
+            md->class_name[md->class_count] = s;
+            class_of_string[s] = (uint32_t)md->class_count++;
         }
-        object_class[v] = class_of_string[s];
+        md->object_class[v] = class_of_string[s];
     }
     lf_big_free(class_of_string);
-    class_of_string = NULL;
-    lf_big_free(class_string);
-    class_string = NULL;
+    lf_big_free(md->class_string);
+    md->class_string = NULL;
+    return 0;
+}
 
-    /* Synthetic nodes ("(GC roots)", "(Strong roots)", ...) are shown by name. */
-    size_t named_count = 0;
+/* Synthetic nodes ("(GC roots)", "(Strong roots)", ...) are shown by name. */
+static int name_synthetic_nodes(const v8_raw *raw, model *md, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    size_t count = 0;
     for (uint32_t v = 0; v < n; v++)
-        named_count += raw->node_type[v] == V8N_SYNTHETIC;
-    named = malloc((2 * named_count + 1) * sizeof *named);
-    if (!named) {
-        lf_fail_nomem(err, "reading the snapshot");
-        goto out;
-    }
+        count += raw->node_type[v] == V8N_SYNTHETIC;
+    md->named = malloc((2 * count + 1) * sizeof *md->named);
+    if (!md->named)
+        return lf_fail_nomem(err, "reading the snapshot");
     for (uint32_t v = 0, i = 0; v < n; v++)
         if (raw->node_type[v] == V8N_SYNTHETIC) {
-            named[i] = v;
-            named[named_count + i++] = raw->node_name[v];
+            md->named[i] = v;
+            md->named[count + i++] = raw->node_name[v];
         }
-    out->named_count = (uint32_t)named_count;
-    out->named_node = named;
-    out->named_string = named + named_count;
+    md->named_count = count;
+    return 0;
+}
 
+/* The arrays become the snapshot's (out frees them from now on, even those
+ * lf_snapshot_own could not take: those are freed here). */
+static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
+{
+    out->named_count = (uint32_t)md->named_count;
+    out->named_node = md->named;
+    out->named_string = md->named + md->named_count;
     out->format = LF_FORMAT_V8;
     out->source_format = LF_FORMAT_V8;
     out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE | LF_SNAP_EMPTY_UNCOUNTED;
-    out->object_count = n;
-    out->edge_count = m;
-    out->class_count = (uint32_t)class_count;
-    out->root_count = (uint32_t)root_count;
+    out->object_count = raw->node_count;
+    out->edge_count = raw->edge_count;
+    out->class_count = (uint32_t)md->class_count;
+    out->root_count = (uint32_t)md->root_count;
     out->string_count = raw->strings.count;
-    void *handed[] = {raw->node_id, object_class, raw->node_size, raw->edge_offset, target,
-                      class_name, roots, raw->strings.offset, raw->strings.bytes, named};
+    void *handed[] = {raw->node_id, md->object_class, raw->node_size, raw->edge_offset, md->target,
+                      md->class_name, md->roots, raw->strings.offset, raw->strings.bytes, md->named};
+    int rc = 0;
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
-        if (!lf_snapshot_own(out, handed[i])) {
+        if (rc || !lf_snapshot_own(out, handed[i])) {
+            if (!rc)
+                lf_fail_nomem(err, "reading the snapshot");
+            rc = -1;
             lf_big_free(handed[i]);
-            lf_fail_nomem(err, "reading the snapshot");
-            for (size_t k = i + 1; k < sizeof handed / sizeof handed[0]; k++)
-                lf_big_free(handed[k]);
-            raw->node_id = NULL;
-            raw->node_size = NULL;
-            raw->edge_offset = NULL;
-            raw->strings.offset = NULL;
-            raw->strings.bytes = NULL;
-            return -1;
         }
-    out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
-    out->object_class = object_class;
-    out->object_shallow = raw->node_size;
-    out->edge_offset = raw->edge_offset;
-    out->edge_target = target;
-    out->class_name = class_name;
-    out->root = roots;
-    out->string_offset = raw->strings.offset;
-    out->string_bytes = raw->strings.bytes;
+    if (rc == 0) {
+        out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
+        out->object_class = md->object_class;
+        out->object_shallow = raw->node_size;
+        out->edge_offset = raw->edge_offset;
+        out->edge_target = md->target;
+        out->class_name = md->class_name;
+        out->root = md->roots;
+        out->string_offset = raw->strings.offset;
+        out->string_bytes = raw->strings.bytes;
+    }
+    memset(md, 0, sizeof *md);
     raw->node_id = NULL;
     raw->node_size = NULL;
     raw->edge_offset = NULL;
     raw->strings.offset = NULL;
     raw->strings.bytes = NULL;
-    return 0;
-out:
-    lf_big_free(weakmap_table);
-    lf_big_free(weak_bits);
-    lf_big_free(has_retainer);
-    lf_big_free(target);
-    lf_big_free(class_string);
-    lf_big_free(object_class);
-    lf_big_free(class_name);
-    lf_big_free(class_of_string);
-    lf_big_free(roots);
-    free(named);
+    return rc;
+}
+
+int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error *err)
+{
+    model md;
+    memset(&md, 0, sizeof md);
+    rebase_node_names(raw);
+    int rc = propagate_dom_state(raw, err);
+    if (!rc)
+        rc = classify_and_name(raw, threads, &md, err);
+    if (!rc)
+        take_targets(raw, &md, out);
+    if (!rc)
+        rc = collect_roots(raw, &md, err);
+    if (!rc)
+        rc = number_classes(raw, &md, err);
+    if (!rc)
+        rc = name_synthetic_nodes(raw, &md, err);
+    if (!rc)
+        return hand_over(raw, &md, out, err);
+    model_free(&md);
     return rc;
 }
