@@ -63,6 +63,12 @@ void lf_file_unmap(lf_mapped_file *f)
     memset(f, 0, sizeof *f);
 }
 
+void lf_file_release_pages(const lf_mapped_file *f)
+{
+    if (f->map)
+        (void)madvise(f->map, (size_t)f->size, MADV_DONTNEED); /* only memory: may fail */
+}
+
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err)
 {
     size_t got = 0;

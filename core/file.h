@@ -21,6 +21,12 @@ typedef struct lf_mapped_file {
 int lf_file_map_fd(int fd, lf_mapped_file *f, lf_error *err);
 int lf_file_map(const char *path, lf_mapped_file *f, lf_error *err);
 void lf_file_unmap(lf_mapped_file *f);
+/* Lets go of the pages of the mapping this process has touched: they stay
+ * in the page cache and come back on the next access. Once a reader is
+ * done, the dump is only read here and there (ids, labels), and its pages
+ * need not count in the process's resident memory. The mapping is a
+ * read-only view of a file, so nothing is lost. */
+void lf_file_release_pages(const lf_mapped_file *f);
 /* Reads up to `want` bytes from the start of the regular file open on fd;
  * returns the count or -1. */
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err);

@@ -179,7 +179,8 @@ void hprof_class_sizes(hprof_reader *r)
     }
 }
 
-int hprof_resolve_classes(hprof_reader *r)
+/* Each class's superclass by index, and the classes the graph treats apart. */
+static void link_superclasses(hprof_reader *r)
 {
     for (size_t i = 0; i < r->class_count; i++) {
         hprof_class *k = &r->classes[i];
@@ -190,11 +191,40 @@ int hprof_resolve_classes(hprof_reader *r)
     r->class_class = class_named(r, "java.lang.Class");
     r->reference_class = class_named(r, "java.lang.ref.Reference");
     r->soft_reference_class = class_named(r, "java.lang.ref.SoftReference");
+}
 
-    /* Flatten each class's reference fields over its superclass chain: own
-     * fields first, then the superclass's (the order of instance data). A
-     * chain is walked up with an explicit stack, never recursively; a cycle
-     * in a corrupt dump is cut at the class count. */
+/* One class's layout, its superclass's being known: own fields first, then
+ * the superclass's shifted past them (the order of instance data). */
+static int lay_out_class(hprof_reader *r, hprof_class *k)
+{
+    uint32_t own_size = 0, own_prim = 0, own_begin = 0;
+    if (own_fields(r, k, &own_size, &own_prim, &own_begin))
+        return -1;
+    uint32_t own_refs = (uint32_t)r->ref_field_count - own_begin;
+    const hprof_class *super = k->super_index != HPROF_NONE ? &r->classes[k->super_index] : NULL;
+    if (super) {
+        if (lf_vec_reserve((void **)&r->ref_fields, &r->ref_field_cap,
+                           r->ref_field_count + super->ref_count, sizeof *r->ref_fields))
+            return lf_fail_nomem(r->err, "reading classes");
+        for (uint32_t f = 0; f < super->ref_count; f++) {
+            hprof_ref_field copy = r->ref_fields[super->ref_start + f];
+            copy.offset += own_size;
+            r->ref_fields[r->ref_field_count++] = copy;
+        }
+    }
+    k->ref_start = own_begin;
+    k->ref_count = own_refs + (super ? super->ref_count : 0);
+    k->data_size = own_size + (super ? super->data_size : 0);
+    k->prim_bytes = own_prim + (super ? super->prim_bytes : 0);
+    k->resolved = 1;
+    return 0;
+}
+
+/* Flattens each class's reference fields over its superclass chain. A
+ * chain is walked up with an explicit stack, never recursively; a cycle in
+ * a corrupt dump is cut at the class count. */
+static int lay_out_classes(hprof_reader *r)
+{
     uint32_t *stack = malloc((r->class_count + 1) * sizeof *stack);
     if (!stack)
         return lf_fail_nomem(r->err, "reading classes");
@@ -210,38 +240,20 @@ int hprof_resolve_classes(hprof_reader *r)
             r->warnings++; /* superclass cycle: break it */
             r->classes[stack[top - 1]].super_index = HPROF_NONE;
         }
-        while (top > 0) {
-            hprof_class *k = &r->classes[stack[--top]];
-            uint32_t own_size = 0, own_prim = 0, own_begin = 0;
-            if (own_fields(r, k, &own_size, &own_prim, &own_begin)) {
+        while (top > 0)
+            if (lay_out_class(r, &r->classes[stack[--top]])) {
                 free(stack);
                 return -1;
             }
-            uint32_t own_refs = (uint32_t)r->ref_field_count - own_begin;
-            const hprof_class *super = k->super_index != HPROF_NONE ? &r->classes[k->super_index] : NULL;
-            if (super) { /* append the superclass's fields, shifted past our own */
-                if (lf_vec_reserve((void **)&r->ref_fields, &r->ref_field_cap,
-                                   r->ref_field_count + super->ref_count, sizeof *r->ref_fields)) {
-                    free(stack);
-                    return lf_fail_nomem(r->err, "reading classes");
-                }
-                for (uint32_t f = 0; f < super->ref_count; f++) {
-                    hprof_ref_field copy = r->ref_fields[super->ref_start + f];
-                    copy.offset += own_size;
-                    r->ref_fields[r->ref_field_count++] = copy;
-                }
-            }
-            k->ref_start = own_begin;
-            k->ref_count = own_refs + (super ? super->ref_count : 0);
-            k->data_size = own_size + (super ? super->data_size : 0);
-            k->prim_bytes = own_prim + (super ? super->prim_bytes : 0);
-            k->resolved = 1;
-        }
     }
     free(stack);
+    return 0;
+}
 
-    /* Which referent fields are weak: only Reference's own, and only under the
-     * chosen semantics (soft or all references may count as strong). */
+/* Which referent fields are weak: only Reference's own, and only under the
+ * chosen semantics (soft or all references may count as strong). */
+static void mark_weak_referents(hprof_reader *r)
+{
     for (size_t i = 0; i < r->class_count; i++) {
         hprof_class *k = &r->classes[i];
         int is_ref = r->reference_class != HPROF_NONE && is_subclass_of(r, (uint32_t)i, r->reference_class);
@@ -258,6 +270,14 @@ int hprof_resolve_classes(hprof_reader *r)
             field->weak = field->weak && !strong && field->offset >= reference_own_start;
         }
     }
+}
+
+int hprof_resolve_classes(hprof_reader *r)
+{
+    link_superclasses(r);
+    if (lay_out_classes(r))
+        return -1;
+    mark_weak_referents(r);
     hprof_class_sizes(r);
     return 0;
 }

@@ -92,6 +92,7 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
     }
     if (rc == 0 && (fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8)) {
         /* the snapshot reads labels (and JVM ids) from the dump (lf_lazy_fields) */
+        lf_file_release_pages(&f);
         out->map = f.map;
         out->map_size = (size_t)f.size;
         return 0;
