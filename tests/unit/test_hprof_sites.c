@@ -9,6 +9,7 @@
 #include "../../core/open.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 /* The committed copy of build_art_sites's dump, for the CLI golden cases
@@ -18,19 +19,14 @@
 
 enum { T_OBJECT = 2, T_BYTE = 8 };
 
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
-
 static int frame_is(const lf_snapshot *s, uint32_t site, const char *function, const char *file,
                     uint32_t line)
 {
     if (site == 0 || site >= s->site_count || s->site[site].frame >= s->frame_count)
         return 0;
     const lf_frame *f = &s->frame[s->site[site].frame];
-    return str_is(lf_snapshot_string(s, f->function), function) &&
-           str_is(lf_snapshot_string(s, f->file), file) && f->line == line && f->column == 0;
+    return test_str_is(lf_snapshot_string(s, f->function), function) &&
+           test_str_is(lf_snapshot_string(s, f->file), file) && f->line == line && f->column == 0;
 }
 
 static uint32_t objects_at(const lf_snapshot *s, uint32_t site)
