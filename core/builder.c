@@ -450,13 +450,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
 
     int in_order;
     uint64_t kept = resolve_edges(b, edge_offset, &out->stats.dangling_edges, &in_order);
-    uint64_t sum = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t c = edge_offset[v];
-        edge_offset[v] = sum;
-        sum += c;
-    }
-    edge_offset[n] = sum;
+    lf_edge_counts_to_offsets(edge_offset, n);
     if (in_order ? keep_edges_in_place(b, kept, out) : scatter_edges(b, kept, edge_offset, out))
         goto nomem;
 

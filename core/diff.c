@@ -86,31 +86,28 @@ static int add_side(lf_class_diff *d, size_t *cap, const lf_snapshot *s, const l
     lf_class_totals t;
     if (lf_group_totals_compute(s, g->of_node, g->count, &t, err))
         return -1;
-    char buf[LF_GROUP_NAME_MAX];
+    if (lf_grouping_rows_by_name(g, s, &t, &d->names, row_of)) {
+        lf_class_totals_free(&t);
+        return lf_fail_nomem(err, "comparing snapshots");
+    }
     for (uint32_t c = 0; c < g->count; c++) {
-        /* live objects only: garbage waiting for a collection is not growth */
-        uint64_t count = t.count[c] - t.unreachable_count[c];
-        uint64_t shallow = t.shallow[c] - t.unreachable_shallow[c];
-        row_of[c] = UINT32_MAX;
-        if (count == 0)
+        uint32_t k = row_of[c];
+        if (k == UINT32_MAX)
             continue;
-        lf_str name = lf_grouping_name(g, s, c, buf, sizeof buf);
-        int64_t k = lf_strtab_intern(&d->names, name.ptr, name.len);
-        if (k < 0 || lf_vec_reserve((void **)&d->row, cap, (size_t)k + 1, sizeof *d->row)) {
+        if (lf_vec_reserve((void **)&d->row, cap, (size_t)k + 1, sizeof *d->row)) {
             lf_class_totals_free(&t);
             return lf_fail_nomem(err, "comparing snapshots");
         }
-        while (d->rows <= (uint32_t)k) { /* names are numbered in order: one new row */
+        while (d->rows <= k) { /* names are numbered in order: one new row */
             memset(&d->row[d->rows], 0, sizeof d->row[0]);
             d->row[d->rows].name = d->rows;
             d->rows++;
         }
         lf_class_delta *r = &d->row[k];
-        /* same-named groups (classes of several loaders) add up */
-        r->count[side] += count;
-        r->shallow[side] += shallow;
+        /* same-named groups add up, live objects only */
+        r->count[side] += t.count[c] - t.unreachable_count[c];
+        r->shallow[side] += t.shallow[c] - t.unreachable_shallow[c];
         r->retained[side] += t.retained[c];
-        row_of[c] = (uint32_t)k;
     }
     lf_class_totals_free(&t);
     return 0;

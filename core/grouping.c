@@ -44,3 +44,20 @@ lf_str lf_grouping_name(const lf_grouping *g, const lf_snapshot *s, uint32_t gro
     size_t len = lf_site_label(s, g->sites.site_of[group], g->sites.depth, buf, size);
     return (lf_str){buf, len < size ? len : size ? size - 1 : 0};
 }
+
+int lf_grouping_rows_by_name(const lf_grouping *g, const lf_snapshot *s, const lf_class_totals *t,
+                             lf_strtab *names, uint32_t *row_of)
+{
+    char buf[LF_GROUP_NAME_MAX];
+    for (uint32_t c = 0; c < g->count; c++) {
+        row_of[c] = UINT32_MAX;
+        if (t->count[c] == t->unreachable_count[c])
+            continue;
+        lf_str name = lf_grouping_name(g, s, c, buf, sizeof buf);
+        int64_t k = lf_strtab_intern(names, name.ptr, name.len);
+        if (k < 0)
+            return -1;
+        row_of[c] = (uint32_t)k;
+    }
+    return 0;
+}

@@ -4,8 +4,10 @@
 #ifndef LF_GROUPING_H
 #define LF_GROUPING_H
 
+#include "analysis.h"
 #include "site_groups.h"
 #include "snapshot.h"
+#include "strtab.h"
 
 typedef struct lf_grouping {
     uint32_t count;               /* groups */
@@ -25,5 +27,12 @@ void lf_grouping_free(lf_grouping *g);
 /* A group's name: the class's, or the site's label written into buf. */
 lf_str lf_grouping_name(const lf_grouping *g, const lf_snapshot *s, uint32_t group, char *buf,
                         size_t size);
+/* How diff and trend match groups across snapshots: each group of g with live
+ * objects in t (garbage waiting for a collection is not growth) gets its
+ * name's number in names, interned there, in row_of[group]; a group with no
+ * live object gets UINT32_MAX. Same-named groups (classes of several
+ * loaders) get the same number. 0, or -1 when out of memory. */
+int lf_grouping_rows_by_name(const lf_grouping *g, const lf_snapshot *s, const lf_class_totals *t,
+                             lf_strtab *names, uint32_t *row_of);
 
 #endif

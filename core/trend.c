@@ -34,7 +34,6 @@ int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err)
 int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g, lf_error *err)
 {
     lf_class_totals totals;
-    char buf[LF_GROUP_NAME_MAX];
     if (t->series >= t->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
     if (lf_group_totals_compute(s, g->of_node, g->count, &totals, err))
@@ -43,16 +42,13 @@ int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g
     uint32_t *class_row = malloc(((size_t)g->count + 1) * sizeof *class_row);
     if (!class_row)
         goto nomem;
+    if (lf_grouping_rows_by_name(g, s, &totals, &t->names, class_row))
+        goto nomem;
     for (uint32_t c = 0; c < g->count; c++) {
-        uint64_t live = totals.count[c] - totals.unreachable_count[c];
-        class_row[c] = UINT32_MAX;
-        if (live == 0)
+        uint32_t k = class_row[c];
+        if (k == UINT32_MAX)
             continue;
-        lf_str name = lf_grouping_name(g, s, c, buf, sizeof buf);
-        int64_t k = lf_strtab_intern(&t->names, name.ptr, name.len);
-        if (k < 0)
-            goto nomem;
-        if ((uint32_t)k >= t->classes) { /* names are numbered in order: grow by rows */
+        if (k >= t->classes) { /* names are numbered in order: grow by rows */
             uint64_t *more = realloc(t->count, ((size_t)k + 1) * t->capacity * sizeof *more);
             if (!more)
                 goto nomem;
@@ -61,8 +57,7 @@ int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g
                    ((size_t)k + 1 - t->classes) * t->capacity * sizeof *t->count);
             t->classes = (uint32_t)k + 1;
         }
-        t->count[(size_t)k * t->capacity + t->series] += live;
-        class_row[c] = (uint32_t)k;
+        t->count[(size_t)k * t->capacity + t->series] += totals.count[c] - totals.unreachable_count[c];
     }
     lf_class_totals_free(&totals);
     int rc = lf_trend_holders_add(&t->holders, s, t->series, g->of_node, class_row, err);

@@ -61,4 +61,18 @@ static inline uint64_t lf_graph_progress_report(const lf_graph_progress *p, unsi
 static inline uint32_t lf_edge_node(uint32_t target) { return target & LF_EDGE_NODE; }
 static inline int lf_edge_is_weak(uint32_t target) { return (target & LF_EDGE_WEAK) != 0; }
 
+/* Turns edge_offset[v] from node v's edge count into where its edges start,
+ * and sets edge_offset[node_count] to the edge total: the CSR offsets every
+ * graph builder derives from its counts. */
+static inline void lf_edge_counts_to_offsets(uint64_t *edge_offset, uint32_t node_count)
+{
+    uint64_t sum = 0;
+    for (uint32_t v = 0; v < node_count; v++) {
+        uint64_t count = edge_offset[v];
+        edge_offset[v] = sum;
+        sum += count;
+    }
+    edge_offset[node_count] = sum;
+}
+
 #endif

@@ -11,10 +11,32 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <caml/mlvalues.h>
 
 #include "../../core/lfs_writer.h"
+
+/* ---- the binary search the walk (regions) and the symbol table share:
+ * how many elements of an array sorted by a uintptr_t key have a key at most
+ * a, which is also the index of the first key above a. Elements are stride
+ * bytes apart, the key key_offset bytes into each. */
+static inline size_t agent_keys_at_most(const void *base, size_t count, size_t stride, size_t key_offset,
+                                        uintptr_t a)
+{
+    const char *keys = (const char *)base + key_offset;
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uintptr_t key;
+        memcpy(&key, keys + mid * stride, sizeof key);
+        if (key <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 /* ---- u64map.c: nonzero 64-bit keys to values, in malloc memory */
 typedef struct agent_map {

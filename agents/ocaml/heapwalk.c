@@ -111,14 +111,9 @@ static mark_region *region_of(agent_walk *walk, uintptr_t a)
     mark_region *r = &walk->region[walk->last_region];
     if (walk->region_count && a >= r->lo && a < r->hi)
         return r;
-    size_t lo = 0, hi = walk->region_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (walk->region[mid].hi <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* the first region ending above a: the one holding a, if any */
+    size_t lo = agent_keys_at_most(walk->region, walk->region_count, sizeof *walk->region,
+                                   offsetof(mark_region, hi), a);
     if (lo < walk->region_count && a >= walk->region[lo].lo) {
         walk->last_region = lo;
         return &walk->region[lo];

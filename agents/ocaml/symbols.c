@@ -122,14 +122,7 @@ const agent_symbols *agent_symbols_get(void)
 /* Index of the last symbol at or below a, or count when there is none. */
 static size_t last_at_or_below(const agent_symbols *s, uintptr_t a)
 {
-    size_t lo = 0, hi = s->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->sym[mid].addr <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = agent_keys_at_most(s->sym, s->count, sizeof *s->sym, offsetof(agent_symbol, addr), a);
     return lo == 0 ? s->count : lo - 1;
 }
 

@@ -268,13 +268,7 @@ int main(int argc, char **argv)
     uint64_t *edge_offset = calloc((size_t)n + 1, 8);
     for (uint64_t e = 0; e < edge_count; e++)
         edge_offset[edges[e].from]++;
-    uint64_t sum = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t c = edge_offset[v];
-        edge_offset[v] = sum;
-        sum += c;
-    }
-    edge_offset[n] = sum;
+    lf_edge_counts_to_offsets(edge_offset, n);
     uint32_t *target = malloc(edge_count * 4 + 4), *label = malloc(edge_count * 4 + 4);
     uint8_t *kind = malloc(edge_count + 1);
     for (uint64_t e = 0; e < edge_count; e++) {

@@ -33,6 +33,17 @@ end_to_end() {
         /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$1" >/dev/null
     done
 }
+# real_dump TITLE FILE: a dump a runtime wrote: its stages, end to end, and
+# the dominators on one thread and on two.
+real_dump() {
+    echo "## $1: $2 ($(du -h "$2" | cut -f1))"
+    "$build/bench_stage" "$2" | column -t
+    end_to_end "$2"
+    for t in 1 2; do
+        /usr/bin/env time -f "leakfind dominators --threads $t: %e s, peak RSS %M KiB" \
+            "$build/leakfind" dominators "$2" --threads $t >/dev/null
+    done
+}
 f=bench-data/synth-$(echo "$sizes" | awk '{print $NF}')m.lfs
 echo "## end to end on $f"
 end_to_end "$f"
@@ -67,13 +78,7 @@ if [ ! -f "$h" ] && command -v javac >/dev/null; then
     java -Xmx8g -XX:+UseParallelGC -cp bench-data/java BigHeap "$objects" "$h" >&2
 fi
 if [ -f "$h" ]; then
-    echo "## HPROF written by the JVM: $h ($(du -h "$h" | cut -f1))"
-    "$build/bench_stage" "$h" | column -t
-    end_to_end "$h"
-    for t in 1 2; do
-        /usr/bin/env time -f "leakfind dominators --threads $t: %e s, peak RSS %M KiB" \
-            "$build/leakfind" dominators "$h" --threads $t >/dev/null
-    done
+    real_dump "HPROF written by the JVM" "$h"
     if [ -d /usr/share/visualvm ] && [ -n "${BENCH_VISUALVM:-}" ]; then
         echo "## VisualVM's heap library on $h"
         sh tests/bench/visualvm/run.sh "$h"
@@ -120,13 +125,7 @@ if [ ! -f "$v" ] && command -v node >/dev/null; then
     node --max-old-space-size=14000 --expose-gc tests/bench/node/big_heap.js "$v" 1.5 >&2
 fi
 if [ -f "$v" ]; then
-    echo "## V8 snapshot written by Node: $v ($(du -h "$v" | cut -f1))"
-    "$build/bench_stage" "$v" | column -t
-    end_to_end "$v"
-    for t in 1 2; do
-        /usr/bin/env time -f "leakfind dominators --threads $t: %e s, peak RSS %M KiB" \
-            "$build/leakfind" dominators "$v" --threads $t >/dev/null
-    done
+    real_dump "V8 snapshot written by Node" "$v"
     # Chrome DevTools' own worker (tests/v8/devtools, needs its npm build).
     if [ -n "${BENCH_DEVTOOLS:-}" ] && [ -f tests/v8/devtools/dist/harness.mjs ]; then
         /usr/bin/env time -f "DevTools heap snapshot worker (load and initialize): %e s, peak RSS %M KiB" \

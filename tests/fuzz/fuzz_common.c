@@ -92,3 +92,18 @@ int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
     snprintf(path, path_size, "/proc/self/fd/%d", fd);
     return fd;
 }
+
+void fuzz_open_file(const uint8_t *data, size_t size, fuzz_file_opener open_file)
+{
+    char path[64];
+    int fd = fuzz_memfd(data, size, path, sizeof path);
+    if (fd < 0)
+        return;
+    lf_snapshot s;
+    lf_error err;
+    if (open_file(path, &s, &err) == 0) {
+        fuzz_exercise_snapshot(&s);
+        lf_snapshot_free(&s);
+    }
+    close(fd);
+}

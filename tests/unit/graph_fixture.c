@@ -14,13 +14,7 @@ void test_graph_build(test_graph *t, uint32_t n, const uint32_t *edges, const ui
     t->shallow = malloc(((size_t)n + 1) * sizeof *t->shallow);
     for (uint64_t e = 0; e < edge_count; e++)
         t->edge_offset[edges[2 * e]]++;
-    uint64_t sum = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t c = t->edge_offset[v];
-        t->edge_offset[v] = sum;
-        sum += c;
-    }
-    t->edge_offset[n] = sum;
+    lf_edge_counts_to_offsets(t->edge_offset, n);
     uint64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, t->edge_offset, ((size_t)n + 1) * sizeof *fill);
     for (uint64_t e = 0; e < edge_count; e++)

@@ -165,6 +165,25 @@ int hw_write(const hw_buf *b, const char *path)
     return fclose(f) == 0 && w == b->len ? 0 : -1;
 }
 
+int hw_matches_fixture(const hw_buf *b, const char *path)
+{
+    const char *write = getenv("LF_WRITE_FIXTURES");
+    if (write && strcmp(write, "1") == 0 && hw_write(b, path))
+        return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    int same = 1;
+    uint8_t chunk[4096];
+    size_t at = 0, got;
+    while (same && (got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        same = got <= b->len - at && memcmp(chunk, b->data + at, got) == 0;
+        at += got;
+    }
+    fclose(f);
+    return same && at == b->len;
+}
+
 void hw_free(hw_buf *b)
 {
     free(b->data);

@@ -41,6 +41,10 @@ void hw_instance(hw_buf *b, uint64_t id, uint64_t class_id, const uint8_t *data,
 void hw_obj_array(hw_buf *b, uint64_t id, uint64_t class_id, int n, const uint64_t *elems);
 void hw_prim_array(hw_buf *b, uint64_t id, uint8_t type, uint32_t n, const void *elems, size_t elem_size);
 int hw_write(const hw_buf *b, const char *path);
+/* Whether the fixture file at path is this construction, byte for byte: 1
+ * same, 0 different, -1 unreadable. With LF_WRITE_FIXTURES=1 in the
+ * environment the construction is written there first (how fixtures are made). */
+int hw_matches_fixture(const hw_buf *b, const char *path);
 void hw_free(hw_buf *b);
 
 #endif

@@ -13,12 +13,8 @@
 #include "../../core/strtab.h"
 #include "../../core/textgraph.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
-
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
 
 /* Labels of the test graph's edges: element index 1000 + edge number, given
  * from a node's first edge on, as the lazy JVM reader gives them. */
@@ -197,16 +193,16 @@ void test_textgraph_parse(void)
     CHECK_EQ_U64(s.object_id[0], 0x10);
     CHECK_EQ_U64(s.object_id[1], 32);
     CHECK_EQ_U64(s.object_shallow[1], 16);
-    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[1]), "java.lang.Object[]"));
+    CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[1]), "java.lang.Object[]"));
     CHECK_EQ_U64(s.edge_target[0], 1);
     CHECK_EQ_U64(s.edge_kind[0], LF_EDGE_KIND_FIELD);
-    CHECK(str_is(lf_snapshot_string(&s, s.edge_label[0]), "next"));
+    CHECK(test_str_is(lf_snapshot_string(&s, s.edge_label[0]), "next"));
     CHECK_EQ_U64(s.edge_target[1], 0 | LF_EDGE_WEAK);
     CHECK_EQ_U64(s.edge_kind[1], LF_EDGE_KIND_ELEMENT);
     CHECK_EQ_U64(s.edge_label[1], 7);
     CHECK_EQ_U64(s.root_count, 1);
-    CHECK(str_is(lf_snapshot_string(&s, s.root[0].kind), "static field"));
-    CHECK(str_is(lf_snapshot_string(&s, s.root[0].name), "Queue.head"));
+    CHECK(test_str_is(lf_snapshot_string(&s, s.root[0].kind), "static field"));
+    CHECK(test_str_is(lf_snapshot_string(&s, s.root[0].name), "Queue.head"));
     lf_snapshot_free(&s);
 }
 
@@ -244,27 +240,26 @@ void test_textgraph_errors(void)
     }
 }
 
-static const char *tmp_path(const char *name)
-{
-    static char buf[256];
-    snprintf(buf, sizeof buf, "%s/leakfind-unit-%d-%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid(), name);
-    return buf;
-}
-
 static const char nested_list[] = "node\t1\t24\tNode\nnode\t2\t24\tNode\nnode\t3\t100\tItem\n"
                                   "node\t4\t100\tItem\nnode\t5\t9\tGarbage\n"
                                   "edge\t1\t2\tstrong\tnext\nedge\t1\t3\tstrong\titem\n"
                                   "edge\t2\t4\tstrong\titem\nedge\t2\t5\tweak\tcache\n"
                                   "root\t1\tstatic field\tQueue.head\n";
 
+static void analyzed_nested_list(lf_snapshot *s)
+{
+    lf_error err;
+    CHECK(parse(nested_list, s, &err) == 0);
+    CHECK(lf_analyze(s, 0, 2, &err) == 0);
+}
+
 void test_lfs_roundtrip(void)
 {
     lf_snapshot a, b;
     lf_error err;
-    CHECK(parse(nested_list, &a, &err) == 0);
-    CHECK(lf_analyze(&a, 0, 2, &err) == 0);
-    const char *path = tmp_path("roundtrip.lfs");
+    analyzed_nested_list(&a);
+    char path[256];
+    test_tmp_path(path, sizeof path, "roundtrip.lfs");
     CHECK(lf_lfs_write(&a, path, &err) == 0);
     CHECK(lf_lfs_open(path, &b, &err) == 0);
     CHECK_EQ_U64(b.format, LF_FORMAT_LFS);
@@ -281,9 +276,9 @@ void test_lfs_roundtrip(void)
     CHECK_EQ_U64(b.reachable_count, 4);
     CHECK_EQ_U64(b.reachable_shallow, 248);
     CHECK_EQ_U64(b.edge_target[3], 4 | LF_EDGE_WEAK);
-    CHECK(str_is(lf_snapshot_string(&b, b.edge_label[3]), "cache"));
-    CHECK(str_is(lf_snapshot_class_name(&b, b.object_class[4]), "Garbage"));
-    CHECK(str_is(lf_snapshot_string(&b, b.root[0].name), "Queue.head"));
+    CHECK(test_str_is(lf_snapshot_string(&b, b.edge_label[3]), "cache"));
+    CHECK(test_str_is(lf_snapshot_class_name(&b, b.object_class[4]), "Garbage"));
+    CHECK(test_str_is(lf_snapshot_string(&b, b.root[0].name), "Queue.head"));
     CHECK_EQ_U64(b.domtree_offset[6] - b.domtree_offset[5], 1); /* one top owner */
     /* a stored analysis is used as is; one with other flags is recomputed */
     const uint32_t *stored = b.idom;
@@ -299,9 +294,9 @@ void test_lfs_corruption(void)
 {
     lf_snapshot a, b;
     lf_error err;
-    CHECK(parse(nested_list, &a, &err) == 0);
-    CHECK(lf_analyze(&a, 0, 2, &err) == 0);
-    const char *path = tmp_path("corrupt.lfs");
+    analyzed_nested_list(&a);
+    char path[256];
+    test_tmp_path(path, sizeof path, "corrupt.lfs");
     CHECK(lf_lfs_write(&a, path, &err) == 0);
     lf_snapshot_free(&a);
     FILE *f = fopen(path, "rb");
@@ -347,8 +342,7 @@ void test_lfs_corruption(void)
      * checks alone must refuse them (an edge to node object_count, an idom
      * of object_count). */
     for (int which = 0; which < 2; which++) {
-        CHECK(parse(nested_list, &a, &err) == 0);
-        CHECK(lf_analyze(&a, 0, 2, &err) == 0);
+        analyzed_nested_list(&a);
         if (which == 0)
             ((uint32_t *)a.edge_target)[1] = a.object_count;
         else
@@ -366,7 +360,8 @@ void test_lfs_corruption(void)
 
 void test_lfs_writer_api(void)
 {
-    const char *path = tmp_path("writer.lfs");
+    char path[256];
+    test_tmp_path(path, sizeof path, "writer.lfs");
     lfs_writer *w = lfs_writer_new(LFS_WRITER_STABLE_IDS);
     int64_t map = lfs_writer_class(w, "Map"), entry = lfs_writer_class(w, "Entry");
     CHECK(map == 0 && entry == 1);

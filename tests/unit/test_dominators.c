@@ -19,41 +19,45 @@ static void run(test_graph *t, unsigned flags, uint32_t *idom, uint64_t *retaine
     CHECK(lf_dominators_compute(&t->g, t->shallow, flags, idom, retained, &r) == 0);
 }
 
+/* The diamond 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3 from root 0; node 4 is
+ * unreachable. */
+static const uint32_t diamond_edges[] = {0, 1, 0, 2, 1, 3, 2, 3, 4, 0};
+static const uint32_t diamond_roots[] = {0};
+
+/* Builds the graph of n nodes (at most 5), computes its dominators and checks
+ * every node's idom and retained size (shallow size 1 each) against the
+ * hand-computed want and want_ret. */
+static void check_hand_graph(uint32_t n, const uint32_t *e, const uint8_t *weak, uint64_t m,
+                             const uint32_t *roots, uint32_t root_count, const uint32_t *want,
+                             const uint64_t *want_ret)
+{
+    test_graph t;
+    test_graph_build(&t, n, e, weak, m, roots, root_count);
+    uint32_t idom[5];
+    uint64_t ret[5];
+    run(&t, 0, idom, ret);
+    for (uint32_t i = 0; i < n; i++) {
+        CHECK_EQ_U64(idom[i], want[i]);
+        CHECK_EQ_U64(ret[i], want_ret[i]);
+    }
+    test_graph_free(&t);
+}
+
 void test_dominators_hand_graphs(void)
 {
-    /* Diamond: 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, root 0; node 4 unreachable. */
+    /* The diamond. */
     {
-        uint32_t e[] = {0, 1, 0, 2, 1, 3, 2, 3, 4, 0};
-        uint32_t roots[] = {0};
-        test_graph t;
-        test_graph_build(&t, 5, e, NULL, 5, roots, 1);
-        uint32_t idom[5];
-        uint64_t ret[5];
-        run(&t, 0, idom, ret);
         uint32_t want[] = {S, 0, 0, 0, X};
         uint64_t want_ret[] = {4, 1, 1, 1, 0};
-        for (int i = 0; i < 5; i++) {
-            CHECK_EQ_U64(idom[i], want[i]);
-            CHECK_EQ_U64(ret[i], want_ret[i]);
-        }
-        test_graph_free(&t);
+        check_hand_graph(5, diamond_edges, NULL, 5, diamond_roots, 1, want, want_ret);
     }
     /* Cycle through the root: 0 -> 1 -> 2 -> 0, 2 -> 3; root 0. */
     {
         uint32_t e[] = {0, 1, 1, 2, 2, 0, 2, 3};
         uint32_t roots[] = {0};
-        test_graph t;
-        test_graph_build(&t, 4, e, NULL, 4, roots, 1);
-        uint32_t idom[4];
-        uint64_t ret[4];
-        run(&t, 0, idom, ret);
         uint32_t want[] = {S, 0, 1, 2};
         uint64_t want_ret[] = {4, 3, 2, 1};
-        for (int i = 0; i < 4; i++) {
-            CHECK_EQ_U64(idom[i], want[i]);
-            CHECK_EQ_U64(ret[i], want_ret[i]);
-        }
-        test_graph_free(&t);
+        check_hand_graph(4, e, NULL, 4, roots, 1, want, want_ret);
     }
     /* Weakly-held cache: root 0 -> cache 1 -weak-> 2; 3 (root) -> 2 strongly.
      * 2 is owned by 3, not by the cache; 4 only weakly held: unreachable. */
@@ -61,33 +65,18 @@ void test_dominators_hand_graphs(void)
         uint32_t e[] = {0, 1, 1, 2, 3, 2, 1, 4};
         uint8_t weak[] = {0, 1, 0, 1};
         uint32_t roots[] = {0, 3};
-        test_graph t;
-        test_graph_build(&t, 5, e, weak, 4, roots, 2);
-        uint32_t idom[5];
-        uint64_t ret[5];
-        run(&t, 0, idom, ret);
         uint32_t want[] = {S, 0, 3, S, X};
         uint64_t want_ret[] = {2, 1, 1, 2, 0};
-        for (int i = 0; i < 5; i++) {
-            CHECK_EQ_U64(idom[i], want[i]);
-            CHECK_EQ_U64(ret[i], want_ret[i]);
-        }
-        test_graph_free(&t);
+        check_hand_graph(5, e, weak, 4, roots, 2, want, want_ret);
     }
-    /* Two roots sharing an object: neither root owns it, the super-root does. */
+    /* Two roots sharing an object: neither root owns it, the super-root does
+     * (2 retains itself and 3; each root only itself). */
     {
         uint32_t e[] = {0, 2, 1, 2, 2, 3};
         uint32_t roots[] = {0, 1, 1};
-        test_graph t;
-        test_graph_build(&t, 4, e, NULL, 3, roots, 3);
-        uint32_t idom[4];
-        uint64_t ret[4];
-        run(&t, 0, idom, ret);
         uint32_t want[] = {S, S, S, 2};
-        for (int i = 0; i < 4; i++)
-            CHECK_EQ_U64(idom[i], want[i]);
-        CHECK_EQ_U64(ret[2], 2);
-        test_graph_free(&t);
+        uint64_t want_ret[] = {1, 1, 2, 1};
+        check_hand_graph(4, e, NULL, 3, roots, 3, want, want_ret);
     }
 }
 
@@ -256,25 +245,28 @@ void test_dominators_keep_unreachable(void)
     test_graph_free(&t);
 }
 
+/* The chain 0 -> 1 -> ... -> n-1 from root 0, every node also pointing
+ * back at the root: node i's idom is i - 1 and it retains n - i. */
+static void build_chain_to_root(test_graph *t, uint32_t n)
+{
+    uint32_t *e = malloc((size_t)n * 4 * sizeof *e);
+    uint64_t m = 0;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        e[2 * m] = i, e[2 * m + 1] = i + 1, m++;
+        e[2 * m] = i + 1, e[2 * m + 1] = 0, m++;
+    }
+    uint32_t roots[] = {0};
+    test_graph_build(t, n, e, NULL, m, roots, 1);
+    free(e);
+}
+
 void test_dominators_long_chain(void)
 {
     /* 10,000,000 nodes: i -> i+1 from root 0, and every node also points back to
      * the root (a cycle through it) so path compression walks long chains. */
     const uint32_t n = 10000000;
-    uint32_t *e = malloc((size_t)n * 2 * 2 * sizeof *e);
-    uint64_t m = 0;
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        e[2 * m] = i;
-        e[2 * m + 1] = i + 1;
-        m++;
-        e[2 * m] = i + 1;
-        e[2 * m + 1] = 0;
-        m++;
-    }
-    uint32_t roots[] = {0};
     test_graph t;
-    test_graph_build(&t, n, e, NULL, m, roots, 1);
-    free(e);
+    build_chain_to_root(&t, n);
     uint32_t *idom = malloc(n * sizeof *idom);
     uint64_t *ret = malloc(n * sizeof *ret);
     run(&t, 0, idom, ret);
@@ -555,10 +547,8 @@ void test_dominators_progress(void)
      * after the other on so small a graph (half 0 ends at 5 of 10 node
      * visits: 2 nodes), pass 4's first loop ends at 4 of its 8 (2). */
     {
-        uint32_t e[] = {0, 1, 0, 2, 1, 3, 2, 3, 4, 0};
-        uint32_t roots[] = {0};
         test_graph t;
-        test_graph_build(&t, 5, e, NULL, 5, roots, 1);
+        test_graph_build(&t, 5, diamond_edges, NULL, 5, diamond_roots, 1);
         uint32_t idom[5];
         uint64_t ret[5];
         lf_dominator_result r;
@@ -580,16 +570,8 @@ void test_dominators_progress(void)
      * pass crosses 1M-node steps, on two threads and on one (where the
      * halves of a pass run one after the other). */
     const uint32_t n = 3500000;
-    uint32_t *e = malloc((size_t)n * 4 * sizeof *e);
-    uint64_t m = 0;
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        e[2 * m] = i, e[2 * m + 1] = i + 1, m++;
-        e[2 * m] = i + 1, e[2 * m + 1] = 0, m++;
-    }
-    uint32_t roots[] = {0};
     test_graph t;
-    test_graph_build(&t, n, e, NULL, m, roots, 1);
-    free(e);
+    build_chain_to_root(&t, n);
     uint32_t *idom = malloc(n * sizeof *idom);
     uint64_t *ret = malloc(n * sizeof *ret);
     const uint64_t totals[] = {n, n, n, n};

@@ -11,20 +11,16 @@
 #include "../../core/hprof.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 #include "../../core/bigmem.h"
 
 enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10, T_LONG = 11 };
 
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
-
 static uint32_t find_root(const lf_snapshot *s, const char *kind)
 {
     for (uint32_t r = 0; r < s->root_count; r++)
-        if (str_is(lf_snapshot_string(s, s->root[r].kind), kind))
+        if (test_str_is(lf_snapshot_string(s, s->root[r].kind), kind))
             return r;
     return UINT32_MAX;
 }
@@ -130,10 +126,10 @@ void test_hprof_android(void)
     uint32_t holder = lf_snapshot_find_id(&s, 0x1000), array = lf_snapshot_find_id(&s, 0x2000);
     uint32_t weak = lf_snapshot_find_id(&s, 0x4000), bytes = lf_snapshot_find_id(&s, 0x5000);
     uint32_t referent = lf_snapshot_find_id(&s, 0x3020);
-    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[holder]), "com.app.Holder"));
-    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[array]), "java.lang.Object[]"));
-    CHECK(str_is(lf_snapshot_class_name(&s, s.object_class[bytes]), "byte[]"));
-    CHECK(str_is(lf_snapshot_object_label(&s, lf_snapshot_find_id(&s, 0x500)), "class com.app.Holder"));
+    CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[holder]), "com.app.Holder"));
+    CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[array]), "java.lang.Object[]"));
+    CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[bytes]), "byte[]"));
+    CHECK(test_str_is(lf_snapshot_object_label(&s, lf_snapshot_find_id(&s, 0x500)), "class com.app.Holder"));
     /* ART: instance sizes from the class; arrays: 12-byte header, 8-aligned */
     CHECK_EQ_U64(s.object_shallow[holder], 24);
     CHECK_EQ_U64(s.object_shallow[weak], 24);
@@ -150,7 +146,7 @@ void test_hprof_android(void)
     uint32_t monitor = find_root(&s, "JNI monitor");
     CHECK(monitor != UINT32_MAX);
     if (monitor != UINT32_MAX)
-        CHECK(str_is(lf_snapshot_string(&s, s.root[monitor].name), "thread serial 1"));
+        CHECK(test_str_is(lf_snapshot_string(&s, s.root[monitor].name), "thread serial 1"));
     CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     /* the referent is only weakly held: unreachable, not retained */
     CHECK_EQ_U64(s.idom[referent], LF_NODE_NONE);
@@ -288,7 +284,7 @@ void test_hprof_dangling(void)
     uint32_t thread = find_root(&s, "thread");
     CHECK(thread != UINT32_MAX);
     if (thread != UINT32_MAX)
-        CHECK(str_is(lf_snapshot_string(&s, s.root[thread].name), "worker-1"));
+        CHECK(test_str_is(lf_snapshot_string(&s, s.root[thread].name), "worker-1"));
     lf_snapshot_free(&s);
     hw_free(&b);
 }
@@ -325,7 +321,7 @@ void test_hprof_repeated_id(void)
     CHECK_EQ_U64(s.object_count, 4); /* two classes, two objects */
     CHECK_EQ_U64(s.stats.warnings, 2);
     uint32_t box = lf_snapshot_find_id(&s, 0x1000), other = lf_snapshot_find_id(&s, 0x2000);
-    CHECK(str_is(lf_snapshot_object_label(&s, box), "Box"));
+    CHECK(test_str_is(lf_snapshot_object_label(&s, box), "Box"));
     CHECK_EQ_U64(s.object_shallow[box], 16); /* align8(12 + 4), not the array's 48 */
     CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 2); /* <class>, value */
     CHECK_EQ_U64(lf_snapshot_find_edge(&s, box, other) != UINT64_MAX, 1);
@@ -477,8 +473,7 @@ void test_hprof_lazy_labels(void)
 void test_hprof_wrapped_heap_dump(void)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/leakfind-wrap-%d.hprof", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid());
+    test_tmp_path(path, sizeof path, "wrap.hprof");
     const uint64_t l1 = 1ull << 31, l2 = (1ull << 31) + 20;
     const uint64_t body = 2 * 18 + l1 + l2; /* 2^32 + 56: the length field says 56 */
     hw_buf b;

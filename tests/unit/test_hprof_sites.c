@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/file.h"
 #include "../../core/hprof.h"
 #include "../../core/open.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 /* The committed copy of build_art_sites's dump, for the CLI golden cases
@@ -19,19 +19,14 @@
 
 enum { T_OBJECT = 2, T_BYTE = 8 };
 
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
-
 static int frame_is(const lf_snapshot *s, uint32_t site, const char *function, const char *file,
                     uint32_t line)
 {
     if (site == 0 || site >= s->site_count || s->site[site].frame >= s->frame_count)
         return 0;
     const lf_frame *f = &s->frame[s->site[site].frame];
-    return str_is(lf_snapshot_string(s, f->function), function) &&
-           str_is(lf_snapshot_string(s, f->file), file) && f->line == line && f->column == 0;
+    return test_str_is(lf_snapshot_string(s, f->function), function) &&
+           test_str_is(lf_snapshot_string(s, f->file), file) && f->line == line && f->column == 0;
 }
 
 static uint32_t objects_at(const lf_snapshot *s, uint32_t site)
@@ -133,27 +128,11 @@ static int parse(const hw_buf *b, lf_snapshot *s)
     return rc;
 }
 
-/* The fixture on disk must be this construction, byte for byte. */
-static void check_fixture(const hw_buf *b)
-{
-    const char *write = getenv("LF_WRITE_FIXTURES");
-    if (write && strcmp(write, "1") == 0)
-        CHECK(hw_write(b, ART_SITES_FIXTURE) == 0);
-    lf_mapped_file f;
-    lf_error err;
-    if (lf_file_map(ART_SITES_FIXTURE, &f, &err)) {
-        CHECK(!"the fixture " ART_SITES_FIXTURE " exists");
-        return;
-    }
-    CHECK(f.size == b->len && memcmp(f.data, b->data, b->len) == 0);
-    lf_file_unmap(&f);
-}
-
 void test_hprof_sites_art(void)
 {
     hw_buf b;
     build_art_sites(&b);
-    check_fixture(&b);
+    CHECK(hw_matches_fixture(&b, ART_SITES_FIXTURE) == 1); /* the file on disk is this construction */
     lf_snapshot s;
     if (parse(&b, &s)) {
         CHECK(!"parsed");

@@ -13,6 +13,7 @@
 #include "../../core/loaders.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 enum { LOADERS = 3 };
@@ -55,11 +56,6 @@ static void build_loaders(hw_buf *b)
     hw_record_end(b);
 }
 
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
-
 static void check_loaders(const lf_snapshot *s)
 {
     CHECK(s->class_loader != NULL);
@@ -69,7 +65,7 @@ static void check_loaders(const lf_snapshot *s)
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c);
         uint32_t loader = s->class_loader[c];
-        if (!str_is(name, "Plugin")) {
+        if (!test_str_is(name, "Plugin")) {
             CHECK_EQ_U64(loader, LF_NODE_NONE); /* the JDK's classes: bootstrap */
             continue;
         }
@@ -124,8 +120,7 @@ void test_hprof_class_loaders(void)
     check_loaders(&s);
     /* the CLDR chunk keeps them in a .lfs file */
     char path[256];
-    snprintf(path, sizeof path, "%s/leakfind-loaders-%d.lfs", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid());
+    test_tmp_path(path, sizeof path, "loaders.lfs");
     CHECK(lf_lfs_write(&s, path, &err) == 0);
     lf_snapshot back;
     CHECK(lf_lfs_open(path, &back, &err) == 0);

@@ -11,13 +11,8 @@
 #include "../../core/site_groups.h"
 #include "../../core/site_table.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
-
-static void tmp_path(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/leakfind-unit-%d-%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid(), name);
-}
 
 void test_site_table_interning(void)
 {
@@ -46,7 +41,7 @@ void test_site_table_interning(void)
 void test_sites_writer_sampled(void)
 {
     char path[256];
-    tmp_path(path, sizeof path, "sites.lfs");
+    test_tmp_path(path, sizeof path, "sites.lfs");
     lfs_writer *w = lfs_writer_new(0);
     int64_t cls = lfs_writer_class(w, "block");
     CHECK(lfs_writer_object(w, 1, cls, 8) == 0);
@@ -130,7 +125,7 @@ static uint64_t chunk_offset(const unsigned char *data, size_t size, const char 
 void test_sites_lfs_corrupt(void)
 {
     char path[256];
-    tmp_path(path, sizeof path, "sites-bad.lfs");
+    test_tmp_path(path, sizeof path, "sites-bad.lfs");
     lfs_writer *w = lfs_writer_new(0);
     int64_t cls = lfs_writer_class(w, "block");
     CHECK(lfs_writer_object(w, 1, cls, 16) == 0);

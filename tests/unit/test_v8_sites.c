@@ -8,6 +8,7 @@
 #include "../../core/open.h"
 #include "../../core/v8.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 /* Strings: 0 "", 1 "(root)", 2 "A", 3 "f", 4 "g", 5 "h", 6 "a.js", 7 "b.js", 8 "x".
@@ -195,11 +196,6 @@ static int planted_position(unsigned *line, unsigned *column)
     return -1;
 }
 
-static int str_is(lf_str s, const char *want)
-{
-    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
-}
-
 static int ends_with(lf_str s, const char *tail)
 {
     size_t n = strlen(tail);
@@ -209,7 +205,7 @@ static int ends_with(lf_str s, const char *tail)
 /* The function of site's innermost frame is fn. */
 static int site_function_is(const lf_snapshot *s, uint32_t site, const char *fn)
 {
-    return site != LF_SITE_NONE && str_is(lf_snapshot_string(s, s->frame[s->site[site].frame].function), fn);
+    return site != LF_SITE_NONE && test_str_is(lf_snapshot_string(s, s->frame[s->site[site].frame].function), fn);
 }
 
 void test_v8_sites_planted(void)
@@ -230,7 +226,7 @@ void test_v8_sites_planted(void)
         CHECK_EQ_U64(s.stats.warnings, 0);
         uint64_t leaked = 0, at_site = 0;
         for (uint32_t v = 0; v < s.object_count; v++) {
-            if (!str_is(lf_snapshot_object_label(&s, v), "LeakedRequest"))
+            if (!test_str_is(lf_snapshot_object_label(&s, v), "LeakedRequest"))
                 continue;
             leaked++;
             uint32_t site = s.object_site[v];
