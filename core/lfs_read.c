@@ -685,6 +685,8 @@ int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress
     memset(out, 0, sizeof *out);
     lfs_reading r = {.fd = fd, .flags = flags};
     memcpy(r.chunk, chunk_kinds, sizeof r.chunk);
+    /* Each step runs only when all before it passed: a file with several
+     * faults is reported by the first in this order, which is the format's. */
     int failed = open_regular_file(&r, progress_to, err) ||
                  read_header(&r, err) ||
                  check_header_hash(&r, err) ||
