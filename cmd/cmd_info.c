@@ -191,6 +191,92 @@ static void optional_rows(info_rows *r, const lf_snapshot *s)
     }
 }
 
+/* Sums over the whole dump that the rows show. */
+typedef struct info_sums {
+    uint64_t weak, shallow, unreachable, unreachable_bytes;
+} info_sums;
+
+static info_sums sum_dump(const lf_snapshot *s, const lf_class_totals *totals)
+{
+    info_sums sum = {0, 0, 0, 0};
+    for (uint64_t e = 0; e < s->edge_count; e++)
+        sum.weak += lf_edge_is_weak(s->edge_target[e]);
+    for (uint32_t v = 0; v < s->object_count; v++)
+        sum.shallow += s->object_shallow[v];
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        sum.unreachable += totals->unreachable_count[c];
+        sum.unreachable_bytes += totals->unreachable_shallow[c];
+    }
+    return sum;
+}
+
+/* The rows every dump has, in their fixed order. */
+static void dump_rows(info_rows *r, const lf_snapshot *s, const info_sums *sum, int stored)
+{
+    const char *fmt = lf_format_name(s->format);
+    row_str(r, "format", fmt, strlen(fmt));
+    const char *source = lf_format_name(s->source_format);
+    row_str(r, "source_format", source, strlen(source));
+    row_u64(r, "objects", s->object_count);
+    row_u64(r, "references", s->edge_count);
+    /* weak by the dump's own word; the rest of the edges that do not retain
+     * get their own row below */
+    row_u64(r, "weak_references", sum->weak - s->stats.non_owning_edges);
+    row_u64(r, "roots", s->root_count);
+    row_u64(r, "classes", s->class_count);
+    row_bytes(r, "shallow_bytes", sum->shallow);
+    row_u64(r, "reachable_objects", s->reachable_count);
+    row_bytes(r, "reachable_bytes", s->reachable_shallow);
+    row_u64(r, "unreachable_objects", sum->unreachable);
+    row_bytes(r, "unreachable_bytes", sum->unreachable_bytes);
+    row_u64(r, "dangling_references", s->stats.dangling_edges);
+    row_u64(r, "dangling_roots", s->stats.dangling_roots);
+    row_u64(r, "warnings", s->stats.warnings);
+    const char *ids = (s->flags & LF_SNAP_IDS_STABLE) ? "stable" : "addresses";
+    row_str(r, "object_ids", ids, strlen(ids));
+    const char *how = stored ? "stored" : "computed";
+    row_str(r, "dominators", how, strlen(how));
+}
+
+/* The largest unreachable classes, by bytes. */
+static void unreachable_class_rows(info_rows *r, const lf_snapshot *s, const lf_class_totals *totals)
+{
+    uint32_t *order = malloc((s->class_count ? s->class_count : 1) * sizeof *order);
+    uint32_t listed = 0;
+    for (uint32_t c = 0; order && c < s->class_count; c++)
+        if (totals->unreachable_count[c])
+            order[listed++] = c;
+    sort_totals = totals;
+    sort_snapshot = s;
+    if (order)
+        qsort(order, listed, sizeof *order, by_unreachable_bytes);
+    for (uint32_t i = 0; i < listed && i < TOP_UNREACHABLE; i++) {
+        uint32_t c = order[i];
+        lf_str name = lf_snapshot_class_name(s, c);
+        char key[40];
+        snprintf(key, sizeof key, "unreachable_class_%u", i + 1);
+        row_class_total(r, key, name, totals->unreachable_count[c], totals->unreachable_shallow[c]);
+    }
+    free(order);
+}
+
+/* --verbose: what reading and analysing took. */
+static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    row_real(r, "read_seconds", read_seconds);
+    row_real(r, "analysis_seconds", analysis_seconds);
+    row_bytes(r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
+    /* the big arrays alone: those in RAM, and whether the rest went to files */
+    lf_big_usage big;
+    lf_big_usage_get(&big);
+    row_bytes(r, "big_arrays_ram_peak_bytes", big.ram_peak);
+    const char *spilled = big.spilling ? "yes" : "no";
+    row_str(r, "spilled", spilled, strlen(spilled));
+    row_bytes(r, "spilled_peak_bytes", big.spilled_peak);
+}
+
 int cmd_info(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -215,78 +301,17 @@ int cmd_info(int argc, char **argv)
         lf_snapshot_free(&s);
         return cli_input_error(path, &err);
     }
-
-    uint64_t weak = 0, shallow = 0, unreachable = 0, unreachable_bytes = 0;
-    for (uint64_t e = 0; e < s.edge_count; e++)
-        weak += lf_edge_is_weak(s.edge_target[e]);
-    for (uint32_t v = 0; v < s.object_count; v++)
-        shallow += s.object_shallow[v];
-    for (uint32_t c = 0; c < s.class_count; c++) {
-        unreachable += totals.unreachable_count[c];
-        unreachable_bytes += totals.unreachable_shallow[c];
-    }
+    const info_sums sum = sum_dump(&s, &totals);
 
     static const out_column cols[] = {{"key", OUT_STR}, {"value", OUT_STR}};
     info_rows r = {&ctx, NULL, 1};
     if (ctx.format != OUT_JSON)
         r.w = out_begin(stdout, ctx.format, cols, 2);
-    const char *fmt = lf_format_name(s.format);
-    row_str(&r, "format", fmt, strlen(fmt));
-    const char *source = lf_format_name(s.source_format);
-    row_str(&r, "source_format", source, strlen(source));
-    row_u64(&r, "objects", s.object_count);
-    row_u64(&r, "references", s.edge_count);
-    /* weak by the dump's own word; the rest of the edges that do not retain
-     * get their own row below */
-    row_u64(&r, "weak_references", weak - s.stats.non_owning_edges);
-    row_u64(&r, "roots", s.root_count);
-    row_u64(&r, "classes", s.class_count);
-    row_bytes(&r, "shallow_bytes", shallow);
-    row_u64(&r, "reachable_objects", s.reachable_count);
-    row_bytes(&r, "reachable_bytes", s.reachable_shallow);
-    row_u64(&r, "unreachable_objects", unreachable);
-    row_bytes(&r, "unreachable_bytes", unreachable_bytes);
-    row_u64(&r, "dangling_references", s.stats.dangling_edges);
-    row_u64(&r, "dangling_roots", s.stats.dangling_roots);
-    row_u64(&r, "warnings", s.stats.warnings);
-    const char *ids = (s.flags & LF_SNAP_IDS_STABLE) ? "stable" : "addresses";
-    row_str(&r, "object_ids", ids, strlen(ids));
-    const char *how = stored ? "stored" : "computed";
-    row_str(&r, "dominators", how, strlen(how));
+    dump_rows(&r, &s, &sum, stored);
     optional_rows(&r, &s);
-
-    /* The largest unreachable classes, by bytes. */
-    uint32_t *order = malloc((s.class_count ? s.class_count : 1) * sizeof *order);
-    uint32_t listed = 0;
-    for (uint32_t c = 0; order && c < s.class_count; c++)
-        if (totals.unreachable_count[c])
-            order[listed++] = c;
-    sort_totals = &totals;
-    sort_snapshot = &s;
-    if (order)
-        qsort(order, listed, sizeof *order, by_unreachable_bytes);
-    for (uint32_t i = 0; i < listed && i < TOP_UNREACHABLE; i++) {
-        uint32_t c = order[i];
-        lf_str name = lf_snapshot_class_name(&s, c);
-        char key[40];
-        snprintf(key, sizeof key, "unreachable_class_%u", i + 1);
-        row_class_total(&r, key, name, totals.unreachable_count[c], totals.unreachable_shallow[c]);
-    }
-    free(order);
-    if (ctx.verbose) {
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        row_real(&r, "read_seconds", read_seconds);
-        row_real(&r, "analysis_seconds", analysis_seconds);
-        row_bytes(&r, "peak_rss_bytes", (uint64_t)ru.ru_maxrss * 1024);
-        /* the big arrays alone: those in RAM, and whether the rest went to files */
-        lf_big_usage big;
-        lf_big_usage_get(&big);
-        row_bytes(&r, "big_arrays_ram_peak_bytes", big.ram_peak);
-        const char *spilled = big.spilling ? "yes" : "no";
-        row_str(&r, "spilled", spilled, strlen(spilled));
-        row_bytes(&r, "spilled_peak_bytes", big.spilled_peak);
-    }
+    unreachable_class_rows(&r, &s, &totals);
+    if (ctx.verbose)
+        cost_rows(&r, read_seconds, analysis_seconds);
     if (ctx.format == OUT_JSON)
         fputs("}\n", stdout);
     else

@@ -389,6 +389,135 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
     return count;
 }
 
+/* One search for every target, the paths written as rows or merged. */
+typedef struct path_run {
+    const lf_snapshot *s;
+    const path_state *opt;
+    lf_path_search ps;
+    path_exclusions x;
+    lf_edge_filter filter;
+    uint32_t *hops;     /* the path found last, from its root */
+    merge_tree tree;    /* --merge */
+    path_rows rows;     /* otherwise */
+} path_run;
+
+static int out_of_memory(void)
+{
+    cli_message("error", "out of memory");
+    return EXIT_SYSTEM;
+}
+
+/* The shortest strong path, else the shortest through weak references (*weak
+ * set); 0 when nothing reaches the target, said on stderr like a weak one. */
+static int64_t first_path(path_run *p, uint32_t target, int *weak)
+{
+    int64_t len = lf_shortest_root_path(&p->ps, target, 0, p->filter, &p->x, p->hops);
+    *weak = 0;
+    if (len == 0) {
+        len = lf_shortest_root_path(&p->ps, target, LF_PATH_FOLLOW_WEAK, p->filter, &p->x, p->hops);
+        *weak = len > 0;
+    }
+    char id[32];
+    snprintf(id, sizeof id, (p->s->flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
+             (unsigned long long)lf_snapshot_object_id(p->s, target));
+    if (len == 0)
+        cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
+                    p->opt->exclude_count ? " (with the exclusions)" : "");
+    else if (*weak)
+        cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
+    return len;
+}
+
+/* The rows of the path in hops; with --all, further paths each of which may
+ * not pass through an earlier one. */
+static int add_paths(path_run *p, uint32_t target, int64_t len, int weak)
+{
+    uint32_t blocked[MAX_DISJOINT * 64];
+    unsigned nblocked = 0;
+    int rc = EXIT_OK;
+    for (unsigned number = 1; len > 0; number++) {
+        if (path_rows_add(&p->rows, target, number, p->hops, len, weak)) {
+            rc = out_of_memory();
+            break;
+        }
+        if (!p->opt->all || number == MAX_DISJOINT || len == 1)
+            break;
+        /* later paths may start at the same root, but through other objects;
+         * a root holding the target directly is used up */
+        for (int64_t k = 0; k + 1 < len && nblocked < sizeof blocked / sizeof blocked[0]; k++) {
+            p->ps.blocked[p->hops[k]] = len == 2 ? 2 : 1;
+            blocked[nblocked++] = p->hops[k];
+        }
+        len = lf_shortest_root_path(&p->ps, target, weak ? LF_PATH_FOLLOW_WEAK : 0, p->filter, &p->x,
+                                    p->hops);
+    }
+    for (unsigned k = 0; k < nblocked; k++)
+        p->ps.blocked[blocked[k]] = 0;
+    return rc;
+}
+
+static int show_target(path_run *p, uint32_t target)
+{
+    int weak;
+    int64_t len = first_path(p, target, &weak);
+    if (!p->opt->merge)
+        return add_paths(p, target, len, weak);
+    if (len > 0 && merge_add(&p->tree, p->hops, len, weak))
+        return out_of_memory();
+    return EXIT_OK;
+}
+
+/* The search over the reverse graph from the targets, the exclusions, then
+ * each target's paths and, last, the merged tree or the buffered rows. */
+static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *opt,
+                      const lf_reverse *rev, const uint8_t *is_root, const uint64_t *root_index,
+                      const uint32_t *targets, int64_t count, uint32_t *hops)
+{
+    path_run p = {.s = s, .opt = opt, .hops = hops};
+    if (lf_path_search_init(&p.ps, rev, is_root))
+        return out_of_memory();
+    if (path_exclusions_build(&p.x, s, opt->exclude, opt->exclude_count)) {
+        lf_path_search_free(&p.ps);
+        return out_of_memory();
+    }
+    p.filter = opt->exclude_count ? path_exclusions_follow : NULL;
+    out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, 10);
+    path_rows_init(&p.rows, w, s, root_index);
+    int rc = EXIT_OK;
+    for (int64_t i = 0; i < count && rc == EXIT_OK; i++)
+        rc = show_target(&p, targets[i]);
+    if (opt->merge && rc == EXIT_OK && merge_write(&p.tree, s, root_index, ctx->format))
+        rc = EXIT_SYSTEM;
+    if (!opt->merge && rc == EXIT_OK && path_rows_flush(&p.rows))
+        rc = out_of_memory();
+    path_rows_free(&p.rows);
+    if (w)
+        out_end(w);
+    merge_free(&p.tree);
+    lf_path_search_free(&p.ps);
+    path_exclusions_free(&p.x);
+    return rc;
+}
+
+/* The positional arguments make sense together, and the snapshot opens with
+ * what the query needs. pos[0] is the snapshot. */
+static int open_for_paths(cli_context *ctx, const path_state *opt, char **pos, int npos, lf_snapshot *s)
+{
+    const int by_query = (opt->class_name != NULL) + (opt->site_pattern != NULL);
+    if (npos < 1 || (npos < 2 && !by_query) || (npos > 1 && by_query) || by_query > 1)
+        return cli_usage_error(ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME, "
+                               "or SNAPSHOT and --site PATTERN");
+    /* Only --class and --site need retained sizes: a path alone is one search. */
+    int rc = by_query || opt->retained ? cli_open_analyzed(ctx, pos[0], s) : cli_open(ctx, pos[0], s);
+    if (!rc && opt->site_pattern && !s->object_site) {
+        cli_message("error", "'%s' has no allocation sites: --site needs a dump taken with "
+                    "allocation tracking on (see docs/SITES.md)", pos[0]);
+        lf_snapshot_free(s);
+        rc = EXIT_INPUT;
+    }
+    return rc;
+}
+
 int cmd_path(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -398,23 +527,8 @@ int cmd_path(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    const int by_query = (opt.class_name != NULL) + (opt.site_pattern != NULL);
-    if (npos < 1 || (npos < 2 && !by_query) || (npos > 1 && by_query) || by_query > 1) {
-        free(pos);
-        return cli_usage_error(&ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME, "
-                               "or SNAPSHOT and --site PATTERN");
-    }
-    const char *path = pos[0];
     lf_snapshot s;
-    /* Only --class and --site need retained sizes: a path alone is one search. */
-    rc = by_query || opt.retained ? cli_open_analyzed(&ctx, path, &s) : cli_open(&ctx, path, &s);
-    if (!rc && opt.site_pattern && !s.object_site) {
-        cli_message("error", "'%s' has no allocation sites: --site needs a dump taken with "
-                    "allocation tracking on (see docs/SITES.md)", path);
-        lf_snapshot_free(&s);
-        rc = EXIT_INPUT;
-    }
-    if (rc) {
+    if ((rc = open_for_paths(&ctx, &opt, pos, npos, &s))) {
         free(pos);
         return rc;
     }
@@ -424,97 +538,19 @@ int cmd_path(int argc, char **argv)
     uint64_t *root_index = path_root_index(&s);
     lf_reverse rev = {0, NULL, NULL};
     lf_graph g = lf_snapshot_graph(&s);
-    rc = EXIT_OK;
     cli_progress(&ctx, "indexing references");
     int indexed = targets && hops && is_root && root_index && lf_reverse_build(&g, &rev) == 0;
     cli_progress_done(&ctx);
+    int64_t count = indexed ? find_targets(&ctx, &s, &opt, pos + 1, npos - 1, targets) : 0;
     if (!indexed) {
-        cli_message("error", "out of memory");
-        rc = EXIT_SYSTEM;
-        goto out;
-    }
-    int64_t count = find_targets(&ctx, &s, &opt, pos + 1, npos - 1, targets);
-    if (count < 0) {
+        rc = out_of_memory();
+    } else if (count < 0) {
         rc = (int)-count;
-        goto out;
+    } else {
+        for (uint32_t r = 0; r < s.root_count; r++)
+            is_root[s.root[r].node / 8] |= (uint8_t)(1u << (s.root[r].node % 8));
+        rc = show_paths(&ctx, &s, &opt, &rev, is_root, root_index, targets, count, hops);
     }
-    for (uint32_t r = 0; r < s.root_count; r++)
-        is_root[s.root[r].node / 8] |= (uint8_t)(1u << (s.root[r].node % 8));
-    lf_path_search ps;
-    if (lf_path_search_init(&ps, &rev, is_root)) {
-        cli_message("error", "out of memory");
-        rc = EXIT_SYSTEM;
-        goto out;
-    }
-    path_exclusions x;
-    if (path_exclusions_build(&x, &s, opt.exclude, opt.exclude_count)) {
-        cli_message("error", "out of memory");
-        rc = EXIT_SYSTEM;
-        lf_path_search_free(&ps);
-        goto out;
-    }
-    lf_edge_filter filter = opt.exclude_count ? path_exclusions_follow : NULL;
-    merge_tree tree = {0};
-    out_writer *w = opt.merge ? NULL : out_begin(stdout, ctx.format, columns, 10);
-    path_rows rows;
-    path_rows_init(&rows, w, &s, root_index);
-    for (int64_t i = 0; i < count && rc == EXIT_OK; i++) {
-        int64_t len = lf_shortest_root_path(&ps, targets[i], 0, filter, &x, hops);
-        int weak = 0;
-        if (len == 0) {
-            len = lf_shortest_root_path(&ps, targets[i], LF_PATH_FOLLOW_WEAK, filter, &x, hops);
-            weak = len > 0;
-        }
-        char id[32];
-        snprintf(id, sizeof id, (s.flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
-                 (unsigned long long)lf_snapshot_object_id(&s, targets[i]));
-        if (len == 0)
-            cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
-                        opt.exclude_count ? " (with the exclusions)" : "");
-        else if (weak)
-            cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
-        if (opt.merge) {
-            if (len > 0 && merge_add(&tree, hops, len, weak)) {
-                cli_message("error", "out of memory");
-                rc = EXIT_SYSTEM;
-            }
-            continue;
-        }
-        /* --all: each further path may not pass through an earlier one */
-        uint32_t blocked[MAX_DISJOINT * 64];
-        unsigned nblocked = 0;
-        for (unsigned number = 1; len > 0; number++) {
-            if (path_rows_add(&rows, targets[i], number, hops, len, weak)) {
-                cli_message("error", "out of memory");
-                rc = EXIT_SYSTEM;
-                break;
-            }
-            if (!opt.all || number == MAX_DISJOINT || len == 1)
-                break;
-            /* later paths may start at the same root, but through other objects;
-             * a root holding the target directly is used up */
-            for (int64_t k = 0; k + 1 < len && nblocked < sizeof blocked / sizeof blocked[0]; k++) {
-                ps.blocked[hops[k]] = len == 2 ? 2 : 1;
-                blocked[nblocked++] = hops[k];
-            }
-            len = lf_shortest_root_path(&ps, targets[i], weak ? LF_PATH_FOLLOW_WEAK : 0, filter, &x, hops);
-        }
-        for (unsigned k = 0; k < nblocked; k++)
-            ps.blocked[blocked[k]] = 0;
-    }
-    if (opt.merge && rc == EXIT_OK && merge_write(&tree, &s, root_index, ctx.format))
-        rc = EXIT_SYSTEM;
-    if (!opt.merge && rc == EXIT_OK && path_rows_flush(&rows)) {
-        cli_message("error", "out of memory");
-        rc = EXIT_SYSTEM;
-    }
-    path_rows_free(&rows);
-    if (w)
-        out_end(w);
-    merge_free(&tree);
-    lf_path_search_free(&ps);
-    path_exclusions_free(&x);
-out:
     lf_reverse_free(&rev);
     free(targets);
     free(hops);

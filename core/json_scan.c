@@ -181,90 +181,113 @@ static int skip_key(lf_json *j)
     return lf_json_expect(j, ':', "an object");
 }
 
+/* A flat array of numbers (V8's locations, samples): past its ']' at once.
+ * Returns 0 when the array at j->pos is not one (j is left as it was). */
+static int skip_number_array(lf_json *j)
+{
+    const uint8_t *close = memchr(j->data + j->pos, ']', j->end - j->pos);
+    if (!close)
+        return 0;
+    const uint8_t *q = j->data + j->pos + 1;
+    while (q < close && ((unsigned)(*q - '0') < 10 || *q == ',' || *q == ' ' || *q == '\n' ||
+                         *q == '-' || *q == '\r' || *q == '\t' || *q == '.'))
+        q++;
+    if (q != close)
+        return 0;
+    j->pos = (uint64_t)(close - j->data) + 1;
+    return 1;
+}
+
+/* '{' or '[': its closer goes on the stack. Returns 1 when it closes at once
+ * (a value done), 0 when its first element follows, -1 on error. */
+static int open_container(lf_json *j, int c, uint8_t **stack, size_t *cap, size_t *depth)
+{
+    if (lf_vec_reserve((void **)stack, cap, *depth + 1, 1))
+        return lf_fail_nomem(j->err, "reading JSON");
+    const uint8_t closer = (uint8_t)(c == '{' ? '}' : ']');
+    (*stack)[(*depth)++] = closer;
+    j->pos++;
+    if (lf_json_peek(j) == closer) {
+        j->pos++;
+        (*depth)--;
+        return 1;
+    }
+    if (c == '{' && skip_key(j))
+        return -1;
+    return 0;
+}
+
+/* A string, a number, true, false or null. */
+static int skip_scalar(lf_json *j, int c)
+{
+    if (c == '"') {
+        j->pos++;
+        while (j->pos < j->end && j->data[j->pos] != '"')
+            j->pos += j->data[j->pos] == '\\' ? 2 : 1;
+        if (j->pos >= j->end)
+            return fail(j, "unterminated string", "a string");
+        j->pos++;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        j->pos++;
+        while (j->pos < j->end && ((unsigned)(j->data[j->pos] - '0') < 10 || j->data[j->pos] == '+' ||
+                                   j->data[j->pos] == '-' || j->data[j->pos] == '.' ||
+                                   j->data[j->pos] == 'e' || j->data[j->pos] == 'E'))
+            j->pos++;
+    } else if (c == 't' || c == 'f' || c == 'n') {
+        const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t wl = strlen(word);
+        if (j->end - j->pos < wl || memcmp(j->data + j->pos, word, wl) != 0)
+            return fail(j, "unexpected value", "JSON");
+        j->pos += wl;
+    } else {
+        return fail(j, "unexpected value", "JSON");
+    }
+    return 0;
+}
+
+/* After a value: close what is done, or step to the next element (past its
+ * key in an object). Returns 1 when the outermost value is done, 0 when an
+ * element follows, -1 on error. */
+static int after_value(lf_json *j, const uint8_t *stack, size_t *depth)
+{
+    for (;;) {
+        if (*depth == 0)
+            return 1;
+        int n = lf_json_next(j, (char)stack[*depth - 1], "JSON");
+        if (n < 0)
+            return -1;
+        if (n == 1)
+            return stack[*depth - 1] == '}' && skip_key(j) ? -1 : 0;
+        (*depth)--;
+    }
+}
+
+/* One value of any shape, with a stack of open brackets (no recursion: a
+ * hostile file may nest deep). */
 int lf_json_skip(lf_json *j)
 {
-    uint8_t *stack = NULL; /* the open brackets */
+    uint8_t *stack = NULL; /* the open brackets' closers */
     size_t depth = 0, cap = 0;
-    int rc = -1;
+    int rc;
     for (;;) {
         int c = lf_json_peek(j);
-        if (c == '[') {
-            /* a flat array of numbers (V8's locations, samples): to its ']' at once */
-            const uint8_t *close = memchr(j->data + j->pos, ']', j->end - j->pos);
-            if (close) {
-                const uint8_t *q = j->data + j->pos + 1;
-                while (q < close && ((unsigned)(*q - '0') < 10 || *q == ',' || *q == ' ' || *q == '\n' ||
-                                     *q == '-' || *q == '\r' || *q == '\t' || *q == '.'))
-                    q++;
-                if (q == close) {
-                    j->pos = (uint64_t)(close - j->data) + 1;
-                    goto after_value;
-                }
-            }
+        int value_done; /* 1: a whole value passed, 0: inside a new container, -1: error */
+        if (c == '[' && skip_number_array(j))
+            value_done = 1;
+        else if (c == '{' || c == '[')
+            value_done = open_container(j, c, &stack, &cap, &depth);
+        else
+            value_done = skip_scalar(j, c) ? -1 : 1;
+        if (value_done < 0) {
+            rc = -1;
+            break;
         }
-        if (c == '{' || c == '[') {
-            if (lf_vec_reserve((void **)&stack, &cap, depth + 1, 1)) {
-                lf_fail_nomem(j->err, "reading JSON");
-                goto out;
-            }
-            stack[depth++] = (uint8_t)(c == '{' ? '}' : ']');
-            j->pos++;
-            if (lf_json_peek(j) == stack[depth - 1]) {
-                j->pos++;
-                depth--;
-            } else {
-                if (c == '{') {
-                    if (skip_key(j))
-                        goto out;
-                }
-                continue;
-            }
-        } else if (c == '"') {
-            j->pos++;
-            while (j->pos < j->end && j->data[j->pos] != '"')
-                j->pos += j->data[j->pos] == '\\' ? 2 : 1;
-            if (j->pos >= j->end) {
-                fail(j, "unterminated string", "a string");
-                goto out;
-            }
-            j->pos++;
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            j->pos++;
-            while (j->pos < j->end && ((unsigned)(j->data[j->pos] - '0') < 10 || j->data[j->pos] == '+' ||
-                                       j->data[j->pos] == '-' || j->data[j->pos] == '.' ||
-                                       j->data[j->pos] == 'e' || j->data[j->pos] == 'E'))
-                j->pos++;
-        } else if (c == 't' || c == 'f' || c == 'n') {
-            const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-            size_t wl = strlen(word);
-            if (j->end - j->pos < wl || memcmp(j->data + j->pos, word, wl) != 0) {
-                fail(j, "unexpected value", "JSON");
-                goto out;
-            }
-            j->pos += wl;
-        } else {
-            fail(j, "unexpected value", "JSON");
-            goto out;
-        }
-    after_value:
-        /* after a value: close what is done, or go on to the next element */
-        for (;;) {
-            if (depth == 0) {
-                rc = 0;
-                goto out;
-            }
-            int n = lf_json_next(j, (char)stack[depth - 1], "JSON");
-            if (n < 0)
-                goto out;
-            if (n == 1) {
-                if (stack[depth - 1] == '}' && skip_key(j))
-                    goto out;
-                break;
-            }
-            depth--;
-        }
+        if (value_done == 0)
+            continue;
+        rc = after_value(j, stack, &depth);
+        if (rc != 0)
+            break;
     }
-out:
     lf_big_free(stack);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }

@@ -33,16 +33,12 @@ static void put_u64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* object_id, edge_kind and edge_label are passed apart: a snapshot may keep
- * them lazily (see lf_lazy_fields). */
-static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                          const uint32_t *edge_label, int fd, lf_error *err)
+/* A meta_field's u64 per META field, in order (lfs_format.h). */
+static void fill_meta(const lf_snapshot *s, int has_analysis, int has_sites,
+                      uint64_t meta_field[LFS_META_FIELDS])
 {
-    const uint64_t n = s->object_count;
-    uint8_t meta[LFS_META_FIELDS * 8];
-    uint64_t meta_field[LFS_META_FIELDS] = {0};
-    int has_analysis = s->idom && s->retained && s->domtree_offset && s->domtree_child;
-    meta_field[LFS_META_OBJECT_COUNT] = n;
+    memset(meta_field, 0, LFS_META_FIELDS * sizeof *meta_field);
+    meta_field[LFS_META_OBJECT_COUNT] = s->object_count;
     meta_field[LFS_META_EDGE_COUNT] = s->edge_count;
     meta_field[LFS_META_CLASS_COUNT] = s->class_count;
     meta_field[LFS_META_ROOT_COUNT] = s->root_count;
@@ -66,7 +62,6 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     meta_field[LFS_META_SOURCE_MTIME_NS] = s->source_key.mtime_ns;
     meta_field[LFS_META_SOURCE_HASH] = s->source_key.hash;
     meta_field[LFS_META_SOURCE_OPTIONS] = s->source_key.options;
-    const int has_sites = s->object_site && s->site_count;
     if (has_sites) {
         meta_field[LFS_META_FRAME_COUNT] = s->frame_count;
         meta_field[LFS_META_SITE_COUNT] = s->site_count;
@@ -78,14 +73,32 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         meta_field[LFS_META_REACHABLE_SHALLOW] = s->reachable_shallow;
         meta_field[LFS_META_ANALYSIS_FLAGS] = s->analysis_flags;
     }
-    for (int i = 0; i < LFS_META_FIELDS; i++)
-        put_u64(meta + 8 * i, meta_field[i]);
+}
 
-    chunk_out chunk[LFS_MAX_CHUNKS];
+/* Named objects: the two arrays interleaved into (node, string) pairs. */
+static uint32_t *named_pairs(const lf_snapshot *s)
+{
+    uint32_t *named = malloc(((size_t)s->named_count + 1) * 2 * sizeof *named);
+    for (uint32_t i = 0; named && i < s->named_count; i++) {
+        named[2 * i] = s->named_node[i];
+        named[2 * i + 1] = s->named_string[i];
+    }
+    return named;
+}
+
+/* The chunks in file order (the order docs/FORMAT.md lists them); returns
+ * how many. object_id, edge_kind and edge_label are passed apart: a snapshot
+ * may keep them lazily (see lf_lazy_fields). */
+static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
+                            const uint32_t *edge_label, const uint8_t *meta, const uint32_t *named,
+                            int has_sites, int has_samples, int has_analysis,
+                            chunk_out chunk[LFS_MAX_CHUNKS])
+{
+    const uint64_t n = s->object_count;
     unsigned count = 0;
 #define ADD(ID, DATA, SIZE) \
     chunk[count++] = (chunk_out){.id = (ID), .data = (DATA), .size = (SIZE)}
-    ADD(LFS_META, meta, sizeof meta);
+    ADD(LFS_META, meta, LFS_META_FIELDS * 8);
     ADD(LFS_STRO, s->string_offset, ((uint64_t)s->string_count + 1) * 8);
     ADD(LFS_STRB, s->string_bytes, s->string_offset[s->string_count]);
     ADD(LFS_CLSN, s->class_name, (uint64_t)s->class_count * 4);
@@ -97,20 +110,12 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     ADD(LFS_ELBL, edge_label, s->edge_count * 4);
     ADD(LFS_EKND, edge_kind, s->edge_count);
     ADD(LFS_ROOT, s->root, (uint64_t)s->root_count * sizeof(lf_root));
-    /* named objects: interleave the two arrays into (node, string) pairs */
-    uint32_t *named = malloc(((size_t)s->named_count + 1) * 2 * sizeof *named);
-    if (!named)
-        return lf_fail_nomem(err, "writing");
-    for (uint32_t i = 0; i < s->named_count; i++) {
-        named[2 * i] = s->named_node[i];
-        named[2 * i + 1] = s->named_string[i];
-    }
     ADD(LFS_ONAM, named, (uint64_t)s->named_count * 8);
     if (has_sites) {
         ADD(LFS_FRAM, s->frame, (uint64_t)s->frame_count * sizeof(lf_frame));
         ADD(LFS_SITE, s->site, (uint64_t)s->site_count * sizeof(lf_site));
         ADD(LFS_OSIT, s->object_site, n * 4);
-        if (meta_field[LFS_META_SAMPLE_RATE])
+        if (has_samples)
             ADD(LFS_OSMP, s->object_samples, n * 4);
     }
     if (s->class_loader)
@@ -122,7 +127,12 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         ADD(LFS_DTCH, s->domtree_child, (uint64_t)s->domtree_offset[n + 1] * 4);
     }
 #undef ADD
+    return count;
+}
 
+/* Each chunk 8-aligned after the table, with its hash; returns the file's size. */
+static uint64_t lay_out_chunks(chunk_out *chunk, unsigned count)
+{
     uint64_t at = LFS_HEADER_SIZE + (uint64_t)count * LFS_CHUNK_ENTRY_SIZE;
     for (unsigned i = 0; i < count; i++) {
         at = (at + 7) & ~(uint64_t)7;
@@ -130,10 +140,15 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
         chunk[i].hash = XXH3_64bits(chunk[i].data, (size_t)chunk[i].size);
         at += chunk[i].size;
     }
-    const uint64_t file_size = (at + 7) & ~(uint64_t)7;
+    return (at + 7) & ~(uint64_t)7;
+}
 
-    uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
-    memset(head, 0, sizeof head);
+/* The header and the chunk table into head; returns their length, or 0
+ * when there is no memory for the checksum. */
+static size_t fill_head(const chunk_out *chunk, unsigned count, uint64_t file_size,
+                        uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE])
+{
+    memset(head, 0, LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE);
     memcpy(head, LFS_MAGIC, 8);
     head[8] = LFS_VERSION_MAJOR;
     head[10] = LFS_VERSION_MINOR;
@@ -151,16 +166,20 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     /* The header checksum covers bytes 0..55 and the chunk table. */
     const size_t head_len = LFS_HEADER_SIZE + count * LFS_CHUNK_ENTRY_SIZE;
     XXH3_state_t *st = XXH3_createState();
-    if (!st) {
-        free(named);
-        return lf_fail_nomem(err, "writing");
-    }
+    if (!st)
+        return 0;
     XXH3_64bits_reset(st);
     XXH3_64bits_update(st, head, 56);
     XXH3_64bits_update(st, head + LFS_HEADER_SIZE, head_len - LFS_HEADER_SIZE);
     put_u64(head + 56, XXH3_64bits_digest(st));
     XXH3_freeState(st);
+    return head_len;
+}
 
+/* Front to back, zeros where alignment leaves a gap: fd may be a pipe. */
+static int write_file(int fd, const uint8_t *head, size_t head_len, const chunk_out *chunk,
+                      unsigned count, uint64_t file_size)
+{
     static const uint8_t zeros[8];
     uint64_t written = head_len;
     int failed = lf_write_all(fd, head, head_len);
@@ -173,6 +192,33 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     }
     if (!failed && file_size > written)
         failed = lf_write_all(fd, zeros, file_size - written);
+    return failed;
+}
+
+static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
+                          const uint32_t *edge_label, int fd, lf_error *err)
+{
+    const int has_analysis = s->idom && s->retained && s->domtree_offset && s->domtree_child;
+    const int has_sites = s->object_site && s->site_count;
+    uint64_t meta_field[LFS_META_FIELDS];
+    fill_meta(s, has_analysis, has_sites, meta_field);
+    uint8_t meta[LFS_META_FIELDS * 8];
+    for (int i = 0; i < LFS_META_FIELDS; i++)
+        put_u64(meta + 8 * i, meta_field[i]);
+    uint32_t *named = named_pairs(s);
+    if (!named)
+        return lf_fail_nomem(err, "writing");
+    chunk_out chunk[LFS_MAX_CHUNKS];
+    unsigned count = list_chunks(s, object_id, edge_kind, edge_label, meta, named, has_sites,
+                                 meta_field[LFS_META_SAMPLE_RATE] != 0, has_analysis, chunk);
+    const uint64_t file_size = lay_out_chunks(chunk, count);
+    uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
+    const size_t head_len = fill_head(chunk, count, file_size, head);
+    if (head_len == 0) {
+        free(named);
+        return lf_fail_nomem(err, "writing");
+    }
+    int failed = write_file(fd, head, head_len, chunk, count, file_size);
     int e = errno;
     free(named);
     if (failed)
