@@ -16,7 +16,7 @@ CFLAGS  += $(OPT) $(STD) -pthread
 LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
 BUILD   ?= build
 
-LIB_SRC  := $(wildcard graph/*.c core/*.c)
+LIB_SRC  := $(wildcard graph/*.c core/*/*.c)
 CMD_SRC  := $(wildcard cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 FUZZ_TARGETS := $(filter-out common,$(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))

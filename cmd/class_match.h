@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../core/snapshot.h"
+#include "../core/model/snapshot.h"
 
 /* class -> 1 when it matches, in a new array the caller frees (NULL: out of
  * memory); *matched: how many matched. */

@@ -13,15 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/analysis.h"
-#include "../core/bigmem.h"
-#include "../core/estimate.h"
-#include "../core/cache.h"
-#include "../core/hprof.h"
-#include "../core/file.h"
-#include "../core/lfs.h"
-#include "../core/open.h"
-#include "../core/outfile.h"
+#include "../core/analysis/analysis.h"
+#include "../core/base/bigmem.h"
+#include "../core/input/estimate.h"
+#include "../core/lfs/cache.h"
+#include "../core/hprof/hprof.h"
+#include "../core/base/file.h"
+#include "../core/lfs/lfs.h"
+#include "../core/input/open.h"
+#include "../core/base/outfile.h"
 #include "../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,

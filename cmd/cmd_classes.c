@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis.h"
-#include "../core/loaders.h"
+#include "../core/analysis/analysis.h"
+#include "../core/analysis/loaders.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/lfs.h"
-#include "../core/outfile.h"
+#include "../core/lfs/lfs.h"
+#include "../core/base/outfile.h"
 #include "cli.h"
 #include "commands.h"
 

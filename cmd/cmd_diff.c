@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/diff.h"
-#include "../core/owners.h"
-#include "../core/open.h"
+#include "../core/analysis/diff.h"
+#include "../core/analysis/owners.h"
+#include "../core/input/open.h"
 #include "cli.h"
 #include "commands.h"
 

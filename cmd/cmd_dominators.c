@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/idrank.h" /* lf_sort_u64 */
+#include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
 #include "dom_tree.h"
 #include "commands.h"

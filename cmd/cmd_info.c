@@ -4,9 +4,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../core/analysis.h"
-#include "../core/bigmem.h"
-#include "../core/open.h"
+#include "../core/analysis/analysis.h"
+#include "../core/base/bigmem.h"
+#include "../core/input/open.h"
 #include "cli.h"
 #include "dangling_note.h"
 #include "commands.h"

@@ -5,16 +5,16 @@
 
 #include <Judy.h>
 
-#include "../core/analysis.h"
-#include "../core/site_groups.h"
-#include "../core/vec.h"
+#include "../core/analysis/analysis.h"
+#include "../core/analysis/site_groups.h"
+#include "../core/base/vec.h"
 #include "../graph/paths.h"
 #include "cli.h"
 #include "class_match.h"
 #include "commands.h"
 #include "path_exclude.h"
 #include "path_rows.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/elf_probe.h"
+#include "../core/input/elf_probe.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/outfile.h"
-#include "../core/suspects.h"
+#include "../core/base/outfile.h"
+#include "../core/analysis/suspects.h"
 #include "cli.h"
 #include "commands.h"
 #include "series.h"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/roots.h"
+#include "../core/analysis/roots.h"
 #include "cli.h"
 #include "commands.h"
 

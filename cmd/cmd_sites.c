@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis.h"
-#include "../core/site_groups.h"
+#include "../core/analysis/analysis.h"
+#include "../core/analysis/site_groups.h"
 #include "cli.h"
 #include "commands.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 
 static const char sites_help[] =
     "usage: leakfind sites SNAPSHOT [options]\n"

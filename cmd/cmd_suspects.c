@@ -1,11 +1,11 @@
 /* cmd_suspects.c - `leakfind suspects`: the findings worth a person's time
- * (DESIGN 11, core/suspects.h). */
+ * (DESIGN 11, core/analysis/suspects.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/suspects.h"
+#include "../core/analysis/suspects.h"
 #include "cli.h"
 #include "commands.h"
 #include "series.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/trend.h"
+#include "../core/analysis/trend.h"
 #include "cli.h"
 #include "commands.h"
 #include "series.h"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bigmem.h"
-#include "../core/vec.h"
+#include "../core/base/bigmem.h"
+#include "../core/base/vec.h"
 
 /* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
  * a later walk through the same chain stops within that many steps, and

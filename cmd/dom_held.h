@@ -11,7 +11,7 @@
 
 #include <Judy.h>
 
-#include "../core/snapshot.h"
+#include "../core/model/snapshot.h"
 
 enum { DOM_HELD_MAX = 4 };
 

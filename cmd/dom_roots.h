@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../core/snapshot.h"
+#include "../core/model/snapshot.h"
 #include "output.h"
 
 #include "dom_held.h"

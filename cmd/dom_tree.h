@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "../core/snapshot.h"
+#include "../core/model/snapshot.h"
 #include "output.h"
 
 typedef struct dom_tree_options {

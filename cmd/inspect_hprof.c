@@ -1,15 +1,15 @@
 /* inspect_hprof.c - `inspect` on a JVM dump: fields, statics and elements
- * decoded from the object's own record (core/hprof_values.h). */
+ * decoded from the object's own record (core/hprof/hprof_values.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/hprof_format.h"
-#include "../core/hprof_values.h"
-#include "../core/vec.h"
+#include "../core/hprof/hprof_format.h"
+#include "../core/hprof/hprof_values.h"
+#include "../core/base/vec.h"
 #include "cli.h"
 #include "inspect_rows.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 
 static const char *type_name(uint8_t type)
 {

@@ -6,7 +6,7 @@
 #ifndef LF_INSPECT_ROWS_H
 #define LF_INSPECT_ROWS_H
 
-#include "../core/snapshot.h"
+#include "../core/model/snapshot.h"
 #include "output.h"
 
 #define INSPECT_COLUMNS 9

@@ -1,12 +1,12 @@
 /* inspect_v8.c - `inspect` on a V8 snapshot: an object's properties and
  * elements by their edge names and V8's edge types, strings and numbers by
  * the text V8 gives them as node names, and a closure's context: the
- * variables it captured (core/v8_values.h). */
+ * variables it captured (core/v8/v8_values.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/v8_values.h"
+#include "../core/v8/v8_values.h"
 #include "cli.h"
 #include "inspect_rows.h"
 

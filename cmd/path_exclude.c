@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bsearch.h"
-#include "../core/idrank.h" /* lf_sort_u64 */
-#include "../core/vec.h"
-#include "../core/bigmem.h"
+#include "../core/base/bsearch.h"
+#include "../core/model/idrank.h" /* lf_sort_u64 */
+#include "../core/base/vec.h"
+#include "../core/base/bigmem.h"
 
 /* spec "CLASS.FIELD" names class cls. */
 static int class_matches(lf_str cls, const char *spec)

@@ -9,8 +9,8 @@
 #ifndef LF_PATH_ROWS_H
 #define LF_PATH_ROWS_H
 
-#include "../core/edge_batch.h"
-#include "../core/snapshot.h"
+#include "../core/model/edge_batch.h"
+#include "../core/model/snapshot.h"
 #include "output.h"
 
 /* Hops per batch: as many as objects, from 2^16 to 2^20 (about 40 bytes a

@@ -1,4 +1,4 @@
-/* progress_line.h - draws the library's progress reports (core/progress.h) as
+/* progress_line.h - draws the library's progress reports (core/base/progress.h) as
  * one line on stderr: "leakfind: reading heap.hprof (pass 1 of 3)  1.2 GiB of
  * 4.0 GiB (30%)" or "leakfind: computing dominators (pass 2 of 5)  12.3M of
  * 30.0M objects (41%)", redrawn in place. */
@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../core/progress.h"
+#include "../core/base/progress.h"
 
 typedef struct progress_line {
     lf_progress progress;       /* what the library is given */

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/snapshot.h"
-#include "../core/trend.h"
+#include "../core/model/snapshot.h"
+#include "../core/analysis/trend.h"
 
 /* Labels longer than this are cut (at a UTF-8 boundary) so that no class
  * name makes the file large. */
@@ -54,7 +54,7 @@ void report_series_free(report_series *r);
  * at most `rows`). 0 or -1 (memory). */
 int report_write_series(FILE *f, const report_series *r, const lf_trend_rule *rule, uint32_t rows);
 
-/* "suspects": the findings of list (core/suspects.h, with their paths)
+/* "suspects": the findings of list (core/analysis/suspects.h, with their paths)
  * for s, the last snapshot; t: the series' trend (growth findings' names).
  * 0 or -1 (memory). */
 struct lf_suspect_list;

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis.h"
-#include "../core/open.h"
-#include "../core/roots.h"
+#include "../core/analysis/analysis.h"
+#include "../core/input/open.h"
+#include "../core/analysis/roots.h"
 #include "report.h"
 
 #define UNREACHABLE_CLASSES 5

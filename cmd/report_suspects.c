@@ -1,4 +1,4 @@
-/* report_suspects.c - the page's leak suspects (core/suspects.h): per
+/* report_suspects.c - the page's leak suspects (core/analysis/suspects.h): per
  * finding its kind, object and class, what it retains, where its memory
  * piles up and what piles up there, the growth rate for a series, and the
  * shortest path from a GC root to the accumulation point with each hop's
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/edge_batch.h"
-#include "../core/suspects.h"
+#include "../core/model/edge_batch.h"
+#include "../core/analysis/suspects.h"
 #include "dom_roots.h"
 #include "report.h"
 

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/domview.h"
-#include "../core/holders.h"
-#include "../core/vec.h"
+#include "../core/analysis/domview.h"
+#include "../core/analysis/holders.h"
+#include "../core/base/vec.h"
 #include "dom_roots.h"
 #include "report.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 
 #define NO_PARENT UINT32_MAX
 

@@ -38,7 +38,7 @@
  * predecessors (16 GB of lists) is reported as out of memory.
  */
 #include "dominators.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 #include "halves.h"
 
 #include <pthread.h>

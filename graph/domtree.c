@@ -1,6 +1,6 @@
 /* domtree.c - child lists of the dominator tree, sorted by retained size. */
 #include "domtree.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 #include "halves.h"
 
 #include <stdlib.h>

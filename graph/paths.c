@@ -1,6 +1,6 @@
 /* paths.c - reverse CSR and backwards breadth-first search. */
 #include "paths.h"
-#include "../core/bigmem.h"
+#include "../core/base/bigmem.h"
 
 #include <pthread.h>
 #include <stdlib.h>

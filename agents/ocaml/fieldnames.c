@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/vec.h"
+#include "../../core/base/vec.h"
 
 typedef struct field_name {
     char *module, *name;

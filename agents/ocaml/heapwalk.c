@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/idrank.h" /* lf_sort_u64 */
-#include "../../core/vec.h"
+#include "../../core/model/idrank.h" /* lf_sort_u64 */
+#include "../../core/base/vec.h"
 
 #include <caml/address_class.h>
 #include <caml/bigarray.h>

@@ -23,7 +23,7 @@
 #include <caml/memprof.h>
 #include <caml/stack.h>
 
-#include "../../core/vec.h"
+#include "../../core/base/vec.h"
 
 static double sampling_rate;
 

@@ -8,7 +8,7 @@
  * loader reports for the main program first. */
 #include "agent.h"
 
-#include "../../core/vec.h"
+#include "../../core/base/vec.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../core/vec.h"
+#include "../../core/base/vec.h"
 
 #include <caml/memory.h>
 #include <caml/roots.h>

@@ -14,9 +14,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../../core/analysis.h"
-#include "../../core/lfs.h"
-#include "../../core/open.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/input/open.h"
 #include "../../graph/dominators.h"
 #include "../../graph/domtree.h"
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/lfs.h"
-#include "../../core/strtab.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/model/strtab.h"
 
 typedef struct gen_edge {
     uint32_t from, to;

@@ -1,5 +1,5 @@
-# Pipes, standard input and the files leakfind writes (cmd/cli.c, core/open.c,
-# core/file.c, core/outfile.c). An input read through a pipe must give the
+# Pipes, standard input and the files leakfind writes (cmd/cli.c, core/input/open.c,
+# core/base/file.c, core/base/outfile.c). An input read through a pipe must give the
 # same bytes out as the file itself (whose answers the other cases check by
 # hand); planted values from PlantedLeak's construction (hprof_cases.sh) are
 # checked through a pipe too, so a pipe that reads nothing cannot pass.
@@ -104,7 +104,7 @@ else
     echo "SKIP pipe_spool_full, gunzip_tmpdir_full: no private tmpfs here (unshare -m)"
 fi
 
-# convert -o: OUT's kind decides how it is written (core/outfile.h).
+# convert -o: OUT's kind decides how it is written (core/base/outfile.h).
 "$LF" convert $G/nested_class.txt -o "$P/ref.lfs" || bad_ "convert_ref"
 # an existing FIFO is written into: its reader gets the file's bytes, the FIFO stays
 rm -f "$P/fifo" && mkfifo "$P/fifo"

@@ -5,11 +5,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../core/bigmem.h"
-#include "../../core/analysis.h"
-#include "../../core/lfs.h"
-#include "../../core/site_groups.h"
-#include "../../core/suspects.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/analysis/site_groups.h"
+#include "../../core/analysis/suspects.h"
 #include "fuzz.h"
 
 void fuzz_exercise_snapshot(struct lf_snapshot *s)

@@ -2,7 +2,7 @@
  * a program given to record is untrusted input like any dump. */
 #include <unistd.h>
 
-#include "../../core/elf_probe.h"
+#include "../../core/input/elf_probe.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

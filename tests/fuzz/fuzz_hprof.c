@@ -1,7 +1,7 @@
 /* fuzz_hprof.c - the HPROF reader on arbitrary bytes, under each reference
  * semantics in turn, whole or partial (the flags come from the first byte). */
-#include "../../core/hprof.h"
-#include "../../core/hprof_values.h"
+#include "../../core/hprof/hprof.h"
+#include "../../core/hprof/hprof_values.h"
 #include "fuzz.h"
 
 /* What `inspect` reads of the first objects: fields, statics, elements, text. */

@@ -1,7 +1,7 @@
 /* fuzz_lfs.c - the leakfind-format reader on arbitrary bytes. Checksums are
  * skipped so mutations reach the structural checks (a hostile file can carry
  * valid checksums). The bytes go through a memfd: the reader wants a file. */
-#include "../../core/lfs.h"
+#include "../../core/lfs/lfs.h"
 #include "fuzz.h"
 
 static int open_lfs(const char *path, lf_snapshot *s, lf_error *err)

@@ -1,6 +1,6 @@
 /* fuzz_open.c - any bytes through lf_open, as a user's file: format detection,
  * the gzip path (inflate to a temporary file), then the detected reader. */
-#include "../../core/open.h"
+#include "../../core/input/open.h"
 #include "fuzz.h"
 
 static int open_any(const char *path, lf_snapshot *s, lf_error *err)

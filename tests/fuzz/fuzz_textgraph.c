@@ -1,5 +1,5 @@
 /* fuzz_textgraph.c - the text graph reader on arbitrary bytes. */
-#include "../../core/textgraph.h"
+#include "../../core/textgraph/textgraph.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

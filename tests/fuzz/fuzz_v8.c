@@ -1,7 +1,7 @@
 /* fuzz_v8.c - the V8 heap snapshot reader (JSON) on arbitrary bytes, on one
  * or two threads, whole or partial (the first byte chooses). */
-#include "../../core/v8.h"
-#include "../../core/v8_values.h"
+#include "../../core/v8/v8.h"
+#include "../../core/v8/v8_values.h"
 #include "fuzz.h"
 
 /* What `inspect` reads back: node names and types, edge types. */

@@ -1,8 +1,8 @@
 /* test_builder.c - the id map and the builder's two ways of placing edges. */
 #include <stdlib.h>
 
-#include "../../core/builder.h"
-#include "../../core/idmap.h"
+#include "../../core/model/builder.h"
+#include "../../core/model/idmap.h"
 #include "../../graph/graph.h"
 #include "test.h"
 #include "tests.h"

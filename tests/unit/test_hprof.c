@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/analysis.h"
-#include "../../core/file.h"
-#include "../../core/hprof.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/base/file.h"
+#include "../../core/hprof/hprof.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "test_support.h"
 #include "tests.h"
-#include "../../core/bigmem.h"
+#include "../../core/base/bigmem.h"
 
 enum { T_OBJECT = 2, T_BYTE = 8, T_INT = 10, T_LONG = 11 };
 

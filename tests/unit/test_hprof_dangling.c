@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/hprof.h"
+#include "../../core/hprof/hprof.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "tests.h"

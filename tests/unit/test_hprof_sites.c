@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/hprof.h"
-#include "../../core/open.h"
+#include "../../core/hprof/hprof.h"
+#include "../../core/input/open.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "test_support.h"

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/error.h"
-#include "../../core/open.h"
-#include "../../core/snapshot.h"
+#include "../../core/base/error.h"
+#include "../../core/input/open.h"
+#include "../../core/model/snapshot.h"
 #include "test.h"
 #include "tests.h"
 

@@ -1,12 +1,12 @@
-/* test_hprof_values.c - inspect's field decoder (core/hprof_values.h) on a
+/* test_hprof_values.c - inspect's field decoder (core/hprof/hprof_values.h) on a
  * dump written here: exact values set by construction, and damaged records
  * that must give an error with the offset, not a crash. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/hprof.h"
-#include "../../core/hprof_format.h"
-#include "../../core/hprof_values.h"
+#include "../../core/hprof/hprof.h"
+#include "../../core/hprof/hprof_format.h"
+#include "../../core/hprof/hprof_values.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "tests.h"

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/analysis.h"
-#include "../../core/hprof.h"
-#include "../../core/lfs.h"
-#include "../../core/loaders.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/hprof/hprof.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/analysis/loaders.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "test_support.h"

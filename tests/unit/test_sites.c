@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/bigmem.h"
-#include "../../core/lfs.h"
-#include "../../core/lfs_writer.h"
-#include "../../core/site_groups.h"
-#include "../../core/site_table.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/lfs/lfs_writer.h"
+#include "../../core/analysis/site_groups.h"
+#include "../../core/model/site_table.h"
 #include "test.h"
 #include "test_support.h"
 #include "tests.h"

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../../core/snapshot.h"
+#include "../../core/model/snapshot.h"
 
 /* Whether the snapshot string s is exactly want. */
 int test_str_is(lf_str s, const char *want);

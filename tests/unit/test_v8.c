@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/analysis.h"
-#include "../../core/v8.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/v8/v8.h"
 #include "test.h"
 #include "tests.h"
-#include "../../core/bigmem.h"
+#include "../../core/base/bigmem.h"
 
 /* (root) -> n1 -> n2 -> ... -> nK, each node 16 bytes, ids 2i+1; node i also
  * has a weak edge back to the root. The first padded_rows node rows start

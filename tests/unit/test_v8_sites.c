@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/open.h"
-#include "../../core/v8.h"
+#include "../../core/input/open.h"
+#include "../../core/v8/v8.h"
 #include "test.h"
 #include "test_support.h"
 #include "tests.h"

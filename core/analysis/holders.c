@@ -1,0 +1,153 @@
+/* holders.c - see holders.h. */
+#include "holders.h"
+#include "../model/label_scratch.h"
+
+#include <stdlib.h>
+
+#include "../base/bigmem.h"
+
+/* Kinds a node has in the pass between finding its holder edge and reading
+ * that edge's label: its label is then the edge's place among the
+ * dominator's edges. */
+enum { FOUND_STRONG = 0xfd, FOUND_WEAK = 0xfe };
+
+
+void lf_holders_init(lf_holders *h, const lf_snapshot *s)
+{
+    h->s = s;
+    h->work = 0;
+    h->budget = (uint64_t)s->object_count + s->edge_count + s->root_count;
+    h->kind = NULL;
+    h->label = NULL;
+}
+
+void lf_holders_free(lf_holders *h)
+{
+    lf_big_free(h->kind);
+    lf_big_free(h->label);
+    h->kind = NULL;
+    h->label = NULL;
+}
+
+/* One question: the first root of a top-level node, or the edge
+ * lf_snapshot_find_edge finds from the dominator. */
+static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
+{
+    lf_holder out = {LF_EDGE_KIND_NONE, 0};
+    uint32_t d = s->idom[node];
+    if (d == LF_NODE_SUPER) {
+        for (uint32_t r = 0; r < s->root_count; r++)
+            if (s->root[r].node == node) {
+                *work += r + 1;
+                return (lf_holder){LF_HOLDER_ROOT, r};
+            }
+        *work += s->root_count;
+        return out;
+    }
+    if (d == LF_NODE_NONE)
+        return out;
+    uint64_t first = s->edge_offset[d];
+    *work += s->edge_offset[d + 1] - first;
+    uint64_t e = lf_snapshot_find_edge(s, d, node);
+    if (e == UINT64_MAX)
+        return out;
+    if (lf_labels_from_start(s))
+        *work += e - first;
+    lf_snapshot_edge_info(s, e, &out.kind, &out.label);
+    return out;
+}
+
+/* Gives each node d dominates the place of its holder edge among d's edges
+ * (the first strong one, else the first weak one); returns the place after
+ * the last one given, 0 if none. */
+static uint64_t mark_children(lf_holders *h, uint32_t d)
+{
+    const lf_snapshot *s = h->s;
+    uint64_t first = s->edge_offset[d], end = s->edge_offset[d + 1], places = 0;
+    for (uint64_t e = first; e < end; e++) {
+        uint32_t t = s->edge_target[e], v = lf_edge_node(t);
+        if (v >= s->object_count || s->idom[v] != d)
+            continue;
+        uint8_t k = h->kind[v];
+        if (k == FOUND_STRONG || (k == FOUND_WEAK && lf_edge_is_weak(t)))
+            continue;
+        h->kind[v] = lf_edge_is_weak(t) ? FOUND_WEAK : FOUND_STRONG;
+        h->label[v] = (uint32_t)(e - first);
+        places = e - first + 1;
+    }
+    return places;
+}
+
+
+/* Replaces the places mark_children gave d's children by their edges' kinds
+ * and labels, decoding d's edges once. Returns 0 or -1 (memory). */
+static int label_children(lf_holders *h, uint32_t d, uint64_t places, lf_label_scratch *x)
+{
+    const lf_snapshot *s = h->s;
+    const uint64_t first = s->edge_offset[d];
+    const int decode = lf_labels_from_start(s);
+    if (decode && lf_label_scratch_decode(x, s, d, places))
+        return -1;
+    for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {
+        uint32_t v = s->domtree_child[i];
+        if (h->kind[v] != FOUND_STRONG && h->kind[v] != FOUND_WEAK)
+            continue; /* no edge from d: kind NONE */
+        uint32_t place = h->label[v];
+        if (decode) {
+            h->kind[v] = x->kind[place];
+            h->label[v] = x->label[place];
+        } else {
+            lf_snapshot_edge_info(s, first + place, &h->kind[v], &h->label[v]);
+        }
+    }
+    return 0;
+}
+
+/* The holders of every node reachable, in one pass over the edges of the
+ * nodes that dominate any. Returns 0 or -1 (memory). */
+static int build_table(lf_holders *h)
+{
+    const lf_snapshot *s = h->s;
+    const uint32_t n = s->object_count;
+    h->kind = lf_big_calloc((size_t)n + 1, 1);
+    h->label = lf_big_malloc(((size_t)n + 1) * sizeof *h->label);
+    lf_label_scratch x = {NULL, NULL, 0};
+    int rc = h->kind && h->label ? 0 : -1;
+    for (uint32_t r = s->root_count; r > 0 && rc == 0; r--) { /* the first root wins */
+        uint32_t v = s->root[r - 1].node;
+        if (v < n && s->idom[v] == LF_NODE_SUPER) {
+            h->kind[v] = LF_HOLDER_ROOT;
+            h->label[v] = r - 1;
+        }
+    }
+    for (uint32_t d = 0; d < n && rc == 0; d++) {
+        if (s->domtree_offset[d] == s->domtree_offset[d + 1])
+            continue;
+        if (s->edge_offset[d + 1] - s->edge_offset[d] > UINT32_MAX) {
+            /* places would not fit a label: ask for each (never seen) */
+            uint64_t ignored = 0;
+            for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {
+                lf_holder o = ask_one(s, s->domtree_child[i], &ignored);
+                h->kind[s->domtree_child[i]] = o.kind;
+                h->label[s->domtree_child[i]] = o.label;
+            }
+            continue;
+        }
+        uint64_t places = mark_children(h, d);
+        if (places)
+            rc = label_children(h, d, places, &x);
+    }
+    lf_label_scratch_free(&x);
+    if (rc)
+        lf_holders_free(h);
+    return rc;
+}
+
+lf_holder lf_holders_get(lf_holders *h, uint32_t node)
+{
+    if (!h->kind && h->work > h->budget && build_table(h))
+        h->budget = UINT64_MAX; /* out of memory: go on one question at a time */
+    if (h->kind)
+        return (lf_holder){h->kind[node], h->label[node]};
+    return ask_one(h->s, node, &h->work);
+}

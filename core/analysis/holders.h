@@ -1,0 +1,38 @@
+/* holders.h - how each object's immediate dominator holds it ("items",
+ * "[3]", or for a top-level object its root), for output that names that
+ * link for many objects: dominators listings, diff and trend --owners.
+ *
+ * One question alone scans the dominator's edges and, on a JVM dump, decodes
+ * the labels of its edges up to the one found: as much work as the dominator
+ * has edges, so naming every element of a large array that way is quadratic
+ * (issue 19). Questions are therefore answered one by one only while their
+ * total work stays under one pass over the graph; past that, one pass records
+ * the holder of every object (5 bytes per object) and later questions read
+ * it. Whatever is asked, the work is at most about three passes. */
+#ifndef LF_HOLDERS_H
+#define LF_HOLDERS_H
+
+#include "../model/snapshot.h"
+
+/* kind: an lf_edge_kind, or LF_HOLDER_ROOT (label: a root index). An object
+ * with no edge from its dominator, or none with a label, has kind NONE. */
+enum { LF_HOLDER_ROOT = 0xff };
+
+typedef struct lf_holder {
+    uint8_t kind;
+    uint32_t label;
+} lf_holder;
+
+typedef struct lf_holders {
+    const lf_snapshot *s;     /* analysed */
+    uint64_t work, budget;    /* edges scanned or decoded one by one, and the limit */
+    uint8_t *kind;            /* node -> holder kind, once the pass has run */
+    uint32_t *label;          /* node -> holder label */
+} lf_holders;
+
+void lf_holders_init(lf_holders *h, const lf_snapshot *s);
+/* The holder of node, which must be reachable (its idom not LF_NODE_NONE). */
+lf_holder lf_holders_get(lf_holders *h, uint32_t node);
+void lf_holders_free(lf_holders *h);
+
+#endif

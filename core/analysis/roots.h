@@ -1,0 +1,47 @@
+/* roots.h - what each GC root, and each kind of root, keeps alive. */
+#ifndef LF_ROOTS_H
+#define LF_ROOTS_H
+
+#include "../model/snapshot.h"
+
+/* One root as `roots` lists it. Most are the snapshot's roots as they are. A
+ * V8 snapshot has one root, the synthetic (root), above synthetic levels
+ * ((GC roots), (Global handles), (Stack roots), ..., an embedder's roots):
+ * there each retaining edge from a synthetic node to a real object is a row,
+ * of the kind its synthetic node names, named by the edge. */
+typedef struct lf_root_row {
+    uint32_t node;      /* node space: the object */
+    uint32_t kind;      /* string index, or LF_ROOT_KIND_GLOBAL */
+    uint32_t name;      /* string index, when edge is LF_ROOT_NO_EDGE */
+    uint64_t edge;      /* edge space: the edge whose label names the row */
+} lf_root_row;
+
+/* A global object hanging off V8's (root) (V8's "user roots"). */
+#define LF_ROOT_KIND_GLOBAL 0xffffffffu
+#define LF_ROOT_NO_EDGE UINT64_MAX
+
+/* The rows, in snapshot order (a V8 snapshot's levels breadth first).
+ * *rows is malloc'd; returns the count, or -1 (memory). */
+int64_t lf_root_rows(const lf_snapshot *s, lf_root_row **rows, lf_error *err);
+lf_str lf_root_row_kind(const lf_snapshot *s, const lf_root_row *row);
+/* The row's name into buf (an edge label, or the root's own name). */
+lf_str lf_root_row_name(const lf_snapshot *s, const lf_root_row *row, char *buf, size_t size);
+
+typedef struct lf_root_kind_total {
+    uint32_t kind;          /* string index of the kind, or LF_ROOT_KIND_GLOBAL */
+    uint64_t roots;         /* root entries of this kind */
+    uint64_t objects;       /* distinct objects they name */
+    uint64_t retained;      /* bytes those objects keep alive, each object once */
+} lf_root_kind_total;
+
+/* Totals per root kind over rows, largest retained first (ties by kind name).
+ * Needs the analysis. Sorts rows. *totals is malloc'd; returns the count, or
+ * -1 (memory). */
+int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_row *rows, uint64_t count,
+                            lf_root_kind_total **totals, lf_error *err);
+
+/* Sorts rows by the retained size of their object, largest first, ties by
+ * their order in rows. Returns 0 or -1 (memory). */
+int lf_roots_by_retained(const lf_snapshot *s, lf_root_row *rows, uint64_t count, lf_error *err);
+
+#endif

@@ -1,0 +1,329 @@
+/* suspects.c - size findings, accumulation points and paths (see suspects.h). */
+#include "suspects.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domview.h"
+#include "../base/vec.h"
+#include "../base/bigmem.h"
+
+int lf_suspect_add(lf_suspect_list *list, const lf_suspect *f)
+{
+    if (lf_vec_reserve((void **)&list->item, &list->cap, list->count + 1, sizeof *list->item))
+        return -1;
+    list->item[list->count++] = *f;
+    return 0;
+}
+
+void lf_suspect_list_truncate(lf_suspect_list *list, size_t count)
+{
+    for (size_t k = count; k < list->count; k++) {
+        free(list->item[k].path);
+        free(list->item[k].counts);
+        free(list->item[k].grows);
+    }
+    if (count < list->count)
+        list->count = count;
+}
+
+void lf_suspect_list_free(lf_suspect_list *list)
+{
+    lf_suspect_list_truncate(list, 0);
+    lf_big_free(list->item);
+    memset(list, 0, sizeof *list);
+}
+
+/* The child of node that holds the memory on, or LF_NODE_NONE: the largest
+ * child (children are listed largest first) when it holds at least
+ * LF_SUSPECT_DESCEND of node. */
+static uint32_t main_child(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t first = s->domtree_offset[node], end = s->domtree_offset[node + 1];
+    if (first == end)
+        return LF_NODE_NONE;
+    uint32_t child = s->domtree_child[first];
+    return (double)s->retained[child] < LF_SUSPECT_DESCEND * (double)s->retained[node] ? LF_NODE_NONE : child;
+}
+
+/* Walks down from node while one child holds most of it. A chain of one
+ * class (a linked list, each link dominating the rest) stops at its head:
+ * the memory accumulates along the chain, not at its end. */
+static uint32_t descend(const lf_snapshot *s, uint32_t node)
+{
+    for (uint32_t child; (child = main_child(s, node)) != LF_NODE_NONE; node = child)
+        if (s->object_class[child] == s->object_class[node])
+            return node;
+    return node;
+}
+
+/* A chain's head: the links below it (their count, the class, what the
+ * first retains). Returns 0 when point heads no chain. */
+static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
+{
+    uint32_t cls = s->object_class[acc->point], link = main_child(s, acc->point);
+    if (link == LF_NODE_NONE || s->object_class[link] != cls)
+        return 0;
+    acc->cls = cls;
+    acc->bytes = s->retained[link];
+    acc->count = 0;
+    /* every link below, however short the tail */
+    while (link != LF_NODE_NONE && s->object_class[link] == cls) {
+        acc->count++;
+        uint32_t first = s->domtree_offset[link];
+        link = first == s->domtree_offset[link + 1] ? LF_NODE_NONE : s->domtree_child[first];
+    }
+    return 1;
+}
+
+typedef struct class_bytes {
+    uint32_t cls;
+    uint64_t bytes;
+} class_bytes;
+
+static int by_class(const void *pa, const void *pb)
+{
+    const class_bytes *a = pa, *b = pb;
+    return a->cls < b->cls ? -1 : a->cls > b->cls;
+}
+
+/* What accumulates at point: the links of the chain it heads, else its
+ * children that retain less than `apart` (the others are findings of their
+ * own), grouped by class; the class whose children retain the most (ties:
+ * more children, smaller class). */
+static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
+{
+    if (chain_below(s, acc))
+        return 0;
+    uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
+    class_bytes *c = malloc(((size_t)(end - first) + 1) * sizeof *c);
+    if (!c)
+        return -1;
+    size_t n = 0;
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t child = s->domtree_child[i];
+        if (s->retained[child] < apart)
+            c[n++] = (class_bytes){s->object_class[child], s->retained[child]};
+    }
+    qsort(c, n, sizeof *c, by_class);
+    acc->cls = LF_NODE_NONE;
+    acc->count = acc->bytes = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t bytes = 0;
+        for (j = i; j < n && c[j].cls == c[i].cls; j++)
+            bytes += c[j].bytes;
+        uint64_t count = j - i;
+        if (acc->cls == LF_NODE_NONE || bytes > acc->bytes || (bytes == acc->bytes && count > acc->count)) {
+            acc->cls = c[i].cls;
+            acc->count = count;
+            acc->bytes = bytes;
+        }
+    }
+    free(c);
+    return 0;
+}
+
+int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *acc, lf_error *err)
+{
+    acc->point = descend(s, node);
+    if (what_accumulates(s, acc, UINT64_MAX))
+        return lf_fail_nomem(err, "accumulation point");
+    return 0;
+}
+
+/* One candidate of the size findings: its accumulation point, the children
+ * there that are candidates of their own (pushed on the stack), and the
+ * finding when what is left still retains at least t. */
+static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_list *list,
+                   uint32_t **stack, size_t *depth, size_t *cap)
+{
+    lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
+                    .retained = s->retained[node], .holder_row = -1};
+    f.acc.point = descend(s, node);
+    if (chain_below(s, &f.acc))
+        return lf_suspect_add(list, &f);
+    uint64_t apart = 0;
+    for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
+        uint32_t child = s->domtree_child[i];
+        if (s->retained[child] < t)
+            break;
+        if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
+            return -1;
+        (*stack)[(*depth)++] = child;
+        apart += s->retained[child];
+    }
+    if (apart > 0 && f.retained - apart < t)
+        return 0;
+    if (what_accumulates(s, &f.acc, apart > 0 ? t : UINT64_MAX))
+        return -1;
+    return lf_suspect_add(list, &f);
+}
+
+/* The top owners that are no finding, by class: a class whose owners
+ * together retain at least t. */
+static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t, lf_suspect_list *list,
+                          lf_error *err)
+{
+    uint64_t *sum = calloc((size_t)s->class_count + 1, sizeof *sum);
+    uint64_t *count = calloc((size_t)s->class_count + 1, sizeof *count);
+    uint32_t *largest = malloc(((size_t)s->class_count + 1) * sizeof *largest);
+    int rc = sum && count && largest ? 0 : lf_fail_nomem(err, "suspects by class");
+    for (size_t k = 0; k < v->entry_count && !rc; k++) {
+        uint32_t node = v->entry[k].node, cls = s->object_class[node];
+        if (s->retained[node] >= t)
+            continue;
+        if (count[cls]++ == 0)
+            largest[cls] = node;    /* entries come largest first */
+        sum[cls] += s->retained[node];
+    }
+    for (uint32_t c = 0; c < s->class_count && !rc; c++) {
+        if (count[c] < 2 || sum[c] < t)
+            continue;
+        lf_suspect f = {.kind = LF_SUSPECT_CLASS, .node = largest[c], .cls = c, .instances = count[c],
+                        .retained = sum[c], .holder_row = -1};
+        if (lf_accumulation_find(s, largest[c], &f.acc, err))
+            rc = -1;
+        else if (lf_suspect_add(list, &f))
+            rc = lf_fail_nomem(err, "suspects");
+    }
+    free(sum);
+    free(count);
+    free(largest);
+    return rc;
+}
+
+static int by_retained(const void *pa, const void *pb)
+{
+    const lf_suspect *a = pa, *b = pb;
+    if (a->retained != b->retained)
+        return a->retained > b->retained ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    return a->node < b->node ? -1 : a->node > b->node;
+}
+
+int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list *list, lf_error *err)
+{
+    if (!s->retained)
+        return lf_fail(err, LF_ERR_SYSTEM, "suspects need an analysed snapshot");
+    uint64_t t = (uint64_t)ceil(threshold * (double)s->reachable_shallow);
+    if (t == 0)
+        t = 1;
+    lf_top_view v;
+    if (lf_top_view_build(s, 1, 0, 0, 0, &v))
+        return lf_fail_nomem(err, "top owners");
+    size_t start = list->count, depth = 0, cap = 0;
+    uint32_t *stack = NULL;
+    int rc = 0;
+    /* entries come largest first: push in reverse so the largest is examined first */
+    for (size_t k = v.entry_count; k-- > 0 && !rc;) {
+        uint32_t node = v.entry[k].node;
+        if (s->retained[node] < t)
+            continue;
+        if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack))
+            rc = -1;
+        else
+            stack[depth++] = node;
+    }
+    while (depth > 0 && !rc)
+        rc = examine(s, stack[--depth], t, list, &stack, &depth, &cap);
+    lf_big_free(stack);
+    if (rc)
+        rc = lf_fail_nomem(err, "suspects");
+    else
+        rc = class_findings(s, &v, t, list, err);
+    lf_top_view_free(&v);
+    if (!rc && list->count > start)
+        qsort(list->item + start, list->count - start, sizeof *list->item, by_retained);
+    return rc;
+}
+
+/* Appends "text" to buf at *at, cut to fit. */
+static void put(char *buf, size_t size, size_t *at, const char *text, size_t len)
+{
+    if (*at + 1 >= size)
+        return;
+    if (len > size - 1 - *at)
+        len = size - 1 - *at;
+    memcpy(buf + *at, text, len);
+    *at += len;
+    buf[*at] = 0;
+}
+
+/* "kind name" of the first root naming node, or "" */
+static void put_root(const lf_snapshot *s, uint32_t node, char *buf, size_t size, size_t *at)
+{
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        if (s->root[r].node != node)
+            continue;
+        lf_str kind = lf_snapshot_string(s, s->root[r].kind), name = lf_snapshot_string(s, s->root[r].name);
+        put(buf, size, at, kind.ptr, kind.len);
+        if (name.len)
+            put(buf, size, at, " ", 1);
+        put(buf, size, at, name.ptr, name.len);
+        return;
+    }
+}
+
+/* " / label (Class)" for hop i of f's path (the first without " / " and
+ * with its root's name); a V8 synthetic node by its name alone, the
+ * snapshot's own root entry not at all. */
+static void put_hop(const lf_snapshot *s, const lf_suspect *f, uint32_t i, char *buf, size_t size, size_t *at)
+{
+    uint32_t node = f->path[i];
+    lf_str name = lf_snapshot_object_label(s, node);
+    if (lf_is_synthetic(s, node)) {
+        if (i > 0) {
+            put(buf, size, at, *at ? " / " : "", *at ? 3 : 0);
+            put(buf, size, at, name.ptr, name.len);
+        }
+        return;
+    }
+    if (*at)
+        put(buf, size, at, " / ", 3);
+    size_t mark = *at;
+    if (i == 0 || lf_is_synthetic(s, f->path[i - 1])) {
+        put_root(s, node, buf, size, at);  /* a synthetic node's edges are list slots */
+    } else {
+        char label[256];
+        uint64_t edge = lf_snapshot_find_edge(s, f->path[i - 1], node);
+        size_t len = edge == UINT64_MAX ? 0 : lf_snapshot_edge_label(s, edge, label, sizeof label);
+        put(buf, size, at, label, len < sizeof label ? len : sizeof label - 1);
+    }
+    put(buf, size, at, *at > mark ? " (" : "(", *at > mark ? 2 : 1);
+    put(buf, size, at, name.ptr, name.len);
+    put(buf, size, at, ")", 1);
+}
+
+/* A long path is shown by its first and last hops. */
+enum { PATH_HEAD = 4, PATH_TAIL = 8 };
+
+size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf, size_t size)
+{
+    size_t at = 0;
+    if (size)
+        buf[0] = 0;
+    for (uint32_t i = 0; i < f->path_len; i++) {
+        if (f->path_len > PATH_HEAD + PATH_TAIL && i == PATH_HEAD) {
+            char more[64];
+            int n = snprintf(more, sizeof more, " / ... %u more", f->path_len - PATH_HEAD - PATH_TAIL);
+            put(buf, size, &at, more, n > 0 ? (size_t)n : 0);
+            i = f->path_len - PATH_TAIL;
+        }
+        put_hop(s, f, i, buf, size, &at);
+    }
+    return at;
+}
+
+int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                     double threshold, size_t top, lf_suspect_list *list, lf_error *err)
+{
+    if (t && t->series > 1 && lf_suspects_by_growth(t, s, workload, rule, list, err))
+        return -1;
+    if (lf_suspects_by_size(s, threshold, list, err))
+        return -1;
+    if (top)
+        lf_suspect_list_truncate(list, top);
+    return lf_suspect_paths(s, list, err);
+}

@@ -1,0 +1,119 @@
+/* suspects.h - the few findings worth a person's time (DESIGN 11): what
+ * retains a large share of the heap and where that memory piles up, and,
+ * over a series of snapshots, what grows with the workload.
+ *
+ * Size findings follow Eclipse MAT's leak suspects, with one change:
+ *  - T = threshold x the reachable heap. The candidates are the top owners
+ *    of the dominator tree (V8's synthetic root levels skipped, as the
+ *    `dominators` view does) that retain at least T.
+ *  - From a candidate, walk down while one dominator-tree child retains at
+ *    least LF_SUSPECT_DESCEND of its parent: the node where that stops is
+ *    the accumulation point, where memory spreads into many children. A
+ *    chain of one class (a linked list) stops the walk at its head; its
+ *    links are what accumulates there.
+ *  - The change: a child of the accumulation point that alone retains at
+ *    least T is a candidate of its own (a global object or a class loader
+ *    holding several big things is not one finding); the parent stays a
+ *    finding only when what is left without those children is still >= T.
+ *  - The top owners that are no finding are grouped by class; a class whose
+ *    top owners together retain at least T is a finding ("N instances").
+ * What accumulates at the point: its children grouped by class, the class
+ * whose children retain the most, with their count and bytes.
+ *
+ * Growth findings (a series): the classes trend.h flags (grow with the
+ * workload under one holder, warm-up excluded), each named by its holder in
+ * the last snapshot, with the holder's accumulation point and the rate. */
+#ifndef LF_SUSPECTS_H
+#define LF_SUSPECTS_H
+
+#include "../model/snapshot.h"
+#include "trend.h"
+
+/* A child holding at least this share of its parent's retained bytes is
+ * where the memory goes on; below it, it has spread. */
+#define LF_SUSPECT_DESCEND 0.8
+
+typedef enum lf_suspect_kind {
+    LF_SUSPECT_GROWTH = 0,  /* grows with the workload (series only) */
+    LF_SUSPECT_OBJECT = 1,  /* one object retains >= threshold */
+    LF_SUSPECT_CLASS = 2,   /* the top owners of one class together do */
+} lf_suspect_kind;
+
+typedef struct lf_accumulation {
+    uint32_t point;     /* node: where the memory spreads out */
+    uint32_t cls;       /* class space: the children's class retaining the most;
+                         * LF_NODE_NONE when the point has no children */
+    uint64_t count;     /* children of that class */
+    uint64_t bytes;     /* what they retain together */
+} lf_accumulation;
+
+/* One class growing under a holder. */
+typedef struct lf_suspect_growth {
+    uint32_t name;      /* in the trend's names */
+    double rate;        /* objects per unit of workload */
+    double bytes_rate;  /* rate x the class's mean shallow size */
+} lf_suspect_growth;
+
+typedef struct lf_suspect {
+    lf_suspect_kind kind;
+    uint32_t node;      /* the object; class: its largest top owner; growth: the holder
+                         * in the last snapshot (LF_NODE_NONE: the GC roots) */
+    uint32_t cls;       /* class space of node; growth: the class that grows
+                         * (LF_NODE_NONE when the last snapshot has none of it) */
+    uint64_t instances; /* object 1; class: its top owners; growth: objects of cls
+                         * under the holder in the last snapshot */
+    uint64_t retained;  /* bytes; class: all its top owners together; growth: the holder's */
+    lf_accumulation acc;
+    /* growth only: one finding per holder, for every class growing under it */
+    double rate;        /* objects per unit of workload (least squares), all classes */
+    double bytes_rate;  /* the sum of each class's rate x its mean shallow size */
+    int64_t gain;       /* objects under the holder, first snapshot to last */
+    uint32_t name;      /* the fastest growing class (bytes), in the trend's names */
+    int64_t holder_row; /* that class's row in the trend's holders */
+    uint64_t *counts;   /* objects of the growing classes under the holder, per snapshot */
+    lf_suspect_growth *grows;   /* each growing class, fastest (bytes) first */
+    uint32_t grows_count;
+    /* The shortest path from a GC root to acc.point (lf_suspect_paths):
+     * path[0] is an object a root names; NULL when none was asked for or no
+     * root reaches it. */
+    uint32_t *path;
+    uint32_t path_len;
+} lf_suspect;
+
+typedef struct lf_suspect_list {
+    lf_suspect *item;
+    size_t count, cap;
+} lf_suspect_list;
+
+/* Appends the size findings of s (analysed), largest first. threshold: a
+ * share of the reachable heap, 0 < threshold <= 1. */
+int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list *list, lf_error *err);
+
+/* Appends the growth findings of a series whose snapshots were all added to
+ * t; last is the last of them (analysed, still open). Fastest growth in
+ * bytes first. */
+int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
+                          const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err);
+
+/* All of it, as `suspects` and `report` show it: t's growth findings when
+ * the series has more than one snapshot (t may be NULL), then the size
+ * findings, the first `top` kept (0: all), each with its path. */
+int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                     double threshold, size_t top, lf_suspect_list *list, lf_error *err);
+
+/* Where node's memory spreads out (see above), and what accumulates there. */
+int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *acc, lf_error *err);
+
+/* Fills each finding's path (one reverse index for all). */
+int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err);
+
+/* A finding's path for people: "static field A.x (java.util.ArrayList) /
+ * elementData (java.lang.Object[])", cut to size; "" without a path. */
+size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf, size_t size);
+/* Appends one finding; 0 or -1 (memory). */
+int lf_suspect_add(lf_suspect_list *list, const lf_suspect *f);
+/* Keeps the first count findings. */
+void lf_suspect_list_truncate(lf_suspect_list *list, size_t count);
+void lf_suspect_list_free(lf_suspect_list *list);
+
+#endif

@@ -1,0 +1,351 @@
+/* trend_holders.c - per (class, holder) counts over a series; see the header. */
+#include "trend_holders.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/bigmem.h"
+#include "holders.h"
+#include "owners.h"
+#include "../base/vec.h"
+
+int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err)
+{
+    memset(h, 0, sizeof *h);
+    h->capacity = snapshots;
+    if (lf_strtab_init(&h->steps))
+        return lf_fail_nomem(err, "trend holders");
+    return 0;
+}
+
+void lf_trend_holders_free(lf_trend_holders *h)
+{
+    Word_t freed;
+    J1FA(freed, h->first_ids);
+    JLFA(freed, h->known);
+    for (size_t c = 0; c < h->classes; c++)
+        JLFA(freed, h->by_class[c]);
+    (void)freed;
+    lf_big_free(h->known_parent);
+    lf_big_free(h->known_step);
+    lf_big_free(h->known_first);
+    lf_strtab_free(&h->steps);
+    lf_big_free(h->by_class);
+    lf_big_free(h->row_class);
+    lf_big_free(h->row_key);
+    lf_big_free(h->row_parent);
+    lf_big_free(h->row_step);
+    lf_big_free(h->count);
+    memset(h, 0, sizeof *h);
+}
+
+/* Every signature not seen before, with its parent and its path step;
+ * first: the first snapshot's (then each is marked). holders answers for s,
+ * as for everything below that names a step. */
+static int remember_signatures(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig,
+                               const uint32_t *order, size_t count, int first)
+{
+    const lf_snapshot *s = holders->s;
+    char step[1200];
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        uint32_t v = order[i];
+        PWord_t slot;
+        JLI(slot, h->known, (Word_t)sig[v]);
+        if (slot == PJERR) {
+            rc = -1;
+            break;
+        }
+        if (*slot)
+            continue;
+        size_t k = h->known_count;
+        if (lf_vec_reserve((void **)&h->known_parent, &h->parent_cap, k + 1, sizeof *h->known_parent) ||
+            lf_vec_reserve((void **)&h->known_step, &h->step_cap, k + 1, sizeof *h->known_step) ||
+            lf_vec_reserve((void **)&h->known_first, &h->first_cap, k + 1, sizeof *h->known_first)) {
+            rc = -1;
+            break;
+        }
+        int64_t text = lf_strtab_intern(&h->steps, step, lf_owner_step(holders, v, step, sizeof step));
+        if (text < 0) {
+            rc = -1;
+            break;
+        }
+        uint32_t d = s->idom[v];
+        h->known_parent[k] = d == LF_NODE_SUPER ? 0 : sig[d];
+        h->known_step[k] = (uint32_t)text;
+        h->known_first[k] = (uint8_t)first;
+        *slot = ++h->known_count;
+    }
+    return rc;
+}
+
+static int remember_ids(lf_trend_holders *h, const lf_snapshot *s, const uint32_t *order, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        int set;
+        J1S(set, h->first_ids, (Word_t)lf_snapshot_object_id(s, order[i]));
+        if (set == JERR)
+            return -1;
+    }
+    return 0;
+}
+
+/* The row of (class, holder), made on first use with zero counts. */
+/* holder: its node in s, or LF_NODE_NONE for the roots */
+static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig, uint32_t cls,
+                      uint64_t key, uint32_t holder)
+{
+    const lf_snapshot *s = holders->s;
+    if (cls >= h->classes) {
+        if (lf_vec_reserve((void **)&h->by_class, &h->classes_cap, (size_t)cls + 1, sizeof *h->by_class))
+            return -1;
+        memset(h->by_class + h->classes, 0, ((size_t)cls + 1 - h->classes) * sizeof *h->by_class);
+        h->classes = (size_t)cls + 1;
+    }
+    PWord_t slot;
+    JLI(slot, h->by_class[cls], (Word_t)key);
+    if (slot == PJERR)
+        return -1;
+    if (*slot)
+        return (int64_t)*slot - 1;
+    if (lf_vec_reserve((void **)&h->row_key, &h->key_cap, h->rows + 1, sizeof *h->row_key) ||
+        lf_vec_reserve((void **)&h->row_class, &h->class_cap, h->rows + 1, sizeof *h->row_class) ||
+        lf_vec_reserve((void **)&h->row_parent, &h->parent_row_cap, h->rows + 1, sizeof *h->row_parent) ||
+        lf_vec_reserve((void **)&h->row_step, &h->step_row_cap, h->rows + 1, sizeof *h->row_step) ||
+        lf_vec_reserve((void **)&h->count, &h->count_cap, (h->rows + 1) * h->capacity, sizeof *h->count))
+        return -1;
+    /* named by the holder node itself: a signature's step is its first node's */
+    int64_t step = UINT32_MAX;
+    uint64_t parent = 0;
+    if (holder != LF_NODE_NONE) {
+        char text[1200];
+        step = lf_strtab_intern(&h->steps, text, lf_owner_step(holders, holder, text, sizeof text));
+        if (step < 0)
+            return -1;
+        parent = s->idom[holder] == LF_NODE_SUPER ? 0 : sig[s->idom[holder]];
+    }
+    size_t r = h->rows++;
+    h->row_class[r] = cls;
+    h->row_key[r] = key;
+    h->row_parent[r] = parent;
+    h->row_step[r] = (uint32_t)step;
+    memset(h->count + r * h->capacity, 0, h->capacity * sizeof *h->count);
+    *slot = h->rows;
+    return (int64_t)r;
+}
+
+static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig, uint32_t cls,
+                      uint64_t key, uint32_t holder, uint32_t series)
+{
+    int64_t r = row_of(h, holders, sig, cls, key, holder);
+    if (r < 0)
+        return -1;
+    h->count[(size_t)r * h->capacity + series]++;
+    return 0;
+}
+
+/* Without stable ids: every object under the signature of its nearest strict
+ * dominator whose signature occurs in the first snapshot. */
+static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
+                              const uint32_t *group_of_node, const uint32_t *class_row,
+                              const uint64_t *sig, const uint32_t *order, size_t count)
+{
+    const lf_snapshot *s = holders->s;
+    /* nearest[v]: v or its nearest dominator with a first-snapshot signature;
+     * LF_NODE_NONE when there is none up to the roots */
+    uint32_t *nearest = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *nearest);
+    if (!nearest)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: dominators first */
+        uint32_t v = order[i], d = s->idom[v];
+        uint32_t above = d == LF_NODE_SUPER ? LF_NODE_NONE : nearest[d];
+        PWord_t slot;
+        JLG(slot, h->known, (Word_t)sig[v]);
+        nearest[v] = slot && h->known_first[*slot - 1] ? v : above;
+        uint32_t cls = class_row[group_of_node[v]];
+        if (cls == UINT32_MAX || !lf_snapshot_counted(s, v))
+            continue;
+        rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series);
+    }
+    lf_big_free(nearest);
+    return rc;
+}
+
+static int existed_by_id(const lf_trend_holders *h, const lf_snapshot *s, uint32_t v)
+{
+    int set;
+    J1T(set, h->first_ids, (Word_t)lf_snapshot_object_id(s, v));
+    return set;
+}
+
+/* With stable ids: only the objects new since the first snapshot count. They
+ * form dominator subtrees whose tops hang under old objects; each top is
+ * charged to the old objects that reference it directly (a list's array, or
+ * for a compiled function both the function and its shared info), else to
+ * its dominator. The dominator alone would not do: code shared by a function
+ * and its shared info hangs under whatever dominates both (the stack roots),
+ * for every function at once. */
+/* The old reachable objects that reference each top directly by a strong
+ * edge: top t's are retainer[first[t] .. first[t + 1]), each listed once. */
+static uint32_t *old_retainers(const lf_snapshot *s, const uint32_t *top, uint32_t *first, uint32_t *fill)
+{
+    const uint32_t n = s->object_count;
+    memset(first, 0, ((size_t)n + 1) * sizeof *first);
+    for (uint32_t v = 0; v < n; v++)
+        fill[v] = LF_NODE_NONE; /* pass 1: the last retainer seen */
+    for (int pass = 1; pass <= 2; pass++) {
+        uint32_t *retainer = NULL;
+        if (pass == 2) {
+            for (uint32_t v = 0; v < n; v++)
+                first[v + 1] += first[v];
+            memset(fill, 0, (size_t)n * sizeof *fill); /* pass 2: how many listed */
+            if (!(retainer = malloc(((size_t)first[n] + 1) * sizeof *retainer)))
+                return NULL;
+        }
+        for (uint32_t u = 0; u < n; u++) {
+            if (s->idom[u] == LF_NODE_NONE || top[u] != LF_NODE_NONE)
+                continue; /* unreachable, or new */
+            for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
+                uint32_t w = s->edge_target[e];
+                if (lf_edge_is_weak(w) || top[w] != w)
+                    continue;
+                if (pass == 1 && fill[w] != u) {
+                    fill[w] = u;
+                    first[w + 1]++;
+                } else if (pass == 2 && (fill[w] == 0 || retainer[first[w] + fill[w] - 1] != u)) {
+                    retainer[first[w] + fill[w]++] = u;
+                }
+            }
+        }
+        if (pass == 2)
+            return retainer;
+    }
+    return NULL;
+}
+
+/* With stable ids: only the objects new since the first snapshot count. They
+ * form dominator subtrees whose tops hang under old objects; each top, with
+ * its subtree, is charged to every old object that references it directly
+ * (a list's array; for newly compiled code, its function and shared info),
+ * else (reached only through other new objects) to its dominator. The
+ * dominator alone would not do: code that a function and its shared info
+ * both reference hangs under whatever dominates both, e.g. the stack roots,
+ * for every function at once. */
+static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t series,
+                           const uint32_t *group_of_node, const uint32_t *class_row,
+                           const uint64_t *sig, const uint32_t *order, size_t count)
+{
+    const lf_snapshot *s = holders->s;
+    const uint32_t n = s->object_count;
+    /* top[v]: for a new v the top of its new subtree, else LF_NODE_NONE */
+    uint32_t *top = lf_big_malloc(((size_t)n + 1) * sizeof *top);
+    uint32_t *first = lf_big_malloc(((size_t)n + 1) * sizeof *first);
+    uint32_t *fill = lf_big_malloc(((size_t)n + 1) * sizeof *fill);
+    uint32_t *retainer = NULL;
+    int rc = -1;
+    if (!top || !first || !fill)
+        goto out;
+    for (uint32_t v = 0; v < n; v++)
+        top[v] = LF_NODE_NONE;
+    for (size_t i = 0; i < count; i++) { /* preorder: dominators first */
+        uint32_t v = order[i], d = s->idom[v];
+        if (!existed_by_id(h, s, v))
+            top[v] = d != LF_NODE_SUPER && top[d] != LF_NODE_NONE ? top[d] : v;
+    }
+    if (!(retainer = old_retainers(s, top, first, fill)))
+        goto out;
+    rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        uint32_t v = order[i], t = top[v];
+        uint32_t cls = class_row[group_of_node[v]];
+        if (t == LF_NODE_NONE || cls == UINT32_MAX || !lf_snapshot_counted(s, v))
+            continue;
+        for (uint32_t j = first[t]; j < first[t + 1] && rc == 0; j++)
+            rc = add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, retainer[j]) + 1, retainer[j], series);
+        uint32_t d = s->idom[t];
+        if (first[t] == first[t + 1] && rc == 0)
+            rc = d == LF_NODE_SUPER ? add_to_row(h, holders, sig, cls, 0, LF_NODE_NONE, series)
+                                    : add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, d) + 1, d, series);
+    }
+out:
+    lf_big_free(top);
+    lf_big_free(first);
+    lf_big_free(fill);
+    free(retainer);
+    return rc;
+}
+
+int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t series,
+                         const uint32_t *group_of_node, const uint32_t *class_row, lf_error *err)
+{
+    if (series >= h->capacity)
+        return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
+    if (series == 0)
+        h->by_id = (s->flags & LF_SNAP_IDS_STABLE) != 0;
+    else if (h->by_id && !(s->flags & LF_SNAP_IDS_STABLE))
+        return lf_fail(err, LF_ERR_INPUT, "its object ids are not stable, the first snapshot's are");
+    const uint32_t n = s->object_count;
+    uint64_t *sig = lf_big_malloc(((size_t)n + 1) * sizeof *sig);
+    uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
+    size_t count = 0;
+    int rc = 0;
+    /* one for the whole snapshot: the signatures ask about every node, so the
+     * steps named after them read its table (holders.h) */
+    lf_holders holders;
+    lf_holders_init(&holders, s);
+    if (!sig || !order) {
+        rc = lf_fail_nomem(err, "trend holders");
+        goto out;
+    }
+    if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, err)))
+        goto out;
+    if (remember_signatures(h, &holders, sig, order, count, series == 0) ||
+        (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
+        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count)) ||
+        (h->by_id && series > 0 && count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count)))
+        rc = lf_fail_nomem(err, "trend holders");
+out:
+    lf_holders_free(&holders);
+    lf_big_free(sig);
+    lf_big_free(order);
+    return rc;
+}
+
+size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, size_t size)
+{
+    enum { HOPS = 11 }; /* and the holder's own */
+    uint32_t chain[HOPS];
+    unsigned hops = 0;
+    int cut = 0;
+    if (size == 0)
+        return 0;
+    if (h->row_step[row] == UINT32_MAX)
+        return (size_t)snprintf(buf, size, "(GC roots)") < size ? strlen(buf) : size - 1;
+    for (uint64_t g = h->row_parent[row]; g != 0;) {
+        PWord_t slot;
+        JLG(slot, h->known, (Word_t)g);
+        if (!slot)
+            break;
+        if (hops == HOPS) {
+            cut = 1;
+            break;
+        }
+        chain[hops++] = h->known_step[*slot - 1];
+        g = h->known_parent[*slot - 1];
+    }
+    size_t o = 0;
+    buf[0] = '\0';
+    if (cut)
+        o = (size_t)snprintf(buf, size, "... / ");
+    for (unsigned i = hops + 1; i > 0 && o + 1 < size; i--) {
+        uint32_t k = i == 1 ? h->row_step[row] : chain[i - 2];
+        int n = snprintf(buf + o, size - o, "%s%.*s", i == hops + 1 ? "" : " / ",
+                         (int)(h->steps.offset[k + 1] - h->steps.offset[k]), h->steps.bytes + h->steps.offset[k]);
+        if (n < 0)
+            break;
+        o += (size_t)n < size - o ? (size_t)n : size - o - 1;
+    }
+    return o < size ? o : size - 1;
+}

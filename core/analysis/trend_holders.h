@@ -1,0 +1,59 @@
+/* trend_holders.h - where each class's objects accumulate, over a series.
+ *
+ * A class that grows with the workload is a leak when its objects pile up
+ * under one holder; VM warm-up (compiled code, JIT caches) adds a few
+ * objects under each of many holders, once. An object's holder is its
+ * nearest strict dominator-tree ancestor that existed in the first snapshot
+ * of the series, or the roots (none did):
+ *  - stable ids (V8): "existed" is by id, and only the objects new since the
+ *    first snapshot are counted, so a holder's counts start at 0;
+ *  - otherwise (HPROF: ids are addresses, objects move) "existed" is by
+ *    signature (owners.h: the path from the roots, indices and addresses left
+ *    out): every object is counted, under the signature of its holder, so the
+ *    objects of all holders on one path add up.
+ *
+ * Kept between snapshots: per (class, holder) one count per snapshot, the
+ * first snapshot's ids (stable ids only), and per signature seen its parent
+ * and path step, and each row's holder's step (to name holders at the end). */
+#ifndef LF_TREND_HOLDERS_H
+#define LF_TREND_HOLDERS_H
+
+#include <Judy.h>
+
+#include "../model/snapshot.h"
+#include "../model/strtab.h"
+
+typedef struct lf_trend_holders {
+    uint32_t capacity;        /* snapshots */
+    int by_id;                /* the series has stable ids */
+    Pvoid_t first_ids;        /* Judy1: the first snapshot's reachable ids (by_id) */
+    /* signatures seen, with their first-snapshot mark and their names */
+    Pvoid_t known;            /* signature -> index + 1 */
+    uint64_t *known_parent;   /* [index] the parent's signature, 0 at the top */
+    uint32_t *known_step;     /* [index] "field (class)" in steps */
+    uint8_t *known_first;     /* [index] 1: in the first snapshot */
+    size_t known_count, parent_cap, step_cap, first_cap;
+    lf_strtab steps;
+    /* rows: one per (class, holder) */
+    Pvoid_t *by_class;        /* [class] JudyL: holder key -> row + 1 */
+    size_t classes, classes_cap;
+    uint32_t *row_class;      /* [row] class (lf_trend's name index) */
+    uint64_t *row_key;        /* [row] holder: its id + 1 (by_id) or signature; 0: the roots */
+    uint64_t *row_parent;     /* [row] the holder's parent's signature, to name it */
+    uint32_t *row_step;       /* [row] the holder's own step in steps; UINT32_MAX: the roots */
+    uint64_t *count;          /* [row * capacity + snapshot] objects */
+    size_t rows, key_cap, class_cap, parent_row_cap, step_row_cap, count_cap;
+} lf_trend_holders;
+
+int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err);
+/* Counts snapshot `series` (0 first) of s; objects are grouped by
+ * group_of_node (their class, or their allocation site) and class_row maps
+ * a group to the caller's row number (UINT32_MAX: not counted). */
+int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t series,
+                         const uint32_t *group_of_node, const uint32_t *class_row, lf_error *err);
+void lf_trend_holders_free(lf_trend_holders *h);
+/* The holder of a row by its path, "static field A.x (A) / list
+ * (java.util.ArrayList)", at most its last 12 hops; "(GC roots)" for none. */
+size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, size_t size);
+
+#endif

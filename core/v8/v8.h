@@ -1,0 +1,21 @@
+/* v8.h - reads V8 heap snapshots (.heapsnapshot: Node.js, Chrome, Electron,
+ * Deno) with Chrome DevTools' semantics (docs/V8.md). */
+#ifndef LF_V8_H
+#define LF_V8_H
+
+#include "../base/progress.h"
+#include "../model/snapshot.h"
+
+/* Whether the first bytes look like a heap snapshot: {"snapshot": ... */
+int lf_v8_detect(const uint8_t *head, size_t len);
+/* threads: how many threads read the nodes and edges (same result for any). */
+/* partial: a snapshot cut off after its nodes array is read up to the cut
+ * (edges up to the last whole row, names past the strings read become
+ * "(name cut off)") instead of being an error. */
+int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
+                lf_error *err);
+/* The same, telling progress (NULL: nobody) the bytes of the JSON parsed. */
+int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
+                          const lf_progress *progress, lf_snapshot *out, lf_error *err);
+
+#endif

@@ -1,0 +1,142 @@
+/* v8_internal.h - the raw snapshot as v8.c reads it, for v8_model.c. */
+#ifndef LF_V8_INTERNAL_H
+#define LF_V8_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "../model/snapshot.h"
+#include "../model/strtab.h"
+
+#define V8_MAX_FIELDS 16
+#define V8_MAX_TYPES 32
+/* The reader notes where every V8_ROW_STEP-th edge row starts (v8_lazy.c). */
+#define V8_ROW_STEP 64
+
+/* Node and edge types, by name (the file lists its own order). */
+enum {
+    V8N_HIDDEN, V8N_ARRAY, V8N_STRING, V8N_OBJECT, V8N_CODE, V8N_CLOSURE, V8N_REGEXP,
+    V8N_NUMBER, V8N_NATIVE, V8N_SYNTHETIC, V8N_CONS_STRING, V8N_SLICED_STRING, V8N_SYMBOL,
+    V8N_BIGINT, V8N_OBJECT_SHAPE, V8N_OTHER
+};
+enum {
+    V8E_CONTEXT, V8E_ELEMENT, V8E_PROPERTY, V8E_INTERNAL, V8E_HIDDEN, V8E_SHORTCUT, V8E_WEAK,
+    V8E_OTHER
+};
+
+/* The table's string 0 is "": the file's strings follow it. */
+#define V8_STRING_BASE 1u
+
+typedef struct v8_raw {
+    uint32_t node_count;
+    uint64_t edge_count;
+    /* node space (ordinals) */
+    uint8_t *node_type;        /* V8N_* */
+    uint8_t *node_type_raw;    /* the file's type index, for "(type)" names */
+    uint32_t *node_name;       /* string index */
+    uint32_t *node_id;         /* V8's ids are 32-bit */
+    uint64_t *node_size;
+    uint64_t *edge_offset;     /* node_count + 1 */
+    uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
+    /* edge space */
+    uint8_t *edge_type;        /* V8E_* */
+    uint32_t *edge_name;       /* string index, or element index for element/hidden */
+    uint32_t *edge_target;     /* node ordinal */
+    uint64_t *edge_row_at;     /* edge / V8_ROW_STEP -> file offset of that row's first value */
+    /* The file's strings, in its order and not interned (V8 writes each
+     * once): file string k is table string V8_STRING_BASE + k. Strings the
+     * model adds are interned; lf_strtab_canonical makes equal names one
+     * class where that matters. */
+    lf_strtab strings;
+    uint32_t string_count;     /* the file's */
+    char *type_names[32];      /* node type names from meta, "(type)" classes */
+    unsigned type_count;
+    uint32_t root_ordinal;
+    /* Allocation tracking (v8_trace.c): node -> trace node id, NULL unless
+     * the header announces trace functions and nodes have the field. */
+    uint32_t *node_trace;
+    struct v8_trace *trace;
+} v8_raw;
+
+/* The table index of the first of the file's strings with these bytes, or -1
+ * (a scan: for the few names the model looks for). */
+int64_t v8_file_string(const v8_raw *raw, const char *s, size_t len);
+/* v8_lazy.c: edge kinds and labels decoded from the mapped file on demand. */
+typedef struct v8_lazy {
+    lf_lazy_fields lazy;        /* what the snapshot calls */
+    const uint8_t *data;        /* the file, mapped as long as the snapshot */
+    uint64_t size;
+    const uint64_t *row_at;     /* edge / V8_ROW_STEP -> offset of that row */
+    const uint32_t *object_id;  /* node -> id, owned by the snapshot */
+    unsigned fields, type_field, name_field, type_count;
+    uint8_t type_kind[V8_MAX_TYPES]; /* the file's edge type -> V8E_* */
+    uint32_t string_count;      /* the file's strings that were read */
+    uint32_t missing_name;      /* label of names past them (a cut file) */
+    /* The nodes array, for the names of a few nodes (v8_values.c). */
+    uint64_t nodes_at;          /* offset of its key: the numbers follow */
+    unsigned node_fields, node_type_field, node_name_field, node_type_count;
+    uint8_t node_type_kind[V8_MAX_TYPES]; /* the file's node type -> V8N_* */
+} v8_lazy;
+/* Whether f is this decoder's (f->ctx is then a v8_lazy). */
+int v8_lazy_is(const lf_lazy_fields *f);
+void v8_lazy_init(v8_lazy *l);
+/* The next number at or after *p in a checked numbers array; *p moves past it. */
+uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p);
+void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
+/* Edge rows read back from the file: start at the noted row at or before
+ * `first` and read row after row (value[] gets the row's fields). */
+typedef struct v8_row_cursor {
+    uint64_t row, at;
+} v8_row_cursor;
+static inline v8_row_cursor v8_rows_from(const v8_lazy *l, uint64_t first)
+{
+    uint64_t row = first & ~(uint64_t)(V8_ROW_STEP - 1);
+    return (v8_row_cursor){row, l->row_at[row / V8_ROW_STEP]};
+}
+static inline void v8_rows_next(const v8_lazy *l, v8_row_cursor *c, uint64_t *value)
+{
+    for (unsigned f = 0; f < l->fields; f++)
+        value[f] = v8_next_number(l->data, l->size, &c->at);
+    c->row++;
+}
+
+/* v8_trace.c: allocation stacks (snapshots written with allocation
+ * tracking): the trace tree and its function infos, read as they come and
+ * resolved into sites once the strings are known. */
+enum { V8T_SKIP, V8T_ID, V8T_INFO, V8T_CHILDREN, V8T_NAME, V8T_SCRIPT, V8T_LINE, V8T_COLUMN };
+typedef struct v8_trace_node {
+    uint32_t id;          /* the file's trace node id */
+    uint32_t info;        /* function info index, as written (checked when resolved) */
+    uint32_t parent;      /* trace node row + 1; 0: a top-level node (V8's root, not a frame) */
+    uint64_t info_at;     /* byte offset of the function index, for messages */
+} v8_trace_node;
+typedef struct v8_trace {
+    unsigned info_fields, node_fields;              /* from snapshot.meta; 0: not given */
+    uint8_t info_kind[V8_MAX_FIELDS], node_kind[V8_MAX_FIELDS];
+    uint32_t *info;       /* 4 per function: name, script (file strings), line, column */
+    size_t info_count, info_cap;
+    uint64_t infos_at;
+    v8_trace_node *node;  /* in file order: a parent before its children */
+    size_t node_count, node_cap;
+    int have_infos, have_tree;
+} v8_trace;
+void v8_trace_free(v8_trace *t);
+/* The kind of field i of trace_function_info_fields / trace_node_fields. */
+void v8_trace_info_field(v8_trace *t, unsigned i, const char *name, size_t len);
+void v8_trace_node_field(v8_trace *t, unsigned i, const char *name, size_t len);
+/* The arrays "trace_function_infos" and "trace_tree", j at their values. */
+struct lf_json;
+int v8_trace_read_infos(struct lf_json *j, v8_trace *t);
+int v8_trace_read_tree(struct lf_json *j, v8_trace *t);
+/* Sites for out from the trace data; raw->node_trace becomes out's
+ * object_site. file_strings: the file's strings read; cut: the index of the
+ * "(name cut off)" placeholder for names past them, or UINT32_MAX. */
+int v8_trace_sites(v8_raw *raw, uint32_t file_strings, uint32_t cut, struct lf_snapshot *out, lf_error *err);
+
+/* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
+struct lf_snapshot;
+int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);
+/* v8_interfaces.c: plain objects named by shape ("{a, b}"), in class_string. */
+int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err);
+
+#endif

@@ -1,0 +1,705 @@
+/* v8_model.c - Chrome DevTools' semantics on a raw V8 snapshot.
+ *
+ * Mirrors what DevTools' heap snapshot worker (HeapSnapshot.ts) computes
+ * before its dominator tree, so that retained sizes and dominators agree
+ * node for node (docs/V8.md lists the rules and the few deviations):
+ *  - class names as the Summary view groups objects;
+ *  - "page-owned" nodes: reachable without weak edges from the root's
+ *    shortcut edges (global objects) and from "(Document DOM trees)";
+ *  - essential edges: not weak, not a self edge, not the WeakMap table ->
+ *    value edge, and except at the root not a shortcut and not an edge from
+ *    a non-page-owned node into a page-owned one; the others get the weak bit;
+ *  - shallow sizes: an array or hidden node reachable (through other such
+ *    nodes) from exactly one other node has its size moved to that owner;
+ *  - roots: the root, then every node without an essential retainer (DevTools
+ *    hangs those under the root); nodes reachable from neither are left to
+ *    the analysis, which gives each its own entry (LF_SNAP_UNREACHED_ALONE). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/bigmem.h"
+#include "../base/bsearch.h"
+#include "../model/snapshot.h"
+#include "v8_internal.h"
+#include "../base/vec.h"
+
+#define NO_OWNER 0xffffffffu
+#define MANY_OWNERS 0xfffffffeu
+
+/* A string by its index in the table (node names are, once
+ * v8_build_snapshot starts; edge names are by their index in the file). */
+static const char *str(const v8_raw *raw, uint32_t s, size_t *len)
+{
+    *len = (size_t)(raw->strings.offset[s + 1] - raw->strings.offset[s]);
+    return raw->strings.bytes + raw->strings.offset[s];
+}
+
+int64_t v8_file_string(const v8_raw *raw, const char *s, size_t len)
+{
+    for (uint32_t k = 0; k < raw->string_count; k++) {
+        size_t have;
+        const char *bytes = str(raw, V8_STRING_BASE + k, &have);
+        if (have == len && memcmp(bytes, s, len) == 0)
+            return V8_STRING_BASE + k;
+    }
+    return -1;
+}
+
+enum { DOM_UNKNOWN = 0, DOM_ATTACHED = 1, DOM_DETACHED = 2 };
+
+/* DevTools' propagateDOMState: embedder (native) nodes inherit their
+ * parent's attached or detached state; detached ones are renamed
+ * "Detached <name>", which is how the Summary view flags them. */
+static int propagate_dom_state(v8_raw *raw, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    uint8_t *state = raw->node_detached;
+    if (!state)
+        return 0;
+    uint8_t *visited = lf_big_calloc((size_t)n + 1, 1);
+    uint32_t *attached = lf_big_malloc(((size_t)n + 1) * sizeof *attached);
+    uint32_t *detached = lf_big_malloc(((size_t)n + 1) * sizeof *detached);
+    char *buf = NULL;
+    size_t cap = 0, na = 0, nd = 0;
+    int rc = -1;
+    if (!visited || !attached || !detached)
+        goto out;
+    for (int phase = 0; phase < 3; phase++) {
+        for (uint32_t k = 0;; k++) {
+            uint32_t from, new_state;
+            if (phase == 0) { /* every node with a known state */
+                if (k >= n)
+                    break;
+                from = k;
+                new_state = state[k];
+                if (new_state == DOM_UNKNOWN)
+                    continue;
+            } else if (phase == 1) { /* children of attached nodes are attached */
+                if (na == 0)
+                    break;
+                from = attached[--na];
+                new_state = DOM_ATTACHED;
+            } else { /* children of detached nodes inherit their state */
+                if (nd == 0)
+                    break;
+                from = detached[--nd];
+                if (state[from] == DOM_ATTACHED)
+                    continue;
+                new_state = DOM_DETACHED;
+            }
+            uint64_t e = phase == 0 ? 0 : raw->edge_offset[from];
+            uint64_t end = phase == 0 ? 1 : raw->edge_offset[from + 1];
+            for (; e < end; e++) {
+                uint32_t v = from;
+                if (phase != 0) {
+                    uint8_t t = raw->edge_type[e];
+                    if (t == V8E_HIDDEN || t == V8E_WEAK || t == V8E_OTHER)
+                        continue; /* "invisible" edges are of no known type here */
+                    v = raw->edge_target[e];
+                }
+                if (visited[v])
+                    continue;
+                visited[v] = 1;
+                if (raw->node_type[v] != V8N_NATIVE)
+                    continue;
+                state[v] = (uint8_t)new_state;
+                if (new_state == DOM_ATTACHED) {
+                    attached[na++] = v;
+                } else if (new_state == DOM_DETACHED) {
+                    size_t len;
+                    const char *name = str(raw, raw->node_name[v], &len);
+                    if (lf_vec_reserve((void **)&buf, &cap, len + 10, 1))
+                        goto out;
+                    memcpy(buf, "Detached ", 9);
+                    memcpy(buf + 9, name, len);
+                    int64_t renamed = lf_strtab_intern(&raw->strings, buf, len + 9);
+                    if (renamed < 0)
+                        goto out;
+                    raw->node_name[v] = (uint32_t)renamed;
+                    detached[nd++] = v;
+                }
+            }
+        }
+    }
+    rc = 0;
+out:
+    if (rc)
+        lf_fail_nomem(err, "reading the snapshot");
+    lf_big_free(visited);
+    lf_big_free(attached);
+    lf_big_free(detached);
+    lf_big_free(buf);
+    return rc;
+}
+
+/* "123 / part of key (K @1) -> value (V @2) pair in WeakMap (table @3)":
+ * the edge V8 writes from a WeakMap's table to a value; returns the table's
+ * id, or 0 when the name is not of that form (DevTools' ephemeron regex). */
+static uint64_t weakmap_table_id(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++;
+    static const char lead[] = " / part of key (";
+    static const char tail[] = " pair in WeakMap (table @";
+    if (i == 0 || len - i < sizeof lead - 1 || memcmp(s + i, lead, sizeof lead - 1) != 0)
+        return 0;
+    if (len < 2 || s[len - 1] != ')')
+        return 0;
+    size_t d = len - 1;
+    while (d > i && s[d - 1] >= '0' && s[d - 1] <= '9')
+        d--;
+    if (d == len - 1 || d < sizeof tail - 1 || memcmp(s + d - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+        return 0;
+    /* between: "K @1) -> value (V @2)" */
+    const char *mid = s + i + sizeof lead - 1;
+    size_t mid_len = d - (sizeof tail - 1) - (i + sizeof lead - 1);
+    static const char arrow[] = ") -> value (";
+    int found = 0;
+    for (size_t k = 0; k + sizeof arrow - 1 <= mid_len; k++)
+        if (memcmp(mid + k, arrow, sizeof arrow - 1) == 0) {
+            size_t at = k; /* " @digits" must end right before the arrow */
+            size_t q = at;
+            while (q > 0 && mid[q - 1] >= '0' && mid[q - 1] <= '9')
+                q--;
+            if (q < at && q >= 2 && mid[q - 1] == '@' && mid[q - 2] == ' ' && mid_len > 0 &&
+                mid[mid_len - 1] == ')') {
+                found = 1;
+                break;
+            }
+        }
+    if (!found)
+        return 0;
+    uint64_t id = 0;
+    for (size_t k = d; k < len - 1; k++)
+        id = id * 10 + (uint64_t)(s[k] - '0');
+    return id;
+}
+
+/* Page-owned nodes: DevTools' markPageOwnedNodes. */
+static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_error *err)
+{
+    const uint32_t n = raw->node_count, root = raw->root_ordinal;
+    uint8_t *owned = lf_big_calloc((size_t)n + 1, 1);
+    uint32_t *stack = lf_big_malloc(((size_t)n + 1) * sizeof *stack);
+    if (!owned || !stack) {
+        lf_big_free(owned);
+        lf_big_free(stack);
+        lf_fail_nomem(err, "reading the snapshot");
+        return NULL;
+    }
+    size_t depth = 0;
+    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++) {
+        uint32_t t = raw->edge_target[e];
+        if (raw->edge_type[e] == V8E_ELEMENT) {
+            if (raw->node_type[t] != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
+                continue;
+        } else if (raw->edge_type[e] != V8E_SHORTCUT) {
+            continue;
+        }
+        if (!owned[t]) {
+            owned[t] = 1;
+            stack[depth++] = t;
+        }
+    }
+    while (depth) {
+        uint32_t v = stack[--depth];
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            uint32_t t = raw->edge_target[e];
+            if (owned[t] || raw->edge_type[e] == V8E_WEAK)
+                continue;
+            owned[t] = 1;
+            stack[depth++] = t;
+        }
+    }
+    lf_big_free(stack);
+    return owned;
+}
+
+/* For every string of the file that names a WeakMap's table -> value edge,
+ * the table's id (else 0). Made before the threads: the strings only grow
+ * later, on the other thread. */
+static uint64_t *weakmap_names(const v8_raw *raw, lf_error *err)
+{
+    uint64_t *table = lf_big_calloc((size_t)raw->string_count + 1, sizeof *table);
+    if (!table) {
+        lf_fail_nomem(err, "reading the snapshot");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < raw->string_count; i++) {
+        size_t len;
+        const char *s = str(raw, V8_STRING_BASE + i, &len);
+        if (len > 40 && s[0] >= '0' && s[0] <= '9')
+            table[i] = weakmap_table_id(s, len);
+    }
+    return table;
+}
+
+typedef struct edges_job {
+    const v8_raw *raw;
+    int64_t dom_trees_name;
+    const uint64_t *weakmap_table;
+    /* edge -> 1 for the edges that do not retain: OR-ed into the raw
+     * targets once every reader of them is done, so that they become the
+     * snapshot's without a second 4-byte-per-edge array */
+    uint64_t *weak_bits;
+    uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
+    int split_edges;           /* classify the edges on two threads */
+    lf_error err;
+    int rc;
+} edges_job;
+
+/* The two halves share the word where they meet: OR, not store. */
+static void flush_weak_word(uint64_t *weak_bits, uint64_t at, uint64_t word)
+{
+    if (word)
+        __atomic_fetch_or(&weak_bits[at], word, __ATOMIC_RELAXED);
+}
+
+/* The edges of nodes [lo, hi): retaining or not (kinds and labels are read
+ * back from the file when output asks: v8_lazy.c). */
+static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t lo, uint32_t hi)
+{
+    const v8_raw *raw = job->raw;
+    const uint32_t root = raw->root_ordinal;
+    uint64_t word = 0, word_at = raw->edge_offset[lo] / 64;
+    for (uint32_t v = lo; v < hi; v++) {
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            uint32_t t = raw->edge_target[e];
+            uint8_t type = raw->edge_type[e];
+            int essential = 1;
+            if (type == V8E_INTERNAL) {
+                const uint64_t table = job->weakmap_table[raw->edge_name[e]];
+                essential = !table || table != raw->node_id[v];
+            }
+            if (type == V8E_WEAK || t == v)
+                essential = 0;
+            if (v != root && (type == V8E_SHORTCUT || (page[t] && !page[v])))
+                essential = 0;
+            if (e / 64 != word_at) {
+                flush_weak_word(job->weak_bits, word_at, word);
+                word = 0, word_at = e / 64;
+            }
+            word |= (uint64_t)!essential << (e % 64);
+            /* Both halves may mark one node: the same byte, the same value. */
+            if (essential)
+                __atomic_store_n(&job->has_retainer[t], 1, __ATOMIC_RELAXED);
+        }
+    }
+    flush_weak_word(job->weak_bits, word_at, word);
+}
+
+typedef struct edge_half {
+    const edges_job *job;
+    const uint8_t *page;
+    uint32_t lo, hi;
+} edge_half;
+
+static void *classify_half_run(void *arg)
+{
+    edge_half *h = arg;
+    classify_edges(h->job, h->page, h->lo, h->hi);
+    return NULL;
+}
+
+/* Page-owned nodes, then every edge. The other core builds sizes and class
+ * names meanwhile, which takes about half as long as the edges: the second
+ * half of the edges gets its own thread, so that both cores stay busy to the
+ * end (two threads share one core until the class names are done). */
+static void *edges_run(void *arg)
+{
+    edges_job *job = arg;
+    const v8_raw *raw = job->raw;
+    const uint32_t n = raw->node_count;
+    job->rc = -1;
+    uint8_t *page = mark_page_owned(raw, job->dom_trees_name, &job->err);
+    if (!page)
+        return NULL;
+    /* The first node whose edges start at or after the middle edge. */
+    uint32_t split = job->split_edges ? (uint32_t)lf_lower_bound_u64(raw->edge_offset, n, raw->edge_count / 2) : n;
+    edge_half upper = {job, page, split, n};
+    pthread_t upper_thread;
+    int two = split < n && pthread_create(&upper_thread, NULL, classify_half_run, &upper) == 0;
+    classify_edges(job, page, 0, two ? split : n);
+    if (two)
+        pthread_join(upper_thread, NULL);
+    lf_big_free(page);
+    job->rc = 0;
+    return NULL;
+}
+
+/* DevTools' calculateShallowSizes: array and hidden nodes (and external
+ * string data) owned through such nodes by exactly one other node give
+ * their size to it. Only when the root has a non-synthetic child ("user
+ * roots"); otherwise the snapshot exposes internals and sizes stay. */
+static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_name, lf_error *err)
+{
+    const uint32_t n = raw->node_count, root = raw->root_ordinal;
+    int user_roots = 0;
+    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++)
+        user_roots |= raw->node_type[raw->edge_target[e]] != V8N_SYNTHETIC;
+    if (!user_roots)
+        return 0;
+    uint32_t *owner = lf_big_malloc(((size_t)n + 1) * sizeof *owner);
+    uint32_t *work = NULL;
+    size_t work_len = 0, work_cap = 0;
+    if (!owner || lf_vec_reserve((void **)&work, &work_cap, (size_t)n + 1, sizeof *work)) {
+        lf_big_free(owner);
+        return lf_fail_nomem(err, "reading the snapshot");
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t type = raw->node_type[v];
+        if (type == V8N_HIDDEN || type == V8N_ARRAY ||
+            (type == V8N_NATIVE && raw->node_name[v] == external_name)) {
+            owner[v] = NO_OWNER;
+        } else {
+            owner[v] = v;
+            work[work_len++] = v;
+        }
+    }
+    while (work_len) {
+        uint32_t v = work[--work_len], o = owner[v];
+        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+            if (raw->edge_type[e] == V8E_WEAK)
+                continue;
+            uint32_t t = raw->edge_target[e];
+            uint32_t cur = owner[t];
+            if (cur == t || cur == o || cur == MANY_OWNERS)
+                continue;
+            owner[t] = cur == NO_OWNER ? o : MANY_OWNERS;
+            /* each node enters at most twice: as owned, then as shared */
+            if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
+                lf_big_free(owner);
+                lf_big_free(work);
+                return lf_fail_nomem(err, "reading the snapshot");
+            }
+            work[work_len++] = t;
+        }
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t o = owner[v];
+        if (o == NO_OWNER || o == MANY_OWNERS || o == v)
+            continue;
+        if (raw->node_type[o] == V8N_SYNTHETIC || o == root)
+            continue;
+        size[o] += size[v];
+        size[v] = 0;
+    }
+    lf_big_free(owner);
+    lf_big_free(work);
+    return 0;
+}
+
+/* The class name string (strtab index) of every node, as DevTools'
+ * getNodeClassIndex names them. */
+static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    int64_t fixed_system = lf_strtab_intern(&raw->strings, "(system)", 8);
+    int64_t fixed_code = lf_strtab_intern(&raw->strings, "(compiled code)", 15);
+    int64_t fixed_function = lf_strtab_intern(&raw->strings, "Function", 8);
+    int64_t fixed_regexp = lf_strtab_intern(&raw->strings, "RegExp", 6);
+    int64_t by_type[32];
+    for (unsigned t = 0; t < raw->type_count; t++) {
+        char name[128];
+        int len = snprintf(name, sizeof name, "(%s)", raw->type_names[t]);
+        by_type[t] = lf_strtab_intern(&raw->strings, name, (size_t)len < sizeof name ? (size_t)len : sizeof name - 1);
+        if (by_type[t] < 0)
+            return lf_fail_nomem(err, "naming classes");
+    }
+    if (fixed_system < 0 || fixed_code < 0 || fixed_function < 0 || fixed_regexp < 0)
+        return lf_fail_nomem(err, "naming classes");
+    /* Node names are all in the table by now; per name, its class string
+     * + 1 (0: not seen yet): a name is looked at and hashed once. */
+    const uint32_t names = raw->strings.count;
+    uint32_t *class_of_name = lf_big_calloc(names, sizeof *class_of_name);
+    if (!class_of_name)
+        return lf_fail_nomem(err, "naming classes");
+    char *buf = NULL;
+    size_t cap = 0;
+    int rc = -1;
+    for (uint32_t v = 0; v < n; v++) {
+        int64_t s;
+        switch (raw->node_type[v]) {
+        case V8N_HIDDEN: s = fixed_system; break;
+        case V8N_CODE: s = fixed_code; break;
+        case V8N_CLOSURE: s = fixed_function; break;
+        case V8N_REGEXP: s = fixed_regexp; break;
+        case V8N_OBJECT:
+        case V8N_NATIVE: {
+            const uint32_t name_index = raw->node_name[v];
+            if (class_of_name[name_index]) {
+                s = class_of_name[name_index] - 1;
+                break;
+            }
+            size_t len;
+            const char *name = str(raw, name_index, &len);
+            /* '<div id="a">' is class '<div>', 'Detached <div id="a">' 'Detached <div>' */
+            size_t from = 0;
+            if (len > 0 && name[0] == '<')
+                from = 1;
+            else if (len >= 10 && memcmp(name, "Detached <", 10) == 0)
+                from = 10;
+            const char *space = from ? memchr(name + from, ' ', len - from) : NULL;
+            if (!space) {
+                /* equal names (the file's, and those made here) are one class */
+                s = lf_strtab_canonical(&raw->strings, name_index);
+            } else {
+                size_t keep = (size_t)(space - name);
+                if (lf_vec_reserve((void **)&buf, &cap, keep + 1, 1))
+                    goto out;
+                memcpy(buf, name, keep);
+                buf[keep] = '>';
+                s = lf_strtab_intern(&raw->strings, buf, keep + 1);
+            }
+            if (s >= 0)
+                class_of_name[name_index] = (uint32_t)s + 1;
+            break;
+        }
+        default:
+            s = raw->node_type_raw[v] < raw->type_count ? by_type[raw->node_type_raw[v]] : fixed_system;
+            break;
+        }
+        if (s < 0)
+            goto out;
+        class_string[v] = (uint32_t)s;
+    }
+    rc = 0;
+out:
+    if (rc)
+        lf_fail_nomem(err, "naming classes");
+    lf_big_free(class_of_name);
+    lf_big_free(buf);
+    return rc;
+}
+
+/* The model's arrays while they are made: each step frees what it alone
+ * needed, model_free what a failure leaves. */
+typedef struct model {
+    uint64_t *weak_bits;       /* edge -> 1 for an edge that does not retain */
+    uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
+    uint32_t *class_string;    /* node -> its class name (strtab index) */
+    uint32_t *target;          /* edge -> target node | LF_EDGE_WEAK: the raw targets, taken */
+    uint32_t *object_class;    /* node -> class */
+    uint32_t *class_name;      /* class -> strtab index */
+    size_t class_count, class_cap;
+    lf_root *roots;
+    size_t root_count, root_cap;
+    uint32_t *named;           /* synthetic nodes, then their names */
+    size_t named_count;
+} model;
+
+static void model_free(model *md)
+{
+    lf_big_free(md->weak_bits);
+    lf_big_free(md->has_retainer);
+    lf_big_free(md->class_string);
+    lf_big_free(md->target);
+    lf_big_free(md->object_class);
+    lf_big_free(md->class_name);
+    lf_big_free(md->roots);
+    free(md->named);
+}
+
+/* Node names become table indices: the file's string k is table string
+ * V8_STRING_BASE + k. */
+static void rebase_node_names(v8_raw *raw)
+{
+    for (uint32_t v = 0; v < raw->node_count; v++)
+        raw->node_name[v] += V8_STRING_BASE;
+}
+
+/* Two independent jobs: the edges (page-owned nodes, retaining or not) on a
+ * second thread; sizes, class names and interfaces, which add strings, here.
+ * The edge job reads no string bytes. */
+static int classify_and_name(v8_raw *raw, unsigned threads, model *md, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    md->weak_bits = lf_big_calloc(raw->edge_count / 64 + 1, sizeof *md->weak_bits);
+    md->class_string = lf_big_malloc(((size_t)n + 1) * sizeof *md->class_string);
+    md->has_retainer = lf_big_calloc((size_t)n + 1, 1);
+    if (!md->weak_bits || !md->class_string || !md->has_retainer)
+        return lf_fail_nomem(err, "reading the snapshot");
+    uint64_t *weakmap_table = weakmap_names(raw, err);
+    if (!weakmap_table)
+        return -1;
+    edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
+                    .weakmap_table = weakmap_table, .weak_bits = md->weak_bits,
+                    .has_retainer = md->has_retainer, .split_edges = threads > 1};
+    pthread_t edges_thread;
+    int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
+    int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
+    int rc = move_owned_sizes(raw, raw->node_size, external_name, err);
+    if (!rc)
+        rc = class_names(raw, md->class_string, err);
+    if (!rc)
+        rc = v8_infer_interfaces(raw, md->class_string, err);
+    if (threaded)
+        pthread_join(edges_thread, NULL);
+    else
+        edges_run(&ej);
+    lf_big_free(weakmap_table);
+    if (!rc && ej.rc) {
+        *err = ej.err;
+        rc = -1;
+    }
+    return rc;
+}
+
+/* Nothing reads the raw targets any more: they become the snapshot's, the
+ * edges that do not retain marked weak. */
+static void take_targets(v8_raw *raw, model *md, lf_snapshot *out)
+{
+    md->target = raw->edge_target;
+    raw->edge_target = NULL;
+    uint64_t non_owning = 0; /* left out by DevTools' rules, not weak by type */
+    for (uint64_t w = 0; w <= raw->edge_count / 64; w++)
+        for (uint64_t bits = md->weak_bits[w]; bits; bits &= bits - 1) {
+            uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            md->target[e] |= LF_EDGE_WEAK;
+            non_owning += raw->edge_type[e] != V8E_WEAK;
+        }
+    out->stats.non_owning_edges = non_owning;
+    lf_big_free(md->weak_bits);
+    md->weak_bits = NULL;
+}
+
+/* Roots: the root, then the nodes DevTools hangs under it because nothing
+ * retains them. */
+static int collect_roots(v8_raw *raw, model *md, lf_error *err)
+{
+    int64_t root_kind = lf_strtab_intern(&raw->strings, "(root)", 6);
+    int64_t weak_kind = lf_strtab_intern(&raw->strings, "only weakly retained", 20);
+    if (root_kind < 0 || weak_kind < 0 ||
+        lf_vec_reserve((void **)&md->roots, &md->root_cap, 1, sizeof *md->roots))
+        return lf_fail_nomem(err, "reading the snapshot");
+    md->roots[md->root_count++] = (lf_root){raw->root_ordinal, (uint32_t)root_kind, 0, 0};
+    for (uint32_t v = 0; v < raw->node_count; v++) {
+        if (v == raw->root_ordinal || md->has_retainer[v])
+            continue;
+        if (lf_vec_reserve((void **)&md->roots, &md->root_cap, md->root_count + 1, sizeof *md->roots))
+            return lf_fail_nomem(err, "reading the snapshot");
+        md->roots[md->root_count++] = (lf_root){v, (uint32_t)weak_kind, 0, 0};
+    }
+    lf_big_free(md->has_retainer);
+    md->has_retainer = NULL;
+    return 0;
+}
+
+/* Classes: one per distinct class name, in order of first appearance. */
+static int number_classes(const v8_raw *raw, model *md, lf_error *err)
+{
+    const uint32_t n = raw->node_count, strings = raw->strings.count;
+    uint32_t *class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
+    md->object_class = lf_big_malloc(((size_t)n + 1) * sizeof *md->object_class);
+    if (!class_of_string || !md->object_class) {
+        lf_big_free(class_of_string);
+        return lf_fail_nomem(err, "naming classes");
+    }
+    memset(class_of_string, 0xff, ((size_t)strings + 1) * sizeof *class_of_string);
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t s = md->class_string[v];
+        if (class_of_string[s] == 0xffffffffu) {
+            if (lf_vec_reserve((void **)&md->class_name, &md->class_cap, md->class_count + 1,
+                               sizeof *md->class_name)) {
+                lf_big_free(class_of_string);
+                return lf_fail_nomem(err, "naming classes");
+            }
+            md->class_name[md->class_count] = s;
+            class_of_string[s] = (uint32_t)md->class_count++;
+        }
+        md->object_class[v] = class_of_string[s];
+    }
+    lf_big_free(class_of_string);
+    lf_big_free(md->class_string);
+    md->class_string = NULL;
+    return 0;
+}
+
+/* Synthetic nodes ("(GC roots)", "(Strong roots)", ...) are shown by name. */
+static int name_synthetic_nodes(const v8_raw *raw, model *md, lf_error *err)
+{
+    const uint32_t n = raw->node_count;
+    size_t count = 0;
+    for (uint32_t v = 0; v < n; v++)
+        count += raw->node_type[v] == V8N_SYNTHETIC;
+    md->named = malloc((2 * count + 1) * sizeof *md->named);
+    if (!md->named)
+        return lf_fail_nomem(err, "reading the snapshot");
+    for (uint32_t v = 0, i = 0; v < n; v++)
+        if (raw->node_type[v] == V8N_SYNTHETIC) {
+            md->named[i] = v;
+            md->named[count + i++] = raw->node_name[v];
+        }
+    md->named_count = count;
+    return 0;
+}
+
+/* The arrays become the snapshot's (out frees them from now on, even those
+ * lf_snapshot_own could not take: those are freed here). */
+static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
+{
+    out->named_count = (uint32_t)md->named_count;
+    out->named_node = md->named;
+    out->named_string = md->named + md->named_count;
+    out->format = LF_FORMAT_V8;
+    out->source_format = LF_FORMAT_V8;
+    out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE | LF_SNAP_EMPTY_UNCOUNTED;
+    out->object_count = raw->node_count;
+    out->edge_count = raw->edge_count;
+    out->class_count = (uint32_t)md->class_count;
+    out->root_count = (uint32_t)md->root_count;
+    out->string_count = raw->strings.count;
+    void *handed[] = {raw->node_id, md->object_class, raw->node_size, raw->edge_offset, md->target,
+                      md->class_name, md->roots, raw->strings.offset, raw->strings.bytes, md->named};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (rc || !lf_snapshot_own(out, handed[i])) {
+            if (!rc)
+                lf_fail_nomem(err, "reading the snapshot");
+            rc = -1;
+            lf_big_free(handed[i]);
+        }
+    if (rc == 0) {
+        out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
+        out->object_class = md->object_class;
+        out->object_shallow = raw->node_size;
+        out->edge_offset = raw->edge_offset;
+        out->edge_target = md->target;
+        out->class_name = md->class_name;
+        out->root = md->roots;
+        out->string_offset = raw->strings.offset;
+        out->string_bytes = raw->strings.bytes;
+    }
+    memset(md, 0, sizeof *md);
+    raw->node_id = NULL;
+    raw->node_size = NULL;
+    raw->edge_offset = NULL;
+    raw->strings.offset = NULL;
+    raw->strings.bytes = NULL;
+    return rc;
+}
+
+int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error *err)
+{
+    model md;
+    memset(&md, 0, sizeof md);
+    rebase_node_names(raw);
+    int rc = propagate_dom_state(raw, err);
+    if (!rc)
+        rc = classify_and_name(raw, threads, &md, err);
+    if (!rc)
+        take_targets(raw, &md, out);
+    if (!rc)
+        rc = collect_roots(raw, &md, err);
+    if (!rc)
+        rc = number_classes(raw, &md, err);
+    if (!rc)
+        rc = name_synthetic_nodes(raw, &md, err);
+    if (!rc)
+        return hand_over(raw, &md, out, err);
+    model_free(&md);
+    return rc;
+}
