@@ -55,6 +55,8 @@
     T(test_hprof_values)                   \
     T(test_hprof_values_text)              \
     T(test_v8_split_guess_past_end)        \
+    T(test_json_skip_values)               \
+    T(test_json_skip_errors)               \
     T(test_v8_threads_same)                \
     T(test_v8_partial)                     \
     T(test_v8_sites_tree)                  \
