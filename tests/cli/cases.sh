@@ -154,6 +154,8 @@ case_ diff_leak_tsv 0 diff $G/leak_before.txt $G/leak_after.txt
 case_ diff_leak_json 0 diff $G/leak_before.txt $G/leak_after.txt --top 2 --format json
 case_ diff_leak_tsv 1 diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 3
 case_ diff_same 0 diff $G/leak_before.txt $G/leak_before.txt --exit-code
+# a class that is only garbage in one snapshot has no row (garbage_before.txt)
+case_ diff_garbage_tsv 0 diff $G/garbage_before.txt $G/garbage_after.txt --format tsv
 "$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 4 >/dev/null 2>&1
 [ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-count 4 should not flag"; fail=$((fail + 1)); }
 "$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 3 --min-bytes 200 >/dev/null 2>&1
