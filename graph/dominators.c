@@ -428,6 +428,29 @@ typedef struct search_counts {
     dfs_ahead *ahead;          /* the mapper, told how far the search has got */
 } search_counts;
 
+/* The DFS path doubles when it is full (deep paths are rare). */
+static int grow_stack(dfs_frame **stack, size_t *cap)
+{
+    dfs_frame *grown = realloc(*stack, 2 * *cap * sizeof *grown);
+    if (!grown)
+        return -1;
+    *stack = grown;
+    *cap *= 2;
+    return 0;
+}
+
+/* Starts the loads the children of a vertex will need, its edges [e, end)
+ * (the search is one long chain of dependent cache misses otherwise). */
+static inline void prefetch_children(const uint64_t *edge_offset, const uint32_t *edge_target,
+                                     const uint32_t *node_to_dfn, uint64_t e, uint64_t end)
+{
+    for (uint64_t p = e; p < end && p < e + 8; p++) {
+        uint32_t child = edge_target[p] & LF_EDGE_NODE;
+        __builtin_prefetch(&node_to_dfn[child]);
+        __builtin_prefetch(&edge_offset[child]);
+    }
+}
+
 /* Searches from one root (not visited yet) everything it reaches that is
  * not visited yet. It counts, per target, the edges it examines that can
  * change a semidominator (is_listed); they are listed by reading the edges
@@ -450,6 +473,7 @@ static int search_from(dom_state *s, search_counts *c, uint32_t root)
     uint32_t next_dfn = c->next_dfn;
     uint64_t listed = c->listed, report_at = c->report_at;
     dfs_frame *stack = c->stack;
+    dfs_ahead *ahead = c->ahead;
     size_t depth = 0, stack_cap = c->stack_cap;
     int rc = 0;
     uint32_t v = next_dfn++;
@@ -487,29 +511,18 @@ static int search_from(dom_state *s, search_counts *c, uint32_t root)
             if (next_dfn >= report_at)
                 report_at = lf_graph_progress_report(s->progress, 1, LF_DOM_PASSES, next_dfn,
                                                      g->node_count);
-            __atomic_store_n(&c->ahead->next_dfn, next_dfn, __ATOMIC_RELAXED);
-            __atomic_store_n(&c->ahead->listed, listed, __ATOMIC_RELAXED);
-            if (depth == stack_cap) {
-                dfs_frame *grown = realloc(stack, 2 * stack_cap * sizeof *stack);
-                if (!grown) {
-                    rc = -1;
-                    break;
-                }
-                stack = grown;
-                stack_cap *= 2;
+            __atomic_store_n(&ahead->next_dfn, next_dfn, __ATOMIC_RELAXED);
+            __atomic_store_n(&ahead->listed, listed, __ATOMIC_RELAXED);
+            if (depth == stack_cap && grow_stack(&stack, &stack_cap)) {
+                rc = -1;
+                break;
             }
             stack[depth++] = (dfs_frame){e, v, 0};
             v = descend;
             node = t;
             e = edge_offset[node];
             end = edge_offset[node + 1];
-            /* Start the loads the children will need (the search is one
-             * long chain of dependent cache misses otherwise). */
-            for (uint64_t p = e; p < end && p < e + 8; p++) {
-                uint32_t child = edge_target[p] & LF_EDGE_NODE;
-                __builtin_prefetch(&node_to_dfn[child]);
-                __builtin_prefetch(&edge_offset[child]);
-            }
+            prefetch_children(edge_offset, edge_target, node_to_dfn, e, end);
             continue;
         }
         if (depth == 0)
