@@ -45,6 +45,23 @@ void lf_idrank_free(lf_idrank *r)
     r->words = NULL;
 }
 
+/* The sorts go back and forth between ids and a scratch array: after each
+ * pass the two trade places, and the result is wherever the last pass
+ * wrote. */
+static inline void swap_buffers(uint64_t **src, uint64_t **dst)
+{
+    uint64_t *t = *src;
+    *src = *dst;
+    *dst = t;
+}
+
+static void keep_result(uint64_t *ids, const uint64_t *src, uint64_t count, uint64_t *scratch)
+{
+    if (src != ids)
+        memcpy(ids, src, count * sizeof *ids);
+    lf_big_free(scratch);
+}
+
 /* Natural merge sort for a few long runs: a dump lists its objects in address
  * order space by space (classes, then each heap region), so the ids come in a
  * handful of sorted runs and merging them is cheaper than a radix sort. */
@@ -73,13 +90,9 @@ static int merge_sort_runs(uint64_t *ids, uint64_t count, uint64_t *start, unsig
         }
         start[out] = count;
         runs = out;
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
+        swap_buffers(&src, &dst);
     }
-    if (src != ids)
-        memcpy(ids, src, count * sizeof *ids);
-    lf_big_free(tmp);
+    keep_result(ids, src, count, tmp);
     return 0;
 }
 
@@ -267,13 +280,9 @@ static int radix_sort(uint64_t *ids, uint64_t count)
         }
         for (uint64_t i = 0; i < count; i++)
             dst[hist[(src[i] >> shift) & 0xffff]++] = src[i];
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
+        swap_buffers(&src, &dst);
     }
-    if (src != ids)
-        memcpy(ids, src, count * sizeof *ids);
-    lf_big_free(tmp);
+    keep_result(ids, src, count, tmp);
     free(hist);
     return 0;
 }
