@@ -117,9 +117,6 @@ static int spill_reserve(int fd, size_t bytes)
 }
 
 /* Under the lock: whether an array of `bytes` goes to a file. Past the
- * budget without a plan (an input with no size, an estimate too low),
- * spilling switches on by itself. */
-/* Under the lock: whether an array of `bytes` goes to a file. Past the
  * budget without a plan (an input with no size, an estimate too low), the
  * array goes to a file too, and spilling is on once one was made. */
 static int should_spill(size_t bytes)
