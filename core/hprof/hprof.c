@@ -1827,13 +1827,8 @@ static int gather_roots(hprof_read *h)
 static int allocate_edges(hprof_read *h)
 {
     const uint32_t n = (uint32_t)h->r.id_count;
-    uint64_t *edge_offset = h->t.edge_offset, total = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint64_t cnt = edge_offset[v];
-        edge_offset[v] = total;
-        total += cnt;
-    }
-    edge_offset[n] = total;
+    lf_edge_counts_to_offsets(h->t.edge_offset, n);
+    const uint64_t total = h->t.edge_offset[n];
     h->s.t = &h->t;
     h->s.target = lf_big_malloc((total + 1) * sizeof *h->s.target);
     if (!h->s.target)
