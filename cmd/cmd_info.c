@@ -6,6 +6,7 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/base/bigmem.h"
+#include "../core/base/resident.h"
 #include "../core/input/open.h"
 #include "cli.h"
 #include "dangling_note.h"
@@ -275,6 +276,8 @@ static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds
     const char *spilled = big.spilling ? "yes" : "no";
     row_str(r, "spilled", spilled, strlen(spilled));
     row_bytes(r, "spilled_peak_bytes", big.spilled_peak);
+    /* how often the file pages left the resident set to keep it in budget */
+    row_u64(r, "resident_releases", lf_resident_releases());
 }
 
 int cmd_info(int argc, char **argv)

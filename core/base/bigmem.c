@@ -1,6 +1,7 @@
 /* bigmem.c - the arrays that grow with the heap: huge-page advice in RAM,
  * file-backed mappings past the budget. */
 #include "bigmem.h"
+#include "resident.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +60,7 @@ void lf_big_set_budget(uint64_t bytes, const char *dir)
     /* Tiny budgets (tests) spill every array, down to one byte. */
     spill_min = budget / 1024 < SPILL_MIN_CAP ? (size_t)(budget / 1024) : SPILL_MIN_CAP;
     pthread_mutex_unlock(&lock);
+    lf_resident_set_cap(bytes);
 }
 
 void lf_big_on_spill(lf_big_notice *fn)
@@ -179,6 +181,7 @@ static void *spill_map(size_t bytes)
         return NULL;
     }
     blocks[block_count++] = (spill_block){p, mapped, fd};
+    lf_resident_track(p, mapped);
     spilled_blocks++;
     spilled_now += mapped;
     if (spilled_now > spilled_peak)
@@ -237,9 +240,13 @@ static void *spill_grow(spill_block *b, size_t bytes)
         return b->addr; /* shrinking keeps the pages: the file goes at free */
     if (spill_reserve(b->fd, mapped))
         return NULL;
+    lf_resident_untrack(b->addr);
     void *q = mremap(b->addr, b->mapped, mapped, MREMAP_MAYMOVE);
-    if (q == MAP_FAILED)
+    if (q == MAP_FAILED) {
+        lf_resident_track(b->addr, b->mapped);
         return NULL;
+    }
+    lf_resident_track(q, mapped);
     spilled_now += mapped - b->mapped;
     if (spilled_now > spilled_peak)
         spilled_peak = spilled_now;
@@ -296,6 +303,7 @@ void lf_big_free(void *p)
     pthread_mutex_lock(&lock);
     spill_block *b = find_block(p);
     if (b) {
+        lf_resident_untrack(b->addr);
         munmap(b->addr, b->mapped);
         close(b->fd);
         spilled_now -= b->mapped;

@@ -1,5 +1,6 @@
 /* file.c - mapping input files, and spooling those that cannot be mapped. */
 #include "file.h"
+#include "resident.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,7 @@ int lf_file_map_fd(int fd, lf_mapped_file *f, lf_error *err)
     f->data = m;
     /* readers walk the file front to back */
     madvise(m, (size_t)f->size, MADV_SEQUENTIAL);
+    lf_resident_track(m, (size_t)f->size);
     return 0;
 }
 
@@ -58,8 +60,10 @@ int lf_file_map(const char *path, lf_mapped_file *f, lf_error *err)
 
 void lf_file_unmap(lf_mapped_file *f)
 {
-    if (f->map)
+    if (f->map) {
+        lf_resident_untrack(f->map);
         munmap(f->map, (size_t)f->size);
+    }
     memset(f, 0, sizeof *f);
 }
 

@@ -1,5 +1,6 @@
 /* gunzip.c - inflating gzip dumps into a mapped temporary file. */
 #include "gunzip.h"
+#include "../base/resident.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -102,6 +103,7 @@ static int map_inflated(int tmp, uint64_t total, lf_mapped_file *out, lf_error *
     out->map = m;
     out->data = m;
     out->size = total;
+    lf_resident_track(m, (size_t)total);
     return 0;
 }
 

@@ -6,6 +6,7 @@
  * (their meaning depends on the edge kind); lf_snapshot_string() bounds them. */
 #include "lfs.h"
 #include "../base/bigmem.h"
+#include "../base/resident.h"
 #include "lfs_format.h"
 
 #include <errno.h>
@@ -664,6 +665,7 @@ static int map_snapshot(const lfs_reading *r, lf_snapshot *out, lf_error *err)
         return lf_fail_errno(err, "cannot map", errno);
     const uint8_t *base = map;
     out->map = map;
+    lf_resident_track(map, (size_t)r->file_size);
     out->map_size = (size_t)r->file_size;
     point_graph(r, base, out);
     if (copy_named(r, base, out, err)) {

@@ -1,6 +1,7 @@
 /* snapshot.c - accessors and ownership of the snapshot model. */
 #include "snapshot.h"
 #include "../base/bigmem.h"
+#include "../base/resident.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,10 @@ void lf_snapshot_free(lf_snapshot *s)
 {
     for (unsigned i = 0; i < s->owned_count; i++)
         lf_big_free(s->owned[i]);
-    if (s->map)
+    if (s->map) {
+        lf_resident_untrack(s->map);
         munmap(s->map, s->map_size);
+    }
     memset(s, 0, sizeof *s);
 }
 

@@ -55,6 +55,6 @@ printf "%-24s %9s %12s %12s %12s\n" command seconds "peak RSS GiB" "peak anon Gi
 measure "dominators --top 10" dominators --top 10
 measure "classes" classes
 measure "info -v" info -v
-awk -F'\t' '$1 ~ /^(read_seconds|analysis_seconds|peak_rss_bytes|references)$/ {printf "info -v: %s %s\n", $1, $2}' \
+awk -F'\t' '$1 ~ /^(read_seconds|analysis_seconds|peak_rss_bytes|references|spilled|resident_releases)$/ {printf "info -v: %s %s\n", $1, $2}' \
     bench-data/scale-out.txt
 rm -f bench-data/scale-time.txt bench-data/scale-out.txt

@@ -5,6 +5,8 @@
 
 #include "../../core/analysis/analysis.h"
 #include "../../core/base/bigmem.h"
+#include "../../core/base/file.h"
+#include "../../core/base/resident.h"
 #include "../../core/model/edge_batch.h"
 #include "../../core/model/idrank.h"
 #include "../../core/model/idset.h"
@@ -640,6 +642,74 @@ void test_big_spill(void)
     void *ram = lf_big_malloc(100);
     CHECK(ram != NULL && !in_deleted_file(ram, dir));
     lf_big_free(ram);
+}
+
+/* RssFile of /proc/self/status, in bytes. */
+static uint64_t rss_file_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "RssFile: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (uint64_t)kb << 10;
+}
+
+static uint32_t pattern_at(size_t i)
+{
+    return (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5au;
+}
+
+static size_t pattern_misses(const uint32_t *a, size_t n)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += a[i] != pattern_at(i);
+    return bad;
+}
+
+/* Dropping the pages of spilled arrays and mapped files takes them out of
+ * RSS and loses nothing; arrays in RAM are never dropped. */
+void test_resident_release(void)
+{
+    const size_t n = (16u << 20) / sizeof(uint32_t);
+    uint32_t *ram = lf_big_malloc(n * sizeof *ram); /* no budget yet: RAM */
+    char dir[] = "/tmp/lf-resident-test-XXXXXX";
+    CHECK(ram != NULL && mkdtemp(dir) != NULL);
+    lf_big_set_budget(1, dir);
+    uint32_t *spilled = lf_big_malloc(n * sizeof *spilled);
+    CHECK(spilled != NULL && in_deleted_file(spilled, dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/mapped", dir);
+    FILE *out = fopen(path, "wb");
+    CHECK(out != NULL);
+    for (size_t i = 0; ram && spilled && out && i < n; i++) {
+        ram[i] = spilled[i] = pattern_at(i);
+        fwrite(&ram[i], sizeof ram[i], 1, out);
+    }
+    if (out)
+        fclose(out);
+    lf_mapped_file mapped;
+    lf_error err;
+    CHECK(lf_file_map(path, &mapped, &err) == 0);
+    CHECK_EQ_U64(pattern_misses((const uint32_t *)mapped.data, n), 0);
+    uint64_t before = rss_file_bytes(), releases = lf_resident_releases();
+    lf_resident_release();
+    uint64_t after = rss_file_bytes();
+    CHECK(lf_resident_releases() > releases);
+    CHECK(after + (28u << 20) <= before); /* the spilled array's and the file's 32 MiB left */
+    CHECK_EQ_U64(pattern_misses(spilled, n), 0);
+    CHECK_EQ_U64(pattern_misses((const uint32_t *)mapped.data, n), 0);
+    CHECK_EQ_U64(pattern_misses(ram, n), 0);
+    lf_file_unmap(&mapped);
+    unlink(path);
+    lf_big_free(spilled);
+    lf_big_set_budget(UINT64_MAX, NULL);
+    lf_big_free(ram);
+    CHECK(rmdir(dir) == 0);
 }
 
 void test_big_arrays(void)

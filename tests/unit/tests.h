@@ -33,6 +33,7 @@
     T(test_idset)                          \
     T(test_big_arrays)                     \
     T(test_big_spill)                      \
+    T(test_resident_release)               \
     T(test_idmap)                          \
     T(test_idmap_reserve)                  \
     T(test_builder_dense_ids)              \
