@@ -146,7 +146,7 @@ static void referrer_rows(const inspect_ctx *c, const lf_reverse *rev, uint32_t 
         last = from;
         if (holders++ >= c->elements)
             continue;
-        for (uint64_t e = s->edge_offset[from]; e < s->edge_offset[from + 1]; e++) {
+        for (uint64_t e = lf_snapshot_edges_begin(s, from); e < lf_snapshot_edges_end(s, from); e++) {
             if (lf_edge_node(s->edge_target[e]) != node)
                 continue;
             size_t n = lf_snapshot_edge_label(s, e, label, sizeof label);

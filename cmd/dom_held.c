@@ -141,7 +141,7 @@ static int scan_edges(dom_held *h, const lf_snapshot *s, const filter *f, size_t
         if (s->idom[u] == LF_NODE_NONE)
             continue;
         uint32_t top = LF_NODE_NONE;
-        for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
+        for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++) {
             uint32_t t = s->edge_target[e];
             if ((t & LF_EDGE_WEAK) || !filter_has(f, t))
                 continue;

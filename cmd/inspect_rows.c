@@ -95,7 +95,7 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
     inspect_note(c, "this format has references only, no values");
-    uint64_t first = s->edge_offset[node], last = s->edge_offset[node + 1], shown = 0;
+    uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node), shown = 0;
     char label[4096];
     for (uint64_t e = first; e < last; e++) {
         uint8_t kind;

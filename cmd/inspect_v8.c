@@ -50,7 +50,7 @@ static int number_values(const inspect_ctx *c, const struct v8_lazy *l, const ui
     for (uint64_t i = 0; i < count && rc == EXIT_OK; i++) {
         if (type[i] != LF_V8N_NUMBER)
             continue;
-        for (uint64_t e = s->edge_offset[target[i]]; e < s->edge_offset[target[i] + 1]; e++)
+        for (uint64_t e = lf_snapshot_edges_begin(s, target[i]); e < lf_snapshot_edges_end(s, target[i]); e++)
             if (lf_snapshot_edge_label(s, e, label, sizeof label) == 5 && memcmp(label, "value", 5) == 0) {
                 value[asked] = lf_edge_node(s->edge_target[e]);
                 at[asked++] = i;
@@ -72,7 +72,7 @@ static int edge_rows(const inspect_ctx *c, const struct v8_lazy *l, uint32_t nod
                      uint32_t *context)
 {
     const lf_snapshot *s = c->s;
-    uint64_t first = s->edge_offset[node], count = s->edge_offset[node + 1] - first, elements = 0;
+    uint64_t first = lf_snapshot_edges_begin(s, node), count = lf_snapshot_edges_end(s, node) - first, elements = 0;
     uint8_t *type = malloc(count + 1), *target_type = malloc(count + 1);
     uint32_t *target = malloc((count + 1) * sizeof *target), *name = malloc((count + 1) * sizeof *name);
     lf_error err = {0};

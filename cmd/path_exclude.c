@@ -19,7 +19,7 @@ static int class_matches(lf_str cls, const char *spec)
 /* Kinds and labels of node's edges, decoded once whatever the reader keeps. */
 static void node_labels(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label)
 {
-    uint64_t first = s->edge_offset[node], end = s->edge_offset[node + 1];
+    uint64_t first = lf_snapshot_edges_begin(s, node), end = lf_snapshot_edges_end(s, node);
     if (s->edge_kind && s->edge_label) {
         memcpy(kind, s->edge_kind + first, end - first);
         memcpy(label, s->edge_label + first, (end - first) * sizeof *label);
@@ -49,7 +49,7 @@ static int add_node(path_exclusions *x, uint64_t *cap, const lf_snapshot *s, uin
                     const char *const *spec, unsigned spec_count, uint8_t *kind, uint32_t *label,
                     uint64_t *key)
 {
-    uint64_t first = s->edge_offset[node], n = s->edge_offset[node + 1] - first;
+    uint64_t first = lf_snapshot_edges_begin(s, node), n = lf_snapshot_edges_end(s, node) - first;
     lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
     node_labels(s, node, kind, label);
     for (uint64_t i = 0; i < n; i++)
@@ -76,8 +76,8 @@ static uint64_t largest_degree(const lf_snapshot *s, const uint8_t *class_named)
 {
     uint64_t most = 1;
     for (uint32_t v = 0; v < s->object_count; v++)
-        if (class_named[s->object_class[v]] && s->edge_offset[v + 1] - s->edge_offset[v] > most)
-            most = s->edge_offset[v + 1] - s->edge_offset[v];
+        if (class_named[s->object_class[v]] && lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v) > most)
+            most = lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v);
     return most;
 }
 

@@ -285,7 +285,8 @@ static void fill_preds_half(void *ctx, unsigned half)
     const lf_graph *g = s->g;
     /* by target node, not dfn: an edge of the other half costs no load */
     uint32_t lo = half ? s->split_node : 0, span = (half ? g->node_count : s->split_node) - lo;
-    const uint64_t *edge_offset = g->edge_offset, edges = g->edge_offset[g->node_count];
+    const lf_edge_offsets edge_offset = g->edge_offset;
+    const uint64_t edges = lf_edge_offset_at(edge_offset, g->node_count);
     const uint32_t *edge_target = g->edge_target, *node_to_dfn = s->node_to_dfn;
     const uint32_t *parent_by_dfn = s->parent_by_dfn;
     uint32_t *pred_offset = s->pred_offset;
@@ -300,7 +301,8 @@ static void fill_preds_half(void *ctx, unsigned half)
             uint32_t from = node_to_dfn[node] & ~ROOT_FLAG;
             if (from == 0 || from >= s->searched)
                 continue; /* its edges were not looked at */
-            for (uint64_t e = edge_offset[node], end = edge_offset[node + 1]; e < end; e++) {
+            for (uint64_t e = lf_edge_offset_at(edge_offset, node), end = lf_edge_offset_at(edge_offset, node + 1);
+                 e < end; e++) {
                 uint32_t t = edge_target[e];
                 /* the edges are read in order: fetch a target's dfn well ahead */
                 uint32_t ahead = e + PREFETCH_AHEAD < edges ? edge_target[e + PREFETCH_AHEAD] : lo + span;
@@ -441,13 +443,16 @@ static int grow_stack(dfs_frame **stack, size_t *cap)
 
 /* Starts the loads the children of a vertex will need, its edges [e, end)
  * (the search is one long chain of dependent cache misses otherwise). */
-static inline void prefetch_children(const uint64_t *edge_offset, const uint32_t *edge_target,
+static inline void prefetch_children(lf_edge_offsets edge_offset, const uint32_t *edge_target,
                                      const uint32_t *node_to_dfn, uint64_t e, uint64_t end)
 {
     for (uint64_t p = e; p < end && p < e + 8; p++) {
         uint32_t child = edge_target[p] & LF_EDGE_NODE;
         __builtin_prefetch(&node_to_dfn[child]);
-        __builtin_prefetch(&edge_offset[child]);
+        if (edge_offset.narrow)
+            __builtin_prefetch(&edge_offset.narrow[child]);
+        else
+            __builtin_prefetch(&edge_offset.wide[child]);
     }
 }
 
@@ -464,7 +469,7 @@ static inline void prefetch_children(const uint64_t *edge_offset, const uint32_t
 static int search_from(dom_state *s, search_counts *c, uint32_t root)
 {
     const lf_graph *g = s->g;
-    const uint64_t *edge_offset = g->edge_offset;
+    const lf_edge_offsets edge_offset = g->edge_offset;
     const uint32_t *edge_target = g->edge_target;
     uint32_t *node_to_dfn = s->node_to_dfn, *dfn_to_node = s->dfn_to_node;
     uint32_t *parent_by_dfn = s->parent_by_dfn, *pred_offset = s->pred_offset;
@@ -483,7 +488,7 @@ static int search_from(dom_state *s, search_counts *c, uint32_t root)
     /* The vertex being looked at lives in registers; the stack holds its
      * ancestors on the DFS path, each with its next edge. */
     uint32_t node = root;
-    uint64_t e = edge_offset[node], end = edge_offset[node + 1];
+    uint64_t e = lf_edge_offset_at(edge_offset, node), end = lf_edge_offset_at(edge_offset, node + 1);
     for (;;) {
         uint32_t descend = 0, t = 0;
         while (e < end) {
@@ -520,8 +525,8 @@ static int search_from(dom_state *s, search_counts *c, uint32_t root)
             stack[depth++] = (dfs_frame){e, v, 0};
             v = descend;
             node = t;
-            e = edge_offset[node];
-            end = edge_offset[node + 1];
+            e = lf_edge_offset_at(edge_offset, node);
+            end = lf_edge_offset_at(edge_offset, node + 1);
             prefetch_children(edge_offset, edge_target, node_to_dfn, e, end);
             continue;
         }
@@ -531,7 +536,7 @@ static int search_from(dom_state *s, search_counts *c, uint32_t root)
         v = stack[depth].dfn;
         e = stack[depth].cursor;
         node = dfn_to_node[v];
-        end = edge_offset[node + 1];
+        end = lf_edge_offset_at(edge_offset, node + 1);
     }
     c->next_dfn = next_dfn;
     c->listed = listed;

@@ -30,7 +30,7 @@ static void *reverse_half_run(void *arg)
         return NULL;
     }
     for (uint32_t v = 0; v < g->node_count; v++)
-        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++) {
+        for (uint64_t e = lf_graph_edges_begin(g, v); e < lf_graph_edges_end(g, v); e++) {
             uint32_t t = g->edge_target[e], node = lf_edge_node(t);
             if (node - h->lo < span)
                 h->rev->source[offset[node + 1]++] = v | (t & LF_EDGE_WEAK);

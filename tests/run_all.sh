@@ -29,6 +29,7 @@ cat "$log" | grep -v '^ok ' ; tally "$log"
 
 suite "CLI golden tests" tests/cli/run.sh
 suite "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" tests/spill/run.sh
+suite "wide edge offsets: the goldens again with 64-bit offsets" tests/wide/run.sh
 suite "OCaml agent" tests/ocaml/run.sh
 suite "version, man page, install, completion, progress" tests/conveniences/run.sh
 suite "report (pages in headless Chromium)" tests/report/run.sh

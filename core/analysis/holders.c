@@ -46,8 +46,8 @@ static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
     }
     if (d == LF_NODE_NONE)
         return out;
-    uint64_t first = s->edge_offset[d];
-    *work += s->edge_offset[d + 1] - first;
+    uint64_t first = lf_snapshot_edges_begin(s, d);
+    *work += lf_snapshot_edges_end(s, d) - first;
     uint64_t e = lf_snapshot_find_edge(s, d, node);
     if (e == UINT64_MAX)
         return out;
@@ -63,7 +63,7 @@ static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
 static uint64_t mark_children(lf_holders *h, uint32_t d)
 {
     const lf_snapshot *s = h->s;
-    uint64_t first = s->edge_offset[d], end = s->edge_offset[d + 1], places = 0;
+    uint64_t first = lf_snapshot_edges_begin(s, d), end = lf_snapshot_edges_end(s, d), places = 0;
     for (uint64_t e = first; e < end; e++) {
         uint32_t t = s->edge_target[e], v = lf_edge_node(t);
         if (v >= s->object_count || s->idom[v] != d)
@@ -84,7 +84,7 @@ static uint64_t mark_children(lf_holders *h, uint32_t d)
 static int label_children(lf_holders *h, uint32_t d, uint64_t places, lf_label_scratch *x)
 {
     const lf_snapshot *s = h->s;
-    const uint64_t first = s->edge_offset[d];
+    const uint64_t first = lf_snapshot_edges_begin(s, d);
     const int decode = lf_labels_from_start(s);
     if (decode && lf_label_scratch_decode(x, s, d, places))
         return -1;
@@ -123,7 +123,7 @@ static int build_table(lf_holders *h)
     for (uint32_t d = 0; d < n && rc == 0; d++) {
         if (s->domtree_offset[d] == s->domtree_offset[d + 1])
             continue;
-        if (s->edge_offset[d + 1] - s->edge_offset[d] > UINT32_MAX) {
+        if (lf_snapshot_edges_end(s, d) - lf_snapshot_edges_begin(s, d) > UINT32_MAX) {
             /* places would not fit a label: ask for each (never seen) */
             uint64_t ignored = 0;
             for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {

@@ -41,7 +41,7 @@ static int expand_synthetic(const lf_snapshot *s, uint32_t start, uint8_t *seen,
     queue[tail++] = first;
     while (head < tail) {
         uint32_t level = queue[head++], u = s->named_node[level];
-        for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
+        for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++) {
             uint32_t target = s->edge_target[e];
             if (lf_edge_is_weak(target))
                 continue; /* a weak root, or one DevTools' rules do not count */

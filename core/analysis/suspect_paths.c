@@ -57,7 +57,7 @@ static int segment(const lf_snapshot *s, uint32_t from, uint32_t to, path_buf *o
     int found = 0;
     for (size_t head = 0; head < queue.count && !rc && !found; head++) {
         uint32_t v = queue.node[head];
-        for (uint64_t k = s->edge_offset[v]; k < s->edge_offset[v + 1] && !found && !rc; k++) {
+        for (uint64_t k = lf_snapshot_edges_begin(s, v); k < lf_snapshot_edges_end(s, v) && !found && !rc; k++) {
             uint32_t t = s->edge_target[k];
             if (lf_edge_is_weak(t))
                 continue;

@@ -207,7 +207,7 @@ static uint32_t *old_retainers(const lf_snapshot *s, const uint32_t *top, uint32
         for (uint32_t u = 0; u < n; u++) {
             if (s->idom[u] == LF_NODE_NONE || top[u] != LF_NODE_NONE)
                 continue; /* unreachable, or new */
-            for (uint64_t e = s->edge_offset[u]; e < s->edge_offset[u + 1]; e++) {
+            for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++) {
                 uint32_t w = s->edge_target[e];
                 if (lf_edge_is_weak(w) || top[w] != w)
                     continue;

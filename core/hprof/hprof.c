@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "../model/edge_offsets.h"
 #include "hprof_internal.h"
 #include "hprof_lazy.h"
 #include "../base/vec.h"
@@ -550,7 +551,7 @@ static int by_class_node(const void *a, const void *b);
 typedef struct node_tables {
     uint32_t *class_of;        /* node -> lf class (= class index, or extra classes) */
     uint64_t *shallow;
-    uint64_t *edge_offset;     /* counts in pass 2, offsets in pass 3 */
+    lf_edge_offsets_mut edge_offset; /* counts in pass 2, offsets in pass 3 */
     uint32_t *record_low;      /* node -> offset of its sub-record, see hprof_record_at */
     uint8_t *record_high;      /* NULL when the dump is under 4 GiB */
     uint8_t *seen;             /* node -> 1 once the first object with its id is read (a byte
@@ -776,7 +777,9 @@ static int pass2_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     } else {
         edges = measure_primitive_array(r, t, node, c);
     }
-    t->edge_offset[node] = edges;
+    /* fits a narrow count: an object's references are ids in one record,
+     * whose length is a u4 */
+    lf_edge_offsets_set(&t->edge_offset, node, edges);
     return 0;
 }
 
@@ -891,7 +894,7 @@ static int write_static(hprof_reader *r, void *ctx, uint32_t from, uint64_t name
 {
     pass3_state *s = ctx;
     (void)r, (void)name_sid;
-    put_edge(s, at, s->t->edge_offset[from + 1], node_of(s->t, value), 0);
+    put_edge(s, at, lf_edge_offsets_get(&s->t->edge_offset, from + 1), node_of(s->t, value), 0);
     return 0;
 }
 
@@ -904,7 +907,8 @@ static int pass3_visit(hprof_reader *r, uint8_t tag, uint64_t record_at, hprof_c
     uint32_t node = lf_idrank_find(&t->rank, obj);
     if (node == LF_NODE_NONE || hprof_record_at(t->record_low, t->record_high, node) != record_at)
         return 0; /* a duplicate, skipped in pass 2 */
-    uint64_t at = t->edge_offset[node], limit = t->edge_offset[node + 1];
+    uint64_t at = lf_edge_offsets_get(&t->edge_offset, node);
+    uint64_t limit = lf_edge_offsets_get(&t->edge_offset, node + 1);
     const uint64_t dangling_before = s->dangling;
     switch (tag) {
     case HPROF_CLASS_DUMP: {
@@ -1675,7 +1679,9 @@ static int allocate_node_tables(hprof_read *h)
     const uint32_t n = (uint32_t)r->id_count;
     t->class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t->class_of);
     t->shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t->shallow);
-    t->edge_offset = lf_big_calloc((size_t)n + 1, sizeof *t->edge_offset);
+    /* the total is not known before pass 2 has counted: narrow, widened
+     * then if it does not fit */
+    const int offsets_failed = lf_edge_offsets_alloc(&t->edge_offset, n, 0);
     /* Only a dump with repeated ids needs to mark the first of each, and
      * only one of 4 GiB or more has offsets that need a fifth byte. */
     const int repeats = h->ids_met > r->id_count, past_4g = r->size > UINT32_MAX;
@@ -1685,7 +1691,7 @@ static int allocate_node_tables(hprof_read *h)
     t->class_node = malloc((r->class_count + 1) * sizeof *t->class_node);
     /* serials per object only when some object has an allocation trace */
     t->object_site = r->has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
-    if (!t->class_of || !t->shallow || !t->edge_offset || (repeats && !t->seen) || !t->class_node ||
+    if (!t->class_of || !t->shallow || offsets_failed || (repeats && !t->seen) || !t->class_node ||
         !t->record_low || (past_4g && !t->record_high) || (r->has_alloc_traces && !t->object_site))
         return lf_fail_nomem(h->err, "reading objects");
     for (size_t i = 0; i <= r->class_count; i++)
@@ -1808,7 +1814,11 @@ static int gather_roots(hprof_read *h)
                 h->thread_label[i] = thread_local_label(r, root);
                 if (h->thread_label[i] < 0)
                     return lf_fail_nomem(h->err, "reading roots");
-                h->t.edge_offset[thread]++;
+                lf_edge_offsets_mut *counts = &h->t.edge_offset;
+                uint64_t count = lf_edge_offsets_get(counts, thread);
+                if (counts->narrow && count == UINT32_MAX && lf_edge_offsets_widen(counts, (uint32_t)r->id_count))
+                    return lf_fail_nomem(h->err, "reading roots");
+                lf_edge_offsets_set(counts, thread, count + 1);
                 continue;
             }
         }
@@ -1827,10 +1837,9 @@ static int gather_roots(hprof_read *h)
 static int allocate_edges(hprof_read *h)
 {
     const uint32_t n = (uint32_t)h->r.id_count;
-    lf_edge_counts_to_offsets(h->t.edge_offset, n);
-    const uint64_t total = h->t.edge_offset[n];
+    const uint64_t total = lf_edge_offsets_from_counts(&h->t.edge_offset, n);
     h->s.t = &h->t;
-    h->s.target = lf_big_malloc((total + 1) * sizeof *h->s.target);
+    h->s.target = total == UINT64_MAX ? NULL : lf_big_malloc((total + 1) * sizeof *h->s.target);
     if (!h->s.target)
         return lf_fail_nomem(h->err, "reading references");
     /* Every slot starts unset (and mapped, so pass 3 takes no page faults). */
@@ -1912,21 +1921,22 @@ static int place_thread_local_roots(hprof_read *h)
     h->frame_thread = lf_big_malloc((count + 1) * sizeof *h->frame_thread);
     if (!h->frame_edge || !h->frame_label || !h->frame_thread)
         return lf_fail_nomem(h->err, "reading roots");
-    const uint64_t *edge_offset = h->t.edge_offset;
+    const lf_edge_offsets_mut *edge_offset = &h->t.edge_offset;
     uint32_t *target = h->s.target;
     for (size_t i = 0; i < r->root_count; i++) {
         if (h->thread_label[i] < 0)
             continue;
         uint32_t thread = thread_node(r, &h->t, r->roots[i].thread_serial);
         uint32_t node = node_of(&h->t, r->roots[i].id);
-        uint64_t at = edge_offset[thread], limit = edge_offset[thread + 1];
+        const uint64_t first = lf_edge_offsets_get(edge_offset, thread);
+        uint64_t at = first, limit = lf_edge_offsets_get(edge_offset, thread + 1);
         while (at < limit && target[at] != EDGE_UNSET)
             at++;
         if (at == limit || node == LF_NODE_NONE)
             continue;
         target[at] = node;
         h->frame_thread[h->frame_count] = thread;
-        h->frame_edge[h->frame_count] = at - edge_offset[thread];
+        h->frame_edge[h->frame_count] = at - first;
         h->frame_label[h->frame_count++] = (uint32_t)h->thread_label[i];
     }
     lf_big_free(h->thread_label);
@@ -1940,19 +1950,20 @@ static int place_thread_local_roots(hprof_read *h)
 static uint64_t close_edge_gaps(hprof_read *h)
 {
     const uint32_t n = (uint32_t)h->r.id_count;
-    uint64_t *edge_offset = h->t.edge_offset, kept = 0;
+    lf_edge_offsets_mut *edge_offset = &h->t.edge_offset;
+    uint64_t kept = 0;
     uint32_t *target = h->s.target;
     for (uint32_t v = 0; v < n; v++) {
-        uint64_t begin = edge_offset[v], end = edge_offset[v + 1];
+        uint64_t begin = lf_edge_offsets_get(edge_offset, v), end = lf_edge_offsets_get(edge_offset, v + 1);
         if (end > begin && target[end - 1] == EDGE_UNSET)
             while (end > begin && target[end - 1] == EDGE_UNSET)
                 end--;
-        edge_offset[v] = kept;
+        lf_edge_offsets_set(edge_offset, v, kept);
         if (kept != begin)
             memmove(target + kept, target + begin, (end - begin) * sizeof *target);
         kept += end - begin;
     }
-    edge_offset[n] = kept;
+    lf_edge_offsets_set(edge_offset, n, kept);
     return kept;
 }
 
@@ -1962,7 +1973,7 @@ static void number_frame_edges(hprof_read *h)
     uint64_t *edge = h->frame_edge;
     uint32_t *label = h->frame_label;
     for (size_t i = 0; i < h->frame_count; i++) {
-        edge[i] += h->t.edge_offset[h->frame_thread[i]];
+        edge[i] += lf_edge_offsets_get(&h->t.edge_offset, h->frame_thread[i]);
         for (size_t j = i; j > 0 && edge[j - 1] > edge[j]; j--) {
             uint64_t e = edge[j];
             edge[j] = edge[j - 1];
@@ -2037,16 +2048,16 @@ static int hand_over(hprof_read *h, uint64_t edge_count)
     out->class_count = (uint32_t)(r->class_count + t->extra_count);
     out->root_count = (uint32_t)h->root_count;
     out->string_count = r->strings.count;
-    void *handed[] = {t->class_of, t->shallow, t->edge_offset, h->s.target, h->class_name, h->roots,
-                      r->strings.offset, r->strings.bytes, t->record_low, t->record_high, r->classes,
-                      r->ref_fields, r->class_hash_id, r->class_hash_index, h->static_start,
-                      h->static_name, h->frame_edge, h->frame_label, h->lazy};
+    void *handed[] = {t->class_of, t->shallow, lf_edge_offsets_block(t->edge_offset), h->s.target,
+                      h->class_name, h->roots, r->strings.offset, r->strings.bytes, t->record_low,
+                      t->record_high, r->classes, r->ref_fields, r->class_hash_id, r->class_hash_index,
+                      h->static_start, h->static_name, h->frame_edge, h->frame_label, h->lazy};
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (handed[i] && !lf_snapshot_own(out, handed[i]))
             lf_big_free(handed[i]); /* cannot happen: the snapshot has room for all */
     out->object_class = t->class_of;
     out->object_shallow = t->shallow;
-    out->edge_offset = t->edge_offset;
+    out->edge_offset = lf_edge_offsets_view(t->edge_offset);
     out->edge_target = h->s.target;
     out->class_name = h->class_name;
     out->root = h->roots;
@@ -2061,7 +2072,7 @@ static int hand_over(hprof_read *h, uint64_t edge_count)
     r->class_hash_index = NULL;
     t->class_of = NULL;
     t->shallow = NULL;
-    t->edge_offset = NULL;
+    t->edge_offset = (lf_edge_offsets_mut){NULL, NULL};
     t->record_low = NULL;
     t->record_high = NULL;
     h->s.target = NULL;
@@ -2094,7 +2105,7 @@ static void read_free(hprof_read *h)
     lf_idrank_free(&t->rank);
     lf_big_free(t->class_of);
     lf_big_free(t->shallow);
-    lf_big_free(t->edge_offset);
+    lf_edge_offsets_free(&t->edge_offset);
     lf_big_free(t->seen);
     lf_big_free(t->record_low);
     lf_big_free(t->record_high);

@@ -160,7 +160,7 @@ static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
                             uint8_t *kind, uint32_t *label)
 {
     const hprof_lazy *l = ctx;
-    const uint64_t first = s->edge_offset[node], last = s->edge_offset[node + 1];
+    const uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node);
     /* The thread-local roots under a thread come after its own references. */
     size_t lo = lf_lower_bound_u64(l->frame_edge, l->frame_count, first);
     uint64_t own_end = lo < l->frame_count && l->frame_edge[lo] < last ? l->frame_edge[lo] : last;

@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 1
+#define LFS_VERSION_MINOR 2
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -39,6 +39,9 @@ enum lfs_chunk_id {
     LFS_OSMP = LFS_FOURCC('O', 'S', 'M', 'P'), /* u32 object -> allocation samples */
     /* 1.1, optional: class loaders (HPROF) */
     LFS_CLDR = LFS_FOURCC('C', 'L', 'D', 'R'), /* u32 class -> loader object, 0xffffffff none */
+    /* 1.2: u32 edge offsets, objects+1, in place of EOFF when the edges fit
+     * (a 1.1 reader then refuses the file for lack of EOFF) */
+    LFS_EOF4 = LFS_FOURCC('E', 'O', 'F', '4'),
 };
 
 /* META chunk: little-endian u64 fields in this order. Readers accept a longer

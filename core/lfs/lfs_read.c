@@ -7,6 +7,7 @@
 #include "lfs.h"
 #include "../base/bigmem.h"
 #include "../base/resident.h"
+#include "../model/edge_offsets.h"
 #include "lfs_format.h"
 
 #include <errno.h>
@@ -260,7 +261,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 
 /* Every chunk this reader knows, in table order; the checks' limits and the
  * expected counts are filled in from META. */
-enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_ETGT, C_ELBL, C_EKND,
+enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_EOF4, C_ETGT, C_ELBL, C_EKND,
        C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN, C_DTOF, C_DTCH,
        C_COUNT };
 
@@ -272,7 +273,9 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_OIDS] = {LFS_OIDS, "OIDS", 1, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
     [C_OCLS] = {LFS_OCLS, "OCLS", 1, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
     [C_OSHL] = {LFS_OSHL, "OSHL", 1, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
-    [C_EOFF] = {LFS_EOFF, "EOFF", 1, 8, 0, CHECK_U64_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
+    /* one of the two (expect_graph) */
+    [C_EOFF] = {LFS_EOFF, "EOFF", 0, 8, 0, CHECK_U64_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
+    [C_EOF4] = {LFS_EOF4, "EOF4", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
     [C_ETGT] = {LFS_ETGT, "ETGT", 1, 4, 0, CHECK_U32_NODE_BELOW, 0, 0, 0, 0, 0, 0, 0},
     [C_ELBL] = {LFS_ELBL, "ELBL", 1, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
     [C_EKND] = {LFS_EKND, "EKND", 1, 1, 0, CHECK_U8_BELOW, LF_EDGE_KIND_COUNT, 0, 0, 0, 0, 0, 0},
@@ -440,8 +443,16 @@ static int expect_graph(lfs_reading *r, lf_error *err)
     chunk[C_OCLS].elem_count = n;
     chunk[C_OCLS].limit = classes;
     chunk[C_OSHL].elem_count = n;
+    if (chunk[C_EOFF].present == chunk[C_EOF4].present)
+        return lf_fail_at(err, LFS_HEADER_SIZE, "corrupt leakfind snapshot",
+                          chunk[C_EOFF].present ? "chunks EOFF and EOF4 both present" : "chunk EOFF is missing");
+    if (chunk[C_EOF4].present && edges > UINT32_MAX)
+        return lf_fail_at(err, chunk[C_EOF4].offset, "corrupt leakfind snapshot",
+                          "EOF4 cannot hold %llu edges", (unsigned long long)edges);
     chunk[C_EOFF].elem_count = n + 1;
     chunk[C_EOFF].last = edges;
+    chunk[C_EOF4].elem_count = n + 1;
+    chunk[C_EOF4].last = edges;
     chunk[C_ETGT].elem_count = edges;
     chunk[C_ETGT].limit = n;
     chunk[C_ELBL].elem_count = edges;
@@ -527,7 +538,7 @@ static int expect_analysis(lfs_reading *r, lf_error *err)
 static int chunk_is_used(const lfs_reading *r, int c)
 {
     return !((c >= C_IDOM && !r->has_analysis) ||
-             ((c == C_ONAM || c == C_CLDR) && !r->chunk[c].present) ||
+             ((c == C_ONAM || c == C_CLDR || c == C_EOFF || c == C_EOF4) && !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));
 }
 
@@ -571,13 +582,39 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     out->object_id = (const uint64_t *)(base + chunk[C_OIDS].offset);
     out->object_class = (const uint32_t *)(base + chunk[C_OCLS].offset);
     out->object_shallow = (const uint64_t *)(base + chunk[C_OSHL].offset);
-    out->edge_offset = (const uint64_t *)(base + chunk[C_EOFF].offset);
     out->edge_target = (const uint32_t *)(base + chunk[C_ETGT].offset);
     out->edge_label = (const uint32_t *)(base + chunk[C_ELBL].offset);
     out->edge_kind = (const uint8_t *)(base + chunk[C_EKND].offset);
     out->root = (const lf_root *)(base + chunk[C_ROOT].offset);
     if (chunk[C_CLDR].present)
         out->class_loader = (const uint32_t *)(base + chunk[C_CLDR].offset);
+}
+
+/* Edge offsets are mapped as the file holds them: 32-bit (EOF4), or 64-bit
+ * (EOFF: 1.1 files, and edge totals past 32 bits). 32-bit ones are copied
+ * wide when wide ones are asked for (lf_edge_offsets_wide_from: tests). */
+static int point_edge_offsets(const lfs_reading *r, const uint8_t *base, lf_snapshot *out, lf_error *err)
+{
+    const chunk_in *chunk = r->chunk;
+    if (chunk[C_EOFF].present) {
+        out->edge_offset.wide = (const uint64_t *)(base + chunk[C_EOFF].offset);
+        return 0;
+    }
+    const uint32_t *narrow = (const uint32_t *)(base + chunk[C_EOF4].offset);
+    if (lf_edge_offsets_fit_narrow(out->edge_count)) {
+        out->edge_offset.narrow = narrow;
+        return 0;
+    }
+    const size_t entries = (size_t)out->object_count + 1;
+    uint64_t *wide = lf_big_malloc(entries * sizeof *wide);
+    if (!lf_snapshot_own(out, wide)) {
+        lf_big_free(wide);
+        return lf_fail_nomem(err, "opening");
+    }
+    for (size_t v = 0; v < entries; v++)
+        wide[v] = narrow[v];
+    out->edge_offset.wide = wide;
+    return 0;
 }
 
 /* Named objects are pairs in the file; the model wants two arrays. */
@@ -668,7 +705,7 @@ static int map_snapshot(const lfs_reading *r, lf_snapshot *out, lf_error *err)
     lf_resident_track(map, (size_t)r->file_size);
     out->map_size = (size_t)r->file_size;
     point_graph(r, base, out);
-    if (copy_named(r, base, out, err)) {
+    if (point_edge_offsets(r, base, out, err) || copy_named(r, base, out, err)) {
         lf_snapshot_free(out);
         return -1;
     }

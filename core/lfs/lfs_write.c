@@ -4,6 +4,7 @@
 #include "../base/file.h"
 #include "../base/outfile.h"
 #include "../base/bigmem.h"
+#include "../model/edge_offsets.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,9 +91,9 @@ static uint32_t *named_pairs(const lf_snapshot *s)
  * how many. object_id, edge_kind and edge_label are passed apart: a snapshot
  * may keep them lazily (see lf_lazy_fields). */
 static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                            const uint32_t *edge_label, const uint8_t *meta, const uint32_t *named,
-                            int has_sites, int has_samples, int has_analysis,
-                            chunk_out chunk[LFS_MAX_CHUNKS])
+                            const uint32_t *edge_label, const void *edge_offset, int offsets_narrow,
+                            const uint8_t *meta, const uint32_t *named, int has_sites, int has_samples,
+                            int has_analysis, chunk_out chunk[LFS_MAX_CHUNKS])
 {
     const uint64_t n = s->object_count;
     unsigned count = 0;
@@ -105,7 +106,10 @@ static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, con
     ADD(LFS_OIDS, object_id, n * 8);
     ADD(LFS_OCLS, s->object_class, n * 4);
     ADD(LFS_OSHL, s->object_shallow, n * 8);
-    ADD(LFS_EOFF, s->edge_offset, (n + 1) * 8);
+    if (offsets_narrow)
+        ADD(LFS_EOF4, edge_offset, (n + 1) * 4);
+    else
+        ADD(LFS_EOFF, edge_offset, (n + 1) * 8);
     ADD(LFS_ETGT, s->edge_target, s->edge_count * 4);
     ADD(LFS_ELBL, edge_label, s->edge_count * 4);
     ADD(LFS_EKND, edge_kind, s->edge_count);
@@ -196,7 +200,8 @@ static int write_file(int fd, const uint8_t *head, size_t head_len, const chunk_
 }
 
 static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                          const uint32_t *edge_label, int fd, lf_error *err)
+                          const uint32_t *edge_label, const void *edge_offset, int offsets_narrow, int fd,
+                          lf_error *err)
 {
     const int has_analysis = s->idom && s->retained && s->domtree_offset && s->domtree_child;
     const int has_sites = s->object_site && s->site_count;
@@ -209,8 +214,8 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     if (!named)
         return lf_fail_nomem(err, "writing");
     chunk_out chunk[LFS_MAX_CHUNKS];
-    unsigned count = list_chunks(s, object_id, edge_kind, edge_label, meta, named, has_sites,
-                                 meta_field[LFS_META_SAMPLE_RATE] != 0, has_analysis, chunk);
+    unsigned count = list_chunks(s, object_id, edge_kind, edge_label, edge_offset, offsets_narrow, meta, named,
+                                 has_sites, meta_field[LFS_META_SAMPLE_RATE] != 0, has_analysis, chunk);
     const uint64_t file_size = lay_out_chunks(chunk, count);
     uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
     const size_t head_len = fill_head(chunk, count, file_size, head);
@@ -233,8 +238,15 @@ int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err)
     uint32_t *labels;
     if (lf_snapshot_decode_lazy(s, &ids, &kinds, &labels))
         return lf_fail_nomem(err, "writing");
-    int rc = write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
-                            labels ? labels : s->edge_label, fd, err);
+    /* the file's width follows the edge total, whatever the width in memory */
+    int narrow;
+    void *converted = lf_edge_offsets_as_stored(s->edge_offset, s->object_count, s->edge_count, &narrow);
+    const void *offsets = converted ? converted
+                          : narrow ? (const void *)s->edge_offset.narrow : (const void *)s->edge_offset.wide;
+    int rc = narrow < 0 ? lf_fail_nomem(err, "writing")
+                        : write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
+                                         labels ? labels : s->edge_label, offsets, narrow, fd, err);
+    lf_big_free(converted);
     lf_big_free(ids);
     lf_big_free(kinds);
     lf_big_free(labels);

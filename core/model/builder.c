@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "edge_offsets.h"
 #include "idmap.h"
 #include "site_table.h"
 #include "strtab.h"
@@ -320,7 +321,7 @@ static uint32_t source_of(lf_builder *b, size_t i, size_t *next, uint64_t *last_
  * the source (LF_NODE_NONE: dangling), the target goes to uint32 i of the
  * edge_to_id array (behind the ids still to read). Counts the kept edges per
  * source node into edge_offset; *in_order: the sources never decrease. */
-static uint64_t resolve_edges(lf_builder *b, uint64_t *edge_offset, uint64_t *dangling,
+static uint64_t resolve_edges(lf_builder *b, lf_edge_offsets_mut edge_offset, uint64_t *dangling,
                               int *in_order)
 {
     uint32_t *to_node = (uint32_t *)b->edge_to_id;
@@ -343,7 +344,11 @@ static uint64_t resolve_edges(lf_builder *b, uint64_t *edge_offset, uint64_t *da
         prev_from = from;
         b->edge_from[i] = from;
         to_node[i] = to;
-        edge_offset[from]++;
+        /* narrow only when the edges recorded fit: no count wraps */
+        if (edge_offset.narrow)
+            edge_offset.narrow[from]++;
+        else
+            edge_offset.wide[from]++;
         kept++;
     }
     return kept;
@@ -381,7 +386,7 @@ static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
 
 /* Counting sort of the resolved edges by source into new arrays (stable:
  * a node's edges keep their order); edge_offset holds each node's start. */
-static int scatter_edges(lf_builder *b, uint64_t kept, uint64_t *edge_offset, lf_snapshot *out)
+static int scatter_edges(lf_builder *b, uint64_t kept, lf_edge_offsets_mut edge_offset, lf_snapshot *out)
 {
     const uint32_t n = (uint32_t)b->object_count;
     const uint32_t *to_node = (const uint32_t *)b->edge_to_id;
@@ -397,14 +402,15 @@ static int scatter_edges(lf_builder *b, uint64_t kept, uint64_t *edge_offset, lf
         uint32_t from = b->edge_from[i];
         if (from == LF_NODE_NONE)
             continue;
-        uint64_t at = edge_offset[from]++;
+        uint64_t at = lf_edge_offsets_get(&edge_offset, from);
+        lf_edge_offsets_set(&edge_offset, from, at + 1);
         target[at] = to_node[i] | ((b->edge_kind[i] & KIND_WEAK) ? LF_EDGE_WEAK : 0);
         label[at] = b->edge_label[i];
         kind[at] = (uint8_t)(b->edge_kind[i] & ~KIND_WEAK);
     }
     for (uint32_t v = n; v > 0; v--)
-        edge_offset[v] = edge_offset[v - 1];
-    edge_offset[0] = 0;
+        lf_edge_offsets_set(&edge_offset, v, lf_edge_offsets_get(&edge_offset, v - 1));
+    lf_edge_offsets_set(&edge_offset, 0, 0);
     return 0;
 }
 
@@ -444,9 +450,12 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
     const uint32_t n = (uint32_t)b->object_count;
-    uint64_t *edge_offset = lf_big_calloc((size_t)n + 1, sizeof *edge_offset);
-    if (!lf_snapshot_own(out, edge_offset))
+    lf_edge_offsets_mut edge_offset;
+    if (lf_edge_offsets_alloc(&edge_offset, n, b->edge_count) ||
+        !lf_snapshot_own(out, lf_edge_offsets_block(edge_offset))) {
+        lf_edge_offsets_free(&edge_offset);
         goto nomem;
+    }
 
     int in_order;
     uint64_t kept = resolve_edges(b, edge_offset, &out->stats.dangling_edges, &in_order);
@@ -495,7 +504,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     out->flags = b->flags;
     out->object_count = n;
     out->edge_count = kept;
-    out->edge_offset = edge_offset;
+    out->edge_offset = lf_edge_offsets_view(edge_offset);
     out->class_count = (uint32_t)b->class_count;
     out->root = root;
     out->root_count = roots;

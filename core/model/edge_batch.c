@@ -30,7 +30,7 @@ static void answer_one(const lf_snapshot *s, const lf_edge_question *q, lf_edge_
 static uint64_t find_places(const lf_snapshot *s, uint32_t from, const uint64_t *to_key, uint64_t n,
                             lf_edge_answer *answer)
 {
-    const uint64_t first = s->edge_offset[from], end = s->edge_offset[from + 1];
+    const uint64_t first = lf_snapshot_edges_begin(s, from), end = lf_snapshot_edges_end(s, from);
     uint64_t unanswered = 0, places = 0; /* targets without a strong edge yet */
     for (uint64_t j = 0; j < n; j++)
         unanswered += j == 0 || to_key[j] >> 32 != to_key[j - 1] >> 32;
@@ -56,7 +56,7 @@ static uint64_t find_places(const lf_snapshot *s, uint32_t from, const uint64_t 
 static int label_places(const lf_snapshot *s, uint32_t from, const uint64_t *to_key, uint64_t n,
                         uint64_t places, lf_edge_answer *answer, batch_scratch *x)
 {
-    const uint64_t first = s->edge_offset[from];
+    const uint64_t first = lf_snapshot_edges_begin(s, from);
     const int decode = lf_labels_from_start(s) && places > 0;
     if (decode && lf_label_scratch_decode(&x->decoded, s, from, places))
         return -1;
@@ -85,7 +85,7 @@ static int answer_group(const lf_snapshot *s, const lf_edge_question *q, const u
 {
     uint32_t from = (uint32_t)(key[0] >> 32);
     /* one question, or places that would not fit a label: one by one */
-    if (n == 1 || s->edge_offset[from + 1] - s->edge_offset[from] > UINT32_MAX) {
+    if (n == 1 || lf_snapshot_edges_end(s, from) - lf_snapshot_edges_begin(s, from) > UINT32_MAX) {
         for (uint64_t j = 0; j < n; j++)
             answer_one(s, &q[(uint32_t)key[j]], &answer[(uint32_t)key[j]]);
         return 0;

@@ -25,7 +25,7 @@ int lf_label_scratch_decode(lf_label_scratch *x, const lf_snapshot *s, uint32_t 
             return -1;
         x->cap = count;
     }
-    s->lazy->node_edges(s->lazy->ctx, s, node, s->edge_offset[node] + count, x->kind, x->label);
+    s->lazy->node_edges(s->lazy->ctx, s, node, lf_snapshot_edges_begin(s, node) + count, x->kind, x->label);
     return 0;
 }
 

@@ -92,7 +92,7 @@ static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
     uint32_t lo = 0, hi = s->object_count;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (s->edge_offset[mid] <= edge)
+        if (lf_snapshot_edges_begin(s, mid) <= edge)
             lo = mid;
         else
             hi = mid;
@@ -114,7 +114,7 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
     *kind = LF_EDGE_KIND_NONE;
     *label = 0;
     uint32_t node = edge_source(s, edge);
-    uint64_t first = s->edge_offset[node], count = edge - first + 1;
+    uint64_t first = lf_snapshot_edges_begin(s, node), count = edge - first + 1;
     uint8_t *kinds = lf_big_malloc(count);
     uint32_t *labels = lf_big_malloc(count * sizeof *labels);
     if (kinds && labels) {
@@ -149,9 +149,9 @@ int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **
     for (uint32_t v = 0; v < n && (ids || by_node); v++) {
         if (ids)
             ids[v] = s->lazy->object_id(s->lazy->ctx, v);
-        if (by_node && s->edge_offset[v + 1] > s->edge_offset[v])
-            s->lazy->node_edges(s->lazy->ctx, s, v, s->edge_offset[v + 1], kinds + s->edge_offset[v],
-                                labels + s->edge_offset[v]);
+        const uint64_t first = lf_snapshot_edges_begin(s, v), end = lf_snapshot_edges_end(s, v);
+        if (by_node && end > first)
+            s->lazy->node_edges(s->lazy->ctx, s, v, end, kinds + first, labels + first);
     }
     *ids_out = ids;
     *kinds_out = kinds;
@@ -182,7 +182,7 @@ static inline int block_names(const uint32_t *p, uint32_t to)
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to)
 {
     uint64_t weak_match = UINT64_MAX;
-    uint64_t e = s->edge_offset[from], end = s->edge_offset[from + 1];
+    uint64_t e = lf_snapshot_edges_begin(s, from), end = lf_snapshot_edges_end(s, from);
     while (e < end) {
         while (end - e >= 4 && !block_names(s->edge_target + e, to))
             e += 4;

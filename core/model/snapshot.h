@@ -135,7 +135,7 @@ typedef struct lf_snapshot {
     const uint64_t *object_id;        /* node -> id in the source; NULL: see lazy */
     const uint32_t *object_class;     /* node -> class */
     const uint64_t *object_shallow;   /* node -> bytes */
-    const uint64_t *edge_offset;      /* node -> first edge; object_count+1 entries */
+    lf_edge_offsets edge_offset;      /* node -> first edge; object_count+1 entries */
     const uint32_t *edge_target;      /* edge -> node | LF_EDGE_WEAK */
     const uint32_t *edge_label;       /* edge -> string index or element index; NULL: lazy */
     const uint8_t *edge_kind;         /* edge -> lf_edge_kind; NULL: lazy */
@@ -213,6 +213,17 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
  * Returns 0 or -1 (memory). */
 int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids, uint8_t **kinds, uint32_t **labels);
 
+
+/* Where node's edges begin and end (edge space). */
+static inline uint64_t lf_snapshot_edges_begin(const lf_snapshot *s, uint32_t node)
+{
+    return lf_edge_offset_at(s->edge_offset, node);
+}
+
+static inline uint64_t lf_snapshot_edges_end(const lf_snapshot *s, uint32_t node)
+{
+    return lf_edge_offset_at(s->edge_offset, (uint64_t)node + 1);
+}
 
 /* Whether an object counts in per-class statistics (see LF_SNAP_EMPTY_UNCOUNTED). */
 static inline int lf_snapshot_counted(const lf_snapshot *s, uint32_t node)

@@ -19,6 +19,7 @@
 #endif
 
 #include "../base/bigmem.h"
+#include "../model/edge_offsets.h"
 #include "json_scan.h"
 #include "v8_internal.h"
 #include "../base/vec.h"
@@ -318,6 +319,14 @@ static inline uint64_t node_of_index(uint64_t v, unsigned fields)
     }
 }
 
+/* A node's edge count. Narrow counts saturate: the offsets are narrow only
+ * when edge_count is below UINT32_MAX, so a saturated count still exceeds
+ * it and check_references refuses the file as it would the true count. */
+static inline void set_edge_count(v8_raw *raw, uint64_t row, uint64_t count)
+{
+    lf_edge_offsets_set(&raw->edge_offset, row, raw->edge_offset.narrow && count > UINT32_MAX ? UINT32_MAX : count);
+}
+
 /* Stores value v, field `field` of row `row`; -1 (job failed) if invalid. */
 static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row, unsigned field, uint64_t v,
                               uint64_t at)
@@ -343,7 +352,7 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
             raw->node_id[row] = (uint32_t)v;
             break;
         case F_SIZE: raw->node_size[row] = v; break;
-        case F_EDGES: raw->edge_offset[row] = v; break;
+        case F_EDGES: set_edge_count(raw, row, v); break;
         case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
         case F_TRACE:
             if (!raw->node_trace)
@@ -511,7 +520,7 @@ static inline const char *store_node_row(array_job *job, const row_layout *l, ui
     raw->node_name[row] = (uint32_t)vals[l->name];
     raw->node_id[row] = (uint32_t)vals[l->id];
     raw->node_size[row] = vals[l->size];
-    raw->edge_offset[row] = vals[l->edges];
+    set_edge_count(raw, row, vals[l->edges]);
     if (l->detached < MAX_FIELDS)
         raw->node_detached[row] = (uint8_t)(vals[l->detached] & 3);
     return NULL;
@@ -866,14 +875,15 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         raw->node_name = lf_big_calloc(n, sizeof *raw->node_name);
         raw->node_id = lf_big_calloc(n, sizeof *raw->node_id);
         raw->node_size = lf_big_calloc(n, sizeof *raw->node_size);
-        raw->edge_offset = lf_big_calloc(n + 1, sizeof *raw->edge_offset);
+        /* narrow when the header's edge_count fits (a cut file has fewer) */
+        const int offsets_failed = lf_edge_offsets_alloc(&raw->edge_offset, raw->node_count + 1, m->edge_count);
         if (m->have_detached)
             raw->node_detached = lf_big_calloc(n, 1);
         if (m->have_trace_field && m->trace_function_count > 0 &&
             !(raw->node_trace = lf_big_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
         if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
-            !raw->node_size || !raw->edge_offset || (m->have_detached && !raw->node_detached))
+            !raw->node_size || offsets_failed || (m->have_detached && !raw->node_detached))
             return lf_fail_nomem(j->err, "reading nodes");
         return 0;
     }
@@ -917,7 +927,7 @@ static void raw_free(v8_raw *raw)
     lf_big_free(raw->node_name);
     lf_big_free(raw->node_id);
     lf_big_free(raw->node_size);
-    lf_big_free(raw->edge_offset);
+    lf_edge_offsets_free(&raw->edge_offset);
     lf_big_free(raw->node_detached);
     lf_big_free(raw->edge_type);
     lf_big_free(raw->edge_name);
@@ -941,14 +951,14 @@ static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t 
         if (raw->node_name[v] >= raw->string_count)
             return lf_fail_at(j->err, nodes_at, "string index out of range",
                               "node %u names string %u of %u", v, raw->node_name[v], raw->string_count);
-        uint64_t count = raw->edge_offset[v];
-        raw->edge_offset[v] = total;
+        uint64_t count = lf_edge_offsets_get(&raw->edge_offset, v);
+        lf_edge_offsets_set(&raw->edge_offset, v, total);
         total += count;
         if (total > raw->edge_count)
             return lf_fail_at(j->err, nodes_at, "edge counts exceed edge_count",
                               "at node %u", v);
     }
-    raw->edge_offset[n] = total;
+    lf_edge_offsets_set(&raw->edge_offset, n, total);
     if (total != raw->edge_count)
         return lf_fail_at(j->err, nodes_at, "edge counts disagree with edge_count",
                           "the nodes have %llu edges, the header says %llu", (unsigned long long)total,
@@ -985,9 +995,9 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
     }
     uint64_t total = 0;
     for (uint32_t v = 0; v < raw->node_count; v++) {
-        uint64_t want = raw->edge_offset[v], room = raw->edge_count - total;
-        raw->edge_offset[v] = want < room ? want : room;
-        total += raw->edge_offset[v];
+        uint64_t want = lf_edge_offsets_get(&raw->edge_offset, v), room = raw->edge_count - total;
+        lf_edge_offsets_set(&raw->edge_offset, v, want < room ? want : room);
+        total += want < room ? want : room;
     }
     return 0;
 }

@@ -280,7 +280,7 @@ static int count_candidate(shapes *s, uint32_t v)
     if (lf_vec_reserve((void **)&s->name, &s->name_cap, 2, 1))
         return -1;
     s->name[0] = '{';
-    for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+    for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
         if (raw->edge_type[e] != V8E_PROPERTY)
             continue;
         uint32_t prop = V8_STRING_BASE + raw->edge_name[e];
@@ -411,7 +411,7 @@ static int sorted_properties(shapes *s, uint32_t v, size_t *count_out)
 {
     const v8_raw *raw = s->raw;
     size_t count = 0;
-    for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++)
+    for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++)
         if (raw->edge_type[e] == V8E_PROPERTY) {
             if (lf_vec_reserve((void **)&s->props, &s->props_cap, count + 1, sizeof *s->props))
                 return -1;

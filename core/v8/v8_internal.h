@@ -36,7 +36,7 @@ typedef struct v8_raw {
     uint32_t *node_name;       /* string index */
     uint32_t *node_id;         /* V8's ids are 32-bit */
     uint64_t *node_size;
-    uint64_t *edge_offset;     /* node_count + 1 */
+    lf_edge_offsets_mut edge_offset; /* node_count + 1: edge counts, then offsets */
     uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
     /* edge space */
     uint8_t *edge_type;        /* V8E_* */
@@ -57,6 +57,17 @@ typedef struct v8_raw {
     uint32_t *node_trace;
     struct v8_trace *trace;
 } v8_raw;
+
+/* Where node v's edges begin and end (edge space), once counts are offsets. */
+static inline uint64_t v8_edges_begin(const v8_raw *raw, uint32_t v)
+{
+    return lf_edge_offsets_get(&raw->edge_offset, v);
+}
+
+static inline uint64_t v8_edges_end(const v8_raw *raw, uint32_t v)
+{
+    return lf_edge_offsets_get(&raw->edge_offset, (uint64_t)v + 1);
+}
 
 /* The table index of the first of the file's strings with these bytes, or -1
  * (a scan: for the few names the model looks for). */

@@ -48,7 +48,7 @@ void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t 
 static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node, uint64_t end, uint8_t *kind,
                             uint32_t *label)
 {
-    v8_lazy_edge_range(ctx, s->edge_offset[node], end, kind, label);
+    v8_lazy_edge_range(ctx, lf_snapshot_edges_begin(s, node), end, kind, label);
 }
 
 static void lazy_edge_range(const void *ctx, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label)

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
-#include "../base/bsearch.h"
 #include "../model/snapshot.h"
 #include "v8_internal.h"
 #include "../base/vec.h"
@@ -89,8 +88,8 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
                     continue;
                 new_state = DOM_DETACHED;
             }
-            uint64_t e = phase == 0 ? 0 : raw->edge_offset[from];
-            uint64_t end = phase == 0 ? 1 : raw->edge_offset[from + 1];
+            uint64_t e = phase == 0 ? 0 : v8_edges_begin(raw, from);
+            uint64_t end = phase == 0 ? 1 : v8_edges_end(raw, from);
             for (; e < end; e++) {
                 uint32_t v = from;
                 if (phase != 0) {
@@ -191,7 +190,7 @@ static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_er
         return NULL;
     }
     size_t depth = 0;
-    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++) {
+    for (uint64_t e = v8_edges_begin(raw, root); e < v8_edges_end(raw, root); e++) {
         uint32_t t = raw->edge_target[e];
         if (raw->edge_type[e] == V8E_ELEMENT) {
             if (raw->node_type[t] != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
@@ -206,7 +205,7 @@ static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_er
     }
     while (depth) {
         uint32_t v = stack[--depth];
-        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+        for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
             uint32_t t = raw->edge_target[e];
             if (owned[t] || raw->edge_type[e] == V8E_WEAK)
                 continue;
@@ -264,9 +263,9 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
 {
     const v8_raw *raw = job->raw;
     const uint32_t root = raw->root_ordinal;
-    uint64_t word = 0, word_at = raw->edge_offset[lo] / 64;
+    uint64_t word = 0, word_at = v8_edges_begin(raw, lo) / 64;
     for (uint32_t v = lo; v < hi; v++) {
-        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+        for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
             uint32_t t = raw->edge_target[e];
             uint8_t type = raw->edge_type[e];
             int essential = 1;
@@ -318,7 +317,8 @@ static void *edges_run(void *arg)
     if (!page)
         return NULL;
     /* The first node whose edges start at or after the middle edge. */
-    uint32_t split = job->split_edges ? (uint32_t)lf_lower_bound_u64(raw->edge_offset, n, raw->edge_count / 2) : n;
+    const lf_edge_offsets offsets = lf_edge_offsets_view(raw->edge_offset);
+    uint32_t split = job->split_edges ? lf_edge_offsets_lower_bound(offsets, n, raw->edge_count / 2) : n;
     edge_half upper = {job, page, split, n};
     pthread_t upper_thread;
     int two = split < n && pthread_create(&upper_thread, NULL, classify_half_run, &upper) == 0;
@@ -338,7 +338,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
 {
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
     int user_roots = 0;
-    for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++)
+    for (uint64_t e = v8_edges_begin(raw, root); e < v8_edges_end(raw, root); e++)
         user_roots |= raw->node_type[raw->edge_target[e]] != V8N_SYNTHETIC;
     if (!user_roots)
         return 0;
@@ -361,7 +361,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
     }
     while (work_len) {
         uint32_t v = work[--work_len], o = owner[v];
-        for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+        for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
             if (raw->edge_type[e] == V8E_WEAK)
                 continue;
             uint32_t t = raw->edge_target[e];
@@ -652,8 +652,9 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     out->class_count = (uint32_t)md->class_count;
     out->root_count = (uint32_t)md->root_count;
     out->string_count = raw->strings.count;
-    void *handed[] = {raw->node_id, md->object_class, raw->node_size, raw->edge_offset, md->target,
-                      md->class_name, md->roots, raw->strings.offset, raw->strings.bytes, md->named};
+    void *handed[] = {raw->node_id, md->object_class, raw->node_size, lf_edge_offsets_block(raw->edge_offset),
+                      md->target, md->class_name, md->roots, raw->strings.offset, raw->strings.bytes,
+                      md->named};
     int rc = 0;
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (rc || !lf_snapshot_own(out, handed[i])) {
@@ -666,7 +667,7 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
         out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
         out->object_class = md->object_class;
         out->object_shallow = raw->node_size;
-        out->edge_offset = raw->edge_offset;
+        out->edge_offset = lf_edge_offsets_view(raw->edge_offset);
         out->edge_target = md->target;
         out->class_name = md->class_name;
         out->root = md->roots;
@@ -676,7 +677,7 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     memset(md, 0, sizeof *md);
     raw->node_id = NULL;
     raw->node_size = NULL;
-    raw->edge_offset = NULL;
+    raw->edge_offset = (lf_edge_offsets_mut){NULL, NULL};
     raw->strings.offset = NULL;
     raw->strings.bytes = NULL;
     return rc;

@@ -268,7 +268,7 @@ int main(int argc, char **argv)
     uint64_t *edge_offset = calloc((size_t)n + 1, 8);
     for (uint64_t e = 0; e < edge_count; e++)
         edge_offset[edges[e].from]++;
-    lf_edge_counts_to_offsets(edge_offset, n);
+    lf_edge_counts_to_offsets((lf_edge_offsets_mut){NULL, edge_offset}, n);
     uint32_t *target = malloc(edge_count * 4 + 4), *label = malloc(edge_count * 4 + 4);
     uint8_t *kind = malloc(edge_count + 1);
     for (uint64_t e = 0; e < edge_count; e++) {
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
     s.object_id = obj_id;
     s.object_class = obj_class;
     s.object_shallow = obj_shallow;
-    s.edge_offset = edge_offset;
+    s.edge_offset.wide = edge_offset; /* the writer stores them narrow when they fit */
     s.edge_target = target;
     s.edge_label = label;
     s.edge_kind = kind;

@@ -1,5 +1,6 @@
 /* graph_fixture.c - test graphs and reference dominator algorithms. */
 #include "graph_fixture.h"
+#include "../../core/model/edge_offsets.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@ void test_graph_build(test_graph *t, uint32_t n, const uint32_t *edges, const ui
     t->shallow = malloc(((size_t)n + 1) * sizeof *t->shallow);
     for (uint64_t e = 0; e < edge_count; e++)
         t->edge_offset[edges[2 * e]]++;
-    lf_edge_counts_to_offsets(t->edge_offset, n);
+    lf_edge_counts_to_offsets((lf_edge_offsets_mut){NULL, t->edge_offset}, n);
     uint64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, t->edge_offset, ((size_t)n + 1) * sizeof *fill);
     for (uint64_t e = 0; e < edge_count; e++)
@@ -25,7 +26,14 @@ void test_graph_build(test_graph *t, uint32_t n, const uint32_t *edges, const ui
         t->shallow[v] = 1;
     t->g.node_count = n;
     t->g.edge_count = edge_count;
-    t->g.edge_offset = t->edge_offset;
+    if (lf_edge_offsets_fit_narrow(edge_count)) {
+        t->edge_offset32 = malloc(((size_t)n + 1) * sizeof *t->edge_offset32);
+        for (uint32_t v = 0; v <= n; v++)
+            t->edge_offset32[v] = (uint32_t)t->edge_offset[v];
+        t->g.edge_offset.narrow = t->edge_offset32;
+    } else {
+        t->g.edge_offset.wide = t->edge_offset;
+    }
     t->g.edge_target = t->edge_target;
     t->g.root_count = root_count;
     t->g.root_node = t->root_node;
@@ -34,6 +42,7 @@ void test_graph_build(test_graph *t, uint32_t n, const uint32_t *edges, const ui
 void test_graph_free(test_graph *t)
 {
     free(t->edge_offset);
+    free(t->edge_offset32);
     free(t->edge_target);
     free(t->root_node);
     free(t->shallow);
@@ -54,8 +63,8 @@ static uint32_t reverse_postorder(const lf_graph *g, uint32_t *rpo, uint32_t *rp
     while (top) {
         uint32_t v = stack[top - 1];
         uint64_t c = cursor[top - 1];
-        uint64_t begin = v == n ? 0 : g->edge_offset[v];
-        uint64_t end = v == n ? g->root_count : g->edge_offset[v + 1];
+        uint64_t begin = v == n ? 0 : lf_graph_edges_begin(g, v);
+        uint64_t end = v == n ? g->root_count : lf_graph_edges_end(g, v);
         if (begin + c < end) {
             cursor[top - 1]++;
             uint32_t t = v == n ? g->root_node[c] : g->edge_target[begin + c];
@@ -96,7 +105,7 @@ void reference_idom_chk(const lf_graph *g, uint32_t *idom_out)
     for (uint32_t r = 0; r < g->root_count; r++)
         pred_count[g->root_node[r]]++;
     for (uint32_t v = 0; v < n; v++)
-        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++)
+        for (uint64_t e = lf_graph_edges_begin(g, v); e < lf_graph_edges_end(g, v); e++)
             if (!lf_edge_is_weak(g->edge_target[e]))
                 pred_count[g->edge_target[e]]++;
     uint32_t **pred = calloc((size_t)n + 1, sizeof *pred);
@@ -106,7 +115,7 @@ void reference_idom_chk(const lf_graph *g, uint32_t *idom_out)
     for (uint32_t r = 0; r < g->root_count; r++)
         pred[g->root_node[r]][fill[g->root_node[r]]++] = n;
     for (uint32_t v = 0; v < n; v++)
-        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++)
+        for (uint64_t e = lf_graph_edges_begin(g, v); e < lf_graph_edges_end(g, v); e++)
             if (!lf_edge_is_weak(g->edge_target[e])) {
                 uint32_t t = g->edge_target[e];
                 pred[t][fill[t]++] = v;
@@ -176,7 +185,7 @@ static uint64_t reach_mask(const lf_graph *g, uint32_t removed)
     }
     while (top) {
         uint32_t v = stack[--top];
-        for (uint64_t e = g->edge_offset[v]; e < g->edge_offset[v + 1]; e++) {
+        for (uint64_t e = lf_graph_edges_begin(g, v); e < lf_graph_edges_end(g, v); e++) {
             uint32_t t = g->edge_target[e];
             if (lf_edge_is_weak(t) || t == removed || (seen >> t & 1))
                 continue;

@@ -9,7 +9,8 @@
 
 typedef struct test_graph {
     lf_graph g;
-    uint64_t *edge_offset;
+    uint64_t *edge_offset;       /* always built wide... */
+    uint32_t *edge_offset32;     /* ...and given to g narrow unless lf_edge_offsets_wide_from says not */
     uint32_t *edge_target;
     uint32_t *root_node;
     uint64_t *shallow;

@@ -115,7 +115,7 @@ void test_builder_edge_orders(void)
         static const uint32_t target[] = {1, 2 | LF_EDGE_WEAK, 0, 2};
         static const uint32_t label[] = {0, 1, 5, 9};
         for (int v = 0; v < 4; v++)
-            CHECK_EQ_U64(s.edge_offset[v], offset[v]);
+            CHECK_EQ_U64(lf_snapshot_edges_begin(&s, v), offset[v]);
         for (int e = 0; e < 4; e++) {
             CHECK_EQ_U64(s.edge_target[e], target[e]);
             CHECK_EQ_U64(s.edge_label[e], label[e]);
@@ -150,7 +150,7 @@ void test_builder_dense_ids(void)
     uint64_t offset[] = {0, 1, 2, 2, 3};
     uint32_t target[] = {2, 3, 0};
     for (uint32_t v = 0; v <= 4; v++)
-        CHECK_EQ_U64(s.edge_offset[v], offset[v]);
+        CHECK_EQ_U64(lf_snapshot_edges_begin(&s, v), offset[v]);
     for (uint32_t e = 0; e < 3; e++)
         CHECK_EQ_U64(lf_edge_node(s.edge_target[e]), target[e]);
     lf_snapshot_free(&s);

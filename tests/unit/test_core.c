@@ -24,9 +24,9 @@ static void fake_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
                             uint8_t *kind, uint32_t *label)
 {
     (void)ctx;
-    for (uint64_t e = s->edge_offset[node]; e < end; e++) {
-        kind[e - s->edge_offset[node]] = LF_EDGE_KIND_ELEMENT;
-        label[e - s->edge_offset[node]] = (uint32_t)(1000 + e);
+    for (uint64_t e = lf_snapshot_edges_begin(s, node); e < end; e++) {
+        kind[e - lf_snapshot_edges_begin(s, node)] = LF_EDGE_KIND_ELEMENT;
+        label[e - lf_snapshot_edges_begin(s, node)] = (uint32_t)(1000 + e);
     }
 }
 
@@ -59,7 +59,7 @@ void test_find_edge(void)
     memset(&s, 0, sizeof s);
     s.object_count = 6;
     s.edge_count = deg + 1;
-    s.edge_offset = offset;
+    s.edge_offset.wide = offset;
     s.edge_target = target;
     s.edge_kind = kind;
     s.edge_label = label;

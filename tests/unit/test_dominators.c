@@ -484,7 +484,7 @@ void test_reverse_lists(void)
     }
     uint64_t *seen = calloc(n + 1, sizeof *seen);
     for (uint32_t s = 0; s < n; s++)
-        for (uint64_t f = t.g.edge_offset[s]; f < t.g.edge_offset[s + 1]; f++) {
+        for (uint64_t f = lf_graph_edges_begin(&t.g, s); f < lf_graph_edges_end(&t.g, s); f++) {
             uint32_t target = lf_edge_node(t.g.edge_target[f]);
             uint64_t at = rev.offset[target] + seen[target]++;
             bad += rev.source[at] != (s | (t.g.edge_target[f] & LF_EDGE_WEAK));

@@ -136,7 +136,7 @@ void test_hprof_android(void)
     CHECK_EQ_U64(s.object_shallow[array], 24);  /* 12 + 2 * 4 = 20 -> 24 */
     CHECK_EQ_U64(s.object_shallow[bytes], 112); /* 12 + 100 */
     /* Holder: <class>, items, data (next is null) */
-    CHECK_EQ_U64(s.edge_offset[holder + 1] - s.edge_offset[holder], 3);
+    CHECK_EQ_U64(lf_snapshot_edges_end(&s, holder) - lf_snapshot_edges_begin(&s, holder), 3);
     /* roots: 5 ART/other kinds + 7 system classes */
     CHECK_EQ_U64(s.root_count, 12);
     CHECK(find_root(&s, "VM internal") != UINT32_MAX);
@@ -278,7 +278,7 @@ void test_hprof_dangling(void)
     CHECK_EQ_U64(s.stats.dangling_edges, 1);
     CHECK_EQ_U64(s.stats.dangling_roots, 1);
     uint32_t box = lf_snapshot_find_id(&s, 0x1000);
-    CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 1); /* only <class> */
+    CHECK_EQ_U64(lf_snapshot_edges_end(&s, box) - lf_snapshot_edges_begin(&s, box), 1); /* only <class> */
     /* HotSpot model with compressed oops: align8(12 + 4) */
     CHECK_EQ_U64(s.object_shallow[box], 16);
     uint32_t thread = find_root(&s, "thread");
@@ -323,7 +323,7 @@ void test_hprof_repeated_id(void)
     uint32_t box = lf_snapshot_find_id(&s, 0x1000), other = lf_snapshot_find_id(&s, 0x2000);
     CHECK(test_str_is(lf_snapshot_object_label(&s, box), "Box"));
     CHECK_EQ_U64(s.object_shallow[box], 16); /* align8(12 + 4), not the array's 48 */
-    CHECK_EQ_U64(s.edge_offset[box + 1] - s.edge_offset[box], 2); /* <class>, value */
+    CHECK_EQ_U64(lf_snapshot_edges_end(&s, box) - lf_snapshot_edges_begin(&s, box), 2); /* <class>, value */
     CHECK_EQ_U64(lf_snapshot_find_edge(&s, box, other) != UINT64_MAX, 1);
     lf_snapshot_free(&s);
     hw_free(&b);
@@ -339,10 +339,10 @@ static void expect_edges(const lf_snapshot *s, uint64_t id, int count, const cha
     if (v == LF_NODE_NONE)
         return;
     CHECK_EQ_U64(lf_snapshot_object_id(s, v), id);
-    CHECK_EQ_U64(s->edge_offset[v + 1] - s->edge_offset[v], (uint64_t)count);
-    for (int i = 0; i < count && s->edge_offset[v] + (uint64_t)i < s->edge_offset[v + 1]; i++) {
+    CHECK_EQ_U64(lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v), (uint64_t)count);
+    for (int i = 0; i < count && lf_snapshot_edges_begin(s, v) + (uint64_t)i < lf_snapshot_edges_end(s, v); i++) {
         char buf[256];
-        lf_snapshot_edge_label(s, s->edge_offset[v] + (uint64_t)i, buf, sizeof buf);
+        lf_snapshot_edge_label(s, lf_snapshot_edges_begin(s, v) + (uint64_t)i, buf, sizeof buf);
         if (strcmp(buf, labels[i]) != 0)
             fprintf(stderr, "  object 0x%llx edge %d: '%s', want '%s'\n", (unsigned long long)id, i, buf,
                     labels[i]);
@@ -448,7 +448,7 @@ void test_hprof_lazy_labels(void)
     if (ids && kinds && labels) {
         for (uint32_t v = 0; v < s.object_count; v++) {
             CHECK_EQ_U64(ids[v], lf_snapshot_object_id(&s, v));
-            for (uint64_t e = s.edge_offset[v]; e < s.edge_offset[v + 1]; e++) {
+            for (uint64_t e = lf_snapshot_edges_begin(&s, v); e < lf_snapshot_edges_end(&s, v); e++) {
                 uint8_t kind;
                 uint32_t label;
                 lf_snapshot_edge_info(&s, e, &kind, &label);
@@ -457,8 +457,8 @@ void test_hprof_lazy_labels(void)
             }
         }
         uint32_t array_node = lf_snapshot_find_id(&s, 0x3000);
-        CHECK_EQ_U64(kinds[s.edge_offset[array_node] + 2], LF_EDGE_KIND_ELEMENT);
-        CHECK_EQ_U64(labels[s.edge_offset[array_node] + 2], 3);
+        CHECK_EQ_U64(kinds[lf_snapshot_edges_begin(&s, array_node) + 2], LF_EDGE_KIND_ELEMENT);
+        CHECK_EQ_U64(labels[lf_snapshot_edges_begin(&s, array_node) + 2], 3);
     }
     lf_big_free(ids);
     lf_big_free(kinds);

@@ -15,6 +15,8 @@
     T(test_class_retained_nested)          \
     T(test_class_retained_skips_empty)     \
     T(test_reverse_lists)                  \
+    T(test_edge_offsets_widen)             \
+    T(test_dominators_wide)                \
     T(test_find_edge)                      \
     T(test_strtab_interning)               \
     T(test_strtab_append_canonical)        \
