@@ -318,6 +318,17 @@ static inline uint64_t node_of_index(uint64_t v, unsigned fields)
     }
 }
 
+/* The bits of a node's type byte under mask become bits. A row cut by the
+ * split between the threads has its type in one part and its detachedness
+ * in the other: the two threads change disjoint bits of one byte. */
+static inline void set_type_bits(uint8_t *byte, unsigned mask, unsigned bits)
+{
+    uint8_t old = __atomic_load_n(byte, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(byte, &old, (uint8_t)((old & ~mask) | bits), 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+        ;
+}
+
 /* Stores value v, field `field` of row `row`; -1 (job failed) if invalid. */
 static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row, unsigned field, uint64_t v,
                               uint64_t at)
@@ -329,8 +340,7 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
         case F_TYPE:
             if (v >= m->node_type_count)
                 return job_fail(job, at, "node type out of range");
-            raw->node_type[row] = m->node_type_kind[v];
-            raw->node_type_raw[row] = (uint8_t)v;
+            set_type_bits(&raw->node_type[row], V8_NODE_TYPE_MASK, (unsigned)v);
             break;
         case F_NAME:
             if (v > UINT32_MAX)
@@ -344,7 +354,9 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
             break;
         case F_SIZE: raw->node_size[row] = v; break;
         case F_EDGES: raw->edge_offset[row] = v; break;
-        case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
+        case F_DETACHED:
+            set_type_bits(&raw->node_type[row], 3u << V8_NODE_DOM_SHIFT, (unsigned)(v & 3) << V8_NODE_DOM_SHIFT);
+            break;
         case F_TRACE:
             if (!raw->node_trace)
                 break;
@@ -506,14 +518,12 @@ static inline const char *store_node_row(array_job *job, const row_layout *l, ui
             return *fault_field = l->trace, "trace node id out of range";
         raw->node_trace[row] = (uint32_t)vals[l->trace];
     }
-    raw->node_type[row] = m->node_type_kind[t];
-    raw->node_type_raw[row] = (uint8_t)t;
+    unsigned dom = l->detached < MAX_FIELDS ? (unsigned)(vals[l->detached] & 3) : 0;
+    raw->node_type[row] = (uint8_t)(t | dom << V8_NODE_DOM_SHIFT);
     raw->node_name[row] = (uint32_t)vals[l->name];
     raw->node_id[row] = (uint32_t)vals[l->id];
     raw->node_size[row] = vals[l->size];
     raw->edge_offset[row] = vals[l->edges];
-    if (l->detached < MAX_FIELDS)
-        raw->node_detached[row] = (uint8_t)(vals[l->detached] & 3);
     return NULL;
 }
 
@@ -862,18 +872,18 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         size_t n = (size_t)count + 1;
         raw->node_count = (uint32_t)count;
         raw->node_type = lf_big_calloc(n, 1);
-        raw->node_type_raw = lf_big_calloc(n, 1);
+        /* the kinds the nodes' types were checked against (a later header
+         * could list others) */
+        memcpy(raw->type_kind, m->node_type_kind, sizeof raw->type_kind);
+        raw->have_detached = m->have_detached;
         raw->node_name = lf_big_calloc(n, sizeof *raw->node_name);
         raw->node_id = lf_big_calloc(n, sizeof *raw->node_id);
         raw->node_size = lf_big_calloc(n, sizeof *raw->node_size);
         raw->edge_offset = lf_big_calloc(n + 1, sizeof *raw->edge_offset);
-        if (m->have_detached)
-            raw->node_detached = lf_big_calloc(n, 1);
         if (m->have_trace_field && m->trace_function_count > 0 &&
             !(raw->node_trace = lf_big_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
-        if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
-            !raw->node_size || !raw->edge_offset || (m->have_detached && !raw->node_detached))
+        if (!raw->node_type || !raw->node_name || !raw->node_id || !raw->node_size || !raw->edge_offset)
             return lf_fail_nomem(j->err, "reading nodes");
         return 0;
     }
@@ -913,12 +923,10 @@ static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
 static void raw_free(v8_raw *raw)
 {
     lf_big_free(raw->node_type);
-    lf_big_free(raw->node_type_raw);
     lf_big_free(raw->node_name);
     lf_big_free(raw->node_id);
     lf_big_free(raw->node_size);
     lf_big_free(raw->edge_offset);
-    lf_big_free(raw->node_detached);
     lf_big_free(raw->edge_type);
     lf_big_free(raw->edge_name);
     lf_big_free(raw->edge_target);

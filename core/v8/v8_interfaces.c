@@ -239,7 +239,7 @@ static void shapes_free(shapes *s)
 
 static int is_plain(const shapes *s, uint32_t v)
 {
-    return s->raw->node_type[v] == V8N_OBJECT && s->class_string[v] == s->object;
+    return v8_node_kind(s->raw, v) == V8N_OBJECT && s->class_string[v] == s->object;
 }
 
 /* Appends property prop to the name in s->name (len bytes, units code

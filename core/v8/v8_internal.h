@@ -31,13 +31,14 @@ typedef struct v8_raw {
     uint32_t node_count;
     uint64_t edge_count;
     /* node space (ordinals) */
-    uint8_t *node_type;        /* V8N_* */
-    uint8_t *node_type_raw;    /* the file's type index, for "(type)" names */
+    /* One byte a node: the file's type index (bits 0-4: the file lists at
+     * most V8_MAX_TYPES types) and DevTools' DOMLinkState (bits 5-6);
+     * v8_node_kind gives the V8N_* kind. */
+    uint8_t *node_type;
     uint32_t *node_name;       /* string index */
     uint32_t *node_id;         /* V8's ids are 32-bit */
     uint64_t *node_size;
     uint64_t *edge_offset;     /* node_count + 1 */
-    uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
     /* edge space */
     uint8_t *edge_type;        /* V8E_* */
     uint32_t *edge_name;       /* string index, or element index for element/hidden */
@@ -51,12 +52,29 @@ typedef struct v8_raw {
     uint32_t string_count;     /* the file's */
     char *type_names[32];      /* node type names from meta, "(type)" classes */
     unsigned type_count;
+    uint8_t type_kind[V8_MAX_TYPES]; /* the file's node type index -> V8N_* */
+    int have_detached;         /* the nodes have the detachedness field */
     uint32_t root_ordinal;
     /* Allocation tracking (v8_trace.c): node -> trace node id, NULL unless
      * the header announces trace functions and nodes have the field. */
     uint32_t *node_trace;
     struct v8_trace *trace;
 } v8_raw;
+
+#define V8_NODE_TYPE_MASK 31u
+#define V8_NODE_DOM_SHIFT 5
+static inline uint8_t v8_node_kind(const v8_raw *raw, uint32_t v)
+{
+    return raw->type_kind[raw->node_type[v] & V8_NODE_TYPE_MASK];
+}
+static inline unsigned v8_node_type_index(const v8_raw *raw, uint32_t v)
+{
+    return raw->node_type[v] & V8_NODE_TYPE_MASK;
+}
+static inline unsigned v8_node_dom_state(const v8_raw *raw, uint32_t v)
+{
+    return raw->node_type[v] >> V8_NODE_DOM_SHIFT;
+}
 
 /* The table index of the first of the file's strings with these bytes, or -1
  * (a scan: for the few names the model looks for). */
