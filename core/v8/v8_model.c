@@ -95,7 +95,7 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
             for (; e < end; e++) {
                 uint32_t v = from;
                 if (phase != 0) {
-                    uint8_t t = raw->edge_type[e];
+                    uint8_t t = v8_edge_kind(raw, e);
                     if (t == V8E_HIDDEN || t == V8E_WEAK || t == V8E_OTHER)
                         continue; /* "invisible" edges are of no known type here */
                     v = raw->edge_target[e];
@@ -198,10 +198,10 @@ static int seed_page_owned(const v8_raw *raw, int64_t dom_trees_name, page_marks
         return lf_fail_nomem(err, "reading the snapshot");
     for (uint64_t e = raw->edge_offset[root]; e < raw->edge_offset[root + 1]; e++) {
         uint32_t t = raw->edge_target[e];
-        if (raw->edge_type[e] == V8E_ELEMENT) {
+        if (v8_edge_kind(raw, e) == V8E_ELEMENT) {
             if (v8_node_kind(raw, t) != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
                 continue;
-        } else if (raw->edge_type[e] != V8E_SHORTCUT) {
+        } else if (v8_edge_kind(raw, e) != V8E_SHORTCUT) {
             continue;
         }
         if (!pm->owned[t]) {
@@ -221,7 +221,7 @@ static void spread_page_owned(const v8_raw *raw, page_marks *pm)
         uint32_t v = stack[--depth];
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             uint32_t t = raw->edge_target[e];
-            if (owned[t] || raw->edge_type[e] == V8E_WEAK)
+            if (owned[t] || v8_edge_kind(raw, e) == V8E_WEAK)
                 continue;
             owned[t] = 1;
             stack[depth++] = t;
@@ -280,10 +280,10 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
     for (uint32_t v = lo; v < hi; v++) {
         for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
             uint32_t t = raw->edge_target[e];
-            uint8_t type = raw->edge_type[e];
+            uint8_t type = v8_edge_kind(raw, e);
             int essential = 1;
             if (type == V8E_INTERNAL) {
-                const uint64_t table = job->weakmap_table[raw->edge_name[e]];
+                const uint64_t table = job->weakmap_table[v8_edge_name(raw, e)];
                 essential = !table || table != raw->node_id[v];
             }
             if (type == V8E_WEAK || t == v)
@@ -375,7 +375,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
         while (work_len) {
             uint32_t v = work[--work_len], o = owner[v];
             for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
-                if (raw->edge_type[e] == V8E_WEAK)
+                if (v8_edge_kind(raw, e) == V8E_WEAK)
                     continue;
                 uint32_t t = raw->edge_target[e];
                 uint32_t cur = owner[t];
@@ -568,7 +568,7 @@ static void take_targets(v8_raw *raw, model *md, lf_snapshot *out)
         for (uint64_t bits = md->weak_bits[w]; bits; bits &= bits - 1) {
             uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(bits);
             md->target[e] |= LF_EDGE_WEAK;
-            non_owning += raw->edge_type[e] != V8E_WEAK;
+            non_owning += v8_edge_kind(raw, e) != V8E_WEAK;
         }
     out->stats.non_owning_edges = non_owning;
     lf_big_free(md->weak_bits);
