@@ -340,6 +340,96 @@ static void *edges_run(void *arg)
     return NULL;
 }
 
+/* The owners of the nodes that can be owned (hidden, array, external
+ * string data) only, by rank among those: the other nodes own themselves,
+ * and in a browser's or Node's heap most nodes are of the other kinds. */
+typedef struct owners {
+    uint64_t *ownable;         /* node -> 1 when it can be owned */
+    uint32_t *rank_at;         /* per 64 nodes: the ownable nodes before them */
+    uint32_t *owner;           /* ownable rank -> owner node, NO_OWNER or MANY_OWNERS */
+} owners;
+
+static void owners_free(owners *ow)
+{
+    lf_big_free(ow->ownable);
+    lf_big_free(ow->rank_at);
+    lf_big_free(ow->owner);
+}
+
+static int owners_init(const v8_raw *raw, int64_t external_name, owners *ow)
+{
+    const uint32_t n = raw->node_count;
+    const size_t words = (size_t)n / 64 + 1;
+    ow->ownable = lf_big_calloc(words, sizeof *ow->ownable);
+    ow->rank_at = lf_big_malloc(words * sizeof *ow->rank_at);
+    if (!ow->ownable || !ow->rank_at)
+        return -1;
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t type = v8_node_kind(raw, v);
+        if (type == V8N_HIDDEN || type == V8N_ARRAY || (type == V8N_NATIVE && raw->node_name[v] == external_name))
+            ow->ownable[v / 64] |= 1ull << (v % 64);
+    }
+    uint32_t count = 0;
+    for (size_t w = 0; w < words; w++) {
+        ow->rank_at[w] = count;
+        count += (uint32_t)__builtin_popcountll(ow->ownable[w]);
+    }
+    ow->owner = lf_big_malloc(((size_t)count + 1) * sizeof *ow->owner);
+    if (!ow->owner)
+        return -1;
+    for (uint32_t k = 0; k < count; k++)
+        ow->owner[k] = NO_OWNER;
+    return 0;
+}
+
+/* Node v's owner slot, or NULL: v owns itself. */
+static inline uint32_t *owner_of(const owners *ow, uint32_t v)
+{
+    uint64_t word = ow->ownable[v / 64], bit = 1ull << (v % 64);
+    if (!(word & bit))
+        return NULL;
+    return &ow->owner[ow->rank_at[v / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))];
+}
+
+/* Owners spread from one owner at a time: the owners a node ends with
+ * (none, one, many) do not depend on the order, and the worklist holds
+ * only what one owner's spread has pending, not every node at once. */
+static int spread_owners(const v8_raw *raw, owners *ow)
+{
+    const uint32_t n = raw->node_count;
+    uint32_t *work = NULL;
+    size_t work_cap = 0;
+    if (lf_vec_reserve((void **)&work, &work_cap, 1024, sizeof *work))
+        return -1;
+    for (uint32_t from = 0; from < n; from++) {
+        if (owner_of(ow, from))
+            continue;
+        size_t work_len = 0;
+        work[work_len++] = from;
+        while (work_len) {
+            uint32_t v = work[--work_len];
+            const uint32_t *slot = owner_of(ow, v);
+            uint32_t o = slot ? *slot : v;
+            for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
+                if (v8_edge_kind(raw, e) == V8E_WEAK)
+                    continue;
+                uint32_t t = raw->edge_target[e];
+                uint32_t *cur = owner_of(ow, t);
+                if (!cur || *cur == o || *cur == MANY_OWNERS)
+                    continue;
+                *cur = *cur == NO_OWNER ? o : MANY_OWNERS;
+                if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
+                    lf_big_free(work);
+                    return -1;
+                }
+                work[work_len++] = t;
+            }
+        }
+    }
+    lf_big_free(work);
+    return 0;
+}
+
 /* DevTools' calculateShallowSizes: array and hidden nodes (and external
  * string data) owned through such nodes by exactly one other node give
  * their size to it. Only when the root has a non-synthetic child ("user
@@ -352,47 +442,14 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
         user_roots |= v8_node_kind(raw, raw->edge_target[e]) != V8N_SYNTHETIC;
     if (!user_roots)
         return 0;
-    uint32_t *owner = lf_big_malloc(((size_t)n + 1) * sizeof *owner);
-    uint32_t *work = NULL;
-    size_t work_cap = 0;
-    if (!owner || lf_vec_reserve((void **)&work, &work_cap, 1024, sizeof *work)) {
-        lf_big_free(owner);
+    owners ow = {0};
+    if (owners_init(raw, external_name, &ow) || spread_owners(raw, &ow)) {
+        owners_free(&ow);
         return lf_fail_nomem(err, "reading the snapshot");
     }
     for (uint32_t v = 0; v < n; v++) {
-        uint8_t type = v8_node_kind(raw, v);
-        owner[v] = type == V8N_HIDDEN || type == V8N_ARRAY ||
-                   (type == V8N_NATIVE && raw->node_name[v] == external_name) ? NO_OWNER : v;
-    }
-    /* Owners spread from one owner at a time: the owners a node ends with
-     * (none, one, many) do not depend on the order, and the worklist holds
-     * only what one owner's spread has pending, not every node at once. */
-    for (uint32_t from = 0; from < n; from++) {
-        if (owner[from] != from)
-            continue;
-        size_t work_len = 0;
-        work[work_len++] = from;
-        while (work_len) {
-            uint32_t v = work[--work_len], o = owner[v];
-            for (uint64_t e = raw->edge_offset[v]; e < raw->edge_offset[v + 1]; e++) {
-                if (v8_edge_kind(raw, e) == V8E_WEAK)
-                    continue;
-                uint32_t t = raw->edge_target[e];
-                uint32_t cur = owner[t];
-                if (cur == t || cur == o || cur == MANY_OWNERS)
-                    continue;
-                owner[t] = cur == NO_OWNER ? o : MANY_OWNERS;
-                if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
-                    lf_big_free(owner);
-                    lf_big_free(work);
-                    return lf_fail_nomem(err, "reading the snapshot");
-                }
-                work[work_len++] = t;
-            }
-        }
-    }
-    for (uint32_t v = 0; v < n; v++) {
-        uint32_t o = owner[v];
+        const uint32_t *slot = owner_of(&ow, v);
+        uint32_t o = slot ? *slot : v;
         if (o == NO_OWNER || o == MANY_OWNERS || o == v)
             continue;
         if (v8_node_kind(raw, o) == V8N_SYNTHETIC || o == root)
@@ -400,8 +457,7 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
         size[o] += size[v];
         size[v] = 0;
     }
-    lf_big_free(owner);
-    lf_big_free(work);
+    owners_free(&ow);
     return 0;
 }
 
