@@ -87,6 +87,7 @@ static inline unsigned v8_node_dom_state(const v8_raw *raw, uint32_t v)
 
 #define V8_EDGE_KIND_SHIFT 29
 #define V8_NAME_FAR ((1u << V8_EDGE_KIND_SHIFT) - 1)
+_Static_assert(V8E_OTHER < 1u << (32 - V8_EDGE_KIND_SHIFT), "edge kinds fit above the name bits");
 static inline uint8_t v8_edge_kind(const v8_raw *raw, uint64_t e)
 {
     return (uint8_t)(raw->edge_word[e] >> V8_EDGE_KIND_SHIFT);
