@@ -327,6 +327,30 @@ static inline void set_edge_count(v8_raw *raw, uint64_t row, uint64_t count)
     lf_edge_offsets_set(&raw->edge_offset, row, raw->edge_offset.narrow && count > UINT32_MAX ? UINT32_MAX : count);
 }
 
+/* The bits of a node's type byte under mask become bits. A row cut by the
+ * split between the threads has its type in one part and its detachedness
+ * in the other: the two threads change disjoint bits of one byte. */
+static inline void set_type_bits(uint8_t *byte, unsigned mask, unsigned bits)
+{
+    uint8_t old = __atomic_load_n(byte, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(byte, &old, (uint8_t)((old & ~mask) | bits), 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+        ;
+}
+
+/* The same for an edge's word: its kind and its name. */
+static inline void set_word_bits(uint32_t *word, uint32_t mask, uint32_t bits)
+{
+    uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(word, &old, (old & ~mask) | bits, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+static inline uint32_t name_bits(uint64_t name)
+{
+    return name < V8_NAME_FAR ? (uint32_t)name : V8_NAME_FAR;
+}
+
 /* Stores value v, field `field` of row `row`; -1 (job failed) if invalid. */
 static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row, unsigned field, uint64_t v,
                               uint64_t at)
@@ -338,8 +362,7 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
         case F_TYPE:
             if (v >= m->node_type_count)
                 return job_fail(job, at, "node type out of range");
-            raw->node_type[row] = m->node_type_kind[v];
-            raw->node_type_raw[row] = (uint8_t)v;
+            set_type_bits(&raw->node_type[row], V8_NODE_TYPE_MASK, (unsigned)v);
             break;
         case F_NAME:
             if (v > UINT32_MAX)
@@ -353,7 +376,9 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
             break;
         case F_SIZE: raw->node_size[row] = v; break;
         case F_EDGES: set_edge_count(raw, row, v); break;
-        case F_DETACHED: raw->node_detached[row] = (uint8_t)(v & 3); break;
+        case F_DETACHED:
+            set_type_bits(&raw->node_type[row], 3u << V8_NODE_DOM_SHIFT, (unsigned)(v & 3) << V8_NODE_DOM_SHIFT);
+            break;
         case F_TRACE:
             if (!raw->node_trace)
                 break;
@@ -369,12 +394,12 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
     case F_TYPE:
         if (v >= m->edge_type_count)
             return job_fail(job, at, "edge type out of range");
-        raw->edge_type[row] = m->edge_type_kind[v];
+        set_word_bits(&raw->edge_word[row], ~V8_NAME_FAR, (uint32_t)m->edge_type_kind[v] << V8_EDGE_KIND_SHIFT);
         break;
     case F_NAME:
         if (v > UINT32_MAX)
             return job_fail(job, at, "edge name or index out of range");
-        raw->edge_name[row] = (uint32_t)v;
+        set_word_bits(&raw->edge_word[row], V8_NAME_FAR, name_bits(v));
         break;
     case F_TO: {
         /* a multiple of the node field count below node_count of them */
@@ -515,14 +540,12 @@ static inline const char *store_node_row(array_job *job, const row_layout *l, ui
             return *fault_field = l->trace, "trace node id out of range";
         raw->node_trace[row] = (uint32_t)vals[l->trace];
     }
-    raw->node_type[row] = m->node_type_kind[t];
-    raw->node_type_raw[row] = (uint8_t)t;
+    unsigned dom = l->detached < MAX_FIELDS ? (unsigned)(vals[l->detached] & 3) : 0;
+    raw->node_type[row] = (uint8_t)(t | dom << V8_NODE_DOM_SHIFT);
     raw->node_name[row] = (uint32_t)vals[l->name];
     raw->node_id[row] = (uint32_t)vals[l->id];
     raw->node_size[row] = vals[l->size];
     set_edge_count(raw, row, vals[l->edges]);
-    if (l->detached < MAX_FIELDS)
-        raw->node_detached[row] = (uint8_t)(vals[l->detached] & 3);
     return NULL;
 }
 
@@ -539,8 +562,7 @@ static inline const char *store_edge_row(array_job *job, const row_layout *l, ui
         return *fault_field = l->name, "edge name or index out of range";
     if (node * m->node_fields != v || node >= m->node_count)
         return *fault_field = l->to, "edge target is not a node";
-    raw->edge_type[row] = m->edge_type_kind[t];
-    raw->edge_name[row] = (uint32_t)vals[l->name];
+    raw->edge_word[row] = (uint32_t)m->edge_type_kind[t] << V8_EDGE_KIND_SHIFT | name_bits(vals[l->name]);
     raw->edge_target[row] = (uint32_t)node;
     return NULL;
 }
@@ -871,29 +893,34 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         size_t n = (size_t)count + 1;
         raw->node_count = (uint32_t)count;
         raw->node_type = lf_big_calloc(n, 1);
-        raw->node_type_raw = lf_big_calloc(n, 1);
+        /* the kinds the nodes' types were checked against (a later header
+         * could list others) */
+        memcpy(raw->type_kind, m->node_type_kind, sizeof raw->type_kind);
+        raw->have_detached = m->have_detached;
         raw->node_name = lf_big_calloc(n, sizeof *raw->node_name);
         raw->node_id = lf_big_calloc(n, sizeof *raw->node_id);
         raw->node_size = lf_big_calloc(n, sizeof *raw->node_size);
         /* narrow when the header's edge_count fits (a cut file has fewer) */
         const int offsets_failed = lf_edge_offsets_alloc(&raw->edge_offset, raw->node_count + 1, m->edge_count);
-        if (m->have_detached)
-            raw->node_detached = lf_big_calloc(n, 1);
         if (m->have_trace_field && m->trace_function_count > 0 &&
             !(raw->node_trace = lf_big_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
-        if (!raw->node_type || !raw->node_type_raw || !raw->node_name || !raw->node_id ||
-            !raw->node_size || offsets_failed || (m->have_detached && !raw->node_detached))
+        if (!raw->node_type || !raw->node_name || !raw->node_id || !raw->node_size || offsets_failed)
             return lf_fail_nomem(j->err, "reading nodes");
         return 0;
     }
     size_t e = (size_t)count + 1;
     raw->edge_count = count;
-    raw->edge_type = lf_big_calloc(e, 1);
-    raw->edge_name = lf_big_calloc(e, sizeof *raw->edge_name);
+    raw->edge_word = lf_big_calloc(e, sizeof *raw->edge_word);
     raw->edge_target = lf_big_calloc(e, sizeof *raw->edge_target);
     raw->edge_row_at = lf_big_calloc(count / V8_ROW_STEP + 1, sizeof *raw->edge_row_at);
-    if (!raw->edge_type || !raw->edge_name || !raw->edge_target || !raw->edge_row_at)
+    raw->file = j->data;
+    raw->file_size = j->end;
+    raw->edge_fields = m->edge_fields;
+    for (unsigned f = 0; f < m->edge_fields; f++)
+        if (m->edge_field_kind[f] == F_NAME)
+            raw->edge_name_field = f;
+    if (!raw->edge_word || !raw->edge_target || !raw->edge_row_at)
         return lf_fail_nomem(j->err, "reading edges");
     return 0;
 }
@@ -923,14 +950,11 @@ static int check_layout(lf_json *j, const v8_meta *m, uint64_t at)
 static void raw_free(v8_raw *raw)
 {
     lf_big_free(raw->node_type);
-    lf_big_free(raw->node_type_raw);
     lf_big_free(raw->node_name);
     lf_big_free(raw->node_id);
     lf_big_free(raw->node_size);
     lf_edge_offsets_free(&raw->edge_offset);
-    lf_big_free(raw->node_detached);
-    lf_big_free(raw->edge_type);
-    lf_big_free(raw->edge_name);
+    lf_big_free(raw->edge_word);
     lf_big_free(raw->edge_target);
     lf_big_free(raw->edge_row_at);
     lf_big_free(raw->node_trace);
@@ -964,11 +988,12 @@ static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t 
                           "the nodes have %llu edges, the header says %llu", (unsigned long long)total,
                           (unsigned long long)raw->edge_count);
     for (uint64_t e = 0; e < raw->edge_count; e++) {
-        uint8_t t = raw->edge_type[e];
-        if (t != V8E_ELEMENT && t != V8E_HIDDEN && raw->edge_name[e] >= raw->string_count)
+        uint8_t t = v8_edge_kind(raw, e);
+        uint32_t name = raw->edge_word[e] & V8_NAME_FAR;
+        if (t != V8E_ELEMENT && t != V8E_HIDDEN && name >= raw->string_count &&
+            (name = v8_edge_name(raw, e)) >= raw->string_count)
             return lf_fail_at(j->err, edges_at, "string index out of range",
-                              "edge %llu names string %u of %u", (unsigned long long)e, raw->edge_name[e],
-                              raw->string_count);
+                              "edge %llu names string %u of %u", (unsigned long long)e, name, raw->string_count);
     }
     if (m->root_index % m->node_fields != 0 || (n && m->root_index / m->node_fields >= n))
         return lf_fail_at(j->err, 0, "root_index is not a node", NULL);
@@ -985,13 +1010,14 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
         lf_strtab_append(&raw->strings, "(name cut off)", 14) < 0)
         return lf_fail_nomem(err, "reading strings");
     const uint32_t cut = raw->string_count++;
+    raw->name_cut = cut; /* for names read back */
     for (uint32_t v = 0; v < raw->node_count; v++)
         if (raw->node_name[v] >= cut)
             raw->node_name[v] = cut;
     for (uint64_t e = 0; e < raw->edge_count; e++) {
-        uint8_t t = raw->edge_type[e];
-        if (t != V8E_ELEMENT && t != V8E_HIDDEN && raw->edge_name[e] >= cut)
-            raw->edge_name[e] = cut;
+        uint8_t t = v8_edge_kind(raw, e);
+        if (t != V8E_ELEMENT && t != V8E_HIDDEN && v8_edge_name(raw, e) >= cut)
+            raw->edge_word[e] = (raw->edge_word[e] & ~V8_NAME_FAR) | name_bits(cut);
     }
     uint64_t total = 0;
     for (uint32_t v = 0; v < raw->node_count; v++) {
@@ -1200,6 +1226,7 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, 
     memset(&r, 0, sizeof r);
     r.j = (lf_json){data, 0, size, err};
     r.raw.trace = &r.trace;
+    r.raw.name_cut = UINT32_MAX;
     r.threads = threads;
     r.partial = partial;
     lf_progress_begin(&r.progress, progress_to, "", size);

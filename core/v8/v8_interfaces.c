@@ -239,7 +239,7 @@ static void shapes_free(shapes *s)
 
 static int is_plain(const shapes *s, uint32_t v)
 {
-    return s->raw->node_type[v] == V8N_OBJECT && s->class_string[v] == s->object;
+    return v8_node_kind(s->raw, v) == V8N_OBJECT && s->class_string[v] == s->object;
 }
 
 /* Appends property prop to the name in s->name (len bytes, units code
@@ -281,9 +281,9 @@ static int count_candidate(shapes *s, uint32_t v)
         return -1;
     s->name[0] = '{';
     for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
-        if (raw->edge_type[e] != V8E_PROPERTY)
+        if (v8_edge_kind(raw, e) != V8E_PROPERTY)
             continue;
-        uint32_t prop = V8_STRING_BASE + raw->edge_name[e];
+        uint32_t prop = V8_STRING_BASE + v8_edge_name(raw, e);
         if ((int64_t)prop == s->proto)
             continue;
         int full = append_property(s, prop, &len, &units);
@@ -412,10 +412,10 @@ static int sorted_properties(shapes *s, uint32_t v, size_t *count_out)
     const v8_raw *raw = s->raw;
     size_t count = 0;
     for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++)
-        if (raw->edge_type[e] == V8E_PROPERTY) {
+        if (v8_edge_kind(raw, e) == V8E_PROPERTY) {
             if (lf_vec_reserve((void **)&s->props, &s->props_cap, count + 1, sizeof *s->props))
                 return -1;
-            s->props[count++] = V8_STRING_BASE + raw->edge_name[e];
+            s->props[count++] = V8_STRING_BASE + v8_edge_name(raw, e);
         }
     qsort(s->props, count, sizeof *s->props, by_js_order);
     *count_out = count;

@@ -31,18 +31,28 @@ typedef struct v8_raw {
     uint32_t node_count;
     uint64_t edge_count;
     /* node space (ordinals) */
-    uint8_t *node_type;        /* V8N_* */
-    uint8_t *node_type_raw;    /* the file's type index, for "(type)" names */
+    /* One byte a node: the file's type index (bits 0-4: the file lists at
+     * most V8_MAX_TYPES types) and DevTools' DOMLinkState (bits 5-6);
+     * v8_node_kind gives the V8N_* kind. */
+    uint8_t *node_type;
     uint32_t *node_name;       /* string index */
     uint32_t *node_id;         /* V8's ids are 32-bit */
     uint64_t *node_size;
     lf_edge_offsets_mut edge_offset; /* node_count + 1: edge counts, then offsets */
-    uint8_t *node_detached;    /* DevTools DOMLinkState, or NULL without the field */
     /* edge space */
-    uint8_t *edge_type;        /* V8E_* */
-    uint32_t *edge_name;       /* string index, or element index for element/hidden */
+    /* One word an edge: its V8E_* kind in the top bits, its name (a file
+     * string index: property, internal, context... edges) below, or
+     * V8_NAME_FAR for a name too big for those bits, read back from the
+     * file then (v8_edge_name). Element and hidden edges' indices matter to
+     * output only, which reads them back (v8_lazy.c). */
+    uint32_t *edge_word;
     uint32_t *edge_target;     /* node ordinal */
     uint64_t *edge_row_at;     /* edge / V8_ROW_STEP -> file offset of that row's first value */
+    /* For the names read back: the mapped file and the edge rows' layout. */
+    const uint8_t *file;
+    uint64_t file_size;
+    unsigned edge_fields, edge_name_field;
+    uint32_t name_cut;         /* a cut snapshot's placeholder for names past it; else UINT32_MAX */
     /* The file's strings, in its order and not interned (V8 writes each
      * once): file string k is table string V8_STRING_BASE + k. Strings the
      * model adds are interned; lf_strtab_canonical makes equal names one
@@ -51,6 +61,8 @@ typedef struct v8_raw {
     uint32_t string_count;     /* the file's */
     char *type_names[32];      /* node type names from meta, "(type)" classes */
     unsigned type_count;
+    uint8_t type_kind[V8_MAX_TYPES]; /* the file's node type index -> V8N_* */
+    int have_detached;         /* the nodes have the detachedness field */
     uint32_t root_ordinal;
     /* Allocation tracking (v8_trace.c): node -> trace node id, NULL unless
      * the header announces trace functions and nodes have the field. */
@@ -67,6 +79,37 @@ static inline uint64_t v8_edges_begin(const v8_raw *raw, uint32_t v)
 static inline uint64_t v8_edges_end(const v8_raw *raw, uint32_t v)
 {
     return lf_edge_offsets_get(&raw->edge_offset, (uint64_t)v + 1);
+}
+
+#define V8_NODE_TYPE_MASK 31u
+#define V8_NODE_DOM_SHIFT 5
+static inline uint8_t v8_node_kind(const v8_raw *raw, uint32_t v)
+{
+    return raw->type_kind[raw->node_type[v] & V8_NODE_TYPE_MASK];
+}
+static inline unsigned v8_node_type_index(const v8_raw *raw, uint32_t v)
+{
+    return raw->node_type[v] & V8_NODE_TYPE_MASK;
+}
+static inline unsigned v8_node_dom_state(const v8_raw *raw, uint32_t v)
+{
+    return raw->node_type[v] >> V8_NODE_DOM_SHIFT;
+}
+
+#define V8_EDGE_KIND_SHIFT 29
+#define V8_NAME_FAR ((1u << V8_EDGE_KIND_SHIFT) - 1)
+_Static_assert(V8E_OTHER < 1u << (32 - V8_EDGE_KIND_SHIFT), "edge kinds fit above the name bits");
+static inline uint8_t v8_edge_kind(const v8_raw *raw, uint64_t e)
+{
+    return (uint8_t)(raw->edge_word[e] >> V8_EDGE_KIND_SHIFT);
+}
+/* v8_lazy.c: the name of edge e read back from the file (its word says V8_NAME_FAR). */
+uint32_t v8_edge_name_far(const v8_raw *raw, uint64_t e);
+/* Edge e's name: a file string index (not for element and hidden edges). */
+static inline uint32_t v8_edge_name(const v8_raw *raw, uint64_t e)
+{
+    uint32_t name = raw->edge_word[e] & V8_NAME_FAR;
+    return name != V8_NAME_FAR ? name : v8_edge_name_far(raw, e);
 }
 
 /* The table index of the first of the file's strings with these bytes, or -1

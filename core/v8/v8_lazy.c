@@ -23,6 +23,16 @@ uint64_t v8_next_number(const uint8_t *d, uint64_t end, uint64_t *p)
     return v;
 }
 
+uint32_t v8_edge_name_far(const v8_raw *raw, uint64_t e)
+{
+    uint64_t at = raw->edge_row_at[e / V8_ROW_STEP];
+    uint64_t skip = (e % V8_ROW_STEP) * raw->edge_fields + raw->edge_name_field;
+    for (uint64_t k = 0; k < skip; k++)
+        v8_next_number(raw->file, raw->file_size, &at);
+    uint64_t name = v8_next_number(raw->file, raw->file_size, &at); /* <= UINT32_MAX: checked when read */
+    return name >= raw->name_cut ? raw->name_cut : (uint32_t)name;
+}
+
 void v8_lazy_edge_range(const v8_lazy *l, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label)
 {
     uint64_t value[V8_MAX_FIELDS];

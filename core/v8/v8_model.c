@@ -54,16 +54,17 @@ enum { DOM_UNKNOWN = 0, DOM_ATTACHED = 1, DOM_DETACHED = 2 };
 static int propagate_dom_state(v8_raw *raw, lf_error *err)
 {
     const uint32_t n = raw->node_count;
-    uint8_t *state = raw->node_detached;
-    if (!state)
+    if (!raw->have_detached)
         return 0;
     uint8_t *visited = lf_big_calloc((size_t)n + 1, 1);
-    uint32_t *attached = lf_big_malloc(((size_t)n + 1) * sizeof *attached);
-    uint32_t *detached = lf_big_malloc(((size_t)n + 1) * sizeof *detached);
+    /* A node is visited once and pushed at most once: the attached stack
+     * grows up from the start of one array (pending[0, na)), the detached
+     * one down from its end (pending(n - nd, n]). */
+    uint32_t *pending = lf_big_malloc(((size_t)n + 1) * sizeof *pending);
     char *buf = NULL;
     size_t cap = 0, na = 0, nd = 0;
     int rc = -1;
-    if (!visited || !attached || !detached)
+    if (!visited || !pending)
         goto out;
     for (int phase = 0; phase < 3; phase++) {
         for (uint32_t k = 0;; k++) {
@@ -72,19 +73,19 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
                 if (k >= n)
                     break;
                 from = k;
-                new_state = state[k];
+                new_state = v8_node_dom_state(raw, k);
                 if (new_state == DOM_UNKNOWN)
                     continue;
             } else if (phase == 1) { /* children of attached nodes are attached */
                 if (na == 0)
                     break;
-                from = attached[--na];
+                from = pending[--na];
                 new_state = DOM_ATTACHED;
             } else { /* children of detached nodes inherit their state */
                 if (nd == 0)
                     break;
-                from = detached[--nd];
-                if (state[from] == DOM_ATTACHED)
+                from = pending[n - --nd];
+                if (v8_node_dom_state(raw, from) == DOM_ATTACHED)
                     continue;
                 new_state = DOM_DETACHED;
             }
@@ -93,7 +94,7 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
             for (; e < end; e++) {
                 uint32_t v = from;
                 if (phase != 0) {
-                    uint8_t t = raw->edge_type[e];
+                    uint8_t t = v8_edge_kind(raw, e);
                     if (t == V8E_HIDDEN || t == V8E_WEAK || t == V8E_OTHER)
                         continue; /* "invisible" edges are of no known type here */
                     v = raw->edge_target[e];
@@ -101,11 +102,11 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
                 if (visited[v])
                     continue;
                 visited[v] = 1;
-                if (raw->node_type[v] != V8N_NATIVE)
+                if (v8_node_kind(raw, v) != V8N_NATIVE)
                     continue;
-                state[v] = (uint8_t)new_state;
+                raw->node_type[v] = (uint8_t)(v8_node_type_index(raw, v) | new_state << V8_NODE_DOM_SHIFT);
                 if (new_state == DOM_ATTACHED) {
-                    attached[na++] = v;
+                    pending[na++] = v;
                 } else if (new_state == DOM_DETACHED) {
                     size_t len;
                     const char *name = str(raw, raw->node_name[v], &len);
@@ -117,7 +118,7 @@ static int propagate_dom_state(v8_raw *raw, lf_error *err)
                     if (renamed < 0)
                         goto out;
                     raw->node_name[v] = (uint32_t)renamed;
-                    detached[nd++] = v;
+                    pending[n - nd++] = v;
                 }
             }
         }
@@ -127,8 +128,7 @@ out:
     if (rc)
         lf_fail_nomem(err, "reading the snapshot");
     lf_big_free(visited);
-    lf_big_free(attached);
-    lf_big_free(detached);
+    lf_big_free(pending);
     lf_big_free(buf);
     return rc;
 }
@@ -177,44 +177,58 @@ static uint64_t weakmap_table_id(const char *s, size_t len)
     return id;
 }
 
-/* Page-owned nodes: DevTools' markPageOwnedNodes. */
-static uint8_t *mark_page_owned(const v8_raw *raw, int64_t dom_trees_name, lf_error *err)
+/* Page-owned nodes: DevTools' markPageOwnedNodes, in two steps. The seeds
+ * (the root's shortcut edges and "(Document DOM trees)") are read on the
+ * calling thread, before class names overwrite the node names; the spread
+ * over non-weak edges runs on the edges thread. */
+typedef struct page_marks {
+    uint8_t *owned;            /* node -> 1 when page-owned */
+    uint32_t *stack;           /* nodes marked, their edges not yet followed */
+    size_t depth;
+} page_marks;
+
+static int seed_page_owned(const v8_raw *raw, int64_t dom_trees_name, page_marks *pm, lf_error *err)
 {
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
-    uint8_t *owned = lf_big_calloc((size_t)n + 1, 1);
-    uint32_t *stack = lf_big_malloc(((size_t)n + 1) * sizeof *stack);
-    if (!owned || !stack) {
-        lf_big_free(owned);
-        lf_big_free(stack);
-        lf_fail_nomem(err, "reading the snapshot");
-        return NULL;
-    }
-    size_t depth = 0;
+    pm->owned = lf_big_calloc((size_t)n + 1, 1);
+    pm->stack = lf_big_malloc(((size_t)n + 1) * sizeof *pm->stack);
+    pm->depth = 0;
+    if (!pm->owned || !pm->stack)
+        return lf_fail_nomem(err, "reading the snapshot");
     for (uint64_t e = v8_edges_begin(raw, root); e < v8_edges_end(raw, root); e++) {
         uint32_t t = raw->edge_target[e];
-        if (raw->edge_type[e] == V8E_ELEMENT) {
-            if (raw->node_type[t] != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
+        if (v8_edge_kind(raw, e) == V8E_ELEMENT) {
+            if (v8_node_kind(raw, t) != V8N_SYNTHETIC || raw->node_name[t] != dom_trees_name)
                 continue;
-        } else if (raw->edge_type[e] != V8E_SHORTCUT) {
+        } else if (v8_edge_kind(raw, e) != V8E_SHORTCUT) {
             continue;
         }
-        if (!owned[t]) {
-            owned[t] = 1;
-            stack[depth++] = t;
+        if (!pm->owned[t]) {
+            pm->owned[t] = 1;
+            pm->stack[pm->depth++] = t;
         }
     }
+    return 0;
+}
+
+static void spread_page_owned(const v8_raw *raw, page_marks *pm)
+{
+    uint8_t *owned = pm->owned;
+    uint32_t *stack = pm->stack;
+    size_t depth = pm->depth;
     while (depth) {
         uint32_t v = stack[--depth];
         for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
             uint32_t t = raw->edge_target[e];
-            if (owned[t] || raw->edge_type[e] == V8E_WEAK)
+            if (owned[t] || v8_edge_kind(raw, e) == V8E_WEAK)
                 continue;
             owned[t] = 1;
             stack[depth++] = t;
         }
     }
     lf_big_free(stack);
-    return owned;
+    pm->stack = NULL;
+    pm->depth = 0;
 }
 
 /* For every string of the file that names a WeakMap's table -> value edge,
@@ -238,7 +252,7 @@ static uint64_t *weakmap_names(const v8_raw *raw, lf_error *err)
 
 typedef struct edges_job {
     const v8_raw *raw;
-    int64_t dom_trees_name;
+    page_marks page;           /* seeded: the thread spreads, uses and frees it */
     const uint64_t *weakmap_table;
     /* edge -> 1 for the edges that do not retain: OR-ed into the raw
      * targets once every reader of them is done, so that they become the
@@ -246,8 +260,6 @@ typedef struct edges_job {
     uint64_t *weak_bits;
     uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
     int split_edges;           /* classify the edges on two threads */
-    lf_error err;
-    int rc;
 } edges_job;
 
 /* The two halves share the word where they meet: OR, not store. */
@@ -267,10 +279,10 @@ static void classify_edges(const edges_job *job, const uint8_t *page, uint32_t l
     for (uint32_t v = lo; v < hi; v++) {
         for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
             uint32_t t = raw->edge_target[e];
-            uint8_t type = raw->edge_type[e];
+            uint8_t type = v8_edge_kind(raw, e);
             int essential = 1;
             if (type == V8E_INTERNAL) {
-                const uint64_t table = job->weakmap_table[raw->edge_name[e]];
+                const uint64_t table = job->weakmap_table[v8_edge_name(raw, e)];
                 essential = !table || table != raw->node_id[v];
             }
             if (type == V8E_WEAK || t == v)
@@ -303,7 +315,7 @@ static void *classify_half_run(void *arg)
     return NULL;
 }
 
-/* Page-owned nodes, then every edge. The other core builds sizes and class
+/* Page-owned nodes spread, then every edge. The other core builds sizes and class
  * names meanwhile, which takes about half as long as the edges: the second
  * half of the edges gets its own thread, so that both cores stay busy to the
  * end (two threads share one core until the class names are done). */
@@ -312,10 +324,8 @@ static void *edges_run(void *arg)
     edges_job *job = arg;
     const v8_raw *raw = job->raw;
     const uint32_t n = raw->node_count;
-    job->rc = -1;
-    uint8_t *page = mark_page_owned(raw, job->dom_trees_name, &job->err);
-    if (!page)
-        return NULL;
+    spread_page_owned(raw, &job->page);
+    const uint8_t *page = job->page.owned;
     /* The first node whose edges start at or after the middle edge. */
     const lf_edge_offsets offsets = lf_edge_offsets_view(raw->edge_offset);
     uint32_t split = job->split_edges ? lf_edge_offsets_lower_bound(offsets, n, raw->edge_count / 2) : n;
@@ -325,9 +335,99 @@ static void *edges_run(void *arg)
     classify_edges(job, page, 0, two ? split : n);
     if (two)
         pthread_join(upper_thread, NULL);
-    lf_big_free(page);
-    job->rc = 0;
+    lf_big_free(job->page.owned);
+    job->page.owned = NULL;
     return NULL;
+}
+
+/* The owners of the nodes that can be owned (hidden, array, external
+ * string data) only, by rank among those: the other nodes own themselves,
+ * and in a browser's or Node's heap most nodes are of the other kinds. */
+typedef struct owners {
+    uint64_t *ownable;         /* node -> 1 when it can be owned */
+    uint32_t *rank_at;         /* per 64 nodes: the ownable nodes before them */
+    uint32_t *owner;           /* ownable rank -> owner node, NO_OWNER or MANY_OWNERS */
+} owners;
+
+static void owners_free(owners *ow)
+{
+    lf_big_free(ow->ownable);
+    lf_big_free(ow->rank_at);
+    lf_big_free(ow->owner);
+}
+
+static int owners_init(const v8_raw *raw, int64_t external_name, owners *ow)
+{
+    const uint32_t n = raw->node_count;
+    const size_t words = (size_t)n / 64 + 1;
+    ow->ownable = lf_big_calloc(words, sizeof *ow->ownable);
+    ow->rank_at = lf_big_malloc(words * sizeof *ow->rank_at);
+    if (!ow->ownable || !ow->rank_at)
+        return -1;
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t type = v8_node_kind(raw, v);
+        if (type == V8N_HIDDEN || type == V8N_ARRAY || (type == V8N_NATIVE && raw->node_name[v] == external_name))
+            ow->ownable[v / 64] |= 1ull << (v % 64);
+    }
+    uint32_t count = 0;
+    for (size_t w = 0; w < words; w++) {
+        ow->rank_at[w] = count;
+        count += (uint32_t)__builtin_popcountll(ow->ownable[w]);
+    }
+    ow->owner = lf_big_malloc(((size_t)count + 1) * sizeof *ow->owner);
+    if (!ow->owner)
+        return -1;
+    for (uint32_t k = 0; k < count; k++)
+        ow->owner[k] = NO_OWNER;
+    return 0;
+}
+
+/* Node v's owner slot, or NULL: v owns itself. */
+static inline uint32_t *owner_of(const owners *ow, uint32_t v)
+{
+    uint64_t word = ow->ownable[v / 64], bit = 1ull << (v % 64);
+    if (!(word & bit))
+        return NULL;
+    return &ow->owner[ow->rank_at[v / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))];
+}
+
+/* Owners spread from one owner at a time: the owners a node ends with
+ * (none, one, many) do not depend on the order, and the worklist holds
+ * only what one owner's spread has pending, not every node at once. */
+static int spread_owners(const v8_raw *raw, owners *ow)
+{
+    const uint32_t n = raw->node_count;
+    uint32_t *work = NULL;
+    size_t work_cap = 0;
+    if (lf_vec_reserve((void **)&work, &work_cap, 1024, sizeof *work))
+        return -1;
+    for (uint32_t from = 0; from < n; from++) {
+        if (owner_of(ow, from))
+            continue;
+        size_t work_len = 0;
+        work[work_len++] = from;
+        while (work_len) {
+            uint32_t v = work[--work_len];
+            const uint32_t *slot = owner_of(ow, v);
+            uint32_t o = slot ? *slot : v;
+            for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
+                if (v8_edge_kind(raw, e) == V8E_WEAK)
+                    continue;
+                uint32_t t = raw->edge_target[e];
+                uint32_t *cur = owner_of(ow, t);
+                if (!cur || *cur == o || *cur == MANY_OWNERS)
+                    continue;
+                *cur = *cur == NO_OWNER ? o : MANY_OWNERS;
+                if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
+                    lf_big_free(work);
+                    return -1;
+                }
+                work[work_len++] = t;
+            }
+        }
+    }
+    lf_big_free(work);
+    return 0;
 }
 
 /* DevTools' calculateShallowSizes: array and hidden nodes (and external
@@ -339,62 +439,31 @@ static int move_owned_sizes(const v8_raw *raw, uint64_t *size, int64_t external_
     const uint32_t n = raw->node_count, root = raw->root_ordinal;
     int user_roots = 0;
     for (uint64_t e = v8_edges_begin(raw, root); e < v8_edges_end(raw, root); e++)
-        user_roots |= raw->node_type[raw->edge_target[e]] != V8N_SYNTHETIC;
+        user_roots |= v8_node_kind(raw, raw->edge_target[e]) != V8N_SYNTHETIC;
     if (!user_roots)
         return 0;
-    uint32_t *owner = lf_big_malloc(((size_t)n + 1) * sizeof *owner);
-    uint32_t *work = NULL;
-    size_t work_len = 0, work_cap = 0;
-    if (!owner || lf_vec_reserve((void **)&work, &work_cap, (size_t)n + 1, sizeof *work)) {
-        lf_big_free(owner);
+    owners ow = {0};
+    if (owners_init(raw, external_name, &ow) || spread_owners(raw, &ow)) {
+        owners_free(&ow);
         return lf_fail_nomem(err, "reading the snapshot");
     }
     for (uint32_t v = 0; v < n; v++) {
-        uint8_t type = raw->node_type[v];
-        if (type == V8N_HIDDEN || type == V8N_ARRAY ||
-            (type == V8N_NATIVE && raw->node_name[v] == external_name)) {
-            owner[v] = NO_OWNER;
-        } else {
-            owner[v] = v;
-            work[work_len++] = v;
-        }
-    }
-    while (work_len) {
-        uint32_t v = work[--work_len], o = owner[v];
-        for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
-            if (raw->edge_type[e] == V8E_WEAK)
-                continue;
-            uint32_t t = raw->edge_target[e];
-            uint32_t cur = owner[t];
-            if (cur == t || cur == o || cur == MANY_OWNERS)
-                continue;
-            owner[t] = cur == NO_OWNER ? o : MANY_OWNERS;
-            /* each node enters at most twice: as owned, then as shared */
-            if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
-                lf_big_free(owner);
-                lf_big_free(work);
-                return lf_fail_nomem(err, "reading the snapshot");
-            }
-            work[work_len++] = t;
-        }
-    }
-    for (uint32_t v = 0; v < n; v++) {
-        uint32_t o = owner[v];
+        const uint32_t *slot = owner_of(&ow, v);
+        uint32_t o = slot ? *slot : v;
         if (o == NO_OWNER || o == MANY_OWNERS || o == v)
             continue;
-        if (raw->node_type[o] == V8N_SYNTHETIC || o == root)
+        if (v8_node_kind(raw, o) == V8N_SYNTHETIC || o == root)
             continue;
         size[o] += size[v];
         size[v] = 0;
     }
-    lf_big_free(owner);
-    lf_big_free(work);
+    owners_free(&ow);
     return 0;
 }
 
 /* The class name string (strtab index) of every node, as DevTools'
- * getNodeClassIndex names them. */
-static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
+ * getNodeClassIndex names them, in place of its name (raw->node_name). */
+static int class_names(v8_raw *raw, lf_error *err)
 {
     const uint32_t n = raw->node_count;
     int64_t fixed_system = lf_strtab_intern(&raw->strings, "(system)", 8);
@@ -422,7 +491,7 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
     int rc = -1;
     for (uint32_t v = 0; v < n; v++) {
         int64_t s;
-        switch (raw->node_type[v]) {
+        switch (v8_node_kind(raw, v)) {
         case V8N_HIDDEN: s = fixed_system; break;
         case V8N_CODE: s = fixed_code; break;
         case V8N_CLOSURE: s = fixed_function; break;
@@ -459,12 +528,12 @@ static int class_names(v8_raw *raw, uint32_t *class_string, lf_error *err)
             break;
         }
         default:
-            s = raw->node_type_raw[v] < raw->type_count ? by_type[raw->node_type_raw[v]] : fixed_system;
+            s = v8_node_type_index(raw, v) < raw->type_count ? by_type[v8_node_type_index(raw, v)] : fixed_system;
             break;
         }
         if (s < 0)
             goto out;
-        class_string[v] = (uint32_t)s;
+        raw->node_name[v] = (uint32_t)s;
     }
     rc = 0;
 out:
@@ -480,7 +549,6 @@ out:
 typedef struct model {
     uint64_t *weak_bits;       /* edge -> 1 for an edge that does not retain */
     uint8_t *has_retainer;     /* node -> 1 when a retaining edge points at it */
-    uint32_t *class_string;    /* node -> its class name (strtab index) */
     uint32_t *target;          /* edge -> target node | LF_EDGE_WEAK: the raw targets, taken */
     uint32_t *object_class;    /* node -> class */
     uint32_t *class_name;      /* class -> strtab index */
@@ -495,7 +563,6 @@ static void model_free(model *md)
 {
     lf_big_free(md->weak_bits);
     lf_big_free(md->has_retainer);
-    lf_big_free(md->class_string);
     lf_big_free(md->target);
     lf_big_free(md->object_class);
     lf_big_free(md->class_name);
@@ -513,38 +580,36 @@ static void rebase_node_names(v8_raw *raw)
 
 /* Two independent jobs: the edges (page-owned nodes, retaining or not) on a
  * second thread; sizes, class names and interfaces, which add strings, here.
- * The edge job reads no string bytes. */
+ * The edge job reads no string bytes and no node names: class names
+ * replace those (raw->node_name holds class strings from then on). */
 static int classify_and_name(v8_raw *raw, unsigned threads, model *md, lf_error *err)
 {
     const uint32_t n = raw->node_count;
     md->weak_bits = lf_big_calloc(raw->edge_count / 64 + 1, sizeof *md->weak_bits);
-    md->class_string = lf_big_malloc(((size_t)n + 1) * sizeof *md->class_string);
     md->has_retainer = lf_big_calloc((size_t)n + 1, 1);
-    if (!md->weak_bits || !md->class_string || !md->has_retainer)
+    if (!md->weak_bits || !md->has_retainer)
         return lf_fail_nomem(err, "reading the snapshot");
-    uint64_t *weakmap_table = weakmap_names(raw, err);
-    if (!weakmap_table)
+    edges_job ej = {.raw = raw, .weak_bits = md->weak_bits, .has_retainer = md->has_retainer,
+                    .split_edges = threads > 1};
+    if (seed_page_owned(raw, v8_file_string(raw, "(Document DOM trees)", 20), &ej.page, err) ||
+        !(ej.weakmap_table = weakmap_names(raw, err))) {
+        lf_big_free(ej.page.owned);
+        lf_big_free(ej.page.stack);
         return -1;
-    edges_job ej = {.raw = raw, .dom_trees_name = v8_file_string(raw, "(Document DOM trees)", 20),
-                    .weakmap_table = weakmap_table, .weak_bits = md->weak_bits,
-                    .has_retainer = md->has_retainer, .split_edges = threads > 1};
+    }
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
     int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
     int rc = move_owned_sizes(raw, raw->node_size, external_name, err);
     if (!rc)
-        rc = class_names(raw, md->class_string, err);
+        rc = class_names(raw, err);
     if (!rc)
-        rc = v8_infer_interfaces(raw, md->class_string, err);
+        rc = v8_infer_interfaces(raw, raw->node_name, err);
     if (threaded)
         pthread_join(edges_thread, NULL);
     else
         edges_run(&ej);
-    lf_big_free(weakmap_table);
-    if (!rc && ej.rc) {
-        *err = ej.err;
-        rc = -1;
-    }
+    lf_big_free((void *)ej.weakmap_table);
     return rc;
 }
 
@@ -559,7 +624,7 @@ static void take_targets(v8_raw *raw, model *md, lf_snapshot *out)
         for (uint64_t bits = md->weak_bits[w]; bits; bits &= bits - 1) {
             uint64_t e = w * 64 + (uint64_t)__builtin_ctzll(bits);
             md->target[e] |= LF_EDGE_WEAK;
-            non_owning += raw->edge_type[e] != V8E_WEAK;
+            non_owning += v8_edge_kind(raw, e) != V8E_WEAK;
         }
     out->stats.non_owning_edges = non_owning;
     lf_big_free(md->weak_bits);
@@ -588,19 +653,20 @@ static int collect_roots(v8_raw *raw, model *md, lf_error *err)
     return 0;
 }
 
-/* Classes: one per distinct class name, in order of first appearance. */
-static int number_classes(const v8_raw *raw, model *md, lf_error *err)
+/* Classes: one per distinct class name, in order of first appearance; the
+ * node's class in place of its class string (raw->node_name becomes
+ * md->object_class). */
+static int number_classes(v8_raw *raw, model *md, lf_error *err)
 {
     const uint32_t n = raw->node_count, strings = raw->strings.count;
     uint32_t *class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
-    md->object_class = lf_big_malloc(((size_t)n + 1) * sizeof *md->object_class);
-    if (!class_of_string || !md->object_class) {
-        lf_big_free(class_of_string);
+    if (!class_of_string)
         return lf_fail_nomem(err, "naming classes");
-    }
+    md->object_class = raw->node_name;
+    raw->node_name = NULL;
     memset(class_of_string, 0xff, ((size_t)strings + 1) * sizeof *class_of_string);
     for (uint32_t v = 0; v < n; v++) {
-        uint32_t s = md->class_string[v];
+        uint32_t s = md->object_class[v];
         if (class_of_string[s] == 0xffffffffu) {
             if (lf_vec_reserve((void **)&md->class_name, &md->class_cap, md->class_count + 1,
                                sizeof *md->class_name)) {
@@ -613,8 +679,6 @@ static int number_classes(const v8_raw *raw, model *md, lf_error *err)
         md->object_class[v] = class_of_string[s];
     }
     lf_big_free(class_of_string);
-    lf_big_free(md->class_string);
-    md->class_string = NULL;
     return 0;
 }
 
@@ -624,12 +688,12 @@ static int name_synthetic_nodes(const v8_raw *raw, model *md, lf_error *err)
     const uint32_t n = raw->node_count;
     size_t count = 0;
     for (uint32_t v = 0; v < n; v++)
-        count += raw->node_type[v] == V8N_SYNTHETIC;
+        count += v8_node_kind(raw, v) == V8N_SYNTHETIC;
     md->named = malloc((2 * count + 1) * sizeof *md->named);
     if (!md->named)
         return lf_fail_nomem(err, "reading the snapshot");
     for (uint32_t v = 0, i = 0; v < n; v++)
-        if (raw->node_type[v] == V8N_SYNTHETIC) {
+        if (v8_node_kind(raw, v) == V8N_SYNTHETIC) {
             md->named[i] = v;
             md->named[count + i++] = raw->node_name[v];
         }
@@ -689,6 +753,8 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     memset(&md, 0, sizeof md);
     rebase_node_names(raw);
     int rc = propagate_dom_state(raw, err);
+    if (!rc) /* before class names replace node names */
+        rc = name_synthetic_nodes(raw, &md, err);
     if (!rc)
         rc = classify_and_name(raw, threads, &md, err);
     if (!rc)
@@ -697,8 +763,6 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
         rc = collect_roots(raw, &md, err);
     if (!rc)
         rc = number_classes(raw, &md, err);
-    if (!rc)
-        rc = name_synthetic_nodes(raw, &md, err);
     if (!rc)
         return hand_over(raw, &md, out, err);
     model_free(&md);

@@ -237,3 +237,48 @@ void test_v8_partial(void)
     }
     free(json);
 }
+
+/* (root) with 70 property edges "p" to one object, edge 66 named
+ * far_name: a name the edge word cannot hold (V8_NAME_FAR and up) is read
+ * back from the file, row 66 being two rows after the one noted at 64. */
+static char *far_name_snapshot(const char *far_name)
+{
+    size_t cap = 4096, o = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    o += (size_t)snprintf(s + o, cap - o,
+        "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+        "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
+        "\"number\",\"native\",\"synthetic\"]],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+        "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]]},"
+        "\"node_count\":2,\"edge_count\":70},\n\"nodes\":[9,1,1,0,70,3,2,3,16,0],\n\"edges\":[");
+    for (int e = 0; e < 70; e++)
+        o += (size_t)snprintf(s + o, cap - o, "%s2,%s,5", e ? "," : "", e == 66 ? far_name : "3");
+    o += (size_t)snprintf(s + o, cap - o, "],\n\"strings\":[\"\",\"(root)\",\"A\",\"p\"]}\n");
+    return s;
+}
+
+void test_v8_far_names(void)
+{
+    static const char *const far[] = {"536870910", "536870911", "999999999", "4294967295"};
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+        char *json = far_name_snapshot(far[i]);
+        CHECK(json != NULL);
+        if (!json)
+            return;
+        lf_snapshot s;
+        lf_error err;
+        CHECK(lf_v8_parse((const uint8_t *)json, strlen(json), 1, 0, &s, &err) == -1);
+        char want[128];
+        snprintf(want, sizeof want, "edge 66 names string %s of 4", far[i]);
+        CHECK(strcmp(err.reason, "string index out of range") == 0);
+        if (strcmp(err.detail, want) != 0) {
+            fprintf(stderr, "  detail '%s', expected '%s'\n", err.detail, want);
+            CHECK(0);
+        }
+        /* the member's position: just after the comma that ends "nodes" */
+        CHECK_EQ_U64(err.position, (uint64_t)(strstr(json, ",\n\"edges\"") - json) + 1);
+        free(json);
+    }
+}

@@ -62,6 +62,7 @@
     T(test_json_skip_errors)               \
     T(test_v8_threads_same)                \
     T(test_v8_partial)                     \
+    T(test_v8_far_names)                   \
     T(test_v8_sites_tree)                  \
     T(test_v8_sites_errors)                \
     T(test_v8_sites_planted)
