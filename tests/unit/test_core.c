@@ -192,7 +192,7 @@ void test_textgraph_parse(void)
     CHECK_EQ_U64(s.stats.dangling_roots, 1);
     CHECK_EQ_U64(s.object_id[0], 0x10);
     CHECK_EQ_U64(s.object_id[1], 32);
-    CHECK_EQ_U64(s.object_shallow[1], 16);
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, 1), 16);
     CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[1]), "java.lang.Object[]"));
     CHECK_EQ_U64(s.edge_target[0], 1);
     CHECK_EQ_U64(s.edge_kind[0], LF_EDGE_KIND_FIELD);
@@ -268,8 +268,8 @@ void test_lfs_roundtrip(void)
     CHECK_EQ_U64(b.edge_count, 4);
     CHECK(b.idom != NULL);
     /* values from the construction: 1 owns everything reachable (248 bytes) */
-    CHECK_EQ_U64(b.retained[0], 248);
-    CHECK_EQ_U64(b.retained[1], 124);
+    CHECK_EQ_U64(lf_snapshot_retained(&b, 0), 248);
+    CHECK_EQ_U64(lf_snapshot_retained(&b, 1), 124);
     CHECK_EQ_U64(b.idom[1], 0);
     CHECK_EQ_U64(b.idom[0], LF_NODE_SUPER);
     CHECK_EQ_U64(b.idom[4], LF_NODE_NONE);
@@ -383,7 +383,7 @@ void test_lfs_writer_api(void)
     CHECK_EQ_U64(s.object_count, 11);
     CHECK(s.flags & LF_SNAP_IDS_STABLE);
     CHECK(s.idom != NULL);
-    CHECK_EQ_U64(s.retained[0], 48 + 10 * 32);
+    CHECK_EQ_U64(lf_snapshot_retained(&s, 0), 48 + 10 * 32);
     uint32_t e206 = lf_snapshot_find_id(&s, 206);
     CHECK_EQ_U64(s.idom[e206], 0); /* held by the map's element and by 205: the map owns it */
     lf_snapshot_free(&s);
