@@ -9,6 +9,7 @@
 #include "../../core/analysis/analysis.h"
 #include "../../core/base/file.h"
 #include "../../core/hprof/hprof.h"
+#include "../../core/lfs/lfs.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "test_support.h"
@@ -515,6 +516,67 @@ void test_hprof_wrapped_heap_dump(void)
     }
     lf_file_unmap(&m);
     unlink(path);
+}
+
+/* One long[] of 2^29 + 3 elements, held by a JNI global: 16 + 8 (2^29 + 3)
+ * = 2^32 + 40 bytes, past what 4 bytes hold, so its shallow and retained
+ * sizes live in the big tables; read on two threads, analysed, written to a
+ * .lfs and read back. Sparse like the test above: an old HEAP DUMP whose
+ * length wrapped (2^32 + 59 bytes, the field says 59). */
+void test_hprof_array_past_4g(void)
+{
+    char path[256], lfs[256];
+    test_tmp_path(path, sizeof path, "big-array.hprof");
+    test_tmp_path(lfs, sizeof lfs, "big-array.lfs");
+    const uint64_t elements = (1ull << 29) + 3, want = 16 + 8 * elements;
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_u1(&b, 0x0c);
+    hw_u4(&b, 0);
+    hw_u4(&b, (uint32_t)(17 + 18 + 8 * elements));
+    hw_u1(&b, 0x01); /* JNI global -> the array */
+    hw_id(&b, 0x1000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0x23);
+    hw_id(&b, 0x1000);
+    hw_u4(&b, 0);
+    hw_u4(&b, (uint32_t)elements);
+    hw_u1(&b, 11); /* long */
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) {
+        hw_free(&b);
+        return;
+    }
+    fwrite(b.data, 1, b.len, f);
+    fseeko(f, (off_t)(8 * elements), SEEK_CUR);
+    const uint8_t end[9] = {0x2c, 0, 0, 0, 0, 0, 0, 0, 0};
+    fwrite(end, 1, 9, f);
+    CHECK(fclose(f) == 0);
+    hw_free(&b);
+    lf_mapped_file m;
+    lf_snapshot s, back;
+    lf_error err;
+    CHECK(lf_file_map(path, &m, &err) == 0);
+    int rc = lf_hprof_parse(m.data, m.size, 0, 2, &s, &err);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK_EQ_U64(s.object_count, 1);
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, 0), want);
+        CHECK_EQ_U64(s.object_shallow.big_count, 1);
+        CHECK(lf_analyze(&s, 0, 2, &err) == 0);
+        CHECK_EQ_U64(lf_snapshot_retained(&s, 0), want);
+        CHECK_EQ_U64(s.reachable_shallow, want);
+        CHECK(lf_lfs_write(&s, lfs, &err) == 0);
+        CHECK(lf_lfs_open(lfs, &back, &err) == 0);
+        CHECK_EQ_U64(lf_snapshot_shallow(&back, 0), want);
+        CHECK_EQ_U64(lf_snapshot_retained(&back, 0), want);
+        lf_snapshot_free(&back);
+        lf_snapshot_free(&s);
+    }
+    lf_file_unmap(&m);
+    unlink(path);
+    unlink(lfs);
 }
 
 /* A chain root -> 0x1000 -> 0x1010 -> 0x1020 -> 0x1030 (Node, one reference

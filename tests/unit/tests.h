@@ -43,6 +43,7 @@
     T(test_hprof_repeated_id)              \
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
+    T(test_hprof_array_past_4g)            \
     T(test_hprof_partial)                  \
     T(test_hprof_sites_art)                \
     T(test_hprof_sites_hotspot)            \
