@@ -23,6 +23,7 @@
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
+    T(test_lfs_big_sizes)                  \
     T(test_site_table_interning)           \
     T(test_sites_writer_sampled)           \
     T(test_sites_lfs_corrupt)              \
