@@ -206,7 +206,8 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
     uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
     uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
     /* children are largest first: the shown ones are a prefix */
-    while (begin + shown < end && shown_here(k, shown, lf_snapshot_retained(s, s->domtree_child[begin + shown])))
+    while (begin + shown < end &&
+           shown_here(k, shown, lf_snapshot_retained(s, s->domtree_child[begin + shown])))
         shown++;
     if (push_summary_of(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
         return -1;

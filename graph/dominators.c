@@ -34,8 +34,9 @@
  * predecessor); semidominators: 20 per node (each goes where its list
  * offset was) and 4 per predecessor; NCA: 20 per node; retained sizes: 20
  * per node with the caller's outputs (8 of them: retained sizes are 4-byte,
- * graph/sizes.h), which are not touched before then. Predecessor offsets are 32-bit: more than 2^32 listed
- * predecessors (16 GB of lists) is reported as out of memory.
+ * graph/sizes.h), which are not touched before then. Predecessor offsets are
+ * 32-bit: more than 2^32 listed predecessors (16 GB of lists) is reported as
+ * out of memory.
  */
 #include "dominators.h"
 #include "../core/base/bigmem.h"

@@ -63,7 +63,8 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
     root_node = NULL;
     lf_domtree tree;
     lf_sizes retained_sizes = lf_sizes_of(retained, &retained_big);
-    if (lf_domtree_build_reporting(n, idom, &retained_sizes, threads, &tree, telling ? &tree_progress : NULL))
+    if (lf_domtree_build_reporting(n, idom, &retained_sizes, threads, &tree,
+                                   telling ? &tree_progress : NULL))
         goto nomem;
     if (s->owned_count + 5 > sizeof s->owned / sizeof s->owned[0]) {
         lf_domtree_free(&tree);

@@ -44,7 +44,8 @@ static uint32_t main_child(const lf_snapshot *s, uint32_t node)
     if (first == end)
         return LF_NODE_NONE;
     uint32_t child = s->domtree_child[first];
-    return (double)lf_snapshot_retained(s, child) < LF_SUSPECT_DESCEND * (double)lf_snapshot_retained(s, node) ? LF_NODE_NONE : child;
+    double share = LF_SUSPECT_DESCEND * (double)lf_snapshot_retained(s, node);
+    return (double)lf_snapshot_retained(s, child) < share ? LF_NODE_NONE : child;
 }
 
 /* Walks down from node while one child holds most of it. A chain of one

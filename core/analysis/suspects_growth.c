@@ -46,7 +46,8 @@ static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, 
         uint32_t v = order[i];
         for (size_t k = 0; k < count; k++)
             if (h->row_key[f[k].holder_row] == sig[v] &&
-                (f[k].node == LF_NODE_NONE || lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node)))
+                (f[k].node == LF_NODE_NONE ||
+                 lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node)))
                 f[k].node = v;
     }
     free(sig);

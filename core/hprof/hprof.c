@@ -1704,7 +1704,8 @@ static int allocate_node_tables(hprof_read *h)
     /* serials per object only when some object has an allocation trace */
     t->object_site = r->has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
     if (!t->class_of || !t->shallow || !t->big_lock_made || !t->edge_offset || (repeats && !t->seen) ||
-        !t->class_node || !t->record_low || (past_4g && !t->record_high) || (r->has_alloc_traces && !t->object_site))
+        !t->class_node || !t->record_low || (past_4g && !t->record_high) ||
+        (r->has_alloc_traces && !t->object_site))
         return lf_fail_nomem(h->err, "reading objects");
     for (size_t i = 0; i <= r->class_count; i++)
         t->class_node[i] = LF_NODE_NONE;

@@ -565,12 +565,17 @@ static int expect_analysis(lfs_reading *r, lf_error *err)
 static int chunk_is_used(const lfs_reading *r, int c)
 {
     const chunk_in *k = r->chunk;
-    /* 1.2 sizes when there are any; a big table only beside its sizes */
-    if (c == C_OSHL || c == C_RETN)
-        return !k[c + 1].present && (c == C_OSHL || r->has_analysis);
-    if (c == C_OSH4 || c == C_RET4 || c == C_OSHB || c == C_RETB)
-        return k[c].present && k[c == C_OSHB || c == C_RETB ? c - 1 : c].present &&
-               (c < C_IDOM || r->has_analysis);
+    /* the 4-byte sizes when the file has them (1.2), else the 8-byte ones;
+     * a big table only beside its 4-byte sizes */
+    switch (c) {
+    case C_OSHL: return !k[C_OSH4].present;
+    case C_OSH4: return k[C_OSH4].present;
+    case C_OSHB: return k[C_OSHB].present && k[C_OSH4].present;
+    case C_RETN: return r->has_analysis && !k[C_RET4].present;
+    case C_RET4: return r->has_analysis && k[C_RET4].present;
+    case C_RETB: return r->has_analysis && k[C_RETB].present && k[C_RET4].present;
+    default: break;
+    }
     return !((c >= C_IDOM && !r->has_analysis) ||
              ((c == C_ONAM || c == C_CLDR) && !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));

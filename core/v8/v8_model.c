@@ -682,8 +682,9 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
         memset(md, 0, sizeof *md);
         return lf_fail_nomem(err, "reading the snapshot");
     }
-    void *handed[] = {raw->node_id, md->object_class, size, size_big.entry, raw->edge_offset, md->target,
-                      md->class_name, md->roots, raw->strings.offset, raw->strings.bytes, md->named};
+    void *handed[] = {raw->node_id, md->object_class, size, size_big.entry, raw->edge_offset,
+                      md->target, md->class_name, md->roots, raw->strings.offset, raw->strings.bytes,
+                      md->named};
     int rc = 0;
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (handed[i] && (rc || !lf_snapshot_own(out, handed[i]))) {

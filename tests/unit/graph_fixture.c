@@ -276,7 +276,8 @@ int test_domtree_build(uint32_t n, const uint32_t *idom, const uint64_t *retaine
                        lf_domtree *tree, const lf_graph_progress *progress)
 {
     test_sizes r;
-    int rc = lf_domtree_build_reporting(n, idom, test_sizes_make(&r, retained, n), threads, tree, progress);
+    const lf_sizes *sizes = test_sizes_make(&r, retained, n);
+    int rc = lf_domtree_build_reporting(n, idom, sizes, threads, tree, progress);
     test_sizes_free(&r);
     return rc;
 }

@@ -416,7 +416,8 @@ void test_lfs_big_sizes(void)
     lf_error err;
     CHECK(lf_lfs_open(path, &s, &err) == 0);
     if (s.object_count == 3) {
-        uint32_t n1 = lf_snapshot_find_id(&s, 1), n2 = lf_snapshot_find_id(&s, 2), n3 = lf_snapshot_find_id(&s, 3);
+        uint32_t n1 = lf_snapshot_find_id(&s, 1), n2 = lf_snapshot_find_id(&s, 2);
+        uint32_t n3 = lf_snapshot_find_id(&s, 3);
         CHECK_EQ_U64(lf_snapshot_shallow(&s, n1), five);
         CHECK_EQ_U64(lf_snapshot_shallow(&s, n2), 24);
         CHECK_EQ_U64(lf_snapshot_shallow(&s, n3), six);
