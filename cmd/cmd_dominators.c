@@ -99,9 +99,9 @@ static void write_row(out_writer *w, lf_holders *holders, uint32_t v, double hea
     out_null(w);
     cli_write_id(w, s, v);
     cli_write_id(w, s, s->idom[v]); /* super-root: null */
-    out_bytes(w, s->object_shallow[v]);
-    out_bytes(w, s->retained[v]);
-    out_pct(w, 100.0 * (double)s->retained[v] / heap);
+    out_bytes(w, lf_snapshot_shallow(s, v));
+    out_bytes(w, lf_snapshot_retained(s, v));
+    out_pct(w, 100.0 * (double)lf_snapshot_retained(s, v) / heap);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(w, cls.ptr, cls.len);
     lf_holder h = lf_holders_get(holders, v);
@@ -117,8 +117,8 @@ static const lf_snapshot *heap_snapshot;
 /* "a comes after b" in the flat order: larger retained first, then node number. */
 static int flat_after(uint32_t a, uint32_t b)
 {
-    const uint64_t *r = heap_snapshot->retained;
-    return r[a] < r[b] || (r[a] == r[b] && a > b);
+    uint64_t ra = lf_snapshot_retained(heap_snapshot, a), rb = lf_snapshot_retained(heap_snapshot, b);
+    return ra < rb || (ra == rb && a > b);
 }
 
 static int flat_cmp(const void *pa, const void *pb)
@@ -138,7 +138,7 @@ static int sort_all_rows(const lf_snapshot *s, uint32_t *rows, size_t count)
         return -1;
     size_t big = 0, small = 0;
     for (size_t i = 0; i < count; i++) {
-        uint64_t r = s->retained[rows[i]];
+        uint64_t r = lf_snapshot_retained(s, rows[i]);
         if (r > UINT32_MAX)
             rows[big++] = rows[i]; /* big <= i: not yet read */
         else
@@ -167,7 +167,7 @@ static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t
     /* A heap whose root is the last kept row: O(n log top) for small --top.
      * Every row wanted: all of them, sorted once. */
     for (uint32_t v = 0; v < s->object_count; v++) {
-        if (s->idom[v] == LF_NODE_NONE || s->retained[v] < min)
+        if (s->idom[v] == LF_NODE_NONE || lf_snapshot_retained(s, v) < min)
             continue;
         size_t i;
         if (all) {

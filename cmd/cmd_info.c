@@ -203,7 +203,7 @@ static info_sums sum_dump(const lf_snapshot *s, const lf_class_totals *totals)
     for (uint64_t e = 0; e < s->edge_count; e++)
         sum.weak += lf_edge_is_weak(s->edge_target[e]);
     for (uint32_t v = 0; v < s->object_count; v++)
-        sum.shallow += s->object_shallow[v];
+        sum.shallow += lf_snapshot_shallow(s, v);
     for (uint32_t c = 0; c < s->class_count; c++) {
         sum.unreachable += totals->unreachable_count[c];
         sum.unreachable_bytes += totals->unreachable_shallow[c];

@@ -117,9 +117,10 @@ static const lf_snapshot *by_retained_snapshot;
 static int by_retained(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const uint64_t *r = by_retained_snapshot->retained;
-    if (r[x] != r[y])
-        return r[x] > r[y] ? -1 : 1;
+    uint64_t rx = lf_snapshot_retained(by_retained_snapshot, x);
+    uint64_t ry = lf_snapshot_retained(by_retained_snapshot, y);
+    if (rx != ry)
+        return rx > ry ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -250,9 +251,9 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         out_u64(w, d);
         out_u64(w, m->count);
         cli_write_id(w, s, m->object);
-        out_bytes(w, s->object_shallow[m->object]);
-        if (s->retained && s->idom[m->object] != LF_NODE_NONE)
-            out_bytes(w, s->retained[m->object]);
+        out_bytes(w, lf_snapshot_shallow(s, m->object));
+        if (lf_snapshot_has_retained(s) && s->idom[m->object] != LF_NODE_NONE)
+            out_bytes(w, lf_snapshot_retained(s, m->object));
         else
             out_null(w);
         out_indent(w, d);

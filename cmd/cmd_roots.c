@@ -59,9 +59,9 @@ static int show_roots(out_writer *w, const lf_snapshot *s, lf_root_row *rows, ui
     for (uint64_t i = 0; i < count && (top == 0 || i < top); i++) {
         const lf_root_row *r = &rows[i];
         cli_write_id(w, s, r->node);
-        out_bytes(w, s->object_shallow[r->node]);
-        out_bytes(w, s->retained[r->node]);
-        out_pct(w, 100.0 * (double)s->retained[r->node] / heap);
+        out_bytes(w, lf_snapshot_shallow(s, r->node));
+        out_bytes(w, lf_snapshot_retained(s, r->node));
+        out_pct(w, 100.0 * (double)lf_snapshot_retained(s, r->node) / heap);
         lf_str kind = lf_root_row_kind(s, r), name = lf_root_row_name(s, r, buf, sizeof buf);
         lf_str cls = lf_snapshot_object_label(s, r->node);
         out_str(w, kind.ptr, kind.len);

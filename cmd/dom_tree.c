@@ -116,7 +116,7 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
     out_u64(k->w, depth);
     cli_write_id(k->w, s, v);
     cli_write_id(k->w, s, s->idom[v]); /* super-root: null */
-    write_sizes(k, s->object_shallow[v], s->retained[v]);
+    write_sizes(k, lf_snapshot_shallow(s, v), lf_snapshot_retained(s, v));
     out_indent(k->w, depth);
     lf_str cls = lf_snapshot_object_label(s, v);
     out_str(k->w, cls.ptr, cls.len);
@@ -206,7 +206,8 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
     uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
     uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
     /* children are largest first: the shown ones are a prefix */
-    while (begin + shown < end && shown_here(k, shown, s->retained[s->domtree_child[begin + shown]]))
+    while (begin + shown < end &&
+           shown_here(k, shown, lf_snapshot_retained(s, s->domtree_child[begin + shown])))
         shown++;
     if (push_summary_of(k, s->domtree_child + begin + shown, end - begin - shown, depth + 1, v))
         return -1;
@@ -227,8 +228,8 @@ static int expand_group(walk *k, const lf_top_row *r, uint32_t depth)
     const lf_snapshot *s = k->s;
     lf_hidden_summary rest = {r->count - r->kept, r->shallow, r->retained, 1, {r->cls}, {r->count - r->kept}};
     for (uint32_t i = r->first; i < r->first + r->kept; i++) {
-        rest.shallow -= s->object_shallow[k->view.entry[i].node];
-        rest.retained -= s->retained[k->view.entry[i].node];
+        rest.shallow -= lf_snapshot_shallow(s, k->view.entry[i].node);
+        rest.retained -= lf_snapshot_retained(s, k->view.entry[i].node);
     }
     if (push_summary(k, &rest, depth + 1, LF_NODE_NONE))
         return -1;

@@ -45,9 +45,9 @@ void inspect_object(const inspect_ctx *c, uint32_t node)
     cli_write_id(c->w, s, node);
     lf_str label = lf_snapshot_object_label(s, node);
     out_str(c->w, label.ptr, label.len);
-    out_bytes(c->w, s->object_shallow[node]);
-    if (s->retained && s->idom && s->idom[node] != LF_NODE_NONE)
-        out_bytes(c->w, s->retained[node]);
+    out_bytes(c->w, lf_snapshot_shallow(s, node));
+    if (lf_snapshot_has_retained(s) && s->idom && s->idom[node] != LF_NODE_NONE)
+        out_bytes(c->w, lf_snapshot_retained(s, node));
     else
         out_null(c->w);
 }

@@ -98,9 +98,9 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
     out_u64(w, run->distance);
     out_u64(w, (uint64_t)run->depth + j);
     cli_write_id(w, s, v);
-    out_bytes(w, s->object_shallow[v]);
-    if (s->retained && s->idom[v] != LF_NODE_NONE)
-        out_bytes(w, s->retained[v]);
+    out_bytes(w, lf_snapshot_shallow(s, v));
+    if (lf_snapshot_has_retained(s) && s->idom[v] != LF_NODE_NONE)
+        out_bytes(w, lf_snapshot_retained(s, v));
     else
         out_null(w);
     lf_str label = lf_snapshot_object_label(s, v);

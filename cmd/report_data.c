@@ -68,7 +68,7 @@ int report_write_info(FILE *f, const lf_snapshot *s)
         return -1;
     uint64_t shallow = 0, unreachable = 0, unreachable_bytes = 0;
     for (uint32_t v = 0; v < s->object_count; v++)
-        shallow += s->object_shallow[v];
+        shallow += lf_snapshot_shallow(s, v);
     for (uint32_t c = 0; c < s->class_count; c++) {
         unreachable += t.unreachable_count[c];
         unreachable_bytes += t.unreachable_shallow[c];

@@ -23,7 +23,7 @@ static void write_object(FILE *f, const lf_snapshot *s, uint32_t v)
     report_json_cut(f, lf_snapshot_object_label(s, v), REPORT_TREE_LABEL_MAX);
     fputs(",\"id\":", f);
     report_json_id(f, s, v);
-    fprintf(f, ",\"retained\":%llu}", (unsigned long long)s->retained[v]);
+    fprintf(f, ",\"retained\":%llu}", (unsigned long long)lf_snapshot_retained(s, v));
 }
 
 static void write_accumulation(FILE *f, const lf_snapshot *s, const lf_accumulation *a)
@@ -65,7 +65,7 @@ static void write_hop(FILE *f, const lf_snapshot *s, dom_roots *roots, const lf_
     report_json_cut(f, lf_snapshot_object_label(s, x->path[k]), REPORT_TREE_LABEL_MAX);
     putc(',', f);
     report_json_id(f, s, x->path[k]);
-    fprintf(f, ",%llu,", (unsigned long long)s->retained[x->path[k]]);
+    fprintf(f, ",%llu,", (unsigned long long)lf_snapshot_retained(s, x->path[k]));
     report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
     putc(']', f);
 }

@@ -116,15 +116,17 @@ static int take_next(tree *t)
     }
     uint32_t kids = kids_of(s, v, &first), at = (uint32_t)t->count;
     t->out[p.parent].shown++;
-    t->out[p.parent].shown_retained += s->retained[v];
-    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, s->retained[v], 0}))
+    t->out[p.parent].shown_retained += lf_snapshot_retained(s, v);
+    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, lf_snapshot_retained(s, v), 0}))
         return -1;
     if (p.pos + 1 < p.end) {
-        uint64_t next = p.parent == 0 ? t->view.row[p.pos + 1].retained : s->retained[s->domtree_child[p.pos + 1]];
+        uint64_t next = p.parent == 0 ? t->view.row[p.pos + 1].retained
+                                      : lf_snapshot_retained(s, s->domtree_child[p.pos + 1]);
         if (heap_push(t, (pending){next, p.parent, p.pos + 1, p.end}))
             return -1;
     }
-    if (kids && heap_push(t, (pending){s->retained[s->domtree_child[first]], at, first, first + kids}))
+    uint64_t first_retained = kids ? lf_snapshot_retained(s, s->domtree_child[first]) : 0;
+    if (kids && heap_push(t, (pending){first_retained, at, first, first + kids}))
         return -1;
     return 0;
 }
@@ -137,7 +139,7 @@ static int add_more(tree *t)
         const tree_node *n = &t->out[i];
         if (n->shown == n->kids)
             continue;
-        uint64_t own = n->node == LF_NODE_NONE ? 0 : t->s->object_shallow[n->node];
+        uint64_t own = n->node == LF_NODE_NONE ? 0 : lf_snapshot_shallow(t->s, n->node);
         tree_node more = {LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, n->kids - n->shown, 0,
                           n->retained - own - n->shown_retained, 0};
         if (add_node(t, more))
@@ -212,7 +214,8 @@ static void write_rows(FILE *f, tree *t)
             write_root_field(f, &roots, n);
         else
             write_field(f, s, &h, n->node);
-        fprintf(f, ",%llu,%llu,", (unsigned long long)s->object_shallow[n->node], (unsigned long long)n->retained);
+        fprintf(f, ",%llu,%llu,", (unsigned long long)lf_snapshot_shallow(s, n->node),
+                (unsigned long long)n->retained);
         report_json_id(f, s, n->node);
         fputs(",0]", f);
     }

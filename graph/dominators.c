@@ -32,10 +32,11 @@
  * path; listing: 16 per node and 4 per predecessor (the peak: the edges are
  * read twice rather than the predecessors kept as pairs, which took 12 per
  * predecessor); semidominators: 20 per node (each goes where its list
- * offset was) and 4 per predecessor; NCA: 20 per node; retained sizes: 24
- * per node with the caller's outputs (12 of them), which are not touched
- * before then. Predecessor offsets are 32-bit: more than 2^32 listed
- * predecessors (16 GB of lists) is reported as out of memory.
+ * offset was) and 4 per predecessor; NCA: 20 per node; retained sizes: 20
+ * per node with the caller's outputs (8 of them: retained sizes are 4-byte,
+ * graph/sizes.h), which are not touched before then. Predecessor offsets are
+ * 32-bit: more than 2^32 listed predecessors (16 GB of lists) is reported as
+ * out of memory.
  */
 #include "dominators.h"
 #include "../core/base/bigmem.h"
@@ -77,7 +78,7 @@ typedef struct forest_vertex {
 
 typedef struct dom_state {
     const lf_graph *g;
-    const uint64_t *shallow;
+    const lf_sizes *shallow;
     unsigned flags;   /* LF_DOM_* */
     uint32_t count; /* dfn 0 .. count-1 are in use */
     uint32_t *dfn_to_node;
@@ -95,7 +96,9 @@ typedef struct dom_state {
     const uint32_t *idom_by_dfn;
     uint64_t *retained_by_dfn;
     uint32_t *idom;
-    uint64_t *retained;
+    uint32_t *retained;
+    lf_size_table retained_big[2]; /* per half: the sizes past 4 bytes */
+    int big_failed[2];             /* per half: no memory for retained_big */
     uint64_t shallow_sum[2];
     const lf_graph_progress *progress; /* NULL: nobody listens */
     int threaded;                      /* the halves run side by side */
@@ -329,7 +332,7 @@ static void retained_start_half(void *ctx, unsigned half)
     const uint32_t *dfn_to_node = s->dfn_to_node;
     uint64_t sum = 0;
     for (uint32_t w = lo; w < hi; w++) {
-        uint64_t size = s->shallow[dfn_to_node[w]];
+        uint64_t size = lf_sizes_get(s->shallow, dfn_to_node[w]);
         s->retained_by_dfn[w] = size;
         sum += size;
     }
@@ -349,13 +352,35 @@ static void idom_store_half(void *ctx, unsigned half)
     }
 }
 
+/* Each half keeps its own big table: the two are joined and sorted by
+ * node after, so the result is the same on one thread or two. */
 static void retained_store_half(void *ctx, unsigned half)
 {
     dom_state *s = ctx;
     uint32_t lo = half ? s->split : 1, hi = half ? s->count : s->split;
     const uint32_t *dfn_to_node = s->dfn_to_node;
-    for (uint32_t w = lo; w < hi; w++)
-        s->retained[dfn_to_node[w]] = s->retained_by_dfn[w];
+    uint32_t *retained = s->retained;
+    const uint64_t *retained_by_dfn = s->retained_by_dfn;
+    for (uint32_t w = lo; w < hi; w++) {
+        uint64_t bytes = retained_by_dfn[w];
+        if (bytes < LF_SIZE_BIG)
+            retained[dfn_to_node[w]] = (uint32_t)bytes;
+        else if (lf_size_store(retained, &s->retained_big[half], dfn_to_node[w], bytes))
+            s->big_failed[half] = 1;
+    }
+}
+
+/* The halves' big tables, one after the other, sorted by node into out. */
+static int join_big_tables(dom_state *s, lf_size_table *out)
+{
+    for (unsigned half = 0; half < 2; half++) {
+        const lf_size_table *t = &s->retained_big[half];
+        for (uint64_t i = 0; i < t->count; i++)
+            if (lf_size_table_add(out, t->entry[i].node, t->entry[i].bytes))
+                return -1;
+    }
+    lf_size_table_sort(out);
+    return 0;
 }
 
 /* Every node starts unreachable; the reachable ones are overwritten later.
@@ -378,10 +403,10 @@ static void clear_retained_half(void *ctx, unsigned half)
     memset(s->retained + lo, 0, (size_t)(hi - lo) * sizeof *s->retained);
 }
 
-int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
-                          uint32_t *idom, uint64_t *retained, lf_dominator_result *result)
+int lf_dominators_compute(const lf_graph *g, const lf_sizes *shallow, unsigned flags, uint32_t *idom,
+                          uint32_t *retained, lf_size_table *retained_big, lf_dominator_result *result)
 {
-    return lf_dominators_compute_reporting(g, shallow, flags, idom, retained, result, NULL);
+    return lf_dominators_compute_reporting(g, shallow, flags, idom, retained, retained_big, result, NULL);
 }
 
 /* --- step 1: depth-first search ---------------------------------------------- */
@@ -781,9 +806,9 @@ static void sum_retained(dom_state *s)
 }
 
 /* The outputs in node space, one at a time, so that idom_by_dfn is gone
- * before the 8-byte one is mapped in: this step then stays below the peak
- * that listing the predecessors sets. */
-static void store_outputs(dom_state *s)
+ * before retained is mapped in: this step then stays below the peak that
+ * listing the predecessors sets. 0, or -1 when the big table finds no memory. */
+static int store_outputs(dom_state *s, lf_size_table *retained_big)
 {
     if (s->count - 1 < s->g->node_count)
         lf_run_halves(clear_idom_half, s, s->threaded);
@@ -793,8 +818,11 @@ static void store_outputs(dom_state *s)
     s->idom_by_dfn = NULL;
     lf_run_halves(clear_retained_half, s, s->threaded);
     lf_run_halves(retained_store_half, s, s->threaded);
+    if (s->big_failed[0] || s->big_failed[1] || join_big_tables(s, retained_big))
+        return -1;
     const uint64_t reached = s->count - 1;
     lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 2 * reached, 2 * reached, 2);
+    return 0;
 }
 
 static void dom_free(dom_state *s)
@@ -806,11 +834,13 @@ static void dom_free(dom_state *s)
     lf_big_free(s->forest);
     lf_big_free(s->pred_offset);
     lf_big_free(s->pred);
+    lf_size_table_free(&s->retained_big[0]);
+    lf_size_table_free(&s->retained_big[1]);
 }
 
-int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
-                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
-                                    const lf_graph_progress *progress)
+int lf_dominators_compute_reporting(const lf_graph *g, const lf_sizes *shallow, unsigned flags,
+                                    uint32_t *idom, uint32_t *retained, lf_size_table *retained_big,
+                                    lf_dominator_result *result, const lf_graph_progress *progress)
 {
     dom_state s = {.g = g, .shallow = shallow, .flags = flags, .idom = idom, .retained = retained,
                    .progress = progress,
@@ -826,7 +856,10 @@ int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, 
     }
     immediate_dominators(&s);
     sum_retained(&s);
-    store_outputs(&s);
+    if (store_outputs(&s, retained_big)) {
+        dom_free(&s);
+        return -1;
+    }
     result->reachable_count = s.count - 1;
     result->reachable_shallow = s.shallow_sum[0] + s.shallow_sum[1];
     dom_free(&s);

@@ -3,6 +3,7 @@
 #define LF_DOMINATORS_H
 
 #include "graph.h"
+#include "sizes.h"
 
 enum {
     /* Objects no root reaches become children of the super-root, in node order. */
@@ -21,18 +22,20 @@ typedef struct lf_dominator_result {
 } lf_dominator_result;
 
 /* Fills idom (node space -> node, LF_NODE_SUPER for top owners, LF_NODE_NONE
- * when unreachable) and retained (node space -> bytes; 0 when unreachable).
- * Both arrays have g->node_count entries and belong to the caller. Only strong
- * edges count. The graph must be valid (targets and roots below node_count).
+ * when unreachable) and retained (node space -> bytes, 0 when unreachable, in
+ * the narrow form of sizes.h: the sizes of 4 GiB or more go to retained_big,
+ * an empty table the caller frees, sorted by node on return). Both arrays have
+ * g->node_count entries and belong to the caller. Only strong edges count. The
+ * graph must be valid (targets and roots below node_count).
  * Returns 0, or -1 when memory runs out (outputs are then unspecified). */
-int lf_dominators_compute(const lf_graph *g, const uint64_t *shallow, unsigned flags,
-                          uint32_t *idom, uint64_t *retained, lf_dominator_result *result);
+int lf_dominators_compute(const lf_graph *g, const lf_sizes *shallow, unsigned flags, uint32_t *idom,
+                          uint32_t *retained, lf_size_table *retained_big, lf_dominator_result *result);
 /* The same, telling progress (NULL: nobody) how far each of its
  * LF_DOM_PASSES passes is: search, predecessors, semidominators, then
  * immediate dominators with retained sizes. */
 #define LF_DOM_PASSES 4
-int lf_dominators_compute_reporting(const lf_graph *g, const uint64_t *shallow, unsigned flags,
-                                    uint32_t *idom, uint64_t *retained, lf_dominator_result *result,
-                                    const lf_graph_progress *progress);
+int lf_dominators_compute_reporting(const lf_graph *g, const lf_sizes *shallow, unsigned flags,
+                                    uint32_t *idom, uint32_t *retained, lf_size_table *retained_big,
+                                    lf_dominator_result *result, const lf_graph_progress *progress);
 
 #endif

@@ -7,7 +7,7 @@
 
 /* Lists of 16 or more children are copied out with their retained sizes and
  * sorted there, so the sort reads no other memory (qsort called a function
- * that read retained[] at random, twice per comparison): long lists by a
+ * that read retained sizes at random, twice per comparison): long lists by a
  * radix sort of packed keys, the others (and lists holding a size of 4 GiB or
  * more) by an introsort of (retained, node) pairs. The scratch space is 16
  * bytes per child of the longest list of each half (see build_state). */
@@ -155,16 +155,18 @@ static uint64_t *radix_sort_keys(uint64_t *keys, uint64_t *tmp, size_t len)
 }
 
 /* Sorts one child list. scratch holds 16 bytes per child of the longest list. */
-static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained, void *scratch)
+static void sort_children(uint32_t *list, uint32_t len, const lf_sizes *retained, void *scratch)
 {
     if (len < SORT_SMALL) { /* most lists are tiny: sort in place */
         for (uint32_t i = 1; i < len; i++) {
             uint32_t v = list[i];
+            uint64_t rv = lf_sizes_get(retained, v);
             uint32_t j = i;
-            while (j > 0 && (retained[list[j - 1]] < retained[v] ||
-                             (retained[list[j - 1]] == retained[v] && list[j - 1] > v))) {
+            for (; j > 0; j--) {
+                uint64_t rp = lf_sizes_get(retained, list[j - 1]);
+                if (rp > rv || (rp == rv && list[j - 1] < v))
+                    break;
                 list[j] = list[j - 1];
-                j--;
             }
             list[j] = v;
         }
@@ -177,7 +179,7 @@ static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained
         uint64_t *keys = scratch, *tmp = keys + len;
         uint64_t wide = 0;
         for (uint32_t i = 0; i < len; i++) {
-            uint64_t r = retained[list[i]];
+            uint64_t r = lf_sizes_get(retained, list[i]);
             wide |= r;
             keys[i] = (uint64_t)(uint32_t)~r << 32 | list[i];
         }
@@ -190,7 +192,7 @@ static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained
     }
     sort_pair *pairs = scratch;
     for (uint32_t i = 0; i < len; i++)
-        pairs[i] = (sort_pair){retained[list[i]], list[i]};
+        pairs[i] = (sort_pair){lf_sizes_get(retained, list[i]), list[i]};
     sort_pairs(pairs, len);
     for (uint32_t i = 0; i < len; i++)
         list[i] = pairs[i].node;
@@ -202,7 +204,7 @@ static void sort_children(uint32_t *list, uint32_t len, const uint64_t *retained
 typedef struct build_state {
     uint32_t node_count;
     const uint32_t *idom;
-    const uint64_t *retained;
+    const lf_sizes *retained;
     uint32_t *offset, *child;
     size_t slots, split; /* slots [0, split) and [split, slots) */
     int failed[2];
@@ -279,13 +281,13 @@ static void sort_half(void *ctx, unsigned half)
     lf_big_free(scratch);
 }
 
-int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const lf_sizes *retained,
                      unsigned threads, lf_domtree *tree)
 {
     return lf_domtree_build_reporting(node_count, idom, retained, threads, tree, NULL);
 }
 
-int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const lf_sizes *retained,
                                unsigned threads, lf_domtree *tree, const lf_graph_progress *progress)
 {
     const size_t slots = (size_t)node_count + 1;
@@ -348,7 +350,7 @@ void lf_domtree_free(lf_domtree *tree)
 
 int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint32_t node_count,
                       const uint32_t *object_class, uint32_t class_count,
-                      const uint64_t *retained, const uint64_t *skip_empty_of,
+                      const lf_sizes *retained, const lf_sizes *skip_empty_of,
                       uint64_t *class_retained)
 {
     /* open_by_class counts instances of each class on the current tree path. */
@@ -371,10 +373,10 @@ int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint3
             open_by_class[object_class[~entry]]--;
             continue;
         }
-        if (!skip_empty_of || skip_empty_of[entry] != 0) {
+        if (!skip_empty_of || skip_empty_of->narrow[entry] != 0) {
             uint32_t cls = object_class[entry];
             if (open_by_class[cls]++ == 0)
-                class_retained[cls] += retained[entry];
+                class_retained[cls] += lf_sizes_get(retained, entry);
             stack[top++] = ~entry;
         }
         for (uint32_t i = child_offset[entry]; i < child_offset[entry + 1]; i++)

@@ -3,6 +3,7 @@
 #define LF_DOMTREE_H
 
 #include "graph.h"
+#include "sizes.h"
 
 /* Child lists of the dominator tree in CSR form. Slot node_count is the
  * super-root. child_offset has node_count+2 entries; children of slot s are
@@ -16,10 +17,10 @@ typedef struct lf_domtree {
 
 /* threads: at most 1 keeps the work on the calling thread (the result is
  * the same). Returns 0 or -1 when out of memory. */
-int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+int lf_domtree_build(uint32_t node_count, const uint32_t *idom, const lf_sizes *retained,
                      unsigned threads, lf_domtree *tree);
 /* The same, telling progress (NULL: nobody) how far its one pass is. */
-int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const uint64_t *retained,
+int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const lf_sizes *retained,
                                unsigned threads, lf_domtree *tree, const lf_graph_progress *progress);
 void lf_domtree_free(lf_domtree *tree);
 
@@ -37,7 +38,7 @@ static inline uint32_t lf_domtree_slot(uint32_t node_count, uint32_t node)
  * explicit stack. Returns 0 or -1 when out of memory. */
 int lf_class_retained(const uint32_t *child_offset, const uint32_t *child, uint32_t node_count,
                       const uint32_t *object_class, uint32_t class_count,
-                      const uint64_t *retained, const uint64_t *skip_empty_of,
+                      const lf_sizes *retained, const lf_sizes *skip_empty_of,
                       uint64_t *class_retained);
 
 #endif

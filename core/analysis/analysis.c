@@ -42,7 +42,8 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
     const uint32_t n = s->object_count;
     uint32_t *root_node = malloc((s->root_count ? s->root_count : 1) * sizeof *root_node);
     uint32_t *idom = lf_big_malloc((n ? n : 1) * sizeof *idom);
-    uint64_t *retained = lf_big_malloc((n ? n : 1) * sizeof *retained);
+    uint32_t *retained = lf_big_malloc((n ? n : 1) * sizeof *retained);
+    lf_size_table retained_big = {0};
     if (!root_node || !idom || !retained)
         goto nomem;
     for (uint32_t r = 0; r < s->root_count; r++)
@@ -55,20 +56,24 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
     pass_relay dom_relay = {progress, 0}, tree_relay = {progress, LF_DOM_PASSES};
     const int telling = progress && progress->report;
     lf_graph_progress dom_progress = {relay_pass, &dom_relay}, tree_progress = {relay_pass, &tree_relay};
-    if (lf_dominators_compute_reporting(&g, s->object_shallow, dom_flags | how, idom, retained, &result,
-                                        telling ? &dom_progress : NULL))
+    if (lf_dominators_compute_reporting(&g, &s->object_shallow, dom_flags | how, idom, retained,
+                                        &retained_big, &result, telling ? &dom_progress : NULL))
         goto nomem;
     free(root_node);
     root_node = NULL;
     lf_domtree tree;
-    if (lf_domtree_build_reporting(n, idom, retained, threads, &tree, telling ? &tree_progress : NULL))
+    lf_sizes retained_sizes = lf_sizes_of(retained, &retained_big);
+    if (lf_domtree_build_reporting(n, idom, &retained_sizes, threads, &tree,
+                                   telling ? &tree_progress : NULL))
         goto nomem;
-    if (s->owned_count + 4 > sizeof s->owned / sizeof s->owned[0]) {
+    if (s->owned_count + 5 > sizeof s->owned / sizeof s->owned[0]) {
         lf_domtree_free(&tree);
         goto nomem;
     }
     s->idom = lf_snapshot_own(s, idom);
-    s->retained = lf_snapshot_own(s, retained);
+    s->retained = retained_sizes;
+    lf_snapshot_own(s, retained);
+    lf_snapshot_own(s, retained_big.entry); /* NULL (no big size) takes no slot */
     s->domtree_offset = lf_snapshot_own(s, tree.child_offset);
     s->domtree_child = lf_snapshot_own(s, tree.child);
     s->reachable_count = result.reachable_count;
@@ -79,6 +84,7 @@ nomem:
     free(root_node);
     lf_big_free(idom);
     lf_big_free(retained);
+    lf_size_table_free(&retained_big);
     return lf_fail_nomem(err, "computing dominators");
 }
 
@@ -107,15 +113,15 @@ int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node,
             continue;
         uint32_t c = group_of_node[v];
         t->count[c]++;
-        t->shallow[c] += s->object_shallow[v];
+        t->shallow[c] += lf_snapshot_shallow(s, v);
         if (s->idom && s->idom[v] == LF_NODE_NONE) {
             t->unreachable_count[c]++;
-            t->unreachable_shallow[c] += s->object_shallow[v];
+            t->unreachable_shallow[c] += lf_snapshot_shallow(s, v);
         }
     }
     if (s->idom && lf_class_retained(s->domtree_offset, s->domtree_child, s->object_count,
-                                     group_of_node, groups, s->retained,
-                                     (s->flags & LF_SNAP_EMPTY_UNCOUNTED) ? s->object_shallow : NULL,
+                                     group_of_node, groups, &s->retained,
+                                     (s->flags & LF_SNAP_EMPTY_UNCOUNTED) ? &s->object_shallow : NULL,
                                      t->retained)) {
         lf_class_totals_free(t);
         return lf_fail_nomem(err, "class totals");

@@ -42,10 +42,10 @@ static void count_one(lf_class_diff *d, const lf_snapshot *s, const uint32_t *gr
         return; /* every live object's group has a row */
     if (created) {
         d->row[k].created++;
-        d->row[k].created_bytes += s->object_shallow[node];
+        d->row[k].created_bytes += lf_snapshot_shallow(s, node);
     } else {
         d->row[k].deleted++;
-        d->row[k].freed_bytes += s->object_shallow[node];
+        d->row[k].freed_bytes += lf_snapshot_shallow(s, node);
     }
 }
 

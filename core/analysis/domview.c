@@ -8,7 +8,7 @@
 
 int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
 {
-    if (s->source_format != LF_FORMAT_V8 || s->object_shallow[node] != 0)
+    if (s->source_format != LF_FORMAT_V8 || lf_snapshot_shallow(s, node) != 0)
         return 0;
     return lf_snapshot_named_index(s, node) != UINT32_MAX;
 }
@@ -43,7 +43,7 @@ static int tally_alloc(class_tally *t, uint32_t classes)
 
 static int visible_alone(const lf_snapshot *s, size_t rank, uint32_t node, uint64_t top, uint64_t min)
 {
-    return (top == 0 || rank < top) && s->retained[node] >= min;
+    return (top == 0 || rank < top) && lf_snapshot_retained(s, node) >= min;
 }
 
 /* Pass 1: how many entries are visible alone (a prefix: retained only
@@ -60,8 +60,8 @@ static size_t tally_rest(lf_top_cursor *c, uint64_t top, uint64_t min, class_tal
             continue;
         }
         t->count[cls]++;
-        t->shallow[cls] += s->object_shallow[e.node];
-        t->retained[cls] += s->retained[e.node];
+        t->shallow[cls] += lf_snapshot_shallow(s, e.node);
+        t->retained[cls] += lf_snapshot_retained(s, e.node);
     }
     return alone;
 }
@@ -146,8 +146,8 @@ static void make_rows(const lf_snapshot *s, lf_top_view *v, size_t alone, lf_top
         lf_top_row one = {0};
         if (i < alone) {
             uint32_t node = v->entry[i].node;
-            one = (lf_top_row){(uint32_t)i, s->object_class[node], 0, 0, 0, s->object_shallow[node],
-                               s->retained[node]};
+            one = (lf_top_row){(uint32_t)i, s->object_class[node], 0, 0, 0, lf_snapshot_shallow(s, node),
+                               lf_snapshot_retained(s, node)};
         }
         if (g < group_count && (i == alone || row_before(v, &groups[g], &one)))
             v->row[v->row_count++] = groups[g++];
@@ -228,8 +228,8 @@ int lf_summarize_hidden(const lf_snapshot *s, const uint32_t *nodes, size_t coun
     if (!cls)
         return -1;
     for (size_t i = 0; i < count; i++) {
-        out->shallow += s->object_shallow[nodes[i]];
-        out->retained += s->retained[nodes[i]];
+        out->shallow += lf_snapshot_shallow(s, nodes[i]);
+        out->retained += lf_snapshot_retained(s, nodes[i]);
         cls[i] = s->object_class[nodes[i]];
     }
     out->count = count;

@@ -135,7 +135,7 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
             *slot = t->count;
         }
         lf_owner *o = &t->owner[*slot - 1];
-        o->retained[side] += s->retained[v];
+        o->retained[side] += lf_snapshot_retained(s, v);
         o->objects[side] += objects[v];
         if (o->node[side] == LF_NODE_NONE)
             o->node[side] = v;

@@ -122,7 +122,8 @@ static int by_kind_then_node(const void *a, const void *b)
 static int by_retained(const void *a, const void *b)
 {
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    uint64_t x = sorting->retained[sorting_rows[i].node], y = sorting->retained[sorting_rows[j].node];
+    uint64_t x = lf_snapshot_retained(sorting, sorting_rows[i].node);
+    uint64_t y = lf_snapshot_retained(sorting, sorting_rows[j].node);
     if (x != y)
         return x > y ? -1 : 1;
     return i < j ? -1 : i > j;
@@ -188,7 +189,7 @@ int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_row *rows, uint64_t co
         k->roots++;
         if (!prev || r->kind != prev->kind || r->node != prev->node) {
             k->objects++; /* an object named twice by one kind counts once */
-            k->retained += s->retained[r->node];
+            k->retained += lf_snapshot_retained(s, r->node);
         }
     }
     free(o);

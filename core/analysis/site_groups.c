@@ -133,7 +133,7 @@ void lf_site_estimates(const lf_snapshot *s, const uint32_t *group_of_node, uint
         uint32_t samples = s->object_samples[v];
         if (!samples || !s->object_site[v])
             continue;
-        double words = (double)s->object_shallow[v] / 8.0;
+        double words = (double)lf_snapshot_shallow(s, v) / 8.0;
         double p = -expm1(words * log1p(-rate)); /* 1 - (1 - rate)^words */
         uint32_t k = group_of_node[v];
         est_count[k] += p > 0 ? 1.0 / p : 0;

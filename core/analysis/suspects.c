@@ -44,7 +44,8 @@ static uint32_t main_child(const lf_snapshot *s, uint32_t node)
     if (first == end)
         return LF_NODE_NONE;
     uint32_t child = s->domtree_child[first];
-    return (double)s->retained[child] < LF_SUSPECT_DESCEND * (double)s->retained[node] ? LF_NODE_NONE : child;
+    double share = LF_SUSPECT_DESCEND * (double)lf_snapshot_retained(s, node);
+    return (double)lf_snapshot_retained(s, child) < share ? LF_NODE_NONE : child;
 }
 
 /* Walks down from node while one child holds most of it. A chain of one
@@ -66,7 +67,7 @@ static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
     if (link == LF_NODE_NONE || s->object_class[link] != cls)
         return 0;
     acc->cls = cls;
-    acc->bytes = s->retained[link];
+    acc->bytes = lf_snapshot_retained(s, link);
     acc->count = 0;
     /* every link below, however short the tail */
     while (link != LF_NODE_NONE && s->object_class[link] == cls) {
@@ -103,8 +104,8 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t
     size_t n = 0;
     for (uint32_t i = first; i < end; i++) {
         uint32_t child = s->domtree_child[i];
-        if (s->retained[child] < apart)
-            c[n++] = (class_bytes){s->object_class[child], s->retained[child]};
+        if (lf_snapshot_retained(s, child) < apart)
+            c[n++] = (class_bytes){s->object_class[child], lf_snapshot_retained(s, child)};
     }
     qsort(c, n, sizeof *c, by_class);
     acc->cls = LF_NODE_NONE;
@@ -139,19 +140,19 @@ static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_l
                    uint32_t **stack, size_t *depth, size_t *cap)
 {
     lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
-                    .retained = s->retained[node], .holder_row = -1};
+                    .retained = lf_snapshot_retained(s, node), .holder_row = -1};
     f.acc.point = descend(s, node);
     if (chain_below(s, &f.acc))
         return lf_suspect_add(list, &f);
     uint64_t apart = 0;
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
         uint32_t child = s->domtree_child[i];
-        if (s->retained[child] < t)
+        if (lf_snapshot_retained(s, child) < t)
             break;
         if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
             return -1;
         (*stack)[(*depth)++] = child;
-        apart += s->retained[child];
+        apart += lf_snapshot_retained(s, child);
     }
     if (apart > 0 && f.retained - apart < t)
         return 0;
@@ -171,11 +172,11 @@ static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t
     int rc = sum && count && largest ? 0 : lf_fail_nomem(err, "suspects by class");
     for (size_t k = 0; k < v->entry_count && !rc; k++) {
         uint32_t node = v->entry[k].node, cls = s->object_class[node];
-        if (s->retained[node] >= t)
+        if (lf_snapshot_retained(s, node) >= t)
             continue;
         if (count[cls]++ == 0)
             largest[cls] = node;    /* entries come largest first */
-        sum[cls] += s->retained[node];
+        sum[cls] += lf_snapshot_retained(s, node);
     }
     for (uint32_t c = 0; c < s->class_count && !rc; c++) {
         if (count[c] < 2 || sum[c] < t)
@@ -205,7 +206,7 @@ static int by_retained(const void *pa, const void *pb)
 
 int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list *list, lf_error *err)
 {
-    if (!s->retained)
+    if (!lf_snapshot_has_retained(s))
         return lf_fail(err, LF_ERR_SYSTEM, "suspects need an analysed snapshot");
     uint64_t t = (uint64_t)ceil(threshold * (double)s->reachable_shallow);
     if (t == 0)
@@ -219,7 +220,7 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     /* entries come largest first: push in reverse so the largest is examined first */
     for (size_t k = v.entry_count; k-- > 0 && !rc;) {
         uint32_t node = v.entry[k].node;
-        if (s->retained[node] < t)
+        if (lf_snapshot_retained(s, node) < t)
             continue;
         if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack))
             rc = -1;

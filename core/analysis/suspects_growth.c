@@ -46,7 +46,8 @@ static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, 
         uint32_t v = order[i];
         for (size_t k = 0; k < count; k++)
             if (h->row_key[f[k].holder_row] == sig[v] &&
-                (f[k].node == LF_NODE_NONE || s->retained[v] > s->retained[f[k].node]))
+                (f[k].node == LF_NODE_NONE ||
+                 lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node)))
                 f[k].node = v;
     }
     free(sig);
@@ -68,7 +69,7 @@ static int bytes_rates(const lf_snapshot *s, lf_suspect *f, size_t count)
     for (uint32_t v = 0; v < s->object_count; v++)
         if (s->idom[v] != LF_NODE_NONE && lf_snapshot_counted(s, v)) {
             n[s->object_class[v]]++;
-            bytes[s->object_class[v]] += s->object_shallow[v];
+            bytes[s->object_class[v]] += lf_snapshot_shallow(s, v);
         }
     for (size_t k = 0; k < count; k++) {
         uint32_t c = f[k].cls;
@@ -247,7 +248,7 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
     for (size_t k = 0; k < count; k++) {
         if (f[k].node == LF_NODE_NONE)
             continue;
-        f[k].retained = last->retained[f[k].node];
+        f[k].retained = lf_snapshot_retained(last, f[k].node);
         if (lf_accumulation_find(last, f[k].node, &f[k].acc, err))
             return -1;
     }

@@ -10,7 +10,8 @@
 /* The tree's order (graph/domtree.c sorts each child list by it). */
 static int before(const lf_snapshot *s, uint32_t a, uint32_t b)
 {
-    return s->retained[a] > s->retained[b] || (s->retained[a] == s->retained[b] && a < b);
+    uint64_t ra = lf_snapshot_retained(s, a), rb = lf_snapshot_retained(s, b);
+    return ra > rb || (ra == rb && a < b);
 }
 
 static uint32_t head(const lf_top_cursor *c, size_t i)

@@ -550,7 +550,11 @@ static int by_class_node(const void *a, const void *b);
 
 typedef struct node_tables {
     uint32_t *class_of;        /* node -> lf class (= class index, or extra classes) */
-    uint64_t *shallow;
+    uint32_t *shallow;         /* narrow sizes (graph/sizes.h): arrays of 4 GiB or more in */
+    lf_size_table shallow_big; /* shallow_big, which threads add to under big_lock */
+    pthread_mutex_t big_lock;
+    int big_lock_made;
+    int big_failed;            /* no memory for shallow_big */
     lf_edge_offsets_mut edge_offset; /* counts in pass 2, offsets in pass 3 */
     uint32_t *record_low;      /* node -> offset of its sub-record, see hprof_record_at */
     uint8_t *record_high;      /* NULL when the dump is under 4 GiB */
@@ -577,6 +581,19 @@ static int by_class_node(const void *a, const void *b)
     uint32_t x = current_tables->class_node[*(const uint32_t *)a];
     uint32_t y = current_tables->class_node[*(const uint32_t *)b];
     return x < y ? -1 : x > y;
+}
+
+/* A node's shallow size; the rare one of 4 GiB or more under the lock. */
+static inline void set_shallow(node_tables *t, uint32_t node, uint64_t bytes)
+{
+    if (bytes < LF_SIZE_BIG) {
+        t->shallow[node] = (uint32_t)bytes;
+        return;
+    }
+    pthread_mutex_lock(&t->big_lock);
+    if (lf_size_store(t->shallow, &t->shallow_big, node, bytes))
+        t->big_failed = 1;
+    pthread_mutex_unlock(&t->big_lock);
 }
 
 static uint32_t node_of(const node_tables *t, uint64_t id)
@@ -678,13 +695,13 @@ static int64_t measure_class_object(hprof_reader *r, node_tables *t, uint32_t no
     if (k == HPROF_NONE) { /* id 0: no reference can name it; a bare object */
         r->warnings++;
         t->class_of[node] = t->mirror_class;
-        t->shallow[node] = 0;
+        set_shallow(t, node, 0);
         return 0;
     }
     const hprof_class *kc = &r->classes[k];
     t->class_node[k] = node;
     t->class_of[node] = r->class_class != HPROF_NONE ? r->class_class : t->mirror_class;
-    t->shallow[node] = hprof_mirror_shallow(r, kc);
+    set_shallow(t, node, hprof_mirror_shallow(r, kc));
     uint64_t edges = 0;
     edges += kc->super_id != 0;
     edges += kc->loader_id != 0;
@@ -705,12 +722,12 @@ static inline uint64_t measure_instance(hprof_reader *r, node_tables *t, uint32_
     if (k == HPROF_NONE) {
         r->warnings++;
         t->class_of[node] = t->unknown_class;
-        t->shallow[node] = (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment;
+        set_shallow(t, node, (r->header_size + len + r->alignment - 1) / r->alignment * r->alignment);
         return 0;
     }
     const hprof_class *kc = &r->classes[k];
     t->class_of[node] = k;
-    t->shallow[node] = kc->shallow;
+    set_shallow(t, node, kc->shallow);
     if (len != kc->data_size) {
         r->warnings++; /* field data that disagrees with the class: no fields read */
         return 1;
@@ -730,7 +747,7 @@ static inline uint64_t measure_object_array(hprof_reader *r, node_tables *t, uin
     uint32_t k = class_of_id(r, hprof_id(c, id));
     uint64_t edges = k != HPROF_NONE; /* -> its class */
     t->class_of[node] = k == HPROF_NONE ? t->obj_array_class : k;
-    t->shallow[node] = hprof_array_shallow(r, n, r->ref_size);
+    set_shallow(t, node, hprof_array_shallow(r, n, r->ref_size));
     const uint8_t *p = r->data + c->pos;
     for (uint32_t i = 0; i < n; i++, p += id)
         edges += !ref_is_null(p, id);
@@ -744,7 +761,7 @@ static inline uint64_t measure_primitive_array(hprof_reader *r, node_tables *t, 
     uint8_t type = hprof_u1(c);
     uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
     t->class_of[node] = k == HPROF_NONE ? t->prim_class[type < 12 ? type : HPROF_LONG] : k;
-    t->shallow[node] = hprof_array_shallow(r, n, hprof_type_size(type, r->id_size));
+    set_shallow(t, node, hprof_array_shallow(r, n, hprof_type_size(type, r->id_size)));
     return k != HPROF_NONE; /* -> its class */
 }
 
@@ -1679,6 +1696,7 @@ static int allocate_node_tables(hprof_read *h)
     const uint32_t n = (uint32_t)r->id_count;
     t->class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t->class_of);
     t->shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t->shallow);
+    t->big_lock_made = pthread_mutex_init(&t->big_lock, NULL) == 0;
     /* the total is not known before pass 2 has counted: narrow, widened
      * then if it does not fit */
     const int offsets_failed = lf_edge_offsets_alloc(&t->edge_offset, n, 0);
@@ -1691,8 +1709,9 @@ static int allocate_node_tables(hprof_read *h)
     t->class_node = malloc((r->class_count + 1) * sizeof *t->class_node);
     /* serials per object only when some object has an allocation trace */
     t->object_site = r->has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
-    if (!t->class_of || !t->shallow || offsets_failed || (repeats && !t->seen) || !t->class_node ||
-        !t->record_low || (past_4g && !t->record_high) || (r->has_alloc_traces && !t->object_site))
+    if (!t->class_of || !t->shallow || !t->big_lock_made || offsets_failed || (repeats && !t->seen) ||
+        !t->class_node || !t->record_low || (past_4g && !t->record_high) ||
+        (r->has_alloc_traces && !t->object_site))
         return lf_fail_nomem(h->err, "reading objects");
     for (size_t i = 0; i <= r->class_count; i++)
         t->class_node[i] = LF_NODE_NONE;
@@ -1711,6 +1730,9 @@ static int measure_pass(hprof_read *h)
         states[k] = t;
     if (walk_parallel(r, h->threads, 2, pass2_visit, states) < 0)
         return -1;
+    if (t->big_failed)
+        return lf_fail_nomem(h->err, "reading objects");
+    lf_size_table_sort(&t->shallow_big); /* threads add in any order */
     lf_big_free(t->seen);
     t->seen = NULL;
     drop_unused_extra_classes(r, t, (uint32_t)r->id_count);
@@ -2056,7 +2078,9 @@ static int hand_over(hprof_read *h, uint64_t edge_count)
         if (handed[i] && !lf_snapshot_own(out, handed[i]))
             lf_big_free(handed[i]); /* cannot happen: the snapshot has room for all */
     out->object_class = t->class_of;
-    out->object_shallow = t->shallow;
+    out->object_shallow = lf_sizes_of(t->shallow, &t->shallow_big);
+    if (lf_snapshot_own(out, t->shallow_big.entry))
+        t->shallow_big = (lf_size_table){0};
     out->edge_offset = lf_edge_offsets_view(t->edge_offset);
     out->edge_target = h->s.target;
     out->class_name = h->class_name;
@@ -2105,6 +2129,10 @@ static void read_free(hprof_read *h)
     lf_idrank_free(&t->rank);
     lf_big_free(t->class_of);
     lf_big_free(t->shallow);
+    lf_size_table_free(&t->shallow_big);
+    if (t->big_lock_made)
+        pthread_mutex_destroy(&t->big_lock);
+    t->big_lock_made = 0;
     lf_edge_offsets_free(&t->edge_offset);
     lf_big_free(t->seen);
     lf_big_free(t->record_low);

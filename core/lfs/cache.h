@@ -12,7 +12,10 @@
 
 /* Bumped whenever a reader or the analysis changes what it produces, so
  * caches written by an older leakfind are not trusted. */
-#define LF_CACHE_GENERATION 5 /* 2: allocation sites; 3: non-owning edges counted; 4: thread names unquoted; 5: class loaders */
+/* 2: allocation sites; 3: non-owning edges counted; 4: thread names
+ * unquoted; 5: class loaders; 6: 4-byte sizes (format 1.2), which an older
+ * cache would have widened into memory on every open */
+#define LF_CACHE_GENERATION 6
 
 /* Fills key for the regular file open on fd read with opt. Returns 0 or -1
  * (err; a pipe or device has no key). */

@@ -21,7 +21,10 @@ enum lfs_chunk_id {
     LFS_CLSN = LFS_FOURCC('C', 'L', 'S', 'N'), /* u32 class name string */
     LFS_OIDS = LFS_FOURCC('O', 'I', 'D', 'S'), /* u64 object id */
     LFS_OCLS = LFS_FOURCC('O', 'C', 'L', 'S'), /* u32 object class */
-    LFS_OSHL = LFS_FOURCC('O', 'S', 'H', 'L'), /* u64 object shallow size */
+    LFS_OSHL = LFS_FOURCC('O', 'S', 'H', 'L'), /* up to 1.1: u64 object shallow size */
+    /* 1.2: sizes in 4 bytes, LF_SIZE_BIG for one in the big table (graph/sizes.h) */
+    LFS_OSH4 = LFS_FOURCC('O', 'S', 'H', '4'), /* u32 object shallow size */
+    LFS_OSHB = LFS_FOURCC('O', 'S', 'H', 'B'), /* optional: 16-byte (u32 node, u32 0, u64 bytes) */
     LFS_EOFF = LFS_FOURCC('E', 'O', 'F', 'F'), /* u64 edge offsets, objects+1 */
     LFS_ETGT = LFS_FOURCC('E', 'T', 'G', 'T'), /* u32 edge target | weak bit */
     LFS_ELBL = LFS_FOURCC('E', 'L', 'B', 'L'), /* u32 edge label */
@@ -29,7 +32,9 @@ enum lfs_chunk_id {
     LFS_ROOT = LFS_FOURCC('R', 'O', 'O', 'T'), /* 16-byte root records */
     LFS_ONAM = LFS_FOURCC('O', 'N', 'A', 'M'), /* (u32 object, u32 string) named objects */
     LFS_IDOM = LFS_FOURCC('I', 'D', 'O', 'M'), /* u32 immediate dominator */
-    LFS_RETN = LFS_FOURCC('R', 'E', 'T', 'N'), /* u64 retained size */
+    LFS_RETN = LFS_FOURCC('R', 'E', 'T', 'N'), /* up to 1.1: u64 retained size */
+    LFS_RET4 = LFS_FOURCC('R', 'E', 'T', '4'), /* 1.2: u32 retained size */
+    LFS_RETB = LFS_FOURCC('R', 'E', 'T', 'B'), /* 1.2, optional: big retained sizes, as OSHB */
     LFS_DTOF = LFS_FOURCC('D', 'T', 'O', 'F'), /* u32 dominator-tree child offsets, objects+2 */
     LFS_DTCH = LFS_FOURCC('D', 'T', 'C', 'H'), /* u32 dominator-tree children */
     /* 1.1: allocation sites, optional */

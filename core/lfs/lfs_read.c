@@ -48,6 +48,7 @@ typedef enum check_kind {
     CHECK_NAMED,             /* node < limit and increasing, string < limit2 */
     CHECK_FRAMES,            /* function and file < limit2 */
     CHECK_SITES,             /* frame < limit, caller < the site's own index (site 0: 0) */
+    CHECK_SIZES_BIG,         /* node < limit and increasing, reserved 0, bytes >= LF_SIZE_BIG */
 } check_kind;
 
 typedef struct chunk_in {
@@ -116,6 +117,16 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
             uint64_t index = first_elem + i;
             if ((v = get_u32(q)) >= limit || (v = get_u32(q + 4)) >= (index ? index : 1))
                 goto bad;
+        }
+        return 0;
+    case CHECK_SIZES_BIG:
+        for (i = 0; i < n; i++) {
+            const uint8_t *q = p + i * c->elem_size;
+            v = get_u32(q);
+            if (v >= limit || (first_elem + i > 0 && v <= *prev) || get_u32(q + 4) != 0 ||
+                get_u64(q + 8) < LF_SIZE_BIG)
+                goto bad;
+            *prev = v;
         }
         return 0;
     case CHECK_NAMED:
@@ -261,9 +272,9 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 
 /* Every chunk this reader knows, in table order; the checks' limits and the
  * expected counts are filled in from META. */
-enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_EOFF, C_EOF4, C_ETGT, C_ELBL, C_EKND,
-       C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN, C_DTOF, C_DTCH,
-       C_COUNT };
+enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_OSH4, C_OSHB, C_EOFF, C_EOF4,
+       C_ETGT, C_ELBL, C_EKND, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
+       C_RET4, C_RETB, C_DTOF, C_DTCH, C_COUNT };
 
 static const chunk_in chunk_kinds[C_COUNT] = {
     [C_META] = {LFS_META, "META", 1, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
@@ -272,7 +283,10 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_CLSN] = {LFS_CLSN, "CLSN", 1, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
     [C_OIDS] = {LFS_OIDS, "OIDS", 1, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
     [C_OCLS] = {LFS_OCLS, "OCLS", 1, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
-    [C_OSHL] = {LFS_OSHL, "OSHL", 1, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+    /* shallow sizes: OSH4 (and OSHB), or a 1.0/1.1 file's OSHL */
+    [C_OSHL] = {LFS_OSHL, "OSHL", 0, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+    [C_OSH4] = {LFS_OSH4, "OSH4", 0, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+    [C_OSHB] = {LFS_OSHB, "OSHB", 0, 16, 0, CHECK_SIZES_BIG, 0, 0, 0, 0, 0, 0, 0},
     /* one of the two (expect_graph) */
     [C_EOFF] = {LFS_EOFF, "EOFF", 0, 8, 0, CHECK_U64_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
     [C_EOF4] = {LFS_EOF4, "EOF4", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
@@ -288,6 +302,8 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_CLDR] = {LFS_CLDR, "CLDR", 0, 4, 0, CHECK_U32_NODE_OR_NONE, 0, 0, 0, 0, 0, 0, 0},
     [C_IDOM] = {LFS_IDOM, "IDOM", 0, 4, 0, CHECK_U32_IDOM, 0, 0, 0, 0, 0, 0, 0},
     [C_RETN] = {LFS_RETN, "RETN", 0, 8, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+    [C_RET4] = {LFS_RET4, "RET4", 0, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
+    [C_RETB] = {LFS_RETB, "RETB", 0, 16, 0, CHECK_SIZES_BIG, 0, 0, 0, 0, 0, 0, 0},
     [C_DTOF] = {LFS_DTOF, "DTOF", 0, 4, 0, CHECK_U32_OFFSETS, 0, 0, 0, 0, 0, 0, 0},
     [C_DTCH] = {LFS_DTCH, "DTCH", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
 };
@@ -421,6 +437,20 @@ static int read_meta(lfs_reading *r, lf_error *err)
     return 0;
 }
 
+/* A big-size table (OSHB, RETB): 16-byte entries, at most one per object. */
+static int expect_big_sizes(lfs_reading *r, int c, lf_error *err)
+{
+    chunk_in *k = &r->chunk[c];
+    const uint64_t n = r->meta[LFS_META_OBJECT_COUNT];
+    if (!k->present)
+        return 0;
+    if (k->size % k->elem_size || k->size / k->elem_size > n)
+        return lf_fail_at(err, k->offset, "corrupt leakfind snapshot", "bad %s size", k->name);
+    k->elem_count = k->size / k->elem_size;
+    k->limit = n;
+    return 0;
+}
+
 /* Strings, classes, objects, edges and roots: the chunks every file has.
  * Counts are bounded by the file: each costs bytes in some chunk. */
 static int expect_graph(lfs_reading *r, lf_error *err)
@@ -449,6 +479,11 @@ static int expect_graph(lfs_reading *r, lf_error *err)
     if (chunk[C_EOF4].present && edges > UINT32_MAX)
         return lf_fail_at(err, chunk[C_EOF4].offset, "corrupt leakfind snapshot",
                           "EOF4 cannot hold %llu edges", (unsigned long long)edges);
+    chunk[C_OSH4].elem_count = n;
+    if (!chunk[C_OSH4].present && !chunk[C_OSHL].present)
+        return lf_fail_at(err, LFS_HEADER_SIZE, "corrupt leakfind snapshot", "chunk OSH4 is missing");
+    if (expect_big_sizes(r, C_OSHB, err))
+        return -1;
     chunk[C_EOFF].elem_count = n + 1;
     chunk[C_EOFF].last = edges;
     chunk[C_EOF4].elem_count = n + 1;
@@ -520,12 +555,16 @@ static int expect_analysis(lfs_reading *r, lf_error *err)
     const uint64_t n = r->meta[LFS_META_OBJECT_COUNT];
     chunk_in *chunk = r->chunk;
     for (int c = C_IDOM; c <= C_DTCH; c++)
-        if (!chunk[c].present)
+        if (!chunk[c].present && c != C_RETN && c != C_RETB &&
+            !(c == C_RET4 && chunk[C_RETN].present)) /* a 1.0/1.1 file: RETN */
             return lf_fail_at(err, LFS_HEADER_SIZE, "corrupt leakfind snapshot",
                               "chunk %s is missing", chunk[c].name);
     chunk[C_IDOM].elem_count = n;
     chunk[C_IDOM].limit = n;
     chunk[C_RETN].elem_count = n;
+    chunk[C_RET4].elem_count = n;
+    if (expect_big_sizes(r, C_RETB, err))
+        return -1;
     chunk[C_DTOF].elem_count = n + 2;
     chunk[C_DTOF].last = chunk[C_DTCH].size / 4;
     chunk[C_DTCH].elem_count = chunk[C_DTCH].size / 4;
@@ -537,6 +576,18 @@ static int expect_analysis(lfs_reading *r, lf_error *err)
 
 static int chunk_is_used(const lfs_reading *r, int c)
 {
+    const chunk_in *k = r->chunk;
+    /* the 4-byte sizes when the file has them (1.2), else the 8-byte ones;
+     * a big table only beside its 4-byte sizes */
+    switch (c) {
+    case C_OSHL: return !k[C_OSH4].present;
+    case C_OSH4: return k[C_OSH4].present;
+    case C_OSHB: return k[C_OSHB].present && k[C_OSH4].present;
+    case C_RETN: return r->has_analysis && !k[C_RET4].present;
+    case C_RET4: return r->has_analysis && k[C_RET4].present;
+    case C_RETB: return r->has_analysis && k[C_RETB].present && k[C_RET4].present;
+    default: break;
+    }
     return !((c >= C_IDOM && !r->has_analysis) ||
              ((c == C_ONAM || c == C_CLDR || c == C_EOFF || c == C_EOF4) && !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));
@@ -581,7 +632,6 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     out->class_name = (const uint32_t *)(base + chunk[C_CLSN].offset);
     out->object_id = (const uint64_t *)(base + chunk[C_OIDS].offset);
     out->object_class = (const uint32_t *)(base + chunk[C_OCLS].offset);
-    out->object_shallow = (const uint64_t *)(base + chunk[C_OSHL].offset);
     out->edge_target = (const uint32_t *)(base + chunk[C_ETGT].offset);
     out->edge_label = (const uint32_t *)(base + chunk[C_ELBL].offset);
     out->edge_kind = (const uint8_t *)(base + chunk[C_EKND].offset);
@@ -685,13 +735,43 @@ static int point_analysis(const lfs_reading *r, const uint8_t *base, lf_snapshot
     const uint64_t *meta = r->meta;
     const chunk_in *chunk = r->chunk;
     out->idom = (const uint32_t *)(base + chunk[C_IDOM].offset);
-    out->retained = (const uint64_t *)(base + chunk[C_RETN].offset);
     out->domtree_offset = (const uint32_t *)(base + chunk[C_DTOF].offset);
     out->domtree_child = (const uint32_t *)(base + chunk[C_DTCH].offset);
     out->reachable_count = (uint32_t)meta[LFS_META_REACHABLE_COUNT];
     out->reachable_shallow = meta[LFS_META_REACHABLE_SHALLOW];
     out->analysis_flags = (unsigned)meta[LFS_META_ANALYSIS_FLAGS];
     return check_domtree(out, chunk[C_DTCH].offset, err);
+}
+
+/* Sizes in 4 bytes and a big table, mapped (1.2), or made from a 1.0/1.1
+ * file's 8-byte ones (memory the snapshot owns). */
+static int point_sizes(const lfs_reading *r, const uint8_t *base, int narrow, int big, int wide,
+                       lf_snapshot *out, lf_sizes *into, lf_error *err)
+{
+    const chunk_in *chunk = r->chunk;
+    if (chunk[narrow].present) {
+        into->narrow = (const uint32_t *)(base + chunk[narrow].offset);
+        into->big = chunk[big].present ? (const lf_size_big *)(base + chunk[big].offset) : NULL;
+        into->big_count = chunk[big].present ? chunk[big].elem_count : 0;
+        return 0;
+    }
+    const uint32_t n = out->object_count;
+    const uint8_t *p = base + chunk[wide].offset;
+    uint32_t *made = lf_big_malloc(((size_t)n + 1) * sizeof *made);
+    if (!lf_snapshot_own(out, made)) {
+        lf_big_free(made);
+        return lf_fail_nomem(err, "opening");
+    }
+    lf_size_table table = {0};
+    int failed = 0;
+    for (uint32_t v = 0; v < n && !failed; v++)
+        failed = lf_size_store(made, &table, v, get_u64(p + 8 * (uint64_t)v));
+    if (failed || (table.entry && !lf_snapshot_own(out, table.entry))) {
+        lf_size_table_free(&table);
+        return lf_fail_nomem(err, "opening");
+    }
+    *into = lf_sizes_of(made, &table);
+    return 0;
 }
 
 /* Only a file that passed every check is mapped and pointed into. */
@@ -705,7 +785,10 @@ static int map_snapshot(const lfs_reading *r, lf_snapshot *out, lf_error *err)
     lf_resident_track(map, (size_t)r->file_size);
     out->map_size = (size_t)r->file_size;
     point_graph(r, base, out);
-    if (point_edge_offsets(r, base, out, err) || copy_named(r, base, out, err)) {
+    if (point_edge_offsets(r, base, out, err) ||
+        point_sizes(r, base, C_OSH4, C_OSHB, C_OSHL, out, &out->object_shallow, err) ||
+        (r->has_analysis && point_sizes(r, base, C_RET4, C_RETB, C_RETN, out, &out->retained, err)) ||
+        copy_named(r, base, out, err)) {
         lf_snapshot_free(out);
         return -1;
     }

@@ -105,7 +105,9 @@ static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, con
     ADD(LFS_CLSN, s->class_name, (uint64_t)s->class_count * 4);
     ADD(LFS_OIDS, object_id, n * 8);
     ADD(LFS_OCLS, s->object_class, n * 4);
-    ADD(LFS_OSHL, s->object_shallow, n * 8);
+    ADD(LFS_OSH4, s->object_shallow.narrow, n * 4);
+    if (s->object_shallow.big_count)
+        ADD(LFS_OSHB, s->object_shallow.big, s->object_shallow.big_count * sizeof(lf_size_big));
     if (offsets_narrow)
         ADD(LFS_EOF4, edge_offset, (n + 1) * 4);
     else
@@ -126,7 +128,9 @@ static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, con
         ADD(LFS_CLDR, s->class_loader, (uint64_t)s->class_count * 4);
     if (has_analysis) {
         ADD(LFS_IDOM, s->idom, n * 4);
-        ADD(LFS_RETN, s->retained, n * 8);
+        ADD(LFS_RET4, s->retained.narrow, n * 4);
+        if (s->retained.big_count)
+            ADD(LFS_RETB, s->retained.big, s->retained.big_count * sizeof(lf_size_big));
         ADD(LFS_DTOF, s->domtree_offset, (n + 2) * 4);
         ADD(LFS_DTCH, s->domtree_child, (uint64_t)s->domtree_offset[n + 1] * 4);
     }
@@ -203,7 +207,7 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
                           const uint32_t *edge_label, const void *edge_offset, int offsets_narrow, int fd,
                           lf_error *err)
 {
-    const int has_analysis = s->idom && s->retained && s->domtree_offset && s->domtree_child;
+    const int has_analysis = s->idom && s->retained.narrow && s->domtree_offset && s->domtree_child;
     const int has_sites = s->object_site && s->site_count;
     uint64_t meta_field[LFS_META_FIELDS];
     fill_meta(s, has_analysis, has_sites, meta_field);

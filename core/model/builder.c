@@ -43,7 +43,9 @@ struct lf_builder {
      * puts the ones so far into it. */
     int ids_dense;
     uint64_t expected_objects;
-    uint64_t *object_id, *object_shallow;
+    uint64_t *object_id;
+    uint32_t *object_shallow;       /* narrow sizes, the big ones in shallow_big */
+    lf_size_table shallow_big;
     uint32_t *object_class;
     size_t object_count, object_cap, object_cap_shallow, object_cap_class;
     /* Pending edges, one array per field, so that when the sources come in
@@ -93,6 +95,7 @@ void lf_builder_free(lf_builder *b)
     lf_big_free(b->class_name);
     lf_big_free(b->object_id);
     lf_big_free(b->object_shallow);
+    lf_size_table_free(&b->shallow_big);
     lf_big_free(b->object_class);
     lf_big_free(b->edge_to_id);
     lf_big_free(b->edge_from);
@@ -194,26 +197,26 @@ int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t
          lf_vec_reserve((void **)&b->object_id, &b->object_cap, need, sizeof(uint64_t))) ||
         (need > b->object_cap_shallow &&
          lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, need,
-                        sizeof(uint64_t))) ||
+                        sizeof(uint32_t))) ||
         (need > b->object_cap_class &&
          lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, need, sizeof(uint32_t))))
         return LF_BUILDER_NOMEM;
+    const uint32_t node = (uint32_t)b->object_count;
+    if (lf_size_store(b->object_shallow, &b->shallow_big, node, shallow))
+        return LF_BUILDER_NOMEM;
     if (b->ids_dense && id == b->object_count) {
         b->object_id[b->object_count] = id;
-        b->object_shallow[b->object_count] = shallow;
         b->object_class[b->object_count] = class_index;
         b->object_count++;
         return LF_BUILDER_OK;
     }
-    if (b->ids_dense && leave_dense_ids(b))
-        return LF_BUILDER_NOMEM;
-    int added = lf_idmap_add(&b->node_by_id, id, (uint32_t)b->object_count);
-    if (added < 0)
-        return LF_BUILDER_NOMEM;
-    if (added > 0)
-        return LF_BUILDER_DUPLICATE;
+    int added = b->ids_dense && leave_dense_ids(b) ? -1 : lf_idmap_add(&b->node_by_id, id, node);
+    if (added != 0) { /* not an object after all: its big size goes too */
+        if (shallow >= LF_SIZE_BIG)
+            b->shallow_big.count--;
+        return added < 0 ? LF_BUILDER_NOMEM : LF_BUILDER_DUPLICATE;
+    }
     b->object_id[b->object_count] = id;
-    b->object_shallow[b->object_count] = shallow;
     b->object_class[b->object_count] = class_index;
     b->object_count++;
     return LF_BUILDER_OK;
@@ -227,7 +230,7 @@ int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges)
     size_t o = (size_t)objects, e = (size_t)edges;
     if ((o && (lf_vec_reserve((void **)&b->object_id, &b->object_cap, o, sizeof(uint64_t)) ||
                lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, o,
-                              sizeof(uint64_t)) ||
+                              sizeof(uint32_t)) ||
                lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, o,
                               sizeof(uint32_t)) ||
                (!b->ids_dense && lf_idmap_reserve(&b->node_by_id, objects)))) ||
@@ -484,7 +487,7 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     if (!b->object_id) { /* an empty snapshot still gets valid pointers */
         if (lf_vec_reserve((void **)&b->object_id, &b->object_cap, 1, sizeof(uint64_t)) ||
             lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, 1,
-                           sizeof(uint64_t)) ||
+                           sizeof(uint32_t)) ||
             lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, 1, sizeof(uint32_t)))
             goto nomem;
     }
@@ -492,12 +495,15 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
         lf_vec_reserve((void **)&b->class_name, &b->class_cap, 1, sizeof *b->class_name))
         goto nomem;
     out->object_id = lf_snapshot_own(out, b->object_id);
-    out->object_shallow = lf_snapshot_own(out, b->object_shallow);
+    out->object_shallow = lf_sizes_of(lf_snapshot_own(out, b->object_shallow), &b->shallow_big);
+    lf_snapshot_own(out, b->shallow_big.entry); /* in node order already: nodes are made in order */
+    b->shallow_big = (lf_size_table){0};
     out->object_class = lf_snapshot_own(out, b->object_class);
     out->class_name = lf_snapshot_own(out, b->class_name);
     out->string_bytes = lf_snapshot_own(out, b->strings.bytes);
     out->string_offset = lf_snapshot_own(out, b->strings.offset);
-    b->object_id = b->object_shallow = NULL;
+    b->object_id = NULL;
+    b->object_shallow = NULL;
     b->object_class = b->class_name = NULL;
     b->strings.bytes = NULL;
     b->strings.offset = NULL;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../../graph/graph.h"
+#include "../../graph/sizes.h"
 #include "../base/error.h"
 
 typedef enum lf_source_format {
@@ -134,7 +135,7 @@ typedef struct lf_snapshot {
 
     const uint64_t *object_id;        /* node -> id in the source; NULL: see lazy */
     const uint32_t *object_class;     /* node -> class */
-    const uint64_t *object_shallow;   /* node -> bytes */
+    lf_sizes object_shallow;          /* node -> bytes: read with lf_snapshot_shallow */
     lf_edge_offsets edge_offset;      /* node -> first edge; object_count+1 entries */
     const uint32_t *edge_target;      /* edge -> node | LF_EDGE_WEAK */
     const uint32_t *edge_label;       /* edge -> string index or element index; NULL: lazy */
@@ -171,7 +172,7 @@ typedef struct lf_snapshot {
 
     /* Analysis, present when computed or stored in the file (else NULL). */
     const uint32_t *idom;             /* node -> node, LF_NODE_SUPER, LF_NODE_NONE */
-    const uint64_t *retained;         /* node -> bytes */
+    lf_sizes retained;                /* node -> bytes: lf_snapshot_retained; narrow NULL: absent */
     const uint32_t *domtree_offset;   /* slot -> first child; object_count+2 entries */
     const uint32_t *domtree_child;    /* dominator-tree children, largest first */
     uint32_t reachable_count;
@@ -225,10 +226,27 @@ static inline uint64_t lf_snapshot_edges_end(const lf_snapshot *s, uint32_t node
     return lf_edge_offset_at(s->edge_offset, (uint64_t)node + 1);
 }
 
+/* An object's own bytes, and the bytes it retains (needs the analysis). */
+static inline uint64_t lf_snapshot_shallow(const lf_snapshot *s, uint32_t node)
+{
+    return lf_sizes_get(&s->object_shallow, node);
+}
+
+static inline uint64_t lf_snapshot_retained(const lf_snapshot *s, uint32_t node)
+{
+    return lf_sizes_get(&s->retained, node);
+}
+
+static inline int lf_snapshot_has_retained(const lf_snapshot *s)
+{
+    return s->retained.narrow != NULL;
+}
+
 /* Whether an object counts in per-class statistics (see LF_SNAP_EMPTY_UNCOUNTED). */
 static inline int lf_snapshot_counted(const lf_snapshot *s, uint32_t node)
 {
-    return !(s->flags & LF_SNAP_EMPTY_UNCOUNTED) || s->object_shallow[node] != 0;
+    /* a zero narrow value is a zero size: no table lookup */
+    return !(s->flags & LF_SNAP_EMPTY_UNCOUNTED) || s->object_shallow.narrow[node] != 0;
 }
 
 /* What to call an object for people: its own name when it has one ("class

@@ -701,6 +701,28 @@ static int name_synthetic_nodes(const v8_raw *raw, model *md, lf_error *err)
     return 0;
 }
 
+/* The reader's 8-byte sizes become 4-byte ones in the same block, which
+ * then shrinks (graph/sizes.h); the sizes of 4 GiB or more go to big. Entry
+ * v moves from bytes 8v to 4v, below what is still to be read: memcpy, as
+ * the two views of the block alias. Returns the narrow array, NULL when out
+ * of memory (the block is then still the reader's). */
+static uint32_t *narrow_sizes(v8_raw *raw, lf_size_table *big)
+{
+    unsigned char *block = (unsigned char *)raw->node_size;
+    for (uint32_t v = 0; v < raw->node_count; v++) {
+        uint64_t bytes;
+        memcpy(&bytes, block + 8 * (size_t)v, sizeof bytes);
+        uint32_t narrow = bytes < LF_SIZE_BIG ? (uint32_t)bytes : LF_SIZE_BIG;
+        if (narrow == LF_SIZE_BIG && lf_size_table_add(big, v, bytes))
+            return NULL;
+        memcpy(block + 4 * (size_t)v, &narrow, sizeof narrow);
+    }
+    size_t keep = ((size_t)raw->node_count + 1) * sizeof(uint32_t);
+    void *shrunk = lf_big_realloc(block, keep);
+    raw->node_size = NULL;
+    return shrunk ? shrunk : (uint32_t *)block;
+}
+
 /* The arrays become the snapshot's (out frees them from now on, even those
  * lf_snapshot_own could not take: those are freed here). */
 static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
@@ -716,12 +738,20 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     out->class_count = (uint32_t)md->class_count;
     out->root_count = (uint32_t)md->root_count;
     out->string_count = raw->strings.count;
-    void *handed[] = {raw->node_id, md->object_class, raw->node_size, lf_edge_offsets_block(raw->edge_offset),
+    lf_size_table size_big = {0};
+    uint32_t *size = narrow_sizes(raw, &size_big);
+    if (!size) { /* the reader frees raw->node_size */
+        lf_size_table_free(&size_big);
+        model_free(md);
+        memset(md, 0, sizeof *md);
+        return lf_fail_nomem(err, "reading the snapshot");
+    }
+    void *handed[] = {raw->node_id, md->object_class, size, size_big.entry, lf_edge_offsets_block(raw->edge_offset),
                       md->target, md->class_name, md->roots, raw->strings.offset, raw->strings.bytes,
                       md->named};
     int rc = 0;
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
-        if (rc || !lf_snapshot_own(out, handed[i])) {
+        if (handed[i] && (rc || !lf_snapshot_own(out, handed[i]))) {
             if (!rc)
                 lf_fail_nomem(err, "reading the snapshot");
             rc = -1;
@@ -730,7 +760,7 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     if (rc == 0) {
         out->object_id = NULL; /* 4 bytes per node, read through the lazy fields (v8.c) */
         out->object_class = md->object_class;
-        out->object_shallow = raw->node_size;
+        out->object_shallow = lf_sizes_of(size, &size_big);
         out->edge_offset = lf_edge_offsets_view(raw->edge_offset);
         out->edge_target = md->target;
         out->class_name = md->class_name;
@@ -740,7 +770,6 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     }
     memset(md, 0, sizeof *md);
     raw->node_id = NULL;
-    raw->node_size = NULL;
     raw->edge_offset = (lf_edge_offsets_mut){NULL, NULL};
     raw->strings.offset = NULL;
     raw->strings.bytes = NULL;

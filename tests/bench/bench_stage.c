@@ -89,7 +89,8 @@ int main(int argc, char **argv)
     const uint32_t n = s.object_count;
     uint32_t *root_node = malloc((s.root_count + 1) * sizeof *root_node);
     uint32_t *idom = malloc((size_t)n * sizeof *idom);
-    uint64_t *retained = malloc((size_t)n * sizeof *retained);
+    uint32_t *retained = malloc((size_t)n * sizeof *retained);
+    lf_size_table retained_big = {0};
     for (uint32_t r = 0; r < s.root_count; r++)
         root_node[r] = s.root[r].node;
     lf_graph g = lf_snapshot_graph(&s);
@@ -97,20 +98,22 @@ int main(int argc, char **argv)
     g.root_node = root_node;
     lf_dominator_result result;
     t0 = now();
-    if (lf_dominators_compute(&g, s.object_shallow, 0, idom, retained, &result))
+    if (lf_dominators_compute(&g, &s.object_shallow, 0, idom, retained, &retained_big, &result))
         return 4;
     report("dominators+retained", now() - t0, &s);
 
     lf_domtree tree;
     t0 = now();
-    if (lf_domtree_build(n, idom, retained, 2, &tree))
+    lf_sizes retained_sizes = lf_sizes_of(retained, &retained_big);
+    if (lf_domtree_build(n, idom, &retained_sizes, 2, &tree))
         return 4;
     report("dominator_tree", now() - t0, &s);
 
     uint64_t *class_retained = malloc((s.class_count + 1) * sizeof *class_retained);
     t0 = now();
-    if (lf_class_retained(tree.child_offset, tree.child, n, s.object_class, s.class_count, retained,
-                          (s.flags & LF_SNAP_EMPTY_UNCOUNTED) ? s.object_shallow : NULL, class_retained))
+    if (lf_class_retained(tree.child_offset, tree.child, n, s.object_class, s.class_count,
+                          &retained_sizes, (s.flags & LF_SNAP_EMPTY_UNCOUNTED) ? &s.object_shallow : NULL,
+                          class_retained))
         return 4;
     report("class_retained", now() - t0, &s);
     fprintf(stderr, "%u objects, %llu references, %u reachable\n", n,
@@ -120,6 +123,7 @@ int main(int argc, char **argv)
     free(root_node);
     free(idom);
     free(retained);
+    lf_size_table_free(&retained_big);
     lf_snapshot_free(&s);
     watching = 0;
     pthread_join(watcher, NULL);

@@ -31,7 +31,9 @@ enum { C_CLASS, C_HASHMAP, C_NODE, C_STRING, C_BYTES, C_OBJARR, C_ARRAYLIST, C_T
 #define VALUE_CLASSES 150
 
 static uint32_t n_max, n_used;
-static uint64_t *obj_id, *obj_shallow;
+static uint64_t *obj_id;
+static uint32_t *obj_shallow; /* sizes in 4 bytes, the big ones in shallow_big */
+static lf_size_table shallow_big;
 static uint32_t *obj_class;
 static gen_edge *edges;
 static uint64_t edge_count, edge_cap;
@@ -49,7 +51,8 @@ static uint32_t new_object(uint32_t cls, uint64_t shallow)
     uint32_t v = n_used++;
     obj_id[v] = next_address;
     next_address += (shallow + 7) & ~7ull;
-    obj_shallow[v] = shallow;
+    if (lf_size_store(obj_shallow, &shallow_big, v, shallow))
+        abort();
     obj_class[v] = cls;
     return v;
 }
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
     if (argc > 3)
         rng ^= strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ull;
     obj_id = malloc((size_t)n_max * 8);
-    obj_shallow = malloc((size_t)n_max * 8);
+    obj_shallow = malloc((size_t)n_max * 4);
     obj_class = malloc((size_t)n_max * 4);
     edge_cap = (uint64_t)n_max * 5 / 2 + 1024;
     edges = malloc(edge_cap * sizeof *edges);
@@ -293,7 +296,7 @@ int main(int argc, char **argv)
     s.string_count = strings.count;
     s.object_id = obj_id;
     s.object_class = obj_class;
-    s.object_shallow = obj_shallow;
+    s.object_shallow = lf_sizes_of(obj_shallow, &shallow_big);
     s.edge_offset.wide = edge_offset; /* the writer stores them narrow when they fit */
     s.edge_target = target;
     s.edge_label = label;

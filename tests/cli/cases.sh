@@ -68,6 +68,21 @@ case_ classes_weak_tsv 0 classes "$tmp/weak-bare.lfs"
 case_ convert_lfs_to_lfs 0 convert "$tmp/weak.lfs" -o "$tmp/weak2.lfs"
 cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && pass=$((pass + 1)) || { echo "FAIL convert of a converted file is not byte-identical"; fail=$((fail + 1)); }
 
+# sizes of 4 GiB or more (fixtures/graphs/big_chain.txt works them out): the
+# same answers from the text graph, from its .lfs (whose big tables are the
+# OSHB and RETB chunks) and from a .lfs without the analysis
+case_ dom_big_chain 0 dominators $G/big_chain.txt --flat --top 0 --min 0
+case_ classes_big_chain 0 classes $G/big_chain.txt
+case_ info_big_chain 0 info $G/big_chain.txt
+case_ convert_big_chain 0 convert $G/big_chain.txt -o "$tmp/big_chain.lfs"
+grep -q OSHB "$tmp/big_chain.lfs" && grep -q RETB "$tmp/big_chain.lfs" && pass=$((pass + 1)) ||
+    { echo "FAIL big_chain.lfs has no OSHB or RETB chunk"; fail=$((fail + 1)); }
+case_ dom_big_chain 0 dominators "$tmp/big_chain.lfs" --flat --top 0 --min 0
+case_ classes_big_chain 0 classes "$tmp/big_chain.lfs"
+case_ convert_big_chain_bare 0 convert $G/big_chain.txt --no-analysis -o "$tmp/big_chain-bare.lfs"
+case_ dom_big_chain 0 dominators "$tmp/big_chain-bare.lfs" --flat --top 0 --min 0
+case_ classes_big_chain 0 classes "$tmp/big_chain-bare.lfs"
+
 # bad input: exit 3 with the offset or line; system errors exit 4
 head -c 100 "$tmp/nested.lfs" >"$tmp/truncated.lfs"
 case_ err_truncated_lfs 3 dominators "$tmp/truncated.lfs"

@@ -103,6 +103,11 @@ case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
 "$LF" convert $V/tiny.heapsnapshot -o "$tmp/tiny.lfs" 2>/dev/null
 rows_ v8_tiny_weak_lfs "weak_references 1
 non_owning_references 4" '$1 ~ /^(weak|non_owning)_references$/ {print $1, $2}' info "$tmp/tiny.lfs" --format tsv
+# Sizes of 4 GiB or more from a V8 reader (fixtures/v8/big_sizes.heapsnapshot,
+# fixtures/v8/README.md): Holder 16 + 5 GiB + 3 GiB + 1 GiB = 9663676432;
+# the two Blocks add up to 2^32 exactly.
+case_ v8_big_sizes_dominators 0 dominators $V/big_sizes.heapsnapshot --depth 0 --min 0 --top 0
+case_ v8_big_sizes_classes 0 classes $V/big_sizes.heapsnapshot
 # listener_leak-1 has 4522 edges of type "weak" (counted in its JSON).
 rows_ v8_node_weak "4522" '$1 == "weak_references" {print $2}' info $N/listener_leak-1.heapsnapshot.gz --format tsv
 

@@ -36,14 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t idom[48], ref[48];
     uint64_t retained[48], ref_retained[48];
     lf_dominator_result result;
-    if (lf_dominators_compute(&t.g, t.shallow, 0, idom, retained, &result) == 0) {
+    if (test_dominators(&t.g, t.shallow, 0, idom, retained, &result, NULL) == 0) {
         reference_idom_chk(&t.g, ref);
         reference_retained(n, ref, t.shallow, ref_retained);
         if (memcmp(idom, ref, n * sizeof *idom) || memcmp(retained, ref_retained, n * sizeof *retained))
             abort();
         /* With --keep-unreachable every node must end up dominated. */
-        if (lf_dominators_compute(&t.g, t.shallow, LF_DOM_KEEP_UNREACHABLE, idom, retained,
-                                  &result) == 0) {
+        if (test_dominators(&t.g, t.shallow, LF_DOM_KEEP_UNREACHABLE, idom, retained, &result, NULL) == 0) {
             for (uint32_t v = 0; v < n; v++)
                 if (idom[v] == LF_NODE_NONE)
                     abort();

@@ -238,3 +238,69 @@ void reference_retained(uint32_t n, const uint32_t *idom, const uint64_t *shallo
             retained[x] += shallow[v];
     }
 }
+
+const lf_sizes *test_sizes_make(test_sizes *t, const uint64_t *wide, uint32_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->narrow = malloc(((size_t)n + 1) * sizeof *t->narrow);
+    for (uint32_t v = 0; v < n; v++)
+        if (lf_size_store(t->narrow, &t->big, v, wide[v]))
+            abort();
+    t->sizes = lf_sizes_of(t->narrow, &t->big);
+    return &t->sizes;
+}
+
+void test_sizes_free(test_sizes *t)
+{
+    free(t->narrow);
+    lf_size_table_free(&t->big);
+}
+
+int test_sizes_equal(const lf_sizes *a, const lf_sizes *b, uint32_t n)
+{
+    if (memcmp(a->narrow, b->narrow, (size_t)n * sizeof *a->narrow) || a->big_count != b->big_count)
+        return 0;
+    return a->big_count == 0 || memcmp(a->big, b->big, (size_t)a->big_count * sizeof *a->big) == 0;
+}
+
+int test_dominators(const lf_graph *g, const uint64_t *shallow, unsigned flags, uint32_t *idom,
+                    uint64_t *retained, lf_dominator_result *result, const lf_graph_progress *progress)
+{
+    const uint32_t n = g->node_count;
+    test_sizes in;
+    uint32_t *narrow = malloc(((size_t)n + 1) * sizeof *narrow);
+    lf_size_table big = {0};
+    int rc = lf_dominators_compute_reporting(g, test_sizes_make(&in, shallow, n), flags, idom, narrow,
+                                             &big, result, progress);
+    lf_sizes out = lf_sizes_of(narrow, &big);
+    for (uint32_t v = 0; rc == 0 && v < n; v++)
+        retained[v] = lf_sizes_get(&out, v);
+    test_sizes_free(&in);
+    free(narrow);
+    lf_size_table_free(&big);
+    return rc;
+}
+
+int test_domtree_build(uint32_t n, const uint32_t *idom, const uint64_t *retained, unsigned threads,
+                       lf_domtree *tree, const lf_graph_progress *progress)
+{
+    test_sizes r;
+    const lf_sizes *sizes = test_sizes_make(&r, retained, n);
+    int rc = lf_domtree_build_reporting(n, idom, sizes, threads, tree, progress);
+    test_sizes_free(&r);
+    return rc;
+}
+
+int test_class_retained(const uint32_t *child_offset, const uint32_t *child, uint32_t n,
+                        const uint32_t *object_class, uint32_t class_count, const uint64_t *retained,
+                        const uint64_t *skip_empty_of, uint64_t *class_retained)
+{
+    test_sizes r, skip;
+    const lf_sizes *skip_sizes = skip_empty_of ? test_sizes_make(&skip, skip_empty_of, n) : NULL;
+    int rc = lf_class_retained(child_offset, child, n, object_class, class_count,
+                               test_sizes_make(&r, retained, n), skip_sizes, class_retained);
+    test_sizes_free(&r);
+    if (skip_empty_of)
+        test_sizes_free(&skip);
+    return rc;
+}

@@ -1,4 +1,5 @@
 /* test_core.c - string table, text graph reader, leakfind format, writer API. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,7 +195,7 @@ void test_textgraph_parse(void)
     CHECK_EQ_U64(s.stats.dangling_roots, 1);
     CHECK_EQ_U64(s.object_id[0], 0x10);
     CHECK_EQ_U64(s.object_id[1], 32);
-    CHECK_EQ_U64(s.object_shallow[1], 16);
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, 1), 16);
     CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[1]), "java.lang.Object[]"));
     CHECK_EQ_U64(s.edge_target[0], 1);
     CHECK_EQ_U64(s.edge_kind[0], LF_EDGE_KIND_FIELD);
@@ -270,8 +271,8 @@ void test_lfs_roundtrip(void)
     CHECK_EQ_U64(b.edge_count, 4);
     CHECK(b.idom != NULL);
     /* values from the construction: 1 owns everything reachable (248 bytes) */
-    CHECK_EQ_U64(b.retained[0], 248);
-    CHECK_EQ_U64(b.retained[1], 124);
+    CHECK_EQ_U64(lf_snapshot_retained(&b, 0), 248);
+    CHECK_EQ_U64(lf_snapshot_retained(&b, 1), 124);
     CHECK_EQ_U64(b.idom[1], 0);
     CHECK_EQ_U64(b.idom[0], LF_NODE_SUPER);
     CHECK_EQ_U64(b.idom[4], LF_NODE_NONE);
@@ -360,6 +361,102 @@ void test_lfs_corruption(void)
     unlink(path);
 }
 
+/* The offset of chunk `id` in the .lfs file at path (0: not there). */
+static uint64_t lfs_chunk_at(const char *path, const char *id)
+{
+    uint8_t head[64 + 64 * 32];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; 64 + 32 * (i + 1) <= got; i++) {
+        const uint8_t *e = head + 64 + 32 * i;
+        if (memcmp(e, id, 4) == 0) {
+            uint64_t at = 0;
+            for (int k = 7; k >= 0; k--)
+                at = at << 8 | e[8 + k];
+            return at;
+        }
+    }
+    return 0;
+}
+
+/* Writes len bytes at offset `at` of the file at path. */
+static void patch_file(const char *path, uint64_t at, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fseeko(f, (off_t)at, SEEK_SET) == 0);
+    CHECK(fwrite(bytes, 1, len, f) == len);
+    fclose(f);
+}
+
+/* Shallow sizes past 4 bytes through the writer API (whose sizes are u64):
+ * a 5 GiB object holding a small one, a 6 GiB root, and a refused duplicate
+ * of a big object that must leave nothing behind. The big table (OSHB) is
+ * then damaged three ways, each refused at its entry even with checksums
+ * not checked. */
+void test_lfs_big_sizes(void)
+{
+    char path[256];
+    test_tmp_path(path, sizeof path, "big-sizes.lfs");
+    const uint64_t five = 5ull << 30, six = 6ull << 30;
+    lfs_writer *w = lfs_writer_new(LFS_WRITER_STABLE_IDS);
+    int64_t big = lfs_writer_class(w, "Big");
+    CHECK(lfs_writer_object(w, 1, big, five) == 0);
+    CHECK(lfs_writer_object(w, 2, big, 24) == 0);
+    CHECK(lfs_writer_object(w, 3, big, six) == 0);
+    CHECK(lfs_writer_object(w, 1, big, six) < 0); /* duplicate id */
+    CHECK(lfs_writer_reference(w, 1, 2, "small") == 0);
+    CHECK(lfs_writer_root(w, 1, "global", "a") == 0);
+    CHECK(lfs_writer_root(w, 3, "global", "b") == 0);
+    char msg[256];
+    CHECK(lfs_writer_finish(w, path, msg, sizeof msg) == 0);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(lf_lfs_open(path, &s, &err) == 0);
+    if (s.object_count == 3) {
+        uint32_t n1 = lf_snapshot_find_id(&s, 1), n2 = lf_snapshot_find_id(&s, 2);
+        uint32_t n3 = lf_snapshot_find_id(&s, 3);
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, n1), five);
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, n2), 24);
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, n3), six);
+        CHECK_EQ_U64(lf_snapshot_retained(&s, n1), five + 24);
+        CHECK_EQ_U64(lf_snapshot_retained(&s, n3), six);
+        CHECK_EQ_U64(s.reachable_shallow, five + 24 + six);
+        CHECK_EQ_U64(s.object_shallow.big_count, 2);
+        CHECK_EQ_U64(s.retained.big_count, 2);
+    } else {
+        CHECK_EQ_U64(s.object_count, 3);
+    }
+    lf_snapshot_free(&s);
+    uint64_t oshb = lfs_chunk_at(path, "OSHB");
+    CHECK(oshb != 0);
+    /* entries (node, 0, bytes): 1's node after 0's, a reserved field set, a
+     * size that fits 4 bytes */
+    uint8_t entry[16];
+    const struct {
+        uint64_t at;
+        uint8_t byte;
+    } damage[] = {{16, 0}, {16 + 4, 1}, {16 + 8 + 4, 0}};
+    for (size_t d = 0; d < sizeof damage / sizeof damage[0]; d++) {
+        FILE *f = fopen(path, "rb");
+        CHECK(f && fseeko(f, (off_t)(oshb + damage[d].at), SEEK_SET) == 0 && fread(entry, 1, 1, f) == 1);
+        if (f)
+            fclose(f);
+        patch_file(path, oshb + damage[d].at, &damage[d].byte, 1);
+        CHECK(lf_lfs_open_flags(path, LF_LFS_SKIP_CHECKSUMS, &s, &err) != 0);
+        CHECK(strstr(err.detail, "chunk OSHB entry 1 has invalid value") != NULL);
+        CHECK_EQ_U64(err.position, oshb + 16);
+        patch_file(path, oshb + damage[d].at, entry, 1);
+    }
+    CHECK(lf_lfs_open_flags(path, LF_LFS_SKIP_CHECKSUMS, &s, &err) == 0); /* undone */
+    lf_snapshot_free(&s);
+    unlink(path);
+}
+
 void test_lfs_writer_api(void)
 {
     char path[256];
@@ -385,7 +482,7 @@ void test_lfs_writer_api(void)
     CHECK_EQ_U64(s.object_count, 11);
     CHECK(s.flags & LF_SNAP_IDS_STABLE);
     CHECK(s.idom != NULL);
-    CHECK_EQ_U64(s.retained[0], 48 + 10 * 32);
+    CHECK_EQ_U64(lf_snapshot_retained(&s, 0), 48 + 10 * 32);
     uint32_t e206 = lf_snapshot_find_id(&s, 206);
     CHECK_EQ_U64(s.idom[e206], 0); /* held by the map's element and by 205: the map owns it */
     lf_snapshot_free(&s);

@@ -9,6 +9,7 @@
 #include "../../core/analysis/analysis.h"
 #include "../../core/base/file.h"
 #include "../../core/hprof/hprof.h"
+#include "../../core/lfs/lfs.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "test_support.h"
@@ -131,10 +132,10 @@ void test_hprof_android(void)
     CHECK(test_str_is(lf_snapshot_class_name(&s, s.object_class[bytes]), "byte[]"));
     CHECK(test_str_is(lf_snapshot_object_label(&s, lf_snapshot_find_id(&s, 0x500)), "class com.app.Holder"));
     /* ART: instance sizes from the class; arrays: 12-byte header, 8-aligned */
-    CHECK_EQ_U64(s.object_shallow[holder], 24);
-    CHECK_EQ_U64(s.object_shallow[weak], 24);
-    CHECK_EQ_U64(s.object_shallow[array], 24);  /* 12 + 2 * 4 = 20 -> 24 */
-    CHECK_EQ_U64(s.object_shallow[bytes], 112); /* 12 + 100 */
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, holder), 24);
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, weak), 24);
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, array), 24);  /* 12 + 2 * 4 = 20 -> 24 */
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, bytes), 112); /* 12 + 100 */
     /* Holder: <class>, items, data (next is null) */
     CHECK_EQ_U64(lf_snapshot_edges_end(&s, holder) - lf_snapshot_edges_begin(&s, holder), 3);
     /* roots: 5 ART/other kinds + 7 system classes */
@@ -150,16 +151,16 @@ void test_hprof_android(void)
     CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     /* the referent is only weakly held: unreachable, not retained */
     CHECK_EQ_U64(s.idom[referent], LF_NODE_NONE);
-    CHECK_EQ_U64(s.retained[weak], 24);
+    CHECK_EQ_U64(lf_snapshot_retained(&s, weak), 24);
     /* Holder owns its array, the two Items in it and the byte[]: 24+24+16+16+112 */
-    CHECK_EQ_U64(s.retained[holder], 192);
+    CHECK_EQ_U64(lf_snapshot_retained(&s, holder), 192);
     CHECK_EQ_U64(s.idom[array], holder);
     lf_snapshot_free(&s);
 
     /* with all references strong, the WeakReference owns its referent */
     CHECK(parse_buf(&b, LF_HPROF_ALL_STRONG, &s, &err) == 0);
     CHECK(lf_analyze(&s, 0, 2, &err) == 0);
-    CHECK_EQ_U64(s.retained[lf_snapshot_find_id(&s, 0x4000)], 24 + 16);
+    CHECK_EQ_U64(lf_snapshot_retained(&s, lf_snapshot_find_id(&s, 0x4000)), 24 + 16);
     lf_snapshot_free(&s);
     hw_free(&b);
 }
@@ -280,7 +281,7 @@ void test_hprof_dangling(void)
     uint32_t box = lf_snapshot_find_id(&s, 0x1000);
     CHECK_EQ_U64(lf_snapshot_edges_end(&s, box) - lf_snapshot_edges_begin(&s, box), 1); /* only <class> */
     /* HotSpot model with compressed oops: align8(12 + 4) */
-    CHECK_EQ_U64(s.object_shallow[box], 16);
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, box), 16);
     uint32_t thread = find_root(&s, "thread");
     CHECK(thread != UINT32_MAX);
     if (thread != UINT32_MAX)
@@ -322,7 +323,7 @@ void test_hprof_repeated_id(void)
     CHECK_EQ_U64(s.stats.warnings, 2);
     uint32_t box = lf_snapshot_find_id(&s, 0x1000), other = lf_snapshot_find_id(&s, 0x2000);
     CHECK(test_str_is(lf_snapshot_object_label(&s, box), "Box"));
-    CHECK_EQ_U64(s.object_shallow[box], 16); /* align8(12 + 4), not the array's 48 */
+    CHECK_EQ_U64(lf_snapshot_shallow(&s, box), 16); /* align8(12 + 4), not the array's 48 */
     CHECK_EQ_U64(lf_snapshot_edges_end(&s, box) - lf_snapshot_edges_begin(&s, box), 2); /* <class>, value */
     CHECK_EQ_U64(lf_snapshot_find_edge(&s, box, other) != UINT64_MAX, 1);
     lf_snapshot_free(&s);
@@ -509,12 +510,73 @@ void test_hprof_wrapped_heap_dump(void)
     CHECK(rc == 0);
     if (rc == 0) {
         CHECK_EQ_U64(s.object_count, 2);
-        CHECK_EQ_U64(s.object_shallow[0], 16 + l1);            /* header 16 + elements */
-        CHECK_EQ_U64(s.object_shallow[1], (16 + l2 + 7) / 8 * 8); /* aligned to 8 */
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, 0), 16 + l1);            /* header 16 + elements */
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, 1), (16 + l2 + 7) / 8 * 8); /* aligned to 8 */
         lf_snapshot_free(&s);
     }
     lf_file_unmap(&m);
     unlink(path);
+}
+
+/* One long[] of 2^29 + 3 elements, held by a JNI global: 16 + 8 (2^29 + 3)
+ * = 2^32 + 40 bytes, past what 4 bytes hold, so its shallow and retained
+ * sizes live in the big tables; read on two threads, analysed, written to a
+ * .lfs and read back. Sparse like the test above: an old HEAP DUMP whose
+ * length wrapped (2^32 + 59 bytes, the field says 59). */
+void test_hprof_array_past_4g(void)
+{
+    char path[256], lfs[256];
+    test_tmp_path(path, sizeof path, "big-array.hprof");
+    test_tmp_path(lfs, sizeof lfs, "big-array.lfs");
+    const uint64_t elements = (1ull << 29) + 3, want = 16 + 8 * elements;
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    hw_u1(&b, 0x0c);
+    hw_u4(&b, 0);
+    hw_u4(&b, (uint32_t)(17 + 18 + 8 * elements));
+    hw_u1(&b, 0x01); /* JNI global -> the array */
+    hw_id(&b, 0x1000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0x23);
+    hw_id(&b, 0x1000);
+    hw_u4(&b, 0);
+    hw_u4(&b, (uint32_t)elements);
+    hw_u1(&b, 11); /* long */
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) {
+        hw_free(&b);
+        return;
+    }
+    fwrite(b.data, 1, b.len, f);
+    fseeko(f, (off_t)(8 * elements), SEEK_CUR);
+    const uint8_t end[9] = {0x2c, 0, 0, 0, 0, 0, 0, 0, 0};
+    fwrite(end, 1, 9, f);
+    CHECK(fclose(f) == 0);
+    hw_free(&b);
+    lf_mapped_file m;
+    lf_snapshot s, back;
+    lf_error err;
+    CHECK(lf_file_map(path, &m, &err) == 0);
+    int rc = lf_hprof_parse(m.data, m.size, 0, 2, &s, &err);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK_EQ_U64(s.object_count, 1);
+        CHECK_EQ_U64(lf_snapshot_shallow(&s, 0), want);
+        CHECK_EQ_U64(s.object_shallow.big_count, 1);
+        CHECK(lf_analyze(&s, 0, 2, &err) == 0);
+        CHECK_EQ_U64(lf_snapshot_retained(&s, 0), want);
+        CHECK_EQ_U64(s.reachable_shallow, want);
+        CHECK(lf_lfs_write(&s, lfs, &err) == 0);
+        CHECK(lf_lfs_open(lfs, &back, &err) == 0);
+        CHECK_EQ_U64(lf_snapshot_shallow(&back, 0), want);
+        CHECK_EQ_U64(lf_snapshot_retained(&back, 0), want);
+        lf_snapshot_free(&back);
+        lf_snapshot_free(&s);
+    }
+    lf_file_unmap(&m);
+    unlink(path);
+    unlink(lfs);
 }
 
 /* A chain root -> 0x1000 -> 0x1010 -> 0x1020 -> 0x1030 (Node, one reference
@@ -583,7 +645,7 @@ void test_hprof_partial(void)
     CHECK(lf_analyze(&s, 0, 2, &err) == 0);
     uint32_t head = lf_snapshot_find_id(&s, 0x1000);
     if (head != LF_NODE_NONE)
-        CHECK_EQ_U64(s.retained[head], 2 * 16); /* itself and 0x1010, align8(12 + 4) each */
+        CHECK_EQ_U64(lf_snapshot_retained(&s, head), 2 * 16); /* itself and 0x1010, align8(12 + 4) each */
     lf_snapshot_free(&s);
 
     /* cut exactly between two sub-records: all three nodes before it */

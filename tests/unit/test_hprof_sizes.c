@@ -43,7 +43,7 @@ static int count_gaps(const char *path, gap_counts *out)
     for (uint32_t n = 0; n < s.object_count; n++) {
         lf_str cls = lf_snapshot_class_name(&s, s.object_class[n]);
         p[n].address = lf_snapshot_object_id(&s, n);
-        p[n].size = s.object_shallow[n];
+        p[n].size = lf_snapshot_shallow(&s, n);
         p[n].is_mirror = cls.len == 15 && memcmp(cls.ptr, "java.lang.Class", 15) == 0;
     }
     qsort(p, s.object_count, sizeof *p, by_address);

@@ -7,6 +7,7 @@
 
 #include "../../core/analysis/analysis.h"
 #include "../../core/v8/v8.h"
+#include "graph_fixture.h"
 #include "test.h"
 #include "tests.h"
 #include "../../core/base/bigmem.h"
@@ -62,7 +63,7 @@ static void check_same_arrays(const lf_snapshot *one, const lf_snapshot *two)
     if (two->object_count != one->object_count || two->edge_count != one->edge_count)
         return;
     const size_t n = one->object_count;
-    CHECK(memcmp(one->object_shallow, two->object_shallow, n * sizeof *one->object_shallow) == 0);
+    CHECK(test_sizes_equal(&one->object_shallow, &two->object_shallow, (uint32_t)n));
     CHECK(memcmp(one->object_class, two->object_class, n * sizeof *one->object_class) == 0);
     int offsets_same = 1;
     for (uint32_t v = 0; v < n; v++)
@@ -118,7 +119,7 @@ void test_v8_split_guess_past_end(void)
     read_with_one_and_two(json, len, k, &one, &two);
     if (two.object_count == k + 1) {
         CHECK_EQ_U64(lf_snapshot_object_id(&two, k), 2ull * k + 1);
-        CHECK_EQ_U64(two.object_shallow[k], 16);
+        CHECK_EQ_U64(lf_snapshot_shallow(&two, k), 16);
         CHECK_EQ_U64(lf_snapshot_edges_end(&two, k), 2ull * k);
     }
     lf_snapshot_free(&one);
@@ -143,7 +144,7 @@ void test_v8_threads_same(void)
         CHECK(lf_analyze(&two, 0, 2, &err) == 0);
         CHECK(lf_analyze(&one, 0, 1, &err) == 0); /* every pass on this thread */
         CHECK(memcmp(one.idom, two.idom, (k + 1) * sizeof *one.idom) == 0);
-        CHECK(memcmp(one.retained, two.retained, (k + 1) * sizeof *one.retained) == 0);
+        CHECK(test_sizes_equal(&one.retained, &two.retained, k + 1));
         CHECK(memcmp(one.domtree_offset, two.domtree_offset, (k + 3) * sizeof *one.domtree_offset) == 0);
         CHECK(memcmp(one.domtree_child, two.domtree_child, (k + 1) * sizeof *one.domtree_child) == 0);
         /* labels, read back from the file from the row noted before each
@@ -162,8 +163,8 @@ void test_v8_threads_same(void)
         lf_snapshot_edge_label(&two, 0, first, sizeof first);
         CHECK(strcmp(first, "next") == 0);
         /* n1 retains the whole chain; n(k/2) the second half */
-        CHECK_EQ_U64(two.retained[1], 16ull * k);
-        CHECK_EQ_U64(two.retained[k / 2], 16ull * (k - k / 2 + 1));
+        CHECK_EQ_U64(lf_snapshot_retained(&two, 1), 16ull * k);
+        CHECK_EQ_U64(lf_snapshot_retained(&two, k / 2), 16ull * (k - k / 2 + 1));
         CHECK_EQ_U64(two.idom[k], k - 1);
     }
     lf_snapshot_free(&one);
@@ -205,11 +206,11 @@ void test_v8_partial(void)
         CHECK_EQ_U64(s.object_count, k + 1);
         CHECK_EQ_U64(s.edge_count, rows);
         CHECK(lf_analyze(&s, 0, 2, &err) == 0);
-        if (s.retained) {
+        if (lf_snapshot_has_retained(&s)) {
             /* n1 .. n(m+1) hang on the chain; the nodes after it lost their edges */
-            CHECK_EQ_U64(s.retained[1], 16ull * (m + 1));
+            CHECK_EQ_U64(lf_snapshot_retained(&s, 1), 16ull * (m + 1));
             CHECK_EQ_U64(lf_snapshot_edges_begin(&s, m + 2) - lf_snapshot_edges_end(&s, m), 0);
-            CHECK_EQ_U64(s.retained[m + 2], 16); /* alone: nothing reaches it */
+            CHECK_EQ_U64(lf_snapshot_retained(&s, m + 2), 16); /* alone: nothing reaches it */
         }
         lf_snapshot_free(&s);
     }

@@ -25,6 +25,7 @@
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
+    T(test_lfs_big_sizes)                  \
     T(test_site_table_interning)           \
     T(test_sites_writer_sampled)           \
     T(test_sites_lfs_corrupt)              \
@@ -46,6 +47,7 @@
     T(test_hprof_repeated_id)              \
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
+    T(test_hprof_array_past_4g)            \
     T(test_hprof_partial)                  \
     T(test_hprof_sites_art)                \
     T(test_hprof_sites_hotspot)            \
