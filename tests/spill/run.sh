@@ -13,24 +13,14 @@ LEAKFIND="$root/$build/leakfind"
 export LEAKFIND SPILL_SCRATCH SPILL_TMPDIR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. tests/cli/rerun.sh
 
 # 1. The golden cases through a leakfind that spills everything.
 # The goldens hold the plain run's output (run_all.sh checks it): passing them
 # here is being byte-identical to it.
 SPILL_SCRATCH=$tmp SPILL_TMPDIR=${TMPDIR:-} LF="$root/tests/spill/leakfind-spilling" \
     sh tests/cli/run.sh "$build" >"$tmp/spilled.log" 2>&1
-grep FAIL "$tmp/spilled.log" | head -20
-line=$(tail -1 "$tmp/spilled.log")
-p=$(echo "$line" | awk '{print $2}')
-f=$(echo "$line" | awk '{print $4}')
-case "$line" in
-"cli: "*" passed, 0 failed") pass=$((pass + p)) ;;
-*) bad "golden cases spilled: $line"; fail=$((fail + ${f:-0})) ;;
-esac
+golden_tally spilled "$tmp/spilled.log"
 
 # 2. Files written, and every command on every format, with and without spilling.
 G=fixtures/graphs

@@ -12,6 +12,14 @@
 #include "tests.h"
 #include "../../core/base/bigmem.h"
 
+/* The header's meta of the hand-made snapshots: DevTools' field and type
+ * lists, up to the counts. */
+#define V8_TEST_META                                                                                     \
+    "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"   \
+    "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","          \
+    "\"number\",\"native\",\"synthetic\"]],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"     \
+    "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]]},"
+
 /* (root) -> n1 -> n2 -> ... -> nK, each node 16 bytes, ids 2i+1; node i also
  * has a weak edge back to the root. The first padded_rows node rows start
  * with 80 blanks; the last string is tail_bytes of blanks with a comma
@@ -23,10 +31,7 @@ static char *chain_snapshot_padded(uint32_t k, uint32_t padded_rows, size_t tail
     if (!s)
         return NULL;
     o += (size_t)snprintf(s + o, cap - o,
-        "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
-        "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
-        "\"number\",\"native\",\"synthetic\"]],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-        "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]]},"
+        V8_TEST_META
         "\"node_count\":%u,\"edge_count\":%u},\n\"nodes\":[9,1,1,0,1", k + 1, 2 * k);
     for (uint32_t i = 1; i <= k; i++)
         o += (size_t)snprintf(s + o, cap - o, "\n,%*s3,2,%u,16,%u", i <= padded_rows ? 80 : 0, "",
@@ -249,10 +254,7 @@ static char *far_name_snapshot(const char *far_name)
     if (!s)
         return NULL;
     o += (size_t)snprintf(s + o, cap - o,
-        "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
-        "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
-        "\"number\",\"native\",\"synthetic\"]],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-        "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]]},"
+        V8_TEST_META
         "\"node_count\":2,\"edge_count\":70},\n\"nodes\":[9,1,1,0,70,3,2,3,16,0],\n\"edges\":[");
     for (int e = 0; e < 70; e++)
         o += (size_t)snprintf(s + o, cap - o, "%s2,%s,5", e ? "," : "", e == 66 ? far_name : "3");

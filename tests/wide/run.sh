@@ -13,21 +13,11 @@ cd "$root"
 LEAKFIND="$root/$build/leakfind"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. tests/cli/rerun.sh
 
 # 1. The golden cases with wide offsets (the goldens hold the narrow run's output).
 LEAKFIND_WIDE_OFFSETS=1 sh tests/cli/run.sh "$build" >"$tmp/wide.log" 2>&1
-grep FAIL "$tmp/wide.log" | head -20
-line=$(tail -1 "$tmp/wide.log")
-p=$(echo "$line" | awk '{print $2}')
-f=$(echo "$line" | awk '{print $4}')
-case "$line" in
-"cli: "*" passed, 0 failed") pass=$((pass + p)) ;;
-*) bad "golden cases wide: $line"; fail=$((fail + ${f:-0})) ;;
-esac
+golden_tally wide "$tmp/wide.log"
 
 # 2. Every reader takes the switch: 4 more bytes per object at the peak.
 G=fixtures/graphs

@@ -1,0 +1,19 @@
+# Sourced by the suites that run every golden CLI case again in another
+# mode (tests/spill/run.sh, tests/wide/run.sh): counts, outcomes and their
+# ok/bad helpers. The goldens hold the plain run's output (run_all.sh
+# checks it), so passing them in another mode is being byte-identical to it.
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# golden_tally WHAT LOG: adds the outcome of `tests/cli/run.sh ... >LOG`.
+golden_tally() {
+    grep FAIL "$2" | head -20
+    line=$(tail -1 "$2")
+    p=$(echo "$line" | awk '{print $2}')
+    f=$(echo "$line" | awk '{print $4}')
+    case "$line" in
+    "cli: "*" passed, 0 failed") pass=$((pass + p)) ;;
+    *) bad "golden cases $1: $line"; fail=$((fail + ${f:-0})) ;;
+    esac
+}
