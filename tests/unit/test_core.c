@@ -16,6 +16,7 @@
 #include "../../core/model/strtab.h"
 #include "../../core/textgraph/textgraph.h"
 #include "test.h"
+#include <xxhash.h>
 #include "test_support.h"
 #include "tests.h"
 
@@ -293,6 +294,45 @@ void test_lfs_roundtrip(void)
 }
 
 /* Corrupting any byte of the file must give an input error, never a crash. */
+/* A .lfs with valid checksums that holds both offset chunks (EOF4, and
+ * another chunk renamed EOFF) is refused for that, at the chunk table. */
+static void lfs_both_offset_chunks(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char data[8192];
+    size_t size = f ? fread(data, 1, sizeof data, f) : 0;
+    if (f)
+        fclose(f);
+    uint32_t chunks;
+    memcpy(&chunks, data + 16, 4);
+    CHECK(size > 64 && chunks > 0 && 64 + 32 * (size_t)chunks <= size);
+    if (!(size > 64 && chunks > 0 && 64 + 32 * (size_t)chunks <= size))
+        return;
+    int renamed = 0, narrow = 0;
+    for (uint32_t c = 0; c < chunks; c++) {
+        unsigned char *id = data + 64 + 32 * (size_t)c;
+        narrow |= memcmp(id, "EOF4", 4) == 0;
+        if (!renamed && memcmp(id, "ONAM", 4) == 0) /* optional: its absence is no error */
+            renamed = (memcpy(id, "EOFF", 4), 1);
+    }
+    CHECK(narrow && renamed); /* the nested list's 3 edges fit 32 bits; it names objects */
+    /* the header's checksum covers bytes 0..55 and the chunk table */
+    unsigned char covered[56 + 32 * 64];
+    memcpy(covered, data, 56);
+    memcpy(covered + 56, data + 64, 32 * (size_t)chunks);
+    uint64_t sum = XXH3_64bits(covered, 56 + 32 * (size_t)chunks);
+    memcpy(data + 56, &sum, 8);
+    f = fopen(path, "wb");
+    fwrite(data, 1, size, f);
+    fclose(f);
+    lf_snapshot b;
+    lf_error err;
+    CHECK(lf_lfs_open(path, &b, &err) == -1);
+    CHECK(strcmp(err.reason, "corrupt leakfind snapshot") == 0);
+    CHECK(strcmp(err.detail, "chunks EOFF and EOF4 both present") == 0);
+    CHECK_EQ_U64(err.position, 64);
+}
+
 void test_lfs_corruption(void)
 {
     lf_snapshot a, b;
@@ -358,6 +398,10 @@ void test_lfs_corruption(void)
         CHECK(strstr(err.detail, want) != NULL);
         lf_snapshot_free(&a);
     }
+    analyzed_nested_list(&a);
+    CHECK(lf_lfs_write(&a, path, &err) == 0);
+    lf_snapshot_free(&a);
+    lfs_both_offset_chunks(path);
     unlink(path);
 }
 
