@@ -75,6 +75,17 @@ typedef struct chunk_in {
             goto bad;                                                         \
     }                                                                         \
     return 0
+/* Entries keyed by a node below limit, strictly increasing across blocks
+ * (*prev carries the last one), the rest of the entry passing `rest`. */
+#define EACH_INCREASING_NODE(rest)                                            \
+    for (i = 0; i < n; i++) {                                                \
+        const uint8_t *q = p + i * c->elem_size;                              \
+        v = get_u32(q);                                                       \
+        if (v >= limit || (first_elem + i > 0 && v <= *prev) || (rest))       \
+            goto bad;                                                         \
+        *prev = v;                                                            \
+    }                                                                         \
+    return 0
 
 static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t first_elem,
                        uint64_t *prev, lf_error *err)
@@ -120,24 +131,9 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
         }
         return 0;
     case CHECK_SIZES_BIG:
-        for (i = 0; i < n; i++) {
-            const uint8_t *q = p + i * c->elem_size;
-            v = get_u32(q);
-            if (v >= limit || (first_elem + i > 0 && v <= *prev) || get_u32(q + 4) != 0 ||
-                get_u64(q + 8) < LF_SIZE_BIG)
-                goto bad;
-            *prev = v;
-        }
-        return 0;
+        EACH_INCREASING_NODE(get_u32(q + 4) != 0 || get_u64(q + 8) < LF_SIZE_BIG);
     case CHECK_NAMED:
-        for (i = 0; i < n; i++) {
-            const uint8_t *q = p + i * c->elem_size;
-            v = get_u32(q);
-            if (v >= limit || (first_elem + i > 0 && v <= *prev) || get_u32(q + 4) >= limit2)
-                goto bad;
-            *prev = v;
-        }
-        return 0;
+        EACH_INCREASING_NODE(get_u32(q + 4) >= limit2);
     }
     return 0;
 bad:
@@ -146,6 +142,7 @@ bad:
                       (unsigned long long)(first_elem + i), (unsigned long long)v);
 }
 #undef EACH_ELEMENT
+#undef EACH_INCREASING_NODE
 
 /* Bytes checked, told about every LF_PROGRESS_STEP of them. */
 typedef struct check_progress {
