@@ -1,5 +1,6 @@
 /* cli.c - option parsing, messages and the shared open-and-analyse step. */
 #include "cli.h"
+#include "available_memory.h"
 #include "dangling_note.h"
 #include "progress_line.h"
 
@@ -142,18 +143,13 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
  * read (a mapped file streams through the page cache), to the small
  * allocations outside the big arrays (a few percent of them), and to the
  * programs that start meanwhile. No limit when /proc cannot say. */
+/* Three quarters of what the machine and the process's memory cgroups
+ * have available at start: the last quarter is left to the pages of the
+ * mapped dump and to other programs. */
 static uint64_t default_memory(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return UINT64_MAX;
-    char line[128];
-    unsigned long long kib = 0;
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f))
-        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
-    fclose(f);
-    return found && kib ? (uint64_t)kib * 1024 / 4 * 3 : UINT64_MAX;
+    uint64_t available = available_memory();
+    return available == UINT64_MAX ? UINT64_MAX : available / 4 * 3;
 }
 
 static int spill_quiet;
@@ -181,14 +177,17 @@ static void mapped_file_fault(int sig)
     _exit(EXIT_SYSTEM);
 }
 
-/* Big arrays past ctx->memory spill to $TMPDIR (/tmp when unset). */
+/* Results go to files in the temporary directory (lf_temp_dir) unless
+ * LEAKFIND_RESULTS=ram says otherwise (the tests compare the two), and big
+ * arrays past ctx->memory spill there. */
 static void set_memory_budget(const cli_context *ctx)
 {
     signal(SIGBUS, mapped_file_fault);
-    const char *dir = getenv("TMPDIR");
     spill_quiet = ctx->quiet;
     lf_big_on_spill(spill_note);
-    lf_big_set_budget(ctx->memory, dir && *dir ? dir : "/tmp");
+    lf_big_set_budget(ctx->memory, lf_temp_dir());
+    const char *results = getenv("LEAKFIND_RESULTS");
+    lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
 }
 
 int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
@@ -448,8 +447,9 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
         lf_fail_errno(&err, "cannot open", errno);
         return open_error(ctx, path, &err);
     }
-    /* the room to spill to is checked before anything is read */
-    if (lf_big_plan(lf_estimate_big_bytes(fd), &err)) {
+    /* where the big arrays go, and the room there, is settled before anything is read */
+    lf_big_estimate need = lf_estimate_big_bytes(fd);
+    if (lf_big_plan(need.work, need.results, &err)) {
         if (fd != STDIN_FILENO)
             close(fd);
         return cli_input_error(path, &err);

@@ -6,6 +6,7 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/base/bigmem.h"
+#include "../core/base/file.h"
 #include "../core/base/resident.h"
 #include "../core/input/open.h"
 #include "cli.h"
@@ -262,7 +263,7 @@ static void unreachable_class_rows(info_rows *r, const lf_snapshot *s, const lf_
 }
 
 /* --verbose: what reading and analysing took. */
-static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds)
+static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds, uint64_t budget)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -278,6 +279,18 @@ static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds
     row_bytes(r, "spilled_peak_bytes", big.spilled_peak);
     /* how often the file pages left the resident set to keep it in budget */
     row_u64(r, "resident_releases", lf_resident_releases());
+    /* where the results were: files in the temporary directory, or RAM and why */
+    char store[256];
+    if (big.store_on)
+        snprintf(store, sizeof store, "files in %s", lf_temp_dir());
+    else
+        snprintf(store, sizeof store, "ram: %s", big.store_off);
+    row_str(r, "result_store", store, strlen(store));
+    row_bytes(r, "result_store_peak_bytes", big.store_peak);
+    /* the budget (--memory, or what was available at start) and the most
+     * anonymous memory seen against it (sampled 100 times a second) */
+    row_bytes(r, "memory_budget_bytes", budget);
+    row_bytes(r, "peak_anon_bytes", lf_resident_peak_own());
 }
 
 int cmd_info(int argc, char **argv)
@@ -314,7 +327,7 @@ int cmd_info(int argc, char **argv)
     optional_rows(&r, &s);
     unreachable_class_rows(&r, &s, &totals);
     if (ctx.verbose)
-        cost_rows(&r, read_seconds, analysis_seconds);
+        cost_rows(&r, read_seconds, analysis_seconds, ctx.memory);
     if (ctx.format == OUT_JSON)
         fputs("}\n", stdout);
     else

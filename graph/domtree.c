@@ -291,7 +291,7 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
                                unsigned threads, lf_domtree *tree, const lf_graph_progress *progress)
 {
     const size_t slots = (size_t)node_count + 1;
-    uint32_t *offset = lf_big_calloc(slots + 1, sizeof *offset);
+    uint32_t *offset = lf_big_result_calloc(slots + 1, sizeof *offset);
     if (!offset)
         return -1;
     uint32_t listed = 0;
@@ -308,7 +308,7 @@ int lf_domtree_build_reporting(uint32_t node_count, const uint32_t *idom, const 
         block = block_end;
         lf_graph_progress_parts(progress, 1, 1, block, n3, 3);
     }
-    uint32_t *child = lf_big_malloc((listed ? listed : 1) * sizeof *child);
+    uint32_t *child = lf_big_result_malloc((listed ? listed : 1) * sizeof *child);
     if (!child) {
         lf_big_free(offset);
         return -1;

@@ -41,8 +41,8 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
         return 0;
     const uint32_t n = s->object_count;
     uint32_t *root_node = malloc((s->root_count ? s->root_count : 1) * sizeof *root_node);
-    uint32_t *idom = lf_big_malloc((n ? n : 1) * sizeof *idom);
-    uint32_t *retained = lf_big_malloc((n ? n : 1) * sizeof *retained);
+    uint32_t *idom = lf_big_result_malloc((n ? n : 1) * sizeof *idom);
+    uint32_t *retained = lf_big_result_malloc((n ? n : 1) * sizeof *retained);
     lf_size_table retained_big = {0};
     if (!root_node || !idom || !retained)
         goto nomem;

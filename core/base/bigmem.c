@@ -1,6 +1,7 @@
 /* bigmem.c - the arrays that grow with the heap: huge-page advice in RAM,
- * file-backed mappings past the budget. */
+ * file-backed mappings for results and past the budget. */
 #include "bigmem.h"
+#include "file.h"
 #include "resident.h"
 
 #include <errno.h>
@@ -17,13 +18,15 @@
 
 enum { BIG_ARRAY_MIN = 4u << 20, PAGE = 4096, SPILL_MIN_CAP = 1u << 20 };
 
-/* One spilled array: its mapping (whole pages) and the file behind it, kept
- * open so the array can grow in place (ftruncate, mremap). */
-typedef struct spill_block {
+/* One array in a file: its mapping (whole pages) and the file behind it,
+ * kept open so the array can grow in place (ftruncate, mremap). A result
+ * (lf_big_result_malloc) in the store, or a working array spilled. */
+typedef struct file_block {
     void *addr;
     size_t mapped;
     int fd;
-} spill_block;
+    int result;
+} file_block;
 
 /* Reader threads allocate too. Big allocations are few (doublings, one per
  * array), so one lock costs nothing measurable. */
@@ -34,9 +37,14 @@ static size_t spill_min;          /* while spilling, smaller arrays stay in RAM 
 static int spilling;
 static lf_big_notice *notice;
 static uint64_t ram_now, ram_peak, spilled_now, spilled_peak, spilled_blocks;
+/* The result store: asked for (cmd/), and on for the input being read
+ * once lf_big_plan found the directory fit for it. */
+static int store_wanted, store_on;
+static const char *store_off_reason = "not asked for";
+static uint64_t store_now, store_peak;
 /* Live spilled blocks: at most a few hundred (one per big array alive), so a
  * linear search at free and realloc is cheaper than any index. */
-static spill_block *blocks;
+static file_block *blocks;
 static size_t block_count, block_cap;
 
 void lf_big_advise(void *p, size_t bytes)
@@ -56,6 +64,7 @@ void lf_big_set_budget(uint64_t bytes, const char *dir)
 {
     pthread_mutex_lock(&lock);
     budget = bytes;
+    spilling = 0; /* a new budget is planned anew */
     snprintf(spill_dir, sizeof spill_dir, "%s", dir ? dir : "");
     /* Tiny budgets (tests) spill every array, down to one byte. */
     spill_min = budget / 1024 < SPILL_MIN_CAP ? (size_t)(budget / 1024) : SPILL_MIN_CAP;
@@ -68,10 +77,20 @@ void lf_big_on_spill(lf_big_notice *fn)
     notice = fn;
 }
 
+void lf_big_set_result_store(int wanted)
+{
+    pthread_mutex_lock(&lock);
+    store_wanted = wanted;
+    store_on = 0;
+    store_off_reason = wanted ? "no input planned yet" : "not asked for";
+    pthread_mutex_unlock(&lock);
+}
+
 void lf_big_usage_get(lf_big_usage *u)
 {
     pthread_mutex_lock(&lock);
-    *u = (lf_big_usage){ram_peak, spilled_peak, spilled_blocks, spilling};
+    *u = (lf_big_usage){ram_peak, spilled_peak, spilled_blocks, spilling, store_peak, store_on,
+                        store_on ? NULL : store_off_reason};
     pthread_mutex_unlock(&lock);
 }
 
@@ -93,7 +112,7 @@ static size_t whole_pages(size_t bytes)
 }
 
 /* An empty file with no name in the spill directory, or -1 (errno set). */
-static int spill_file(void)
+static int unnamed_file(void)
 {
     int fd = open(spill_dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
     if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
@@ -113,7 +132,7 @@ static int spill_file(void)
  * every free a synchronous discard on this machine's disk: 15x slower). The
  * room is checked up front instead (lf_big_plan); a file system that fills
  * anyway faults the page being written (SIGBUS), which cmd/ reports. */
-static int spill_reserve(int fd, size_t bytes)
+static int file_reserve(int fd, size_t bytes)
 {
     return ftruncate(fd, (off_t)bytes);
 }
@@ -157,39 +176,46 @@ static void count_ram(void *p, int sign)
     }
 }
 
+static void count_file(int result, int64_t delta)
+{
+    uint64_t *now = result ? &store_now : &spilled_now, *peak = result ? &store_peak : &spilled_peak;
+    *now += (uint64_t)delta;
+    if (*now > *peak)
+        *peak = *now;
+}
+
 /* Under the lock. NULL when the file cannot be made, sized or mapped: the
  * caller then tries RAM. */
-static void *spill_map(size_t bytes)
+static void *file_map(size_t bytes, int result)
 {
     if (block_count == block_cap) {
         size_t cap = block_cap ? 2 * block_cap : 64;
-        spill_block *more = realloc(blocks, cap * sizeof *more);
+        file_block *more = realloc(blocks, cap * sizeof *more);
         if (!more)
             return NULL;
         blocks = more;
         block_cap = cap;
     }
     size_t mapped = whole_pages(bytes);
-    int fd = spill_file();
+    int fd = unnamed_file();
     if (fd < 0)
         return NULL;
     void *p = MAP_FAILED;
-    if (spill_reserve(fd, mapped) == 0)
+    if (file_reserve(fd, mapped) == 0)
         p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         close(fd);
         return NULL;
     }
-    blocks[block_count++] = (spill_block){p, mapped, fd};
+    lf_big_advise(p, mapped); /* file pages in 2 MiB folios where the file system has them */
+    blocks[block_count++] = (file_block){p, mapped, fd, result};
     lf_resident_track(p, mapped);
-    spilled_blocks++;
-    spilled_now += mapped;
-    if (spilled_now > spilled_peak)
-        spilled_peak = spilled_now;
+    spilled_blocks += !result;
+    count_file(result, (int64_t)mapped);
     return p;
 }
 
-static spill_block *find_block(const void *p)
+static file_block *find_block(const void *p)
 {
     for (size_t i = block_count; i-- > 0;) /* the newest are freed first */
         if (blocks[i].addr == p)
@@ -197,14 +223,20 @@ static spill_block *find_block(const void *p)
     return NULL;
 }
 
+/* Under the lock: whether a result of `bytes` goes to the store. */
+static int should_store(size_t bytes)
+{
+    return store_on && bytes >= spill_min;
+}
+
 /* A fresh spill file reads as zeros: lf_big_calloc needs no clearing. */
-static void *big_alloc(size_t bytes, int zeroed)
+static void *big_alloc(size_t bytes, int zeroed, int result)
 {
     int started = 0;
     uint64_t need = 0;
     pthread_mutex_lock(&lock);
-    void *p = should_spill(bytes) ? spill_map(bytes) : NULL;
-    if (p)
+    void *p = result && should_store(bytes) ? file_map(bytes, 1) : NULL;
+    if (!p && should_spill(bytes) && (p = file_map(bytes, 0)) != NULL)
         started = spill_started(bytes, &need);
     pthread_mutex_unlock(&lock);
     say_started(started, need);
@@ -220,25 +252,48 @@ static void *big_alloc(size_t bytes, int zeroed)
 
 void *lf_big_malloc(size_t bytes)
 {
-    return big_alloc(bytes, 0);
+    return big_alloc(bytes, 0, 0);
 }
 
+/* calloc does not touch a fresh mapping, so the advice lands before the first fault. */
 void *lf_big_calloc(size_t count, size_t size)
 {
-    if (size && count > SIZE_MAX / size)
-        return NULL;
-    /* calloc does not touch a fresh mapping, so the advice lands before the first fault. */
-    return big_alloc(count * size, 1);
+    return size && count > SIZE_MAX / size ? NULL : big_alloc(count * size, 1, 0);
 }
 
-/* Under the lock: a spilled block made bigger; NULL (the block unchanged)
+void *lf_big_result_malloc(size_t bytes)
+{
+    return big_alloc(bytes, 0, 1);
+}
+
+void *lf_big_result_calloc(size_t count, size_t size)
+{
+    return size && count > SIZE_MAX / size ? NULL : big_alloc(count * size, 1, 1);
+}
+
+/* Under the lock: a block in a file made smaller. Its tail leaves the
+ * mapping and the file, so a result that shrinks (sizes narrowed in place)
+ * gives its pages back at once; a failure only keeps them. */
+static void *file_shrink(file_block *b, size_t mapped)
+{
+    if (mapped < b->mapped && ftruncate(b->fd, (off_t)mapped) == 0) {
+        lf_resident_untrack(b->addr);
+        munmap((char *)b->addr + mapped, b->mapped - mapped);
+        lf_resident_track(b->addr, mapped);
+        count_file(b->result, -(int64_t)(b->mapped - mapped));
+        b->mapped = mapped;
+    }
+    return b->addr;
+}
+
+/* Under the lock: a block in a file resized; NULL (the block unchanged)
  * when the file system has no room. */
-static void *spill_grow(spill_block *b, size_t bytes)
+static void *file_resize(file_block *b, size_t bytes)
 {
     size_t mapped = whole_pages(bytes);
     if (mapped <= b->mapped)
-        return b->addr; /* shrinking keeps the pages: the file goes at free */
-    if (spill_reserve(b->fd, mapped))
+        return file_shrink(b, mapped);
+    if (file_reserve(b->fd, mapped))
         return NULL;
     lf_resident_untrack(b->addr);
     void *q = mremap(b->addr, b->mapped, mapped, MREMAP_MAYMOVE);
@@ -247,19 +302,18 @@ static void *spill_grow(spill_block *b, size_t bytes)
         return NULL;
     }
     lf_resident_track(q, mapped);
-    spilled_now += mapped - b->mapped;
-    if (spilled_now > spilled_peak)
-        spilled_peak = spilled_now;
+    count_file(b->result, (int64_t)(mapped - b->mapped));
     b->addr = q;
     b->mapped = mapped;
     return q;
 }
 
-/* A block in RAM that grows past the budget moves to a file. */
-static void *ram_to_spill(void *p, size_t bytes)
+/* A block in RAM that grows past the budget (or a result big enough for
+ * the store) moves to a file. */
+static void *ram_to_file(void *p, size_t bytes, int result)
 {
     size_t old = malloc_usable_size(p);
-    void *q = spill_map(bytes);
+    void *q = file_map(bytes, result);
     if (!q)
         return NULL;
     memcpy(q, p, old < bytes ? old : bytes);
@@ -268,18 +322,20 @@ static void *ram_to_spill(void *p, size_t bytes)
     return q;
 }
 
-void *lf_big_realloc(void *p, size_t bytes)
+static void *big_realloc(void *p, size_t bytes, int result)
 {
     if (!p)
-        return lf_big_malloc(bytes);
+        return big_alloc(bytes, 0, result);
     int started = 0;
     uint64_t need = 0;
     pthread_mutex_lock(&lock);
-    spill_block *b = find_block(p);
+    file_block *b = find_block(p);
     void *q = NULL;
     if (b)
-        q = spill_grow(b, bytes);
-    else if (should_spill(bytes) && (q = ram_to_spill(p, bytes)) != NULL)
+        q = file_resize(b, bytes);
+    else if (result && should_store(bytes))
+        q = ram_to_file(p, bytes, 1);
+    if (!b && !q && should_spill(bytes) && (q = ram_to_file(p, bytes, 0)) != NULL)
         started = spill_started(bytes, &need);
     if (b || q) {
         pthread_mutex_unlock(&lock);
@@ -296,17 +352,27 @@ void *lf_big_realloc(void *p, size_t bytes)
     return q;
 }
 
+void *lf_big_realloc(void *p, size_t bytes)
+{
+    return big_realloc(p, bytes, 0);
+}
+
+void *lf_big_result_realloc(void *p, size_t bytes)
+{
+    return big_realloc(p, bytes, 1);
+}
+
 void lf_big_free(void *p)
 {
     if (!p)
         return;
     pthread_mutex_lock(&lock);
-    spill_block *b = find_block(p);
+    file_block *b = find_block(p);
     if (b) {
         lf_resident_untrack(b->addr);
         munmap(b->addr, b->mapped);
         close(b->fd);
-        spilled_now -= b->mapped;
+        count_file(b->result, -(int64_t)b->mapped);
         *b = blocks[--block_count];
         pthread_mutex_unlock(&lock);
         return;
@@ -319,7 +385,7 @@ void lf_big_free(void *p)
 /* Whether files can be made in the spill directory: one is made and closed. */
 static int spill_dir_writable(lf_error *err)
 {
-    int fd = spill_file();
+    int fd = unnamed_file();
     if (fd < 0)
         return lf_fail(err, LF_ERR_SYSTEM, "cannot make spill files in '%s': %s", spill_dir,
                        strerror(errno));
@@ -327,21 +393,52 @@ static int spill_dir_writable(lf_error *err)
     return 0;
 }
 
-int lf_big_plan(uint64_t need, lf_error *err)
+/* What the directory offers the result store: NULL when it takes the
+ * results, else why not. Files on a file system in memory (tmpfs, ramfs)
+ * hold RAM as anonymous memory does, and without swap they cannot leave it
+ * either; a directory without room for them would fault mid-run. */
+static const char *store_refusal(uint64_t results, uint64_t room, int room_known)
+{
+    if (!spill_dir[0])
+        return "no directory for it";
+    if (lf_dir_in_memory(spill_dir))
+        return "the directory is in memory (tmpfs)";
+    if (!room_known)
+        return "the directory cannot take files";
+    return room < results ? "too little room in the directory" : NULL;
+}
+
+int lf_big_plan(uint64_t work, uint64_t results, lf_error *err)
 {
     pthread_mutex_lock(&lock);
-    int fits = budget == UINT64_MAX || !spill_dir[0] || ram_now + need <= budget;
+    const int wanted = store_wanted && spill_dir[0];
+    pthread_mutex_unlock(&lock);
+    /* the directory, looked at once: whether it takes files, and its room */
+    lf_error dir_err;
+    struct statvfs fs;
+    int room_known = 0;
+    uint64_t room = 0;
+    if (spill_dir[0] && (wanted || budget != UINT64_MAX) && spill_dir_writable(&dir_err) == 0 &&
+        statvfs(spill_dir, &fs) == 0) {
+        room_known = 1;
+        room = (uint64_t)fs.f_bavail * fs.f_frsize;
+    }
+    const char *refusal = wanted ? store_refusal(results, room, room_known) : "not asked for";
+    pthread_mutex_lock(&lock);
+    store_on = refusal == NULL;
+    store_off_reason = refusal;
+    const uint64_t in_ram = work + (store_on ? 0 : results);
+    int fits = budget == UINT64_MAX || !spill_dir[0] || ram_now + in_ram <= budget;
     pthread_mutex_unlock(&lock);
     if (fits)
         return 0;
     /* also when spilling already started: this dump's arrays need the room too */
-    if (spill_dir_writable(err))
+    if (!room_known && spill_dir_writable(err))
         return -1;
-    struct statvfs fs;
-    if (statvfs(spill_dir, &fs))
+    if (!room_known)
         return lf_fail(err, LF_ERR_SYSTEM, "cannot see the free space in '%s': %s", spill_dir,
                        strerror(errno));
-    uint64_t room = (uint64_t)fs.f_bavail * fs.f_frsize;
+    const uint64_t need = work + results; /* every array in a file */
     if (room < need) {
         char need_text[32], budget_text[32], room_text[32];
         lf_big_size_text(need_text, sizeof need_text, need);
@@ -357,6 +454,6 @@ int lf_big_plan(uint64_t need, lf_error *err)
     spilling = 1;
     pthread_mutex_unlock(&lock);
     if (started && notice)
-        notice(need, budget, spill_dir);
+        notice(in_ram, budget, spill_dir);
     return 0;
 }

@@ -13,7 +13,15 @@
  * which the kernel writes back and evicts under pressure, so RAM is not the
  * limit. The files have no name from the start (O_TMPFILE, else unlinked at
  * once), so exit, a signal or a crash leaves nothing behind. Memory from
- * these helpers, and from lf_vec_reserve, is released with lf_big_free. */
+ * these helpers, and from lf_vec_reserve, is released with lf_big_free.
+ *
+ * Results go to files before any budget is reached, when the result store
+ * is on: the arrays that outlive the phase that fills them (the snapshot a
+ * reader builds, the analysis' outputs) are written once and then only read,
+ * so, as the pages of a mapped .lfs, the kernel can write them back and
+ * drop them when memory runs short, where anonymous memory (no swap) could
+ * only fail. Working arrays (the dominators' search, a reader's scratch)
+ * stay in RAM, where random access is cheapest, until the budget. */
 #ifndef LF_BIGMEM_H
 #define LF_BIGMEM_H
 
@@ -25,8 +33,15 @@
 void *lf_big_malloc(size_t bytes);
 /* calloc with the same advice; NULL when count * size overflows. */
 void *lf_big_calloc(size_t count, size_t size);
-/* Keeps a spilled block spilled (the file grows and is remapped). */
+/* Keeps a block in a file there (the file grows and is remapped, or
+ * shrinks and gives its tail back). */
 void *lf_big_realloc(void *p, size_t bytes);
+/* The same for results: in the store when it is on (and the array is not
+ * tiny), else as lf_big_malloc. */
+void *lf_big_result_malloc(size_t bytes);
+void *lf_big_result_calloc(size_t count, size_t size);
+/* A block in RAM that grows big enough for the store moves there. */
+void *lf_big_result_realloc(void *p, size_t bytes);
 /* free() for the above: unmaps a spilled block; p may be NULL. */
 void lf_big_free(void *p);
 /* Advises huge pages for [p, p + bytes) when it is big enough; p may be NULL. */
@@ -42,17 +57,28 @@ void lf_big_set_budget(uint64_t budget, const char *dir);
 typedef void lf_big_notice(uint64_t need, uint64_t budget, const char *dir);
 void lf_big_on_spill(lf_big_notice *notice);
 
-/* Before reading a dump whose big arrays are estimated at `need` bytes: when
- * they do not fit in what is left of the budget, every big array from now on
- * spills, once the directory is known to take files and to have room for
- * `need` bytes (else -1: an LF_ERR_SYSTEM error, nothing changed). */
-int lf_big_plan(uint64_t need, lf_error *err);
+/* Whether results should go to files (off unless asked: tests and tools
+ * that never ask keep everything in RAM). lf_big_plan decides, per input,
+ * whether the directory can take them. */
+void lf_big_set_result_store(int wanted);
+
+/* Before reading a dump whose working arrays are estimated at `work` bytes
+ * at their peak and whose results at `results`: the store takes the results
+ * when it is asked for and the directory is on disk with room for them;
+ * when what stays in RAM does not fit in what is left of the budget, every
+ * big array from now on goes to a file, once the directory is known to
+ * take files and to have room for all of them (else -1: an LF_ERR_SYSTEM
+ * error, nothing spills). */
+int lf_big_plan(uint64_t work, uint64_t results, lf_error *err);
 
 typedef struct lf_big_usage {
     uint64_t ram_peak;      /* bytes of big arrays in RAM at most at once */
     uint64_t spilled_peak;  /* bytes of spill files at most at once */
     uint64_t spilled_blocks; /* arrays that ever spilled */
     int spilling;           /* spilling was switched on */
+    uint64_t store_peak;    /* bytes of results in files at most at once */
+    int store_on;           /* results go to files */
+    const char *store_off;  /* when not: why (static text) */
 } lf_big_usage;
 void lf_big_usage_get(lf_big_usage *u);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 int lf_file_map_fd(int fd, lf_mapped_file *f, lf_error *err)
@@ -89,10 +90,29 @@ int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err)
     return (int64_t)got;
 }
 
+/* statfs's f_type of the file systems that keep files in memory
+ * (linux/magic.h) */
+#define TMPFS_MAGIC_NUMBER 0x01021994u
+#define RAMFS_MAGIC_NUMBER 0x858458f6u
+
+int lf_dir_in_memory(const char *dir)
+{
+    struct statfs fs;
+    return statfs(dir, &fs) == 0 &&
+           ((uint64_t)fs.f_type == TMPFS_MAGIC_NUMBER || (uint64_t)fs.f_type == RAMFS_MAGIC_NUMBER);
+}
+
+/* $TMPDIR when set. Else /tmp, unless /tmp is a tmpfs (as on many systems)
+ * and /var/tmp is on disk: files there would hold RAM, which is what the
+ * inflated dump, the results and spilled arrays go to files to spare. */
 const char *lf_temp_dir(void)
 {
     const char *dir = getenv("TMPDIR");
-    return dir && *dir ? dir : "/tmp";
+    if (dir && *dir)
+        return dir;
+    return lf_dir_in_memory("/tmp") && access("/var/tmp", W_OK) == 0 && !lf_dir_in_memory("/var/tmp")
+               ? "/var/tmp"
+               : "/tmp";
 }
 
 int lf_temp_file(lf_error *err)

@@ -30,12 +30,15 @@ void lf_file_release_pages(const lf_mapped_file *f);
 /* Reads up to `want` bytes from the start of the regular file open on fd;
  * returns the count or -1. */
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err);
-/* An unlinked temporary file, read-write, in $TMPDIR (/tmp when unset):
+/* An unlinked temporary file, read-write, in lf_temp_dir():
  * nothing is left behind whatever happens to the process. Returns the
  * descriptor or -1 (err names the directory). */
 int lf_temp_file(lf_error *err);
-/* The directory lf_temp_file creates in. */
+/* The directory lf_temp_file creates in: $TMPDIR, else /tmp, else /var/tmp
+ * when /tmp is in memory and /var/tmp is not. */
 const char *lf_temp_dir(void);
+/* Whether files in dir are held in memory (tmpfs, ramfs). */
+int lf_dir_in_memory(const char *dir);
 /* Copies everything readable from in_fd (to its end) into an lf_temp_file;
  * *out_fd is that file. A full disk is an error naming $TMPDIR. */
 int lf_file_spool(int in_fd, int *out_fd, lf_error *err);

@@ -29,6 +29,7 @@ static size_t region_count, region_cap;
 static uint64_t cap = UINT64_MAX; /* read by the keeper without the lock */
 static int keeper_started;
 static uint64_t releases;
+static uint64_t peak_own; /* the most resident - file-backed the keeper saw */
 
 void lf_resident_track(void *addr, size_t bytes)
 {
@@ -99,11 +100,20 @@ static void *keep(void *unused)
         nanosleep(&period, NULL);
         uint64_t limit = __atomic_load_n(&cap, __ATOMIC_RELAXED);
         uint64_t resident, file_backed;
-        if (limit != UINT64_MAX && read_rss(&resident, &file_backed) && resident > limit - limit / 8 &&
-            file_backed > FILE_RSS_FLOOR)
+        if (!read_rss(&resident, &file_backed))
+            continue;
+        uint64_t own = resident > file_backed ? resident - file_backed : 0;
+        if (own > __atomic_load_n(&peak_own, __ATOMIC_RELAXED))
+            __atomic_store_n(&peak_own, own, __ATOMIC_RELAXED);
+        if (limit != UINT64_MAX && resident > limit - limit / 8 && file_backed > FILE_RSS_FLOOR)
             lf_resident_release();
     }
     return NULL;
+}
+
+uint64_t lf_resident_peak_own(void)
+{
+    return __atomic_load_n(&peak_own, __ATOMIC_RELAXED);
 }
 
 void lf_resident_set_cap(uint64_t bytes)

@@ -36,4 +36,9 @@ void lf_resident_release(void);
  * lf_resident_release. */
 uint64_t lf_resident_releases(void);
 
+/* The most memory of the process's own (resident, less file-backed and
+ * shared pages: anonymous memory) the keeper saw in its looks, 100 a
+ * second; 0 when it never ran (no budget). */
+uint64_t lf_resident_peak_own(void);
+
 #endif

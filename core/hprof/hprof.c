@@ -1694,8 +1694,8 @@ static int allocate_node_tables(hprof_read *h)
     hprof_reader *r = &h->r;
     node_tables *t = &h->t;
     const uint32_t n = (uint32_t)r->id_count;
-    t->class_of = lf_big_malloc(((size_t)n + 1) * sizeof *t->class_of);
-    t->shallow = lf_big_malloc(((size_t)n + 1) * sizeof *t->shallow);
+    t->class_of = lf_big_result_malloc(((size_t)n + 1) * sizeof *t->class_of);
+    t->shallow = lf_big_result_malloc(((size_t)n + 1) * sizeof *t->shallow);
     t->big_lock_made = pthread_mutex_init(&t->big_lock, NULL) == 0;
     /* the total is not known before pass 2 has counted: narrow, widened
      * then if it does not fit */
@@ -1704,11 +1704,11 @@ static int allocate_node_tables(hprof_read *h)
      * only one of 4 GiB or more has offsets that need a fifth byte. */
     const int repeats = h->ids_met > r->id_count, past_4g = r->size > UINT32_MAX;
     t->seen = repeats ? lf_big_calloc((size_t)n + 1, 1) : NULL;
-    t->record_low = lf_big_malloc(((size_t)n + 1) * sizeof *t->record_low);
-    t->record_high = past_4g ? lf_big_malloc((size_t)n + 1) : NULL;
+    t->record_low = lf_big_result_malloc(((size_t)n + 1) * sizeof *t->record_low);
+    t->record_high = past_4g ? lf_big_result_malloc((size_t)n + 1) : NULL;
     t->class_node = malloc((r->class_count + 1) * sizeof *t->class_node);
     /* serials per object only when some object has an allocation trace */
-    t->object_site = r->has_alloc_traces ? lf_big_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
+    t->object_site = r->has_alloc_traces ? lf_big_result_calloc((size_t)n + 1, sizeof *t->object_site) : NULL;
     if (!t->class_of || !t->shallow || !t->big_lock_made || offsets_failed || (repeats && !t->seen) ||
         !t->class_node || !t->record_low || (past_4g && !t->record_high) ||
         (r->has_alloc_traces && !t->object_site))
@@ -1861,7 +1861,7 @@ static int allocate_edges(hprof_read *h)
     const uint32_t n = (uint32_t)h->r.id_count;
     const uint64_t total = lf_edge_offsets_from_counts(&h->t.edge_offset, n);
     h->s.t = &h->t;
-    h->s.target = total == UINT64_MAX ? NULL : lf_big_malloc((total + 1) * sizeof *h->s.target);
+    h->s.target = total == UINT64_MAX ? NULL : lf_big_result_malloc((total + 1) * sizeof *h->s.target);
     if (!h->s.target)
         return lf_fail_nomem(h->err, "reading references");
     /* Every slot starts unset (and mapped, so pass 3 takes no page faults). */

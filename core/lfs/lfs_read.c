@@ -653,7 +653,7 @@ static int point_edge_offsets(const lfs_reading *r, const uint8_t *base, lf_snap
         return 0;
     }
     const size_t entries = (size_t)out->object_count + 1;
-    uint64_t *wide = lf_big_malloc(entries * sizeof *wide);
+    uint64_t *wide = lf_big_result_malloc(entries * sizeof *wide);
     if (!lf_snapshot_own(out, wide)) {
         lf_big_free(wide);
         return lf_fail_nomem(err, "opening");
@@ -754,7 +754,7 @@ static int point_sizes(const lfs_reading *r, const uint8_t *base, int narrow, in
     }
     const uint32_t n = out->object_count;
     const uint8_t *p = base + chunk[wide].offset;
-    uint32_t *made = lf_big_malloc(((size_t)n + 1) * sizeof *made);
+    uint32_t *made = lf_big_result_malloc(((size_t)n + 1) * sizeof *made);
     if (!lf_snapshot_own(out, made)) {
         lf_big_free(made);
         return lf_fail_nomem(err, "opening");

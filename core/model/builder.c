@@ -393,9 +393,9 @@ static int scatter_edges(lf_builder *b, uint64_t kept, lf_edge_offsets_mut edge_
 {
     const uint32_t n = (uint32_t)b->object_count;
     const uint32_t *to_node = (const uint32_t *)b->edge_to_id;
-    uint32_t *target = lf_big_malloc((kept ? kept : 1) * sizeof *target);
-    uint32_t *label = lf_big_malloc((kept ? kept : 1) * sizeof *label);
-    uint8_t *kind = lf_big_malloc(kept ? kept : 1);
+    uint32_t *target = lf_big_result_malloc((kept ? kept : 1) * sizeof *target);
+    uint32_t *label = lf_big_result_malloc((kept ? kept : 1) * sizeof *label);
+    uint8_t *kind = lf_big_result_malloc(kept ? kept : 1);
     out->edge_target = lf_snapshot_own(out, target);
     out->edge_label = lf_snapshot_own(out, label);
     out->edge_kind = lf_snapshot_own(out, kind);
@@ -424,12 +424,12 @@ static int give_sites(lf_builder *b, lf_snapshot *out)
     if (!b->object_site_count)
         return 0;
     const uint32_t n = out->object_count;
-    uint32_t *site = lf_big_calloc((size_t)n + 1, sizeof *site);
+    uint32_t *site = lf_big_result_calloc((size_t)n + 1, sizeof *site);
     if (!lf_snapshot_own(out, site))
         return -1;
     uint32_t *samples = NULL;
     if (b->sample_rate > 0) {
-        samples = lf_big_calloc((size_t)n + 1, sizeof *samples);
+        samples = lf_big_result_calloc((size_t)n + 1, sizeof *samples);
         if (!lf_snapshot_own(out, samples))
             return -1;
     }

@@ -9,9 +9,9 @@ int lf_edge_offsets_alloc(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t 
     o->narrow = NULL;
     o->wide = NULL;
     if (lf_edge_offsets_fit_narrow(edge_bound))
-        o->narrow = lf_big_calloc((size_t)node_count + 1, sizeof *o->narrow);
+        o->narrow = lf_big_result_calloc((size_t)node_count + 1, sizeof *o->narrow);
     else
-        o->wide = lf_big_calloc((size_t)node_count + 1, sizeof *o->wide);
+        o->wide = lf_big_result_calloc((size_t)node_count + 1, sizeof *o->wide);
     return o->narrow || o->wide ? 0 : -1;
 }
 
@@ -27,7 +27,7 @@ int lf_edge_offsets_widen(lf_edge_offsets_mut *o, uint32_t node_count)
 {
     if (!o->narrow)
         return 0;
-    uint64_t *wide = lf_big_malloc(((size_t)node_count + 1) * sizeof *wide);
+    uint64_t *wide = lf_big_result_malloc(((size_t)node_count + 1) * sizeof *wide);
     if (!wide)
         return -1;
     for (size_t v = 0; v <= node_count; v++)

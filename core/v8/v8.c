@@ -897,13 +897,14 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
          * could list others) */
         memcpy(raw->type_kind, m->node_type_kind, sizeof raw->type_kind);
         raw->have_detached = m->have_detached;
-        raw->node_name = lf_big_calloc(n, sizeof *raw->node_name);
-        raw->node_id = lf_big_calloc(n, sizeof *raw->node_id);
-        raw->node_size = lf_big_calloc(n, sizeof *raw->node_size);
+        /* these become the snapshot's (names: classes; sizes: narrowed) */
+        raw->node_name = lf_big_result_calloc(n, sizeof *raw->node_name);
+        raw->node_id = lf_big_result_calloc(n, sizeof *raw->node_id);
+        raw->node_size = lf_big_result_calloc(n, sizeof *raw->node_size);
         /* narrow when the header's edge_count fits (a cut file has fewer) */
         const int offsets_failed = lf_edge_offsets_alloc(&raw->edge_offset, raw->node_count + 1, m->edge_count);
         if (m->have_trace_field && m->trace_function_count > 0 &&
-            !(raw->node_trace = lf_big_calloc(n, sizeof *raw->node_trace)))
+            !(raw->node_trace = lf_big_result_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
         if (!raw->node_type || !raw->node_name || !raw->node_id || !raw->node_size || offsets_failed)
             return lf_fail_nomem(j->err, "reading nodes");
@@ -912,8 +913,8 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
     size_t e = (size_t)count + 1;
     raw->edge_count = count;
     raw->edge_word = lf_big_calloc(e, sizeof *raw->edge_word);
-    raw->edge_target = lf_big_calloc(e, sizeof *raw->edge_target);
-    raw->edge_row_at = lf_big_calloc(count / V8_ROW_STEP + 1, sizeof *raw->edge_row_at);
+    raw->edge_target = lf_big_result_calloc(e, sizeof *raw->edge_target);
+    raw->edge_row_at = lf_big_result_calloc(count / V8_ROW_STEP + 1, sizeof *raw->edge_row_at);
     raw->file = j->data;
     raw->file_size = j->end;
     raw->edge_fields = m->edge_fields;

@@ -3,18 +3,24 @@
  * of the mapped dump included) and the anonymous part alone (sampled from
  * /proc/self/statm every 5 ms by a watcher thread: resident - shared), which
  * is what the memory budget is about (the dump itself is not counted).
+ * Results go to files as the CLI puts them (LEAKFIND_RESULTS=ram: in RAM).
  * usage: bench_stage SNAPSHOT
  * Output: TSV rows stage, seconds, objects_per_second, peak_rss_bytes,
- * peak_anon_bytes, anon_pct_of_budget, budget_bytes (50 per object + 8 per
- * reference). Peaks are for the whole run so far. */
+ * peak_anon_bytes, anon_pct_of_budget, budget_bytes (DESIGN 5: 24 per
+ * object + 4 per reference). Peaks are for the whole run so far. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "../../core/analysis/analysis.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/base/file.h"
+#include "../../core/input/estimate.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/input/open.h"
 #include "../../graph/dominators.h"
@@ -59,7 +65,7 @@ static void *watch_anon(void *arg)
 static void report(const char *stage, double seconds, const lf_snapshot *s)
 {
     uint64_t rss = peak_rss();
-    uint64_t budget = 50ull * s->object_count + 8ull * s->edge_count;
+    uint64_t budget = 24ull * s->object_count + 4ull * s->edge_count;
     printf("%s\t%.3f\t%.0f\t%llu\t%llu\t%.1f\t%llu\n", stage, seconds, s->object_count / seconds,
            (unsigned long long)rss, (unsigned long long)peak_anon_bytes,
            (double)peak_anon_bytes / budget * 100, (unsigned long long)budget);
@@ -74,6 +80,15 @@ int main(int argc, char **argv)
     }
     lf_snapshot s;
     lf_error err;
+    const char *results = getenv("LEAKFIND_RESULTS");
+    lf_big_set_budget(UINT64_MAX, lf_temp_dir());
+    lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
+    int fd = open(argv[1], O_RDONLY);
+    lf_big_estimate need = fd >= 0 ? lf_estimate_big_bytes(fd) : (lf_big_estimate){0, 0};
+    if (fd >= 0)
+        close(fd);
+    if (lf_big_plan(need.work, need.results, &err))
+        return 4;
     pthread_t watcher;
     pthread_create(&watcher, NULL, watch_anon, NULL);
     double t0 = now();
@@ -88,8 +103,8 @@ int main(int argc, char **argv)
 
     const uint32_t n = s.object_count;
     uint32_t *root_node = malloc((s.root_count + 1) * sizeof *root_node);
-    uint32_t *idom = malloc((size_t)n * sizeof *idom);
-    uint32_t *retained = malloc((size_t)n * sizeof *retained);
+    uint32_t *idom = lf_big_result_malloc((size_t)n * sizeof *idom);
+    uint32_t *retained = lf_big_result_malloc((size_t)n * sizeof *retained);
     lf_size_table retained_big = {0};
     for (uint32_t r = 0; r < s.root_count; r++)
         root_node[r] = s.root[r].node;
@@ -121,8 +136,8 @@ int main(int argc, char **argv)
     lf_domtree_free(&tree);
     free(class_retained);
     free(root_node);
-    free(idom);
-    free(retained);
+    lf_big_free(idom);
+    lf_big_free(retained);
     lf_size_table_free(&retained_big);
     lf_snapshot_free(&s);
     watching = 0;

@@ -121,5 +121,29 @@ kill_mid() { # kill_mid NAME SIGNAL
 kill_mid "SIGINT" INT
 kill_mid "kill -9" KILL
 
+# 5. In a memory cgroup smaller than what the arrays take in RAM (a
+# container, a CI job), the default budget comes from the cgroup, not from
+# the machine's MemAvailable: the run puts its results in files, spills,
+# and prints what a run outside prints, where leakfind used to be killed.
+# The arrays-4-3 dump takes about 168 MiB of anonymous memory with
+# everything in RAM; the cgroup allows 100 MiB for everything.
+cgroup_test() {
+    mem=$(awk -F: '$2 == "memory" {print $3}' /proc/self/cgroup)
+    cg=/sys/fs/cgroup/memory${mem%/}/leakfind-test-$$
+    mkdir "$cg" 2>/dev/null && echo 100M >"$cg/memory.limit_in_bytes" 2>/dev/null || {
+        rmdir "$cg" 2>/dev/null
+        echo "skip: no memory cgroup (v1) to make here"
+        return
+    }
+    "$LEAKFIND" dominators --top 10 "$tmp/big.hprof" >"$tmp/outside.out" 2>/dev/null
+    sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" dominators --top 10 "$3"' sh "$cg" "$LEAKFIND" \
+        "$tmp/big.hprof" >"$tmp/inside.out" 2>"$tmp/inside.err"
+    code=$?
+    [ $code = 0 ] && cmp -s "$tmp/outside.out" "$tmp/inside.out" && grep -q "spilling big arrays" "$tmp/inside.err" &&
+        ok || bad "in a 100 MiB cgroup: exit $code: $(cat "$tmp/inside.err")"
+    rmdir "$cg"
+}
+cgroup_test
+
 echo "spill: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -785,6 +785,100 @@ void test_big_spill(void)
     lf_big_free(ram);
 }
 
+static uint32_t pattern_at(size_t i)
+{
+    return (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5au;
+}
+
+static size_t pattern_misses(const uint32_t *a, size_t n)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += a[i] != pattern_at(i);
+    return bad;
+}
+
+/* The length of the mapping p starts, from /proc/self/maps; 0 if none. */
+static uint64_t mapping_bytes(const void *p)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    uint64_t bytes = 0;
+    while (f && !bytes && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (uintptr_t)p == lo)
+            bytes = hi - lo;
+    }
+    if (f)
+        fclose(f);
+    return bytes;
+}
+
+/* Results go to files in the directory once a plan finds it fit, working
+ * arrays stay in RAM; a result that shrinks gives its file's tail back, one
+ * that grows stays in its file, and a RAM result that grows big enough
+ * moves there. Without the store, or with a directory in memory or without
+ * room, results stay in RAM and the usage says why. */
+void test_big_result_store(void)
+{
+    char dir[] = "/tmp/lf-store-test-XXXXXX";
+    lf_error err;
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(UINT64_MAX, dir); /* no budget: nothing spills */
+    lf_big_set_result_store(1);
+    CHECK(lf_big_plan(4u << 20, 4u << 20, &err) == 0);
+    const size_t n = (2u << 20) / sizeof(uint32_t); /* 2 MiB: past the 1 MiB a result needs */
+    uint32_t *result = lf_big_result_calloc(n, sizeof *result);
+    uint32_t *work = lf_big_malloc(n * sizeof *work);
+    CHECK(result != NULL && in_deleted_file(result, dir));
+    CHECK(work != NULL && !in_deleted_file(work, dir));
+    CHECK_EQ_U64(result[n - 1], 0);
+    for (size_t i = 0; result && i < n; i++)
+        result[i] = pattern_at(i);
+    lf_big_usage u;
+    lf_big_usage_get(&u);
+    CHECK(u.store_on && u.store_off == NULL && !u.spilling);
+    CHECK_EQ_U64(u.store_peak, 2u << 20);
+    uint32_t *shrunk = lf_big_realloc(result, n / 2 * sizeof *shrunk);
+    CHECK(shrunk == result && mapping_bytes(shrunk) == (1u << 20));
+    CHECK_EQ_U64(pattern_misses(shrunk, n / 2), 0);
+    uint32_t *grown = lf_big_realloc(shrunk, 2 * n * sizeof *grown);
+    CHECK(grown != NULL && in_deleted_file(grown, dir));
+    CHECK_EQ_U64(pattern_misses(grown, n / 2), 0);
+    CHECK_EQ_U64(grown[2 * n - 1], 0); /* the file's regrown tail reads as zeros again */
+    uint32_t *small = lf_big_result_malloc(64 * sizeof *small);
+    CHECK(small != NULL && !in_deleted_file(small, dir));
+    for (size_t i = 0; small && i < 64; i++)
+        small[i] = pattern_at(i);
+    uint32_t *moved = lf_big_result_realloc(small, n * sizeof *moved);
+    CHECK(moved != NULL && in_deleted_file(moved, dir));
+    CHECK_EQ_U64(pattern_misses(moved, 64), 0);
+    lf_big_free(moved);
+    lf_big_free(grown);
+    lf_big_free(work);
+    CHECK(rmdir(dir) == 0); /* nothing was ever named in it */
+
+    const char *const shm = "/dev/shm";
+    lf_big_set_budget(UINT64_MAX, shm);
+    if (lf_dir_in_memory(shm)) {
+        CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+        lf_big_usage_get(&u);
+        CHECK(!u.store_on && u.store_off && strstr(u.store_off, "in memory"));
+    }
+    lf_big_set_budget(UINT64_MAX, "/tmp");
+    CHECK(lf_big_plan(0, UINT64_MAX / 2, &err) == 0); /* no disk holds that */
+    lf_big_usage_get(&u);
+    CHECK(!u.store_on && u.store_off && strstr(u.store_off, "room"));
+    result = lf_big_result_malloc(n * sizeof *result);
+    CHECK(result != NULL && !in_deleted_file(result, "/tmp"));
+    lf_big_free(result);
+    lf_big_set_result_store(0);
+    CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+    lf_big_usage_get(&u);
+    CHECK(!u.store_on && u.store_off && strstr(u.store_off, "not asked"));
+    lf_big_set_budget(UINT64_MAX, NULL);
+}
+
 /* RssFile of /proc/self/status, in bytes. */
 static uint64_t rss_file_bytes(void)
 {
@@ -797,19 +891,6 @@ static uint64_t rss_file_bytes(void)
     if (f)
         fclose(f);
     return (uint64_t)kb << 10;
-}
-
-static uint32_t pattern_at(size_t i)
-{
-    return (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5au;
-}
-
-static size_t pattern_misses(const uint32_t *a, size_t n)
-{
-    size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        bad += a[i] != pattern_at(i);
-    return bad;
 }
 
 /* Dropping the pages of spilled arrays and mapped files takes them out of

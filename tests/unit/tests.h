@@ -36,6 +36,7 @@
     T(test_idset)                          \
     T(test_big_arrays)                     \
     T(test_big_spill)                      \
+    T(test_big_result_store)               \
     T(test_resident_release)               \
     T(test_idmap)                          \
     T(test_idmap_reserve)                  \
