@@ -138,14 +138,11 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
     return 0;
 }
 
-/* The default --memory: what the kernel says is available at start
- * (MemAvailable) less a quarter, which is left to the pages of the dump being
- * read (a mapped file streams through the page cache), to the small
- * allocations outside the big arrays (a few percent of them), and to the
- * programs that start meanwhile. No limit when /proc cannot say. */
-/* Three quarters of what the machine and the process's memory cgroups
- * have available at start: the last quarter is left to the pages of the
- * mapped dump and to other programs. */
+/* The default --memory: what the machine and the process's memory cgroups
+ * have available at start less a quarter, which is left to the pages of the
+ * dump being read (a mapped file streams through the page cache), to the
+ * small allocations outside the big arrays (a few percent of them), and to
+ * the programs that start meanwhile. No limit when /proc cannot say. */
 static uint64_t default_memory(void)
 {
     uint64_t available = available_memory();
