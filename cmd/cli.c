@@ -1,6 +1,5 @@
 /* cli.c - option parsing, messages and the shared open-and-analyse step. */
 #include "cli.h"
-#include "available_memory.h"
 #include "dangling_note.h"
 #include "progress_line.h"
 
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/base/available.h"
 #include "../core/base/bigmem.h"
 #include "../core/input/estimate.h"
 #include "../core/lfs/cache.h"
@@ -145,7 +145,7 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
  * the programs that start meanwhile. No limit when /proc cannot say. */
 static uint64_t default_memory(void)
 {
-    uint64_t available = available_memory();
+    uint64_t available = lf_available_memory();
     return available == UINT64_MAX ? UINT64_MAX : available / 4 * 3;
 }
 

@@ -37,6 +37,7 @@
     T(test_big_arrays)                     \
     T(test_big_spill)                      \
     T(test_big_result_store)               \
+    T(test_available_memory)               \
     T(test_resident_release)               \
     T(test_idmap)                          \
     T(test_idmap_reserve)                  \

@@ -1,9 +1,9 @@
-/* available_memory.c - how much memory this process may take: what the
- * machine has available, and what the memory cgroups it runs in leave it
- * (a container, a CI job, systemd's MemoryMax). /proc/meminfo alone sees the
+/* available.c - how much memory this process may take: what the machine
+ * has available, and what the memory cgroups it runs in leave it (a
+ * container, a CI job, systemd's MemoryMax). /proc/meminfo alone sees the
  * machine: in a cgroup limited below it, a budget taken from MemAvailable
  * lets the kernel kill the process before any array spills. */
-#include "available_memory.h"
+#include "available.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,12 +46,13 @@ static uint64_t unreclaimable(const char *stat_path, const char *anon_key, const
     return sum;
 }
 
-/* The room each cgroup from dir up to the hierarchy's top leaves: the
- * smallest limit less what its processes hold. */
-static uint64_t cgroup_room(const char *mount, const char *path, int v2)
+/* The room each cgroup from path up to the hierarchy's top (mount) leaves:
+ * the smallest limit less what its processes hold. */
+static uint64_t cgroup_room(const char *root, const char *hierarchy, const char *path, int v2)
 {
-    char dir[1024], file[1100];
+    char mount[512], dir[1024], file[1100];
     uint64_t room = UINT64_MAX;
+    snprintf(mount, sizeof mount, "%s%s", root, hierarchy);
     snprintf(dir, sizeof dir, "%s%s", mount, path);
     for (;;) {
         uint64_t limit;
@@ -74,9 +75,11 @@ static uint64_t cgroup_room(const char *mount, const char *path, int v2)
 
 /* The smallest room of the memory cgroups in /proc/self/cgroup: the v2
  * entry ("0::/path") and the v1 memory controller's ("N:memory:/path"). */
-static uint64_t cgroups_room(void)
+static uint64_t cgroups_room(const char *root)
 {
-    FILE *f = fopen("/proc/self/cgroup", "r");
+    char path[512];
+    snprintf(path, sizeof path, "%s/proc/self/cgroup", root);
+    FILE *f = fopen(path, "r");
     char line[1200];
     uint64_t room = UINT64_MAX;
     while (f && fgets(line, sizeof line, f)) {
@@ -86,11 +89,11 @@ static uint64_t cgroups_room(void)
             continue;
         uint64_t r = UINT64_MAX;
         if (first == line + 1 && line[0] == '0' && second == first + 1) {
-            r = cgroup_room("/sys/fs/cgroup", second + 1, 1);
-            if (r == UINT64_MAX)
-                r = cgroup_room("/sys/fs/cgroup/unified", second + 1, 1);
+            r = cgroup_room(root, "/sys/fs/cgroup", second + 1, 1);
+            if (r == UINT64_MAX) /* the hybrid layout: v2 mounted beside v1 */
+                r = cgroup_room(root, "/sys/fs/cgroup/unified", second + 1, 1);
         } else if (strncmp(first + 1, "memory:", 7) == 0) {
-            r = cgroup_room("/sys/fs/cgroup/memory", second + 1, 0);
+            r = cgroup_room(root, "/sys/fs/cgroup/memory", second + 1, 0);
         }
         if (r < room)
             room = r;
@@ -100,9 +103,11 @@ static uint64_t cgroups_room(void)
     return room;
 }
 
-static uint64_t mem_available(void)
+static uint64_t mem_available(const char *root)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    char path[512];
+    snprintf(path, sizeof path, "%s/proc/meminfo", root);
+    FILE *f = fopen(path, "r");
     if (!f)
         return UINT64_MAX;
     char line[128];
@@ -114,8 +119,13 @@ static uint64_t mem_available(void)
     return found && kib ? (uint64_t)kib * 1024 : UINT64_MAX;
 }
 
-uint64_t available_memory(void)
+uint64_t lf_available_memory_at(const char *root)
 {
-    uint64_t machine = mem_available(), cgroup = cgroups_room();
+    uint64_t machine = mem_available(root), cgroup = cgroups_room(root);
     return cgroup < machine ? cgroup : machine;
+}
+
+uint64_t lf_available_memory(void)
+{
+    return lf_available_memory_at("");
 }
