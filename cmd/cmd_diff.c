@@ -156,19 +156,21 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
     uint32_t *order = malloc((t.count + 1) * sizeof *order);
     uint8_t *explained = calloc(t.count + 1, 1);
     /* An owner one of whose children carries nearly all its growth is left
-     * out: the child, deeper, says where the objects accumulate (the Map's
-     * table, the list's elements), not the root or global above them. */
+     * out: the child, deeper, says where the objects accumulate (the list
+     * in a static field, not the root or global above it). A collection is
+     * one owner: its table, entries and what they hold never are
+     * (collections.h). */
     for (size_t i = 0; explained && i < t.count; i++) {
         const lf_owner *o = &t.owner[i];
         const lf_owner *p = o->parent ? lf_owners_find(&t, o->parent) : NULL;
-        if (p && carries(o, p))
+        if (p && !o->inside && carries(o, p))
             explained[p - t.owner] = 1;
     }
     uint32_t n = 0;
     for (size_t i = 0; order && explained && i < t.count; i++) {
         const lf_owner *o = &t.owner[i];
         int64_t g = owner_growth(o);
-        if (g <= 0 || o->node[1] == LF_NODE_NONE || explained[i])
+        if (g <= 0 || o->node[1] == LF_NODE_NONE || explained[i] || o->inside)
             continue;
         order[n++] = (uint32_t)i;
         if (g >= (int64_t)min_count && (int64_t)(o->retained[1] - o->retained[0]) >= (int64_t)min_bytes)

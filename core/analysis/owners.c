@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include "../base/bigmem.h"
+#include "collections.h"
 #include "holders.h"
 #include "../base/vec.h"
 
@@ -21,8 +22,30 @@ static uint64_t hash_step(uint64_t parent, lf_str a, lf_str b)
     return h ? h : 1; /* 0 means "no parent" */
 }
 
-/* The field by which the dominator holds v, indices masked; for a top owner
- * its first root's kind and name. */
+/* "frame 10: app.Leak.run (Leak.java:42)" -> "frame app.Leak.run": the same
+ * local of the same function in another dump, whatever the stack's depth
+ * there and the line the frame stopped at. Returns the new length. */
+static size_t mask_frame(char *text, size_t len)
+{
+    for (size_t i = 0; i + 6 < len; i++) {
+        if (memcmp(text + i, "frame ", 6) != 0 || (i > 0 && text[i - 1] != ' '))
+            continue;
+        size_t j = i + 6;
+        while (j < len && text[j] >= '0' && text[j] <= '9')
+            j++;
+        if (j == i + 6 || j + 1 >= len || text[j] != ':' || text[j + 1] != ' ')
+            continue;
+        size_t fn = j + 2, end = fn;
+        while (end < len && text[end] != ' ')
+            end++;
+        memmove(text + i + 6, text + fn, end - fn);
+        return i + 6 + (end - fn);
+    }
+    return len;
+}
+
+/* The field by which the dominator holds v, indices and frame numbers
+ * masked; for a top owner its first root's kind and name. */
 static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
 {
     const lf_snapshot *s = holders->s;
@@ -33,7 +56,7 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
         int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
                          name.len ? " " : "", (int)(name.len > 800 ? 800 : name.len), name.ptr);
         out.ptr = buf;
-        out.len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+        out.len = mask_frame(buf, n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1);
         return out;
     }
     if (h.kind == LF_EDGE_KIND_ELEMENT) {
@@ -42,7 +65,7 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
         return out;
     }
     out.ptr = buf;
-    out.len = lf_snapshot_label_text(s, h.kind, h.label, buf, size);
+    out.len = mask_frame(buf, lf_snapshot_label_text(s, h.kind, h.label, buf, size));
     /* a slot number (a V8 Map's or Set's table holds its entries by internal
      * edges named "3131") is an index too: every entry is "[]" */
     size_t digits = 0;
@@ -77,7 +100,13 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
         uint64_t parent = d == LF_NODE_SUPER ? 0 : sig[d];
         if (depth)
             depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
-        sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]), holder(holders, v, buf, sizeof buf));
+        /* the links of a chain or a tree share its head's signature: one
+         * bucket's entries, whatever their depth in it (collections.h) */
+        if (d != LF_NODE_SUPER && lf_same_class_as_dominator(s, v, d))
+            sig[v] = sig[d];
+        else
+            sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]),
+                               holder(holders, v, buf, sizeof buf));
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
@@ -93,6 +122,7 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     uint64_t *sig = lf_big_malloc(((size_t)n + 1) * sizeof *sig);
     uint64_t *objects = lf_big_malloc(((size_t)n + 1) * sizeof *objects);
     uint32_t *depth = lf_big_malloc(((size_t)n + 1) * sizeof *depth);
+    lf_collections coll = {NULL, NULL};
     int rc = 0;
     size_t count = 0;
     if (!order || !sig || !objects || !depth) {
@@ -105,6 +135,10 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     lf_holders_free(&holders);
     if (rc)
         goto out;
+    if (lf_collections_build(&coll, s, order, count)) {
+        rc = lf_fail_nomem(err, "matching owners");
+        goto out;
+    }
     for (size_t i = 0; i < count; i++)
         objects[order[i]] = 1;
     /* objects retained: children before parents in reverse preorder */
@@ -135,12 +169,16 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
             *slot = t->count;
         }
         lf_owner *o = &t->owner[*slot - 1];
+        o->inside |= (coll.flags[v] & LF_COLL_INSIDE) != 0;
+        if (s->idom[v] != LF_NODE_SUPER && sig[s->idom[v]] == sig[v])
+            continue; /* a chain's link: in its head's totals already */
         o->retained[side] += lf_snapshot_retained(s, v);
         o->objects[side] += objects[v];
         if (o->node[side] == LF_NODE_NONE)
             o->node[side] = v;
     }
 out:
+    lf_collections_free(&coll);
     lf_big_free(order);
     lf_big_free(sig);
     lf_big_free(objects);
@@ -184,6 +222,8 @@ size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
     unsigned hops = 0;
     int cut = 0;
     for (uint32_t v = node; v != LF_NODE_SUPER && v != LF_NODE_NONE; v = s->idom[v]) {
+        if (lf_same_class_as_dominator(s, v, s->idom[v]))
+            continue; /* a chain's link: its head names it */
         if (hops == HOPS) {
             cut = 1;
             break;

@@ -17,6 +17,9 @@ typedef struct lf_owner {
     uint64_t objects[2];      /* objects they retain (themselves included) */
     uint32_t node[2];         /* one such node in each snapshot, or LF_NODE_NONE */
     uint32_t depth;
+    /* part of a collection (its structure, or what its entries hold): its
+     * growth is the collection's, never shown as an owner of its own */
+    uint8_t inside;
 } lf_owner;
 
 typedef struct lf_owner_table {

@@ -1,10 +1,12 @@
 /* suspects.c - size findings, accumulation points and paths (see suspects.h). */
 #include "suspects.h"
 
+#include <Judy.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collections.h"
 #include "domview.h"
 #include "../base/vec.h"
 #include "../base/bigmem.h"
@@ -59,6 +61,36 @@ static uint32_t descend(const lf_snapshot *s, uint32_t node)
     return node;
 }
 
+/* node and the objects of its class below it, each held (in the dominator
+ * tree) by one of them: the links of a chain, or the entries of a tree map
+ * or a bucket chain that node heads. 0 when out of memory. */
+static uint64_t chain_links(const lf_snapshot *s, uint32_t node)
+{
+    size_t depth = 0, cap = 0;
+    uint32_t *stack = NULL;
+    uint64_t links = 0;
+    if (lf_vec_reserve((void **)&stack, &cap, 1, sizeof *stack))
+        return 0;
+    stack[depth++] = node;
+    while (depth > 0) {
+        uint32_t v = stack[--depth];
+        links++;
+        for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1]; i++) {
+            uint32_t child = s->domtree_child[i];
+            if (!lf_same_class_as_dominator(s, child, v))
+                continue;
+            if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack)) {
+                links = 0;
+                depth = 0;
+                break;
+            }
+            stack[depth++] = child;
+        }
+    }
+    lf_big_free(stack);
+    return links;
+}
+
 /* A chain's head: the links below it (their count, the class, what the
  * first retains). Returns 0 when point heads no chain. */
 static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
@@ -68,31 +100,53 @@ static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
         return 0;
     acc->cls = cls;
     acc->bytes = lf_snapshot_retained(s, link);
-    acc->count = 0;
-    /* every link below, however short the tail */
-    while (link != LF_NODE_NONE && s->object_class[link] == cls) {
-        acc->count++;
-        uint32_t first = s->domtree_offset[link];
-        link = first == s->domtree_offset[link + 1] ? LF_NODE_NONE : s->domtree_child[first];
-    }
+    /* every link below, however short the tail, and a tree's every branch */
+    acc->count = chain_links(s, acc->point) - 1;
     return 1;
 }
 
+/* The entries a table slot holds: the links of the chain it heads; for a
+ * ConcurrentHashMap$TreeBin (a bin turned into a tree, whose nodes hang
+ * below it) the nodes of its tree. 0 when out of memory. */
+static uint64_t bin_entries(const lf_snapshot *s, uint32_t slot)
+{
+    lf_str name = lf_snapshot_class_name(s, s->object_class[slot]);
+    if (name.len < 8 || memcmp(name.ptr + name.len - 8, "$TreeBin", 8) != 0)
+        return chain_links(s, slot);
+    uint64_t entries = 0;
+    for (uint32_t i = s->domtree_offset[slot]; i < s->domtree_offset[slot + 1]; i++) {
+        uint32_t child = s->domtree_child[i];
+        lf_str c = lf_snapshot_class_name(s, s->object_class[child]);
+        if (c.len < 9 || memcmp(c.ptr + c.len - 9, "$TreeNode", 9) != 0)
+            continue;
+        uint64_t links = chain_links(s, child);
+        if (links == 0)
+            return 0;
+        entries += links;
+    }
+    return entries ? entries : 1;
+}
+
 typedef struct class_bytes {
+    uint32_t name;            /* the class's name: 500 loaders' Plugin are one */
     uint32_t cls;
-    uint64_t bytes;
+    uint64_t bytes, count;
 } class_bytes;
 
-static int by_class(const void *pa, const void *pb)
+static int by_class_name(const void *pa, const void *pb)
 {
     const class_bytes *a = pa, *b = pb;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
     return a->cls < b->cls ? -1 : a->cls > b->cls;
 }
 
 /* What accumulates at point: the links of the chain it heads, else its
  * children that retain less than `apart` (the others are findings of their
- * own), grouped by class; the class whose children retain the most (ties:
- * more children, smaller class). */
+ * own), grouped by class name; the class whose children retain the most
+ * (ties: more children, smaller class). A child heading a chain of its class
+ * (a bucket chain, a subtree of a tree map whose root is the point) counts
+ * every link: entries, not buckets. */
 static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
 {
     if (chain_below(s, acc))
@@ -103,18 +157,28 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t
         return -1;
     size_t n = 0;
     for (uint32_t i = first; i < end; i++) {
-        uint32_t child = s->domtree_child[i];
-        if (lf_snapshot_retained(s, child) < apart)
-            c[n++] = (class_bytes){s->object_class[child], lf_snapshot_retained(s, child)};
+        uint32_t child = s->domtree_child[i], cls = s->object_class[child];
+        if (lf_snapshot_retained(s, child) >= apart)
+            continue;
+        uint64_t links = bin_entries(s, child);
+        if (links == 0) {
+            free(c);
+            return -1;
+        }
+        /* a tree map's root entry is the point: it is one of the entries too */
+        links += lf_same_class_as_dominator(s, child, acc->point) && i == first;
+        c[n++] = (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls,
+                               lf_snapshot_retained(s, child), links};
     }
-    qsort(c, n, sizeof *c, by_class);
+    qsort(c, n, sizeof *c, by_class_name);
     acc->cls = LF_NODE_NONE;
     acc->count = acc->bytes = 0;
     for (size_t i = 0, j; i < n; i = j) {
-        uint64_t bytes = 0;
-        for (j = i; j < n && c[j].cls == c[i].cls; j++)
+        uint64_t bytes = 0, count = 0;
+        for (j = i; j < n && c[j].name == c[i].name; j++) {
             bytes += c[j].bytes;
-        uint64_t count = j - i;
+            count += c[j].count;
+        }
         if (acc->cls == LF_NODE_NONE || bytes > acc->bytes || (bytes == acc->bytes && count > acc->count)) {
             acc->cls = c[i].cls;
             acc->count = count;
@@ -161,7 +225,31 @@ static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_l
     return lf_suspect_add(list, &f);
 }
 
-/* The top owners that are no finding, by class: a class whose owners
+/* class -> the first class of its name: the classes that several loaders
+ * define under one name count as one. NULL when out of memory. */
+static uint32_t *first_of_name(const lf_snapshot *s)
+{
+    uint32_t *first = malloc(((size_t)s->class_count + 1) * sizeof *first);
+    Pvoid_t by_name = NULL;
+    for (uint32_t c = 0; c < s->class_count && first; c++) {
+        PWord_t slot;
+        JLI(slot, by_name, (Word_t)s->class_name[c]);
+        if (slot == PJERR) {
+            free(first);
+            first = NULL;
+            break;
+        }
+        if (!*slot)
+            *slot = (Word_t)c + 1;
+        first[c] = (uint32_t)(*slot - 1);
+    }
+    Word_t freed;
+    JLFA(freed, by_name);
+    (void)freed;
+    return first;
+}
+
+/* The top owners that are no finding, by class name: a class whose owners
  * together retain at least t. */
 static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t, lf_suspect_list *list,
                           lf_error *err)
@@ -169,9 +257,10 @@ static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t
     uint64_t *sum = calloc((size_t)s->class_count + 1, sizeof *sum);
     uint64_t *count = calloc((size_t)s->class_count + 1, sizeof *count);
     uint32_t *largest = malloc(((size_t)s->class_count + 1) * sizeof *largest);
-    int rc = sum && count && largest ? 0 : lf_fail_nomem(err, "suspects by class");
+    uint32_t *named = first_of_name(s);
+    int rc = sum && count && largest && named ? 0 : lf_fail_nomem(err, "suspects by class");
     for (size_t k = 0; k < v->entry_count && !rc; k++) {
-        uint32_t node = v->entry[k].node, cls = s->object_class[node];
+        uint32_t node = v->entry[k].node, cls = named[s->object_class[node]];
         if (lf_snapshot_retained(s, node) >= t)
             continue;
         if (count[cls]++ == 0)
@@ -191,6 +280,7 @@ static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t
     free(sum);
     free(count);
     free(largest);
+    free(named);
     return rc;
 }
 

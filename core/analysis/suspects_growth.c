@@ -56,30 +56,6 @@ static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, 
     return rc;
 }
 
-/* rate x the mean shallow size of each finding's class in s: one pass. */
-static int bytes_rates(const lf_snapshot *s, lf_suspect *f, size_t count)
-{
-    uint64_t *n = calloc((size_t)s->class_count + 1, sizeof *n);
-    uint64_t *bytes = calloc((size_t)s->class_count + 1, sizeof *bytes);
-    if (!n || !bytes) {
-        free(n);
-        free(bytes);
-        return -1;
-    }
-    for (uint32_t v = 0; v < s->object_count; v++)
-        if (s->idom[v] != LF_NODE_NONE && lf_snapshot_counted(s, v)) {
-            n[s->object_class[v]]++;
-            bytes[s->object_class[v]] += lf_snapshot_shallow(s, v);
-        }
-    for (size_t k = 0; k < count; k++) {
-        uint32_t c = f[k].cls;
-        f[k].bytes_rate = c != LF_NODE_NONE && n[c] ? f[k].rate * (double)bytes[c] / (double)n[c] : 0;
-    }
-    free(n);
-    free(bytes);
-    return 0;
-}
-
 static int by_bytes_rate(const void *pa, const void *pb)
 {
     const lf_suspect *a = pa, *b = pb;
@@ -90,23 +66,47 @@ static int by_bytes_rate(const void *pa, const void *pb)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* The flagged classes, each with its holder's counts fitted. */
+/* A finding of class c at holder row r: its counts and bytes fitted. */
+static int add_growth(const lf_trend *t, const lf_snapshot *s, const double *workload, uint32_t c, int64_t r,
+                      lf_suspect_list *list)
+{
+    const uint32_t n = t->series;
+    const uint64_t *y = t->holders.count + (size_t)r * t->capacity;
+    const uint64_t *bytes = t->holders.bytes + (size_t)r * t->capacity;
+    lf_suspect f = {.kind = LF_SUSPECT_GROWTH, .cls = class_named(s, t, c), .instances = y[n - 1],
+                    .name = c, .holder_row = r, .gain = (int64_t)y[n - 1] - (int64_t)y[0],
+                    .rate = lf_trend_fit_counts(y, n, workload).slope,
+                    .bytes_rate = lf_trend_fit_counts(bytes, n, workload).slope};
+    f.acc.point = f.acc.cls = LF_NODE_NONE;
+    return lf_suspect_add(list, &f);
+}
+
+/* The flagged classes at their holder, and at every other holder under
+ * which they grow by the rule too (two maps that each gain one HashMap$Node
+ * per request): the bytes a holder gains per unit are those of all the
+ * classes growing under it. */
 static int flagged(const lf_trend *t, const lf_snapshot *s, const double *workload, const lf_trend_rule *rule,
                    lf_suspect_list *list)
 {
-    const uint32_t n = t->series;
+    const lf_trend_holders *h = &t->holders;
     for (uint32_t c = 0; c < t->classes; c++) {
         lf_trend_fit fit;
         int64_t holder;
         if (lf_trend_judge(t, c, workload, rule, &fit, &holder) != LF_TREND_GROWS || holder < 0)
             continue;
-        const uint64_t *y = t->holders.count + (size_t)holder * t->capacity;
-        lf_suspect f = {.kind = LF_SUSPECT_GROWTH, .cls = class_named(s, t, c), .instances = y[n - 1],
-                        .name = c, .holder_row = holder, .gain = (int64_t)y[n - 1] - (int64_t)y[0],
-                        .rate = lf_trend_fit_counts(y, n, workload).slope};
-        f.acc.point = f.acc.cls = LF_NODE_NONE;
-        if (lf_suspect_add(list, &f))
+        if (add_growth(t, s, workload, c, holder, list))
             return -1;
+        PWord_t slot;
+        Word_t key = 0;
+        JLF(slot, h->by_class[c], key);
+        while (slot) {
+            int64_t r = (int64_t)*slot - 1;
+            const uint64_t *y = h->count + (size_t)r * t->capacity;
+            lf_trend_fit other = lf_trend_fit_counts(y, t->series, workload);
+            if (r != holder && lf_trend_grows(y, t->series, &other, rule) && add_growth(t, s, workload, c, r, list))
+                return -1;
+            JLN(slot, h->by_class[c], key);
+        }
     }
     return 0;
 }
@@ -240,8 +240,7 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
         return 0;
     if (find_holders(t, last, list->item + start, list->count - start, err))
         return -1;
-    if (bytes_rates(last, list->item + start, list->count - start) || merge_by_holder(t, list, start) ||
-        fold_nested(t, last, list, start))
+    if (merge_by_holder(t, list, start) || fold_nested(t, last, list, start))
         return lf_fail_nomem(err, "growth findings");
     lf_suspect *f = list->item + start;
     size_t count = list->count - start;

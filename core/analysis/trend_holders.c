@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "collections.h"
 #include "holders.h"
 #include "owners.h"
 #include "../base/vec.h"
@@ -37,6 +38,7 @@ void lf_trend_holders_free(lf_trend_holders *h)
     lf_big_free(h->row_parent);
     lf_big_free(h->row_step);
     lf_big_free(h->count);
+    lf_big_free(h->bytes);
     memset(h, 0, sizeof *h);
 }
 
@@ -113,7 +115,8 @@ static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *
         lf_vec_reserve((void **)&h->row_class, &h->class_cap, h->rows + 1, sizeof *h->row_class) ||
         lf_vec_reserve((void **)&h->row_parent, &h->parent_row_cap, h->rows + 1, sizeof *h->row_parent) ||
         lf_vec_reserve((void **)&h->row_step, &h->step_row_cap, h->rows + 1, sizeof *h->row_step) ||
-        lf_vec_reserve((void **)&h->count, &h->count_cap, (h->rows + 1) * h->capacity, sizeof *h->count))
+        lf_vec_reserve((void **)&h->count, &h->count_cap, (h->rows + 1) * h->capacity, sizeof *h->count) ||
+        lf_vec_reserve((void **)&h->bytes, &h->bytes_cap, (h->rows + 1) * h->capacity, sizeof *h->bytes))
         return -1;
     /* named by the holder node itself: a signature's step is its first node's */
     int64_t step = UINT32_MAX;
@@ -131,43 +134,49 @@ static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *
     h->row_parent[r] = parent;
     h->row_step[r] = (uint32_t)step;
     memset(h->count + r * h->capacity, 0, h->capacity * sizeof *h->count);
+    memset(h->bytes + r * h->capacity, 0, h->capacity * sizeof *h->bytes);
     *slot = h->rows;
     return (int64_t)r;
 }
 
+/* Counts object v of class row cls under the holder. */
 static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig, uint32_t cls,
-                      uint64_t key, uint32_t holder, uint32_t series)
+                      uint64_t key, uint32_t holder, uint32_t series, uint32_t v)
 {
     int64_t r = row_of(h, holders, sig, cls, key, holder);
     if (r < 0)
         return -1;
     h->count[(size_t)r * h->capacity + series]++;
+    h->bytes[(size_t)r * h->capacity + series] += lf_snapshot_shallow(holders->s, v);
     return 0;
 }
 
-/* Without stable ids: every object under the signature of its nearest strict
- * dominator whose signature occurs in the first snapshot. */
+/* Without stable ids: every object under the signature of its nearest owner
+ * (collections.h: the collection it is inside, else its dominator, and so
+ * on up) whose signature occurs in the first snapshot. */
 static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
                               const uint32_t *group_of_node, const uint32_t *class_row,
-                              const uint64_t *sig, const uint32_t *order, size_t count)
+                              const uint64_t *sig, const uint32_t *order, size_t count,
+                              const lf_collections *coll)
 {
     const lf_snapshot *s = holders->s;
-    /* nearest[v]: v or its nearest dominator with a first-snapshot signature;
+    /* nearest[v]: v or its nearest owner with a first-snapshot signature;
      * LF_NODE_NONE when there is none up to the roots */
     uint32_t *nearest = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *nearest);
     if (!nearest)
         return -1;
     int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: dominators first */
-        uint32_t v = order[i], d = s->idom[v];
-        uint32_t above = d == LF_NODE_SUPER ? LF_NODE_NONE : nearest[d];
+    for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
+        uint32_t v = order[i], u = coll->up[v];
+        uint32_t above = u == LF_NODE_NONE ? LF_NODE_NONE : nearest[u];
         PWord_t slot;
         JLG(slot, h->known, (Word_t)sig[v]);
-        nearest[v] = slot && h->known_first[*slot - 1] ? v : above;
+        int owner = !(coll->flags[v] & LF_COLL_STRUCTURE);
+        nearest[v] = owner && slot && h->known_first[*slot - 1] ? v : above;
         uint32_t cls = class_row[group_of_node[v]];
         if (cls == UINT32_MAX || !lf_snapshot_counted(s, v))
             continue;
-        rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series);
+        rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series, v);
     }
     lf_big_free(nearest);
     return rc;
@@ -235,7 +244,8 @@ static uint32_t *old_retainers(const lf_snapshot *s, const uint32_t *top, uint32
  * for every function at once. */
 static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t series,
                            const uint32_t *group_of_node, const uint32_t *class_row,
-                           const uint64_t *sig, const uint32_t *order, size_t count)
+                           const uint64_t *sig, const uint32_t *order, size_t count,
+                           const lf_collections *coll)
 {
     const lf_snapshot *s = holders->s;
     const uint32_t n = s->object_count;
@@ -262,12 +272,18 @@ static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t se
         uint32_t cls = class_row[group_of_node[v]];
         if (t == LF_NODE_NONE || cls == UINT32_MAX || !lf_snapshot_counted(s, v))
             continue;
-        for (uint32_t j = first[t]; j < first[t + 1] && rc == 0; j++)
-            rc = add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, retainer[j]) + 1, retainer[j], series);
+        for (uint32_t j = first[t]; j < first[t + 1] && rc == 0; j++) {
+            /* a collection's backing store or entry: its container holds it */
+            uint32_t r = retainer[j];
+            while (r != LF_NODE_NONE && (coll->flags[r] & LF_COLL_STRUCTURE))
+                r = coll->up[r];
+            rc = r == LF_NODE_NONE ? add_to_row(h, holders, sig, cls, 0, LF_NODE_NONE, series, v)
+                                   : add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, r) + 1, r, series, v);
+        }
         uint32_t d = s->idom[t];
         if (first[t] == first[t + 1] && rc == 0)
-            rc = d == LF_NODE_SUPER ? add_to_row(h, holders, sig, cls, 0, LF_NODE_NONE, series)
-                                    : add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, d) + 1, d, series);
+            rc = d == LF_NODE_SUPER ? add_to_row(h, holders, sig, cls, 0, LF_NODE_NONE, series, v)
+                                    : add_to_row(h, holders, sig, cls, lf_snapshot_object_id(s, d) + 1, d, series, v);
     }
 out:
     lf_big_free(top);
@@ -295,18 +311,22 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
      * steps named after them read its table (holders.h) */
     lf_holders holders;
     lf_holders_init(&holders, s);
+    lf_collections coll = {NULL, NULL};
     if (!sig || !order) {
         rc = lf_fail_nomem(err, "trend holders");
         goto out;
     }
     if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, err)))
         goto out;
-    if (remember_signatures(h, &holders, sig, order, count, series == 0) ||
+    if (lf_collections_build(&coll, s, order, count) ||
+        remember_signatures(h, &holders, sig, order, count, series == 0) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
-        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count)) ||
-        (h->by_id && series > 0 && count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count)))
+        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
+        (h->by_id && series > 0 &&
+         count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)))
         rc = lf_fail_nomem(err, "trend holders");
 out:
+    lf_collections_free(&coll);
     lf_holders_free(&holders);
     lf_big_free(sig);
     lf_big_free(order);

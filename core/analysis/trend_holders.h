@@ -42,7 +42,8 @@ typedef struct lf_trend_holders {
     uint64_t *row_parent;     /* [row] the holder's parent's signature, to name it */
     uint32_t *row_step;       /* [row] the holder's own step in steps; UINT32_MAX: the roots */
     uint64_t *count;          /* [row * capacity + snapshot] objects */
-    size_t rows, key_cap, class_cap, parent_row_cap, step_row_cap, count_cap;
+    uint64_t *bytes;          /* [row * capacity + snapshot] their shallow bytes */
+    size_t rows, key_cap, class_cap, parent_row_cap, step_row_cap, count_cap, bytes_cap;
 } lf_trend_holders;
 
 int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err);

@@ -1,0 +1,130 @@
+/* collections.c - collection structure and the owners above objects; see
+ * collections.h. */
+#include "collections.h"
+
+#include <string.h>
+
+#include "../base/bigmem.h"
+
+/* Per class: an entry class (structure wherever it is not a top owner), a
+ * reference array (structure when a JDK class or another structure holds
+ * it), a JDK class (java.*), one of V8's generic names. */
+enum { CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_JDK = 4, CLASS_GENERIC = 8 };
+
+static int ends_with(lf_str s, const char *tail)
+{
+    size_t n = strlen(tail);
+    return s.len >= n && memcmp(s.ptr + s.len - n, tail, n) == 0;
+}
+
+static int is_primitive_array(lf_str name)
+{
+    static const char *const prims[] = {"boolean[]", "byte[]", "char[]", "short[]",
+                                        "int[]", "long[]", "float[]", "double[]"};
+    for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
+        if (name.len == strlen(prims[i]) && memcmp(name.ptr, prims[i], name.len) == 0)
+            return 1;
+    return 0;
+}
+
+/* HashMap$Node, TreeMap$Entry, ConcurrentSkipListMap$HeadIndex... */
+static int is_entry_class(lf_str name)
+{
+    const char *dollar = memrchr(name.ptr, '$', name.len);
+    if (!dollar)
+        return 0;
+    lf_str simple = {dollar + 1, name.len - (size_t)(dollar + 1 - name.ptr)};
+    return ends_with(simple, "Node") || ends_with(simple, "Entry") || ends_with(simple, "Index") ||
+           ends_with(simple, "TreeBin");
+}
+
+/* V8 calls every plain object "Object" and every internal array "(array)":
+ * one of them holding another is nesting, not a chain. */
+static int is_generic_v8_class(const lf_snapshot *s, lf_str name)
+{
+    if (s->source_format != LF_FORMAT_V8)
+        return 0;
+    return (name.len && name.ptr[0] == '(') || (name.len == 6 && memcmp(name.ptr, "Object", 6) == 0) ||
+           (name.len == 5 && memcmp(name.ptr, "Array", 5) == 0) ||
+           (name.len == 8 && memcmp(name.ptr, "Function", 8) == 0) ||
+           (name.len >= 9 && memcmp(name.ptr, "system / ", 9) == 0);
+}
+
+static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
+{
+    lf_str name = lf_snapshot_class_name(s, cls);
+    uint8_t kind = is_generic_v8_class(s, name) ? CLASS_GENERIC : 0;
+    int reference_array = (ends_with(name, "[]") && !is_primitive_array(name)) ||
+                          (s->source_format == LF_FORMAT_V8 && name.len == 7 && memcmp(name.ptr, "(array)", 7) == 0);
+    if (reference_array)
+        kind |= CLASS_ARRAY;
+    if (is_entry_class(name))
+        kind |= CLASS_ENTRY;
+    if (name.len > 5 && memcmp(name.ptr, "java.", 5) == 0)
+        kind |= CLASS_JDK;
+    return kind;
+}
+
+int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
+{
+    if (d >= s->object_count)
+        return 0;
+    uint32_t cv = s->object_class[v], cd = s->object_class[d];
+    if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
+        return 0;
+    return !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
+}
+
+void lf_collections_free(lf_collections *c)
+{
+    lf_big_free(c->up);
+    lf_big_free(c->flags);
+    c->up = NULL;
+    c->flags = NULL;
+}
+
+int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count)
+{
+    const uint32_t n = s->object_count;
+    uint8_t *kind = lf_big_malloc((size_t)s->class_count + 1);
+    c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
+    c->flags = lf_big_calloc((size_t)n + 1, 1);
+    if (!kind || !c->up || !c->flags) {
+        lf_big_free(kind);
+        lf_collections_free(c);
+        return -1;
+    }
+    for (uint32_t k = 0; k < s->class_count; k++)
+        kind[k] = class_kind(s, k);
+    for (size_t i = 0; i < count; i++) { /* preorder: the dominator first */
+        uint32_t v = order[i], d = s->idom[v];
+        if (d >= n) {
+            c->up[v] = LF_NODE_NONE;
+            continue;
+        }
+        uint32_t cls = s->object_class[v], dcls = s->object_class[d];
+        uint8_t k = cls < s->class_count ? kind[cls] : 0, dk = dcls < s->class_count ? kind[dcls] : 0;
+        /* an array in a field of the program's own class is the program's
+         * collection; in a JDK collection (elementData, table), in V8, or
+         * in another structure, it is a backing store */
+        int store = (k & CLASS_ARRAY) && ((dk & CLASS_JDK) || s->source_format == LF_FORMAT_V8 ||
+                                          (c->flags[d] & LF_COLL_STRUCTURE));
+        int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d);
+        if (structure) {
+            c->flags[v] = LF_COLL_STRUCTURE | LF_COLL_INSIDE;
+            c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
+        } else if ((dk & CLASS_ARRAY) && s->idom[d] != LF_NODE_SUPER) {
+            /* an element of the program's own array: the array holds it */
+            c->flags[v] = LF_COLL_INSIDE;
+            c->up[v] = d;
+        } else if (c->flags[d] & LF_COLL_INSIDE) {
+            /* an entry's key or value, or anything below one: the structure's container */
+            c->flags[v] = LF_COLL_INSIDE;
+            c->up[v] = c->up[d];
+        } else {
+            c->up[v] = d;
+        }
+    }
+    lf_big_free(kind);
+    return 0;
+}
