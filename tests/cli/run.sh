@@ -74,6 +74,7 @@ J=fixtures/java/dumps
 . tests/cli/domview_cases.sh
 . tests/cli/suspects_cases.sh
 . tests/cli/holder_cases.sh
+. tests/cli/collection_cases.sh
 . tests/cli/cache_cases.sh
 . tests/cli/pipe_cases.sh
 . tests/cli/inspect_cases.sh

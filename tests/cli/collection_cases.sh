@@ -1,0 +1,96 @@
+# Collections as users see them (issue 32, DESIGN 13), sourced by run.sh.
+# fixtures/java/series/src/CollectionSeries.java: per operation, 1 entry in a
+# HashMap, 2 in a ConcurrentHashMap, 1 in a LinkedHashMap, 1 in a
+# WeakHashMap whose value holds its key, 1 in a TreeMap, 3 elements in an
+# ArrayList, 3 entries in a Hashtable (a String, a byte[64], a MixedRecord),
+# and 1 item in a local list of the "collector" thread, which waits at a
+# different stack depth in each dump. Keys collide, so the hashed entries sit
+# at many depths of their buckets (and of treeified bins). Dumps after 100,
+# 200, 300 operations; the control run evicts and keeps 50 of each.
+C=fixtures/java/series/dumps
+CS="$C/collections-100.hprof.gz $C/collections-200.hprof.gz $C/collections-300.hprof.gz"
+CC="$C/collections_control-100.hprof.gz $C/collections_control-200.hprof.gz $C/collections_control-300.hprof.gz"
+
+# Every planted class grows by exactly its rate under the static field (or
+# the thread's frame) that holds its collection; never under a bucket.
+rows_ collections_trend "1.00 yes HmSession static field Registry.SESSIONS (java.util.HashMap)
+1.00 yes java.lang.Long static field Registry.SESSIONS (java.util.HashMap)
+2.00 yes ChmConn static field Registry.CONNS (java.util.concurrent.ConcurrentHashMap)
+2.00 yes java.lang.Integer static field Registry.CONNS (java.util.concurrent.ConcurrentHashMap)
+2.00 yes java.util.concurrent.ConcurrentHashMap\$TreeNode static field Registry.CONNS (java.util.concurrent.ConcurrentHashMap)
+1.00 yes LruKey static field Registry.LRU (java.util.LinkedHashMap)
+1.00 yes LruPage static field Registry.LRU (java.util.LinkedHashMap)
+1.00 yes WKey static field Registry.WEAK (java.util.WeakHashMap)
+1.00 yes WVal static field Registry.WEAK (java.util.WeakHashMap)
+1.00 yes java.util.WeakHashMap\$Entry static field Registry.WEAK (java.util.WeakHashMap)
+1.00 yes TreeKey static field Registry.ORDERS (java.util.TreeMap)
+1.00 yes TreeVal static field Registry.ORDERS (java.util.TreeMap)
+1.00 yes java.util.TreeMap\$Entry static field Registry.ORDERS (java.util.TreeMap)
+3.00 yes ListEvent static field Registry.EVENTS (java.util.ArrayList)
+3.00 yes java.util.UUID static field Registry.MIXED (java.util.Hashtable)
+3.00 yes java.util.Hashtable\$Entry static field Registry.MIXED (java.util.Hashtable)
+1.00 yes MixedRecord static field Registry.MIXED (java.util.Hashtable)
+1.00 yes ThreadItem thread collector (java.lang.Thread) / frame CollectionSeries.collect (java.util.ArrayList)" \
+    'BEGIN { n = split("HmSession java.lang.Long ChmConn java.lang.Integer java.util.concurrent.ConcurrentHashMap$TreeNode LruKey LruPage WKey WVal java.util.WeakHashMap$Entry TreeKey TreeVal java.util.TreeMap$Entry ListEvent java.util.UUID java.util.Hashtable$Entry MixedRecord ThreadItem", want, " ") }
+     NR > 1 { row[$6] = $1 " " $4 " " $6 " " $8 }
+     END { for (i = 1; i <= n; i++) print row[want[i]] }' \
+    trend $CS --workload 100,200,300 --format tsv
+# Two maps gain one HashMap$TreeNode each per operation (the LinkedHashMap's
+# treeified bins use HashMap's class): 2.00, at one of them.
+rows_ collections_trend_shared "2.00 yes 100,200,300" \
+    'NR > 1 && $6 == "java.util.HashMap$TreeNode" {print $1, $4, $7}' trend $CS --workload 100,200,300 --format tsv
+# The control does the same work and evicts: nothing is flagged.
+rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n + 0, "flagged"}' \
+    trend $CC --workload 100,200,300 --format tsv
+"$LF" trend $CC --workload 100,200,300 --exit-code >/dev/null 2>&1
+[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL collections_control_exit"; fail=$((fail + 1)); }
+
+# suspects over the series: one finding per collection, with its objects and
+# bytes per operation. Bytes are the instance sizes the JVM's own histograms
+# give (collections-*.histo.txt): UUID 32, Hashtable$Entry 32, MixedRecord 24,
+# String 24, byte[3] 24, byte[64] 80 (Hashtable: 3 x 32 + 3 x 32 + 24 + 24 +
+# 24 + 80 = 344); ChmConn 16, Integer 16, CHM$TreeNode 48 (2 x 80 = 160);
+# HmSession 24, Long 24, HashMap$TreeNode 56 (104); LruKey 16, LruPage 24,
+# HashMap$TreeNode 56 (96); TreeMap$Entry 40, TreeKey 16, TreeVal 24 (80);
+# ListEvent 24 (3 x 24 = 72); WeakHashMap$Entry 40, WKey 16, WVal 16 (72);
+# ThreadItem 16. The accumulation counts entries, not buckets: 900, 600, 300.
+rows_ collections_suspects "10.00 344.00 900 java.util.Hashtable\$Entry static field Registry.MIXED
+6.00 160.00 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
+3.00 104.00 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
+3.00 96.00 300 java.util.HashMap\$TreeNode static field Registry.LRU
+3.00 80.00 300 java.util.TreeMap\$Entry static field Registry.ORDERS
+3.00 72.00 900 ListEvent static field Registry.EVENTS
+3.00 72.00 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
+1.00 16.00 300 ThreadItem thread collector" \
+    'NR > 1 && $2 == "growth" {split($15, hop, " \\("); print $13, $17, $10, $11, hop[1]}' \
+    suspects $C/collections-300.hprof.gz $C/collections-100.hprof.gz $C/collections-200.hprof.gz \
+    --workload 300,100,200 --format tsv
+rows_ collections_suspects_control "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \
+    suspects $C/collections_control-300.hprof.gz $C/collections_control-100.hprof.gz \
+    $C/collections_control-200.hprof.gz --workload 300,100,200 --format tsv
+
+# diff --owners: one row per collection, its objects gained in 200
+# operations (entries, keys, values: 10, 6, 3, 3, 3, 3, 3 per operation; the
+# ConcurrentHashMap also turned 16 more bins into trees), and the thread's
+# list matched across dumps whose frame numbers differ.
+rows_ collections_owners "2000 static field Registry.MIXED (java.util.Hashtable)
+1216 static field Registry.CONNS (java.util.concurrent.ConcurrentHashMap)
+600 static field Registry.SESSIONS (java.util.HashMap)
+600 static field Registry.LRU (java.util.LinkedHashMap)
+600 static field Registry.EVENTS (java.util.ArrayList)
+600 static field Registry.ORDERS (java.util.TreeMap)
+600 static field Registry.WEAK (java.util.WeakHashMap)
+200 thread collector (java.lang.Thread) / frame CollectionSeries.collect (java.util.ArrayList)" \
+    'NR > 1 && NR <= 9 {print $1, $6}' diff --owners $C/collections-100.hprof.gz $C/collections-300.hprof.gz --format tsv
+# the thread's list held 100 items in the first dump, 300 in the last: an
+# owner that already held objects (never "grew from 0")
+rows_ collections_thread_owner "102 302" \
+    'NR > 1 && $6 ~ /^thread collector/ {print $3, $4}' \
+    diff --owners $C/collections-100.hprof.gz $C/collections-300.hprof.gz --format tsv
+
+# 500 loaders each define a class Plugin, and PLUGINS holds one instance of
+# each: what accumulates in the list is 500 Plugin (136 bytes each: 68,000),
+# one class by its name (fixtures/java/src/ManyLoaders.java).
+rows_ accumulation_by_class_name "500 Plugin 68000" \
+    'NR > 1 && $11 == "Plugin" {print $10, $11, $12}' \
+    suspects $J/many_loaders.hprof.gz --threshold 2 --format tsv
