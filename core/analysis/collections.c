@@ -9,7 +9,9 @@
 /* Per class: an entry class (structure wherever it is not a top owner), a
  * reference array (structure when a JDK class or another structure holds
  * it), a JDK class (java.*), one of V8's generic names. */
-enum { CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_JDK = 4, CLASS_GENERIC = 8 };
+enum { CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_JDK = 4, CLASS_GENERIC = 8, CLASS_JS_ARRAY = 16 };
+/* flags[] bits of the build's own: a V8 dictionary, asked once */
+enum { NODE_DICTIONARY = 0x40, NODE_ASKED = 0x80 };
 
 static int ends_with(lf_str s, const char *tail)
 {
@@ -58,11 +60,42 @@ static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
                           (s->source_format == LF_FORMAT_V8 && name.len == 7 && memcmp(name.ptr, "(array)", 7) == 0);
     if (reference_array)
         kind |= CLASS_ARRAY;
+    /* a JavaScript Array holds its elements by element edges of its own */
+    if (s->source_format == LF_FORMAT_V8 && name.len == 5 && memcmp(name.ptr, "Array", 5) == 0)
+        kind |= CLASS_JS_ARRAY;
     if (is_entry_class(name))
         kind |= CLASS_ENTRY;
     if (name.len > 5 && memcmp(name.ptr, "java.", 5) == 0)
         kind |= CLASS_JDK;
     return kind;
+}
+
+int lf_is_backing_store(const lf_snapshot *s, uint32_t v)
+{
+    uint32_t d = s->idom[v];
+    if (d >= s->object_count || s->object_class[v] >= s->class_count || s->object_class[d] >= s->class_count)
+        return 0;
+    return (class_kind(s, s->object_class[v]) & CLASS_ARRAY) &&
+           (s->source_format == LF_FORMAT_V8 || (class_kind(s, s->object_class[d]) & CLASS_JDK));
+}
+
+int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v)
+{
+    enum { MIN_PROPERTIES = 8, BYTES_PER_ENTRY = 24 };
+    if (s->source_format != LF_FORMAT_V8 || v >= s->object_count || s->object_class[v] >= s->class_count)
+        return 0;
+    lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
+    uint64_t self = lf_snapshot_shallow(s, v);
+    if (name.len != 6 || memcmp(name.ptr, "Object", 6) != 0 || self < MIN_PROPERTIES * BYTES_PER_ENTRY)
+        return 0;
+    uint64_t properties = 0;
+    for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
+        uint8_t kind;
+        uint32_t label;
+        lf_snapshot_edge_info(s, e, &kind, &label);
+        properties += kind == LF_EDGE_KIND_FIELD;
+    }
+    return properties >= MIN_PROPERTIES && self >= properties * BYTES_PER_ENTRY;
 }
 
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
@@ -73,6 +106,13 @@ int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
     if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
         return 0;
     return !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
+}
+
+static int dictionary(lf_collections *c, const lf_snapshot *s, uint32_t d)
+{
+    if (!(c->flags[d] & NODE_ASKED))
+        c->flags[d] |= NODE_ASKED | (lf_is_v8_dictionary(s, d) ? NODE_DICTIONARY : 0);
+    return (c->flags[d] & NODE_DICTIONARY) != 0;
 }
 
 void lf_collections_free(lf_collections *c)
@@ -111,15 +151,15 @@ int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t
                                           (c->flags[d] & LF_COLL_STRUCTURE));
         int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d);
         if (structure) {
-            c->flags[v] = LF_COLL_STRUCTURE | LF_COLL_INSIDE;
+            c->flags[v] |= LF_COLL_STRUCTURE | LF_COLL_INSIDE;
             c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
-        } else if ((dk & CLASS_ARRAY) && s->idom[d] != LF_NODE_SUPER) {
-            /* an element of the program's own array: the array holds it */
-            c->flags[v] = LF_COLL_INSIDE;
+        } else if (((dk & (CLASS_ARRAY | CLASS_JS_ARRAY)) && s->idom[d] != LF_NODE_SUPER) || dictionary(c, s, d)) {
+            /* an element of the program's own array or dictionary: it holds it */
+            c->flags[v] |= LF_COLL_INSIDE;
             c->up[v] = d;
         } else if (c->flags[d] & LF_COLL_INSIDE) {
             /* an entry's key or value, or anything below one: the structure's container */
-            c->flags[v] = LF_COLL_INSIDE;
+            c->flags[v] |= LF_COLL_INSIDE;
             c->up[v] = c->up[d];
         } else {
             c->up[v] = d;

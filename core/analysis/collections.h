@@ -32,7 +32,7 @@ enum {
 
 typedef struct lf_collections {
     uint32_t *up;          /* node -> the owner above it; LF_NODE_NONE at the top */
-    uint8_t *flags;        /* node -> LF_COLL_* */
+    uint8_t *flags;        /* node -> LF_COLL_* (and bits of the build's own) */
 } lf_collections;
 
 /* For an analysed snapshot, with its dominator-tree preorder (order:
@@ -40,6 +40,18 @@ typedef struct lf_collections {
  * it). Returns 0 or -1 (memory). */
 int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count);
 void lf_collections_free(lf_collections *c);
+
+/* Whether node v is a collection's backing store: a reference array that a
+ * JDK class holds (elementData, table) or a V8 internal array (a Map's
+ * table, an Array's elements), as its dominator. */
+int lf_is_backing_store(const lf_snapshot *s, uint32_t v);
+
+/* Whether node v is a V8 object used as a dictionary: a plain Object whose
+ * properties V8 keeps in a hash table (its self size, which includes that
+ * table, is at least 24 bytes per property, and it has 8 or more). Its
+ * property names are keys: entries of one collection, not fields. Scans
+ * v's edges: ask once per node. */
+int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v);
 
 /* Whether node v and its dominator d are objects of one class (by name,
  * so the same class of two loaders counts too): a link of a chain. */

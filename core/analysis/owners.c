@@ -45,8 +45,9 @@ static size_t mask_frame(char *text, size_t len)
 }
 
 /* The field by which the dominator holds v, indices and frame numbers
- * masked; for a top owner its first root's kind and name. */
-static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
+ * masked (and every key, when `keyed`: the dominator is a dictionary); for
+ * a top owner its first root's kind and name. */
+static lf_str holder(lf_holders *holders, uint32_t v, int keyed, char *buf, size_t size)
 {
     const lf_snapshot *s = holders->s;
     lf_str out = {"", 0};
@@ -59,7 +60,7 @@ static lf_str holder(lf_holders *holders, uint32_t v, char *buf, size_t size)
         out.len = mask_frame(buf, n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1);
         return out;
     }
-    if (h.kind == LF_EDGE_KIND_ELEMENT) {
+    if (h.kind == LF_EDGE_KIND_ELEMENT || (keyed && h.kind == LF_EDGE_KIND_FIELD)) {
         out.ptr = "[]";
         out.len = 2;
         return out;
@@ -86,8 +87,13 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
     const uint32_t *off = s->domtree_offset, *child = s->domtree_child;
     /* preorder of the dominator tree (explicit stack), signatures on the way */
     uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
-    if (!stack)
+    /* per dominator: 0 not asked yet, 1 no dictionary, 2 a dictionary */
+    uint8_t *dictionary = s->source_format == LF_FORMAT_V8 ? lf_big_calloc((size_t)n + 1, 1) : NULL;
+    if (!stack || (s->source_format == LF_FORMAT_V8 && !dictionary)) {
+        lf_big_free(stack);
+        lf_big_free(dictionary);
         return lf_fail_nomem(err, "matching owners");
+    }
     size_t top = 0, count = 0;
     for (uint32_t i = off[n + 1]; i > off[n]; i--)
         stack[top++] = child[i - 1];
@@ -102,15 +108,20 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
         /* the links of a chain or a tree share its head's signature: one
          * bucket's entries, whatever their depth in it (collections.h) */
-        if (d != LF_NODE_SUPER && lf_same_class_as_dominator(s, v, d))
+        if (d != LF_NODE_SUPER && lf_same_class_as_dominator(s, v, d)) {
             sig[v] = sig[d];
-        else
+        } else {
+            if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
+                dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
+            int keyed = dictionary && d != LF_NODE_SUPER && dictionary[d] == 2;
             sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]),
-                               holder(holders, v, buf, sizeof buf));
+                               holder(holders, v, keyed, buf, sizeof buf));
+        }
         for (uint32_t i = off[v + 1]; i > off[v]; i--)
             stack[top++] = child[i - 1];
     }
     lf_big_free(stack);
+    lf_big_free(dictionary);
     *count_out = count;
     return 0;
 }
@@ -169,9 +180,9 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
             *slot = t->count;
         }
         lf_owner *o = &t->owner[*slot - 1];
-        o->inside |= (coll.flags[v] & LF_COLL_INSIDE) != 0;
         if (s->idom[v] != LF_NODE_SUPER && sig[s->idom[v]] == sig[v])
             continue; /* a chain's link: in its head's totals already */
+        o->inside |= (coll.flags[v] & LF_COLL_INSIDE) != 0;
         o->retained[side] += lf_snapshot_retained(s, v);
         o->objects[side] += objects[v];
         if (o->node[side] == LF_NODE_NONE)
@@ -205,7 +216,9 @@ void lf_owners_free(lf_owner_table *t)
 size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     char field[1200];
-    lf_str h = holder(holders, node, field, sizeof field);
+    uint32_t d = holders->s->idom[node];
+    lf_str h = holder(holders, node, d < holders->s->object_count && lf_is_v8_dictionary(holders->s, d),
+                      field, sizeof field);
     lf_str cls = lf_snapshot_object_label(holders->s, node);
     /* a synthetic V8 root has no class name: "(root)", never "(root)  ()" */
     int n = cls.len ? snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr,

@@ -141,6 +141,36 @@ static int by_class_name(const void *pa, const void *pb)
     return a->cls < b->cls ? -1 : a->cls > b->cls;
 }
 
+/* Adds child of point to c[n]: its class name, what it retains, and its
+ * entries (bin_entries; a tree map's root entry, when it is the point and
+ * first is set, is one of them too). Returns 0 or -1 (memory). */
+typedef struct class_list {
+    class_bytes *item;
+    size_t count, cap;
+} class_list;
+
+static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int first, class_list *c)
+{
+    uint32_t cls = s->object_class[child];
+    uint64_t links = bin_entries(s, child);
+    if (links == 0 || lf_vec_reserve((void **)&c->item, &c->cap, c->count + 1, sizeof *c->item))
+        return -1;
+    links += lf_same_class_as_dominator(s, child, point) && first;
+    c->item[c->count++] = (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls,
+                                        lf_snapshot_retained(s, child), links};
+    return 0;
+}
+
+/* A backing store below the point (a V8 Map's table, whose size went to
+ * the Map): its children are the collection's entries. */
+static int add_entries(const lf_snapshot *s, uint32_t store, class_list *c)
+{
+    for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1]; i++)
+        if (add_entry(s, store, s->domtree_child[i], 0, c))
+            return -1;
+    return 0;
+}
+
 /* What accumulates at point: the links of the chain it heads, else its
  * children that retain less than `apart` (the others are findings of their
  * own), grouped by class name; the class whose children retain the most
@@ -152,25 +182,22 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t
     if (chain_below(s, acc))
         return 0;
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
-    class_bytes *c = malloc(((size_t)(end - first) + 1) * sizeof *c);
-    if (!c)
-        return -1;
-    size_t n = 0;
+    class_list list = {NULL, 0, 0};
     for (uint32_t i = first; i < end; i++) {
-        uint32_t child = s->domtree_child[i], cls = s->object_class[child];
+        uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) >= apart)
             continue;
-        uint64_t links = bin_entries(s, child);
-        if (links == 0) {
-            free(c);
+        int rc = lf_is_backing_store(s, child) ? add_entries(s, child, &list)
+                                               : add_entry(s, acc->point, child, i == first, &list);
+        if (rc) {
+            lf_big_free(list.item);
             return -1;
         }
-        /* a tree map's root entry is the point: it is one of the entries too */
-        links += lf_same_class_as_dominator(s, child, acc->point) && i == first;
-        c[n++] = (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls,
-                               lf_snapshot_retained(s, child), links};
     }
-    qsort(c, n, sizeof *c, by_class_name);
+    class_bytes *c = list.item;
+    size_t n = list.count;
+    if (n)
+        qsort(c, n, sizeof *c, by_class_name);
     acc->cls = LF_NODE_NONE;
     acc->count = acc->bytes = 0;
     for (size_t i = 0, j; i < n; i = j) {
@@ -185,7 +212,7 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t
             acc->bytes = bytes;
         }
     }
-    free(c);
+    lf_big_free(c);
     return 0;
 }
 

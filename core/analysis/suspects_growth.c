@@ -81,34 +81,67 @@ static int add_growth(const lf_trend *t, const lf_snapshot *s, const double *wor
     return lf_suspect_add(list, &f);
 }
 
+/* Adds class c's rows other than `except` that grow by the rule, those
+ * whose holder already has a finding (Judy1 holders) when `only` is set. */
+static int add_growing_rows(const lf_trend *t, const lf_snapshot *s, const double *workload,
+                            const lf_trend_rule *rule, uint32_t c, int64_t except, Pvoid_t only,
+                            lf_suspect_list *list)
+{
+    const lf_trend_holders *h = &t->holders;
+    PWord_t slot;
+    Word_t key = 0;
+    JLF(slot, h->by_class[c], key);
+    while (slot) {
+        int64_t r = (int64_t)*slot - 1;
+        const uint64_t *y = h->count + (size_t)r * t->capacity;
+        lf_trend_fit fit = lf_trend_fit_counts(y, t->series, workload);
+        int known = 1;
+        if (only)
+            J1T(known, only, (Word_t)key);
+        if (r != except && known && lf_trend_grows(y, t->series, &fit, rule) &&
+            add_growth(t, s, workload, c, r, list))
+            return -1;
+        JLN(slot, h->by_class[c], key);
+    }
+    return 0;
+}
+
 /* The flagged classes at their holder, and at every other holder under
  * which they grow by the rule too (two maps that each gain one HashMap$Node
- * per request): the bytes a holder gains per unit are those of all the
- * classes growing under it. */
+ * per request); then, under the holders found, the classes that grow there
+ * by the rule though not flagged as a whole (the keys of one map, strings
+ * like the values of another): the bytes a holder gains per unit are those
+ * of all the classes growing under it. */
 static int flagged(const lf_trend *t, const lf_snapshot *s, const double *workload, const lf_trend_rule *rule,
                    lf_suspect_list *list)
 {
     const lf_trend_holders *h = &t->holders;
-    for (uint32_t c = 0; c < t->classes; c++) {
+    uint8_t *done = calloc((size_t)t->classes + 1, 1);
+    Pvoid_t holders = NULL;
+    int rc = done ? 0 : -1;
+    for (uint32_t c = 0; c < t->classes && !rc; c++) {
         lf_trend_fit fit;
         int64_t holder;
         if (lf_trend_judge(t, c, workload, rule, &fit, &holder) != LF_TREND_GROWS || holder < 0)
             continue;
-        if (add_growth(t, s, workload, c, holder, list))
-            return -1;
-        PWord_t slot;
-        Word_t key = 0;
-        JLF(slot, h->by_class[c], key);
-        while (slot) {
-            int64_t r = (int64_t)*slot - 1;
-            const uint64_t *y = h->count + (size_t)r * t->capacity;
-            lf_trend_fit other = lf_trend_fit_counts(y, t->series, workload);
-            if (r != holder && lf_trend_grows(y, t->series, &other, rule) && add_growth(t, s, workload, c, r, list))
-                return -1;
-            JLN(slot, h->by_class[c], key);
-        }
+        done[c] = 1;
+        if (add_growth(t, s, workload, c, holder, list) ||
+            add_growing_rows(t, s, workload, rule, c, holder, NULL, list))
+            rc = -1;
     }
-    return 0;
+    for (size_t k = 0; k < list->count && !rc; k++) {
+        int set;
+        if (list->item[k].kind == LF_SUSPECT_GROWTH)
+            J1S(set, holders, (Word_t)h->row_key[list->item[k].holder_row]);
+    }
+    for (uint32_t c = 0; c < t->classes && !rc && holders; c++)
+        if (!done[c] && c < h->classes && add_growing_rows(t, s, workload, rule, c, -1, holders, list))
+            rc = -1;
+    Word_t freed;
+    J1FA(freed, holders);
+    (void)freed;
+    free(done);
+    return rc;
 }
 
 static const lf_trend_holders *sorting_holders;

@@ -94,3 +94,51 @@ rows_ collections_thread_owner "102 302" \
 rows_ accumulation_by_class_name "500 Plugin 68000" \
     'NR > 1 && $11 == "Plugin" {print $10, $11, $12}' \
     suspects $J/many_loaders.hprof.gz --threshold 2 --format tsv
+
+# The same in V8 (fixtures/node/collections.js): per request 1 entry in the
+# Map app.sessions (a Session, 40 bytes, under a new key string, 24), 1
+# member of the Set app.peers (a Peer, 32), 1 property of app.byName, an
+# object used as a dictionary (a Named, 32, under a new key string, 24), 2
+# elements pushed on the Array app.recent (Recent, 40 each), and 1 entry in
+# the Map app.mixed whose value is by turns a string, a Uint8Array (with its
+# ArrayBuffer) and a Record: a third of each per request. Sizes are the
+# snapshot's self sizes of the new objects (`diff`'s new_bytes / new).
+NC=fixtures/node
+NS="$NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-200.heapsnapshot.gz $NC/collections_leak-300.heapsnapshot.gz"
+rows_ collections_trend_v8 "1.00 yes Session (root) / [] (global) / app (Object) / sessions (Map)
+1.00 yes Peer (root) / [] (global) / app (Object) / peers (Set)
+1.00 yes Named (root) / [] (global) / app (Object) / byName (Object)
+2.00 yes Recent (root) / [] (global) / app (Object) / recent (Array)
+0.34 yes Record (root) / [] (global) / app (Object) / mixed (Map)
+0.33 yes Uint8Array (root) / [] (global) / app (Object) / mixed (Map)" \
+    'BEGIN { n = split("Session Peer Named Recent Record Uint8Array", want, " ") }
+     NR > 1 { row[$6] = $1 " " $4 " " $6 " " $8 }
+     END { for (i = 1; i <= n; i++) print row[want[i]] }' \
+    trend $NS --workload 100,200,300 --format tsv
+# bytes per request per collection: 40 + 24 = 64, 32, 32 + 24 = 56, 2 x 40 =
+# 80; the accumulation counts the entries, looking through V8's backing
+# tables: 300 Session, 300 Peer, 300 Named, 600 Recent.
+rows_ collections_suspects_v8 "80.00 600 Recent recent
+64.00 300 Session sessions
+56.00 300 Named byName
+32.00 300 Peer peers" \
+    'NR > 1 && $2 == "growth" && $11 != "Uint8Array" {n = split($15, hop, " / "); split(hop[n], f, " "); print $17, $10, $11, f[1]}' \
+    suspects $NC/collections_leak-300.heapsnapshot.gz $NC/collections_leak-100.heapsnapshot.gz \
+    $NC/collections_leak-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+rows_ collections_control_v8 "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \
+    suspects $NC/collections_control-300.heapsnapshot.gz $NC/collections_control-100.heapsnapshot.gz \
+    $NC/collections_control-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+# diff --owners: each collection one row, 200 requests' objects: 400
+# (sessions: Session + key), 200 (peers), 400 (byName: Named + key), 400
+# (recent), never a table, a slot or an element.
+rows_ collections_owners_v8 "400 (root) / [] (global) / app (Object) / sessions (Map)
+200 (root) / [] (global) / app (Object) / peers (Set)
+400 (root) / [] (global) / app (Object) / byName (Object)
+400 (root) / [] (global) / app (Object) / recent (Array)
+0 rows inside a collection" \
+    'NR > 1 && $6 ~ / app \(Object\) \/ [a-zA-Z]+ \([A-Za-z]+\)$/ && $6 !~ /mixed/ {row[$6] = $1 " " $6}
+     NR > 1 && $6 ~ /app \(Object\) \/ [a-zA-Z]+ \([A-Za-z]+\) \// {inside++}
+     END {print row["(root) / [] (global) / app (Object) / sessions (Map)"]; print row["(root) / [] (global) / app (Object) / peers (Set)"];
+          print row["(root) / [] (global) / app (Object) / byName (Object)"]; print row["(root) / [] (global) / app (Object) / recent (Array)"];
+          print inside + 0, "rows inside a collection"}' \
+    diff --owners $NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-300.heapsnapshot.gz --top 0 --format tsv
