@@ -178,6 +178,8 @@ static int inspect_rows_all(const inspect_ctx *c, uint32_t node, const inspect_s
     int rc = c->s->format == LF_FORMAT_HPROF ? inspect_hprof_values(c, node, path)
              : c->s->format == LF_FORMAT_V8  ? inspect_v8_values(c, node, path)
                                              : inspect_plain_edges(c, node);
+    if (rc == EXIT_OK && c->s->format == LF_FORMAT_HPROF)
+        rc = inspect_collection(c, node);
     if (rc == EXIT_OK && opt->referrers)
         referrer_rows(c, rev, node);
     return rc;

@@ -184,3 +184,31 @@ size_t inspect_hprof_text(const inspect_ctx *c, uint32_t node, char *out, size_t
         return 0;
     return inspect_escape(t.buf, t.len, t.chars - t.shown, out, size);
 }
+
+size_t inspect_hprof_key_text(const inspect_ctx *c, uint32_t node, char *out, size_t size)
+{
+    const struct hprof_lazy *l = lf_hprof_lazy(c->s);
+    const char *kind;
+    lf_str cls = lf_snapshot_class_name(c->s, c->s->object_class[node]);
+    size_t n = cls.len == 16 && memcmp(cls.ptr, "java.lang.String", 16) == 0
+                   ? inspect_hprof_text(c, node, out, size, &kind) : 0;
+    static const char *const boxes[] = {"java.lang.Long", "java.lang.Integer", "java.lang.Short",
+                                        "java.lang.Byte", "java.lang.Character", "java.lang.Boolean",
+                                        "java.lang.Double", "java.lang.Float"};
+    if (n || !l)
+        return n;
+    for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+        if (cls.len != strlen(boxes[i]) || memcmp(cls.ptr, boxes[i], cls.len) != 0)
+            continue;
+        lf_jobject o;
+        lf_jfield_walk w;
+        lf_jfield f;
+        lf_error err = {0};
+        if (lf_jobject_read(l, node, &o, &err) || o.kind != LF_J_INSTANCE)
+            return 0;
+        lf_jfields_start(&w, l, &o, 0);
+        return lf_jfields_next(&w, &f, &err) == 1 && f.value.type != HPROF_OBJECT
+                   ? format_primitive(f.value, out, size) : 0;
+    }
+    return 0;
+}

@@ -47,4 +47,12 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node);
 size_t inspect_hprof_text(const inspect_ctx *c, uint32_t node, char *out, size_t size, const char **kind);
 size_t inspect_v8_text(const inspect_ctx *c, uint32_t node, char *out, size_t size, const char **kind);
 
+/* A map key or value as text: a String's text, a boxed primitive's value
+ * (Long, Integer...); 0 when node is neither. */
+size_t inspect_hprof_key_text(const inspect_ctx *c, uint32_t node, char *out, size_t size);
+/* A JVM map's or set's entries (issue 32): size, capacity, fill ratio, then
+ * one row per entry, key -> value. Nothing when node is no map or set the
+ * rows know. Returns 0 or an exit code after printing why. */
+int inspect_collection(const inspect_ctx *c, uint32_t node);
+
 #endif

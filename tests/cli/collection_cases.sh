@@ -142,3 +142,37 @@ rows_ collections_owners_v8 "400 (root) / [] (global) / app (Object) / sessions 
           print row["(root) / [] (global) / app (Object) / byName (Object)"]; print row["(root) / [] (global) / app (Object) / recent (Array)"];
           print inside + 0, "rows inside a collection"}' \
     diff --owners $NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-300.heapsnapshot.gz --top 0 --format tsv
+
+# inspect on a map (issue 32): size, capacity and fill ratio, then each entry
+# key -> value. Registry.SESSIONS holds keys 1000 + 64 k (k = 1..300: their
+# sum is 300 x 1000 + 64 x 45,150 = 3,189,600) each -> an HmSession, in a
+# table of 512 (HashMap doubles from 16 while size > 0.75 x capacity:
+# 300 entries need 512), fill 300/512 = 0.586.
+SESS=$("$LF" roots $C/collections-300.hprof.gz --format tsv 2>/dev/null | awk -F'\t' '$7 == "Registry.SESSIONS" {print $1}')
+rows_ inspect_map_entries "size 300
+capacity 512
+fill_ratio 0.586
+300 entries, keys 1000+64k: 300 distinct, sum 3189600, values HmSession 300" \
+    '$1 == "collection" {print $3, $5}
+     $1 == "entry" {n++; sum += $3; if (($3 - 1000) % 64 == 0 && !seen[$3]++) ok++; if ($7 == "HmSession") v++}
+     END {printf "%d entries, keys 1000+64k: %d distinct, sum %d, values HmSession %d\n", n, ok, sum, v}' \
+    inspect $C/collections-300.hprof.gz "$SESS" --all --format tsv
+# Registry.MIXED (a Hashtable) maps 900 UUIDs: 300 to a String "s" + one
+# letter + "x", 300 to a byte[64] (80 bytes), 300 to a MixedRecord; a
+# Hashtable grows its table to 2n + 1 from 11 while size >= 0.75 x capacity:
+# 1,535 slots for 900 entries.
+MIX=$("$LF" roots $C/collections-300.hprof.gz --format tsv 2>/dev/null | awk -F'\t' '$7 == "Registry.MIXED" {print $1}')
+rows_ inspect_hashtable_entries "size 900
+capacity 1535
+java.lang.String 300 s?x 300
+byte[] 300 80 300
+MixedRecord 300" \
+    '$1 == "collection" && $3 != "fill_ratio" {print $3, $5}
+     $1 == "entry" {n[$7]++; if ($7 == "java.lang.String" && $5 ~ /^s[a-z]x$/) text++; if ($7 == "byte[]" && $8 == 80) b++}
+     END {print "java.lang.String", n["java.lang.String"], "s?x", text; print "byte[]", n["byte[]"], 80, b; print "MixedRecord", n["MixedRecord"]}' \
+    inspect $C/collections-300.hprof.gz "$MIX" --all --format tsv
+# A TreeMap has no table: its size alone, and its 300 entries TreeKey -> TreeVal.
+ORD=$("$LF" roots $C/collections-300.hprof.gz --format tsv 2>/dev/null | awk -F'\t' '$7 == "Registry.ORDERS" {print $1}')
+rows_ inspect_treemap_entries "size 300
+300 TreeVal" '$1 == "collection" {print $3, $5} $1 == "entry" && $7 == "TreeVal" {n++} END {print n, "TreeVal"}' \
+    inspect $C/collections-300.hprof.gz "$ORD" --all --format tsv
