@@ -2,6 +2,7 @@
  * collections.h. */
 #include "collections.h"
 
+#include <Judy.h>
 #include <string.h>
 
 #include "../base/bigmem.h"
@@ -123,13 +124,43 @@ void lf_collections_free(lf_collections *c)
     c->flags = NULL;
 }
 
-int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count)
+/* The signatures of chains into the Judy1 *chains (see the header). */
+static int chain_signatures(const lf_snapshot *s, const uint64_t *sig, const uint32_t *order, size_t count,
+                            Pvoid_t *chains)
+{
+    if (!sig || s->source_format == LF_FORMAT_V8)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v = order[i], d = s->idom[v];
+        int set;
+        if (d < s->object_count && sig[d] == sig[v]) {
+            J1S(set, *chains, (Word_t)sig[v]);
+            if (set == JERR)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int in_chain(Pvoid_t chains, const uint64_t *sig, uint32_t v)
+{
+    int set = 0;
+    if (chains)
+        J1T(set, chains, (Word_t)sig[v]);
+    return set;
+}
+
+int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
+                         const uint64_t *sig)
 {
     const uint32_t n = s->object_count;
     uint8_t *kind = lf_big_malloc((size_t)s->class_count + 1);
+    Pvoid_t chains = NULL;
+    Word_t freed;
     c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
     c->flags = lf_big_calloc((size_t)n + 1, 1);
-    if (!kind || !c->up || !c->flags) {
+    if (!kind || !c->up || !c->flags || chain_signatures(s, sig, order, count, &chains)) {
+        J1FA(freed, chains);
         lf_big_free(kind);
         lf_collections_free(c);
         return -1;
@@ -149,7 +180,7 @@ int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t
          * in another structure, it is a backing store */
         int store = (k & CLASS_ARRAY) && ((dk & CLASS_JDK) || s->source_format == LF_FORMAT_V8 ||
                                           (c->flags[d] & LF_COLL_STRUCTURE));
-        int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d);
+        int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d) || in_chain(chains, sig, v);
         if (structure) {
             c->flags[v] |= LF_COLL_STRUCTURE | LF_COLL_INSIDE;
             c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
@@ -165,6 +196,8 @@ int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t
             c->up[v] = d;
         }
     }
+    J1FA(freed, chains);
+    (void)freed;
     lf_big_free(kind);
     return 0;
 }

@@ -37,8 +37,13 @@ typedef struct lf_collections {
 
 /* For an analysed snapshot, with its dominator-tree preorder (order:
  * count nodes, a node's dominator before it, as lf_owner_signatures gives
- * it). Returns 0 or -1 (memory). */
-int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count);
+ * it) and, when not NULL, the owner signatures (sig, by node): then every
+ * node whose signature is a chain's (a link shares its head's) is
+ * structure, the heads of chains and the single entries of buckets that
+ * have no chain too (an OCaml Hashtbl's bucket cells, which no class names).
+ * V8's collections go by their classes: not there. Returns 0 or -1 (memory). */
+int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
+                         const uint64_t *sig);
 void lf_collections_free(lf_collections *c);
 
 /* Whether node v is a collection's backing store: a reference array that a

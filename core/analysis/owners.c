@@ -146,7 +146,7 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     lf_holders_free(&holders);
     if (rc)
         goto out;
-    if (lf_collections_build(&coll, s, order, count)) {
+    if (lf_collections_build(&coll, s, order, count, sig)) {
         rc = lf_fail_nomem(err, "matching owners");
         goto out;
     }
@@ -180,8 +180,9 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
             *slot = t->count;
         }
         lf_owner *o = &t->owner[*slot - 1];
-        if (s->idom[v] != LF_NODE_SUPER && sig[s->idom[v]] == sig[v])
+        if (s->idom[v] != LF_NODE_SUPER && sig[s->idom[v]] == sig[v]) {
             continue; /* a chain's link: in its head's totals already */
+        }
         o->inside |= (coll.flags[v] & LF_COLL_INSIDE) != 0;
         o->retained[side] += lf_snapshot_retained(s, v);
         o->objects[side] += objects[v];

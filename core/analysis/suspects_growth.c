@@ -212,9 +212,16 @@ static int fold_into(lf_suspect *b, lf_suspect *a, uint32_t series)
     lf_suspect_growth *g = realloc(b->grows, (b->grows_count + a->grows_count) * sizeof *g);
     if (!g)
         return -1;
-    memcpy(g + b->grows_count, a->grows, a->grows_count * sizeof *g);
     b->grows = g;
-    b->grows_count += a->grows_count;
+    for (uint32_t i = 0; i < a->grows_count; i++) {
+        uint32_t j = 0;
+        while (j < b->grows_count && g[j].name != a->grows[i].name)
+            j++;
+        if (j == b->grows_count) /* a class new to b; else its rates add up */
+            g[b->grows_count++] = a->grows[i];
+        else
+            g[j].rate += a->grows[i].rate, g[j].bytes_rate += a->grows[i].bytes_rate;
+    }
     qsort(b->grows, b->grows_count, sizeof *b->grows, by_growth_rate);
     b->name = b->grows[0].name;
     b->rate += a->rate;

@@ -318,7 +318,7 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     }
     if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, err)))
         goto out;
-    if (lf_collections_build(&coll, s, order, count) ||
+    if (lf_collections_build(&coll, s, order, count, sig) ||
         remember_signatures(h, &holders, sig, order, count, series == 0) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
         (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
