@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/analysis/collections.h"
 #include "../core/analysis/domview.h"
 #include "../core/analysis/holders.h"
 #include "../core/base/vec.h"
@@ -21,7 +22,7 @@ const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR},
 };
 
-enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY };
+enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY, ITEM_CLASS_GROUP };
 
 typedef struct item {
     uint32_t kind;
@@ -43,6 +44,8 @@ typedef struct walk {
     size_t depth, cap;
     lf_hidden_summary *sum;
     size_t sum_count, sum_cap;
+    lf_class_group *groups;   /* ITEM_CLASS_GROUP rows */
+    size_t group_count, group_cap;
 } walk;
 
 static int push(walk *k, item it)
@@ -199,10 +202,57 @@ static void write_group(walk *k, const lf_top_row *r, uint32_t depth)
     out_row_end(k->w);
 }
 
+/* Below an array of references (a list's elementData, a map's table, a
+ * JavaScript Array), what it holds, looking through the collection's
+ * entries and bucket chains (issue 32): the keys and values that pass --top
+ * and --min, one row each (they can be expanded), then the rest by class:
+ * "29,990 x Session", "30,000 x java.util.HashMap$Node (entries)", for
+ * classes of two or more that pass --min; a summary of what is left. Group
+ * rows summarise: their members are not listed. */
+static int expand_collection(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
+{
+    const lf_snapshot *s = k->s;
+    lf_collection_members m;
+    if (lf_collection_members_of(s, v, &m))
+        return -1;
+    size_t shown = 0;
+    while (shown < m.payload_count && shown_here(k, shown, lf_snapshot_retained(s, m.payload[shown])))
+        shown++;
+    if (lf_group_payload(s, &m, shown)) {
+        lf_collection_members_free(&m);
+        return -1;
+    }
+    lf_hidden_summary rest = {0};
+    size_t grouped = 0;
+    while (grouped < m.group_count && m.group[grouped].count >= 2 && m.group[grouped].retained >= k->o->min)
+        grouped++;
+    for (size_t i = grouped; i < m.group_count; i++) {
+        rest.count += m.group[i].count;
+        rest.shallow += m.group[i].shallow;
+        rest.retained += m.group[i].retained;
+        lf_summary_add_class(&rest, m.group[i].cls, m.group[i].count);
+    }
+    int rc = push_summary(k, &rest, depth + 1, v);
+    for (size_t i = grouped; i > 0 && !rc; i--) {
+        if (lf_vec_reserve((void **)&k->groups, &k->group_cap, k->group_count + 1, sizeof *k->groups)) {
+            rc = -1;
+            break;
+        }
+        k->groups[k->group_count] = m.group[i - 1];
+        rc = push(k, (item){ITEM_CLASS_GROUP, depth + 1, (uint32_t)k->group_count++, v, 0});
+    }
+    for (size_t i = shown; i > 0 && !rc; i--)
+        rc = push(k, (item){ITEM_OBJECT, depth + 1, m.payload[i - 1], 0, passed});
+    lf_collection_members_free(&m);
+    return rc;
+}
+
 /* The children of v that pass --top and --min, then a summary of the rest. */
 static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
 {
     const lf_snapshot *s = k->s;
+    if (v != LF_NODE_SUPER && k->o->group && lf_is_reference_array(s, v))
+        return expand_collection(k, v, depth, passed);
     uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
     uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
     /* children are largest first: the shown ones are a prefix */
@@ -256,11 +306,36 @@ static int expand_top(walk *k)
     return 0;
 }
 
+/* "300 x Session" below a collection; "300 x java.util.HashMap$Node
+ * entries" for its own structure (their shallow bytes). */
+static void write_class_group(walk *k, const item *it)
+{
+    const lf_class_group *g = &k->groups[it->at];
+    char text[512], num[32];
+    lf_str name = lf_snapshot_class_name(k->s, g->cls);
+    fmt_count(num, sizeof num, g->count);
+    int n = snprintf(text, sizeof text, "%s x %.*s%s", num, (int)(name.len > 400 ? 400 : name.len), name.ptr,
+                     g->structure ? " (entries)" : "");
+    out_u64(k->w, it->depth);
+    out_null(k->w);
+    cli_write_id(k->w, k->s, it->parent);
+    write_sizes(k, g->shallow, g->retained);
+    out_indent(k->w, it->depth);
+    out_str(k->w, text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
+    out_str(k->w, "", 0);
+    out_null(k->w);
+    out_u64(k->w, g->count);
+    out_row_end(k->w);
+}
+
 static int visit(walk *k, const item *it)
 {
     switch (it->kind) {
     case ITEM_SUMMARY:
         write_summary(k, it);
+        return 0;
+    case ITEM_CLASS_GROUP:
+        write_class_group(k, it);
         return 0;
     case ITEM_GROUP: {
         const lf_top_row *r = &k->view.row[it->at];
@@ -299,6 +374,7 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
     }
     lf_big_free(k.stack);
     lf_big_free(k.sum);
+    lf_big_free(k.groups);
     lf_top_view_free(&k.view);
     dom_roots_free(&k.roots);
     lf_holders_free(&k.holders);

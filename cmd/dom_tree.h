@@ -12,7 +12,8 @@ typedef struct dom_tree_options {
     uint64_t depth;   /* levels below the start, 0 = all */
     uint64_t top;     /* rows per parent, 0 = no limit */
     uint64_t min;     /* bytes */
-    int group;        /* top owners of one class as one row (domview.h) */
+    int group;        /* top owners of one class as one row (domview.h), and
+                       * what an array holds by class (collections.h) */
     uint32_t start;   /* LF_NODE_SUPER, or the --root node */
 } dom_tree_options;
 

@@ -99,6 +99,21 @@ int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v)
     return properties >= MIN_PROPERTIES && self >= properties * BYTES_PER_ENTRY;
 }
 
+int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
+{
+    return v < s->object_count && s->object_class[v] < s->class_count &&
+           (class_kind(s, s->object_class[v]) & (CLASS_ARRAY | CLASS_JS_ARRAY));
+}
+
+int lf_is_structure(const lf_snapshot *s, uint32_t v)
+{
+    uint32_t d = s->idom[v];
+    if (d >= s->object_count || s->object_class[v] >= s->class_count)
+        return 0;
+    return lf_is_backing_store(s, v) || (class_kind(s, s->object_class[v]) & CLASS_ENTRY) ||
+           lf_same_class_as_dominator(s, v, d);
+}
+
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
 {
     if (d >= s->object_count)

@@ -58,6 +58,39 @@ int lf_is_backing_store(const lf_snapshot *s, uint32_t v);
  * v's edges: ask once per node. */
 int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v);
 
+/* Whether node v is an array of references (a JVM X[], V8's "(array)" or
+ * a JavaScript Array): its children are what views group by class. */
+int lf_is_reference_array(const lf_snapshot *s, uint32_t v);
+
+/* Whether node v is part of a collection's structure as far as v alone
+ * tells: a backing store, an entry class, or of its dominator's class. */
+int lf_is_structure(const lf_snapshot *s, uint32_t v);
+
+/* What a collection holds (the views below a list's elementData, a map's
+ * table, a JavaScript Array): looking through its structure (entries,
+ * bucket chains, tree bins), the payload, the entries' keys and values,
+ * largest retained first (ties: node), and the structure's own objects by
+ * class (count, shallow; retained = shallow), largest first. */
+typedef struct lf_class_group {
+    uint32_t cls;             /* class space: one class of the group's name */
+    int structure;            /* 1: the collection's own entries or links */
+    uint64_t count, shallow, retained;
+} lf_class_group;
+
+typedef struct lf_collection_members {
+    uint32_t *payload;
+    size_t payload_count, payload_cap;
+    lf_class_group *group;    /* the structure's classes, then (lf_group_payload) the payload's */
+    size_t group_count, group_cap;
+} lf_collection_members;
+
+int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out);
+/* Appends groups by class name of payload[from..] (what the views do not
+ * show one by one) to out->group and sorts all groups, largest retained
+ * first. Returns 0 or -1 (memory). */
+int lf_group_payload(const lf_snapshot *s, lf_collection_members *out, size_t from);
+void lf_collection_members_free(lf_collection_members *m);
+
 /* Whether node v and its dominator d are objects of one class (by name,
  * so the same class of two loaders counts too): a link of a chain. */
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d);

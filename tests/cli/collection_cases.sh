@@ -176,3 +176,27 @@ ORD=$("$LF" roots $C/collections-300.hprof.gz --format tsv 2>/dev/null | awk -F'
 rows_ inspect_treemap_entries "size 300
 300 TreeVal" '$1 == "collection" {print $3, $5} $1 == "entry" && $7 == "TreeVal" {n++} END {print n, "TreeVal"}' \
     inspect $C/collections-300.hprof.gz "$ORD" --all --format tsv
+
+# dominators below a collection (issue 32): what it holds by class, through
+# its entries and buckets. Registry.MIXED's table holds 900 UUID keys (32 B),
+# 900 Hashtable$Entry (32 B; their own bytes), 300 byte[64] (80 B), 300
+# Strings (24 B and their byte[3] 24 B: 48 retained) and 300 MixedRecord (24 B).
+rows_ dominators_collection_groups "900 x java.util.UUID 28800 900
+900 x java.util.Hashtable\$Entry (entries) 28800 900
+300 x byte[] 24000 300
+300 x java.lang.String 14400 300
+300 x MixedRecord 7200 300" \
+    'NR > 1 && $1 == 2 {sub(/^ */, "", $7); print $7, $5, $10}' \
+    dominators $C/collections-300.hprof.gz --root "$MIX" --depth 2 --format tsv
+# --no-group lists the table's slots as before: the 10 largest bucket heads
+rows_ dominators_collection_no_group "10 java.util.Hashtable\$Entry" \
+    'NR > 1 && $1 == 2 && $2 != "" {n++; c = $7} END {sub(/^ */, "", c); print n, c}' \
+    dominators $C/collections-300.hprof.gz --root "$MIX" --depth 2 --min 0 --no-group --format tsv
+# V8: app.sessions' table holds 300 Sessions (40 B) and 300 key strings
+# (24 B); app.recent, an Array, 600 Recent (40 B).
+rows_ dominators_collection_groups_v8 "300 x Session 12000
+300 x (string) 7200
+600 x Recent 24000" \
+    '$8 == "sessions" {want = $1 + 2} $8 == "recent" {want = $1 + 1}
+     NR > 1 && $1 == want && $10 >= 300 {print $7, $5}' \
+    dominators $NC/collections_leak-300.heapsnapshot.gz --depth 6 --top 3 --format tsv

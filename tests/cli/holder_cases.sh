@@ -32,12 +32,12 @@ rows_ holders_tree_all "16270 items, 0 wrong
 $7 ~ /^ *Holder$/ || $7 ~ /^ *java\.lang\.Object\[\]$/ {h[$8 == "" ? "root " $11 : $8]++; n2++}
 END {print h["root JNI global"] + 0, "held by root JNI global"; print h["items"] + 0, "held by items"
      print n2 - h["root JNI global"] - h["items"], "held otherwise"}' \
-    dominators "$tmp/arrays-1.hprof" --top 0 --min 0 --depth 0 --format tsv
+    dominators "$tmp/arrays-1.hprof" --top 0 --min 0 --depth 0 --no-group --format tsv
 # A few questions only, answered one by one (holders.h): the first children
 # of the 9000-element array, element 3 being null (the summary row of the
 # rest, with no id, is left out).
 rows_ holders_few "[0] [1] [2] [4]" 'NR > 2 && $2 != "" {s = s (s ? " " : "") $8} END {print s}' \
-    dominators "$tmp/arrays-1.hprof" --root 0x20000020 --top 4 --min 0 --format tsv
+    dominators "$tmp/arrays-1.hprof" --root 0x20000020 --top 4 --min 0 --no-group --format tsv
 # diff --owners: 100 more elements per array: Items 5000-5099 less 15 nulls
 # (5001, 5008, ..., 5099), twice, and 9000-9099 less 14 (9005, ..., 9096):
 # 256 more, 16 bytes each, and 300 more array slots of 4 bytes: 5296, all

@@ -1,0 +1,120 @@
+/* collection_groups.c - what a collection holds, for the views; see
+ * lf_collection_members_of in collections.h. */
+#include "collections.h"
+
+#include <Judy.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/bigmem.h"
+#include "../base/vec.h"
+
+void lf_collection_members_free(lf_collection_members *m)
+{
+    lf_big_free(m->payload);
+    lf_big_free(m->group);
+    memset(m, 0, sizeof *m);
+}
+
+static const lf_snapshot *sorting;
+
+static int by_retained_node(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint64_t ra = lf_snapshot_retained(sorting, a), rb = lf_snapshot_retained(sorting, b);
+    if (ra != rb)
+        return ra > rb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static int by_retained(const void *pa, const void *pb)
+{
+    const lf_class_group *a = pa, *b = pb;
+    if (a->retained != b->retained)
+        return a->retained > b->retained ? -1 : 1;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    if (a->structure != b->structure)
+        return a->structure < b->structure ? -1 : 1;
+    return a->cls < b->cls ? -1 : a->cls > b->cls;
+}
+
+/* Adds node x to the group of its class name and kind (index: name << 1 |
+ * structure -> group + 1). Returns 0 or -1 (memory). */
+static int add(const lf_snapshot *s, uint32_t x, int structure, Pvoid_t *index, lf_collection_members *out)
+{
+    uint32_t cls = s->object_class[x];
+    uint64_t name = cls < s->class_count ? s->class_name[cls] : UINT32_MAX;
+    PWord_t slot;
+    JLI(slot, *index, (Word_t)(name << 1 | (uint64_t)structure));
+    if (slot == PJERR)
+        return -1;
+    if (!*slot) {
+        if (lf_vec_reserve((void **)&out->group, &out->group_cap, out->group_count + 1, sizeof *out->group))
+            return -1;
+        out->group[out->group_count++] = (lf_class_group){cls, structure, 0, 0, 0};
+        *slot = out->group_count;
+    }
+    lf_class_group *g = &out->group[*slot - 1];
+    uint64_t shallow = lf_snapshot_shallow(s, x);
+    g->count++;
+    g->shallow += shallow;
+    g->retained += structure ? shallow : lf_snapshot_retained(s, x);
+    return 0;
+}
+
+static int push_children(const lf_snapshot *s, uint32_t x, uint32_t **stack, size_t *depth, size_t *cap)
+{
+    for (uint32_t i = s->domtree_offset[x]; i < s->domtree_offset[x + 1]; i++) {
+        if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
+            return -1;
+        (*stack)[(*depth)++] = s->domtree_child[i];
+    }
+    return 0;
+}
+
+int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out)
+{
+    memset(out, 0, sizeof *out);
+    Pvoid_t index = NULL;
+    uint32_t *stack = NULL;
+    size_t depth = 0, cap = 0;
+    /* explicit stack over the structure below the store (no recursion) */
+    int rc = push_children(s, store, &stack, &depth, &cap);
+    while (depth > 0 && !rc) {
+        uint32_t x = stack[--depth];
+        if (lf_is_structure(s, x))
+            rc = add(s, x, 1, &index, out) || push_children(s, x, &stack, &depth, &cap) ? -1 : 0;
+        else if (lf_vec_reserve((void **)&out->payload, &out->payload_cap, out->payload_count + 1,
+                                sizeof *out->payload))
+            rc = -1;
+        else
+            out->payload[out->payload_count++] = x;
+    }
+    Word_t freed;
+    JLFA(freed, index);
+    (void)freed;
+    lf_big_free(stack);
+    if (rc) {
+        lf_collection_members_free(out);
+        return -1;
+    }
+    sorting = s;
+    if (out->payload_count)
+        qsort(out->payload, out->payload_count, sizeof *out->payload, by_retained_node);
+    return 0;
+}
+
+int lf_group_payload(const lf_snapshot *s, lf_collection_members *out, size_t from)
+{
+    Pvoid_t index = NULL;
+    int rc = 0;
+    for (size_t i = from; i < out->payload_count && !rc; i++)
+        rc = add(s, out->payload[i], 0, &index, out);
+    Word_t freed;
+    JLFA(freed, index);
+    (void)freed;
+    if (!rc && out->group_count)
+        qsort(out->group, out->group_count, sizeof *out->group, by_retained);
+    return rc;
+}
