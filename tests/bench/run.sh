@@ -23,6 +23,18 @@ for m in $sizes; do
     echo "## ${m}M objects ($(du -h "$f" | cut -f1))"
     "$build/bench_stage" "$f" | column -t
 done
+# The ladder (issue 39, gen_synth.c): a list whose cells also hang from the
+# list's owner, where the old Semi-NCA walk was quadratic (24 s at 0.4M
+# objects). Three sizes: the dominators' time should double with the size.
+for m in 1 2 4; do
+    f=bench-data/ladder-${m}m.lfs
+    if [ ! -f "$f" ] || [ tests/bench/gen_synth.c -nt "$f" ]; then
+        "$build/gen_synth" $((m * 1000000)) "$f" ladder >&2
+    fi
+    cat "$f" >/dev/null
+    echo "## ladder, ${m}M objects ($(du -h "$f" | cut -f1))"
+    "$build/bench_stage" "$f" | column -t
+done
 # end_to_end FILE: leakfind commands on FILE, with time and peak RSS, and the
 # time `cat` takes to read FILE from the page cache (the floor to compare with).
 end_to_end() {
