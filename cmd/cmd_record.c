@@ -4,7 +4,8 @@
  * PREFIX/lib/leakfind/ once installed). The agent binds to the runtime's
  * symbols, so the program must export them; that, and that it is OCaml 4
  * native code at all, is checked before it starts. The program's exit status
- * is passed through; the snapshot signal sent to leakfind is passed on. */
+ * is passed through; the snapshot signal and the ones that end a program
+ * (TERM, HUP, INT, QUIT) sent to leakfind are passed on. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -27,7 +28,8 @@ static const char record_help[] =
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
-    "library (docs/OCAML.md). Exit status: the program's.\n"
+    "library (docs/OCAML.md). Exit status: the program's. TERM, HUP, INT and QUIT\n"
+    "sent to leakfind are passed on to the program.\n"
     "\n"
     "Options:\n"
     "  --every-major N    a snapshot at the end of every Nth major GC cycle\n"
@@ -190,31 +192,64 @@ static void pass_on(int sig)
         kill((pid_t)child_pid, sig);
 }
 
-static int run_program(char **argv, const char *file, int signo)
+/* The signals that end a program: passed on, so that record ends with it
+ * rather than leaving it orphaned, unless the terminal sent them (the
+ * kernel, to the whole foreground process group: the program has it too).
+ * An ignored HUP or TERM (nohup) stays ignored, by both; INT and QUIT
+ * reach the program even from a shell's background job, as before. */
+static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+
+static void pass_on_ending(int sig, siginfo_t *info, void *unused)
 {
-    struct sigaction sa;
+    (void)unused;
+    if (!info || info->si_code != SI_KERNEL)
+        pass_on(sig);
+}
+
+/* Installs the handlers (exec gives the program the default actions back). */
+static void handle_signals(int signo)
+{
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = SIG_IGN; /* an interrupt reaches the program; its status tells */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
+    sa.sa_sigaction = pass_on_ending;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    for (size_t i = 0; i < sizeof ending_signals / sizeof *ending_signals; i++) {
+        int sig = ending_signals[i];
+        if (sig == signo || sigaction(sig, NULL, &old) ||
+            (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM)))
+            continue;
+        sigaction(sig, &sa, NULL);
+    }
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
     sa.sa_handler = pass_on;
     sa.sa_flags = SA_RESTART;
     if (signo)
         sigaction(signo, &sa, NULL);
+}
+
+static int run_program(char **argv, const char *file, int signo)
+{
+    handle_signals(signo);
+    sigset_t blocked, before;
+    /* held until child_pid is set, so none arrives with nobody to pass to */
+    sigfillset(&blocked);
+    sigprocmask(SIG_BLOCK, &blocked, &before);
     pid_t pid = fork();
     if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &before, NULL);
         cli_message("error", "cannot start '%s': %s", file, strerror(errno));
         return EXIT_SYSTEM;
     }
     if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         execv(file, argv);
         fprintf(stderr, "leakfind: error: cannot run '%s': %s\n", file, strerror(errno));
         _exit(127);
     }
     child_pid = pid;
+    sigprocmask(SIG_SETMASK, &before, NULL);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)

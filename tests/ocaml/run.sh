@@ -159,6 +159,34 @@ check_record() { # the same program, recorded and linked
     expect "record: the program's exit code" 7 $?
 }
 
+check_record_signals() { # TERM, HUP and INT sent to record end the program too
+    d=$1
+    printf '%s\n' 'let () = let oc = open_out Sys.argv.(1) in' \
+        '  output_string oc (string_of_int (Unix.getpid ())); close_out oc; Unix.sleep 60' > "$d/waiting.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg waiting.ml -o waiting 2>/dev/null)
+    for sig_num in TERM:15 HUP:1 INT:2; do
+        sig=${sig_num%:*}
+        pidfile="$d/waiting-$sig.pid"
+        "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
+        rec=$!
+        tries=0
+        while [ ! -s "$pidfile" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        kill -"$sig" $rec
+        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$! # record hanging: a failure, not a hang
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        program=$(cat "$pidfile" 2>/dev/null)
+        alive=gone
+        if [ -n "$program" ] && kill -0 "$program" 2>/dev/null; then
+            alive=running
+            kill -KILL "$program"
+        fi
+        expect "record: SIG$sig passed on, record exits with the program's status" \
+            "$((128 + ${sig_num#*:})) gone" "$status $alive"
+    done
+}
+
 check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
     d=$1
     printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
@@ -204,6 +232,7 @@ else
                 awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
         check_record_sample "$work/bin"
+        check_record_signals "$work/bin"
         check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else
