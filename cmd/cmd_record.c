@@ -22,7 +22,7 @@
 
 static const char record_help[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
-    "                       -- PROGRAM [ARGS...]\n"
+    "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
     "\n"
     "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
@@ -42,14 +42,21 @@ static const char record_help[] =
     "                     (leakfind sites); file and line need a program built\n"
     "                     with -g\n"
     "  -o, --output PREFIX  snapshot names (default: the program's name)\n"
+    "  --max-snapshots N  keep at most N snapshots (2 or more)\n"
+    "  --max-bytes SIZE   keep at most SIZE of snapshots on disk (512M, 8G); past\n"
+    "                     either limit, each new snapshot removes the oldest but\n"
+    "                     the first (the first and the latest stay), said on\n"
+    "                     stderr\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT };
+enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT, OPT_MAX_SNAPSHOTS, OPT_MAX_BYTES };
 static const cli_option record_options[] = {
     {"every-major", 0, 1, OPT_EVERY},
     {"signal", 0, 1, OPT_SIGNAL},
     {"sample", 0, 1, OPT_SAMPLE},
     {"output", 'o', 1, OPT_OUTPUT},
+    {"max-snapshots", 0, 1, OPT_MAX_SNAPSHOTS},
+    {"max-bytes", 0, 1, OPT_MAX_BYTES},
     {NULL, 0, 0, 0},
 };
 
@@ -58,6 +65,8 @@ typedef struct record_state {
     int signo;
     double sample_rate; /* samples per word; 0: no sampling */
     const char *prefix;
+    long max_snapshots;  /* 0: no limit */
+    uint64_t max_bytes;  /* 0: no limit */
 } record_state;
 
 static int signal_number(const char *s)
@@ -92,6 +101,14 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
                                         "above 0 and at most 1 (e.g. 1e-4), not '%s'", arg);
     } else if (id == OPT_OUTPUT) {
         r->prefix = arg;
+    } else if (id == OPT_MAX_SNAPSHOTS) {
+        r->max_snapshots = strtol(arg, &end, 10);
+        if (!*arg || *end || r->max_snapshots < 2 || r->max_snapshots > 1000000)
+            return cli_usage_error(ctx, "--max-snapshots takes a number from 2 to 1000000 "
+                                        "(the first and the latest are kept), not '%s'", arg);
+    } else if (id == OPT_MAX_BYTES) {
+        if (cli_parse_size(arg, 0, &r->max_bytes) || r->max_bytes == 0 || strchr(arg, '%'))
+            return cli_usage_error(ctx, "--max-bytes needs a size (512M, 8G), not '%s'", arg);
     }
     return 0;
 }
@@ -180,6 +197,12 @@ static int set_agent_environment(const char *agent, const record_state *r, const
     snprintf(num, sizeof num, "%.17g", r->sample_rate);
     if (r->sample_rate > 0 && setenv("LEAKFIND_RECORD_SAMPLE", num, 1))
         return -1;
+    snprintf(num, sizeof num, "%ld", r->max_snapshots);
+    if (r->max_snapshots && setenv("LEAKFIND_RECORD_MAX_SNAPSHOTS", num, 1))
+        return -1;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)r->max_bytes);
+    if (r->max_bytes && setenv("LEAKFIND_RECORD_MAX_BYTES", num, 1))
+        return -1;
     snprintf(num, sizeof num, "%d", r->signo);
     return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
 }
@@ -262,7 +285,7 @@ static int run_program(char **argv, const char *file, int signo)
 int cmd_record(int argc, char **argv)
 {
     cli_context ctx = {.command = "record"};
-    record_state r = {0, 0, 0, NULL};
+    record_state r = {0, 0, 0, NULL, 0, 0};
     int dashes = 1;
     while (dashes < argc && strcmp(argv[dashes], "--") != 0)
         dashes++;

@@ -141,6 +141,11 @@ int agent_sites_collect(agent_walk *walk);
 /* ---- dump.c */
 /* Writes a snapshot to path; 0 or -1 (one line already on stderr). */
 int agent_dump(const char *path);
+/* At most max_count numbered snapshots (0: no limit), at most max_bytes on
+ * disk (0: no limit): past either, the oldest but the first is removed
+ * after each new one (the first and the latest are always kept), said once
+ * on stderr then counted at exit. */
+void agent_series_budget(unsigned max_count, uint64_t max_bytes);
 /* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
 void agent_every_major(int every, const char *prefix);
 /* A snapshot PREFIX.N.lfs at the next minor collection after signal sig. */

@@ -187,6 +187,36 @@ check_record_signals() { # TERM, HUP and INT sent to record end the program too
     done
 }
 
+check_record_budget() { # --max-snapshots and --max-bytes: the first and the latest stay
+    d=$1
+    # six snapshots on its own signal; a cons each time, for the minor
+    # collection that writes it runs (and calls the agent) on a non-empty heap
+    printf '%s\n' 'let kept = ref []' \
+        'let () = for i = 1 to 6 do kept := i :: !kept; Unix.kill (Unix.getpid ()) Sys.sigusr1; Gc.minor () done' \
+        > "$d/six.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg six.ml -o six 2>/dev/null)
+    "$lf" record -q -o "$d/six-all" -- "$d/six"
+    expect "record: six snapshots without a budget" "1 2 3 4 5 6 " \
+        "$(ls "$d" | sed -n 's/^six-all\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    "$lf" record -q --max-snapshots 3 -o "$d/six-count" -- "$d/six" 2>"$d/six-count.err"
+    expect "record --max-snapshots 3: exit status" 0 $?
+    expect "record --max-snapshots 3: the first and the latest two" "1 5 6 " \
+        "$(ls "$d" | sed -n 's/^six-count\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    expect "record --max-snapshots 3: said once when it starts removing, counted at exit" \
+        "leakfind: --max-snapshots 3 reached: removed '$d/six-count.2.lfs'; keeping the first snapshot and the latest from now on|leakfind: --max-snapshots 3: removed 3 snapshots; kept $d/six-count.1.lfs and $d/six-count.5.lfs to $d/six-count.6.lfs" \
+        "$(sed 's/ ([0-9]* bytes)//g' "$d/six-count.err" | tr '\n' '|' | sed 's/|$//')"
+    # every snapshot is bigger than 1 byte: only the first and the latest fit
+    "$lf" record -q --max-bytes 1 -o "$d/six-bytes" -- "$d/six" 2>"$d/six-bytes.err"
+    expect "record --max-bytes: the first and the latest" "1 6 " \
+        "$(ls "$d" | sed -n 's/^six-bytes\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    kept=$(cat "$d/six-bytes.1.lfs" "$d/six-bytes.6.lfs" | wc -c | tr -d ' ')
+    expect "record --max-bytes: the summary counts what stayed" \
+        "removed 4 snapshots; kept $d/six-bytes.1.lfs and $d/six-bytes.6.lfs ($kept bytes)" \
+        "$(tail -1 "$d/six-bytes.err" | sed 's/^leakfind: --max-bytes 1: //; s/ ([0-9]* bytes);/;/')"
+    "$lf" record -q --max-snapshots 1 -- "$d/six" 2>/dev/null
+    expect "record --max-snapshots 1: a usage error" 2 $?
+}
+
 check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
     d=$1
     printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
@@ -233,6 +263,7 @@ else
         check_record "$work/bin"
         check_record_sample "$work/bin"
         check_record_signals "$work/bin"
+        check_record_budget "$work/bin"
         check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else
