@@ -217,6 +217,19 @@ check_record_budget() { # --max-snapshots and --max-bytes: the first and the lat
     expect "record --max-snapshots 1: a usage error" 2 $?
 }
 
+check_names_tool() { # leakfind-ocaml-names: -h, a bad option, a missing file
+    names="$build/leakfind-ocaml-names"
+    out=$("$names" -h 2>&1)
+    expect "leakfind-ocaml-names -h: exit 0, the usage first" \
+        "0 usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names" "$? $(echo "$out" | head -1)"
+    out=$("$names" --bogus 2>&1 >/dev/null)
+    expect "leakfind-ocaml-names --bogus: a usage error" \
+        "2 leakfind-ocaml-names: unknown option '--bogus'" "$? $(echo "$out" | head -1)"
+    out=$("$names" "$work/none.cmt" 2>&1 >/dev/null)
+    expect "leakfind-ocaml-names: a missing file, said plainly" \
+        "3 leakfind-ocaml-names: $work/none.cmt: No such file or directory" "$? $out"
+}
+
 check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
     d=$1
     printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
@@ -264,6 +277,7 @@ else
         check_record_sample "$work/bin"
         check_record_signals "$work/bin"
         check_record_budget "$work/bin"
+        check_names_tool
         check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else
