@@ -138,6 +138,14 @@ int agent_sampling_start(double samples_per_word);
  * "memprof callstack". 0, or -1 on no memory. */
 int agent_sites_collect(agent_walk *walk);
 
+/* ---- codeloc.c */
+/* The file and line of the first call or allocation with debuginfo in the
+ * code at [start, end] that is in the unit's own file (unit "List" for
+ * list.ml: the last part of the module path); 0, or -1 when there is none
+ * (a unit built without -g). */
+int agent_code_location(uintptr_t start, uintptr_t end, const char *unit, char *file, size_t len,
+                        int *line);
+
 /* ---- dump.c */
 /* Writes a snapshot to path; 0 or -1 (one line already on stderr). */
 int agent_dump(const char *path);

@@ -230,6 +230,28 @@ check_names_tool() { # leakfind-ocaml-names: -h, a bad option, a missing file
         "3 leakfind-ocaml-names: $work/none.cmt: No such file or directory" "$? $out"
 }
 
+check_anonymous_lines() { # an anonymous closure's label has its line, with -g
+    d=$1
+    # line 4 holds the anonymous function; make 1 and make 2 are two of them
+    printf '%s\n' 'let kept = ref []' 'let make n =' '  let k = n * 2 in' \
+        '  (fun () -> print_int (k + n))' \
+        'let () = kept := [make 1; make 2]; Unix.kill (Unix.getpid ()) Sys.sigusr1; ignore (Sys.opaque_identity (Array.make 2 0)); Gc.minor ()' \
+        > "$d/anon.ml"
+    for g in -g none; do
+        flag=$g
+        [ "$g" = none ] && flag=
+        (cd "$d" && rm -f anon.cm* anon.o && ocamlfind ocamlopt $flag -package unix -linkpkg anon.ml -o anon 2>/dev/null)
+        "$lf" record -q -o "$d/anon$g" -- "$d/anon"
+        labels=$("$lf" classes "$d/anon$g.1.lfs" --top 0 --format tsv |
+            awk -F'\t' '$5 ~ /^closure Anon\.fun_/ { sub(/fun_[0-9]+/, "fun_N", $5); print $1 " " $5 }')
+        if [ "$g" = -g ]; then
+            expect "anonymous closure, built with -g: its file and line" "2 closure Anon.fun_N (anon.ml:4)" "$labels"
+        else
+            expect "anonymous closure, built without -g: its stamp alone" "2 closure Anon.fun_N" "$labels"
+        fi
+    done
+}
+
 check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
     d=$1
     printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
@@ -278,6 +300,7 @@ else
         check_record_signals "$work/bin"
         check_record_budget "$work/bin"
         check_names_tool
+        check_anonymous_lines "$work/bin"
         check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else
