@@ -116,12 +116,14 @@ static void keep_within_budget(void)
     while (kept_count > 2 && over_budget()) {
         char path[4096], budget[96];
         series_path(path, sizeof path, kept[1].number);
-        if (unlink(path) == 0 && removed_count++ == 0) {
-            say_budget(budget, sizeof budget);
-            fprintf(stderr, "leakfind: %s reached: removed '%s'; keeping the first snapshot and "
-                            "the latest from now on\n", budget, path);
+        if (unlink(path) == 0) { /* else someone removed it already: no longer ours to count */
+            if (removed_count++ == 0) {
+                say_budget(budget, sizeof budget);
+                fprintf(stderr, "leakfind: %s reached: removed '%s'; keeping the first snapshot and "
+                                "the latest from now on\n", budget, path);
+            }
+            removed_bytes += kept[1].bytes;
         }
-        removed_bytes += kept[1].bytes;
         kept_bytes -= kept[1].bytes;
         memmove(&kept[1], &kept[2], (kept_count - 2) * sizeof *kept);
         kept_count--;
