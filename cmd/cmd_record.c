@@ -4,7 +4,8 @@
  * PREFIX/lib/leakfind/ once installed). The agent binds to the runtime's
  * symbols, so the program must export them; that, and that it is OCaml 4
  * native code at all, is checked before it starts. The program's exit status
- * is passed through; the snapshot signal sent to leakfind is passed on. */
+ * is passed through; the snapshot signal and the ones that end a program
+ * (TERM, HUP, INT, QUIT) sent to leakfind are passed on. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -21,13 +22,14 @@
 
 static const char record_help[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
-    "                       -- PROGRAM [ARGS...]\n"
+    "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
     "\n"
     "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
-    "library (docs/OCAML.md). Exit status: the program's.\n"
+    "library (docs/OCAML.md). Exit status: the program's. TERM, HUP, INT and QUIT\n"
+    "sent to leakfind are passed on to the program.\n"
     "\n"
     "Options:\n"
     "  --every-major N    a snapshot at the end of every Nth major GC cycle\n"
@@ -40,14 +42,21 @@ static const char record_help[] =
     "                     (leakfind sites); file and line need a program built\n"
     "                     with -g\n"
     "  -o, --output PREFIX  snapshot names (default: the program's name)\n"
+    "  --max-snapshots N  keep at most N snapshots (2 or more)\n"
+    "  --max-bytes SIZE   keep at most SIZE of snapshots on disk (512M, 8G); past\n"
+    "                     either limit, each new snapshot removes the oldest but\n"
+    "                     the first (the first and the latest stay), said on\n"
+    "                     stderr\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT };
+enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT, OPT_MAX_SNAPSHOTS, OPT_MAX_BYTES };
 static const cli_option record_options[] = {
     {"every-major", 0, 1, OPT_EVERY},
     {"signal", 0, 1, OPT_SIGNAL},
     {"sample", 0, 1, OPT_SAMPLE},
     {"output", 'o', 1, OPT_OUTPUT},
+    {"max-snapshots", 0, 1, OPT_MAX_SNAPSHOTS},
+    {"max-bytes", 0, 1, OPT_MAX_BYTES},
     {NULL, 0, 0, 0},
 };
 
@@ -56,6 +65,8 @@ typedef struct record_state {
     int signo;
     double sample_rate; /* samples per word; 0: no sampling */
     const char *prefix;
+    long max_snapshots;  /* 0: no limit */
+    uint64_t max_bytes;  /* 0: no limit */
 } record_state;
 
 static int signal_number(const char *s)
@@ -90,6 +101,14 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
                                         "above 0 and at most 1 (e.g. 1e-4), not '%s'", arg);
     } else if (id == OPT_OUTPUT) {
         r->prefix = arg;
+    } else if (id == OPT_MAX_SNAPSHOTS) {
+        r->max_snapshots = strtol(arg, &end, 10);
+        if (!*arg || *end || r->max_snapshots < 2 || r->max_snapshots > 1000000)
+            return cli_usage_error(ctx, "--max-snapshots takes a number from 2 to 1000000 "
+                                        "(the first and the latest are kept), not '%s'", arg);
+    } else if (id == OPT_MAX_BYTES) {
+        if (cli_parse_size(arg, 0, &r->max_bytes) || r->max_bytes == 0 || strchr(arg, '%'))
+            return cli_usage_error(ctx, "--max-bytes needs a size (512M, 8G), not '%s'", arg);
     }
     return 0;
 }
@@ -178,6 +197,12 @@ static int set_agent_environment(const char *agent, const record_state *r, const
     snprintf(num, sizeof num, "%.17g", r->sample_rate);
     if (r->sample_rate > 0 && setenv("LEAKFIND_RECORD_SAMPLE", num, 1))
         return -1;
+    snprintf(num, sizeof num, "%ld", r->max_snapshots);
+    if (r->max_snapshots && setenv("LEAKFIND_RECORD_MAX_SNAPSHOTS", num, 1))
+        return -1;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)r->max_bytes);
+    if (r->max_bytes && setenv("LEAKFIND_RECORD_MAX_BYTES", num, 1))
+        return -1;
     snprintf(num, sizeof num, "%d", r->signo);
     return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
 }
@@ -190,31 +215,64 @@ static void pass_on(int sig)
         kill((pid_t)child_pid, sig);
 }
 
-static int run_program(char **argv, const char *file, int signo)
+/* The signals that end a program: passed on, so that record ends with it
+ * rather than leaving it orphaned, unless the terminal sent them (the
+ * kernel, to the whole foreground process group: the program has it too).
+ * An ignored HUP or TERM (nohup) stays ignored, by both; INT and QUIT
+ * reach the program even from a shell's background job, as before. */
+static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+
+static void pass_on_ending(int sig, siginfo_t *info, void *unused)
 {
-    struct sigaction sa;
+    (void)unused;
+    if (!info || info->si_code != SI_KERNEL)
+        pass_on(sig);
+}
+
+/* Installs the handlers (exec gives the program the default actions back). */
+static void handle_signals(int signo)
+{
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = SIG_IGN; /* an interrupt reaches the program; its status tells */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
+    sa.sa_sigaction = pass_on_ending;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    for (size_t i = 0; i < sizeof ending_signals / sizeof *ending_signals; i++) {
+        int sig = ending_signals[i];
+        if (sig == signo || sigaction(sig, NULL, &old) ||
+            (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM)))
+            continue;
+        sigaction(sig, &sa, NULL);
+    }
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
     sa.sa_handler = pass_on;
     sa.sa_flags = SA_RESTART;
     if (signo)
         sigaction(signo, &sa, NULL);
+}
+
+static int run_program(char **argv, const char *file, int signo)
+{
+    handle_signals(signo);
+    sigset_t blocked, before;
+    /* held until child_pid is set, so none arrives with nobody to pass to */
+    sigfillset(&blocked);
+    sigprocmask(SIG_BLOCK, &blocked, &before);
     pid_t pid = fork();
     if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &before, NULL);
         cli_message("error", "cannot start '%s': %s", file, strerror(errno));
         return EXIT_SYSTEM;
     }
     if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         execv(file, argv);
         fprintf(stderr, "leakfind: error: cannot run '%s': %s\n", file, strerror(errno));
         _exit(127);
     }
     child_pid = pid;
+    sigprocmask(SIG_SETMASK, &before, NULL);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
@@ -227,7 +285,7 @@ static int run_program(char **argv, const char *file, int signo)
 int cmd_record(int argc, char **argv)
 {
     cli_context ctx = {.command = "record"};
-    record_state r = {0, 0, 0, NULL};
+    record_state r = {0, 0, 0, NULL, 0, 0};
     int dashes = 1;
     while (dashes < argc && strcmp(argv[dashes], "--") != 0)
         dashes++;

@@ -1,12 +1,21 @@
-/* dominators.c - Lengauer-Tarjan semidominators, Semi-NCA immediate dominators.
+/* dominators.c - Lengauer-Tarjan dominators, in two sweeps over the forest.
  *
- * Variant: the "simple" Lengauer-Tarjan (path compression, no balanced linking)
- * computes semidominators; immediate dominators then come from the Semi-NCA rule
- * of Georgiadis and Tarjan (idom(w) is the nearest dominator-tree ancestor of
- * parent(w) whose preorder number is at most sdom(w)), which replaces LT's
- * buckets. Why: on heap graphs the simple variant is faster in practice than the
- * balanced one (LLVM made the same choice), and dropping the buckets saves two
- * arrays per node, which is what bounds peak memory on a 30M-object heap.
+ * Variant: the "simple" Lengauer-Tarjan (path compression, no balanced
+ * linking). The first sweep computes semidominators with a forest that keeps
+ * the smallest semidominator itself (a step of eval is one cache line); the
+ * second sweep, over a fresh forest that keeps the vertex that has it, is
+ * LT's bucket step, and a preorder pass turns its relative dominators into
+ * immediate dominators. Why simple: on heap graphs it is faster in practice
+ * than the balanced one (LLVM made the same choice), and needs no size or
+ * child arrays. Why not Semi-NCA (idom(w) = the nearest dominator-tree
+ * ancestor of parent(w) at or above sdom(w)), used until issue 39: its walk
+ * up the tree is quadratic when many vertices hang deep below their
+ * semidominator (a long list whose every cell also holds a value the list's
+ * owner holds: 1,002 s on a 9.1M-object OCaml heap). The buckets cost no
+ * memory: they live in arrays the step no longer needs (relative_dominators).
+ * Bound: path compression without balanced linking is O(m log n) in the
+ * worst case (Tarjan and van Leeuwen), near-linear on every heap measured;
+ * the balanced variant's alpha(m, n) would take 8 more bytes per node.
  *
  * Nothing here recurses, and no stack grows with the heap:
  *  - the DFS keeps its path on an explicit stack of (vertex, edge cursor)
@@ -32,9 +41,10 @@
  * path; listing: 16 per node and 4 per predecessor (the peak: the edges are
  * read twice rather than the predecessors kept as pairs, which took 12 per
  * predecessor); semidominators: 20 per node (each goes where its list
- * offset was) and 4 per predecessor; NCA: 20 per node; retained sizes: 20
- * per node with the caller's outputs (8 of them: retained sizes are 4-byte,
- * graph/sizes.h), which are not touched before then. Predecessor offsets are
+ * offset was) and 4 per predecessor; buckets and idoms: 20 per node (the
+ * same arrays); retained sizes: 20 per node with the caller's outputs (8
+ * of them: retained sizes are 4-byte, graph/sizes.h), which are not
+ * touched before then. Predecessor offsets are
  * 32-bit: more than 2^32 listed predecessors (16 GB of lists) is reported as
  * out of memory.
  */
@@ -73,7 +83,10 @@ typedef struct dfs_frame {
  * is one cache line instead of three. */
 typedef struct forest_vertex {
     uint32_t ancestor;
-    uint32_t best; /* smallest semi on the compressed path up to ancestor */
+    union {
+        uint32_t best;  /* semidominators: smallest semi on the compressed path up to ancestor */
+        uint32_t label; /* relative dominators: the vertex that has it */
+    };
 } forest_vertex;
 
 typedef struct dom_state {
@@ -733,7 +746,7 @@ static int semidominators(dom_state *s)
                     best = u;
             }
             semi_by_dfn[w] = best;
-            forest[w] = (forest_vertex){parent_by_dfn[w], best}; /* link w */
+            forest[w] = (forest_vertex){.ancestor = parent_by_dfn[w], .best = best}; /* link w */
         }
         block = block_end;
         if (block) /* the end is told below */
@@ -749,27 +762,118 @@ static int semidominators(dom_state *s)
 
 /* --- step 4: immediate dominators and retained sizes ------------------------ */
 
-/* Semi-NCA: semi_by_dfn becomes idom_by_dfn in place, in preorder
- * (idom_by_dfn[x] is only read for x < w, already converted). */
+/* Pass 4 is three loops of `reached` vertices each: relative dominators,
+ * immediate dominators, retained sizes. */
+#define STEP4_PARTS 3
+
+/* parent_by_dfn, once a vertex is linked: its idom, or (this bit set) the
+ * vertex whose idom it shares, seen on its semidominator path. dfn < 2^31
+ * (ROOT_FLAG), so the bit is free. */
+#define SHARES_IDOM 0x80000000u
+
+/* eval_and_compress for the second sweep, whose forest holds labels: the
+ * vertex of smallest semidominator on the compressed path up to, but
+ * excluding, the forest root; vertices <= w are roots. */
+static uint32_t eval_label(uint32_t v, uint32_t w, forest_vertex *forest, const uint32_t *semi_by_dfn)
+{
+    if (forest[v].ancestor <= w)
+        return forest[v].label;
+    uint32_t x = v, reversed = DFN_NONE;
+    while (forest[x].ancestor > w) {
+        uint32_t up = forest[x].ancestor;
+        forest[x].ancestor = reversed;
+        reversed = x;
+        x = up;
+    }
+    uint32_t best = forest[x].label, best_semi = semi_by_dfn[best];
+    while (reversed != DFN_NONE) {
+        uint32_t y = reversed;
+        reversed = forest[y].ancestor;
+        uint32_t own_semi = semi_by_dfn[forest[y].label];
+        if (best_semi < own_semi)
+            forest[y].label = best;
+        else
+            best = forest[y].label, best_semi = own_semi;
+        forest[y].ancestor = forest[x].ancestor;
+        x = y;
+    }
+    return forest[v].label;
+}
+
+/* Empties bucket(p), the vertices whose semidominator is p, with every
+ * vertex above p linked and p not: each gets idom p when no vertex between
+ * p and it has a smaller semidominator, else shares the idom of the one
+ * that has the smallest (Lengauer-Tarjan, Theorem 4 / Corollary 1). */
+static void empty_bucket(uint32_t p, forest_vertex *forest, const uint32_t *semi_by_dfn,
+                         uint32_t *parent_by_dfn)
+{
+    uint32_t v = forest[p].ancestor; /* the head, while p is not linked */
+    if (v <= p)
+        return; /* no head: what is left there points below p (see relative_dominators) */
+    while (v) {
+        uint32_t next = parent_by_dfn[v];
+        uint32_t u = eval_label(v, p, forest, semi_by_dfn);
+        parent_by_dfn[v] = semi_by_dfn[u] < p ? u | SHARES_IDOM : p;
+        v = next;
+    }
+}
+
+/* Lengauer-Tarjan's bucket step, as a second sweep in decreasing dfn over a
+ * fresh forest with labels (the first sweep's forest keeps the smallest
+ * semidominator itself, which is faster but does not say which vertex has
+ * it). Linear but for path compression; Semi-NCA's walk up the dominator
+ * tree, which it replaces, was quadratic on a ladder (issue 39).
+ * No new memory: a vertex's parent is dead once it is linked, and holds its
+ * link in its bucket, then its result; an unlinked vertex's forest entry
+ * holds its bucket's head. That entry still holds the first sweep's
+ * ancestor, always below the vertex itself, while a head is above it: so
+ * the heads need no clearing. 0 ends a bucket (the super-root is in none). */
+static void relative_dominators(dom_state *s)
+{
+    const uint32_t count = s->count;
+    const uint64_t reached = count - 1;
+    const uint32_t *semi_by_dfn = s->semi_by_dfn;
+    uint32_t *parent_by_dfn = s->parent_by_dfn;
+    forest_vertex *forest = s->forest;
+    forest[0].ancestor = 0; /* never linked in the first sweep: no head */
+    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 0, STEP4_PARTS * reached, STEP4_PARTS);
+    for (uint32_t block = count - 1; block > 0;) {
+        uint32_t block_end = block > BLOCK ? block - BLOCK : 0;
+        for (uint32_t w = block; w > block_end; w--) {
+            empty_bucket(w, forest, semi_by_dfn, parent_by_dfn);
+            uint32_t parent = parent_by_dfn[w], semi = semi_by_dfn[w];
+            forest[w] = (forest_vertex){.ancestor = parent, .label = w}; /* link w */
+            if (semi < parent) { /* else its idom is its parent, which stays */
+                uint32_t head = forest[semi].ancestor;
+                parent_by_dfn[w] = head > semi ? head : 0;
+                forest[semi].ancestor = w;
+            }
+        }
+        block = block_end;
+        lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, count - 1 - block,
+                                STEP4_PARTS * reached, STEP4_PARTS);
+    }
+    empty_bucket(0, forest, semi_by_dfn, parent_by_dfn);
+}
+
+/* Immediate dominators in preorder, into semi_by_dfn's memory: a vertex
+ * that shares the idom of another, above it, reads the finished one. */
 static void immediate_dominators(dom_state *s)
 {
     const uint32_t count = s->count;
     const uint64_t reached = count - 1;
-    const uint32_t *parent_by_dfn = s->parent_by_dfn, *semi_by_dfn = s->semi_by_dfn;
+    const uint32_t *result_by_dfn = s->parent_by_dfn;
     uint32_t *idom_by_dfn = s->semi_by_dfn;
     idom_by_dfn[0] = 0;
-    /* pass 4: this loop, then the one summing retained sizes */
-    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 0, 2 * reached, 2);
     for (uint32_t block = 1; block < count;) {
         uint32_t block_end = count - block > BLOCK ? block + BLOCK : count;
         for (uint32_t w = block; w < block_end; w++) {
-            uint32_t x = parent_by_dfn[w];
-            while (x > semi_by_dfn[w])
-                x = idom_by_dfn[x];
-            idom_by_dfn[w] = x;
+            uint32_t r = result_by_dfn[w];
+            idom_by_dfn[w] = r & SHARES_IDOM ? idom_by_dfn[r & ~SHARES_IDOM] : r;
         }
         block = block_end;
-        lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, block - 1, 2 * reached, 2);
+        lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, reached + block - 1,
+                                STEP4_PARTS * reached, STEP4_PARTS);
     }
     lf_big_free(s->parent_by_dfn);
     s->parent_by_dfn = NULL;
@@ -798,8 +902,8 @@ static void sum_retained(dom_state *s)
             retained_by_dfn[idom_by_dfn[w]] += retained_by_dfn[w];
         block = block_end;
         if (block) /* the end is told once the outputs are stored */
-            lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, reached + (count - 1 - block),
-                                    2 * reached, 2);
+            lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 2 * reached + (count - 1 - block),
+                                    STEP4_PARTS * reached, STEP4_PARTS);
     }
     if (populating)
         pthread_join(populate_thread, NULL);
@@ -821,7 +925,8 @@ static int store_outputs(dom_state *s, lf_size_table *retained_big)
     if (s->big_failed[0] || s->big_failed[1] || join_big_tables(s, retained_big))
         return -1;
     const uint64_t reached = s->count - 1;
-    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, 2 * reached, 2 * reached, 2);
+    lf_graph_progress_parts(s->progress, 4, LF_DOM_PASSES, STEP4_PARTS * reached, STEP4_PARTS * reached,
+                            STEP4_PARTS);
     return 0;
 }
 
@@ -854,6 +959,7 @@ int lf_dominators_compute_reporting(const lf_graph *g, const lf_sizes *shallow, 
         dom_free(&s);
         return -1;
     }
+    relative_dominators(&s);
     immediate_dominators(&s);
     sum_retained(&s);
     if (store_outputs(&s, retained_big)) {

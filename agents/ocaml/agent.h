@@ -138,9 +138,22 @@ int agent_sampling_start(double samples_per_word);
  * "memprof callstack". 0, or -1 on no memory. */
 int agent_sites_collect(agent_walk *walk);
 
+/* ---- codeloc.c */
+/* The file and line of the first call or allocation with debuginfo in the
+ * code at [start, end] that is in the unit's own file (unit "List" for
+ * list.ml: the last part of the module path); 0, or -1 when there is none
+ * (a unit built without -g). */
+int agent_code_location(uintptr_t start, uintptr_t end, const char *unit, char *file, size_t len,
+                        int *line);
+
 /* ---- dump.c */
 /* Writes a snapshot to path; 0 or -1 (one line already on stderr). */
 int agent_dump(const char *path);
+/* At most max_count numbered snapshots (0: no limit), at most max_bytes on
+ * disk (0: no limit): past either, the oldest but the first is removed
+ * after each new one (the first and the latest are always kept), said once
+ * on stderr then counted at exit. */
+void agent_series_budget(unsigned max_count, uint64_t max_bytes);
 /* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
 void agent_every_major(int every, const char *prefix);
 /* A snapshot PREFIX.N.lfs at the next minor collection after signal sig. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <caml/major_gc.h>
 #include <caml/minor_gc.h>
@@ -69,16 +71,111 @@ int agent_dump(const char *path)
     return 0;
 }
 
-/* ---- numbered snapshots PREFIX.N.lfs */
+/* ---- numbered snapshots PREFIX.N.lfs, within record's budget */
 
 static char *series_prefix;
 static unsigned series_count;
 
+/* The snapshots on disk, oldest first (only tracked under a budget). */
+typedef struct kept_snapshot {
+    unsigned number;
+    uint64_t bytes;
+} kept_snapshot;
+
+static unsigned budget_count;
+static uint64_t budget_bytes;
+static kept_snapshot *kept;
+static unsigned kept_count, kept_cap;
+static uint64_t kept_bytes, removed_bytes;
+static unsigned removed_count;
+
+static void series_path(char *path, size_t len, unsigned number)
+{
+    snprintf(path, len, "%s.%u.lfs", series_prefix, number);
+}
+
+static int over_budget(void)
+{
+    return (budget_count && kept_count > budget_count) || (budget_bytes && kept_bytes > budget_bytes);
+}
+
+static void say_budget(char *out, size_t len)
+{
+    if (budget_count && budget_bytes)
+        snprintf(out, len, "--max-snapshots %u, --max-bytes %llu", budget_count,
+                 (unsigned long long)budget_bytes);
+    else if (budget_count)
+        snprintf(out, len, "--max-snapshots %u", budget_count);
+    else
+        snprintf(out, len, "--max-bytes %llu", (unsigned long long)budget_bytes);
+}
+
+/* Removes the oldest snapshots but the first while over the budget. */
+static void keep_within_budget(void)
+{
+    while (kept_count > 2 && over_budget()) {
+        char path[4096], budget[96];
+        series_path(path, sizeof path, kept[1].number);
+        if (unlink(path) == 0) { /* else someone removed it already: no longer ours to count */
+            if (removed_count++ == 0) {
+                say_budget(budget, sizeof budget);
+                fprintf(stderr, "leakfind: %s reached: removed '%s'; keeping the first snapshot and "
+                                "the latest from now on\n", budget, path);
+            }
+            removed_bytes += kept[1].bytes;
+        }
+        kept_bytes -= kept[1].bytes;
+        memmove(&kept[1], &kept[2], (kept_count - 2) * sizeof *kept);
+        kept_count--;
+    }
+}
+
+static void track_snapshot(unsigned number, const char *path)
+{
+    struct stat st;
+    if (kept_count == kept_cap) {
+        unsigned cap = kept_cap ? 2 * kept_cap : 16;
+        kept_snapshot *grown = realloc(kept, cap * sizeof *kept);
+        if (!grown)
+            return; /* not tracked: never removed */
+        kept = grown;
+        kept_cap = cap;
+    }
+    uint64_t bytes = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    kept[kept_count++] = (kept_snapshot){number, bytes};
+    kept_bytes += bytes;
+    keep_within_budget();
+}
+
 static void series_dump(void)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s.%u.lfs", series_prefix, ++series_count);
-    agent_dump(path);
+    unsigned number = ++series_count;
+    series_path(path, sizeof path, number);
+    if (agent_dump(path) == 0 && (budget_count || budget_bytes))
+        track_snapshot(number, path);
+}
+
+static void report_budget(void)
+{
+    if (!removed_count)
+        return;
+    char budget[96], between[4200] = "";
+    say_budget(budget, sizeof budget);
+    if (kept_count > 2)
+        snprintf(between, sizeof between, "%s.%u.lfs to ", series_prefix, kept[1].number);
+    fprintf(stderr, "leakfind: %s: removed %u snapshots (%llu bytes); kept %s.%u.lfs and %s%s.%u.lfs "
+                    "(%llu bytes)\n",
+            budget, removed_count, (unsigned long long)removed_bytes, series_prefix, kept[0].number,
+            between, series_prefix, kept[kept_count - 1].number, (unsigned long long)kept_bytes);
+}
+
+void agent_series_budget(unsigned max_count, uint64_t max_bytes)
+{
+    budget_count = max_count;
+    budget_bytes = max_bytes;
+    if (max_count || max_bytes)
+        atexit(report_budget);
 }
 
 static int set_prefix(const char *prefix)

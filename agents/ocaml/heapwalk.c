@@ -173,19 +173,48 @@ static uintptr_t closure_code(value v)
     return (uintptr_t)Code_val(v);
 }
 
+/* Whether a demangled name is an anonymous function's, Module.fun_NNN;
+ * unit gets the last part of its module path ("Leaky", "List"). */
+static int is_anonymous(const char *name, char *unit, size_t len)
+{
+    const char *last = strrchr(name, '.');
+    if (!last || strncmp(last + 1, "fun_", 4) != 0 || !last[5])
+        return 0;
+    for (const char *p = last + 5; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    const char *first = last;
+    while (first > name && first[-1] != '.')
+        first--;
+    snprintf(unit, len, "%.*s", (int)(last - first), first);
+    return 1;
+}
+
+/* "closure Module.function"; an anonymous one also says where it is,
+ * "closure Leaky.fun_412 (leaky.ml:17)", when the program has debuginfo. */
+static void closure_label(uintptr_t code, char *buf, size_t len)
+{
+    const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), code);
+    char name[256], file[200], unit[128];
+    int line;
+    if (!s) {
+        snprintf(buf, len, "closure (unknown)");
+        return;
+    }
+    agent_demangle(s->name, name, sizeof name);
+    if (is_anonymous(name, unit, sizeof unit) && s->size &&
+        agent_code_location(s->addr, s->addr + s->size, unit, file, sizeof file, &line) == 0)
+        snprintf(buf, len, "closure %.180s (%.100s:%d)", name, file, line);
+    else
+        snprintf(buf, len, "closure %s", name);
+}
+
 static void label_text(value v, int is_ephemeron, char *buf, size_t len)
 {
     switch (Tag_val(v)) {
-    case Closure_tag: {
-        const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), closure_code(v));
-        char name[256];
-        if (s)
-            agent_demangle(s->name, name, sizeof name);
-        else
-            snprintf(name, sizeof name, "(unknown)");
-        snprintf(buf, len, "closure %s", name);
+    case Closure_tag:
+        closure_label(closure_code(v), buf, len);
         break;
-    }
     case String_tag: snprintf(buf, len, "string"); break;
     case Double_tag: snprintf(buf, len, "float"); break;
     case Double_array_tag: snprintf(buf, len, "float array"); break;

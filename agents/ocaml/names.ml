@@ -78,15 +78,38 @@ let print_unit cmt_file =
         (positions (defined_idents str.str_items) (exported cmt_file))
   | _ -> Printf.eprintf "leakfind-ocaml-names: %s: not an implementation's .cmt\n" cmt_file
 
+let usage = "usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names"
+
+let help =
+  usage
+  ^ "\n\n\
+     Writes the names of the fields of the units' global blocks, one line per\n\
+     field (module, index, name), for leakfind's root names: global\n\
+     Leaky.cache rather than Leaky.[3]. Put the output next to the program as\n\
+     PROGRAM.leakfind-names (or name it in LEAKFIND_NAMES). The .cmt files come\n\
+     from compiling with -bin-annot.\n"
+
 let () =
   let files = List.tl (Array.to_list Sys.argv) in
+  if List.exists (fun f -> f = "-h" || f = "--help") files then (
+    print_string help;
+    exit 0);
+  (match List.find_opt (fun f -> String.length f > 1 && f.[0] = '-') files with
+  | Some opt ->
+      Printf.eprintf "leakfind-ocaml-names: unknown option '%s'\n%s\n" opt usage;
+      exit 2
+  | None -> ());
   if files = [] then (
-    prerr_endline "usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names";
+    prerr_endline usage;
     exit 2);
   List.iter
     (fun f ->
-      try print_unit f
-      with e ->
-        Printf.eprintf "leakfind-ocaml-names: %s: %s\n" f (Printexc.to_string e);
-        exit 3)
+      try print_unit f with
+      | Sys_error msg ->
+          (* msg already names the file *)
+          Printf.eprintf "leakfind-ocaml-names: %s\n" msg;
+          exit 3
+      | e ->
+          Printf.eprintf "leakfind-ocaml-names: %s: %s\n" f (Printexc.to_string e);
+          exit 3)
     files

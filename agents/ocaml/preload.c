@@ -27,6 +27,8 @@ static void restore_environment(void)
     unsetenv("LEAKFIND_RECORD_EVERY_MAJOR");
     unsetenv("LEAKFIND_RECORD_SIGNAL");
     unsetenv("LEAKFIND_RECORD_SAMPLE");
+    unsetenv("LEAKFIND_RECORD_MAX_SNAPSHOTS");
+    unsetenv("LEAKFIND_RECORD_MAX_BYTES");
 }
 
 /* record --sample: Memprof can only start once the runtime has its heap,
@@ -68,6 +70,10 @@ __attribute__((constructor)) static void leakfind_record_start(void)
     const char *every = getenv("LEAKFIND_RECORD_EVERY_MAJOR");
     const char *sig = getenv("LEAKFIND_RECORD_SIGNAL");
     const char *sample = getenv("LEAKFIND_RECORD_SAMPLE");
+    const char *max_count = getenv("LEAKFIND_RECORD_MAX_SNAPSHOTS");
+    const char *max_bytes = getenv("LEAKFIND_RECORD_MAX_BYTES");
+    agent_series_budget(max_count ? (unsigned)strtoul(max_count, NULL, 10) : 0,
+                        max_bytes ? strtoull(max_bytes, NULL, 10) : 0);
     pending_sample_rate = sample ? strtod(sample, NULL) : 0;
     int every_n = every ? atoi(every) : 0, signo = sig ? atoi(sig) : 0;
     restore_environment();

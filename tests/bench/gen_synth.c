@@ -3,7 +3,9 @@
  * thousand roots, hash maps (table, entries, keys, values), array lists,
  * binary trees with parent pointers, long linked chains, weak references and
  * a pool of shared objects; about 2.5 references per object.
- * usage: gen_synth OBJECTS OUT.lfs [SEED] */
+ * With "ladder" for SEED: the shape that made Semi-NCA quadratic (issue 39,
+ * see ladder below) instead.
+ * usage: gen_synth OBJECTS OUT.lfs [SEED | ladder] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +183,35 @@ static uint32_t chain(uint32_t length)
     return head;
 }
 
+/* The ladder (issue 39): a rooted holder -> spine 0 -> spine 1 -> ... ->
+ * spine k-1, each spine node -> its leaf, and the holder -> every leaf, the
+ * spine edge first, as an OCaml module block holds its top-level closures
+ * while each closure's environment holds the next. The DFS runs down the
+ * spine and reaches leaf i from spine i; its semidominator is the holder,
+ * i spine links up, and so is its idom. Semi-NCA climbed those i links for
+ * every leaf: k^2/2 steps. */
+static void ladder(uint32_t holder_name, uint32_t s_root)
+{
+    uint32_t holder = instance(C_VALUE0, 120);
+    root(holder, s_root, holder_name);
+    uint32_t k = (n_max - n_used) / 2;
+    uint32_t spine = n_used;
+    for (uint32_t i = 0; i < k; i++)
+        instance(C_CHAIN, 24);
+    uint32_t leaf = n_used;
+    for (uint32_t i = 0; i < k; i++)
+        instance(C_VALUE0 + 1, 32);
+    if (k) /* first of the holder's fields: the DFS takes the spine first */
+        edge(holder, spine, LF_EDGE_KIND_FIELD, s_next, 0);
+    for (uint32_t i = 0; i < k; i++) {
+        edge(holder, leaf + i, LF_EDGE_KIND_FIELD, s_ref, 0);
+        if (i + 1 < k)
+            edge(spine + i, spine + i + 1, LF_EDGE_KIND_FIELD, s_next, 0);
+        edge(spine + i, leaf + i, LF_EDGE_KIND_FIELD, s_value, 0);
+    }
+    n_max = n_used; /* an odd object left over is not made */
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -188,7 +219,8 @@ int main(int argc, char **argv)
         return 2;
     }
     n_max = (uint32_t)strtoul(argv[1], NULL, 10);
-    if (argc > 3)
+    int ladder_shape = argc > 3 && strcmp(argv[3], "ladder") == 0;
+    if (argc > 3 && !ladder_shape)
         rng ^= strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ull;
     obj_id = malloc((size_t)n_max * 8);
     obj_shallow = malloc((size_t)n_max * 4);
@@ -234,6 +266,8 @@ int main(int argc, char **argv)
         class_node[c] = new_object(C_CLASS, 96 + 8 * rnd(20));
         root(class_node[c], s_sticky, class_name[c]);
     }
+    if (ladder_shape)
+        ladder(STR("Ladder.holder"), s_static);
     while (n_used < n_max) {
         uint32_t holder;
         if (rnd(100) < 2 || n_used < 1000) {

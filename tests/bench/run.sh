@@ -23,6 +23,18 @@ for m in $sizes; do
     echo "## ${m}M objects ($(du -h "$f" | cut -f1))"
     "$build/bench_stage" "$f" | column -t
 done
+# The ladder (issue 39, gen_synth.c): a list whose cells also hang from the
+# list's owner, where the old Semi-NCA walk was quadratic (24 s at 0.4M
+# objects). Three sizes: the dominators' time should double with the size.
+for m in 1 2 4; do
+    f=bench-data/ladder-${m}m.lfs
+    if [ ! -f "$f" ] || [ tests/bench/gen_synth.c -nt "$f" ]; then
+        "$build/gen_synth" $((m * 1000000)) "$f" ladder >&2
+    fi
+    cat "$f" >/dev/null
+    echo "## ladder, ${m}M objects ($(du -h "$f" | cut -f1))"
+    "$build/bench_stage" "$f" | column -t
+done
 # end_to_end FILE: leakfind commands on FILE, with time and peak RSS, and the
 # time `cat` takes to read FILE from the page cache (the floor to compare with).
 end_to_end() {
@@ -162,5 +174,25 @@ if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa"
     (cd "$o" && LEAKFIND_AGENT_VERBOSE=1 /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
     /usr/bin/env time -f "leakfind dominators on it: %e s, peak RSS %M KiB" \
         "$build/leakfind" dominators "$o/bigheap.lfs" --top 3 >/dev/null
+    rm -rf "$o"
+fi
+
+# The compiler's heap (issue 39): ocamlopt.opt compiling a generated module
+# of 15,000 top-level functions, recorded every 3rd major cycle with only
+# the first and the last two snapshots kept (about 370 MB). Its last
+# snapshot, about 6M objects, took Semi-NCA 16-22 s; the dominators
+# should take about as long per object as synth's.
+if command -v ocamlopt.opt >/dev/null && [ -f "$build/leakfind-agent.so" ]; then
+    o=$(mktemp -d)
+    awk 'BEGIN { print "let f0 x = x"
+                 for (i = 1; i < 15000; i++)
+                     printf "let f%d x = if x > %d then f%d (x - 1) + %d else x * %d\n", i, i, i - 1, i, i }' \
+        >"$o/gen.ml"
+    abs_build=$(cd "$build" && pwd)
+    (cd "$o" && "$abs_build/leakfind" record -q --every-major 3 --max-snapshots 3 -o snap -- \
+        "$(command -v ocamlopt.opt)" -c gen.ml 2>/dev/null)
+    last=$(ls "$o"/snap.*.lfs | sort -t. -k2 -n | tail -1)
+    echo "## ocamlopt.opt's heap compiling 15,000 top-level functions: $(basename "$last") ($(du -h "$last" | cut -f1))"
+    "$build/bench_stage" "$last" | column -t
     rm -rf "$o"
 fi

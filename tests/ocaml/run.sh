@@ -170,6 +170,99 @@ check_record() { # the same program, recorded and linked
     expect "record: the program's exit code" 7 $?
 }
 
+check_record_signals() { # TERM, HUP and INT sent to record end the program too
+    d=$1
+    printf '%s\n' 'let () = let oc = open_out Sys.argv.(1) in' \
+        '  output_string oc (string_of_int (Unix.getpid ())); close_out oc; Unix.sleep 60' > "$d/waiting.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg waiting.ml -o waiting 2>/dev/null)
+    for sig_num in TERM:15 HUP:1 INT:2; do
+        sig=${sig_num%:*}
+        pidfile="$d/waiting-$sig.pid"
+        "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
+        rec=$!
+        tries=0
+        while [ ! -s "$pidfile" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        kill -"$sig" $rec
+        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$! # record hanging: a failure, not a hang
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        program=$(cat "$pidfile" 2>/dev/null)
+        alive=gone
+        if [ -n "$program" ] && kill -0 "$program" 2>/dev/null; then
+            alive=running
+            kill -KILL "$program"
+        fi
+        expect "record: SIG$sig passed on, record exits with the program's status" \
+            "$((128 + ${sig_num#*:})) gone" "$status $alive"
+    done
+}
+
+check_record_budget() { # --max-snapshots and --max-bytes: the first and the latest stay
+    d=$1
+    # six snapshots on its own signal; a cons each time, for the minor
+    # collection that writes it runs (and calls the agent) on a non-empty heap
+    printf '%s\n' 'let kept = ref []' \
+        'let () = for i = 1 to 6 do kept := i :: !kept; Unix.kill (Unix.getpid ()) Sys.sigusr1; Gc.minor () done' \
+        > "$d/six.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg six.ml -o six 2>/dev/null)
+    "$lf" record -q -o "$d/six-all" -- "$d/six"
+    expect "record: six snapshots without a budget" "1 2 3 4 5 6 " \
+        "$(ls "$d" | sed -n 's/^six-all\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    "$lf" record -q --max-snapshots 3 -o "$d/six-count" -- "$d/six" 2>"$d/six-count.err"
+    expect "record --max-snapshots 3: exit status" 0 $?
+    expect "record --max-snapshots 3: the first and the latest two" "1 5 6 " \
+        "$(ls "$d" | sed -n 's/^six-count\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    expect "record --max-snapshots 3: said once when it starts removing, counted at exit" \
+        "leakfind: --max-snapshots 3 reached: removed '$d/six-count.2.lfs'; keeping the first snapshot and the latest from now on|leakfind: --max-snapshots 3: removed 3 snapshots; kept $d/six-count.1.lfs and $d/six-count.5.lfs to $d/six-count.6.lfs" \
+        "$(sed 's/ ([0-9]* bytes)//g' "$d/six-count.err" | tr '\n' '|' | sed 's/|$//')"
+    # every snapshot is bigger than 1 byte: only the first and the latest fit
+    "$lf" record -q --max-bytes 1 -o "$d/six-bytes" -- "$d/six" 2>"$d/six-bytes.err"
+    expect "record --max-bytes: the first and the latest" "1 6 " \
+        "$(ls "$d" | sed -n 's/^six-bytes\.\([0-9]*\)\.lfs$/\1/p' | sort -n | tr '\n' ' ')"
+    kept=$(cat "$d/six-bytes.1.lfs" "$d/six-bytes.6.lfs" | wc -c | tr -d ' ')
+    expect "record --max-bytes: the summary counts what stayed" \
+        "removed 4 snapshots; kept $d/six-bytes.1.lfs and $d/six-bytes.6.lfs ($kept bytes)" \
+        "$(tail -1 "$d/six-bytes.err" | sed 's/^leakfind: --max-bytes 1: //; s/ ([0-9]* bytes);/;/')"
+    "$lf" record -q --max-snapshots 1 -- "$d/six" 2>/dev/null
+    expect "record --max-snapshots 1: a usage error" 2 $?
+}
+
+check_names_tool() { # leakfind-ocaml-names: -h, a bad option, a missing file
+    names="$build/leakfind-ocaml-names"
+    out=$("$names" -h 2>&1)
+    expect "leakfind-ocaml-names -h: exit 0, the usage first" \
+        "0 usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names" "$? $(echo "$out" | head -1)"
+    out=$("$names" --bogus 2>&1 >/dev/null)
+    expect "leakfind-ocaml-names --bogus: a usage error" \
+        "2 leakfind-ocaml-names: unknown option '--bogus'" "$? $(echo "$out" | head -1)"
+    out=$("$names" "$work/none.cmt" 2>&1 >/dev/null)
+    expect "leakfind-ocaml-names: a missing file, said plainly" \
+        "3 leakfind-ocaml-names: $work/none.cmt: No such file or directory" "$? $out"
+}
+
+check_anonymous_lines() { # an anonymous closure's label has its line, with -g
+    d=$1
+    # line 4 holds the anonymous function; make 1 and make 2 are two of them
+    printf '%s\n' 'let kept = ref []' 'let make n =' '  let k = n * 2 in' \
+        '  (fun () -> print_int (k + n))' \
+        'let () = kept := [make 1; make 2]; Unix.kill (Unix.getpid ()) Sys.sigusr1; ignore (Sys.opaque_identity (Array.make 2 0)); Gc.minor ()' \
+        > "$d/anon.ml"
+    for g in -g none; do
+        flag=$g
+        [ "$g" = none ] && flag=
+        (cd "$d" && rm -f anon.cm* anon.o && ocamlfind ocamlopt $flag -package unix -linkpkg anon.ml -o anon 2>/dev/null)
+        "$lf" record -q -o "$d/anon$g" -- "$d/anon"
+        labels=$("$lf" classes "$d/anon$g.1.lfs" --top 0 --format tsv |
+            awk -F'\t' '$5 ~ /^closure Anon\.fun_/ { sub(/fun_[0-9]+/, "fun_N", $5); print $1 " " $5 }')
+        if [ "$g" = -g ]; then
+            expect "anonymous closure, built with -g: its file and line" "2 closure Anon.fun_N (anon.ml:4)" "$labels"
+        else
+            expect "anonymous closure, built without -g: its stamp alone" "2 closure Anon.fun_N" "$labels"
+        fi
+    done
+}
+
 check_failed_write() { # a snapshot that cannot be written: one line, the program goes on
     d=$1
     printf '%s\n' 'let () = Leakfind.dump "/nonexistent-dir/x.lfs"; Leakfind.dump "/dev/full"; print_string "on"' > "$d/fw.ml"
@@ -215,6 +308,10 @@ else
                 awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
         check_record_sample "$work/bin"
+        check_record_signals "$work/bin"
+        check_record_budget "$work/bin"
+        check_names_tool
+        check_anonymous_lines "$work/bin"
         check_sites "$work/bin" live
         check_failed_write "$work/bin"
     else

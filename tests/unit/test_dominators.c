@@ -1,4 +1,4 @@
-/* test_dominators.c - Lengauer-Tarjan/Semi-NCA against reference algorithms. */
+/* test_dominators.c - Lengauer-Tarjan against reference algorithms. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,6 +296,90 @@ void test_dominators_long_chain(void)
     test_graph_free(&t);
 }
 
+/* The ladder of issue 39, with second rungs (k >= 2). Nodes: the root
+ * holder 0, spine i = 1 + i, leaf i = 1 + k + i, rung i = 1 + 2k + i. Edges,
+ * in the order the DFS takes them: holder -> spine 0 -> spine 1 -> ... ->
+ * spine k-1, spine i -> leaf i -> rung i, then holder -> every leaf and
+ * spine 0 -> every rung. The DFS goes down the spine first, so leaf i's DFS
+ * parent is spine i while its semidominator is the holder, i spine links
+ * up: Semi-NCA climbed those links for every leaf and rung (k^2 steps).
+ * A rung's semidominator is spine 0, but leaf i, between them, has a
+ * smaller one: the rung shares the leaf's idom (the bucket step's other
+ * case). Every leaf and rung can be reached around the spine, so: idom of
+ * spine i is spine i-1 (spine 0: the holder), of every leaf and rung the
+ * holder; spine i retains the k - i spine nodes from it down, the holder
+ * all 3k + 1 nodes. */
+static void build_ladder(test_graph *t, uint32_t k)
+{
+    const uint32_t spine = 1, leaf = 1 + k, rung = 1 + 2 * k;
+    uint32_t *e = malloc((size_t)k * 12 * sizeof *e);
+    uint64_t m = 0;
+#define LADDER_EDGE(from, to) (e[2 * m] = (from), e[2 * m + 1] = (to), m++)
+    LADDER_EDGE(0, spine);
+    for (uint32_t i = 0; i < k; i++) {
+        if (i + 1 < k)
+            LADDER_EDGE(spine + i, spine + i + 1);
+        LADDER_EDGE(spine + i, leaf + i);
+        LADDER_EDGE(leaf + i, rung + i);
+        LADDER_EDGE(0, leaf + i);
+        LADDER_EDGE(spine, rung + i);
+    }
+#undef LADDER_EDGE
+    uint32_t roots[] = {0};
+    test_graph_build(t, 1 + 3 * k, e, NULL, m, roots, 1);
+    free(e);
+}
+
+/* Counts the nodes of the ladder whose idom or (ret not NULL) retained
+ * size is not the construction's. */
+static uint32_t ladder_wrong(uint32_t k, const uint32_t *idom, const uint64_t *ret)
+{
+    uint32_t wrong = idom[0] != S || (ret && ret[0] != 3 * (uint64_t)k + 1);
+    for (uint32_t i = 0; i < k; i++) {
+        wrong += idom[1 + i] != i || (ret && ret[1 + i] != k - i); /* spine i-1, or the holder */
+        wrong += idom[1 + k + i] != 0 || (ret && ret[1 + k + i] != 1);
+        wrong += idom[1 + 2 * k + i] != 0 || (ret && ret[1 + 2 * k + i] != 1);
+    }
+    return wrong;
+}
+
+void test_dominators_ladder(void)
+{
+    /* Small: against the reference and the construction, on one thread
+     * and on two. */
+    {
+        const uint32_t k = 2000, n = 1 + 3 * k;
+        test_graph t;
+        build_ladder(&t, k);
+        uint32_t *idom = malloc(n * sizeof *idom), *ref = malloc(n * sizeof *ref);
+        uint64_t *ret = malloc(n * sizeof *ret);
+        reference_idom_chk(&t.g, ref);
+        CHECK_EQ_U64(ladder_wrong(k, ref, NULL), 0);
+        for (unsigned one = 0; one < 2; one++) {
+            run(&t, one ? LF_DOM_ONE_THREAD : 0, idom, ret);
+            CHECK(memcmp(idom, ref, n * sizeof *idom) == 0);
+            CHECK_EQ_U64(ladder_wrong(k, idom, ret), 0);
+        }
+        free(idom);
+        free(ref);
+        free(ret);
+        test_graph_free(&t);
+    }
+    /* Big: 3M nodes, where the old walk took 10^12 steps. */
+    {
+        const uint32_t k = 1000000, n = 1 + 3 * k;
+        test_graph t;
+        build_ladder(&t, k);
+        uint32_t *idom = malloc(n * sizeof *idom);
+        uint64_t *ret = malloc(n * sizeof *ret);
+        run(&t, 0, idom, ret);
+        CHECK_EQ_U64(ladder_wrong(k, idom, ret), 0);
+        free(idom);
+        free(ret);
+        test_graph_free(&t);
+    }
+}
+
 void test_domtree_children_sorted(void)
 {
     /* root 0 owns 1..40 with shallow sizes chosen so the order is known. */
@@ -549,7 +633,8 @@ void test_dominators_progress(void)
      * nodes, 3-4 the 4 reached; blocks of 1M nodes, so besides starts and
      * ends only the reports between a pass's parts: pass 2's halves run one
      * after the other on so small a graph (half 0 ends at 5 of 10 node
-     * visits: 2 nodes), pass 4's first loop ends at 4 of its 8 (2). */
+     * visits: 2 nodes), and pass 4's three loops of 4 (12 in all): the
+     * first ends at 4 (4/3 = 1), the second at 8 (2). */
     {
         test_graph t;
         test_graph_build(&t, 5, diamond_edges, NULL, 5, diamond_roots, 1);
@@ -560,9 +645,9 @@ void test_dominators_progress(void)
         lf_graph_progress to = {log_progress, &log};
         CHECK(test_dominators(&t.g, t.shallow, 0, idom, ret, &r, &to) == 0);
         const uint64_t want[][2] = {{1, 0}, {1, 5}, {2, 0}, {2, 2}, {2, 5},
-                                    {3, 0}, {3, 4}, {4, 0}, {4, 2}, {4, 4}};
-        CHECK_EQ_U64(log.count, 10);
-        for (unsigned i = 0; i < 10 && i < log.count; i++) {
+                                    {3, 0}, {3, 4}, {4, 0}, {4, 1}, {4, 2}, {4, 4}};
+        CHECK_EQ_U64(log.count, 11);
+        for (unsigned i = 0; i < 11 && i < log.count; i++) {
             CHECK_EQ_U64(log.at[i].pass, want[i][0]);
             CHECK_EQ_U64(log.at[i].done, want[i][1]);
             CHECK_EQ_U64(log.at[i].total, want[i][0] <= 2 ? 5 : 4);

@@ -8,6 +8,7 @@
     T(test_dominators_threaded_vs_reference) \
     T(test_dominators_keep_unreachable)    \
     T(test_dominators_long_chain)          \
+    T(test_dominators_ladder)              \
     T(test_dominators_progress)            \
     T(test_domtree_children_sorted)        \
     T(test_domtree_long_lists_sorted)      \
