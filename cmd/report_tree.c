@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/analysis/collections.h"
 #include "../core/analysis/domview.h"
 #include "../core/analysis/holders.h"
 #include "../core/base/vec.h"
@@ -22,6 +23,8 @@ typedef struct tree_node {
     uint32_t kids, shown;    /* children in the dominator tree and how many were taken;
                               * a "more" node: how many it stands for */
     uint64_t retained, shown_retained;
+    uint32_t cls;            /* a "more" node of one class: its class, else LF_NODE_NONE */
+    int entries;             /* that class is the collection's own entries */
 } tree_node;
 
 /* The largest child of out[parent] not taken yet: the one at pos of
@@ -117,7 +120,7 @@ static int take_next(tree *t)
     uint32_t kids = kids_of(s, v, &first), at = (uint32_t)t->count;
     t->out[p.parent].shown++;
     t->out[p.parent].shown_retained += lf_snapshot_retained(s, v);
-    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, lf_snapshot_retained(s, v), 0}))
+    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, lf_snapshot_retained(s, v), 0, LF_NODE_NONE, 0}))
         return -1;
     if (p.pos + 1 < p.end) {
         uint64_t next = p.parent == 0 ? t->view.row[p.pos + 1].retained
@@ -131,7 +134,43 @@ static int take_next(tree *t)
     return 0;
 }
 
-/* One "more" node for each node whose children were not all taken. */
+/* The children of out[i] not taken, by class (issue 32): below an array
+ * what the collection holds, through its entries and buckets ("29,990 x
+ * Session"); the largest GROUPS classes a node each, the rest one "more"
+ * node. Returns 0 or -1 (memory). */
+static int add_more_by_class(tree *t, size_t i)
+{
+    enum { GROUPS = 4 };
+    const lf_snapshot *s = t->s;
+    const tree_node *n = &t->out[i];
+    lf_collection_members m;
+    uint32_t first = s->domtree_offset[n->node] + n->shown, hidden = n->kids - n->shown;
+    if (lf_collection_members_below(s, s->domtree_child + first, hidden, lf_is_reference_array(s, n->node), &m) ||
+        lf_group_payload(s, &m, 0)) {
+        lf_collection_members_free(&m);
+        return -1;
+    }
+    uint64_t rest_count = 0, rest_retained = 0;
+    int rc = 0;
+    for (size_t g = 0; g < m.group_count && !rc; g++) {
+        const lf_class_group *c = &m.group[g];
+        if (g >= GROUPS) {
+            rest_count += c->count;
+            rest_retained += c->retained;
+            continue;
+        }
+        rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)c->count, 0, c->retained, 0,
+                                     c->cls, c->structure});
+    }
+    if (!rc && rest_count)
+        rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)rest_count, 0, rest_retained,
+                                     0, LF_NODE_NONE, 0});
+    lf_collection_members_free(&m);
+    return rc;
+}
+
+/* The "more" nodes of each node whose children were not all taken: by
+ * class below an object, one for the top level's rest. */
 static int add_more(tree *t)
 {
     size_t taken = t->count;
@@ -139,9 +178,13 @@ static int add_more(tree *t)
         const tree_node *n = &t->out[i];
         if (n->shown == n->kids)
             continue;
-        uint64_t own = n->node == LF_NODE_NONE ? 0 : lf_snapshot_shallow(t->s, n->node);
+        if (n->node != LF_NODE_NONE) {
+            if (add_more_by_class(t, i))
+                return -1;
+            continue;
+        }
         tree_node more = {LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, n->kids - n->shown, 0,
-                          n->retained - own - n->shown_retained, 0};
+                          n->retained - n->shown_retained, 0, LF_NODE_NONE, 0};
         if (add_node(t, more))
             return -1;
     }
@@ -157,7 +200,7 @@ static int build(tree *t, uint32_t limit)
     for (size_t r = 0; r < t->view.row_count; r++)
         heap += t->view.row[r].retained;
     uint32_t rows = (uint32_t)t->view.row_count;
-    if (add_node(t, (tree_node){LF_NODE_NONE, NO_PARENT, LF_NODE_NONE, rows, 0, heap, 0}))
+    if (add_node(t, (tree_node){LF_NODE_NONE, NO_PARENT, LF_NODE_NONE, rows, 0, heap, 0, LF_NODE_NONE, 0}))
         return -1;
     if (rows && heap_push(t, (pending){t->view.row[0].retained, 0, 0, rows}))
         return -1;
@@ -200,9 +243,14 @@ static void write_rows(FILE *f, tree *t)
         const tree_node *n = &t->out[i];
         fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);
         if (n->node == LF_NODE_NONE) {
-            char text[64];
-            int len = snprintf(text, sizeof text, n->parent == NO_PARENT ? "all reachable objects" : "%u more",
-                               n->kids);
+            char text[512];
+            lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
+            int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
+                      : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%u more", n->kids)
+                                               : snprintf(text, sizeof text, "%u x %.*s%s", n->kids,
+                                                          (int)(name.len > 300 ? 300 : name.len), name.ptr,
+                                                          n->entries ? " (entries)" : "");
+            len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
             report_json_str(f, text, (size_t)len);
             fprintf(f, ",\"\",null,%llu,null,%u]", (unsigned long long)n->retained,
                     n->parent == NO_PARENT ? 0 : n->kids);

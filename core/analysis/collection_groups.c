@@ -75,15 +75,27 @@ static int push_children(const lf_snapshot *s, uint32_t x, uint32_t **stack, siz
 
 int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out)
 {
+    return lf_collection_members_below(s, s->domtree_child + s->domtree_offset[store],
+                                       s->domtree_offset[store + 1] - s->domtree_offset[store], 1, out);
+}
+
+int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, size_t count, int through,
+                                lf_collection_members *out)
+{
     memset(out, 0, sizeof *out);
     Pvoid_t index = NULL;
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
+    int rc = 0;
     /* explicit stack over the structure below the store (no recursion) */
-    int rc = push_children(s, store, &stack, &depth, &cap);
+    for (size_t i = count; i > 0 && !rc; i--)
+        if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack))
+            rc = -1;
+        else
+            stack[depth++] = nodes[i - 1];
     while (depth > 0 && !rc) {
         uint32_t x = stack[--depth];
-        if (lf_is_structure(s, x))
+        if (through && lf_is_structure(s, x))
             rc = add(s, x, 1, &index, out) || push_children(s, x, &stack, &depth, &cap) ? -1 : 0;
         else if (lf_vec_reserve((void **)&out->payload, &out->payload_cap, out->payload_count + 1,
                                 sizeof *out->payload))

@@ -85,6 +85,11 @@ typedef struct lf_collection_members {
 } lf_collection_members;
 
 int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out);
+/* The same below the dominator-tree children nodes[0..count) of a store
+ * (those a view did not show one by one); with through = 0 the nodes are
+ * the payload as they are (a node that is no collection). */
+int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, size_t count, int through,
+                                lf_collection_members *out);
 /* Appends groups by class name of payload[from..] (what the views do not
  * show one by one) to out->group and sorts all groups, largest retained
  * first. Returns 0 or -1 (memory). */

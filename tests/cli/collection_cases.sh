@@ -200,3 +200,15 @@ rows_ dominators_collection_groups_v8 "300 x Session 12000
     '$8 == "sessions" {want = $1 + 2} $8 == "recent" {want = $1 + 1}
      NR > 1 && $1 == want && $10 >= 300 {print $7, $5}' \
     dominators $NC/collections_leak-300.heapsnapshot.gz --depth 6 --top 3 --format tsv
+
+# The report's tree (its icicle and table): the children it leaves out are
+# grouped by class, through a collection's structure: Registry.EVENTS'
+# elementData holds 900 ListEvent (24 B each: 21,600), none of them taken
+# one by one; the mixed Hashtable's table shows its entries as "(entries)".
+"$LF" report $C/collections-300.hprof.gz -o "$tmp/collections.html" 2>/dev/null
+if grep -q '"900 x ListEvent","",null,21600,null,900\]' "$tmp/collections.html" &&
+   grep -q ' x java.util.Hashtable\$Entry (entries)"' "$tmp/collections.html"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL report_collection_groups"; fail=$((fail + 1))
+fi
