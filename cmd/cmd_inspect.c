@@ -180,6 +180,8 @@ static int inspect_rows_all(const inspect_ctx *c, uint32_t node, const inspect_s
                                              : inspect_plain_edges(c, node);
     if (rc == EXIT_OK && c->s->format == LF_FORMAT_HPROF)
         rc = inspect_collection(c, node);
+    else if (rc == EXIT_OK && c->s->format == LF_FORMAT_V8)
+        rc = inspect_v8_collection(c, node);
     if (rc == EXIT_OK && opt->referrers)
         referrer_rows(c, rev, node);
     return rc;

@@ -1,10 +1,12 @@
-/* inspect_collection.c - `inspect` on a JVM map or set: its entries, key ->
- * value, as Eclipse MAT's collection queries show them (issue 32,
- * docs/COLLECTIONS.md). The entries are found by the map's own links, not
- * the dominator tree: the table's slots and each bucket's `next` chain
- * (HashMap, LinkedHashMap, Hashtable, WeakHashMap, ConcurrentHashMap and its
- * tree bins' `first` chains), a TreeMap's `root` and each entry's `left`
- * and `right`. */
+/* inspect_collection.c - `inspect` on a map or set: its entries, key ->
+ * value, as Eclipse MAT's collection queries and DevTools' Map entries show
+ * them (issue 32, docs/COLLECTIONS.md). The entries are found by the map's
+ * own links, not the dominator tree. JVM: the table's slots and each
+ * bucket's `next` chain (HashMap, LinkedHashMap, Hashtable, WeakHashMap,
+ * ConcurrentHashMap and its tree bins' `first` chains), a TreeMap's `root`
+ * and each entry's `left` and `right`. V8: a Map's or Set's `table`, whose
+ * slots hold a Map entry's key and value next to each other (slot numbers
+ * k and k + 1) and a Set's member alone, in insertion order. */
 #include <Judy.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,18 +22,29 @@ static int named(lf_str s, const char *name)
     return s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0;
 }
 
-/* The target of node's field `name` (a weak edge too: WeakHashMap's keys),
- * LF_NODE_NONE when null or absent. */
-static uint32_t field_target(const lf_snapshot *s, uint32_t node, const char *name)
+/* The target of node's edge `name` of a kind in `kinds` (a bit per
+ * lf_edge_kind; a weak edge too: WeakHashMap's keys), LF_NODE_NONE when
+ * null or absent. */
+static uint32_t edge_target(const lf_snapshot *s, uint32_t node, const char *name, unsigned kinds)
 {
     for (uint64_t e = lf_snapshot_edges_begin(s, node); e < lf_snapshot_edges_end(s, node); e++) {
         uint8_t kind;
         uint32_t label;
         lf_snapshot_edge_info(s, e, &kind, &label);
-        if (kind == LF_EDGE_KIND_FIELD && named(lf_snapshot_string(s, label), name))
+        if ((kinds >> kind & 1) && named(lf_snapshot_string(s, label), name))
             return lf_edge_node(s->edge_target[e]);
     }
     return LF_NODE_NONE;
+}
+
+static uint32_t field_target(const lf_snapshot *s, uint32_t node, const char *name)
+{
+    return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD);
+}
+
+static uint32_t field_target_kind(const lf_snapshot *s, uint32_t node, const char *name)
+{
+    return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD | 1u << LF_EDGE_KIND_INTERNAL);
 }
 
 /* The map a set keeps its elements in, or node itself when it is a map the
@@ -190,6 +203,111 @@ int inspect_collection(const inspect_ctx *c, uint32_t node)
     if (shown < size) {
         snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
                  (unsigned long long)(size - shown));
+        inspect_note(c, text);
+    }
+    return EXIT_OK;
+}
+
+/* A slot number of a V8 table edge ("67"); -1 when the label is none. */
+static int64_t slot_of(const lf_snapshot *s, uint64_t e)
+{
+    uint8_t kind;
+    uint32_t label;
+    lf_snapshot_edge_info(s, e, &kind, &label);
+    if (kind == LF_EDGE_KIND_ELEMENT)
+        return label;
+    lf_str name = lf_snapshot_string(s, label);
+    int64_t slot = 0;
+    if (kind != LF_EDGE_KIND_INTERNAL || name.len == 0 || name.len > 9)
+        return -1;
+    for (size_t i = 0; i < name.len; i++) {
+        if (name.ptr[i] < '0' || name.ptr[i] > '9')
+            return -1;
+        slot = slot * 10 + (name.ptr[i] - '0');
+    }
+    return slot;
+}
+
+static size_t v8_text(const inspect_ctx *c, uint32_t node, char *out, size_t size)
+{
+    const char *kind;
+    if (node == LF_NODE_NONE)
+        return (size_t)snprintf(out, size, "undefined");
+    size_t n = inspect_v8_text(c, node, out, size, &kind);
+    if (n)
+        return n;
+    lf_str cls = lf_snapshot_object_label(c->s, node);
+    int k = snprintf(out, size, "@%llu (%.*s)", (unsigned long long)lf_snapshot_object_id(c->s, node),
+                     (int)(cls.len > 200 ? 200 : cls.len), cls.ptr);
+    return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
+}
+
+/* A Map's entry takes 3 slots (key, value, chain), so its key's slot number
+ * has one remainder by 3: the one of the slots whose next one is an edge
+ * too. A small integer key or value is no edge (V8 writes no node for it):
+ * a lone edge is a key when its slot has that remainder, else a value;
+ * -1 when no entry has both (then a lone edge is taken for a value). */
+static int key_remainder(const lf_snapshot *s, uint32_t table)
+{
+    uint64_t end = lf_snapshot_edges_end(s, table);
+    for (uint64_t e = lf_snapshot_edges_begin(s, table); e + 1 < end; e++) {
+        int64_t slot = slot_of(s, e);
+        if (slot >= 0 && slot_of(s, e + 1) == slot + 1)
+            return (int)(slot % 3);
+    }
+    return -1;
+}
+
+/* The entries of a V8 Map (keys_only 0) or Set in table's slots, the first
+ * `limit` as rows; returns how many there are. */
+static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, uint64_t limit)
+{
+    const lf_snapshot *s = c->s;
+    uint64_t end = lf_snapshot_edges_end(s, table), count = 0;
+    int remainder = keys_only ? 0 : key_remainder(s, table);
+    char text[4096];
+    for (uint64_t e = lf_snapshot_edges_begin(s, table); e < end; e++) {
+        int64_t slot = slot_of(s, e);
+        if (slot < 0)
+            continue;
+        uint32_t key = lf_edge_node(s->edge_target[e]), value = LF_NODE_NONE;
+        int key_is_number = 0, value_is_number = 0;
+        if (!keys_only && e + 1 < end && slot_of(s, e + 1) == slot + 1)
+            value = lf_edge_node(s->edge_target[++e]);
+        else if (!keys_only && (remainder < 0 || slot % 3 != remainder))
+            value = key, key = LF_NODE_NONE, key_is_number = 1;
+        else if (!keys_only)
+            value_is_number = 1;
+        if (count++ >= limit)
+            continue;
+        size_t k = key_is_number ? (size_t)snprintf(text, sizeof text, "(small integer)")
+                                 : v8_text(c, key, text, sizeof text);
+        size_t v = keys_only ? 0 : value_is_number ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
+                                                   : v8_text(c, value, c->cell, c->cell_cap);
+        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
+        inspect_object(c, keys_only ? key : value);
+        out_row_end(c->w);
+    }
+    return count;
+}
+
+int inspect_v8_collection(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
+    int keys_only = named(cls, "Set") || named(cls, "WeakSet");
+    if (!keys_only && !named(cls, "Map") && !named(cls, "WeakMap"))
+        return EXIT_OK;
+    uint32_t table = field_target_kind(s, node, "table");
+    if (table == LF_NODE_NONE)
+        return EXIT_OK; /* Map.prototype and the like */
+    uint64_t size = v8_entries(c, table, keys_only, 0);
+    summary_rows(c, size, 0);
+    v8_entries(c, table, keys_only, c->elements);
+    if (size > c->elements) {
+        char text[96];
+        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
+                 (unsigned long long)(size - c->elements));
         inspect_note(c, text);
     }
     return EXIT_OK;

@@ -54,5 +54,8 @@ size_t inspect_hprof_key_text(const inspect_ctx *c, uint32_t node, char *out, si
  * one row per entry, key -> value. Nothing when node is no map or set the
  * rows know. Returns 0 or an exit code after printing why. */
 int inspect_collection(const inspect_ctx *c, uint32_t node);
+/* The same for a V8 Map, Set, WeakMap or WeakSet: size, then its entries in
+ * insertion order (key -> value, or a Set's members). */
+int inspect_v8_collection(const inspect_ctx *c, uint32_t node);
 
 #endif

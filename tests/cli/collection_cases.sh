@@ -212,3 +212,28 @@ if grep -q '"900 x ListEvent","",null,21600,null,900\]' "$tmp/collections.html" 
 else
     echo "FAIL report_collection_groups"; fail=$((fail + 1))
 fi
+
+# inspect on a V8 Map or Set: size, then the entries in insertion order.
+# After 100 requests app.sessions maps 's1'..'s100' to Sessions; app.peers
+# holds 100 Peers; app.mixed maps 1..100 (small integers: no nodes) to a
+# Uint8Array, a Record and a string by turns (i % 3 = 1, 2, 0).
+APP=$("$LF" path $NC/collections_leak-100.heapsnapshot.gz --class Session --top 1 --format tsv 2>/dev/null |
+      awk -F'\t' '$9 == "app" {print $5}')
+app_field() { "$LF" inspect $NC/collections_leak-100.heapsnapshot.gz "$APP" --format tsv 2>/dev/null |
+              awk -F'\t' -v f="$1" '$3 == f {print $6}'; }
+rows_ inspect_v8_map "size 100
+100 entries, s1..s100 in order: 100, values Session 100" \
+    '$1 == "collection" {print $3, $5}
+     $1 == "entry" {n++; if ($3 == "s" n) ok++; if ($7 == "Session") v++}
+     END {printf "%d entries, s1..s100 in order: %d, values Session %d\n", n, ok, v}' \
+    inspect $NC/collections_leak-100.heapsnapshot.gz "$(app_field sessions)" --all --format tsv
+rows_ inspect_v8_set "size 100
+100 Peer" '$1 == "collection" {print $3, $5} $1 == "entry" && $7 == "Peer" {n++} END {print n, "Peer"}' \
+    inspect $NC/collections_leak-100.heapsnapshot.gz "$(app_field peers)" --all --format tsv
+rows_ inspect_v8_mixed "size 100
+100 in turn" \
+    '$1 == "collection" {print $3, $5}
+     $1 == "entry" {i = $2 + 1; want = i % 3 == 1 ? "Uint8Array" : i % 3 == 2 ? "Record" : "string";
+                    if ($3 == "(small integer)" && index($7, want) > 0) ok++}
+     END {print ok, "in turn"}' \
+    inspect $NC/collections_leak-100.heapsnapshot.gz "$(app_field mixed)" --all --format tsv
