@@ -79,6 +79,20 @@ static lf_str holder(lf_holders *holders, uint32_t v, int keyed, char *buf, size
     return out;
 }
 
+/* A class as owner signatures see it: an OCaml block's label without its
+ * size ("block(tag 0, 1024 fields)" -> "block(tag 0)"), so an array or a
+ * Hashtbl's bucket array that was reallocated bigger is the same owner. */
+static lf_str signature_class(const lf_snapshot *s, uint32_t cls)
+{
+    lf_str name = lf_snapshot_class_name(s, cls);
+    static const char head[] = "block(tag ", tail[] = " fields)";
+    const size_t hl = sizeof head - 1, tl = sizeof tail - 1;
+    if (name.len <= hl + tl || memcmp(name.ptr, head, hl) != 0 || memcmp(name.ptr + name.len - tl, tail, tl) != 0)
+        return name;
+    const char *comma = memchr(name.ptr + hl, ',', name.len - hl - tl);
+    return comma ? (lf_str){name.ptr, (size_t)(comma - name.ptr)} : name;
+}
+
 int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
                         size_t *count_out, lf_error *err)
 {
@@ -114,7 +128,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
                 dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
             int keyed = dictionary && d != LF_NODE_SUPER && dictionary[d] == 2;
-            sig[v] = hash_step(parent, lf_snapshot_class_name(s, s->object_class[v]),
+            sig[v] = hash_step(parent, signature_class(s, s->object_class[v]),
                                holder(holders, v, keyed, buf, sizeof buf));
         }
         for (uint32_t i = off[v + 1]; i > off[v]; i--)

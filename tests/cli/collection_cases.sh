@@ -237,3 +237,15 @@ rows_ inspect_v8_mixed "size 100
                     if ($3 == "(small integer)" && index($7, want) > 0) ok++}
      END {print ok, "in turn"}' \
     inspect $NC/collections_leak-100.heapsnapshot.gz "$(app_field mixed)" --all --format tsv
+
+# An OCaml-shaped Hashtbl whose bucket array is reallocated bigger at every
+# step (fixtures/graphs/make_resized_table.sh): OCaml labels carry a block's
+# size, signatures do not, so the array is one holder across the three
+# sizes: values and cells 10, 20, 30 under it; diff --owners gives its 40
+# new objects in the last snapshot's array.
+rows_ resized_table_trend "10,20,30 10,20,30 block(tag 0, 2 fields)
+10,20,30 10,20,30 block(tag 0, 3 fields)" \
+    'NR > 1 && $4 == "yes" {print $5, $7, $6}' \
+    trend $G/resized_table-1.txt $G/resized_table-2.txt $G/resized_table-3.txt --format tsv
+rows_ resized_table_owner "40 global Tbl.sessions (block(tag 0, 4 fields)) / [] (block(tag 0, 64 fields))" \
+    'NR == 2 {print $1, $6}' diff --owners $G/resized_table-1.txt $G/resized_table-3.txt --format tsv
