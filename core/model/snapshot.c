@@ -126,6 +126,20 @@ void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, u
     lf_big_free(labels);
 }
 
+int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type)
+{
+    if (s->edge_type) {
+        if (end > first)
+            memcpy(type, s->edge_type + first, end - first);
+        return 1;
+    }
+    if (!s->lazy || !s->lazy->edge_types)
+        return 0;
+    if (end > first)
+        s->lazy->edge_types(s->lazy->ctx, first, end, type);
+    return 1;
+}
+
 int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **kinds_out,
                             uint32_t **labels_out)
 {
