@@ -204,9 +204,10 @@ static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t
     lf_holders_init(&holders, s);
     for (size_t i = 0; i < kept; i++)
         write_row(w, &holders, keep[i], heap);
+    int failed = lf_holders_failed(&holders) ? -1 : 0; /* a row without its field */
     lf_holders_free(&holders);
     free(keep);
-    return 0;
+    return failed;
 }
 
 int cmd_dominators(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../core/base/bigmem.h"
 #include "../core/model/edge_offsets.h"
 #include "commands.h"
 #include "suggest.h"
@@ -53,6 +54,11 @@ int main(int argc, char **argv)
     const char *wide = getenv("LEAKFIND_WIDE_OFFSETS");
     if (wide && strcmp(wide, "1") == 0)
         lf_edge_offsets_wide_from = 0;
+    /* For tests only (tests/cli/oom_cases.sh): big allocations fail from the
+     * N-th on, to prove every failure is an error, never a short answer. */
+    const char *fail = getenv("LEAKFIND_FAIL_BIG_ALLOC");
+    if (fail && *fail)
+        lf_big_fail_from(strtoull(fail, NULL, 10));
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -100,30 +100,40 @@ static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
     return lo;
 }
 
-void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
+int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
 {
     if (s->edge_kind && s->edge_label) {
         *kind = s->edge_kind[edge];
         *label = s->edge_label[edge];
-        return;
+        return 0;
     }
     if (s->lazy->edge_range) {
         s->lazy->edge_range(s->lazy->ctx, edge, edge + 1, kind, label);
-        return;
+        return 0;
     }
     *kind = LF_EDGE_KIND_NONE;
     *label = 0;
     uint32_t node = edge_source(s, edge);
     uint64_t first = lf_snapshot_edges_begin(s, node), count = edge - first + 1;
-    uint8_t *kinds = lf_big_malloc(count);
-    uint32_t *labels = lf_big_malloc(count * sizeof *labels);
-    if (kinds && labels) {
+    /* most objects have few edges: decoded on the stack, where no allocation
+     * can fail and leave the edge without its label */
+    enum { ON_STACK = 512 };
+    uint8_t kind_here[ON_STACK];
+    uint32_t label_here[ON_STACK];
+    int big = count > ON_STACK;
+    uint8_t *kinds = big ? lf_big_malloc(count) : kind_here;
+    uint32_t *labels = big ? lf_big_malloc(count * sizeof *labels) : label_here;
+    int rc = kinds && labels ? 0 : -1;
+    if (rc == 0) {
         s->lazy->node_edges(s->lazy->ctx, s, node, edge + 1, kinds, labels);
         *kind = kinds[count - 1];
         *label = labels[count - 1];
     }
-    lf_big_free(kinds);
-    lf_big_free(labels);
+    if (big) {
+        lf_big_free(kinds);
+        lf_big_free(labels);
+    }
+    return rc;
 }
 
 int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type)

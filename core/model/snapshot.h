@@ -214,8 +214,9 @@ void lf_snapshot_free(lf_snapshot *s);
  * resolving references. */
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
 uint64_t lf_snapshot_object_id(const lf_snapshot *s, uint32_t node);
-/* An edge's kind (lf_edge_kind) and raw label (string or element index). */
-void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
+/* An edge's kind (lf_edge_kind) and raw label (string or element index).
+ * Returns 0, or -1 when there was no memory to decode it (kind NONE). */
+int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
 /* The source's types of edges [first, end) into type[0..]; 0 when the
  * snapshot has none (only V8 snapshots and files converted from them do). */
 int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type);

@@ -79,6 +79,7 @@ J=fixtures/java/dumps
 . tests/cli/inspect_cases.sh
 . tests/cli/mutation.sh
 . tests/cli/scale_cases.sh
+. tests/cli/oom_cases.sh
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
