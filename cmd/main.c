@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "../core/base/bigmem.h"
 #include "../core/model/edge_offsets.h"
 #include "commands.h"
@@ -76,6 +77,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) != 0)
             continue;
         int rc = commands[i].run(argc - 1, argv + 1);
+        /* Rows a writer could not keep make a short answer, not a success. */
+        if (out_lost_output() && (rc == EXIT_OK || rc == EXIT_CONDITION)) {
+            cli_message("error", "out of memory: the output is incomplete");
+            return EXIT_SYSTEM;
+        }
         /* Data that never reached stdout is an error, not a success. */
         if (fflush(stdout) != 0 || ferror(stdout)) {
             cli_message("error", "writing output: %s", strerror(errno ? errno : EIO));

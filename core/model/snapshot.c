@@ -238,9 +238,15 @@ size_t lf_snapshot_label_text(const lf_snapshot *s, uint8_t kind, uint32_t label
     switch (kind) {
     case LF_EDGE_KIND_FIELD:
     case LF_EDGE_KIND_INTERNAL: {
+        /* copied, not printed: output asks for one per row */
         lf_str name = lf_snapshot_string(s, label);
-        n = snprintf(buf, size, "%.*s", (int)(name.len > 4000 ? 4000 : name.len), name.ptr);
-        break;
+        size_t len = name.len > 4000 ? 4000 : name.len;
+        if (size == 0)
+            return 0;
+        len = strnlen(name.ptr, len < size - 1 ? len : size - 1); /* as "%.*s" did: up to a NUL */
+        memcpy(buf, name.ptr, len);
+        buf[len] = '\0';
+        return len;
     }
     case LF_EDGE_KIND_ELEMENT:
         n = snprintf(buf, size, "[%u]", label);
