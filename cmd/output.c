@@ -1,6 +1,7 @@
 /* output.c - table, TSV and JSON Lines writers. A table is buffered so its
  * columns can be aligned; TSV and JSON stream. */
 #include "output.h"
+#include "out_table.h"
 #include "out_text.h"
 
 #include <inttypes.h>
@@ -420,31 +421,43 @@ static size_t *column_widths(const out_writer *w, size_t rows)
     return width;
 }
 
-/* A table's rows, aligned: numbers to the right, text to the left. */
+/* A table's rows, aligned (numbers to the right, text to the left) and
+ * fitted to the terminal (out_table.h). */
 static void write_table(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols;
     size_t *width = column_widths(w, rows);
-    if (!width) {
+    int *numeric = calloc((size_t)w->ncols, sizeof *numeric), *whole = calloc((size_t)w->ncols, sizeof *whole);
+    if (!width || !numeric || !whole) {
+        free(width), free(numeric), free(whole);
         lost_output = 1;
         return;
     }
+    for (int c = 0; c < w->ncols; c++) { /* numbers and ids are never cut */
+        numeric[c] = is_numeric(w->cols[c].type);
+        whole[c] = numeric[c] || w->cols[c].type == OUT_ID;
+    }
+    out_table_fit(width, whole, w->ncols, out_table_limit());
     for (size_t r = 0; r < rows; r++) {
         for (int c = 0; c < w->ncols; c++) {
             const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)c];
-            size_t pad = width[c] - x->width;
             if (c > 0)
                 out_buf_put(&w->row, "  ", 2);
-            if (is_numeric(w->cols[c].type))
-                put_spaces(&w->row, pad);
-            out_buf_put(&w->row, w->text.p + x->at, x->len);
-            if (!is_numeric(w->cols[c].type) && c < w->ncols - 1)
-                put_spaces(&w->row, pad);
+            if (numeric[c]) {
+                put_spaces(&w->row, width[c] - x->width);
+                out_buf_put(&w->row, w->text.p + x->at, x->len);
+                continue;
+            }
+            size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[c]);
+            if (c < w->ncols - 1)
+                put_spaces(&w->row, width[c] - shown);
         }
         out_buf_put(&w->row, "\n", 1);
         row_done(w);
     }
     free(width);
+    free(numeric);
+    free(whole);
 }
 
 void out_end(out_writer *w)

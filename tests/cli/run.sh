@@ -10,6 +10,7 @@ LF=${LF:-"$build/leakfind"} # tests/spill/run.sh runs the cases through a wrappe
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 expected=tests/cli/expected
+unset COLUMNS # tables are cut to $COLUMNS when set: the cases set it themselves
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
