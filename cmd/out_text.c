@@ -32,30 +32,37 @@ void out_buf_free(out_buf *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Digits counted first, then written from the last, two at a time. */
 size_t out_u64_text(char *buf, uint64_t v)
 {
-    char tmp[20];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    size_t n = 1;
+    for (uint64_t x = v; x >= 10; x /= 10)
+        n++;
+    char *p = buf + n;
+    while (v >= 100) {
+        unsigned k = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = pairs[k + 1];
+        *--p = pairs[k];
+    }
+    if (v >= 10) {
+        *--p = pairs[v * 2 + 1];
+        *--p = pairs[v * 2];
+    } else {
+        *--p = (char)('0' + v);
+    }
     return n;
 }
 
 size_t out_hex_text(char *buf, uint64_t v)
 {
     static const char digit[] = "0123456789abcdef";
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = digit[v & 15];
-        v >>= 4;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
+    size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+    for (size_t i = n; i > 0; i--, v >>= 4)
+        buf[i - 1] = digit[v & 15];
     return n;
 }
 
