@@ -6,15 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "suggest.h"
 
-/* The name without its package: after the last '.' (none: all of it). */
-static lf_str simple_name(lf_str name)
+/* The part of name after its last c (none: all of it). */
+static lf_str after_last(lf_str name, char c)
 {
     for (size_t i = name.len; i > 0; i--)
-        if (name.ptr[i - 1] == '.')
+        if (name.ptr[i - 1] == c)
             return (lf_str){name.ptr + i, name.len - i};
     return name;
+}
+
+/* The name after its last '.' or '$': what MAT calls the simple name. */
+static lf_str simple_name(lf_str name)
+{
+    lf_str s = after_last(name, '.');
+    return after_last(s, '$');
 }
 
 static int glob_match(const char *pattern, lf_str name)
@@ -32,32 +40,69 @@ static int str_is(lf_str s, const char *p, size_t len)
     return s.len == len && memcmp(s.ptr, p, len) == 0;
 }
 
-uint8_t *class_match(const lf_snapshot *s, const char *pattern, uint32_t *matched)
+/* name ends with pattern right after a '.' or '$'. */
+static int ends_at_boundary(lf_str name, const char *pattern, size_t len)
+{
+    if (name.len <= len || memcmp(name.ptr + name.len - len, pattern, len) != 0)
+        return 0;
+    char before = name.ptr[name.len - len - 1];
+    return before == '.' || before == '$';
+}
+
+static int glob_matches_class(const char *glob, lf_str name)
+{
+    return glob_match(glob, name) || glob_match(glob, after_last(name, '.')) || glob_match(glob, simple_name(name));
+}
+
+/* How many different names the matched classes have. */
+static uint32_t distinct_names(const lf_snapshot *s, const uint8_t *match)
+{
+    uint32_t names = 0;
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        if (!match[c])
+            continue;
+        lf_str name = lf_snapshot_class_name(s, c);
+        int seen = 0;
+        for (uint32_t k = 0; k < c && !seen; k++)
+            seen = match[k] && str_is(lf_snapshot_class_name(s, k), name.ptr, name.len);
+        names += !seen;
+    }
+    return names;
+}
+
+uint8_t *class_match(const lf_snapshot *s, const char *pattern, size_t len, uint32_t *matched, uint32_t *names,
+                     int *simple)
 {
     uint8_t *match = calloc((size_t)s->class_count + 1, 1);
-    if (!match)
+    char *glob = malloc(len + 1);
+    if (!match || !glob) {
+        free(match), free(glob);
         return NULL;
-    const size_t len = strlen(pattern);
-    const int glob = strpbrk(pattern, "*?[") != NULL;
-    const int has_package = memchr(pattern, '.', len) != NULL;
-    uint32_t n = 0;
-    for (uint32_t c = 0; c < s->class_count; c++) {
-        lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
-        if (glob)
-            match[c] = glob_match(pattern, name) || (!has_package && glob_match(pattern, simple));
-        else
-            match[c] = str_is(name, pattern, len) || (!has_package && str_is(simple, pattern, len));
-        n += match[c];
     }
+    memcpy(glob, pattern, len);
+    glob[len] = 0;
+    const int is_glob = strpbrk(glob, "*?[") != NULL;
+    uint32_t full = 0, n = 0;
+    for (uint32_t c = 0; c < s->class_count && !is_glob; c++)
+        full += match[c] = (uint8_t)str_is(lf_snapshot_class_name(s, c), pattern, len);
+    *simple = !is_glob && full == 0;
+    for (uint32_t c = 0; c < s->class_count && full == 0; c++) {
+        lf_str name = lf_snapshot_class_name(s, c);
+        match[c] = (uint8_t)(is_glob ? glob_matches_class(glob, name) : ends_at_boundary(name, pattern, len));
+    }
+    for (uint32_t c = 0; c < s->class_count; c++)
+        n += match[c];
+    free(glob);
     *matched = n;
+    *names = n > 1 ? distinct_names(s, match) : n;
     return match;
 }
 
-void class_suggest(const lf_snapshot *s, const char *pattern, char *buf, size_t size)
+void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *buf, size_t size)
 {
     enum { WANT = 3 };
     uint32_t best[WANT];
-    size_t best_d[WANT], found = 0, len = strlen(pattern);
+    size_t best_d[WANT], found = 0;
     const size_t max = suggest_max_distance(len);
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
@@ -93,4 +138,56 @@ void class_suggest(const lf_snapshot *s, const char *pattern, char *buf, size_t 
             break;
         used += (size_t)n;
     }
+}
+
+/* "a.B$C, d.E$C and 3 more" for the first names of the matched classes. */
+static void list_names(const lf_snapshot *s, const uint8_t *match, uint32_t names, char *buf, size_t size)
+{
+    enum { SHOWN = 8 };
+    size_t used = 0;
+    uint32_t listed = 0;
+    buf[0] = 0;
+    for (uint32_t c = 0; c < s->class_count && listed < SHOWN && used < size; c++) {
+        lf_str name = lf_snapshot_class_name(s, c);
+        int seen = 0;
+        for (uint32_t k = 0; k < c && !seen && match[c]; k++)
+            seen = match[k] && str_is(lf_snapshot_class_name(s, k), name.ptr, name.len);
+        if (!match[c] || seen)
+            continue;
+        int n = snprintf(buf + used, size - used, "%s%.*s", listed++ ? ", " : "", (int)name.len, name.ptr);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (names > listed && used < size)
+        snprintf(buf + used, size - used, " and %u more", names - listed);
+}
+
+int class_choose(const lf_snapshot *s, const char *option, const char *pattern, size_t len, uint8_t **match,
+                 uint32_t *matched)
+{
+    uint32_t names;
+    int simple;
+    char text[2048];
+    *match = class_match(s, pattern, len, matched, &names, &simple);
+    if (!*match) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    if (simple && names > 1) {
+        list_names(s, *match, names, text, sizeof text);
+        cli_message("error", "%s '%.*s' is the simple name of %u classes: %s; give the full name, or a glob "
+                    "('*%.*s') for all of them", option, (int)len, pattern, names, text, (int)len, pattern);
+        free(*match);
+        *match = NULL;
+        return EXIT_USAGE;
+    }
+    if (*matched == 0) {
+        class_suggest(s, pattern, len, text, sizeof text);
+        const char *what = strcmp(option, "--class") == 0 ? "" : " for ";
+        const char *which = what[0] ? option : "";
+        if (text[0])
+            cli_message("warning", "no class '%.*s'%s%s (did you mean %s?)", (int)len, pattern, what, which, text);
+        else
+            cli_message("warning", "no class '%.*s'%s%s", (int)len, pattern, what, which);
+    }
+    return EXIT_OK;
 }

@@ -4,6 +4,7 @@
 
 #include "../core/analysis/diff.h"
 #include "../core/analysis/owners.h"
+#include "../core/base/bigmem.h"
 #include "../core/input/open.h"
 #include "cli.h"
 #include "commands.h"
@@ -153,21 +154,27 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
         cli_message("error", "out of memory");
         return -1;
     }
-    uint32_t *order = malloc((t.count + 1) * sizeof *order);
-    uint8_t *explained = calloc(t.count + 1, 1);
+    /* one entry per owner: as many as the heap has objects, at worst */
+    uint32_t *order = lf_big_malloc((t.count + 1) * sizeof *order);
+    uint8_t *explained = lf_big_calloc(t.count + 1, 1);
+    if (!order || !explained) {
+        lf_big_free(order), lf_big_free(explained), lf_owners_free(&t);
+        cli_message("error", "out of memory");
+        return -1;
+    }
     /* An owner one of whose children carries nearly all its growth is left
      * out: the child, deeper, says where the objects accumulate (the list
      * in a static field, not the root or global above it). A collection is
      * one owner: its table, entries and what they hold never are
      * (collections.h). */
-    for (size_t i = 0; explained && i < t.count; i++) {
+    for (size_t i = 0; i < t.count; i++) {
         const lf_owner *o = &t.owner[i];
         const lf_owner *p = o->parent ? lf_owners_find(&t, o->parent) : NULL;
         if (p && !o->inside && carries(o, p))
             explained[p - t.owner] = 1;
     }
     uint32_t n = 0;
-    for (size_t i = 0; order && explained && i < t.count; i++) {
+    for (size_t i = 0; i < t.count; i++) {
         const lf_owner *o = &t.owner[i];
         int64_t g = owner_growth(o);
         if (g <= 0 || o->node[1] == LF_NODE_NONE || explained[i] || o->inside)
@@ -177,8 +184,7 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
             *grew = 1;
     }
     sorting_owners = &t;
-    if (order)
-        qsort(order, n, sizeof *order, by_owner_growth);
+    qsort(order, n, sizeof *order, by_owner_growth);
     static const out_column columns[] = {
         {"objects_per_unit", OUT_REAL}, {"objects_delta", OUT_I64}, {"retained_delta", OUT_I64},
         {"objects_before", OUT_U64}, {"objects_after", OUT_U64}, {"class", OUT_STR},
@@ -204,11 +210,14 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
         out_row_end(w);
     }
     out_end(w);
+    failed = lf_holders_failed(&holders) ? -1 : 0; /* an owner path cut short */
+    if (failed)
+        cli_message("error", "out of memory");
     lf_holders_free(&holders);
-    free(order);
-    free(explained);
+    lf_big_free(order);
+    lf_big_free(explained);
     lf_owners_free(&t);
-    return 0;
+    return failed;
 }
 
 /* The per-class (or per-site) comparison of s[0] and s[1]; 0 or an exit code. */
@@ -304,7 +313,11 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     uint32_t *order = malloc((d.rows + 1) * sizeof *order);
     uint32_t n = 0;
     int grew = 0;
-    for (uint32_t i = 0; order && i < d.rows; i++) {
+    if (!order) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    for (uint32_t i = 0; i < d.rows; i++) {
         const lf_class_delta *r = &d.row[i];
         int changed = r->count[0] != r->count[1] || r->shallow[0] != r->shallow[1] ||
                       r->retained[0] != r->retained[1] || r->created || r->deleted;
@@ -315,8 +328,7 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
             grew = 1;
     }
     sorting = &d;
-    if (order)
-        qsort(order, n, sizeof *order, by_growth);
+    qsort(order, n, sizeof *order, by_growth);
     /* new/deleted: only when both snapshots say their ids are stable (V8,
      * leakfind files written so); empty otherwise */
     static const out_column columns[] = {

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
+#include "dom_flat.h"
 #include "dom_tree.h"
 #include "commands.h"
 
@@ -96,123 +96,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-/* A --flat row. holders: the field by which v's dominator holds it, or v's root */
-static void write_row(out_writer *w, lf_holders *holders, uint32_t v, double heap)
-{
-    const lf_snapshot *s = holders->s;
-    out_null(w);
-    cli_write_id(w, s, v);
-    cli_write_id(w, s, s->idom[v]); /* super-root: null */
-    out_bytes(w, lf_snapshot_shallow(s, v));
-    out_bytes(w, lf_snapshot_retained(s, v));
-    out_pct(w, 100.0 * (double)lf_snapshot_retained(s, v) / heap);
-    lf_str cls = lf_snapshot_object_label(s, v);
-    out_str(w, cls.ptr, cls.len);
-    lf_holder h = lf_holders_get(holders, v);
-    cli_write_holder(w, s, h);
-    out_null(w); /* hidden */
-    out_null(w); /* group */
-    cli_write_holder_root(w, s, h);
-    out_row_end(w);
-}
-
-static const lf_snapshot *heap_snapshot;
-
-/* "a comes after b" in the flat order: larger retained first, then node number. */
-static int flat_after(uint32_t a, uint32_t b)
-{
-    uint64_t ra = lf_snapshot_retained(heap_snapshot, a), rb = lf_snapshot_retained(heap_snapshot, b);
-    return ra < rb || (ra == rb && a > b);
-}
-
-static int flat_cmp(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return a == b ? 0 : flat_after(a, b) ? 1 : -1;
-}
-
-/* Every row in the flat order. The rows whose retained size fits 32 bits
- * become packed keys (~retained, node) sorted by radix: qsort, whose
- * comparator reads retained[] at random, took 11% of a 30M-row listing. The
- * few larger rows go first, sorted by comparison. */
-static int sort_all_rows(const lf_snapshot *s, uint32_t *rows, size_t count)
-{
-    uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
-    if (!keys)
-        return -1;
-    size_t big = 0, small = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t r = lf_snapshot_retained(s, rows[i]);
-        if (r > UINT32_MAX)
-            rows[big++] = rows[i]; /* big <= i: not yet read */
-        else
-            keys[small++] = (uint64_t)(uint32_t)~(uint32_t)r << 32 | rows[i];
-    }
-    if (lf_sort_u64(keys, small)) {
-        free(keys);
-        return -1;
-    }
-    for (size_t j = 0; j < small; j++)
-        rows[big + j] = (uint32_t)keys[j];
-    free(keys);
-    qsort(rows, big, sizeof *rows, flat_cmp);
-    return 0;
-}
-
-static int show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap)
-{
-    heap_snapshot = s;
-    const int all = top == 0 || top >= s->reachable_count;
-    size_t cap = all ? s->reachable_count : (size_t)top;
-    uint32_t *keep = malloc((cap ? cap : 1) * sizeof *keep);
-    if (!keep)
-        return -1;
-    size_t kept = 0;
-    /* A heap whose root is the last kept row: O(n log top) for small --top.
-     * Every row wanted: all of them, sorted once. */
-    for (uint32_t v = 0; v < s->object_count; v++) {
-        if (s->idom[v] == LF_NODE_NONE || lf_snapshot_retained(s, v) < min)
-            continue;
-        size_t i;
-        if (all) {
-            if (kept < cap) /* a stored reachable count that is wrong must not overrun keep */
-                keep[kept++] = v;
-        } else if (kept < cap) {
-            i = kept++;
-            while (i > 0 && flat_after(v, keep[(i - 1) / 2])) {
-                keep[i] = keep[(i - 1) / 2];
-                i = (i - 1) / 2;
-            }
-            keep[i] = v;
-        } else if (cap > 0 && flat_after(keep[0], v)) {
-            i = 0;
-            for (;;) {
-                size_t c = 2 * i + 1;
-                if (c >= kept)
-                    break;
-                if (c + 1 < kept && flat_after(keep[c + 1], keep[c]))
-                    c++;
-                if (!flat_after(keep[c], v))
-                    break;
-                keep[i] = keep[c];
-                i = c;
-            }
-            keep[i] = v;
-        }
-    }
-    if (all ? sort_all_rows(s, keep, kept) : (qsort(keep, kept, sizeof *keep, flat_cmp), 0)) {
-        free(keep);
-        return -1;
-    }
-    lf_holders holders;
-    lf_holders_init(&holders, s);
-    for (size_t i = 0; i < kept; i++)
-        write_row(w, &holders, keep[i], heap);
-    lf_holders_free(&holders);
-    free(keep);
-    return 0;
-}
-
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -243,7 +126,7 @@ int cmd_dominators(int argc, char **argv)
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     out_writer *w = out_begin(stdout, ctx.format, dom_columns, DOM_COLUMN_COUNT);
     dom_tree_options tree = {opt.depth, opt.top, min, opt.group, start};
-    rc = opt.flat ? show_flat(w, &s, opt.top, min, heap) : dom_show_tree(w, &s, &tree);
+    rc = opt.flat ? dom_show_flat(w, &s, opt.top, min, heap) : dom_show_tree(w, &s, &tree);
     out_end(w);
     lf_snapshot_free(&s);
     if (rc) {

@@ -158,7 +158,7 @@ static int by_unreachable_bytes(const void *a, const void *b)
 
 /* Rows only some dumps have: V8's non-owning references, HPROF's dangling
  * holders, allocation sites, a cut-off dump's cut. */
-static void optional_rows(info_rows *r, const lf_snapshot *s)
+static int optional_rows(info_rows *r, const lf_snapshot *s)
 {
     if (s->source_format == LF_FORMAT_V8) /* DevTools' rules: a row only V8 has */
         row_u64(r, "non_owning_references", s->stats.non_owning_edges);
@@ -170,7 +170,9 @@ static void optional_rows(info_rows *r, const lf_snapshot *s)
     if (s->object_site) { /* rows only a dump with allocation sites has */
         uint64_t with_site = 0, stacks = 0;
         uint8_t *used = calloc((size_t)s->site_count + 1, 1);
-        for (uint32_t v = 0; used && v < s->object_count; v++) {
+        if (!used)
+            return -1;
+        for (uint32_t v = 0; v < s->object_count; v++) {
             uint32_t site = s->object_site[v];
             with_site += site != LF_SITE_NONE;
             stacks += site != LF_SITE_NONE && !used[site];
@@ -191,6 +193,7 @@ static void optional_rows(info_rows *r, const lf_snapshot *s)
         if (s->stats.gzip_cut_at)
             row_u64(r, "partial_gzip_cut_at", s->stats.gzip_cut_at);
     }
+    return 0;
 }
 
 /* Sums over the whole dump that the rows show. */
@@ -241,17 +244,18 @@ static void dump_rows(info_rows *r, const lf_snapshot *s, const info_sums *sum, 
 }
 
 /* The largest unreachable classes, by bytes. */
-static void unreachable_class_rows(info_rows *r, const lf_snapshot *s, const lf_class_totals *totals)
+static int unreachable_class_rows(info_rows *r, const lf_snapshot *s, const lf_class_totals *totals)
 {
     uint32_t *order = malloc((s->class_count ? s->class_count : 1) * sizeof *order);
     uint32_t listed = 0;
-    for (uint32_t c = 0; order && c < s->class_count; c++)
+    if (!order)
+        return -1;
+    for (uint32_t c = 0; c < s->class_count; c++)
         if (totals->unreachable_count[c])
             order[listed++] = c;
     sort_totals = totals;
     sort_snapshot = s;
-    if (order)
-        qsort(order, listed, sizeof *order, by_unreachable_bytes);
+    qsort(order, listed, sizeof *order, by_unreachable_bytes);
     for (uint32_t i = 0; i < listed && i < TOP_UNREACHABLE; i++) {
         uint32_t c = order[i];
         lf_str name = lf_snapshot_class_name(s, c);
@@ -260,6 +264,7 @@ static void unreachable_class_rows(info_rows *r, const lf_snapshot *s, const lf_
         row_class_total(r, key, name, totals->unreachable_count[c], totals->unreachable_shallow[c]);
     }
     free(order);
+    return 0;
 }
 
 /* --verbose: what reading and analysing took. */
@@ -324,9 +329,9 @@ int cmd_info(int argc, char **argv)
     if (ctx.format != OUT_JSON)
         r.w = out_begin(stdout, ctx.format, cols, 2);
     dump_rows(&r, &s, &sum, stored);
-    optional_rows(&r, &s);
-    unreachable_class_rows(&r, &s, &totals);
-    if (ctx.verbose)
+    /* rows left out for want of memory would read as a complete answer */
+    rc = optional_rows(&r, &s) || unreachable_class_rows(&r, &s, &totals) ? EXIT_SYSTEM : EXIT_OK;
+    if (rc == EXIT_OK && ctx.verbose)
         cost_rows(&r, read_seconds, analysis_seconds, ctx.memory);
     if (ctx.format == OUT_JSON)
         fputs("}\n", stdout);
@@ -334,5 +339,7 @@ int cmd_info(int argc, char **argv)
         out_end(r.w);
     lf_class_totals_free(&totals);
     lf_snapshot_free(&s);
-    return EXIT_OK;
+    if (rc != EXIT_OK)
+        cli_message("error", "out of memory");
+    return rc;
 }

@@ -62,16 +62,18 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     return 0;
 }
 
-/* The object row and its dominator's. */
-static void header_rows(const inspect_ctx *c, uint32_t node)
+/* The object row and its dominator's; -1 when out of memory. */
+static int header_rows(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
     char *text = malloc(c->cell_cap);
     const char *kind = NULL;
     size_t n = 0;
-    if (text && s->format == LF_FORMAT_HPROF)
+    if (!text)
+        return -1; /* an object row without its value would pass for complete */
+    if (s->format == LF_FORMAT_HPROF)
         n = inspect_hprof_text(c, node, text, c->cell_cap, &kind);
-    else if (text && s->format == LF_FORMAT_V8)
+    else if (s->format == LF_FORMAT_V8)
         n = inspect_v8_text(c, node, text, c->cell_cap, &kind);
     inspect_cells(c, "object", UINT64_MAX, NULL, 0, kind, n ? text : NULL, n);
     inspect_object(c, node);
@@ -83,6 +85,7 @@ static void header_rows(const inspect_ctx *c, uint32_t node)
     inspect_cells(c, "dominator", UINT64_MAX, NULL, 0, what, NULL, 0);
     inspect_object(c, idom < s->object_count ? idom : LF_NODE_NONE);
     out_row_end(c->w);
+    return 0;
 }
 
 /* The shortest strong path from a GC root (a weak one when there is none),
@@ -170,8 +173,7 @@ static void referrer_rows(const inspect_ctx *c, const lf_reverse *rev, uint32_t 
 static int inspect_rows_all(const inspect_ctx *c, uint32_t node, const inspect_state *opt, const char *path,
                             const lf_reverse *rev)
 {
-    header_rows(c, node);
-    if (path_rows_of(c, rev, node)) {
+    if (header_rows(c, node) || path_rows_of(c, rev, node)) {
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }

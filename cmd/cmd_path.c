@@ -33,8 +33,10 @@ static const char path_help[] =
     "\n"
     "Options:\n"
     "  --class NAME        the largest instances of class NAME by retained size:\n"
-    "                      a full name, a simple one (ArrayList, HashMap$Node)\n"
-    "                      or a glob (*Listener, java.util.*)\n"
+    "                      a full name, a simple one (after the last . or $:\n"
+    "                      ArrayList, StageListener, Pipeline$StageListener)\n"
+    "                      or a glob (*Listener, java.util.*); a simple name\n"
+    "                      several classes end with is an error listing them\n"
     "  --site PATTERN      the largest objects by retained size allocated at a site\n"
     "                      whose innermost frame contains PATTERN, e.g. parse or\n"
     "                      parser.ml:88 (dumps with allocation sites: 'leakfind sites')\n"
@@ -49,6 +51,7 @@ static const char path_help[] =
     "  --retained          compute the dominators to show every hop's retained\n"
     "                      size (slower: a path alone is one search)\n"
     "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
+    "                      (CL named as for --class)\n"
     "                      (repeatable), as Eclipse MAT's path queries allow\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
@@ -341,28 +344,20 @@ static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_
     return count;
 }
 
-/* The largest reachable instances of the classes --class names; when no
- * class has that name, the closest names are suggested. */
+/* The largest reachable instances of the classes --class names
+ * (class_match.h: an ambiguous simple name is an error, no class a warning
+ * with the closest names). */
 static int64_t class_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
 {
     uint32_t classes;
-    uint8_t *match = class_match(s, opt->class_name, &classes);
-    if (!match) {
-        cli_message("error", "out of memory");
-        return -EXIT_SYSTEM;
-    }
+    uint8_t *match;
+    int rc = class_choose(s, "--class", opt->class_name, strlen(opt->class_name), &match, &classes);
+    if (rc != EXIT_OK)
+        return -rc;
     int64_t count = largest_matching(s, match, s->object_class, opt->top, targets);
     free(match);
-    if (classes == 0) {
-        char closest[1024];
-        class_suggest(s, opt->class_name, closest, sizeof closest);
-        if (closest[0])
-            cli_message("warning", "no class '%s' (did you mean %s?)", opt->class_name, closest);
-        else
-            cli_message("warning", "no class '%s'", opt->class_name);
-    } else if (count == 0) {
+    if (classes > 0 && count == 0)
         cli_message("warning", "no reachable instance of class '%s'", opt->class_name);
-    }
     return count;
 }
 
@@ -477,9 +472,11 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
     path_run p = {.s = s, .opt = opt, .hops = hops};
     if (lf_path_search_init(&p.ps, rev, is_root))
         return out_of_memory();
-    if (path_exclusions_build(&p.x, s, opt->exclude, opt->exclude_count)) {
+    int built = path_exclusions_build(&p.x, s, opt->exclude, opt->exclude_count);
+    if (built != EXIT_OK) {
+        path_exclusions_free(&p.x);
         lf_path_search_free(&p.ps);
-        return out_of_memory();
+        return built;
     }
     p.filter = opt->exclude_count ? path_exclusions_follow : NULL;
     out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, 10);

@@ -53,8 +53,12 @@ static int add_row(dom_held *h, uint32_t owner)
     if (*slot)
         return 0;
     if (lf_vec_reserve((void **)&h->holder, &h->cap, h->rows + 1, sizeof *h->holder) ||
-        lf_vec_reserve((void **)&h->count, &h->count_cap, h->rows + 1, sizeof *h->count))
+        lf_vec_reserve((void **)&h->count, &h->count_cap, h->rows + 1, sizeof *h->count)) {
+        int deleted;
+        JLD(deleted, h->index, (Word_t)owner); /* no row: the owner stays unknown */
+        (void)deleted;
         return -1;
+    }
     h->count[h->rows] = 0;
     *slot = ++h->rows;
     return 0;

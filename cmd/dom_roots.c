@@ -208,3 +208,8 @@ void dom_roots_write(dom_roots *r, out_writer *w, uint32_t node, uint32_t via)
     char buf[4096];
     out_str(w, buf, dom_roots_text(r, node, via, buf, sizeof buf));
 }
+
+int dom_roots_failed(const dom_roots *r)
+{
+    return r->held_failed;
+}

@@ -19,7 +19,7 @@ typedef struct dom_roots {
     uint32_t *by_node;   /* root indices by node, then index; NULL until asked */
     int failed;          /* no memory for by_node: scan the roots instead */
     dom_held held;       /* holders of the top owners no root names */
-    int held_failed;     /* no memory for them: such owners name no roots */
+    int held_failed;     /* no memory for them: such owners name no roots (an error) */
     /* Top owners the listing will show (dom_roots_expect): the first one
      * that no root names has their holders looked for in one pass. */
     uint32_t *expected;
@@ -34,6 +34,9 @@ size_t dom_roots_text(dom_roots *r, uint32_t node, uint32_t via, char *buf, size
 /* Says that node, a top owner, will be shown. Optional: an owner not said
  * costs a pass over the edges of its own. */
 void dom_roots_expect(dom_roots *r, uint32_t node);
+/* Whether some field was written short for want of memory (a top owner's
+ * holders): the output is then incomplete, an error. */
+int dom_roots_failed(const dom_roots *r);
 void dom_roots_free(dom_roots *r);
 
 #endif

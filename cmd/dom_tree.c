@@ -376,6 +376,8 @@ int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o
     lf_big_free(k.sum);
     lf_big_free(k.groups);
     lf_top_view_free(&k.view);
+    if (!rc && (dom_roots_failed(&k.roots) || lf_holders_failed(&k.holders)))
+        rc = -1; /* a field written short */
     dom_roots_free(&k.roots);
     lf_holders_free(&k.holders);
     return rc;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/v8/v8_values.h"
 #include "cli.h"
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
@@ -91,6 +92,17 @@ static const char *kind_name(uint8_t kind)
     }
 }
 
+/* What the kind cell says of edge e: the source's own edge type when the
+ * snapshot kept it (a file converted from V8 says "property" where V8 did),
+ * else weak or the lf kind. */
+static const char *edge_kind_cell(const lf_snapshot *s, uint64_t e, uint8_t kind)
+{
+    uint8_t type;
+    if (s->source_format == LF_FORMAT_V8 && lf_snapshot_edge_types(s, e, e + 1, &type))
+        return lf_v8_edge_type_name(type);
+    return lf_edge_is_weak(s->edge_target[e]) ? "weak" : kind_name(kind);
+}
+
 int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
@@ -104,7 +116,7 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
         if (kind == LF_EDGE_KIND_ELEMENT && shown++ >= c->elements)
             continue;
         size_t n = lf_snapshot_label_text(s, kind, raw, label, sizeof label);
-        const char *k = lf_edge_is_weak(s->edge_target[e]) ? "weak" : kind_name(kind);
+        const char *k = edge_kind_cell(s, e, kind);
         inspect_cells(c, kind == LF_EDGE_KIND_ELEMENT ? "element" : "edge",
                       kind == LF_EDGE_KIND_ELEMENT ? raw : UINT64_MAX, label, n, k, NULL, 0);
         inspect_object(c, lf_edge_node(s->edge_target[e]));

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
+#include "../core/base/bigmem.h"
 #include "../core/model/edge_offsets.h"
 #include "commands.h"
 #include "suggest.h"
@@ -53,6 +55,11 @@ int main(int argc, char **argv)
     const char *wide = getenv("LEAKFIND_WIDE_OFFSETS");
     if (wide && strcmp(wide, "1") == 0)
         lf_edge_offsets_wide_from = 0;
+    /* For tests only (tests/cli/oom_cases.sh): big allocations fail from the
+     * N-th on, to prove every failure is an error, never a short answer. */
+    const char *fail = getenv("LEAKFIND_FAIL_BIG_ALLOC");
+    if (fail && *fail)
+        lf_big_fail_from(strtoull(fail, NULL, 10));
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -70,6 +77,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) != 0)
             continue;
         int rc = commands[i].run(argc - 1, argv + 1);
+        /* Rows a writer could not keep make a short answer, not a success. */
+        if (out_lost_output() && (rc == EXIT_OK || rc == EXIT_CONDITION)) {
+            cli_message("error", "out of memory: the output is incomplete");
+            return EXIT_SYSTEM;
+        }
         /* Data that never reached stdout is an error, not a success. */
         if (fflush(stdout) != 0 || ferror(stdout)) {
             cli_message("error", "writing output: %s", strerror(errno ? errno : EIO));

@@ -1,13 +1,16 @@
 /* output.c - table, TSV and JSON Lines writers. A table is buffered so its
  * columns can be aligned; TSV and JSON stream. */
 #include "output.h"
+#include "out_table.h"
+#include "out_text.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct cell {
-    char *text;     /* table mode: the rendered cell */
+    size_t at;      /* table mode: the rendered cell, text.p[at .. at + len) */
+    size_t len;
     size_t width;   /* display width (UTF-8 code points) */
 } cell;
 
@@ -18,48 +21,40 @@ struct out_writer {
     int ncols;
     int col;             /* next column in the current row */
     unsigned indent;
+    out_buf row;         /* TSV and JSON: the row being made, written whole at its end */
+    out_buf keys;        /* JSON: each column's "name": */
+    size_t *key_at;      /* column -> its key in keys, ncols + 1 entries */
     /* table mode */
+    out_buf text;        /* the cells' texts, one after another */
     cell *cells;
     size_t cell_count, cell_cap;
 };
 
-void out_write_tsv_escaped(FILE *f, const char *s, size_t len)
+/* Set when a writer dropped output for want of memory (out_lost_output). */
+static int lost_output;
+
+int out_lost_output(void)
 {
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        switch (c) {
-        case '\t': fputs("\\t", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\\': fputs("\\\\", f); break;
-        default: putc(c, f);
-        }
-    }
+    return lost_output;
 }
 
-/* html: also <, > and & as \u escapes, so that the string cannot end or
- * open anything in an HTML page it is embedded in. */
+/* s written through f by runs between the bytes that need escaping. */
+void out_write_tsv_escaped(FILE *f, const char *s, size_t len)
+{
+    out_buf b = {0};
+    out_buf_tsv(&b, s, len);
+    lost_output |= b.failed;
+    fwrite(b.p ? b.p : "", 1, b.len, f);
+    out_buf_free(&b);
+}
+
 static void write_json_string(FILE *f, const char *s, size_t len, int html)
 {
-    putc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            putc('\\', f);
-            putc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c == '\r') {
-            fputs("\\r", f);
-        } else if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
-            fprintf(f, "\\u%04x", c);
-        } else {
-            putc(c, f);
-        }
-    }
-    putc('"', f);
+    out_buf b = {0};
+    out_buf_json(&b, s, len, html);
+    lost_output |= b.failed;
+    fwrite(b.p ? b.p : "", 1, b.len, f);
+    out_buf_free(&b);
 }
 
 void out_write_json_string(FILE *f, const char *s, size_t len)
@@ -67,24 +62,68 @@ void out_write_json_string(FILE *f, const char *s, size_t len)
     write_json_string(f, s, len, 0);
 }
 
+/* html: also <, > and & as \u escapes, so that the string cannot end or
+ * open anything in an HTML page it is embedded in. */
 void out_write_json_string_html(FILE *f, const char *s, size_t len)
 {
     write_json_string(f, s, len, 1);
 }
 
+/* JSON: the "name": of each column, escaped once. */
+static int make_keys(out_writer *w)
+{
+    w->key_at = malloc(((size_t)w->ncols + 1) * sizeof *w->key_at);
+    if (!w->key_at)
+        return -1;
+    for (int i = 0; i < w->ncols; i++) {
+        w->key_at[i] = w->keys.len;
+        out_buf_json(&w->keys, w->cols[i].name, strlen(w->cols[i].name), 0);
+        out_buf_put(&w->keys, ":", 1);
+    }
+    w->key_at[w->ncols] = w->keys.len;
+    return w->keys.failed ? -1 : 0;
+}
+
+/* Rows go to the stream in blocks of about this many bytes: one stdio call
+ * per row cost as much as making the row. Nothing else writes to the
+ * stream between out_begin and out_end. */
+enum { FLUSH_AT = 64 * 1024 };
+
+/* The rows made so far go to the stream. */
+static void flush_rows(out_writer *w)
+{
+    lost_output |= w->row.failed;
+    if (w->row.len)
+        fwrite(w->row.p, 1, w->row.len, w->f);
+    w->row.len = 0;
+    w->row.failed = 0;
+}
+
+static void row_done(out_writer *w)
+{
+    if (w->row.len >= FLUSH_AT)
+        flush_rows(w);
+}
+
 out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols)
 {
     out_writer *w = calloc(1, sizeof *w);
-    if (!w)
+    if (!w) {
+        lost_output = 1;
         return NULL;
+    }
     w->f = f;
     w->format = format;
     w->cols = cols;
     w->ncols = ncols;
+    if (format == OUT_JSON && make_keys(w))
+        lost_output = 1;
     if (format == OUT_TSV) {
-        for (int i = 0; i < ncols; i++)
-            fprintf(f, "%s%s", i ? "\t" : "", cols[i].name);
-        putc('\n', f);
+        for (int i = 0; i < ncols; i++) {
+            out_buf_put(&w->row, "\t", i ? 1 : 0);
+            out_buf_put(&w->row, cols[i].name, strlen(cols[i].name));
+        }
+        out_buf_put(&w->row, "\n", 1);
     } else if (format == OUT_TABLE) {
         for (int i = 0; i < ncols; i++)
             out_cstr(w, cols[i].name);
@@ -106,33 +145,36 @@ static void table_cell(out_writer *w, const char *s, size_t len)
     if (w->cell_count == w->cell_cap) {
         size_t cap = w->cell_cap ? w->cell_cap * 2 : 256;
         cell *c = realloc(w->cells, cap * sizeof *c);
-        if (!c)
-            return; /* the row comes out short; the caller's flush check reports memory */
+        if (!c) {
+            lost_output = 1; /* the row comes out short: main reports memory */
+            return;
+        }
         w->cells = c;
         w->cell_cap = cap;
     }
     size_t pad = 2 * (size_t)w->indent;
-    char *text = malloc(len + pad + 1);
-    if (!text)
+    if (out_buf_reserve(&w->text, len + pad)) {
+        lost_output = 1;
         return;
+    }
+    char *text = w->text.p + w->text.len;
     memset(text, ' ', pad);
     for (size_t i = 0; i < len; i++) /* a table is for eyes: control bytes become '?' */
         text[pad + i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    text[pad + len] = '\0';
-    w->cells[w->cell_count].text = text;
-    w->cells[w->cell_count].width = pad + display_width(s, len);
+    w->cells[w->cell_count] = (cell){w->text.len, len + pad, pad + display_width(s, len)};
+    w->text.len += len + pad;
     w->cell_count++;
     w->indent = 0;
 }
 
 static void begin_cell(out_writer *w)
 {
-    if (w->format == OUT_TSV && w->col > 0)
-        putc('\t', w->f);
+    if (w->format == OUT_TSV && w->col > 0 && out_buf_reserve(&w->row, 1) == 0)
+        w->row.p[w->row.len++] = '\t';
     if (w->format == OUT_JSON) {
-        fputs(w->col == 0 ? "{" : ",", w->f);
-        out_write_json_string(w->f, w->cols[w->col].name, strlen(w->cols[w->col].name));
-        putc(':', w->f);
+        out_buf_put(&w->row, w->col == 0 ? "{" : ",", 1);
+        if (w->key_at)
+            out_buf_put(&w->row, w->keys.p + w->key_at[w->col], w->key_at[w->col + 1] - w->key_at[w->col]);
     }
 }
 
@@ -145,11 +187,34 @@ static void emit(out_writer *w, const char *text, size_t len, int json_quoted)
     } else {
         begin_cell(w);
         if (w->format == OUT_TSV)
-            out_write_tsv_escaped(w->f, text, len);
+            out_buf_tsv(&w->row, text, len);
         else if (json_quoted)
-            out_write_json_string(w->f, text, len);
+            out_buf_json(&w->row, text, len, 0);
         else
-            fwrite(text, 1, len, w->f);
+            out_buf_put(&w->row, text, len);
+    }
+    w->col++;
+}
+
+/* emit for text that needs no escape (numbers, ids, null): no scan;
+ * quoted: a string in JSON (an id). */
+static void emit_safe(out_writer *w, const char *text, size_t len, int quoted)
+{
+    if (w->col >= w->ncols)
+        return;
+    if (w->format == OUT_TABLE) {
+        table_cell(w, text, len);
+    } else if (out_buf_reserve(&w->row, len + 3 + (w->key_at ? w->key_at[w->col + 1] - w->key_at[w->col] : 0)) == 0) {
+        begin_cell(w);
+        quoted &= w->format == OUT_JSON;
+        char *p = w->row.p + w->row.len;
+        if (quoted)
+            *p++ = '"';
+        for (size_t i = 0; i < len; i++) /* short: a call to memcpy cost more */
+            *p++ = text[i];
+        if (quoted)
+            *p++ = '"';
+        w->row.len = (size_t)(p - w->row.p);
     }
     w->col++;
 }
@@ -166,8 +231,11 @@ void out_u64_list(out_writer *w, const uint64_t *v, size_t n)
     const int json = w->format == OUT_JSON;
     if (json)
         buf[o++] = '[';
-    for (size_t i = 0; i < n && o + 24 < sizeof buf; i++)
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%" PRIu64, i ? "," : "", v[i]);
+    for (size_t i = 0; i < n && o + 24 < sizeof buf; i++) {
+        if (i)
+            buf[o++] = ',';
+        o += out_u64_text(buf + o, v[i]);
+    }
     if (json)
         buf[o++] = ']';
     emit(w, buf, o, 0);
@@ -179,14 +247,14 @@ void out_cstr(out_writer *w, const char *s)
 }
 
 /* Table numbers get thousands separators; TSV and JSON plain digits. */
-static void emit_number(out_writer *w, const char *digits)
+static void emit_number(out_writer *w, const char *digits, size_t len)
 {
     if (w->format != OUT_TABLE) {
-        emit(w, digits, strlen(digits), 0);
+        emit_safe(w, digits, len, 0);
         return;
     }
     char buf[48];
-    size_t len = strlen(digits), o = 0, start = (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
+    size_t o = 0, start = (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
     for (size_t i = 0; i < len; i++) {
         buf[o++] = digits[i];
         size_t left = len - 1 - i;
@@ -199,16 +267,21 @@ static void emit_number(out_writer *w, const char *digits)
 void out_u64(out_writer *w, uint64_t v)
 {
     char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    emit_number(w, buf);
+    emit_number(w, buf, out_u64_text(buf, v));
 }
 
 void out_i64(out_writer *w, int64_t v)
 {
     char buf[24];
+    size_t n = 0;
     /* a table shows growth with an explicit sign */
-    snprintf(buf, sizeof buf, w->format == OUT_TABLE && v > 0 ? "+%" PRId64 : "%" PRId64, v);
-    emit_number(w, buf);
+    if (v < 0)
+        buf[n++] = '-';
+    else if (v > 0 && w->format == OUT_TABLE)
+        buf[n++] = '+';
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    n += out_u64_text(buf + n, mag);
+    emit_number(w, buf, n);
 }
 
 /* "136.8 KiB": binary units, one decimal, bytes below 1 KiB. */
@@ -260,28 +333,32 @@ void out_bytes_delta(out_writer *w, int64_t v)
 
 void out_pct(out_writer *w, double v)
 {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%.2f", v);
+    char buf[40];
+    size_t n = out_fixed2_text(buf, v);
     if (w->format == OUT_TABLE)
-        snprintf(buf + n, sizeof buf - (size_t)n, "%%");
-    emit(w, buf, strlen(buf), 0);
+        buf[n++] = '%';
+    emit_safe(w, buf, n, 0);
 }
 
 void out_real(out_writer *w, double v, int decimals)
 {
     char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    emit(w, buf, strlen(buf), 0);
+    int n = snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    emit(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, 0);
 }
 
 void out_id(out_writer *w, uint64_t id, int at_style)
 {
     char buf[24];
-    if (at_style)
-        snprintf(buf, sizeof buf, "@%" PRIu64, id);
-    else
-        snprintf(buf, sizeof buf, "0x%" PRIx64, id);
-    emit(w, buf, strlen(buf), 1);
+    size_t n;
+    if (at_style) {
+        buf[0] = '@';
+        n = 1 + out_u64_text(buf + 1, id);
+    } else {
+        buf[0] = '0', buf[1] = 'x';
+        n = 2 + out_hex_text(buf + 2, id);
+    }
+    emit_safe(w, buf, n, 1);
 }
 
 void out_bool(out_writer *w, int v)
@@ -295,9 +372,9 @@ void out_bool(out_writer *w, int v)
 void out_null(out_writer *w)
 {
     if (w->format == OUT_JSON)
-        emit(w, "null", 4, 0);
+        emit_safe(w, "null", 4, 0);
     else
-        emit(w, "", 0, 0);
+        emit_safe(w, "", 0, 0);
 }
 
 void out_indent(out_writer *w, unsigned depth)
@@ -310,9 +387,11 @@ void out_row_end(out_writer *w)
     while (w->col < w->ncols)
         out_null(w);
     if (w->format == OUT_JSON)
-        fputs("}\n", w->f);
+        out_buf_put(&w->row, "}\n", 2);
     else if (w->format == OUT_TSV)
-        putc('\n', w->f);
+        out_buf_put(&w->row, "\n", 1);
+    if (w->format != OUT_TABLE)
+        row_done(w);
     w->col = 0;
 }
 
@@ -321,40 +400,78 @@ static int is_numeric(out_type t)
     return t == OUT_U64 || t == OUT_I64 || t == OUT_PCT || t == OUT_REAL;
 }
 
+/* n spaces onto b. */
+static void put_spaces(out_buf *b, size_t n)
+{
+    static const char spaces[] = "                                ";
+    for (; n > 0; n -= n < 32 ? n : 32)
+        out_buf_put(b, spaces, n < 32 ? n : 32);
+}
+
+/* Each column as wide as its widest cell. */
+static size_t *column_widths(const out_writer *w, size_t rows)
+{
+    size_t *width = calloc((size_t)w->ncols, sizeof *width);
+    for (size_t r = 0; width && r < rows; r++)
+        for (int c = 0; c < w->ncols; c++) {
+            size_t cw = w->cells[r * (size_t)w->ncols + (size_t)c].width;
+            if (cw > width[c])
+                width[c] = cw;
+        }
+    return width;
+}
+
+/* A table's rows, aligned (numbers to the right, text to the left) and
+ * fitted to the terminal (out_table.h). */
+static void write_table(out_writer *w)
+{
+    size_t rows = w->cell_count / (size_t)w->ncols;
+    size_t *width = column_widths(w, rows);
+    int *numeric = calloc((size_t)w->ncols, sizeof *numeric), *whole = calloc((size_t)w->ncols, sizeof *whole);
+    if (!width || !numeric || !whole) {
+        free(width), free(numeric), free(whole);
+        lost_output = 1;
+        return;
+    }
+    for (int c = 0; c < w->ncols; c++) { /* numbers and ids are never cut */
+        numeric[c] = is_numeric(w->cols[c].type);
+        whole[c] = numeric[c] || w->cols[c].type == OUT_ID;
+    }
+    out_table_fit(width, whole, w->ncols, out_table_limit());
+    for (size_t r = 0; r < rows; r++) {
+        for (int c = 0; c < w->ncols; c++) {
+            const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)c];
+            if (c > 0)
+                out_buf_put(&w->row, "  ", 2);
+            if (numeric[c]) {
+                put_spaces(&w->row, width[c] - x->width);
+                out_buf_put(&w->row, w->text.p + x->at, x->len);
+                continue;
+            }
+            size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[c]);
+            if (c < w->ncols - 1)
+                put_spaces(&w->row, width[c] - shown);
+        }
+        out_buf_put(&w->row, "\n", 1);
+        row_done(w);
+    }
+    free(width);
+    free(numeric);
+    free(whole);
+}
+
 void out_end(out_writer *w)
 {
     if (!w)
         return;
-    if (w->format == OUT_TABLE && w->ncols > 0) {
-        size_t rows = w->cell_count / (size_t)w->ncols;
-        size_t *width = calloc((size_t)w->ncols, sizeof *width);
-        for (size_t r = 0; width && r < rows; r++)
-            for (int c = 0; c < w->ncols; c++) {
-                size_t cw = w->cells[r * (size_t)w->ncols + (size_t)c].width;
-                if (cw > width[c])
-                    width[c] = cw;
-            }
-        for (size_t r = 0; width && r < rows; r++) {
-            for (int c = 0; c < w->ncols; c++) {
-                const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)c];
-                size_t pad = width[c] - x->width;
-                int last = c == w->ncols - 1;
-                if (c > 0)
-                    fputs("  ", w->f);
-                if (is_numeric(w->cols[c].type)) {
-                    fprintf(w->f, "%*s%s", (int)pad, "", x->text);
-                } else {
-                    fputs(x->text, w->f);
-                    if (!last)
-                        fprintf(w->f, "%*s", (int)pad, "");
-                }
-            }
-            putc('\n', w->f);
-        }
-        free(width);
-    }
-    for (size_t i = 0; i < w->cell_count; i++)
-        free(w->cells[i].text);
+    if (w->format == OUT_TABLE && w->ncols > 0)
+        write_table(w);
+    flush_rows(w);
+    lost_output |= w->text.failed;
+    out_buf_free(&w->row);
+    out_buf_free(&w->keys);
+    out_buf_free(&w->text);
+    free(w->key_at);
     free(w->cells);
     free(w);
 }

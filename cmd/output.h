@@ -48,6 +48,9 @@ void out_indent(out_writer *w, unsigned depth);
 void out_row_end(out_writer *w);
 /* Flushes (a table is aligned and printed here) and frees. */
 void out_end(out_writer *w);
+/* Whether some writer dropped output for want of memory: the command's
+ * answer is then incomplete (cmd/main.c makes that exit 4). */
+int out_lost_output(void);
 
 /* Escaping helpers shared with commands that write their own shapes. */
 void out_write_tsv_escaped(FILE *f, const char *s, size_t len);

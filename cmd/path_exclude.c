@@ -8,13 +8,8 @@
 #include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "../core/base/vec.h"
 #include "../core/base/bigmem.h"
-
-/* spec "CLASS.FIELD" names class cls. */
-static int class_matches(lf_str cls, const char *spec)
-{
-    const char *dot = strrchr(spec, '.');
-    return cls.len == (size_t)(dot - spec) && memcmp(cls.ptr, spec, cls.len) == 0;
-}
+#include "class_match.h"
+#include "cli.h"
 
 /* Kinds and labels of node's edges, decoded once whatever the reader keeps. */
 static void node_labels(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label)
@@ -30,14 +25,16 @@ static void node_labels(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint
     }
 }
 
-static int excluded_label(const lf_snapshot *s, lf_str cls, const char *const *spec,
+/* Whether an edge of an object whose class the specs in spec_bits name
+ * carries an excluded field. */
+static int excluded_label(const lf_snapshot *s, uint32_t spec_bits, const char *const *spec,
                           unsigned spec_count, uint8_t kind, uint32_t label)
 {
     char text[512];
     size_t n = lf_snapshot_label_text(s, kind, label, text, sizeof text);
     for (unsigned i = 0; i < spec_count; i++) {
         const char *field = strrchr(spec[i], '.') + 1;
-        if (class_matches(cls, spec[i]) && n == strlen(field) && memcmp(text, field, n) == 0)
+        if ((spec_bits >> i & 1) && n == strlen(field) && memcmp(text, field, n) == 0)
             return 1;
     }
     return 0;
@@ -50,11 +47,11 @@ static int add_node(path_exclusions *x, uint64_t *cap, const lf_snapshot *s, uin
                     uint64_t *key)
 {
     uint64_t first = lf_snapshot_edges_begin(s, node), n = lf_snapshot_edges_end(s, node) - first;
-    lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
+    const uint32_t spec_bits = x->class_named[s->object_class[node]];
     node_labels(s, node, kind, label);
     for (uint64_t i = 0; i < n; i++)
         key[i] = (uint64_t)lf_edge_node(s->edge_target[first + i]) << 1 |
-                 !excluded_label(s, cls, spec, spec_count, kind[i], label[i]);
+                 !excluded_label(s, spec_bits, spec, spec_count, kind[i], label[i]);
     if (lf_sort_u64(key, n))
         return -1;
     for (uint64_t i = 0; i < n; i++) {
@@ -72,7 +69,7 @@ static int add_node(path_exclusions *x, uint64_t *cap, const lf_snapshot *s, uin
     return 0;
 }
 
-static uint64_t largest_degree(const lf_snapshot *s, const uint8_t *class_named)
+static uint64_t largest_degree(const lf_snapshot *s, const uint32_t *class_named)
 {
     uint64_t most = 1;
     for (uint32_t v = 0; v < s->object_count; v++)
@@ -81,29 +78,51 @@ static uint64_t largest_degree(const lf_snapshot *s, const uint8_t *class_named)
     return most;
 }
 
+/* Each spec's classes (class_match.h) as bit i of class_named. */
+static int name_classes(path_exclusions *x, const lf_snapshot *s, const char *const *spec, unsigned spec_count)
+{
+    x->class_named = calloc(s->class_count ? s->class_count : 1, sizeof *x->class_named);
+    if (!x->class_named) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    for (unsigned i = 0; i < spec_count; i++) {
+        uint8_t *match;
+        uint32_t matched;
+        int rc = class_choose(s, "--exclude", spec[i], (size_t)(strrchr(spec[i], '.') - spec[i]), &match, &matched);
+        if (rc != EXIT_OK)
+            return rc;
+        for (uint32_t c = 0; c < s->class_count; c++)
+            x->class_named[c] |= (uint32_t)match[c] << i;
+        free(match);
+    }
+    return EXIT_OK;
+}
+
 int path_exclusions_build(path_exclusions *x, const lf_snapshot *s, const char *const *spec,
                           unsigned spec_count)
 {
     memset(x, 0, sizeof *x);
     x->s = s;
-    x->class_named = calloc(s->class_count ? s->class_count : 1, 1);
-    if (!x->class_named)
-        return -1;
-    for (uint32_t c = 0; c < s->class_count; c++)
-        for (unsigned i = 0; i < spec_count; i++)
-            x->class_named[c] |= (uint8_t)class_matches(lf_snapshot_class_name(s, c), spec[i]);
+    int rc = name_classes(x, s, spec, spec_count);
+    if (rc != EXIT_OK)
+        return rc;
     uint64_t most = largest_degree(s, x->class_named), cap = 0;
     uint8_t *kind = malloc(most);
     uint32_t *label = malloc(most * sizeof *label);
     uint64_t *key = malloc(most * sizeof *key);
-    int rc = kind && label && key ? 0 : -1;
-    for (uint32_t v = 0; v < s->object_count && rc == 0; v++)
+    int failed = kind && label && key ? 0 : -1;
+    for (uint32_t v = 0; v < s->object_count && !failed; v++)
         if (x->class_named[s->object_class[v]])
-            rc = add_node(x, &cap, s, v, spec, spec_count, kind, label, key);
+            failed = add_node(x, &cap, s, v, spec, spec_count, kind, label, key);
     free(kind);
     free(label);
     free(key);
-    return rc ? rc : lf_sort_u64(x->step, x->step_count);
+    if (!failed)
+        failed = lf_sort_u64(x->step, x->step_count);
+    if (failed)
+        cli_message("error", "out of memory");
+    return failed ? EXIT_SYSTEM : EXIT_OK;
 }
 
 int path_exclusions_follow(void *ctx, uint32_t from, uint32_t to)

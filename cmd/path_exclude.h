@@ -16,12 +16,13 @@
 
 typedef struct path_exclusions {
     const lf_snapshot *s;
-    uint8_t *class_named;   /* class space: 1 when an --exclude names the class */
+    uint32_t *class_named;  /* class space: bit i set when --exclude i names the class */
     uint64_t *step;         /* sorted from << 32 | to */
     uint64_t step_count;
 } path_exclusions;
 
-/* 0, or -1 when out of memory. */
+/* EXIT_OK; or, after the message, EXIT_USAGE (a class name several
+ * classes end with, class_match.h) or EXIT_SYSTEM (memory). At most 32 specs. */
 int path_exclusions_build(path_exclusions *x, const lf_snapshot *s, const char *const *spec,
                           unsigned spec_count);
 /* lf_edge_filter: 1 to follow from -> to. */

@@ -184,6 +184,8 @@ int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, cons
         rc = write_one(f, s, t, &roots, &list->item[i]);
     }
     fputs("]}", f);
+    if (!rc && dom_roots_failed(&roots))
+        rc = -1;
     dom_roots_free(&roots);
     return rc;
 }

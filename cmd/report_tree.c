@@ -229,7 +229,7 @@ static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v
 
 /* [parent, label, field, shallow, retained, id, more]: more is the count a
  * "more" node stands for, else 0. */
-static void write_rows(FILE *f, tree *t)
+static int write_rows(FILE *f, tree *t)
 {
     const lf_snapshot *s = t->s;
     lf_holders h;
@@ -267,8 +267,10 @@ static void write_rows(FILE *f, tree *t)
         report_json_id(f, s, n->node);
         fputs(",0]", f);
     }
+    int rc = dom_roots_failed(&roots) || lf_holders_failed(&h) ? -1 : 0;
     dom_roots_free(&roots);
     lf_holders_free(&h);
+    return rc;
 }
 
 int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
@@ -277,7 +279,7 @@ int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
     int rc = build(&t, nodes);
     if (!rc) {
         fprintf(f, "{\"limit\":%u,\"rows\":[", nodes);
-        write_rows(f, &t);
+        rc = write_rows(f, &t);
         fputs("]}", f);
     }
     lf_big_free(t.out);

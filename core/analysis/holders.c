@@ -19,6 +19,17 @@ void lf_holders_init(lf_holders *h, const lf_snapshot *s)
     h->budget = (uint64_t)s->object_count + s->edge_count + s->root_count;
     h->kind = NULL;
     h->label = NULL;
+    h->failed = 0;
+}
+
+void lf_holders_expect_all(lf_holders *h)
+{
+    h->budget = 0;
+}
+
+int lf_holders_failed(const lf_holders *h)
+{
+    return h->failed;
 }
 
 void lf_holders_free(lf_holders *h)
@@ -31,7 +42,7 @@ void lf_holders_free(lf_holders *h)
 
 /* One question: the first root of a top-level node, or the edge
  * lf_snapshot_find_edge finds from the dominator. */
-static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
+static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work, int *failed)
 {
     lf_holder out = {LF_EDGE_KIND_NONE, 0};
     uint32_t d = s->idom[node];
@@ -53,7 +64,8 @@ static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work)
         return out;
     if (lf_labels_from_start(s))
         *work += e - first;
-    lf_snapshot_edge_info(s, e, &out.kind, &out.label);
+    if (lf_snapshot_edge_info(s, e, &out.kind, &out.label))
+        *failed = 1;
     return out;
 }
 
@@ -97,7 +109,8 @@ static int label_children(lf_holders *h, uint32_t d, uint64_t places, lf_label_s
             h->kind[v] = x->kind[place];
             h->label[v] = x->label[place];
         } else {
-            lf_snapshot_edge_info(s, first + place, &h->kind[v], &h->label[v]);
+            if (lf_snapshot_edge_info(s, first + place, &h->kind[v], &h->label[v]))
+                return -1;
         }
     }
     return 0;
@@ -127,7 +140,7 @@ static int build_table(lf_holders *h)
             /* places would not fit a label: ask for each (never seen) */
             uint64_t ignored = 0;
             for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {
-                lf_holder o = ask_one(s, s->domtree_child[i], &ignored);
+                lf_holder o = ask_one(s, s->domtree_child[i], &ignored, &h->failed);
                 h->kind[s->domtree_child[i]] = o.kind;
                 h->label[s->domtree_child[i]] = o.label;
             }
@@ -149,5 +162,5 @@ lf_holder lf_holders_get(lf_holders *h, uint32_t node)
         h->budget = UINT64_MAX; /* out of memory: go on one question at a time */
     if (h->kind)
         return (lf_holder){h->kind[node], h->label[node]};
-    return ask_one(h->s, node, &h->work);
+    return ask_one(h->s, node, &h->work, &h->failed);
 }

@@ -28,11 +28,18 @@ typedef struct lf_holders {
     uint64_t work, budget;    /* edges scanned or decoded one by one, and the limit */
     uint8_t *kind;            /* node -> holder kind, once the pass has run */
     uint32_t *label;          /* node -> holder label */
+    int failed;               /* some answer lacks its label for want of memory */
 } lf_holders;
 
 void lf_holders_init(lf_holders *h, const lf_snapshot *s);
+/* Questions about most objects are coming (a full listing): the table is
+ * made at the first, without first asking one by one. */
+void lf_holders_expect_all(lf_holders *h);
 /* The holder of node, which must be reachable (its idom not LF_NODE_NONE). */
 lf_holder lf_holders_get(lf_holders *h, uint32_t node);
+/* Whether some answer so far came without its label for want of memory:
+ * output made of them is incomplete, an error for the caller to report. */
+int lf_holders_failed(const lf_holders *h);
 void lf_holders_free(lf_holders *h);
 
 #endif

@@ -137,7 +137,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
     lf_big_free(stack);
     lf_big_free(dictionary);
     *count_out = count;
-    return 0;
+    return lf_holders_failed(holders) ? lf_fail_nomem(err, "matching owners") : 0;
 }
 
 int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err)

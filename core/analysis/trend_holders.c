@@ -323,7 +323,8 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
         (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
         (h->by_id && series > 0 &&
-         count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)))
+         count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
+        lf_holders_failed(&holders))
         rc = lf_fail_nomem(err, "trend holders");
 out:
     lf_collections_free(&coll);

@@ -229,9 +229,29 @@ static int should_store(size_t bytes)
     return store_on && bytes >= spill_min;
 }
 
+static uint64_t fail_at; /* lf_big_fail_from: calls left before failing, 0: off */
+
+void lf_big_fail_from(uint64_t call)
+{
+    __atomic_store_n(&fail_at, call, __ATOMIC_RELAXED);
+}
+
+/* Whether this call is one lf_big_fail_from makes fail (1 stays 1: every
+ * later call fails too). */
+static int injected_failure(void)
+{
+    uint64_t left = __atomic_load_n(&fail_at, __ATOMIC_RELAXED);
+    while (left > 1 && !__atomic_compare_exchange_n(&fail_at, &left, left - 1, 0, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED)) {
+    }
+    return left == 1;
+}
+
 /* A fresh spill file reads as zeros: lf_big_calloc needs no clearing. */
 static void *big_alloc(size_t bytes, int zeroed, int result)
 {
+    if (injected_failure())
+        return NULL;
     int started = 0;
     uint64_t need = 0;
     pthread_mutex_lock(&lock);
@@ -326,6 +346,8 @@ static void *big_realloc(void *p, size_t bytes, int result)
 {
     if (!p)
         return big_alloc(bytes, 0, result);
+    if (injected_failure())
+        return NULL;
     int started = 0;
     uint64_t need = 0;
     pthread_mutex_lock(&lock);

@@ -52,6 +52,11 @@ void lf_big_advise(void *p, size_t bytes);
  * any big allocation; dir is copied. */
 void lf_big_set_budget(uint64_t budget, const char *dir);
 
+/* For tests only (cmd/main.c: LEAKFIND_FAIL_BIG_ALLOC): the call-th big
+ * allocation or reallocation from now on (1: the next) and every later one
+ * fail as when memory runs out; 0 (the default) turns this off. */
+void lf_big_fail_from(uint64_t call);
+
 /* Told once, when spilling starts: about how many bytes the arrays need, the
  * budget, the directory. cmd/ says it; library code never prints. */
 typedef void lf_big_notice(uint64_t need, uint64_t budget, const char *dir);

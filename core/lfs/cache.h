@@ -14,8 +14,10 @@
  * caches written by an older leakfind are not trusted. */
 /* 2: allocation sites; 3: non-owning edges counted; 4: thread names
  * unquoted; 5: class loaders; 6: 4-byte sizes (format 1.2), which an older
- * cache would have widened into memory on every open */
-#define LF_CACHE_GENERATION 6
+ * cache would have widened into memory on every open; 7: V8 edge types
+ * (ETYP, format 1.3), without which inspect on a cache says "weak" for a
+ * non-owning property edge */
+#define LF_CACHE_GENERATION 7
 
 /* Fills key for the regular file open on fd read with opt. Returns 0 or -1
  * (err; a pipe or device has no key). */

@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 2
+#define LFS_VERSION_MINOR 3
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -47,7 +47,13 @@ enum lfs_chunk_id {
     /* 1.2: u32 edge offsets, objects+1, in place of EOFF when the edges fit
      * (a 1.1 reader then refuses the file for lack of EOFF) */
     LFS_EOF4 = LFS_FOURCC('E', 'O', 'F', '4'),
+    /* 1.3, optional: u8 edge -> the source's own edge type (V8: context,
+     * element, property, internal, hidden, shortcut, weak, other = 0..7) */
+    LFS_ETYP = LFS_FOURCC('E', 'T', 'Y', 'P'),
 };
+
+/* ETYP values are below this (V8's seven types and "other"). */
+#define LFS_EDGE_TYPE_COUNT 8
 
 /* META chunk: little-endian u64 fields in this order. Readers accept a longer
  * META (fields appended by later minor versions) and treat missing trailing

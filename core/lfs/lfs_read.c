@@ -270,7 +270,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 /* Every chunk this reader knows, in table order; the checks' limits and the
  * expected counts are filled in from META. */
 enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_OSH4, C_OSHB, C_EOFF, C_EOF4,
-       C_ETGT, C_ELBL, C_EKND, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
+       C_ETGT, C_ELBL, C_EKND, C_ETYP, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
        C_RET4, C_RETB, C_DTOF, C_DTCH, C_COUNT };
 
 static const chunk_in chunk_kinds[C_COUNT] = {
@@ -290,6 +290,7 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_ETGT] = {LFS_ETGT, "ETGT", 1, 4, 0, CHECK_U32_NODE_BELOW, 0, 0, 0, 0, 0, 0, 0},
     [C_ELBL] = {LFS_ELBL, "ELBL", 1, 4, 0, CHECK_NONE, 0, 0, 0, 0, 0, 0, 0},
     [C_EKND] = {LFS_EKND, "EKND", 1, 1, 0, CHECK_U8_BELOW, LF_EDGE_KIND_COUNT, 0, 0, 0, 0, 0, 0},
+    [C_ETYP] = {LFS_ETYP, "ETYP", 0, 1, 0, CHECK_U8_BELOW, LFS_EDGE_TYPE_COUNT, 0, 0, 0, 0, 0, 0},
     [C_ROOT] = {LFS_ROOT, "ROOT", 1, 16, 0, CHECK_ROOTS, 0, 0, 0, 0, 0, 0, 0},
     [C_ONAM] = {LFS_ONAM, "ONAM", 0, 8, 0, CHECK_NAMED, 0, 0, 0, 0, 0, 0, 0},
     [C_FRAM] = {LFS_FRAM, "FRAM", 0, 16, 0, CHECK_FRAMES, 0, 0, 0, 0, 0, 0, 0},
@@ -489,6 +490,7 @@ static int expect_graph(lfs_reading *r, lf_error *err)
     chunk[C_ETGT].limit = n;
     chunk[C_ELBL].elem_count = edges;
     chunk[C_EKND].elem_count = edges;
+    chunk[C_ETYP].elem_count = edges;
     chunk[C_ROOT].elem_count = roots;
     chunk[C_ROOT].limit = n;
     chunk[C_ROOT].limit2 = strings;
@@ -586,7 +588,7 @@ static int chunk_is_used(const lfs_reading *r, int c)
     default: break;
     }
     return !((c >= C_IDOM && !r->has_analysis) ||
-             ((c == C_ONAM || c == C_CLDR || c == C_EOFF || c == C_EOF4) && !r->chunk[c].present) ||
+             ((c == C_ONAM || c == C_CLDR || c == C_EOFF || c == C_EOF4 || c == C_ETYP) && !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));
 }
 
@@ -632,6 +634,8 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     out->edge_target = (const uint32_t *)(base + chunk[C_ETGT].offset);
     out->edge_label = (const uint32_t *)(base + chunk[C_ELBL].offset);
     out->edge_kind = (const uint8_t *)(base + chunk[C_EKND].offset);
+    if (chunk[C_ETYP].present)
+        out->edge_type = (const uint8_t *)(base + chunk[C_ETYP].offset);
     out->root = (const lf_root *)(base + chunk[C_ROOT].offset);
     if (chunk[C_CLDR].present)
         out->class_loader = (const uint32_t *)(base + chunk[C_CLDR].offset);

@@ -91,7 +91,8 @@ static uint32_t *named_pairs(const lf_snapshot *s)
  * how many. object_id, edge_kind and edge_label are passed apart: a snapshot
  * may keep them lazily (see lf_lazy_fields). */
 static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                            const uint32_t *edge_label, const void *edge_offset, int offsets_narrow,
+                            const uint32_t *edge_label, const uint8_t *edge_type, const void *edge_offset,
+                            int offsets_narrow,
                             const uint8_t *meta, const uint32_t *named, int has_sites, int has_samples,
                             int has_analysis, chunk_out chunk[LFS_MAX_CHUNKS])
 {
@@ -115,6 +116,8 @@ static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, con
     ADD(LFS_ETGT, s->edge_target, s->edge_count * 4);
     ADD(LFS_ELBL, edge_label, s->edge_count * 4);
     ADD(LFS_EKND, edge_kind, s->edge_count);
+    if (edge_type)
+        ADD(LFS_ETYP, edge_type, s->edge_count);
     ADD(LFS_ROOT, s->root, (uint64_t)s->root_count * sizeof(lf_root));
     ADD(LFS_ONAM, named, (uint64_t)s->named_count * 8);
     if (has_sites) {
@@ -204,8 +207,8 @@ static int write_file(int fd, const uint8_t *head, size_t head_len, const chunk_
 }
 
 static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const uint8_t *edge_kind,
-                          const uint32_t *edge_label, const void *edge_offset, int offsets_narrow, int fd,
-                          lf_error *err)
+                          const uint32_t *edge_label, const uint8_t *edge_type, const void *edge_offset,
+                          int offsets_narrow, int fd, lf_error *err)
 {
     const int has_analysis = s->idom && s->retained.narrow && s->domtree_offset && s->domtree_child;
     const int has_sites = s->object_site && s->site_count;
@@ -218,7 +221,7 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     if (!named)
         return lf_fail_nomem(err, "writing");
     chunk_out chunk[LFS_MAX_CHUNKS];
-    unsigned count = list_chunks(s, object_id, edge_kind, edge_label, edge_offset, offsets_narrow, meta, named,
+    unsigned count = list_chunks(s, object_id, edge_kind, edge_label, edge_type, edge_offset, offsets_narrow, meta, named,
                                  has_sites, meta_field[LFS_META_SAMPLE_RATE] != 0, has_analysis, chunk);
     const uint64_t file_size = lay_out_chunks(chunk, count);
     uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
@@ -235,13 +238,33 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     return 0;
 }
 
+/* The source's edge types when it has them (V8), in one array: the
+ * snapshot's own, or *decoded (freed by the caller). -1: no memory. */
+static int edge_types_to_store(const lf_snapshot *s, const uint8_t **types, uint8_t **decoded)
+{
+    *types = s->edge_type;
+    *decoded = NULL;
+    if (s->edge_type || !s->lazy || !s->lazy->edge_types)
+        return 0;
+    if (!(*decoded = lf_big_malloc(s->edge_count + 1)))
+        return -1;
+    lf_snapshot_edge_types(s, 0, s->edge_count, *decoded);
+    *types = *decoded;
+    return 0;
+}
+
 int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err)
 {
     uint64_t *ids;
-    uint8_t *kinds;
+    uint8_t *kinds, *decoded_types;
     uint32_t *labels;
+    const uint8_t *types;
     if (lf_snapshot_decode_lazy(s, &ids, &kinds, &labels))
         return lf_fail_nomem(err, "writing");
+    if (edge_types_to_store(s, &types, &decoded_types)) {
+        lf_big_free(ids), lf_big_free(kinds), lf_big_free(labels);
+        return lf_fail_nomem(err, "writing");
+    }
     /* the file's width follows the edge total, whatever the width in memory */
     int narrow;
     void *converted = lf_edge_offsets_as_stored(s->edge_offset, s->object_count, s->edge_count, &narrow);
@@ -249,8 +272,9 @@ int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err)
                           : narrow ? (const void *)s->edge_offset.narrow : (const void *)s->edge_offset.wide;
     int rc = narrow < 0 ? lf_fail_nomem(err, "writing")
                         : write_snapshot(s, ids ? ids : s->object_id, kinds ? kinds : s->edge_kind,
-                                         labels ? labels : s->edge_label, offsets, narrow, fd, err);
+                                         labels ? labels : s->edge_label, types, offsets, narrow, fd, err);
     lf_big_free(converted);
+    lf_big_free(decoded_types);
     lf_big_free(ids);
     lf_big_free(kinds);
     lf_big_free(labels);

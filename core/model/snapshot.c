@@ -100,30 +100,54 @@ static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
     return lo;
 }
 
-void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
+int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
 {
     if (s->edge_kind && s->edge_label) {
         *kind = s->edge_kind[edge];
         *label = s->edge_label[edge];
-        return;
+        return 0;
     }
     if (s->lazy->edge_range) {
         s->lazy->edge_range(s->lazy->ctx, edge, edge + 1, kind, label);
-        return;
+        return 0;
     }
     *kind = LF_EDGE_KIND_NONE;
     *label = 0;
     uint32_t node = edge_source(s, edge);
     uint64_t first = lf_snapshot_edges_begin(s, node), count = edge - first + 1;
-    uint8_t *kinds = lf_big_malloc(count);
-    uint32_t *labels = lf_big_malloc(count * sizeof *labels);
-    if (kinds && labels) {
+    /* most objects have few edges: decoded on the stack, where no allocation
+     * can fail and leave the edge without its label */
+    enum { ON_STACK = 512 };
+    uint8_t kind_here[ON_STACK];
+    uint32_t label_here[ON_STACK];
+    int big = count > ON_STACK;
+    uint8_t *kinds = big ? lf_big_malloc(count) : kind_here;
+    uint32_t *labels = big ? lf_big_malloc(count * sizeof *labels) : label_here;
+    int rc = kinds && labels ? 0 : -1;
+    if (rc == 0) {
         s->lazy->node_edges(s->lazy->ctx, s, node, edge + 1, kinds, labels);
         *kind = kinds[count - 1];
         *label = labels[count - 1];
     }
-    lf_big_free(kinds);
-    lf_big_free(labels);
+    if (big) {
+        lf_big_free(kinds);
+        lf_big_free(labels);
+    }
+    return rc;
+}
+
+int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type)
+{
+    if (s->edge_type) {
+        if (end > first)
+            memcpy(type, s->edge_type + first, end - first);
+        return 1;
+    }
+    if (!s->lazy || !s->lazy->edge_types)
+        return 0;
+    if (end > first)
+        s->lazy->edge_types(s->lazy->ctx, first, end, type);
+    return 1;
 }
 
 int lf_snapshot_decode_lazy(const lf_snapshot *s, uint64_t **ids_out, uint8_t **kinds_out,
@@ -214,9 +238,15 @@ size_t lf_snapshot_label_text(const lf_snapshot *s, uint8_t kind, uint32_t label
     switch (kind) {
     case LF_EDGE_KIND_FIELD:
     case LF_EDGE_KIND_INTERNAL: {
+        /* copied, not printed: output asks for one per row */
         lf_str name = lf_snapshot_string(s, label);
-        n = snprintf(buf, size, "%.*s", (int)(name.len > 4000 ? 4000 : name.len), name.ptr);
-        break;
+        size_t len = name.len > 4000 ? 4000 : name.len;
+        if (size == 0)
+            return 0;
+        len = strnlen(name.ptr, len < size - 1 ? len : size - 1); /* as "%.*s" did: up to a NUL */
+        memcpy(buf, name.ptr, len);
+        buf[len] = '\0';
+        return len;
     }
     case LF_EDGE_KIND_ELEMENT:
         n = snprintf(buf, size, "[%u]", label);

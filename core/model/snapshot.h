@@ -62,6 +62,9 @@ typedef struct lf_lazy_fields {
      * that can start anywhere (V8); single edges and whole snapshots are
      * then decoded through it. */
     void (*edge_range)(const void *ctx, uint64_t first, uint64_t end, uint8_t *kind, uint32_t *label);
+    /* Optional: the source's own types of edges [first, end) (see
+     * lf_snapshot.edge_type), for a reader that keeps them in the dump. */
+    void (*edge_types)(const void *ctx, uint64_t first, uint64_t end, uint8_t *type);
 } lf_lazy_fields;
 
 typedef struct lf_root {
@@ -141,6 +144,10 @@ typedef struct lf_snapshot {
     const uint32_t *edge_label;       /* edge -> string index or element index; NULL: lazy */
     const uint8_t *edge_kind;         /* edge -> lf_edge_kind; NULL: lazy */
     const lf_lazy_fields *lazy;       /* set when any of the three above is NULL */
+    /* edge -> the source's own edge type, finer than edge_kind (V8:
+     * LF_V8E_*, "property" or "weak" where edge_kind says field). NULL when
+     * the reader keeps none in memory: read through lf_snapshot_edge_types. */
+    const uint8_t *edge_type;
     const uint32_t *class_name;       /* class -> string index */
     /* class -> node of the class loader that defined it, LF_NODE_NONE for
      * the bootstrap loader (or one not in the dump); NULL when the format
@@ -207,8 +214,12 @@ void lf_snapshot_free(lf_snapshot *s);
  * resolving references. */
 uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id);
 uint64_t lf_snapshot_object_id(const lf_snapshot *s, uint32_t node);
-/* An edge's kind (lf_edge_kind) and raw label (string or element index). */
-void lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
+/* An edge's kind (lf_edge_kind) and raw label (string or element index).
+ * Returns 0, or -1 when there was no memory to decode it (kind NONE). */
+int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
+/* The source's types of edges [first, end) into type[0..]; 0 when the
+ * snapshot has none (only V8 snapshots and files converted from them do). */
+int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type);
 /* Decodes every lazily kept field into new arrays the caller frees (NULL for
  * a field that is in memory already), for writers that need them all.
  * Returns 0 or -1 (memory). */

@@ -7,6 +7,7 @@
  * mapped instead, and the reader notes where every 64th edge row starts:
  * an edge is decoded from the row noted before it (at most 63 rows on). */
 #include "v8_internal.h"
+#include "v8_values.h"
 
 #include <stdlib.h>
 
@@ -66,6 +67,11 @@ static void lazy_edge_range(const void *ctx, uint64_t first, uint64_t end, uint8
     v8_lazy_edge_range(ctx, first, end, kind, label);
 }
 
+static void lazy_edge_types(const void *ctx, uint64_t first, uint64_t end, uint8_t *type)
+{
+    lf_v8_edge_types(ctx, first, end, type);
+}
+
 static uint64_t lazy_object_id(const void *ctx, uint32_t node)
 {
     const v8_lazy *l = ctx;
@@ -83,4 +89,5 @@ void v8_lazy_init(v8_lazy *l)
     l->lazy.object_id = lazy_object_id;
     l->lazy.node_edges = lazy_node_edges;
     l->lazy.edge_range = lazy_edge_range;
+    l->lazy.edge_types = lazy_edge_types;
 }

@@ -79,6 +79,8 @@ for cmd in "path --class Item --top 0" "path --class Item --top 0 --merge"; do
     /usr/bin/env time -f "leakfind $cmd: %e s, peak RSS %M KiB" "$build/leakfind" $cmd "$a1" >/dev/null
 done
 
+sh tests/bench/listing.sh "$build"
+
 # A real dump written by the JVM: 30 million objects of realistic shapes
 # (tests/bench/java/BigHeap.java), about 1.4 GB of HPROF.
 objects=${BENCH_JAVA_OBJECTS:-30000000}

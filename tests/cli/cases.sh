@@ -159,8 +159,34 @@ help_ help_path path -h
 case_ path_diamond_all 0 path $G/diamond.txt 4 --all
 case_ path_disjoint_all 0 path $G/disjoint.txt 5 --all
 case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge
+# Simple class names (fixtures/graphs/simple_names.txt, issue 33 item 2): the
+# part after the last '.' or '$' names a class, as does Outer$Inner; the
+# largest StageListener is 2 (48). Node ends two classes: an error listing
+# both (exit 2); a glob takes all; a typo gets the closest name; --exclude
+# takes simple names too (without StageListener.next, 3 is reached the long
+# way, through 4 and 5).
+case_ path_simple_name_nested 0 path $G/simple_names.txt --class StageListener --top 1
+case_ path_simple_name_outer 0 path $G/simple_names.txt --class 'Pipeline$StageListener' --top 1
+case_ path_simple_name_ambiguous 2 path $G/simple_names.txt --class Node
+case_ path_simple_name_glob 0 path $G/simple_names.txt --class '*Node' --top 0
+case_ path_simple_name_suggest 0 path $G/simple_names.txt --class StageListner
+case_ path_exclude_simple_name 0 path $G/simple_names.txt 0x3 --exclude StageListener.next
+case_ path_exclude_ambiguous 2 path $G/simple_names.txt 0x3 --exclude Node.listener
 case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json
 case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
+# A table fits $COLUMNS (fixtures/graphs/wide_table.txt, issue 33 item 4):
+# unlimited it is 195 wide (class 60 with the summary row, root 58). At 160
+# the numbers (43) and gaps (20) leave 97: id 3, idom 4, field 7 and class
+# and root cut to 41 each (2 x 42 would be 1 too many), a cut cell ending in
+# an ellipsis. At 80 nothing fits: text columns go to their least (8).
+# TSV (and JSON) are never cut.
+export COLUMNS=160
+case_ table_wide_160 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format table
+export COLUMNS=80
+case_ table_wide_80 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format table
+export COLUMNS=40
+case_ table_wide_tsv 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format tsv
+unset COLUMNS
 case_ roots_nested_json 0 roots $G/nested_class.txt --format json
 
 # diff: leak_before -> leak_after adds 3 Listeners (32) with their byte[] (80)

@@ -10,6 +10,7 @@ LF=${LF:-"$build/leakfind"} # tests/spill/run.sh runs the cases through a wrappe
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 expected=tests/cli/expected
+unset COLUMNS # tables are cut to $COLUMNS when set: the cases set it themselves
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -80,6 +81,7 @@ J=fixtures/java/dumps
 . tests/cli/inspect_cases.sh
 . tests/cli/mutation.sh
 . tests/cli/scale_cases.sh
+. tests/cli/oom_cases.sh
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -103,6 +103,11 @@ case_ v8_tiny_info 0 info $V/tiny.heapsnapshot --format tsv
 "$LF" convert $V/tiny.heapsnapshot -o "$tmp/tiny.lfs" 2>/dev/null
 rows_ v8_tiny_weak_lfs "weak_references 1
 non_owning_references 4" '$1 ~ /^(weak|non_owning)_references$/ {print $1, $2}' info "$tmp/tiny.lfs" --format tsv
+# The converted file keeps V8's edge types (issue 33): Cache's self edge is
+# typed "property" in the JSON (edge 2,14,30) though it does not retain, and
+# "w" is typed "weak" (6,8,35); inspect names them as on the snapshot itself.
+rows_ v8_tiny_lfs_edge_types "w weak
+self property" '$1 == "edge" {print $3, $4}' inspect "$tmp/tiny.lfs" @13 --format tsv
 # Sizes of 4 GiB or more from a V8 reader (fixtures/v8/big_sizes.heapsnapshot,
 # fixtures/v8/README.md): Holder 16 + 5 GiB + 3 GiB + 1 GiB = 9663676432;
 # the two Blocks add up to 2^32 exactly.

@@ -83,7 +83,7 @@ void test_find_edge(void)
         q[i] = (lf_edge_question){ask[i].from, ask[i].to};
         q[2 * N - 1 - i] = q[i];
     }
-    const lf_lazy_fields lazy = {NULL, NULL, fake_node_edges, NULL};
+    const lf_lazy_fields lazy = {NULL, NULL, fake_node_edges, NULL, NULL};
     for (int round = 0; round < 2; round++) {
         if (round == 1) {
             s.edge_kind = NULL, s.edge_label = NULL;
