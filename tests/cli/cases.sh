@@ -179,13 +179,14 @@ case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
 # the numbers (43) and gaps (20) leave 97: id 3, idom 4, field 7 and class
 # and root cut to 41 each (2 x 42 would be 1 too many), a cut cell ending in
 # an ellipsis. At 80 nothing fits: text columns go to their least (8).
-# TSV (and JSON) are never cut.
+# TSV (and JSON) are never cut. --no-group keeps the array's summary row
+# (grouped by class it would read "4 x ...$Entry (entries)").
 export COLUMNS=160
-case_ table_wide_160 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format table
+case_ table_wide_160 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --no-group --format table
 export COLUMNS=80
-case_ table_wide_80 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format table
+case_ table_wide_80 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --no-group --format table
 export COLUMNS=40
-case_ table_wide_tsv 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --format tsv
+case_ table_wide_tsv 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --no-group --format tsv
 unset COLUMNS
 case_ roots_nested_json 0 roots $G/nested_class.txt --format json
 
