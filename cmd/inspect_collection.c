@@ -137,17 +137,22 @@ static void summary_rows(const inspect_ctx *c, uint64_t size, uint64_t capacity)
     out_row_end(c->w);
 }
 
-/* A key or value for a cell: its text, else "ID (class)", else "null". */
-static size_t object_text(const inspect_ctx *c, uint32_t node, char *out, size_t size)
+/* A key or value for a cell: its text (JVM: a String's or a boxed
+ * number's; V8: a string's or a number's), else "ID (class)", else `none`
+ * ("null", "undefined"). */
+static size_t object_text(const inspect_ctx *c, uint32_t node, const char *none, char *out, size_t size)
 {
+    const char *kind;
     if (node == LF_NODE_NONE)
-        return (size_t)snprintf(out, size, "null");
-    size_t n = inspect_hprof_key_text(c, node, out, size);
+        return (size_t)snprintf(out, size, "%s", none);
+    size_t n = c->s->format == LF_FORMAT_V8 ? inspect_v8_text(c, node, out, size, &kind)
+                                            : inspect_hprof_key_text(c, node, out, size);
     if (n)
         return n;
     lf_str cls = lf_snapshot_object_label(c->s, node);
-    int k = snprintf(out, size, "0x%llx (%.*s)", (unsigned long long)lf_snapshot_object_id(c->s, node),
-                     (int)(cls.len > 200 ? 200 : cls.len), cls.ptr);
+    int k = snprintf(out, size, c->s->flags & LF_SNAP_IDS_AT ? "@%llu (%.*s)" : "0x%llx (%.*s)",
+                     (unsigned long long)lf_snapshot_object_id(c->s, node), (int)(cls.len > 200 ? 200 : cls.len),
+                     cls.ptr);
     return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
 }
 
@@ -186,8 +191,8 @@ int inspect_collection(const inspect_ctx *c, uint32_t node)
     push(&w, field_target(s, map, "table"));
     push(&w, field_target(s, map, "root"));
     for (; shown < c->elements && next_entry(s, &w, &key, &value) != LF_NODE_NONE; shown++) {
-        size_t k = object_text(c, key, text, sizeof text);
-        size_t v = keys_only ? 0 : object_text(c, value, c->cell, c->cell_cap);
+        size_t k = object_text(c, key, "null", text, sizeof text);
+        size_t v = keys_only ? 0 : object_text(c, value, "null", c->cell, c->cell_cap);
         inspect_cells(c, "entry", shown, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
         inspect_object(c, keys_only ? key : value);
         out_row_end(c->w);
@@ -226,20 +231,6 @@ static int64_t slot_of(const lf_snapshot *s, uint64_t e)
         slot = slot * 10 + (name.ptr[i] - '0');
     }
     return slot;
-}
-
-static size_t v8_text(const inspect_ctx *c, uint32_t node, char *out, size_t size)
-{
-    const char *kind;
-    if (node == LF_NODE_NONE)
-        return (size_t)snprintf(out, size, "undefined");
-    size_t n = inspect_v8_text(c, node, out, size, &kind);
-    if (n)
-        return n;
-    lf_str cls = lf_snapshot_object_label(c->s, node);
-    int k = snprintf(out, size, "@%llu (%.*s)", (unsigned long long)lf_snapshot_object_id(c->s, node),
-                     (int)(cls.len > 200 ? 200 : cls.len), cls.ptr);
-    return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
 }
 
 /* A Map's entry takes 3 slots (key, value, chain), so its key's slot number
@@ -281,9 +272,9 @@ static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, 
         if (count++ >= limit)
             continue;
         size_t k = key_is_number ? (size_t)snprintf(text, sizeof text, "(small integer)")
-                                 : v8_text(c, key, text, sizeof text);
+                                 : object_text(c, key, "undefined", text, sizeof text);
         size_t v = keys_only ? 0 : value_is_number ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
-                                                   : v8_text(c, value, c->cell, c->cell_cap);
+                                                   : object_text(c, value, "undefined", c->cell, c->cell_cap);
         inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
         inspect_object(c, keys_only ? key : value);
         out_row_end(c->w);
