@@ -11,7 +11,10 @@ oom_() {
     want_code=$?
     n=1 bad=""
     while [ $n -le 2000 ]; do
-        LEAKFIND_FAIL_BIG_ALLOC=$n "$LF" "$@" >"$tmp/oom.out" 2>"$tmp/oom.err" </dev/null
+        # under `make asan`, what a run cut short leaves unfreed at its exit
+        # is no wrong answer: LeakSanitizer would turn exit 4 into 1
+        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 LEAKFIND_FAIL_BIG_ALLOC=$n "$LF" "$@" \
+            >"$tmp/oom.out" 2>"$tmp/oom.err" </dev/null
         code=$?
         if [ $code = $want_code ] && cmp -s "$tmp/oom.out" "$tmp/oom.want"; then
             break
