@@ -9,6 +9,7 @@
 #include "../core/analysis/site_groups.h"
 #include "../core/base/vec.h"
 #include "../graph/paths.h"
+#include "../core/analysis/collections.h"
 #include "cli.h"
 #include "class_match.h"
 #include "commands.h"
@@ -47,7 +48,10 @@ static const char path_help[] =
     "                      the same object), numbered in column path\n"
     "  --merge             the paths of all targets merged into one tree from the\n"
     "                      roots, with how many targets each hop leads to (count),\n"
-    "                      like Eclipse MAT's \"merge shortest paths\"\n"
+    "                      like Eclipse MAT's \"merge shortest paths\"; the elements\n"
+    "                      of an array and the entries of a collection are one row\n"
+    "                      per class (no id), its bucket chains one hop\n"
+    "  --no-group          with --merge: every object a row of its own\n"
     "  --retained          compute the dominators to show every hop's retained\n"
     "                      size (slower: a path alone is one search)\n"
     "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
@@ -55,7 +59,7 @@ static const char path_help[] =
     "                      (repeatable), as Eclipse MAT's path queries allow\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED, OPT_SITE, OPT_STACK };
+enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED, OPT_SITE, OPT_STACK, OPT_NO_GROUP };
 static const cli_option path_options[] = {
     {"class", 0, 1, OPT_CLASS},
     {"top", 0, 1, OPT_TOP},
@@ -65,6 +69,7 @@ static const cli_option path_options[] = {
     {"retained", 0, 0, OPT_RETAINED},
     {"site", 0, 1, OPT_SITE},
     {"stack", 0, 1, OPT_STACK},
+    {"no-group", 0, 0, OPT_NO_GROUP},
     {NULL, 0, 0, 0},
 };
 
@@ -76,7 +81,7 @@ typedef struct path_state {
     uint64_t top, stack;
     const char *exclude[MAX_EXCLUDES];
     unsigned exclude_count;
-    int all, merge, retained;
+    int all, merge, retained, no_group;
 } path_state;
 
 #define MAX_DISJOINT 10
@@ -94,6 +99,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->all = 1;
     if (id == OPT_MERGE)
         o->merge = 1;
+    if (id == OPT_NO_GROUP)
+        o->no_group = 1;
     if (id == OPT_RETAINED)
         o->retained = 1;
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
@@ -128,36 +135,65 @@ static int by_retained(const void *a, const void *b)
 }
 
 /* --merge: the paths as a tree from the roots. A tree node is (its parent in
- * the tree, an object), found through a JudyL keyed by both. */
+ * the tree, an object), found through a JudyL keyed by both. Folded (issue
+ * 32), the elements of an array and what lies below them in a collection
+ * (entries, keys, values) are one node per (parent, class name) instead, in
+ * a JudyL of their own, and a chain's links (an entry of its node's class)
+ * stay in that node: a map of 30,000 sessions is a few rows, not one per slot
+ * and bucket depth. */
 typedef struct merge_node {
     uint32_t object, parent, count;
-    uint8_t weak;
+    uint32_t from;      /* the object whose edge leads to object (path order) */
+    uint8_t weak, folded;
 } merge_node;
 
 typedef struct merge_tree {
     merge_node *node;
     size_t count, cap;
-    Pvoid_t index;
+    Pvoid_t index, folded_index;
 } merge_tree;
 
 #define MERGE_NONE 0xffffffffu
 
-static int merge_add(merge_tree *t, const uint32_t *path, int64_t len, int weak)
+/* The node for hop path[k] below node `at`; (Word_t)-1 when out of memory. */
+static Word_t merge_slot(merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t k, uint32_t at,
+                         int fold, int weak)
+{
+    uint32_t v = path[k], cls = s->object_class[v];
+    Word_t parent_key = (Word_t)(at == MERGE_NONE ? 0 : (uint64_t)at + 1) << 32;
+    PWord_t slot;
+    if (fold) {
+        JLI(slot, t->folded_index, parent_key | (cls < s->class_count ? s->class_name[cls] : 0xffffffffu));
+    } else {
+        JLI(slot, t->index, parent_key | v);
+    }
+    if (slot == PJERR)
+        return (Word_t)-1;
+    if (!*slot) {
+        if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
+            return (Word_t)-1;
+        t->node[t->count++] = (merge_node){v, at, 0, k > 0 ? path[k - 1] : MERGE_NONE, (uint8_t)weak,
+                                           (uint8_t)fold};
+        *slot = t->count;
+    }
+    return *slot - 1;
+}
+
+static int merge_add(merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak,
+                     int group)
 {
     uint32_t at = MERGE_NONE;
     for (int64_t k = 0; k < len; k++) {
-        Word_t key = (Word_t)(at == MERGE_NONE ? 0 : (uint64_t)at + 1) << 32 | path[k];
-        PWord_t slot;
-        JLI(slot, t->index, key);
-        if (slot == PJERR)
+        const merge_node *up = at == MERGE_NONE ? NULL : &t->node[at];
+        int fold = group && up && (up->folded || lf_is_reference_array(s, path[k - 1]));
+        /* a link of the chain a folded node stands for: the same node */
+        if (fold && up->folded && s->object_class[path[k]] == s->object_class[up->object] &&
+            lf_is_structure(s, path[k]))
+            continue;
+        Word_t next = merge_slot(t, s, path, k, at, fold, weak);
+        if (next == (Word_t)-1)
             return -1;
-        if (!*slot) {
-            if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
-                return -1;
-            t->node[t->count++] = (merge_node){path[k], at, 0, (uint8_t)weak};
-            *slot = t->count;
-        }
-        at = (uint32_t)(*slot - 1);
+        at = (uint32_t)next;
         t->node[at].count++;
     }
     return 0;
@@ -194,7 +230,7 @@ static lf_edge_answer *merge_hops(const merge_tree *t, const lf_snapshot *s)
             answer[at] = (lf_edge_answer){0, LF_EDGE_KIND_NONE, 0};
             if (m->parent != MERGE_NONE) {
                 node[asked] = (uint32_t)at;
-                q[asked++] = (lf_edge_question){t->node[m->parent].object, m->object};
+                q[asked++] = (lf_edge_question){m->from, m->object};
             }
         }
         rc = lf_edge_batch_answer(s, q, asked, got);
@@ -253,20 +289,30 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         const merge_node *m = &t->node[at];
         out_u64(w, d);
         out_u64(w, m->count);
-        cli_write_id(w, s, m->object);
-        out_bytes(w, lf_snapshot_shallow(s, m->object));
-        if (lf_snapshot_has_retained(s) && s->idom[m->object] != LF_NODE_NONE)
-            out_bytes(w, lf_snapshot_retained(s, m->object));
-        else
+        if (m->folded) { /* objects of one class: no one id or size */
             out_null(w);
+            out_null(w);
+            out_null(w);
+        } else {
+            cli_write_id(w, s, m->object);
+            out_bytes(w, lf_snapshot_shallow(s, m->object));
+            if (lf_snapshot_has_retained(s) && s->idom[m->object] != LF_NODE_NONE)
+                out_bytes(w, lf_snapshot_retained(s, m->object));
+            else
+                out_null(w);
+        }
         out_indent(w, d);
-        lf_str label = lf_snapshot_object_label(s, m->object);
+        lf_str label = m->folded ? lf_snapshot_class_name(s, s->object_class[m->object])
+                                 : lf_snapshot_object_label(s, m->object);
         out_str(w, label.ptr, label.len);
-        if (m->parent == MERGE_NONE) {
+        lf_edge_answer a = hop[at];
+        if (m->folded && a.kind == LF_EDGE_KIND_ELEMENT)
+            out_str(w, "[]", 2); /* every slot */
+        else if (m->parent == MERGE_NONE) {
             out_str(w, "", 0);
             path_write_root(w, s, root_index, m->object);
         } else {
-            cli_write_hop(w, s, hop[at], m->weak ? "(weak) " : "");
+            cli_write_hop(w, s, a, m->weak ? "(weak) " : "");
         }
         out_row_end(w);
         for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
@@ -283,6 +329,7 @@ static void merge_free(merge_tree *t)
 {
     Word_t freed;
     JLFA(freed, t->index);
+    JLFA(freed, t->folded_index);
     (void)freed;
     lf_big_free(t->node);
 }
@@ -458,7 +505,7 @@ static int show_target(path_run *p, uint32_t target)
     int64_t len = first_path(p, target, &weak);
     if (!p->opt->merge)
         return add_paths(p, target, len, weak);
-    if (len > 0 && merge_add(&p->tree, p->hops, len, weak))
+    if (len > 0 && merge_add(&p->tree, p->s, p->hops, len, weak, !p->opt->no_group))
         return out_of_memory();
     return EXIT_OK;
 }
@@ -519,7 +566,7 @@ static int open_for_paths(cli_context *ctx, const path_state *opt, char **pos, i
 int cmd_path(int argc, char **argv)
 {
     cli_context ctx = {0};
-    path_state opt = {NULL, NULL, 5, 1, {NULL}, 0, 0, 0, 0};
+    path_state opt = {NULL, NULL, 5, 1, {NULL}, 0, 0, 0, 0, 0};
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);

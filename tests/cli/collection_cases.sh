@@ -249,3 +249,19 @@ rows_ resized_table_trend "10,20,30 10,20,30 block(tag 0, 2 fields)
     trend $G/resized_table-1.txt $G/resized_table-2.txt $G/resized_table-3.txt --format tsv
 rows_ resized_table_owner "40 global Tbl.sessions (block(tag 0, 4 fields)) / [] (block(tag 0, 64 fields))" \
     'NR == 2 {print $1, $6}' diff --owners $G/resized_table-1.txt $G/resized_table-3.txt --format tsv
+
+# path --merge folds an array's slots and a collection's entries (issue 33
+# item 6): the 300 HmSessions, whatever bucket and tree depth their entries
+# sit at, are one row under one row of entries; the 900 ListEvents one row
+# below elementData. --no-group keeps a row per object (900 ListEvent rows).
+rows_ path_merge_folded "0 300 java.util.HashMap static field Registry.SESSIONS
+1 300 java.util.HashMap\$Node[] table
+2 300 java.util.HashMap\$TreeNode []
+3 300 HmSession value" \
+    'NR > 1 {sub(/^ */, "", $6); print $1, $2, $6, $7 $8}' \
+    path $C/collections-300.hprof.gz --class HmSession --top 0 --merge --format tsv
+rows_ path_merge_folded_list "2 900 ListEvent []" \
+    '$1 == 2 {print $1, $2, $6, $7}' \
+    path $C/collections-300.hprof.gz --class ListEvent --top 0 --merge --format tsv
+rows_ path_merge_no_group "900" '$1 == 2 && $6 == "ListEvent" {n++} END {print n}' \
+    path $C/collections-300.hprof.gz --class ListEvent --top 0 --merge --no-group --format tsv

@@ -70,7 +70,7 @@ rows_ path_every_item_all "16270 items, 0 wrong" "$path_check" \
     path "$tmp/arrays-1.hprof" --class Item --top 0 --all --format tsv
 rows_ path_every_item_lfs "16270 items, 0 wrong" "$path_check" \
     path "$tmp/arrays-1.lfs" --class Item --top 0 --format tsv
-# --merge: one tree; each Item once, under its array by "[i]" (count 1) or
+# --merge --no-group: one tree; each Item once, under its array by "[i]" (count 1) or
 # under its Holder by `first`; each Holder leads to all of its array's Items.
 merge_check='
 function hex(s,   v, i, c) { v = 0; s = tolower(substr(s, 3))
@@ -84,7 +84,7 @@ END { print n " items, " bad + 0 " wrong"; for (k in h) kinds++
     print kinds " kinds of Holder row: " h["4282 JNI global"] " of 4282, " h["7706 JNI global"] " of 7706" }'
 rows_ path_merge_every_item "16270 items, 0 wrong
 2 kinds of Holder row: 2 of 4282, 1 of 7706" "$merge_check" \
-    path "$tmp/arrays-1.hprof" --class Item --top 0 --merge --format tsv
+    path "$tmp/arrays-1.hprof" --class Item --top 0 --merge --no-group --format tsv
 # A root object's label is its first root (fixtures/graphs/roots_multi.txt:
 # A is g1, g1again and a thread; B is g2 and a static field): C's path starts
 # at A (its first holder), B's is B alone.
