@@ -20,12 +20,23 @@ static int ends_with(lf_str s, const char *tail)
     return s.len >= n && memcmp(s.ptr + s.len - n, tail, n) == 0;
 }
 
+static int is(lf_str s, const char *text)
+{
+    return s.len == strlen(text) && memcmp(s.ptr, text, s.len) == 0;
+}
+
+static int starts_with(lf_str s, const char *head)
+{
+    size_t n = strlen(head);
+    return s.len >= n && memcmp(s.ptr, head, n) == 0;
+}
+
 static int is_primitive_array(lf_str name)
 {
     static const char *const prims[] = {"boolean[]", "byte[]", "char[]", "short[]",
                                         "int[]", "long[]", "float[]", "double[]"};
     for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
-        if (name.len == strlen(prims[i]) && memcmp(name.ptr, prims[i], name.len) == 0)
+        if (is(name, prims[i]))
             return 1;
     return 0;
 }
@@ -47,10 +58,8 @@ static int is_generic_v8_class(const lf_snapshot *s, lf_str name)
 {
     if (s->source_format != LF_FORMAT_V8)
         return 0;
-    return (name.len && name.ptr[0] == '(') || (name.len == 6 && memcmp(name.ptr, "Object", 6) == 0) ||
-           (name.len == 5 && memcmp(name.ptr, "Array", 5) == 0) ||
-           (name.len == 8 && memcmp(name.ptr, "Function", 8) == 0) ||
-           (name.len >= 9 && memcmp(name.ptr, "system / ", 9) == 0);
+    return starts_with(name, "(") || is(name, "Object") || is(name, "Array") || is(name, "Function") ||
+           starts_with(name, "system / ");
 }
 
 static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
@@ -58,15 +67,15 @@ static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
     lf_str name = lf_snapshot_class_name(s, cls);
     uint8_t kind = is_generic_v8_class(s, name) ? CLASS_GENERIC : 0;
     int reference_array = (ends_with(name, "[]") && !is_primitive_array(name)) ||
-                          (s->source_format == LF_FORMAT_V8 && name.len == 7 && memcmp(name.ptr, "(array)", 7) == 0);
+                          (s->source_format == LF_FORMAT_V8 && is(name, "(array)"));
     if (reference_array)
         kind |= CLASS_ARRAY;
     /* a JavaScript Array holds its elements by element edges of its own */
-    if (s->source_format == LF_FORMAT_V8 && name.len == 5 && memcmp(name.ptr, "Array", 5) == 0)
+    if (s->source_format == LF_FORMAT_V8 && is(name, "Array"))
         kind |= CLASS_JS_ARRAY;
     if (is_entry_class(name))
         kind |= CLASS_ENTRY;
-    if (name.len > 5 && memcmp(name.ptr, "java.", 5) == 0)
+    if (name.len > 5 && starts_with(name, "java."))
         kind |= CLASS_JDK;
     return kind;
 }
@@ -87,7 +96,7 @@ int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v)
         return 0;
     lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
     uint64_t self = lf_snapshot_shallow(s, v);
-    if (name.len != 6 || memcmp(name.ptr, "Object", 6) != 0 || self < MIN_PROPERTIES * BYTES_PER_ENTRY)
+    if (!is(name, "Object") || self < MIN_PROPERTIES * BYTES_PER_ENTRY)
         return 0;
     uint64_t properties = 0;
     for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
