@@ -91,3 +91,35 @@ void test_v8_lfs_edge_round_trip(void)
         CHECK(seen[t] > 0);
     }
 }
+
+/* A V8 edge type past the last one (8), written with valid checksums: the
+ * .lfs reader refuses it at the ETYP chunk's first entry. */
+void test_v8_lfs_edge_type_corrupt(void)
+{
+    lf_snapshot direct, converted;
+    lf_error err;
+    char tmp[256], bad[256];
+    test_tmp_path(tmp, sizeof tmp, "v8-etyp.lfs");
+    test_tmp_path(bad, sizeof bad, "v8-etyp-bad.lfs");
+    CHECK(lf_open("fixtures/v8/tiny.heapsnapshot", NULL, &direct, &err) == 0);
+    CHECK(lf_lfs_write(&direct, tmp, &err) == 0);
+    CHECK(lf_lfs_open(tmp, &converted, &err) == 0);
+    CHECK(converted.edge_type != NULL && converted.edge_count > 0);
+    uint8_t *types = malloc(converted.edge_count + 1);
+    if (types && converted.edge_type) {
+        memcpy(types, converted.edge_type, converted.edge_count);
+        types[0] = 8;
+        converted.edge_type = types;
+        CHECK(lf_lfs_write(&converted, bad, &err) == 0);
+        lf_snapshot b;
+        CHECK(lf_lfs_open(bad, &b, &err) == -1);
+        CHECK(strcmp(err.reason, "corrupt leakfind snapshot") == 0);
+        CHECK(strstr(err.detail, "ETYP") != NULL);
+        CHECK(strstr(err.detail, "entry 0 has invalid value 8") != NULL);
+    }
+    free(types);
+    lf_snapshot_free(&converted);
+    lf_snapshot_free(&direct);
+    unlink(tmp);
+    unlink(bad);
+}
