@@ -29,7 +29,7 @@ typedef struct item {
     uint32_t depth;
     uint32_t at;      /* object: node; top object: entry; group: row; summary: summary */
     uint32_t parent;  /* summary: the node whose children it stands for, or LF_NODE_NONE */
-    uint32_t passed;  /* collection backing stores above it: levels that cost no depth */
+    uint32_t passed;  /* levels above it that cost no depth: backing stores, dominant children */
 } item;
 
 typedef struct walk {
@@ -78,6 +78,23 @@ static int backing_store(walk *k, uint32_t v)
     lf_str label = lf_snapshot_string(k->s, h.label);
     return (label.len == 5 && memcmp(label.ptr, "table", 5) == 0) ||
            (label.len == 8 && memcmp(label.ptr, "elements", 8) == 0);
+}
+
+/* A child that retains nearly all of its parent is the one thing worth
+ * looking at below it (configBus -> _events -> the listeners array): it
+ * costs no depth, so the default depth reaches what it holds (issue 33).
+ * Not along a chain of one class (a linked list would be walked to its
+ * end), and at most LF_FREE_LEVELS such levels on one path. */
+enum { LF_FREE_LEVELS = 8, LF_DOMINANT_PERMILLE = 900 };
+
+static int dominant_child(const walk *k, uint32_t parent, uint32_t child, uint32_t passed)
+{
+    const lf_snapshot *s = k->s;
+    if (parent == LF_NODE_SUPER || passed >= LF_FREE_LEVELS ||
+        s->object_class[parent] == s->object_class[child])
+        return 0;
+    uint64_t whole = lf_snapshot_retained(s, parent), part = lf_snapshot_retained(s, child);
+    return whole > 0 && part >= k->o->min && part * 1000 >= whole * LF_DOMINANT_PERMILLE;
 }
 
 static int shown_here(const walk *k, size_t rank, uint64_t retained)
@@ -264,7 +281,8 @@ static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
     for (uint32_t i = shown; i > 0; i--)
     {
         uint32_t child = s->domtree_child[begin + i - 1];
-        if (push(k, (item){ITEM_OBJECT, depth + 1, child, 0, passed + (uint32_t)backing_store(k, child)}))
+        uint32_t free_level = backing_store(k, child) || dominant_child(k, v, child, passed);
+        if (push(k, (item){ITEM_OBJECT, depth + 1, child, 0, passed + free_level}))
             return -1;
     }
     return 0;
@@ -340,7 +358,9 @@ static int visit(walk *k, const item *it)
     case ITEM_GROUP: {
         const lf_top_row *r = &k->view.row[it->at];
         write_group(k, r, it->depth);
-        return expands(k, it->depth, it->passed) ? expand_group(k, r, it->depth) : 0;
+        /* a group row summarises: its members would push the single owners
+         * after it off the first screen (issue 33) */
+        return k->o->members && expands(k, it->depth, it->passed) ? expand_group(k, r, it->depth) : 0;
     }
     default: {
         const lf_top_entry *top = it->kind == ITEM_TOP_OBJECT ? &k->view.entry[it->at] : NULL;

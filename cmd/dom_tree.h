@@ -15,6 +15,7 @@ typedef struct dom_tree_options {
     int group;        /* top owners of one class as one row (domview.h), and
                        * what an array holds by class (collections.h) */
     uint32_t start;   /* LF_NODE_SUPER, or the --root node */
+    int members;      /* list a top-level group's largest members under it */
 } dom_tree_options;
 
 /* The columns of every dominators listing; `hidden` and `group` are set on
