@@ -135,7 +135,7 @@ int cmd_dominators(int argc, char **argv)
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     out_writer *w = out_begin(stdout, ctx.format, dom_columns, DOM_COLUMN_COUNT);
     dom_tree_options tree = {opt.depth, opt.top, min, opt.group, start, opt.members};
-    rc = opt.flat ? dom_show_flat(w, &s, opt.top, min, heap) : dom_show_tree(w, &s, &tree);
+    rc = opt.flat ? dom_show_flat(w, &s, opt.top, min, heap, ctx.threads) : dom_show_tree(w, &s, &tree);
     out_end(w);
     lf_snapshot_free(&s);
     if (rc) {

@@ -6,6 +6,7 @@
 #include "../core/analysis/holders.h"
 #include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
+#include "row_pipeline.h"
 
 /* What a row shows, read for CHUNK rows at a time before any is written:
  * rows go by retained size, so each one's data sit at random places, and
@@ -148,27 +149,60 @@ static int choose_rows(const lf_snapshot *s, uint64_t top, uint64_t min, uint32_
     return 0;
 }
 
-int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap)
+/* The pipeline's view of a listing: the rows chosen, and what writing them
+ * reads. Both threads gather: the holders must be a table by then. */
+typedef struct flat_listing {
+    const lf_snapshot *s;
+    lf_holders *holders;
+    const uint32_t *keep;
+    double heap;
+} flat_listing;
+
+static void write_block(void *ctx, size_t first, size_t n, void *slot, out_writer *w)
+{
+    const flat_listing *l = ctx;
+    flat_row *row = slot;
+    gather_rows(l->s, l->holders, l->keep + first, n, row);
+    for (size_t i = 0; i < n; i++)
+        write_row(w, l->s, &row[i], l->heap);
+}
+
+/* Rows on one thread: for short listings, tables, --threads 1, or when the
+ * pipeline cannot start. */
+static int write_serially(out_writer *w, const flat_listing *l, size_t kept)
+{
+    flat_row *chunk = malloc(CHUNK * sizeof *chunk);
+    for (size_t at = 0; chunk && at < kept; at += CHUNK)
+        write_block((void *)l, at, kept - at < CHUNK ? kept - at : CHUNK, chunk, w);
+    free(chunk);
+    return chunk ? 0 : -1;
+}
+
+int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap,
+                  unsigned threads)
 {
     uint32_t *keep;
     size_t kept;
     if (choose_rows(s, top, min, &keep, &kept))
         return -1;
-    flat_row *chunk = malloc(CHUNK * sizeof *chunk);
     lf_holders holders;
     lf_holders_init(&holders, s);
+    flat_listing listing = {s, &holders, keep, heap};
+    int rc = 1;
     if (kept > s->object_count / 64) /* one pass names them all, cheaper than asking */
         lf_holders_expect_all(&holders);
-    for (size_t at = 0; chunk && at < kept; at += CHUNK) {
-        size_t n = kept - at < CHUNK ? kept - at : CHUNK;
-        gather_rows(s, &holders, keep + at, n, chunk);
-        for (size_t i = 0; i < n; i++)
-            write_row(w, s, &chunk[i], heap);
+    if (threads > 1 && kept >= 4 * CHUNK && kept > s->object_count / 64) {
+        lf_holders_get(&holders, keep[0]); /* makes the table: from then on, answers are reads */
+        row_pipeline_ops ops = {&listing, CHUNK, CHUNK * sizeof(flat_row), write_block};
+        if (lf_holders_ready(&holders))
+            rc = row_pipeline_run(w, kept, &ops);
     }
-    /* no chunk, or a row without its field: the listing is short */
-    int failed = !chunk || lf_holders_failed(&holders) ? -1 : 0;
+    if (rc)
+        rc = write_serially(w, &listing, kept);
+    /* a row without its field: the listing is short */
+    if (lf_holders_failed(&holders))
+        rc = -1;
     lf_holders_free(&holders);
-    free(chunk);
     free(keep);
-    return failed;
+    return rc;
 }

@@ -10,6 +10,7 @@
 
 /* Rows of objects retaining at least min bytes, top of them (0: all);
  * heap: the bytes percentages are of. 0, or -1 (memory). */
-int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap);
+int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap,
+                  unsigned threads);
 
 #endif

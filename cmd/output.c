@@ -101,8 +101,33 @@ static void flush_rows(out_writer *w)
 
 static void row_done(out_writer *w)
 {
-    if (w->row.len >= FLUSH_AT)
+    if (w->f && w->row.len >= FLUSH_AT)
         flush_rows(w);
+}
+
+out_writer *out_begin_rows(const out_writer *like)
+{
+    if (!like || like->format == OUT_TABLE)
+        return NULL;
+    out_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    *w = (out_writer){.format = like->format, .cols = like->cols, .ncols = like->ncols};
+    if (w->format == OUT_JSON && make_keys(w)) {
+        out_end(w);
+        return NULL;
+    }
+    return w;
+}
+
+void out_append_rows(out_writer *to, out_writer *from)
+{
+    flush_rows(to);
+    lost_output |= from->row.failed;
+    if (from->row.len)
+        fwrite(from->row.p, 1, from->row.len, to->f);
+    from->row.len = 0;
+    from->row.failed = 0;
 }
 
 out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols)
@@ -466,7 +491,8 @@ void out_end(out_writer *w)
         return;
     if (w->format == OUT_TABLE && w->ncols > 0)
         write_table(w);
-    flush_rows(w);
+    if (w->f)
+        flush_rows(w);
     lost_output |= w->text.failed;
     out_buf_free(&w->row);
     out_buf_free(&w->keys);

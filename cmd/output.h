@@ -46,6 +46,14 @@ void out_bool(out_writer *w, int v);
 /* Table indentation for the next OUT_STR cell (tree views). */
 void out_indent(out_writer *w, unsigned depth);
 void out_row_end(out_writer *w);
+/* A writer of rows like `like`'s that keeps them in memory, to make rows on
+ * another thread (one writer per thread); out_append_rows hands them to
+ * `like`'s stream in the order the caller chooses. NULL for a table (its
+ * columns are aligned over every row) or without memory. Freed by out_end,
+ * which then drops what was not appended. */
+out_writer *out_begin_rows(const out_writer *like);
+/* to's rows so far, then from's, to to's stream; from is emptied. */
+void out_append_rows(out_writer *to, out_writer *from);
 /* Flushes (a table is aligned and printed here) and frees. */
 void out_end(out_writer *w);
 /* Whether some writer dropped output for want of memory: the command's

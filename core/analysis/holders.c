@@ -27,6 +27,11 @@ void lf_holders_expect_all(lf_holders *h)
     h->budget = 0;
 }
 
+int lf_holders_ready(const lf_holders *h)
+{
+    return h->kind != NULL;
+}
+
 int lf_holders_failed(const lf_holders *h)
 {
     return h->failed;

@@ -35,6 +35,10 @@ void lf_holders_init(lf_holders *h, const lf_snapshot *s);
 /* Questions about most objects are coming (a full listing): the table is
  * made at the first, without first asking one by one. */
 void lf_holders_expect_all(lf_holders *h);
+/* Whether every answer is now a read of the table (it was made and did not
+ * run out of memory): then lf_holders_get may be called from several
+ * threads at once. */
+int lf_holders_ready(const lf_holders *h);
 /* The holder of node, which must be reachable (its idom not LF_NODE_NONE). */
 lf_holder lf_holders_get(lf_holders *h, uint32_t node);
 /* Whether some answer so far came without its label for want of memory:

@@ -349,3 +349,16 @@ if sh tests/cli/compare_histogram.sh $J/many_loaders.histo.txt "$tmp/ml.classes"
 else
     echo "FAIL histogram many_loaders:"; head -20 "$tmp/cmp"; fail=$((fail + 1))
 fi
+# A full listing is made on two threads in blocks of 4,096 rows (issue 33
+# item 5): the million list nodes must still come in order, node k retaining
+# (1,000,000 - k) x 24 bytes and dominated by node k - 1 (LinkedList1M.java).
+list_check='$7 == "LinkedList1M$Node" { want = (1000000 - n) * 24
+    if ($5 != want || (n > 0 && $3 != prev)) bad++
+    prev = $2; n++ } END { print n, bad + 0 }'
+for t in 1 2; do
+    rows_ linked_list_full_listing_threads_$t "1000000 0" "$list_check" \
+        dominators $J/linked_list_1m.hprof.gz --flat --top 0 --min 0 --format tsv --threads $t
+done
+rows_ linked_list_full_listing_json "1000000 0" \
+    '/"class":"LinkedList1M\$Node"/ && match($0, /"retained":[0-9]+/) { r = substr($0, RSTART + 11, RLENGTH - 11); if (r != (1000000 - n) * 24) bad++; n++ } END { print n, bad + 0 }' \
+    dominators $J/linked_list_1m.hprof.gz --flat --top 0 --min 0 --format json --threads 2
