@@ -1,8 +1,11 @@
 # leakfind - heap-dump leak finder.
 #   make            build build/leakfind
 #   make setup      install the Debian packages it needs (when missing), then build
-#   make check      every test: unit, CLI goldens, fuzz corpora replay
-#   make asan       the same tests built with -fsanitize=address,undefined
+#   make check      every suite once, in two lanes (about 1-2 minutes on 2 cores): unit,
+#                   CLI goldens, OCaml agent, conveniences, report, fuzz corpora replay
+#   make check-all  what CI runs: check plus the spilled and wide reruns of the goldens,
+#                   then all of it again built with -fsanitize=address,undefined (asan)
+#   make asan       the check-all tests built with -fsanitize=address,undefined
 #   make bench      synthetic and real benchmarks (see BENCHMARKS.md)
 #   make bench-scale  on request only (not in bench, not in CI): a synthetic JVM dump of
 #                   SCALE million objects (100 default, or 1000: about 46 GB), written
@@ -29,7 +32,7 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check unit cli fuzz-replay asan bench bench-scale fuzz clean install FORCE
+.PHONY: all setup check check-slow check-all unit cli fuzz-replay asan bench bench-scale fuzz clean install FORCE
 
 all: $(BUILD)/leakfind
 
@@ -90,13 +93,23 @@ setup:
 	@sh tests/setup.sh
 	@$(MAKE) --no-print-directory all
 
-check: $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
+	$(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+
+check: $(TEST_TOOLS)
 	@sh tests/run_all.sh $(BUILD)
+
+# every suite and the reruns, on this build
+check-slow: $(TEST_TOOLS)
+	@sh tests/run_all.sh $(BUILD) --all
+
+check-all: check-slow
+	@$(MAKE) --no-print-directory asan
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  LDFLAGS="-fsanitize=address,undefined" check
+	  LDFLAGS="-fsanitize=address,undefined" check-slow
 
 bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays
 	@sh tests/bench/run.sh $(BUILD)

@@ -1,47 +1,78 @@
 #!/bin/sh
-# Runs every test against a build directory: unit tests, golden CLI tests, the
-# fuzz corpora replayed through each fuzz target. Last line: "N passed, M failed".
-# usage: tests/run_all.sh BUILD_DIR
+# Runs the tests against a build directory, every suite once, in two lanes
+# (the machines this is made on have 2 cores): unit tests, golden CLI tests,
+# the OCaml agent, conveniences, the report, the fuzz corpora replayed.
+# --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
+# (64-bit edge offsets). Last line: "N passed, M failed".
+# usage: tests/run_all.sh BUILD_DIR [--all]
 set -u
 build=${1:-build}
+all=${2:-}
 cd "$(dirname "$0")/.."
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# suite NAME TITLE COMMAND...: runs a suite into its log, titled
+suite() {
+    name=$1 title=$2
+    shift 2
+    { echo "== $title"; "$@"; } >"$logs/$name" 2>&1
+}
+
+unit_suite() {
+    "$build/unit_tests" >"$logs/unit.raw" 2>&1
+    grep -v '^ok ' "$logs/unit.raw"
+}
+
+fuzz_replay() {
+    p=0 f=0
+    for corpus in tests/fuzz/corpus/*/; do
+        t=$(basename "$corpus")
+        if "$build/fuzz_$t" "$corpus" >"$logs/fuzz.one" 2>&1; then
+            p=$((p + 1)); echo "ok   fuzz_$t: $(tail -1 "$logs/fuzz.one")"
+        else
+            f=$((f + 1)); echo "FAIL fuzz_$t"; tail -20 "$logs/fuzz.one"
+        fi
+    done
+    echo "fuzz replay: $p passed, $f failed"
+}
+
+# Lane 1: the goldens (the longest suite), then with --all the spilled rerun.
+lane1() {
+    suite 1-cli "CLI golden tests" sh tests/cli/run.sh "$build"
+    if [ "$all" = --all ]; then
+        suite 7-spill "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" \
+            sh tests/spill/run.sh "$build"
+    fi
+}
+
+# Lane 2: the rest, then with --all the wide rerun.
+lane2() {
+    suite 0-unit "unit tests" unit_suite
+    suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
+    suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
+    suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
+    suite 5-fuzz "fuzz corpora replay" fuzz_replay
+    if [ "$all" = --all ]; then
+        suite 8-wide "wide edge offsets: the goldens again with 64-bit offsets" sh tests/wide/run.sh "$build"
+    fi
+}
+
+lane1 &
+lane1_pid=$!
+lane2
+wait "$lane1_pid"
+
 pass=0
 fail=0
-tally() { # tally LOG: adds the "N passed, M failed" of a runner's last line
-    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+for log in "$logs"/[0-9]*; do
+    cat "$log"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
     p=$(echo "$line" | awk '{for (i = 2; i <= NF; i++) if ($i == "passed,") print $(i - 1)}')
     f=$(echo "$line" | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^failed/) print $(i - 1)}')
-    [ -n "$line" ] || { p=0; f=1; }
+    [ -n "$line" ] || { p=0; f=1; echo "FAIL $(head -1 "$log"): no tally"; }
     pass=$((pass + p))
     fail=$((fail + f))
-}
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-suite() { # suite TITLE SCRIPT: runs a runner script on the build, shows and tallies it
-    echo "== $1"
-    sh "$2" "$build" >"$log" 2>&1
-    cat "$log"; tally "$log"
-}
-
-echo "== unit tests"
-"$build/unit_tests" >"$log" 2>&1
-cat "$log" | grep -v '^ok ' ; tally "$log"
-
-suite "CLI golden tests" tests/cli/run.sh
-suite "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" tests/spill/run.sh
-suite "wide edge offsets: the goldens again with 64-bit offsets" tests/wide/run.sh
-suite "OCaml agent" tests/ocaml/run.sh
-suite "version, man page, install, completion, progress" tests/conveniences/run.sh
-suite "report (pages in headless Chromium)" tests/report/run.sh
-echo "== fuzz corpora replay"
-for corpus in tests/fuzz/corpus/*/; do
-    t=$(basename "$corpus")
-    if "$build/fuzz_$t" "$corpus" >"$log" 2>&1; then
-        pass=$((pass + 1)); echo "ok   fuzz_$t: $(tail -1 "$log")"
-    else
-        fail=$((fail + 1)); echo "FAIL fuzz_$t"; tail -20 "$log"
-    fi
 done
-
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,9 +3,12 @@
 # exit code with what tests/cli/expected/NAME.{out,err} and the case say. The
 # expected files were worked out by hand from the fixtures' construction (see
 # the comments in fixtures/graphs/*.txt), not pasted from leakfind's output.
-# usage: tests/cli/run.sh BUILD_DIR       (prints "N passed, M failed" last)
+# usage: tests/cli/run.sh BUILD_DIR [NAME]   (prints "N passed, M failed" last)
+#   NAME: only the case of that name (case_, rows_, help_), from the case
+#   files that mention it.
 set -u
 build=${1:-build}
+only=${2:-}
 LF=${LF:-"$build/leakfind"} # tests/spill/run.sh runs the cases through a wrapper
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -16,11 +19,15 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
+# wanted NAME: whether this run runs the case NAME
+wanted() { [ -z "$only" ] || [ "$1" = "$only" ]; }
+
 # case NAME EXIT_CODE ARGS... : stdout must equal NAME.out (when the file
 # exists, else be empty), stderr NAME.err (same rule).
 case_() {
     name=$1 want=$2
     shift 2
+    wanted "$name" || return 0
     "$LF" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     code=$?
     sed "s|$tmp/|TMP/|g" "$tmp/err" >"$tmp/err.n" && mv "$tmp/err.n" "$tmp/err"
@@ -40,6 +47,7 @@ case_() {
 help_() {
     name=$1
     shift
+    wanted "$name" || return 0
     "$LF" "$@" >"$tmp/out" 2>"$tmp/err"
     code=$?
     if [ $code = 0 ] && head -1 "$tmp/out" | grep -q "^usage: leakfind" && [ ! -s "$tmp/err" ]; then
@@ -55,6 +63,7 @@ help_() {
 rows_() {
     name=$1 want=$2 prog=$3
     shift 3
+    wanted "$name" || return 0
     "$LF" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     code=$?
     got=$(awk -F'\t' "$prog" "$tmp/out")
@@ -69,19 +78,24 @@ rows_() {
 
 G=fixtures/graphs
 J=fixtures/java/dumps
-. tests/cli/cases.sh
-. tests/cli/hprof_cases.sh
-. tests/cli/v8_cases.sh
-. tests/cli/domview_cases.sh
-. tests/cli/suspects_cases.sh
-. tests/cli/holder_cases.sh
-. tests/cli/collection_cases.sh
-. tests/cli/cache_cases.sh
-. tests/cli/pipe_cases.sh
-. tests/cli/inspect_cases.sh
-. tests/cli/mutation.sh
-. tests/cli/scale_cases.sh
-. tests/cli/oom_cases.sh
+# With NAME: the files that mention it, or, for a name a file makes (like
+# linked_list_full_listing_threads_$t), its longest prefix at a '_' that a
+# file mentions. Their checks that are not case_/rows_/help_ run too.
+files="cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases mutation scale_cases oom_cases"
+if [ -n "$only" ]; then
+    probe=$only
+    while [ -n "$probe" ] && ! grep -q -- "$probe" tests/cli/*.sh; do
+        case $probe in *_*) probe=${probe%_*} ;; *) probe= ;; esac
+    done
+    files=$(cd tests/cli && grep -l -- "${probe:-/nothing/}" $(for f in $files; do echo "$f.sh"; done) | sed 's/\.sh$//')
+fi
+for file in $files; do
+    . "tests/cli/$file.sh"
+done
+if [ -n "$only" ] && [ $((pass + fail)) = 0 ]; then
+    echo "FAIL: no case named '$only'"
+    fail=1
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
