@@ -243,5 +243,17 @@ done
 [ ! -s "$work/err.txt" ] && ok "no progress when stderr is not a terminal" ||
     bad "no progress when stderr is not a terminal" "$(head -c 200 "$work/err.txt")"
 
+# The README's quick start (issue 38): its first command's leakfind part,
+# run as the README gives it, must name what the README says it names.
+quick=$(grep -A2 '^On a fresh Debian 12 machine' README.md | sed -n 's/^    .*&& \(\.\/build\/leakfind .*\)$/\1/p')
+quick_args=${quick#./build/leakfind }
+if [ -n "$quick" ] && "$build/leakfind" $quick_args --format tsv >"$work/quick.tsv" 2>"$work/quick.err" &&
+    awk -F'\t' 'NR == 2 && $3 == 322840 && $10 == 300 && $11 == "com.acme.Listener" && $15 ~ /^static field com.acme.Registry.listeners / {ok = 1} END {exit !ok}' "$work/quick.tsv" &&
+    grep -q 'com.acme.Registry.listeners`, 322,840 bytes, where 300 `com.acme.Listener`' README.md; then
+    ok "README quick start: '$quick' names the list, 322,840 bytes, 300 Listener"
+else
+    bad "README quick start: '$quick'" "$(head -3 "$work/quick.tsv" "$work/quick.err" 2>/dev/null)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
