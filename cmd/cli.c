@@ -17,7 +17,7 @@
 #include "../core/base/available.h"
 #include "../core/base/bigmem.h"
 #include "../core/input/estimate.h"
-#include "../core/lfs/cache.h"
+#include "../core/input/cache.h"
 #include "../core/hprof/hprof.h"
 #include "../core/base/file.h"
 #include "../core/lfs/lfs.h"

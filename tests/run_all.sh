@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the tests against a build directory, every suite once, in two lanes
-# (the machines this is made on have 2 cores): unit tests, golden CLI tests,
+# (the machines this is made on have 2 cores): the layers, unit tests, golden CLI tests,
 # the OCaml agent, conveniences, the report, the fuzz corpora replayed.
 # --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
 # (64-bit edge offsets). Last line: "N passed, M failed".
@@ -48,6 +48,7 @@ lane1() {
 
 # Lane 2: the rest, then with --all the wide rerun.
 lane2() {
+    suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"

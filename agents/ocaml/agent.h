@@ -3,7 +3,7 @@
  * The agent runs inside the profiled program. It enumerates every GC root
  * with a kind and a name (roots.c, threads.c), walks the heap from them
  * without recursion and without allocating in the OCaml heap (heapwalk.c),
- * and writes the graph through the public writer (core/lfs/lfs_writer.h). Names
+ * and writes the graph through the public writer (core/writer/lfs_writer.h). Names
  * come from the program's own symbol table (symbols.c). dump.c ties the steps
  * together and holds the triggers (explicit call, signal, major cycles). */
 #ifndef LF_OCAML_AGENT_H
@@ -15,7 +15,7 @@
 
 #include <caml/mlvalues.h>
 
-#include "../../core/lfs/lfs_writer.h"
+#include "../../core/writer/lfs_writer.h"
 
 /* ---- the binary search the walk (regions) and the symbol table share:
  * how many elements of an array sorted by a uintptr_t key have a key at most

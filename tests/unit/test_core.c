@@ -12,7 +12,7 @@
 #include "../../core/model/idrank.h"
 #include "../../core/model/idset.h"
 #include "../../core/lfs/lfs.h"
-#include "../../core/lfs/lfs_writer.h"
+#include "../../core/writer/lfs_writer.h"
 #include "../../core/model/strtab.h"
 #include "../../core/textgraph/textgraph.h"
 #include "test.h"

@@ -7,7 +7,7 @@
 
 #include "../../core/base/bigmem.h"
 #include "../../core/lfs/lfs.h"
-#include "../../core/lfs/lfs_writer.h"
+#include "../../core/writer/lfs_writer.h"
 #include "../../core/analysis/site_groups.h"
 #include "../../core/model/site_table.h"
 #include "test.h"

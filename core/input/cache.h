@@ -7,7 +7,7 @@
 #ifndef LF_CACHE_H
 #define LF_CACHE_H
 
-#include "../input/open.h"
+#include "open.h"
 #include "../model/snapshot.h"
 
 /* Bumped whenever a reader or the analysis changes what it produces, so

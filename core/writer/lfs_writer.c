@@ -6,7 +6,7 @@
 
 #include "../analysis/analysis.h"
 #include "../model/builder.h"
-#include "lfs.h"
+#include "../lfs/lfs.h"
 
 struct lfs_writer {
     lf_builder *b;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "lfs.h"
+#include "../lfs/lfs.h"
 
 enum { KEY_SPAN = 1 << 20 }; /* bytes hashed at each end of the dump */
 

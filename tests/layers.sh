@@ -1,0 +1,56 @@
+#!/bin/sh
+# The layers hold (issue 38): every #include "..." in the C sources points
+# into the file's own folder or into a lower layer. Lowest first:
+#   core/base                        memory, files, errors: needs nothing
+#   graph                            the dominator algorithms
+#   core/model                       the snapshot and its builder
+#   core/hprof core/v8 core/textgraph core/lfs   one format each, side by side
+#   core/input                       which format a file is, and the cache
+#   core/analysis                    what the commands compute
+#   core/writer                      the public writer: builds, analyses, writes
+#   cmd agents/ocaml                 the programs
+# usage: tests/layers.sh                (prints "N passed, M failed" last)
+set -u
+cd "$(dirname "$0")/.."
+
+layer_of() {
+    case $1 in
+    core/base) echo 0 ;;
+    graph) echo 1 ;;
+    core/model) echo 2 ;;
+    core/hprof | core/v8 | core/textgraph | core/lfs) echo 3 ;;
+    core/input) echo 4 ;;
+    core/analysis) echo 5 ;;
+    core/writer) echo 6 ;;
+    cmd | agents/ocaml) echo 7 ;;
+    *) echo "" ;;
+    esac
+}
+
+pass=0
+fail=0
+for f in $(git ls-files 'core/*.[ch]' 'graph/*.[ch]' 'cmd/*.[ch]' 'agents/ocaml/*.[ch]'); do
+    dir=$(dirname "$f")
+    mine=$(layer_of "$dir")
+    if [ -z "$mine" ]; then
+        echo "FAIL $f: folder $dir is in no layer (tests/layers.sh)"; fail=$((fail + 1)); continue
+    fi
+    bad=""
+    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+        target=$(realpath -m --relative-to=. "$dir/$inc")
+        tdir=$(dirname "$target")
+        [ "$tdir" = "$dir" ] && continue
+        theirs=$(layer_of "$tdir")
+        case $tdir in build | build/*) continue ;; esac # generated headers (version.h)
+        if [ -z "$theirs" ] || [ "$theirs" -ge "$mine" ]; then
+            bad="$bad $inc"
+        fi
+    done
+    if [ -n "$bad" ]; then
+        echo "FAIL $f (layer $mine, $dir) includes upward or sideways:$bad"; fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+done
+echo "layers: $pass passed, $fail failed"
+[ "$fail" = 0 ]
