@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
 #include "cli.h"
 #include "commands.h"
@@ -14,8 +15,14 @@ static const char roots_help[] =
     "their share of the reachable heap, its kind (static field, thread, JNI\n"
     "global, system class, ...), the object's class and the root's name.\n"
     "Largest first. With --by-kind: one row per kind of root instead, with the\n"
-    "number of roots, the distinct objects they name and what those keep alive\n"
-    "(an object named by two kinds counts in both).\n"
+    "number of roots, the distinct objects they name and the sum of what each\n"
+    "keeps alive alone (an object named by two kinds counts in both); then\n"
+    "what the kind keeps alive as a whole: only_objects and only, the objects\n"
+    "(and their bytes) that roots of this kind reach and roots of no other kind\n"
+    "do, sharing between roots of the kind included. A last row, '(several\n"
+    "kinds)', has what roots of two or more kinds reach: the only column and\n"
+    "it add up to the reachable heap. 'How much do finalisers keep alive?' is\n"
+    "the finaliser row's only_pct.\n"
     "\n"
     "A V8 snapshot's one root, (root), is listed as the real roots below its\n"
     "synthetic levels: each retaining edge from (Global handles), (Stack roots),\n"
@@ -72,6 +79,13 @@ static int show_roots(out_writer *w, const lf_snapshot *s, lf_root_row *rows, ui
     return 0;
 }
 
+static void write_reach(out_writer *w, lf_kind_reach r, double heap)
+{
+    out_u64(w, r.objects);
+    out_bytes(w, r.bytes);
+    out_pct(w, 100.0 * (double)r.bytes / heap);
+}
+
 static int show_kinds(out_writer *w, const lf_snapshot *s, lf_root_row *rows, uint64_t count,
                       uint64_t top, double heap, lf_error *err)
 {
@@ -79,16 +93,31 @@ static int show_kinds(out_writer *w, const lf_snapshot *s, lf_root_row *rows, ui
     int64_t kinds = lf_root_kind_totals(s, rows, count, &t, err);
     if (kinds < 0)
         return -1;
+    lf_kind_reach *reach = malloc(((size_t)kinds + 1) * sizeof *reach), shared;
+    if (!reach || lf_root_kind_reach(s, rows, count, t, (size_t)kinds, reach, &shared, err)) {
+        free(reach);
+        free(t);
+        return reach ? -1 : lf_fail_nomem(err, "root kinds");
+    }
     for (int64_t i = 0; i < kinds && (top == 0 || (uint64_t)i < top); i++) {
         out_u64(w, t[i].roots);
         out_u64(w, t[i].objects);
         out_bytes(w, t[i].retained);
         out_pct(w, 100.0 * (double)t[i].retained / heap);
+        write_reach(w, reach[i], heap);
         lf_root_row r = {0, t[i].kind, 0, 0};
         lf_str kind = lf_root_row_kind(s, &r);
         out_str(w, kind.ptr, kind.len);
         out_row_end(w);
     }
+    if (shared.objects) {
+        for (int c = 0; c < 4; c++)
+            out_null(w);
+        write_reach(w, shared, heap);
+        out_cstr(w, "(several kinds)");
+        out_row_end(w);
+    }
+    free(reach);
     free(t);
     return 0;
 }
@@ -109,11 +138,11 @@ int cmd_roots(int argc, char **argv)
         {"kind", OUT_STR}, {"class", OUT_STR}, {"name", OUT_STR},
     };
     static const out_column kind_columns[] = {
-        {"roots", OUT_U64}, {"objects", OUT_U64}, {"retained", OUT_U64},
-        {"retained_pct", OUT_PCT}, {"kind", OUT_STR},
+        {"roots", OUT_U64}, {"objects", OUT_U64}, {"retained", OUT_U64}, {"retained_pct", OUT_PCT},
+        {"only_objects", OUT_U64}, {"only", OUT_U64}, {"only_pct", OUT_PCT}, {"kind", OUT_STR},
     };
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
-    out_writer *w = opt.by_kind ? out_begin(stdout, ctx.format, kind_columns, 5)
+    out_writer *w = opt.by_kind ? out_begin(stdout, ctx.format, kind_columns, 8)
                                 : out_begin(stdout, ctx.format, root_columns, 7);
     lf_error err;
     lf_root_row *rows = NULL;

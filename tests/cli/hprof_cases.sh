@@ -156,7 +156,7 @@ done
 # hangs under it, so it retains more than that.
 rows_ roots_stack_local_first "thread worker more" \
     'NR == 2 {print $5, $7, ($3 > 800016 ? "more" : "less")}' roots $J/stack_local.hprof
-rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $5}' roots $J/stack_local.hprof --by-kind
+rows_ roots_stack_local_kinds "thread" 'NR == 2 {print $8}' roots $J/stack_local.hprof --by-kind
 
 # path --class: the chain the program built: static field PlantedLeak.LEAK
 # -> the ArrayList -> its backing array (elementData) -> a Leaked.
