@@ -1,0 +1,266 @@
+/* test_bigmem.c - big arrays: spilling to files, the result store, giving memory back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/analysis/analysis.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/base/file.h"
+#include "../../core/base/resident.h"
+#include "../../core/model/edge_batch.h"
+#include "../../core/model/idrank.h"
+#include "../../core/model/idset.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/writer/lfs_writer.h"
+#include "../../core/model/strtab.h"
+#include "../../core/textgraph/textgraph.h"
+#include "test.h"
+#include <xxhash.h>
+#include "test_support.h"
+#include "tests.h"
+
+/* Whether the mapping holding p is flagged for huge pages ("hg" in smaps). */
+static int mapping_has_huge_advice(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int inside = 0, found = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            found = strstr(line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* Whether p lies in a mapping of a deleted file in dir (/proc/self/maps). */
+static int in_deleted_file(const void *p, const char *dir)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
+            found = strstr(line, dir) && strstr(line, "(deleted)") ? 1 : -1;
+    }
+    if (f)
+        fclose(f);
+    return found == 1;
+}
+
+void test_big_spill(void)
+{
+    char dir[] = "/tmp/lf-spill-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(1, dir); /* every array spills */
+    uint32_t *a = lf_big_calloc(3000, sizeof *a);
+    CHECK(a != NULL && in_deleted_file(a, dir));
+    CHECK_EQ_U64(a[2999], 0); /* a fresh file reads as zeros */
+    for (uint32_t i = 0; i < 3000; i++)
+        a[i] = i * 7;
+    uint32_t *b = lf_big_realloc(a, 300000 * sizeof *b); /* grows in its file */
+    CHECK(b != NULL && in_deleted_file(b, dir));
+    CHECK_EQ_U64(b[2999], 2999 * 7);
+    b[299999] = 5;
+    lf_big_usage u;
+    lf_big_usage_get(&u);
+    CHECK(u.spilling && u.spilled_blocks >= 1 && u.spilled_peak >= 300000 * sizeof *b);
+    lf_big_free(b);
+    CHECK(rmdir(dir) == 0); /* nothing was ever named in it */
+    lf_big_set_budget(UINT64_MAX, NULL);
+    void *ram = lf_big_malloc(100);
+    CHECK(ram != NULL && !in_deleted_file(ram, dir));
+    lf_big_free(ram);
+}
+
+static uint32_t pattern_at(size_t i)
+{
+    return (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5au;
+}
+
+static size_t pattern_misses(const uint32_t *a, size_t n)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += a[i] != pattern_at(i);
+    return bad;
+}
+
+/* The length of the mapping p starts, from /proc/self/maps; 0 if none. */
+static uint64_t mapping_bytes(const void *p)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    uint64_t bytes = 0;
+    while (f && !bytes && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (uintptr_t)p == lo)
+            bytes = hi - lo;
+    }
+    if (f)
+        fclose(f);
+    return bytes;
+}
+
+/* Results go to files in the directory once a plan finds it fit, working
+ * arrays stay in RAM; a result that shrinks gives its file's tail back, one
+ * that grows stays in its file, and a RAM result that grows big enough
+ * moves there. Without the store, or with a directory in memory or without
+ * room, results stay in RAM and the usage says why. */
+void test_big_result_store(void)
+{
+    char dir[] = "/tmp/lf-store-test-XXXXXX";
+    lf_error err;
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(UINT64_MAX, dir); /* no budget: nothing spills */
+    lf_big_set_result_store(1);
+    CHECK(lf_big_plan(4u << 20, 4u << 20, &err) == 0);
+    const size_t n = (2u << 20) / sizeof(uint32_t); /* 2 MiB: past the 1 MiB a result needs */
+    uint32_t *result = lf_big_result_calloc(n, sizeof *result);
+    uint32_t *work = lf_big_malloc(n * sizeof *work);
+    CHECK(result != NULL && in_deleted_file(result, dir));
+    CHECK(work != NULL && !in_deleted_file(work, dir));
+    CHECK_EQ_U64(result[n - 1], 0);
+    for (size_t i = 0; result && i < n; i++)
+        result[i] = pattern_at(i);
+    lf_big_usage u;
+    lf_big_usage_get(&u);
+    CHECK(u.store_on && u.store_off == NULL && !u.spilling);
+    CHECK_EQ_U64(u.store_peak, 2u << 20);
+    uint32_t *shrunk = lf_big_realloc(result, n / 2 * sizeof *shrunk);
+    CHECK(shrunk == result && mapping_bytes(shrunk) == (1u << 20));
+    CHECK_EQ_U64(pattern_misses(shrunk, n / 2), 0);
+    uint32_t *grown = lf_big_realloc(shrunk, 2 * n * sizeof *grown);
+    CHECK(grown != NULL && in_deleted_file(grown, dir));
+    CHECK_EQ_U64(pattern_misses(grown, n / 2), 0);
+    CHECK_EQ_U64(grown[2 * n - 1], 0); /* the file's regrown tail reads as zeros again */
+    uint32_t *small = lf_big_result_malloc(64 * sizeof *small);
+    CHECK(small != NULL && !in_deleted_file(small, dir));
+    for (size_t i = 0; small && i < 64; i++)
+        small[i] = pattern_at(i);
+    uint32_t *moved = lf_big_result_realloc(small, n * sizeof *moved);
+    CHECK(moved != NULL && in_deleted_file(moved, dir));
+    CHECK_EQ_U64(pattern_misses(moved, 64), 0);
+    lf_big_free(moved);
+    lf_big_free(grown);
+    lf_big_free(work);
+    CHECK(rmdir(dir) == 0); /* nothing was ever named in it */
+
+    const char *const shm = "/dev/shm";
+    lf_big_set_budget(UINT64_MAX, shm);
+    if (lf_dir_in_memory(shm)) {
+        CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+        lf_big_usage_get(&u);
+        CHECK(!u.store_on && u.store_off && strstr(u.store_off, "in memory"));
+    }
+    lf_big_set_budget(UINT64_MAX, "/tmp");
+    CHECK(lf_big_plan(0, UINT64_MAX / 2, &err) == 0); /* no disk holds that */
+    lf_big_usage_get(&u);
+    CHECK(!u.store_on && u.store_off && strstr(u.store_off, "room"));
+    result = lf_big_result_malloc(n * sizeof *result);
+    CHECK(result != NULL && !in_deleted_file(result, "/tmp"));
+    lf_big_free(result);
+    lf_big_set_result_store(0);
+    CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+    lf_big_usage_get(&u);
+    CHECK(!u.store_on && u.store_off && strstr(u.store_off, "not asked"));
+    lf_big_set_budget(UINT64_MAX, NULL);
+}
+
+/* RssFile of /proc/self/status, in bytes. */
+static uint64_t rss_file_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "RssFile: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (uint64_t)kb << 10;
+}
+
+/* Dropping the pages of spilled arrays and mapped files takes them out of
+ * RSS and loses nothing; arrays in RAM are never dropped. */
+void test_resident_release(void)
+{
+    const size_t n = (16u << 20) / sizeof(uint32_t);
+    uint32_t *ram = lf_big_malloc(n * sizeof *ram); /* no budget yet: RAM */
+    char dir[] = "/tmp/lf-resident-test-XXXXXX";
+    CHECK(ram != NULL && mkdtemp(dir) != NULL);
+    lf_big_set_budget(1, dir);
+    /* the keeper would drop these pages on its own at any moment (RSS is
+     * over a 1-byte budget): only the explicit release below may */
+    lf_resident_set_cap(UINT64_MAX);
+    uint32_t *spilled = lf_big_malloc(n * sizeof *spilled);
+    CHECK(spilled != NULL && in_deleted_file(spilled, dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/mapped", dir);
+    FILE *out = fopen(path, "wb");
+    CHECK(out != NULL);
+    for (size_t i = 0; ram && spilled && out && i < n; i++) {
+        ram[i] = spilled[i] = pattern_at(i);
+        fwrite(&ram[i], sizeof ram[i], 1, out);
+    }
+    if (out)
+        fclose(out);
+    lf_mapped_file mapped;
+    lf_error err;
+    CHECK(lf_file_map(path, &mapped, &err) == 0);
+    CHECK_EQ_U64(pattern_misses((const uint32_t *)mapped.data, n), 0);
+    uint64_t before = rss_file_bytes(), releases = lf_resident_releases();
+    lf_resident_release();
+    uint64_t after = rss_file_bytes();
+    CHECK(lf_resident_releases() > releases);
+    CHECK(after + (28u << 20) <= before); /* the spilled array's and the file's 32 MiB left */
+    CHECK_EQ_U64(pattern_misses(spilled, n), 0);
+    CHECK_EQ_U64(pattern_misses((const uint32_t *)mapped.data, n), 0);
+    CHECK_EQ_U64(pattern_misses(ram, n), 0);
+    lf_file_unmap(&mapped);
+    unlink(path);
+    lf_big_free(spilled);
+    lf_big_set_budget(UINT64_MAX, NULL);
+    lf_big_free(ram);
+    CHECK(rmdir(dir) == 0);
+}
+
+void test_big_arrays(void)
+{
+    const size_t n = 48u << 20; /* above the threshold: advised */
+    uint8_t *zeroed = lf_big_calloc(n / 8, 8);
+    CHECK(zeroed != NULL);
+    if (zeroed) {
+        size_t nonzero = 0;
+        for (size_t i = 0; i < n; i += 4096)
+            nonzero += zeroed[i] != 0;
+        CHECK_EQ_U64(nonzero, 0);
+        /* where the kernel has transparent huge pages, the middle of the block carries the advice */
+        if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+            CHECK_EQ_U64(mapping_has_huge_advice(zeroed + n / 2), 1);
+        uint8_t *grown = lf_big_realloc(zeroed, 2 * n);
+        CHECK(grown != NULL);
+        if (grown) {
+            grown[2 * n - 1] = 7;
+            CHECK_EQ_U64(grown[n / 2], 0); /* contents kept */
+            if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+                CHECK_EQ_U64(mapping_has_huge_advice(grown + n + n / 2), 1);
+            lf_big_free(grown);
+        } else {
+            lf_big_free(zeroed);
+        }
+    }
+    CHECK(lf_big_calloc(SIZE_MAX / 4, 8) == NULL); /* count * size overflows */
+    void *small = lf_big_malloc(100);
+    CHECK(small != NULL);
+    lf_big_free(small);
+}
