@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/analysis/class_fold.h"
 #include "../core/analysis/loaders.h"
 #include "cli.h"
 #include "commands.h"
@@ -14,23 +15,28 @@ static const char classes_help[] =
     "One row per class: instance count, shallow bytes, retained bytes (the sum\n"
     "over instances that no other instance of the class dominates, so nothing is\n"
     "counted twice) and retained as % of the reachable heap. Largest retained first.\n"
-    "Java: same-named classes of different class loaders are separate rows;\n"
-    "loader names the loader that defined the class, its class and id, or\n"
-    "(bootstrap); empty where the dump has no loaders (V8, text graphs).\n"
+    "Java: loader names the loader that defined the class, its class and id,\n"
+    "or (bootstrap); empty where the dump has no loaders (V8, text graphs). A\n"
+    "class of one name that several loaders define is one row, its loader\n"
+    "'500 loaders' (--each-loader: a row per loader, as the JVM's histogram).\n"
     "\n"
     "Options:\n"
     "  --top N        at most N rows (default 50; 0 = all)\n"
     "  --sort KEY     retained (default), shallow, count or class (the name)\n"
     "  --by-loader    one row per class loader instead: the instances of the\n"
     "                 classes it defined (count, shallow, retained), the loader,\n"
-    "                 and how many classes it defined (classes)\n"
+    "                 and how many classes it defined (classes); loaders of one\n"
+    "                 class defining classes of the same names are one row,\n"
+    "                 '500 x java.net.URLClassLoader' (not with --each-loader)\n"
+    "  --each-loader  no rows standing for several loaders\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_TOP, OPT_SORT, OPT_BY_LOADER };
+enum { OPT_TOP, OPT_SORT, OPT_BY_LOADER, OPT_EACH_LOADER };
 static const cli_option classes_options[] = {
     {"top", 0, 1, OPT_TOP},
     {"sort", 0, 1, OPT_SORT},
     {"by-loader", 0, 0, OPT_BY_LOADER},
+    {"each-loader", 0, 0, OPT_EACH_LOADER},
     {NULL, 0, 0, 0},
 };
 
@@ -40,6 +46,7 @@ typedef struct classes_options_state {
     uint64_t top;
     sort_key sort;
     int by_loader;
+    int each_loader;
 } classes_options_state;
 
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
@@ -47,6 +54,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     classes_options_state *o = state;
     if (id == OPT_BY_LOADER)
         o->by_loader = 1;
+    if (id == OPT_EACH_LOADER)
+        o->each_loader = 1;
     if (id == OPT_TOP && cli_parse_count(arg, &o->top))
         return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
     if (id == OPT_SORT) {
@@ -147,21 +156,40 @@ static void note_retained_below_shallow(const cli_context *ctx, const lf_snapsho
                 (int)name.len, name.ptr);
 }
 
-/* The loader column of a class row: empty (JSON null) without loaders. */
-static void put_loader(out_writer *w, const lf_snapshot *s, uint32_t cls)
+/* The loader column of a class row: empty (JSON null) without loaders,
+ * "500 loaders" for a row standing for the classes of one name that 500
+ * loaders define. */
+static void put_loader(out_writer *w, const lf_snapshot *s, uint32_t cls, uint32_t members)
 {
     if (!s->class_loader) {
         out_null(w);
         return;
     }
     char label[1024];
-    size_t len = lf_loader_label(s, s->class_loader[cls], label, sizeof label);
+    size_t len = members > 1 ? (size_t)snprintf(label, sizeof label, "%u loaders", members)
+                             : lf_loader_label(s, s->class_loader[cls], label, sizeof label);
+    out_str(w, label, len);
+}
+
+/* A --by-loader row's loader: "500 x java.net.URLClassLoader" for loaders of
+ * one class defining the same classes. */
+static void put_group_loader(out_writer *w, const lf_snapshot *s, uint32_t loader, uint32_t members)
+{
+    char label[1024];
+    size_t len;
+    if (members > 1) {
+        lf_str cls = lf_snapshot_object_label(s, loader);
+        int n = snprintf(label, sizeof label, "%u x %.*s", members, (int)(cls.len > 900 ? 900 : cls.len), cls.ptr);
+        len = n < 0 ? 0 : (size_t)n;
+    } else {
+        len = lf_loader_label(s, loader, label, sizeof label);
+    }
     out_str(w, label, len);
 }
 
 static void print_rows(const cli_context *ctx, const lf_snapshot *s, const lf_class_totals *t,
-                       const lf_loader_groups *loaders, const uint32_t *order, uint32_t listed,
-                       uint64_t top)
+                       const lf_loader_groups *loaders, const lf_fold *fold, const uint32_t *order,
+                       uint32_t listed, uint64_t top)
 {
     static const out_column class_cols[] = {
         {"count", OUT_U64}, {"shallow", OUT_U64}, {"retained", OUT_U64},
@@ -176,21 +204,19 @@ static void print_rows(const cli_context *ctx, const lf_snapshot *s, const lf_cl
     out_writer *w = out_begin(stdout, ctx->format, loaders ? loader_cols : class_cols, loader_column ? 6 : 5);
     double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
     for (uint32_t i = 0; i < listed && (top == 0 || i < top); i++) {
-        uint32_t c = order[i];
+        uint32_t c = order[i], members = fold->members ? fold->members[c] : 1;
         out_u64(w, t->count[c]);
         out_bytes(w, t->shallow[c]);
         out_bytes(w, t->retained[c]);
         out_pct(w, 100.0 * (double)t->retained[c] / heap);
         if (loaders) {
-            char label[1024];
-            size_t len = lf_loader_label(s, loaders->loader[c], label, sizeof label);
-            out_str(w, label, len);
+            put_group_loader(w, s, loaders->loader[c], members);
             out_u64(w, loaders->classes[c]);
         } else {
             lf_str name = lf_snapshot_class_name(s, c);
             out_str(w, name.ptr, name.len);
             if (loader_column)
-                put_loader(w, s, c);
+                put_loader(w, s, c, members);
         }
         out_row_end(w);
     }
@@ -217,10 +243,22 @@ static int compute_totals(const char *path, const lf_snapshot *s, int by_loader,
     return lf_class_totals_compute(s, t, &err) ? cli_input_error(path, &err) : 0;
 }
 
+/* Rows standing for several loaders (class_fold.h); 0 or an exit code. */
+static int fold_rows(const char *path, const lf_snapshot *s, const lf_loader_groups *loaders, lf_class_totals *t,
+                     lf_fold *fold)
+{
+    lf_error err;
+    if (!s->class_loader)
+        return 0;
+    if (loaders ? lf_fold_same_classes(s, loaders, t, fold, &err) : lf_fold_same_name(s, t, fold, &err))
+        return cli_input_error(path, &err);
+    return 0;
+}
+
 int cmd_classes(int argc, char **argv)
 {
     cli_context ctx = {0};
-    classes_options_state opt = {50, SORT_RETAINED, 0};
+    classes_options_state opt = {50, SORT_RETAINED, 0, 0};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &path);
     if (rc >= 0)
@@ -232,9 +270,12 @@ int cmd_classes(int argc, char **argv)
     memset(&t, 0, sizeof t);
     lf_loader_groups loaders;
     memset(&loaders, 0, sizeof loaders);
+    lf_fold fold = {NULL};
     uint32_t rows = 0;
     uint32_t *order = NULL;
     if ((rc = compute_totals(path, &s, opt.by_loader, &loaders, &t, &rows)))
+        goto out;
+    if (!opt.each_loader && (rc = fold_rows(path, &s, opt.by_loader ? &loaders : NULL, &t, &fold)))
         goto out;
     if (!(order = malloc(((size_t)rows + 1) * sizeof *order))) {
         cli_message("error", "out of memory");
@@ -243,7 +284,7 @@ int cmd_classes(int argc, char **argv)
     }
     uint32_t listed = 0;
     for (uint32_t c = 0; c < rows; c++)
-        if (t.count[c] || (opt.by_loader && loaders.classes[c]))
+        if ((t.count[c] || (opt.by_loader && loaders.classes[c])) && (!fold.members || fold.members[c]))
             order[listed++] = c;
     sort_totals = &t;
     sort_snapshot = &s;
@@ -252,10 +293,11 @@ int cmd_classes(int argc, char **argv)
     qsort(order, listed, sizeof *order, by_key);
     if (!opt.by_loader)
         note_retained_below_shallow(&ctx, &s, &t, order, listed, opt.top);
-    print_rows(&ctx, &s, &t, opt.by_loader ? &loaders : NULL, order, listed, opt.top);
+    print_rows(&ctx, &s, &t, opt.by_loader ? &loaders : NULL, &fold, order, listed, opt.top);
     rc = EXIT_OK;
 out:
     free(order);
+    lf_fold_free(&fold);
     lf_class_totals_free(&t);
     lf_loader_groups_free(&loaders);
     lf_snapshot_free(&s);

@@ -301,15 +301,22 @@ dangling_top_holder 4 from java.lang.Object[] 0x3100" \
 # ManyLoaders (fixtures/java/src/ManyLoaders.java, issue #21 item 5): 500
 # URLClassLoaders over one directory, each defining its own class Plugin and
 # making one instance (16 bytes, owning a byte[100] of 120: retained 136, as
-# LOADERS keeps every loader and so every class). `classes` shows Plugin as
-# 500 rows, one per loader; `--by-loader` as 500 loader rows of 1 class each.
+# LOADERS keeps every loader and so every class). `classes --each-loader`
+# shows Plugin as 500 rows, one per loader, `--by-loader --each-loader` as
+# 500 loader rows of 1 class each; without --each-loader they are one row
+# each (issue 37): Plugin 500 / 8,000 / 68,000 of '500 loaders', and '500 x
+# java.net.URLClassLoader' defining 1 class.
 ML=$J/many_loaders.hprof.gz
 # Plugin rows: how many, distinct loaders, count/shallow/retained summed, rows
 # that are not 1 x 16 / 136 of a URLClassLoader.
 ML_PLUGIN_AWK='$5 == "Plugin" { n++; if (!($6 in seen)) d++; seen[$6] = 1; c += $1; s += $2; r += $3
     if ($1 != 1 || $2 != 16 || $3 != 136 || $6 !~ /^java\.net\.URLClassLoader 0x[0-9a-f]+$/) bad++ }
     END { print n, d, c, s, r, bad + 0 }'
-rows_ many_loaders_plugin_rows "500 500 500 8000 68000 0" "$ML_PLUGIN_AWK" classes $ML --top 0 --format tsv
+rows_ many_loaders_plugin_rows "500 500 500 8000 68000 0" "$ML_PLUGIN_AWK" classes $ML --top 0 --format tsv --each-loader
+rows_ many_loaders_plugin_folded "500 8000 68000 Plugin 500 loaders" '$5 == "Plugin" {print $1, $2, $3, $5, $6}' \
+    classes $ML --top 0 --format tsv
+rows_ many_loaders_by_loader_folded "500 8000 68000 500 x java.net.URLClassLoader 1" \
+    '$5 ~ /URLClassLoader/ {print $1, $2, $3, $5, $6}' classes $ML --by-loader --top 0 --format tsv
 # One row per URLClassLoader: 1 instance, 16, 136, 1 class; the JDK's 567
 # classes are the bootstrap loader's (hprof_summary.py loaders), the
 # application loader defined ManyLoaders (no instances).
@@ -318,10 +325,10 @@ ML_LOADER_AWK='$5 ~ /^java\.net\.URLClassLoader 0x/ { n++; if (!($5 in seen)) d+
     $5 == "(bootstrap)" { boot = $6 } $5 ~ /AppClassLoader/ { app = $1 " " $2 " " $6 }
     END { print n, d, c, s, r, k, bad + 0; print boot, app }'
 rows_ many_loaders_by_loader "500 500 500 8000 68000 500 0
-567 0 0 1" "$ML_LOADER_AWK" classes $ML --by-loader --top 0 --format tsv
+567 0 0 1" "$ML_LOADER_AWK" classes $ML --by-loader --top 0 --format tsv --each-loader
 "$LF" convert $ML -o "$tmp/ml.lfs" 2>/dev/null
 rows_ many_loaders_by_loader_lfs "500 500 500 8000 68000 500 0
-567 0 0 1" "$ML_LOADER_AWK" classes "$tmp/ml.lfs" --by-loader --top 0 --format tsv
+567 0 0 1" "$ML_LOADER_AWK" classes "$tmp/ml.lfs" --by-loader --top 0 --format tsv --each-loader
 # PLUGINS: 24 + Object[500] 2016 + 500 x 136 = 70,040. LOADERS owns only
 # itself (24 + 2016): each loader is also reachable from its Plugin instance.
 rows_ many_loaders_lists "static field ManyLoaders.PLUGINS 24 70040
@@ -330,7 +337,7 @@ static field ManyLoaders.LOADERS 24 2040" \
     dominators $ML --flat --top 0 --min 0
 # The loader column names the loader objects themselves: the ids on the Plugin
 # rows are exactly the ids of the 500 URLClassLoader instances (dominators).
-"$LF" classes $ML --top 0 --format tsv 2>/dev/null |
+"$LF" classes $ML --top 0 --format tsv --each-loader 2>/dev/null |
     awk -F'\t' '$5 == "Plugin" {sub(/.* /, "", $6); print $6}' | sort >"$tmp/ml.class_ids"
 "$LF" dominators $ML --flat --top 0 --min 0 --format tsv 2>/dev/null |
     awk -F'\t' '$7 == "java.net.URLClassLoader" {print $2}' | sort >"$tmp/ml.object_ids"
@@ -341,7 +348,7 @@ else
 fi
 # The JVM's histogram: every class's count and bytes, and Plugin as 500
 # separate rows (one per class) there as in leakfind.
-"$LF" classes $ML --top 0 --format tsv >"$tmp/ml.classes" 2>/dev/null
+"$LF" classes $ML --top 0 --format tsv --each-loader >"$tmp/ml.classes" 2>/dev/null
 if sh tests/cli/compare_histogram.sh $J/many_loaders.histo.txt "$tmp/ml.classes" >"$tmp/cmp" &&
     [ "$(awk '$4 == "Plugin" && $2 == 1 && $3 == 16' $J/many_loaders.histo.txt | wc -l)" -eq 500 ] &&
     [ "$(awk -F'\t' '$5 == "Plugin"' "$tmp/ml.classes" | wc -l)" -eq 500 ]; then
