@@ -198,6 +198,52 @@ check_record_signals() { # TERM, HUP and INT sent to record end the program too
     done
 }
 
+# ms since the epoch
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+check_record_idle() { # the snapshot signal on a program that waits or does not allocate
+    d=$1
+    # 1,000 strings of 100 bytes (112 B) in list cells (24 B) under a ref (16 B)
+    planted=136016
+    for mode in read sleep; do
+        pidfile="$d/idle-$mode.pid"
+        mkfifo "$d/idle-$mode.in"
+        "$lf" record -q -o "$d/idle-$mode" -- "$d/idle" "$pidfile" $mode <"$d/idle-$mode.in" \
+            2>"$d/idle-$mode.err" &
+        rec=$!
+        exec 8>"$d/idle-$mode.in" # held open: the program's read waits for a line
+        (sleep 20; kill -KILL $rec 2>/dev/null) 8>&- & watchdog=$! # a hang is a failure
+        tries=0
+        while [ ! -s "$pidfile" ] && [ $tries -lt 400 ]; do sleep 0.05; tries=$((tries + 1)); done
+        sleep 0.2 # well inside the wait (read or sleep)
+        start=$(now_ms)
+        kill -USR1 $rec
+        tries=0
+        while [ ! -f "$d/idle-$mode.1.lfs" ] && [ $tries -lt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
+        took=$(( $(now_ms) - start ))
+        echo "     (snapshot of the program waiting in $mode: ${took} ms after the signal)"
+        expect "record --signal, program waiting ($mode): the snapshot is written while it waits, within 2 s" \
+            "yes" "$([ -f "$d/idle-$mode.1.lfs" ] && [ "$took" -lt 2000 ] && echo yes)"
+        expect "record --signal, program waiting ($mode): the planted list" "$planted" \
+            "$(root_retained "$d/idle-$mode.1.lfs" global Idle.[0])"
+        [ $mode = sleep ] && kill -TERM $rec
+        exec 8>&-
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        expect "record --signal, program waiting ($mode): it goes on and ends as it would" \
+            "$([ $mode = read ] && echo 0 || echo 143) 1 " \
+            "$status $(ls "$d" | grep -c "^idle-$mode\.[0-9]*\.lfs$") $(cat "$d/idle-$mode.err")"
+    done
+    "$lf" record -q -o "$d/idle-self" -- "$d/idle" "$d/idle-self.pid" self
+    expect "record --signal, sent by the program to itself before it ends: written" "0 $planted" \
+        "$? $(root_retained "$d/idle-self.1.lfs" global Idle.[0])"
+    "$lf" record -q -o "$d/idle-spin" -- "$d/idle" "$d/idle-spin.pid" spin 2>"$d/idle-spin.err"
+    expect "record --signal, program that neither allocates nor waits: pending said after 2 s, written at exit" \
+        "0 $planted|leakfind: snapshot requested 2 s ago, pending: the program has not allocated nor waited in a system call since; it is written when it does, or at exit|leakfind: the pending snapshot was written, T s after it was asked for|" \
+        "$? $(root_retained "$d/idle-spin.1.lfs" global Idle.[0])|$(sed 's/written, [0-9.]* s after/written, T s after/' "$d/idle-spin.err" | tr '\n' '|')"
+}
+
 check_record_budget() { # --max-snapshots and --max-bytes: the first and the latest stay
     d=$1
     # six snapshots on its own signal; a cons each time, for the minor
@@ -310,6 +356,7 @@ else
         check_record_sample "$work/bin"
         check_record_signals "$work/bin"
         check_record_budget "$work/bin"
+        check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
         check_sites "$work/bin" live
