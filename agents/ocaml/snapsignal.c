@@ -37,6 +37,7 @@
 #include <caml/minor_gc.h>
 #include <caml/misc.h>
 #include <caml/signals.h>
+#include <caml/startup_aux.h>
 
 enum { PENDING_NOTICE = 2 };     /* seconds before a pending snapshot is said */
 enum { POLL_NS = 10 * 1000000 }; /* the watchdog's look at a pending request */
@@ -160,12 +161,17 @@ static void *watchdog(void *unused)
     }
 }
 
-/* At exit the heap is still whole (the runtime frees it only when asked,
- * OCAMLRUNPARAM=c, and then the request was served at the last collection). */
+/* At exit the heap is still whole, unless the runtime freed it
+ * (OCAMLRUNPARAM=c): then the snapshot is given up, and said. */
 static void pending_at_exit(void)
 {
     if (!requested || !Caml_state || !Caml_state_field(young_start))
         return;
+    if (caml_cleanup_on_exit) {
+        fprintf(stderr, "leakfind: the pending snapshot is not written: the runtime freed the heap "
+                        "at exit (OCAMLRUNPARAM=c)\n");
+        return;
+    }
     pthread_mutex_lock(&lock);
     if (requested)
         write_requested();
