@@ -63,6 +63,20 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     # 50 finalisers, each a closure (3 words) capturing a 1,000-byte Bytes (127 words).
     expect "$t finaliser: roots --by-kind" "50 52400" \
         "$("$lf" roots --by-kind "$d"/finaliser.lfs --format tsv | awk -F'\t' '$5 == "finaliser" { print $1, $3 }')"
+    # finaliser_growing.ml: 50 resources a step, each a Bytes of 1,000 bytes
+    # (1,016 B) that its own Gc.finalise closure (3 words, 32 B) captures:
+    # per resource 2 objects and 1,048 B; 150 of them in the last snapshot.
+    expect "$t finaliser growing: one growth, held by the finalisers alone, named by a finaliser root" \
+        "growth|157200|300|id|2.00|100,200,300|1048.00|finaliser|finaliser finaliser N (closure Finaliser_growing.f) / env[0] (string)|string +1.00, closure Finaliser_growing.f +1.00|" \
+        "$("$lf" suspects "$d"/finaliser-growing.3.lfs "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs \
+            --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { sub(/finaliser [0-9]+ /, "finaliser N ", $15)
+            printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|", $2, $3, $5, ($7 ~ /^0x/ ? "id" : "none"), $13, $14, $17, $18, $15, $16 }')"
+    # the same closures also kept in a global list (a cell of 24 B each):
+    # the finalisers no longer hold the growth alone
+    expect "$t finaliser shared: the same growth, not finaliser-held; the list's own" \
+        "300 1048.00 []|150 24.00 []|" \
+        "$("$lf" suspects "$d"/finaliser-shared.3.lfs "$d"/finaliser-shared.1.lfs "$d"/finaliser-shared.2.lfs \
+            --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { printf "%s %s [%s]|", $5, $17, $18 }')"
     # 20 strings of 200 bytes (27 words) in a list (3 words a cell).
     expect "$t c_global: the C global root by its symbol" "4800" \
         "$(root_retained "$d"/c_global.lfs "C global" leaky_registry)"
@@ -339,7 +353,8 @@ else
         ok "fixture programs build with the agent"
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
-            ./finaliser && ./c_global && ./threaded && ./fields && ./sites)
+            ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
+            ./c_global && ./threaded && ./fields && ./sites)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
