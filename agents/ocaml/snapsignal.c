@@ -19,11 +19,16 @@
  * snapshot still pending when the program exits is written then.
  *
  * The threads library replaces the blocking-section hooks when it starts
- * (it does not chain them): in a program with systhreads only the first
- * two ways remain, the next allocation by any thread or the exit. */
+ * (it does not chain them). In a program with systhreads the heap is still
+ * whenever no thread holds the runtime lock, so the watchdog asks a thread
+ * of the agent's own, registered with the runtime (caml_c_thread_register),
+ * to take that lock as any thread does when it leaves a blocking section,
+ * write the snapshot, and give the lock back. The other threads' stacks are
+ * in their descriptors then, as during a collection. */
 #define CAML_INTERNALS
 #include "agent.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -49,6 +54,8 @@ static int watchdog_running;            /* not in a forked child */
 static int pending_said;                /* the notice was printed for this request */
 static double requested_at;             /* when the watchdog saw the request */
 static sem_t wake;
+static sem_t take;          /* the taker's turn (systhreads) */
+static int taker_started;   /* by the watchdog, once */
 static caml_timing_hook previous_minor_end;
 static void (*previous_enter)(void);
 static void (*previous_leave)(void);
@@ -118,12 +125,48 @@ static void leave_blocking(void)
 static void say_pending(void)
 {
     int ours = caml_enter_blocking_section_hook == enter_blocking;
-    fprintf(stderr,
-            "leakfind: snapshot requested %d s ago, pending: the program has not allocated %s "
-            "since; it is written when it does, or at exit\n",
-            PENDING_NOTICE,
-            ours ? "nor waited in a system call" : "(with threads: any thread)");
+    fprintf(stderr, "leakfind: snapshot requested %d s ago, pending: %s; it is written when it does, "
+                    "or at exit\n", PENDING_NOTICE,
+            ours ? "the program has neither allocated nor waited in a system call since"
+                 : "a thread runs OCaml code that neither allocates nor lets the others run");
     pending_said = 1;
+}
+
+/* The taker (systhreads): a thread the runtime knows, which takes the
+ * runtime lock when the watchdog asks. Leaving and entering the blocking
+ * section neither runs the program's OCaml signal handlers (the _no_pending
+ * entry) nor lets it run while the snapshot is written. */
+static void *taker(void *registered)
+{
+    int (*c_thread_register)(void) = (int (*)(void))registered;
+    if (!c_thread_register())
+        return NULL;
+    for (;;) {
+        while (sem_wait(&take) != 0)
+            if (errno != EINTR)
+                return NULL;
+        caml_leave_blocking_section();
+        pthread_mutex_lock(&lock);
+        if (requested)
+            write_requested();
+        pthread_mutex_unlock(&lock);
+        caml_enter_blocking_section_no_pending();
+    }
+}
+
+/* Asks the taker for the snapshot, starting it the first time: 0, or -1
+ * when this runtime has no threads library to register it with. */
+static int ask_taker(void)
+{
+    if (!taker_started) {
+        void *reg = dlsym(RTLD_DEFAULT, "caml_c_thread_register");
+        pthread_t thread;
+        if (!reg || sem_init(&take, 0, 0) || pthread_create(&thread, NULL, taker, reg))
+            return -1;
+        pthread_detach(thread);
+        taker_started = 1;
+    }
+    return sem_post(&take);
 }
 
 /* One request: written as soon as the program is in a blocking section (or
@@ -131,11 +174,18 @@ static void say_pending(void)
 static void serve_request(void)
 {
     const struct timespec poll = {0, POLL_NS};
+    int asked = 0;
+    pthread_mutex_lock(&lock);
     requested_at = now_seconds();
+    pthread_mutex_unlock(&lock);
     for (;;) {
         pthread_mutex_lock(&lock);
-        int done = !requested;
-        if (!done && blocked) {
+        int done = !requested, ours = caml_enter_blocking_section_hook == enter_blocking;
+        if (!done && !asked && !ours)
+            asked = ask_taker() == 0; /* systhreads: the taker waits for the runtime lock */
+        /* blocked is only believed while the hooks are ours: the threads
+         * library replaces them from OCaml code, never inside a section */
+        if (!done && blocked && ours) {
             write_requested();
             done = 1;
         } else if (!done && !pending_said && now_seconds() - requested_at >= PENDING_NOTICE) {

@@ -219,10 +219,13 @@ check_record_idle() { # the snapshot signal on a program that waits or does not 
     d=$1
     # 1,000 strings of 100 bytes (112 B) in list cells (24 B) under a ref (16 B)
     planted=136016
-    for mode in read sleep; do
+    # read, sleep: idle.ml waiting; threads: idle_threads.ml, both of its
+    # threads waiting (systhreads: the agent's own thread takes the lock)
+    for mode in read sleep threads; do
         pidfile="$d/idle-$mode.pid"
         mkfifo "$d/idle-$mode.in"
-        "$lf" record -q -o "$d/idle-$mode" -- "$d/idle" "$pidfile" $mode <"$d/idle-$mode.in" \
+        if [ $mode = threads ]; then prog="$d/idle_threads"; else prog="$d/idle"; fi
+        "$lf" record -q -o "$d/idle-$mode" -- "$prog" "$pidfile" $mode <"$d/idle-$mode.in" \
             2>"$d/idle-$mode.err" &
         rec=$!
         exec 8>"$d/idle-$mode.in" # held open: the program's read waits for a line
@@ -239,14 +242,18 @@ check_record_idle() { # the snapshot signal on a program that waits or does not 
         expect "record --signal, program waiting ($mode): the snapshot is written while it waits, within 2 s" \
             "yes" "$([ -f "$d/idle-$mode.1.lfs" ] && [ "$took" -lt 2000 ] && echo yes)"
         expect "record --signal, program waiting ($mode): the planted list" "$planted" \
-            "$(root_retained "$d/idle-$mode.1.lfs" global Idle.[0])"
+            "$(root_retained "$d/idle-$mode.1.lfs" global "$([ $mode = threads ] && echo Idle_threads || echo Idle).[0]")"
+        [ $mode = threads ] && expect "record --signal, program waiting (threads): the reader thread's frames named" \
+            "yes 0" "$("$lf" roots "$d/idle-$mode.1.lfs" --top 0 --format tsv | awk -F'\t' '
+                $7 ~ /^thread 1 frame [0-9]+: / { f = 1 } $7 == "another thread" { a++ }
+                END { print (f ? "yes" : "no"), a + 0 }')"
         [ $mode = sleep ] && kill -TERM $rec
         exec 8>&-
         wait $rec
         status=$?
         kill $watchdog 2>/dev/null
         expect "record --signal, program waiting ($mode): it goes on and ends as it would" \
-            "$([ $mode = read ] && echo 0 || echo 143) 1 " \
+            "$([ $mode = sleep ] && echo 143 || echo 0) 1 " \
             "$status $(ls "$d" | grep -c "^idle-$mode\.[0-9]*\.lfs$") $(cat "$d/idle-$mode.err")"
     done
     "$lf" record -q -o "$d/idle-self" -- "$d/idle" "$d/idle-self.pid" self
@@ -254,7 +261,7 @@ check_record_idle() { # the snapshot signal on a program that waits or does not 
         "$? $(root_retained "$d/idle-self.1.lfs" global Idle.[0])"
     "$lf" record -q -o "$d/idle-spin" -- "$d/idle" "$d/idle-spin.pid" spin 2>"$d/idle-spin.err"
     expect "record --signal, program that neither allocates nor waits: pending said after 2 s, written at exit" \
-        "0 $planted|leakfind: snapshot requested 2 s ago, pending: the program has not allocated nor waited in a system call since; it is written when it does, or at exit|leakfind: the pending snapshot was written, T s after it was asked for|" \
+        "0 $planted|leakfind: snapshot requested 2 s ago, pending: the program has neither allocated nor waited in a system call since; it is written when it does, or at exit|leakfind: the pending snapshot was written, T s after it was asked for|" \
         "$? $(root_retained "$d/idle-spin.1.lfs" global Idle.[0])|$(sed 's/written, [0-9.]* s after/written, T s after/' "$d/idle-spin.err" | tr '\n' '|')"
 }
 
