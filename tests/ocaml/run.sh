@@ -71,6 +71,12 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "$("$lf" suspects "$d"/finaliser-growing.3.lfs "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs \
             --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { sub(/finaliser [0-9]+ /, "finaliser N ", $15)
             printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|", $2, $3, $5, ($7 ~ /^0x/ ? "id" : "none"), $13, $14, $17, $18, $15, $16 }')"
+    # trend: both classes at 1.00 per resource (50, 100, 150 of each), held
+    # by the finaliser roots, named without their numbers
+    expect "$t finaliser growing: trend's holder is the finaliser roots, not (GC roots)" \
+        "1.00 closure Finaliser_growing.f 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|1.00 string 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|" \
+        "$("$lf" trend "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs "$d"/finaliser-growing.3.lfs \
+            --workload 50,100,150 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s %s %s|", $1, $6, $7, $8 }')"
     # the same closures also kept in a global list (a cell of 24 B each):
     # the finalisers no longer hold the growth alone
     expect "$t finaliser shared: the same growth, not finaliser-held; the list's own" \
