@@ -77,6 +77,13 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "1.00 closure Finaliser_growing.f 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|1.00 string 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|" \
         "$("$lf" trend "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs "$d"/finaliser-growing.3.lfs \
             --workload 50,100,150 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s %s %s|", $1, $6, $7, $8 }')"
+    for kind in growing shared; do
+        "$lf" report "$d"/finaliser-$kind.3.lfs "$d"/finaliser-$kind.1.lfs "$d"/finaliser-$kind.2.lfs \
+            --workload 150,50,100 -o "$work/finaliser-$kind.html" 2>/dev/null
+    done
+    expect "$t finaliser growing and shared: the report's growth says finaliser-held, or not" \
+        '"heldBy":"finaliser" | "heldBy":null "heldBy":null' \
+        "$(grep -o '"heldBy":[a-z"]*' "$work/finaliser-growing.html" | tr '\n' ' ')| $(grep -o '"heldBy":[a-z"]*' "$work/finaliser-shared.html" | tr '\n' ' ' | sed 's/ $//')"
     # the same closures also kept in a global list (a cell of 24 B each):
     # the finalisers no longer hold the growth alone
     expect "$t finaliser shared: the same growth, not finaliser-held; the list's own" \
