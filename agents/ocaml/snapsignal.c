@@ -181,8 +181,10 @@ static void serve_request(void)
     for (;;) {
         pthread_mutex_lock(&lock);
         int done = !requested, ours = caml_enter_blocking_section_hook == enter_blocking;
-        if (!done && !asked && !ours)
-            asked = ask_taker() == 0; /* systhreads: the taker waits for the runtime lock */
+        if (!done && !asked && !ours) {
+            ask_taker(); /* systhreads: the taker waits for the runtime lock */
+            asked = 1;   /* (without a threads library: once is enough to know) */
+        }
         /* blocked is only believed while the hooks are ours: the threads
          * library replaces them from OCaml code, never inside a section */
         if (!done && blocked && ours) {
