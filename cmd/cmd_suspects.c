@@ -125,7 +125,7 @@ static const out_column suspect_columns[] = {
     {"instances", OUT_U64}, {"class", OUT_STR}, {"id", OUT_ID}, {"accumulation_id", OUT_ID},
     {"accumulation_class", OUT_STR}, {"accumulated_count", OUT_U64}, {"accumulated_class", OUT_STR},
     {"accumulated_bytes", OUT_U64}, {"rate", OUT_REAL}, {"counts", OUT_STR}, {"path", OUT_STR},
-    {"grows", OUT_STR}, {"bytes_rate", OUT_REAL},
+    {"grows", OUT_STR}, {"bytes_rate", OUT_REAL}, {"held_by", OUT_STR},
 };
 
 /* One finding's row (see suspect_columns). */
@@ -175,6 +175,10 @@ static void write_finding(out_writer *w, const lf_snapshot *s, const lf_trend *t
         out_null(w);
         out_null(w);
     }
+    if (f->kind == LF_SUSPECT_GROWTH && f->finaliser_held)
+        out_cstr(w, "finaliser");
+    else
+        out_null(w);
     out_row_end(w);
 }
 

@@ -139,6 +139,8 @@ static void write_growth(FILE *f, const lf_trend *t, const lf_suspect *x)
         putc('}', f);
     }
     putc(']', f);
+    /* held only through Gc.finalise registrations: the page says so */
+    fputs(x->finaliser_held ? ",\"heldBy\":\"finaliser\"" : ",\"heldBy\":null", f);
 }
 
 static int write_one(FILE *f, const lf_snapshot *s, const lf_trend *t, dom_roots *roots, const lf_suspect *x)

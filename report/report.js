@@ -297,7 +297,8 @@
       var head;
       if (x.kind === 'growth') {
         var rates = x.grows.map(function (g) { return g['class'] + ' +' + (g.rate === null ? '?' : g.rate.toFixed(2)); });
-        head = 'Grows with the workload under ' + (x.holder || who) + ': ' + rates.join(', ') +
+        head = 'Grows with the workload under ' + (x.holder || who) +
+          (x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '') + ': ' + rates.join(', ') +
           ' per unit of workload (objects ' + x.counts.map(count).join(', ') + ')';
       } else {
         head = (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +

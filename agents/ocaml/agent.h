@@ -156,7 +156,15 @@ int agent_dump(const char *path);
 void agent_series_budget(unsigned max_count, uint64_t max_bytes);
 /* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
 void agent_every_major(int every, const char *prefix);
-/* A snapshot PREFIX.N.lfs at the next minor collection after signal sig. */
+/* The next numbered snapshot PREFIX.N.lfs, now (the heap must be
+ * consistent and nothing else dumping); the prefix is set first. */
+void agent_series_dump(void);
+int agent_series_prefix(const char *prefix);
+
+/* ---- snapsignal.c */
+/* A snapshot PREFIX.N.lfs after each signal sig: at the next minor
+ * collection, or while the program waits in a system call (a blocking
+ * section), or at exit, whichever comes first (docs/OCAML.md). */
 int agent_on_signal(int sig, const char *prefix);
 
 #endif

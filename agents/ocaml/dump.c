@@ -5,8 +5,7 @@
  * walk and the write. A failure prints one line on stderr and the program
  * goes on; the writer's atomic rename leaves no partial file. The triggers
  * run the dump where the heap is consistent: at the end of marking of a
- * major cycle, or at the end of the next minor collection after a signal
- * (the signal handler only asks for that collection). */
+ * major cycle; the snapshot signal is snapsignal.c's. */
 #define CAML_INTERNALS
 #include "agent.h"
 
@@ -147,7 +146,7 @@ static void track_snapshot(unsigned number, const char *path)
     keep_within_budget();
 }
 
-static void series_dump(void)
+void agent_series_dump(void)
 {
     char path[4096];
     unsigned number = ++series_count;
@@ -178,7 +177,7 @@ void agent_series_budget(unsigned max_count, uint64_t max_bytes)
         atexit(report_budget);
 }
 
-static int set_prefix(const char *prefix)
+int agent_series_prefix(const char *prefix)
 {
     char *copy = strdup(prefix);
     if (!copy)
@@ -199,12 +198,12 @@ static void on_marking_done(void)
     if (previous_major_hook)
         previous_major_hook();
     if (major_every > 0 && ++major_seen % major_every == 0)
-        series_dump();
+        agent_series_dump();
 }
 
 void agent_every_major(int every, const char *prefix)
 {
-    if (every <= 0 || set_prefix(prefix))
+    if (every <= 0 || agent_series_prefix(prefix))
         return;
     major_every = every;
     major_seen = 0;
@@ -212,42 +211,4 @@ void agent_every_major(int every, const char *prefix)
         previous_major_hook = caml_major_gc_hook;
         caml_major_gc_hook = on_marking_done;
     }
-}
-
-/* ---- on a signal (for `leakfind record`: a linked program uses Sys.signal) */
-
-static volatile sig_atomic_t signal_pending;
-static caml_timing_hook previous_minor_end;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    signal_pending = 1;
-    caml_request_minor_gc(); /* what the runtime's own handler does */
-}
-
-static void on_minor_end(void)
-{
-    if (previous_minor_end)
-        previous_minor_end();
-    if (signal_pending) {
-        signal_pending = 0;
-        series_dump();
-    }
-}
-
-int agent_on_signal(int sig, const char *prefix)
-{
-    if (set_prefix(prefix))
-        return -1;
-    if (caml_minor_gc_end_hook != on_minor_end) {
-        previous_minor_end = caml_minor_gc_end_hook;
-        caml_minor_gc_end_hook = on_minor_end;
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(sig, &sa, NULL);
 }

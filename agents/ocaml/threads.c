@@ -69,13 +69,22 @@ static int hook_is_systhreads(void)
     return agent_symbol_named(s, "caml_thread_initialize") != NULL;
 }
 
-/* The ring is believed when it closes, every descriptor is a Thread.t and
- * every suspended stack starts at a return address the frame table knows. */
+/* A C thread registered with caml_c_thread_register has no descriptor (the
+ * runtime leaves it unit) and no OCaml stack: the agent's own taker
+ * (snapsignal.c) is one. */
+static int c_thread(const thread_record *t)
+{
+    return t->descr == Val_unit && !t->bottom_of_stack;
+}
+
+/* The ring is believed when it closes, every descriptor is a Thread.t (or
+ * a registered C thread's) and every suspended stack starts at a return
+ * address the frame table knows. */
 static int ring_is_sane(thread_record *cur)
 {
     thread_record *t = cur;
     for (int n = 0; n < 100000; n++) {
-        if (thread_id(t) < 0 || !t->next || t->next->prev != t)
+        if ((thread_id(t) < 0 && !c_thread(t)) || !t->next || t->next->prev != t)
             return 0;
         if (t != cur && t->bottom_of_stack && !agent_stack_known(t->last_retaddr))
             return 0;

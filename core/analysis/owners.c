@@ -44,6 +44,28 @@ static size_t mask_frame(char *text, size_t len)
     return len;
 }
 
+/* "finaliser finaliser 51" -> "finaliser finaliser" (and its "finaliser 51:
+ * value to finalise", and "memprof memprof tracker 3"): the OCaml agent
+ * numbers these roots in the order the runtime keeps them, so a number
+ * names no particular registration from one dump to the next, as an array
+ * index does not. Returns the new length. */
+static size_t mask_ordinal(char *text, size_t len)
+{
+    static const char *const numbered[] = {"finaliser finaliser ", "memprof memprof tracker "};
+    for (size_t k = 0; k < sizeof numbered / sizeof *numbered; k++) {
+        size_t p = strlen(numbered[k]), j = p;
+        if (len < p || memcmp(text, numbered[k], p) != 0)
+            continue;
+        while (j < len && text[j] >= '0' && text[j] <= '9')
+            j++;
+        if (j == p)
+            return len;
+        memmove(text + p - 1, text + j, len - j); /* the space goes with the digits */
+        return len - (j - p + 1);
+    }
+    return len;
+}
+
 /* The field by which the dominator holds v, indices and frame numbers
  * masked (and every key, when `keyed`: the dominator is a dictionary); for
  * a top owner its first root's kind and name. */
@@ -57,7 +79,7 @@ static lf_str holder(lf_holders *holders, uint32_t v, int keyed, char *buf, size
         int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
                          name.len ? " " : "", (int)(name.len > 800 ? 800 : name.len), name.ptr);
         out.ptr = buf;
-        out.len = mask_frame(buf, n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1);
+        out.len = mask_ordinal(buf, mask_frame(buf, n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1));
         return out;
     }
     if (h.kind == LF_EDGE_KIND_ELEMENT || (keyed && h.kind == LF_EDGE_KIND_FIELD)) {

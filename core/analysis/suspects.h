@@ -62,7 +62,9 @@ typedef struct lf_suspect {
                          * (LF_NODE_NONE when the last snapshot has none of it) */
     uint64_t instances; /* object 1; class: its top owners; growth: objects of cls
                          * under the holder in the last snapshot */
-    uint64_t retained;  /* bytes; class: all its top owners together; growth: the holder's */
+    uint64_t retained;  /* bytes; class: all its top owners together; growth: the holder's
+                         * (a holder that is many objects, each held by a root of
+                         * one name, as finaliser closures: all of them) */
     lf_accumulation acc;
     /* growth only: one finding per holder, for every class growing under it */
     double rate;        /* objects per unit of workload (least squares), all classes */
@@ -73,6 +75,9 @@ typedef struct lf_suspect {
     uint64_t *counts;   /* objects of the growing classes under the holder, per snapshot */
     lf_suspect_growth *grows;   /* each growing class, fastest (bytes) first */
     uint32_t grows_count;
+    /* growth: the holder is held only through Gc.finalise registrations
+     * (OCaml `finaliser` roots, no reference from any object) */
+    uint8_t finaliser_held;
     /* The shortest path from a GC root to acc.point (lf_suspect_paths):
      * path[0] is an object a root names; NULL when none was asked for or no
      * root reaches it. */

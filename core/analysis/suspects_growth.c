@@ -42,18 +42,64 @@ static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, 
     size_t reached = 0;
     int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &reached, err)
                           : lf_fail_nomem(err, "signatures");
+    for (size_t k = 0; k < count; k++)
+        f[k].retained = 0;
     for (size_t i = 0; i < reached && !rc; i++) {
         uint32_t v = order[i];
-        for (size_t k = 0; k < count; k++)
-            if (h->row_key[f[k].holder_row] == sig[v] &&
-                (f[k].node == LF_NODE_NONE ||
-                 lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node)))
+        for (size_t k = 0; k < count; k++) {
+            if (h->row_key[f[k].holder_row] != sig[v])
+                continue;
+            /* top owners of one signature (one root name, one class: the
+             * closures of many Gc.finalise calls) hold the growth together */
+            if (s->idom[v] == LF_NODE_SUPER)
+                f[k].retained += lf_snapshot_retained(s, v);
+            if (f[k].node == LF_NODE_NONE || lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node))
                 f[k].node = v;
+        }
     }
     free(sig);
     free(order);
     lf_holders_free(&holders);
     return rc;
+}
+
+/* Whether a root of this kind holds node. */
+static int root_holds(const lf_snapshot *s, uint32_t node, const char *kind, int *other)
+{
+    int found = 0;
+    size_t len = strlen(kind);
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        if (s->root[r].node != node)
+            continue;
+        lf_str k = lf_snapshot_string(s, s->root[r].kind);
+        if (k.len == len && memcmp(k.ptr, kind, len) == 0)
+            found = 1;
+        else
+            *other = 1;
+    }
+    return found;
+}
+
+/* The holder is held only through Gc.finalise registrations: the top owner
+ * above it has finaliser roots, no other root, and no reference from any
+ * reachable object (one pass over the edges, for the few findings whose
+ * top owner a finaliser holds). */
+static int held_by_finalisers(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t top = node;
+    while (s->idom[top] != LF_NODE_SUPER && s->idom[top] != LF_NODE_NONE)
+        top = s->idom[top];
+    int other = 0;
+    if (s->idom[top] != LF_NODE_SUPER || !root_holds(s, top, "finaliser", &other) || other)
+        return 0;
+    for (uint32_t u = 0; u < s->object_count; u++) {
+        if (s->idom[u] == LF_NODE_NONE)
+            continue; /* unreachable */
+        for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++)
+            if (s->edge_target[e] == top) /* a weak edge has its flag: never equal */
+                return 0;
+    }
+    return 1;
 }
 
 static int by_bytes_rate(const void *pa, const void *pb)
@@ -287,7 +333,9 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
     for (size_t k = 0; k < count; k++) {
         if (f[k].node == LF_NODE_NONE)
             continue;
-        f[k].retained = lf_snapshot_retained(last, f[k].node);
+        if (last->idom[f[k].node] != LF_NODE_SUPER || !f[k].retained)
+            f[k].retained = lf_snapshot_retained(last, f[k].node);
+        f[k].finaliser_held = (uint8_t)held_by_finalisers(last, f[k].node);
         if (lf_accumulation_find(last, f[k].node, &f[k].acc, err))
             return -1;
     }

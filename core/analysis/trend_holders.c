@@ -172,7 +172,14 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
         PWord_t slot;
         JLG(slot, h->known, (Word_t)sig[v]);
         int owner = !(coll->flags[v] & LF_COLL_STRUCTURE);
-        nearest[v] = owner && slot && h->known_first[*slot - 1] ? v : above;
+        /* an object a root holds alone is the holder of what it dominates,
+         * and its own (its signature is the root's name and its class): what
+         * grows at the top, as values kept alive by their own Gc.finalise
+         * closures, is named by that root rather than "(GC roots)" */
+        int top = s->idom[v] == LF_NODE_SUPER;
+        nearest[v] = (owner && slot && h->known_first[*slot - 1]) || top ? v : above;
+        if (above == LF_NODE_NONE && top)
+            above = v;
         uint32_t cls = class_row[group_of_node[v]];
         if (cls == UINT32_MAX || !lf_snapshot_counted(s, v))
             continue;

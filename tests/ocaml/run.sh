@@ -63,6 +63,33 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     # 50 finalisers, each a closure (3 words) capturing a 1,000-byte Bytes (127 words).
     expect "$t finaliser: roots --by-kind" "50 52400" \
         "$("$lf" roots --by-kind "$d"/finaliser.lfs --format tsv | awk -F'\t' '$5 == "finaliser" { print $1, $3 }')"
+    # finaliser_growing.ml: 50 resources a step, each a Bytes of 1,000 bytes
+    # (1,016 B) that its own Gc.finalise closure (3 words, 32 B) captures:
+    # per resource 2 objects and 1,048 B; 150 of them in the last snapshot.
+    expect "$t finaliser growing: one growth, held by the finalisers alone, named by a finaliser root" \
+        "growth|157200|300|id|2.00|100,200,300|1048.00|finaliser|finaliser finaliser N (closure Finaliser_growing.f) / env[0] (string)|string +1.00, closure Finaliser_growing.f +1.00|" \
+        "$("$lf" suspects "$d"/finaliser-growing.3.lfs "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs \
+            --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { sub(/finaliser [0-9]+ /, "finaliser N ", $15)
+            printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|", $2, $3, $5, ($7 ~ /^0x/ ? "id" : "none"), $13, $14, $17, $18, $15, $16 }')"
+    # trend: both classes at 1.00 per resource (50, 100, 150 of each), held
+    # by the finaliser roots, named without their numbers
+    expect "$t finaliser growing: trend's holder is the finaliser roots, not (GC roots)" \
+        "1.00 closure Finaliser_growing.f 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|1.00 string 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|" \
+        "$("$lf" trend "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs "$d"/finaliser-growing.3.lfs \
+            --workload 50,100,150 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s %s %s|", $1, $6, $7, $8 }')"
+    for kind in growing shared; do
+        "$lf" report "$d"/finaliser-$kind.3.lfs "$d"/finaliser-$kind.1.lfs "$d"/finaliser-$kind.2.lfs \
+            --workload 150,50,100 -o "$work/finaliser-$kind.html" 2>/dev/null
+    done
+    expect "$t finaliser growing and shared: the report's growth says finaliser-held, or not" \
+        '"heldBy":"finaliser" | "heldBy":null "heldBy":null' \
+        "$(grep -o '"heldBy":[a-z"]*' "$work/finaliser-growing.html" | tr '\n' ' ')| $(grep -o '"heldBy":[a-z"]*' "$work/finaliser-shared.html" | tr '\n' ' ' | sed 's/ $//')"
+    # the same closures also kept in a global list (a cell of 24 B each):
+    # the finalisers no longer hold the growth alone
+    expect "$t finaliser shared: the same growth, not finaliser-held; the list's own" \
+        "300 1048.00 []|150 24.00 []|" \
+        "$("$lf" suspects "$d"/finaliser-shared.3.lfs "$d"/finaliser-shared.1.lfs "$d"/finaliser-shared.2.lfs \
+            --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { printf "%s %s [%s]|", $5, $17, $18 }')"
     # 20 strings of 200 bytes (27 words) in a list (3 words a cell).
     expect "$t c_global: the C global root by its symbol" "4800" \
         "$(root_retained "$d"/c_global.lfs "C global" leaky_registry)"
@@ -198,6 +225,59 @@ check_record_signals() { # TERM, HUP and INT sent to record end the program too
     done
 }
 
+# ms since the epoch
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+check_record_idle() { # the snapshot signal on a program that waits or does not allocate
+    d=$1
+    # 1,000 strings of 100 bytes (112 B) in list cells (24 B) under a ref (16 B)
+    planted=136016
+    # read, sleep: idle.ml waiting; threads: idle_threads.ml, both of its
+    # threads waiting (systhreads: the agent's own thread takes the lock)
+    for mode in read sleep threads; do
+        pidfile="$d/idle-$mode.pid"
+        mkfifo "$d/idle-$mode.in"
+        if [ $mode = threads ]; then prog="$d/idle_threads"; else prog="$d/idle"; fi
+        "$lf" record -q -o "$d/idle-$mode" -- "$prog" "$pidfile" $mode <"$d/idle-$mode.in" \
+            2>"$d/idle-$mode.err" &
+        rec=$!
+        exec 8>"$d/idle-$mode.in" # held open: the program's read waits for a line
+        (sleep 20; kill -KILL $rec 2>/dev/null) 8>&- & watchdog=$! # a hang is a failure
+        tries=0
+        while [ ! -s "$pidfile" ] && [ $tries -lt 400 ]; do sleep 0.05; tries=$((tries + 1)); done
+        sleep 0.2 # well inside the wait (read or sleep)
+        start=$(now_ms)
+        kill -USR1 $rec
+        tries=0
+        while [ ! -f "$d/idle-$mode.1.lfs" ] && [ $tries -lt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
+        took=$(( $(now_ms) - start ))
+        echo "     (snapshot of the program waiting in $mode: ${took} ms after the signal)"
+        expect "record --signal, program waiting ($mode): the snapshot is written while it waits, within 2 s" \
+            "yes" "$([ -f "$d/idle-$mode.1.lfs" ] && [ "$took" -lt 2000 ] && echo yes)"
+        expect "record --signal, program waiting ($mode): the planted list" "$planted" \
+            "$(root_retained "$d/idle-$mode.1.lfs" global "$([ $mode = threads ] && echo Idle_threads || echo Idle).[0]")"
+        [ $mode = threads ] && expect "record --signal, program waiting (threads): the reader thread's frames named" \
+            "yes 0" "$("$lf" roots "$d/idle-$mode.1.lfs" --top 0 --format tsv | awk -F'\t' '
+                $7 ~ /^thread 1 frame [0-9]+: / { f = 1 } $7 == "another thread" { a++ }
+                END { print (f ? "yes" : "no"), a + 0 }')"
+        [ $mode = sleep ] && kill -TERM $rec
+        exec 8>&-
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        expect "record --signal, program waiting ($mode): it goes on and ends as it would" \
+            "$([ $mode = sleep ] && echo 143 || echo 0) 1 " \
+            "$status $(ls "$d" | grep -c "^idle-$mode\.[0-9]*\.lfs$") $(cat "$d/idle-$mode.err")"
+    done
+    "$lf" record -q -o "$d/idle-self" -- "$d/idle" "$d/idle-self.pid" self
+    expect "record --signal, sent by the program to itself before it ends: written" "0 $planted" \
+        "$? $(root_retained "$d/idle-self.1.lfs" global Idle.[0])"
+    "$lf" record -q -o "$d/idle-spin" -- "$d/idle" "$d/idle-spin.pid" spin 2>"$d/idle-spin.err"
+    expect "record --signal, program that neither allocates nor waits: pending said after 2 s, written at exit" \
+        "0 $planted|leakfind: snapshot requested 2 s ago, pending: the program has neither allocated nor waited in a system call since; it is written when it does, or at exit|leakfind: the pending snapshot was written, T s after it was asked for|" \
+        "$? $(root_retained "$d/idle-spin.1.lfs" global Idle.[0])|$(sed 's/written, [0-9.]* s after/written, T s after/' "$d/idle-spin.err" | tr '\n' '|')"
+}
+
 check_record_budget() { # --max-snapshots and --max-bytes: the first and the latest stay
     d=$1
     # six snapshots on its own signal; a cons each time, for the minor
@@ -293,7 +373,8 @@ else
         ok "fixture programs build with the agent"
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
-            ./finaliser && ./c_global && ./threaded && ./fields && ./sites)
+            ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
+            ./c_global && ./threaded && ./fields && ./sites)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
@@ -310,6 +391,7 @@ else
         check_record_sample "$work/bin"
         check_record_signals "$work/bin"
         check_record_budget "$work/bin"
+        check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
         check_sites "$work/bin" live

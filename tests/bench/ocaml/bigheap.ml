@@ -1,12 +1,37 @@
 (* Benchmark heap for the OCaml agent: about N live blocks (argv, default
    10,000,000) of common shapes: a hash table of records holding strings and
    float arrays, long lists, a tree. Writes bigheap.lfs with the agent and
-   reports (LEAKFIND_AGENT_VERBOSE=1) the time and the agent's own memory. *)
+   reports (LEAKFIND_AGENT_VERBOSE=1) the time and the agent's own memory,
+   and the program's peak RSS during the dump over its RSS before it (the
+   peak is reset first through /proc/self/clear_refs), which counts the
+   writer's buffers too. *)
 type record = { id : int; name : string; values : float array; next : record option }
 
 type tree = Leaf | Node of tree * int * tree
 
 let rec build_tree depth = if depth = 0 then Leaf else Node (build_tree (depth - 1), depth, build_tree (depth - 1))
+
+(* A line "Key:   N kB" of /proc/self/status, in kB. *)
+let status_kb key =
+  let ic = open_in "/proc/self/status" in
+  let rec find () =
+    match input_line ic with
+    | line when String.length line > String.length key + 1
+                && String.sub line 0 (String.length key + 1) = key ^ ":" ->
+        Scanf.sscanf line "%_s %d" (fun kb -> kb)
+    | _ -> find ()
+    | exception End_of_file -> 0
+  in
+  let kb = find () in
+  close_in ic;
+  kb
+
+let reset_peak () =
+  try
+    let oc = open_out "/proc/self/clear_refs" in
+    output_string oc "5";
+    close_out oc
+  with Sys_error _ -> ()
 
 let () =
   let n = if Array.length Sys.argv > 1 then int_of_string Sys.argv.(1) else 10_000_000 in
@@ -21,7 +46,12 @@ let () =
   done;
   let list = List.init (n * 3 / 10) (fun i -> i) in
   let tree = build_tree 20 (* 2^20 - 1 nodes *) in
+  Gc.full_major ();
+  let rss = status_kb "VmRSS" in
+  reset_peak ();
   let t0 = Unix.gettimeofday () in
   Leakfind.dump "bigheap.lfs";
+  Printf.printf "RSS before the dump %d KiB; peak during it %d KiB (+%d KiB)\n" rss
+    (status_kb "VmHWM") (status_kb "VmHWM" - rss);
   Printf.printf "dump (with full_major) %.2f s; %d entries, list %d, tree %b\n"
     (Unix.gettimeofday () -. t0) (Hashtbl.length table) (List.length list) (tree <> Leaf)
