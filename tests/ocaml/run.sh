@@ -62,7 +62,7 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "$(root_retained "$d"/stack_held.lfs stack "thread 0 frame 1: Stack_held.work (stack_held.ml:6)")"
     # 50 finalisers, each a closure (3 words) capturing a 1,000-byte Bytes (127 words).
     expect "$t finaliser: roots --by-kind" "50 52400" \
-        "$("$lf" roots --by-kind "$d"/finaliser.lfs --format tsv | awk -F'\t' '$5 == "finaliser" { print $1, $3 }')"
+        "$("$lf" roots --by-kind "$d"/finaliser.lfs --format tsv | awk -F'\t' '$8 == "finaliser" { print $1, $3 }')"
     # finaliser_growing.ml: 50 resources a step, each a Bytes of 1,000 bytes
     # (1,016 B) that its own Gc.finalise closure (3 words, 32 B) captures:
     # per resource 2 objects and 1,048 B; 150 of them in the last snapshot.
@@ -176,8 +176,8 @@ check_record() { # the same program, recorded and linked
     expect "record and linked agree on the global table" "74096 74096" \
         "$(root_retained "$d"/rec.1.lfs global Recorded.[0]) $(root_retained "$d"/recorded-linked.1.lfs global Recorded.[0])"
     expect "record and linked: the same root kinds" \
-        "$("$lf" roots --by-kind "$d"/recorded-linked.1.lfs --format tsv | cut -f5 | sort | tr '\n' ' ')" \
-        "$("$lf" roots --by-kind "$d"/rec.1.lfs --format tsv | cut -f5 | sort | tr '\n' ' ')"
+        "$("$lf" roots --by-kind "$d"/recorded-linked.1.lfs --format tsv | cut -f8 | sort | tr '\n' ' ')" \
+        "$("$lf" roots --by-kind "$d"/rec.1.lfs --format tsv | cut -f8 | sort | tr '\n' ' ')"
     # recorded signals itself, so the signal trigger stays on beside the cycles
     (cd "$d" && "$lf" record -q --every-major 1 --signal USR1 -o major -- ./recorded >/dev/null)
     last=$(ls "$d"/major.*.lfs 2>/dev/null | sort -t. -k2 -n | tail -1)
