@@ -23,6 +23,7 @@ int cmd_sites(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_strings(int argc, char **argv);
 
 /* diff --owners and trend --owners: what grew between s[0] and s[1], by owner
  * (see core/analysis/owners.h). span > 0 adds the growth per unit of workload. */

@@ -24,6 +24,7 @@ static const command commands[] = {
     {"inspect", cmd_inspect, "one object: its fields, values, holders, path"},
     {"sites", cmd_sites, "retained memory per allocation site"},
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
+    {"strings", cmd_strings, "strings with the same text, and the largest"},
     {"diff", cmd_diff, "what grew between two snapshots"},
     {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
     {"report", cmd_report, "one self-contained HTML page: tree, classes, growth"},

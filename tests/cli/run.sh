@@ -94,7 +94,7 @@ J=fixtures/java/dumps
 # With NAME: the files that mention it, or, for a name a file makes (like
 # linked_list_full_listing_threads_$t), its longest prefix at a '_' that a
 # file mentions. Their checks that are not case_/rows_/help_ run too.
-files="cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases mutation scale_cases oom_cases"
+files="cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases mutation scale_cases oom_cases"
 if [ -n "$only" ]; then
     probe=$only
     while [ -n "$probe" ] && ! grep -q -- "$probe" tests/cli/*.sh; do

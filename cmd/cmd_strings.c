@@ -1,0 +1,160 @@
+/* cmd_strings.c - `leakfind strings`: strings with the same text, and the
+ * largest strings (issue 37). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/analysis/dup_strings.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char strings_help[] =
+    "usage: leakfind strings SNAPSHOT [options]\n"
+    "\n"
+    "Strings with the same text: one row per text held by two or more string\n"
+    "objects, most wasted first: copies, wasted (the bytes all copies retain\n"
+    "less one copy's: what sharing one copy would save), bytes (all copies),\n"
+    "length (characters; V8: bytes of UTF-8), owner (the class holding most\n"
+    "copies, their dominators') and owner_copies, and the text's first 60\n"
+    "characters. Java: java.lang.String, Latin-1 and UTF-16 alike; V8: string\n"
+    "nodes (V8 keeps the first 1,024 characters of a text; concatenated and\n"
+    "sliced strings are not read). Needs the dump itself: an .lfs keeps no\n"
+    "texts.\n"
+    "\n"
+    "Options:\n"
+    "  --top N        at most N rows (default 50; 0 = all)\n"
+    "  --largest      the largest strings instead, by retained size: id,\n"
+    "                 retained, length, owner (its dominator's class), text\n"
+    "\n" GLOBAL_OPTIONS_HELP;
+
+enum { OPT_TOP, OPT_LARGEST };
+static const cli_option strings_options[] = {
+    {"top", 0, 1, OPT_TOP},
+    {"largest", 0, 0, OPT_LARGEST},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct strings_state {
+    uint64_t top;
+    int largest;
+} strings_state;
+
+enum { PREVIEW_CHARS = 60 };
+
+static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+{
+    strings_state *o = state;
+    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
+        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_LARGEST)
+        o->largest = 1;
+    return 0;
+}
+
+/* The text column: the first PREVIEW_CHARS characters, "..." when cut. */
+static void write_text(out_writer *w, const lf_snapshot *s, uint32_t node)
+{
+    char buf[4 * PREVIEW_CHARS + 8];
+    uint64_t chars;
+    size_t len = lf_string_text(s, node, PREVIEW_CHARS, buf, sizeof buf - 4, &chars);
+    if (chars > PREVIEW_CHARS) {
+        memcpy(buf + len, "...", 3);
+        len += 3;
+    }
+    out_str(w, buf, len);
+}
+
+static void write_class(out_writer *w, const lf_snapshot *s, uint32_t cls)
+{
+    if (cls == UINT32_MAX) {
+        out_cstr(w, "(root)");
+        return;
+    }
+    lf_str name = lf_snapshot_class_name(s, cls);
+    out_str(w, name.ptr, name.len);
+}
+
+static void show_duplicates(out_writer *w, const lf_snapshot *s, const lf_string_set *set, uint64_t top)
+{
+    for (uint64_t i = 0; i < set->group_count && (top == 0 || i < top); i++) {
+        const lf_dup_group *g = &set->group[i];
+        const lf_string_obj *first = &set->str[g->first];
+        out_u64(w, g->copies);
+        out_bytes(w, g->wasted);
+        out_bytes(w, g->bytes);
+        out_u64(w, first->chars);
+        write_class(w, s, g->owner_class);
+        out_u64(w, g->owner_copies);
+        write_text(w, s, first->node);
+        out_row_end(w);
+    }
+}
+
+static const lf_snapshot *sort_snapshot;
+
+static int by_retained(const void *pa, const void *pb)
+{
+    const lf_string_obj *a = pa, *b = pb;
+    uint64_t ra = lf_snapshot_retained(sort_snapshot, a->node), rb = lf_snapshot_retained(sort_snapshot, b->node);
+    if (ra != rb)
+        return ra > rb ? -1 : 1;
+    return a->node < b->node ? -1 : a->node > b->node;
+}
+
+static void show_largest(out_writer *w, const lf_snapshot *s, lf_string_set *set, uint64_t top)
+{
+    sort_snapshot = s;
+    qsort(set->str, set->count, sizeof *set->str, by_retained);
+    for (uint64_t i = 0; i < set->count && (top == 0 || i < top); i++) {
+        const lf_string_obj *o = &set->str[i];
+        uint32_t d = s->idom[o->node];
+        cli_write_id(w, s, o->node);
+        out_bytes(w, lf_snapshot_retained(s, o->node));
+        out_u64(w, o->chars);
+        write_class(w, s, d < s->object_count ? s->object_class[d] : UINT32_MAX);
+        write_text(w, s, o->node);
+        out_row_end(w);
+    }
+}
+
+int cmd_strings(int argc, char **argv)
+{
+    cli_context ctx = {0};
+    strings_state opt = {50, 0};
+    const char *path;
+    int rc = cli_parse_one(&ctx, argc, argv, strings_options, on_option, &opt, strings_help, &path);
+    if (rc >= 0)
+        return rc;
+    lf_snapshot s;
+    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+        return rc;
+    if (!lf_strings_readable(&s)) {
+        cli_message("error", "'%s' keeps no string texts: strings needs the HPROF dump or the V8 snapshot "
+                    "itself (not an .lfs, a cache or an OCaml snapshot)", path);
+        lf_snapshot_free(&s);
+        return EXIT_USAGE;
+    }
+    static const out_column dup_columns[] = {
+        {"copies", OUT_U64}, {"wasted", OUT_U64}, {"bytes", OUT_U64}, {"length", OUT_U64},
+        {"owner", OUT_STR}, {"owner_copies", OUT_U64}, {"text", OUT_STR},
+    };
+    static const out_column largest_columns[] = {
+        {"id", OUT_ID}, {"retained", OUT_U64}, {"length", OUT_U64}, {"owner", OUT_STR}, {"text", OUT_STR},
+    };
+    lf_string_set set;
+    lf_error err;
+    if (lf_strings_find(&s, &set, &err)) {
+        lf_snapshot_free(&s);
+        return cli_input_error(path, &err);
+    }
+    out_writer *w = opt.largest ? out_begin(stdout, ctx.format, largest_columns, 5)
+                                : out_begin(stdout, ctx.format, dup_columns, 7);
+    if (opt.largest)
+        show_largest(w, &s, &set, opt.top);
+    else
+        show_duplicates(w, &s, &set, opt.top);
+    out_end(w);
+    lf_strings_free(&set);
+    lf_snapshot_free(&s);
+    return EXIT_OK;
+}

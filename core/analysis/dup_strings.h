@@ -1,0 +1,47 @@
+/* dup_strings.h - strings with the same text, and the largest strings
+ * (`leakfind strings`, issue 37): MAT's duplicate strings, for JVM dumps
+ * (java.lang.String, its text read from the dump: Latin-1 and UTF-16
+ * values alike) and V8 snapshots (string nodes, whose text V8 writes as the
+ * node's name, deduplicated in its string table, cut at 1,024 characters).
+ * Needs the dump itself, still mapped: an .lfs keeps no texts. */
+#ifndef LF_DUP_STRINGS_H
+#define LF_DUP_STRINGS_H
+
+#include "../model/snapshot.h"
+
+typedef struct lf_string_obj {
+    uint32_t node;       /* node space */
+    uint64_t key;        /* equal keys: equal texts (a hash, or V8's string index) */
+    uint64_t chars;      /* characters of the text */
+} lf_string_obj;
+
+typedef struct lf_dup_group {
+    uint32_t first;      /* index into the strings: the group's lowest node */
+    uint32_t copies;
+    uint64_t bytes;      /* retained bytes of every copy */
+    uint64_t wasted;     /* bytes less the largest copy's: what one shared copy would save */
+    uint32_t owner_class;   /* the class holding most copies (their dominators'); UINT32_MAX: the roots */
+    uint32_t owner_copies;  /* copies it holds */
+} lf_dup_group;
+
+typedef struct lf_string_set {
+    lf_string_obj *str;     /* every string object, sorted by key then node */
+    uint64_t count;
+    lf_dup_group *group;    /* texts with two or more copies, most wasted first */
+    uint64_t group_count;
+} lf_string_set;
+
+/* Whether s has string texts to read (a mapped HPROF or V8 snapshot). */
+int lf_strings_readable(const lf_snapshot *s);
+/* The string objects of an analysed s and their duplicate groups. 0, or -1
+ * with err set (memory, a damaged record). */
+int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err);
+void lf_strings_free(lf_string_set *set);
+
+/* Up to max_chars characters of node's text as UTF-8 into buf (size >=
+ * 4 * max_chars + 1); *chars gets the text's full length. Returns the bytes
+ * written, or 0 when node has no text to show. */
+size_t lf_string_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
+                      uint64_t *chars);
+
+#endif

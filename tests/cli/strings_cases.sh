@@ -1,0 +1,17 @@
+# leakfind strings (issue 37): duplicate texts and the largest strings, on
+# fixtures/java/src/DupStrings.java and fixtures/node/dup_strings.js (their
+# headers work the sizes out).
+DS=$J/dup_strings.hprof.gz
+help_ strings_help strings -h
+rows_ strings_jvm_duplicates "1000 63936 64000 21 java.lang.Object[] 1000 session-state:INVALID
+200 14328 14400 15 java.lang.Object[] 200 naïve-ünïcode-€" \
+    'NR > 1 && NR <= 3 {print $1, $2, $3, $4, $5, $6, $7}' strings $DS --format tsv
+rows_ strings_jvm_largest "100040 100000 (root) xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." \
+    'NR == 2 {print $2, $3, $4, $5}' strings $DS --largest --format tsv
+rows_ strings_jvm_json '{"copies":1000,"wasted":63936,"bytes":64000,"length":21,"owner":"java.lang.Object[]","owner_copies":1000,"text":"session-state:INVALID"}' \
+    'NR == 1' strings $DS --format json --top 1
+rows_ strings_v8_duplicates "500 19960 20000 21 Array 500 session-state:INVALID" \
+    'NR == 2 {print $1, $2, $3, $4, $5, $6, $7}' strings fixtures/node/dup_strings.heapsnapshot.gz --format tsv
+# An .lfs keeps no texts: said, exit 2.
+"$LF" convert $G/nested_class.txt -o "$tmp/strings.lfs" 2>/dev/null
+case_ strings_no_texts 2 strings "$tmp/strings.lfs"
