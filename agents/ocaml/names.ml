@@ -53,8 +53,16 @@ let positions defined exports =
       let rest = List.filter (fun id -> not (List.exists (Ident.same id) chosen)) defined in
       List.mapi (fun i id -> (i, Ident.name id)) (chosen @ rest)
 
-(* "Stdlib__Hashtbl" -> "Stdlib.Hashtbl", as the agent names modules. *)
+(* "Stdlib__Hashtbl" -> "Stdlib.Hashtbl", as the agent names modules; dune's
+   executables' "Dune__exe__Action" -> "Action", as the programmer wrote it. *)
 let module_name modname =
+  let prefix = "Dune__exe__" in
+  let lp = String.length prefix in
+  let modname =
+    if String.length modname > lp && String.sub modname 0 lp = prefix then
+      String.sub modname lp (String.length modname - lp)
+    else modname
+  in
   let b = Buffer.create (String.length modname) in
   let n = String.length modname in
   let i = ref 0 in

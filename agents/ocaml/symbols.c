@@ -173,6 +173,11 @@ void agent_demangle(const char *symbol, char *out, size_t outlen)
     }
     size_t o = 0;
     const char *p = symbol + 4;
+    /* dune mangles an executable's modules as Dune__exe__Action: the
+     * programmer wrote Action (a wrapped library's Mylib__Foo reads
+     * Mylib.Foo by the rule below) */
+    if (strncmp(p, "Dune__exe__", 11) == 0 && p[11] >= 'A' && p[11] <= 'Z')
+        p += 11;
     while (*p && o + 1 < outlen) {
         const char *sep = strstr(p, "__");
         size_t n = sep ? (size_t)(sep - p) : strlen(p);

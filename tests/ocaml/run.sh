@@ -107,6 +107,11 @@ check_field_names() { # fields.ml: names from fields.cmt(i), sizes from the cons
                 r["Fields.beta"], r["Fields.alpha"], r["Fields.hidden"], r["Fields.last"] }')"
 }
 
+check_dune_names() { # dune_main.ml: dune's mangled modules read as written (issue 34)
+    expect "$2 dune: Dune__exe__Action reads Action, Mylib__Foo Mylib.Foo" "1208 1200" \
+        "$(root_retained "$1"/dune_main.lfs global Action.kept) $(root_retained "$1"/dune_main.lfs global Mylib.Foo.kept)"
+}
+
 # site_row FILE SITE [ARGS...]: "count shallow est_count est_bytes" of that site's row
 site_row() {
     f=$1; site=$2; shift 2
@@ -374,10 +379,11 @@ else
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
-            ./c_global && ./threaded && ./fields && ./sites)
+            ./c_global && ./threaded && ./fields && ./sites && ./dune_main)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
+        check_dune_names "$work/bin" live
         # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
         # ended by Gc.major () after each 100 requests
         expect "live growing, every major cycle: three snapshots" 3 \
@@ -402,6 +408,7 @@ else
 fi
 check_snapshots "$top/fixtures/ocaml/snapshots" committed
 check_field_names "$top/fixtures/ocaml/snapshots" committed
+check_dune_names "$top/fixtures/ocaml/snapshots" committed
 check_sites "$top/fixtures/ocaml/snapshots" committed
 check_bad_input "$top/fixtures/ocaml/snapshots"
 echo "$pass passed, $fail failed"
