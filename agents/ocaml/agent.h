@@ -60,12 +60,14 @@ typedef struct agent_symbol {
 typedef struct agent_symbols {
     agent_symbol *sym; /* sorted by addr */
     size_t count;
-    void *map;
-    size_t map_len;
+    void *map[64];     /* the object files the names point into */
+    size_t map_len[64];
+    size_t map_count;
 } agent_symbols;
 
-/* The loaded table (loaded once, on first use); NULL when /proc/self/exe has
- * no symbols, in which case names fall back to addresses and indices. */
+/* The table of the program and its loaded objects, read on first use and
+ * again once more objects are loaded (a Dynlink plugin); NULL when none has
+ * symbols, in which case names fall back to addresses and indices. */
 const agent_symbols *agent_symbols_get(void);
 /* The symbol that starts exactly at addr. */
 const agent_symbol *agent_symbol_at(const agent_symbols *s, uintptr_t addr);

@@ -180,13 +180,39 @@ static const char *scan_kind;
 static value *finaliser_last_fun;
 static unsigned long scan_count;
 
+/* A slot of a module's global block that the runtime scans with the rest (a
+ * Dynlink plugin's modules: caml_globals has the program's alone), named as
+ * collect_globals names the others: "Plugin.kept", or "Plugin.[0]". */
+static int module_slot_name(const agent_symbol *s, const value *slot, char *name, size_t len)
+{
+    if (!s || strncmp(s->name, "caml", 4) != 0 || s->name[4] < 'A' || s->name[4] > 'Z')
+        return 0;
+    char module[200];
+    agent_demangle(s->name, module, sizeof module);
+    for (const char *p = module; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL)
+        if (*p < 'A' || *p > 'Z')
+            return 0; /* a function, not a module */
+    uintptr_t off = (uintptr_t)slot - s->addr;
+    if (off % sizeof(value) || off / sizeof(value) >= Wosize_val((value)s->addr))
+        return 0;
+    size_t index = off / sizeof(value);
+    const char *field = agent_field_name(module, index);
+    if (field)
+        snprintf(name, len, "%s.%s", module, field);
+    else
+        snprintf(name, len, "%s.[%zu]", module, index);
+    return 1;
+}
+
 static void c_global_root(value v, value *slot)
 {
     if (scan_failed || !agent_walk_block(v) || !agent_slot_seen(slot))
         return;
     char name[256];
     const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), (uintptr_t)slot);
-    if (s && s->size)
+    if (module_slot_name(s, slot, name, sizeof name))
+        ;
+    else if (s && s->size)
         agent_demangle(s->name, name, sizeof name);
     else
         snprintf(name, sizeof name, "%p", (void *)slot);

@@ -1,13 +1,17 @@
-/* symbols.c - names from the executable's own ELF symbol table.
+/* symbols.c - names from the ELF symbol tables of the program and of every
+ * shared object loaded in it.
  *
  * Module blocks (`camlLeaky`), function code (`camlLeaky__serve_271`) and C
- * globals are named by reading /proc/self/exe: the full symbol table when the
- * binary is not stripped, the dynamic one otherwise (programs linked with
- * `-ccopt -Wl,-E` or for natdynlink export every runtime and module symbol).
- * A PIE binary's symbols are shifted by its load bias, which the dynamic
- * loader reports for the main program first. */
+ * globals are named by reading /proc/self/exe and each loaded object's file:
+ * the full symbol table when the file is not stripped, the dynamic one
+ * otherwise (programs linked with `-ccopt -Wl,-E` or for natdynlink export
+ * every runtime and module symbol; a Dynlink plugin's .cmxs exports its
+ * modules). Each object's symbols are shifted by its load bias, which the
+ * dynamic loader reports, the main program first. Plugins load while the
+ * program runs: the tables are read again when the set of objects grew. */
 #include "agent.h"
 
+#include "../../core/base/bigmem.h"
 #include "../../core/base/vec.h"
 
 #include <elf.h>
@@ -22,12 +26,34 @@
 
 static agent_symbols loaded;
 static int load_state; /* 0 not tried, 1 loaded, -1 failed */
+static size_t loaded_objects; /* objects the table was read from */
 
-static int main_program_bias(struct dl_phdr_info *info, size_t size, void *data)
+typedef struct object_list {
+    char path[64][512];
+    uintptr_t bias[64];
+    size_t count;
+} object_list;
+
+/* The loaded objects with a file: the main program (/proc/self/exe) first. */
+static int list_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    *(uintptr_t *)data = (uintptr_t)info->dlpi_addr;
-    return 1; /* the first entry is the main program */
+    object_list *l = data;
+    if (l->count == 64)
+        return 1;
+    const char *name = l->count == 0 ? "/proc/self/exe" : info->dlpi_name;
+    if (!name || !name[0])
+        return 0; /* the vDSO */
+    snprintf(l->path[l->count], sizeof l->path[l->count], "%s", name);
+    l->bias[l->count++] = (uintptr_t)info->dlpi_addr;
+    return 0;
+}
+
+static int count_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size;
+    ++*(size_t *)data;
+    return 0;
 }
 
 /* Labels that mark a unit's code or data bounds share an address with the
@@ -78,34 +104,53 @@ static void add_section(agent_symbols *s, size_t *cap, const unsigned char *file
     }
 }
 
-static int load(agent_symbols *s)
+/* One object's symbols, its file mapped for as long as the table lives. */
+static void load_object(agent_symbols *s, size_t *cap, const char *path, uintptr_t bias)
 {
-    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return;
     struct stat st;
     void *map = MAP_FAILED;
     if (fstat(fd, &st) == 0 && st.st_size > (off_t)sizeof(Elf64_Ehdr))
         map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (map == MAP_FAILED)
-        return -1;
-    s->map = map;
-    s->map_len = (size_t)st.st_size;
+    if (map == MAP_FAILED || s->map_count == sizeof s->map / sizeof s->map[0]) {
+        if (map != MAP_FAILED)
+            munmap(map, (size_t)st.st_size);
+        return;
+    }
+    s->map[s->map_count] = map;
+    s->map_len[s->map_count++] = (size_t)st.st_size;
     const unsigned char *file = map;
     const Elf64_Ehdr *eh = map;
+    size_t len = (size_t)st.st_size;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff % 8 != 0 || eh->e_shoff > s->map_len ||
-        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > s->map_len - eh->e_shoff)
-        return -1;
-    uintptr_t bias = 0;
-    dl_iterate_phdr(main_program_bias, &bias);
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff % 8 != 0 || eh->e_shoff > len ||
+        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff)
+        return;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(file + eh->e_shoff);
-    size_t cap = 0;
     for (size_t i = 0; i < eh->e_shnum; i++)
-        if ((sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM) &&
-            sh[i].sh_link < eh->e_shnum)
-            add_section(s, &cap, file, s->map_len, &sh[i], &sh[sh[i].sh_link], bias);
+        if ((sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM) && sh[i].sh_link < eh->e_shnum)
+            add_section(s, cap, file, len, &sh[i], &sh[sh[i].sh_link], bias);
+}
+
+static void unload(agent_symbols *s)
+{
+    for (size_t i = 0; i < s->map_count; i++)
+        munmap(s->map[i], s->map_len[i]);
+    lf_big_free(s->sym);
+    memset(s, 0, sizeof *s);
+}
+
+static int load(agent_symbols *s)
+{
+    static object_list objects; /* 32 KB: not on the program's stack */
+    objects.count = 0;
+    dl_iterate_phdr(list_object, &objects);
+    size_t cap = 0;
+    for (size_t i = 0; i < objects.count; i++)
+        load_object(s, &cap, objects.path[i], objects.bias[i]);
     if (s->count == 0)
         return -1;
     qsort(s->sym, s->count, sizeof *s->sym, by_address);
@@ -114,8 +159,16 @@ static int load(agent_symbols *s)
 
 const agent_symbols *agent_symbols_get(void)
 {
-    if (load_state == 0)
+    size_t objects = 0;
+    dl_iterate_phdr(count_object, &objects);
+    if (load_state != 0 && objects != loaded_objects) { /* a plugin came */
+        unload(&loaded);
+        load_state = 0;
+    }
+    if (load_state == 0) {
+        loaded_objects = objects;
         load_state = load(&loaded) == 0 ? 1 : -1;
+    }
     return load_state == 1 ? &loaded : NULL;
 }
 

@@ -112,6 +112,11 @@ check_dune_names() { # dune_main.ml: dune's mangled modules read as written (iss
         "$(root_retained "$1"/dune_main.lfs global Action.kept) $(root_retained "$1"/dune_main.lfs global Mylib.Foo.kept)"
 }
 
+check_plugin_names() { # plugin.ml, loaded by dynlink_host.ml: named like the program's modules
+    expect "$2 dynlink: the plugin's global reads Plugin.kept" "968" \
+        "$(root_retained "$1"/dynlink_host.lfs global Plugin.kept)"
+}
+
 # site_row FILE SITE [ARGS...]: "count shallow est_count est_bytes" of that site's row
 site_row() {
     f=$1; site=$2; shift 2
@@ -379,11 +384,12 @@ else
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
-            ./c_global && ./threaded && ./fields && ./sites && ./dune_main)
+            ./c_global && ./threaded && ./fields && ./sites && ./dune_main && ./dynlink_host)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
         check_dune_names "$work/bin" live
+        check_plugin_names "$work/bin" live
         # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
         # ended by Gc.major () after each 100 requests
         expect "live growing, every major cycle: three snapshots" 3 \
@@ -409,6 +415,7 @@ fi
 check_snapshots "$top/fixtures/ocaml/snapshots" committed
 check_field_names "$top/fixtures/ocaml/snapshots" committed
 check_dune_names "$top/fixtures/ocaml/snapshots" committed
+check_plugin_names "$top/fixtures/ocaml/snapshots" committed
 check_sites "$top/fixtures/ocaml/snapshots" committed
 check_bad_input "$top/fixtures/ocaml/snapshots"
 echo "$pass passed, $fail failed"
