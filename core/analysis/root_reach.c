@@ -98,3 +98,90 @@ int lf_root_kind_reach(const lf_snapshot *s, const lf_root_row *rows, uint64_t c
     lf_big_free(w.stack);
     return rc ? lf_fail_nomem(err, "root kinds") : 0;
 }
+
+/* One walk from start, objects stamped with `stamp`; *visited counts them.
+ * Returns the bytes, or UINT64_MAX when the budget ran out first. */
+static uint64_t reach_from(const lf_snapshot *s, uint32_t start, uint32_t stamp, uint32_t *mark,
+                           uint32_t **stack, size_t *cap, uint64_t *visited, uint64_t budget, int *failed)
+{
+    uint64_t bytes = 0;
+    size_t depth = 0;
+    mark[start] = stamp;
+    (*stack)[depth++] = start;
+    while (depth > 0) {
+        uint32_t v = (*stack)[--depth];
+        bytes += lf_snapshot_shallow(s, v);
+        if (budget && ++*visited > budget)
+            return UINT64_MAX;
+        for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
+            uint32_t t = s->edge_target[e], u = lf_edge_node(t);
+            if (lf_edge_is_weak(t) || mark[u] == stamp)
+                continue;
+            if (lf_vec_reserve((void **)stack, cap, depth + 1, sizeof **stack)) {
+                *failed = 1;
+                return UINT64_MAX;
+            }
+            mark[u] = stamp;
+            (*stack)[depth++] = u;
+        }
+    }
+    return bytes;
+}
+
+static const uint32_t *sort_nodes;
+
+static int by_node_then_row(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (sort_nodes[a] != sort_nodes[b])
+        return sort_nodes[a] < sort_nodes[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* first[i]: the lowest row naming the node row i names. */
+static int first_rows(const uint32_t *nodes, size_t n, uint32_t *first)
+{
+    uint32_t *order = malloc((n + 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    sort_nodes = nodes;
+    qsort(order, n, sizeof *order, by_node_then_row);
+    for (size_t k = 0; k < n; k++)
+        first[order[k]] = k > 0 && nodes[order[k - 1]] == nodes[order[k]] ? first[order[k - 1]] : order[k];
+    free(order);
+    return 0;
+}
+
+int64_t lf_reachable_bytes(const lf_snapshot *s, const uint32_t *nodes, size_t n, uint64_t budget,
+                           uint64_t *bytes, lf_error *err)
+{
+    uint32_t *mark = lf_big_calloc((size_t)s->object_count + 1, sizeof *mark);
+    uint32_t *first = malloc((n + 1) * sizeof *first);
+    uint32_t *stack = NULL;
+    size_t cap = 0;
+    if (!mark || !first || first_rows(nodes, n, first) || lf_vec_reserve((void **)&stack, &cap, 1, sizeof *stack)) {
+        lf_big_free(mark);
+        free(first);
+        return lf_fail_nomem(err, "reachable bytes");
+    }
+    uint64_t visited = 0;
+    int failed = 0;
+    int64_t done = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes[i] = UINT64_MAX;
+    for (size_t i = 0; i < n && !failed; i++) {
+        if (first[i] < i) /* a node several rows name: walked once */
+            bytes[i] = bytes[first[i]];
+        else
+            bytes[i] = reach_from(s, nodes[i], (uint32_t)i + 1, mark, &stack, &cap, &visited, budget, &failed);
+        if (bytes[i] == UINT64_MAX)
+            break;
+        done++;
+    }
+    lf_big_free(mark);
+    free(first);
+    lf_big_free(stack);
+    return failed ? lf_fail_nomem(err, "reachable bytes") : done;
+}

@@ -25,4 +25,12 @@ int lf_root_kind_reach(const lf_snapshot *s, const lf_root_row *rows, uint64_t c
                        const lf_root_kind_total *totals, size_t kinds, lf_kind_reach *reach,
                        lf_kind_reach *shared, lf_error *err);
 
+/* What each of nodes[0 .. n) reaches by strong references, itself included,
+ * shared memory and all (what OCaml's Obj.reachable_words counts): one walk
+ * per distinct node. The walks stop once they have visited `budget` objects
+ * in all (0: no limit); bytes[i] of the nodes not reached by then is
+ * UINT64_MAX. Returns how many got their bytes, or -1 (memory). */
+int64_t lf_reachable_bytes(const lf_snapshot *s, const uint32_t *nodes, size_t n, uint64_t budget,
+                           uint64_t *bytes, lf_error *err);
+
 #endif

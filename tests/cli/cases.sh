@@ -141,6 +141,10 @@ case_ roots_multi_kinds_json 0 roots $G/roots_multi.txt --by-kind --format json
 # What each kind keeps alive as a whole, shared memory included, and what
 # several kinds share (fixtures/graphs/root_kinds.txt works it out).
 case_ roots_kind_reach 0 roots $G/root_kinds.txt --by-kind --format tsv
+# Each root's reachable bytes, shared ones included, and the limit on the
+# walks (fixtures/graphs/reach_budget.txt works it out).
+case_ roots_reach_budget 0 roots $G/reach_budget.txt --format tsv
+case_ roots_reach_all 0 roots $G/reach_budget.txt --format tsv --all-reachable
 case_ roots_nested_tsv 0 roots $G/nested_class.txt
 case_ roots_nested_tsv 0 roots "$tmp/nested.lfs"
 help_ help_roots roots -h
