@@ -5,6 +5,7 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/input/open.h"
+#include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
 #include "report.h"
 
@@ -114,25 +115,40 @@ int report_write_classes(FILE *f, const lf_snapshot *s, uint32_t classes)
     return order ? 0 : -1;
 }
 
+/* The root kinds as `roots --by-kind` has them: what each kind keeps alive
+ * as a whole (only) beside the sum over its roots, then what kinds share. */
 int report_write_root_kinds(FILE *f, const lf_snapshot *s)
 {
     lf_error err;
     lf_root_row *rows = NULL;
     lf_root_kind_total *kind = NULL;
+    lf_kind_reach *reach = NULL, shared = {0, 0};
     int64_t count = lf_root_rows(s, &rows, &err);
     int64_t kinds = count < 0 ? -1 : lf_root_kind_totals(s, rows, (uint64_t)count, &kind, &err);
+    if (kinds >= 0) {
+        reach = malloc(((size_t)kinds + 1) * sizeof *reach);
+        if (!reach || lf_root_kind_reach(s, rows, (uint64_t)count, kind, (size_t)kinds, reach, &shared, &err))
+            kinds = -1;
+    }
     if (kinds >= 0) {
         putc('[', f);
         for (int64_t i = 0; i < kinds; i++) {
             lf_root_row r = {0, kind[i].kind, 0, 0};
             fputs(i ? ",\n{\"kind\":" : "\n{\"kind\":", f);
             report_json_label(f, lf_root_row_kind(s, &r));
-            fprintf(f, ",\"roots\":%llu,\"objects\":%llu,\"retained\":%llu}", (unsigned long long)kind[i].roots,
-                    (unsigned long long)kind[i].objects, (unsigned long long)kind[i].retained);
+            fprintf(f, ",\"roots\":%llu,\"objects\":%llu,\"retained\":%llu,\"only\":%llu,\"onlyObjects\":%llu}",
+                    (unsigned long long)kind[i].roots, (unsigned long long)kind[i].objects,
+                    (unsigned long long)kind[i].retained, (unsigned long long)reach[i].bytes,
+                    (unsigned long long)reach[i].objects);
         }
+        if (shared.objects)
+            fprintf(f, "%s{\"kind\":\"(several kinds)\",\"roots\":0,\"objects\":0,\"retained\":0,"
+                    "\"only\":%llu,\"onlyObjects\":%llu,\"shared\":true}", kinds ? ",\n" : "\n",
+                    (unsigned long long)shared.bytes, (unsigned long long)shared.objects);
         putc(']', f);
     }
     free(rows);
     free(kind);
+    free(reach);
     return kinds < 0 ? -1 : 0;
 }

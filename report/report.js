@@ -201,19 +201,21 @@
         count(data.classes.total) + '.';
   })();
 
-  // ---- root kinds as bars
+  // ---- root kinds as bars: what each kind keeps alive as a whole (its
+  // roots' shared memory included), beside the sum over its roots alone
   (function roots() {
     var box = document.getElementById('roots'), max = 0;
-    data.rootKinds.forEach(function (r) { max = Math.max(max, r.retained); });
+    data.rootKinds.forEach(function (r) { max = Math.max(max, r.only); });
     data.rootKinds.forEach(function (r) {
-      var row = el('div', { 'class': 'bar-row' });
+      var row = el('div', { 'class': 'bar-row', 'data-kind': r.kind, 'data-only': r.only, 'data-retained': r.retained });
       row.appendChild(el('div', { 'class': 'bar-label', title: r.kind }, r.kind));
       var track = el('div', { 'class': 'bar-track' }), bar = el('div', { 'class': 'bar' });
-      bar.style.width = (max > 0 ? 100 * r.retained / max : 0) + '%';
+      bar.style.width = (max > 0 ? 100 * r.only / max : 0) + '%';
       track.appendChild(bar);
       row.appendChild(track);
-      row.appendChild(el('div', { 'class': 'bar-value' }, bytes(r.retained) + ' (' + pct(r.retained, heap) + '), ' +
-        count(r.roots) + ' roots'));
+      row.appendChild(el('div', { 'class': 'bar-value' }, bytes(r.only) + ' (' + pct(r.only, heap) + ')' +
+        (r.shared ? ', reached by roots of two or more kinds' :
+          ', ' + count(r.roots) + ' roots; ' + bytes(r.retained) + ' summed over the roots alone')));
       box.appendChild(row);
     });
   })();
