@@ -137,6 +137,8 @@ static int write_data(FILE *f, const report_state *o, const report_inputs *in)
     int rc = report_write_info(f, s);
     fputs(",\n\"rootKinds\":", f);
     rc = rc ? rc : report_write_root_kinds(f, s);
+    fputs(",\n\"strings\":", f);
+    rc = rc ? rc : report_write_strings(f, s, 20);
     fputs(",\n\"classes\":", f);
     rc = rc ? rc : report_write_classes(f, s, (uint32_t)o->classes);
     fputs(",\n\"tree\":", f);

@@ -5,6 +5,7 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/input/open.h"
+#include "../core/analysis/dup_strings.h"
 #include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
 #include "report.h"
@@ -151,4 +152,41 @@ int report_write_root_kinds(FILE *f, const lf_snapshot *s)
     free(kind);
     free(reach);
     return kinds < 0 ? -1 : 0;
+}
+
+/* Duplicate strings as `leakfind strings` lists them, the first `rows`, or
+ * null where the dump keeps no texts (an .lfs, an OCaml snapshot). */
+int report_write_strings(FILE *f, const lf_snapshot *s, uint64_t rows)
+{
+    if (!lf_strings_readable(s)) {
+        fputs("null", f);
+        return 0;
+    }
+    lf_string_set set;
+    lf_error err;
+    if (lf_strings_find(s, &set, &err))
+        return -1;
+    putc('[', f);
+    for (uint64_t i = 0; i < set.group_count && i < rows; i++) {
+        const lf_dup_group *g = &set.group[i];
+        const lf_string_obj *first = &set.str[g->first];
+        char text[4 * 60 + 8];
+        uint64_t chars;
+        size_t len = lf_string_text(s, first->node, 60, text, sizeof text - 4, &chars);
+        if (chars > 60) {
+            memcpy(text + len, "...", 3);
+            len += 3;
+        }
+        fprintf(f, "%s{\"copies\":%u,\"wasted\":%llu,\"bytes\":%llu,\"length\":%llu,\"owner\":", i ? ",\n" : "\n",
+                g->copies, (unsigned long long)g->wasted, (unsigned long long)g->bytes,
+                (unsigned long long)first->chars);
+        report_json_label(f, g->owner_class == UINT32_MAX ? (lf_str){"(root)", 6}
+                                                          : lf_snapshot_class_name(s, g->owner_class));
+        fputs(",\"text\":", f);
+        report_json_label(f, (lf_str){text, len});
+        putc('}', f);
+    }
+    putc(']', f);
+    lf_strings_free(&set);
+    return 0;
 }

@@ -220,6 +220,22 @@
     });
   })();
 
+  // ---- duplicate strings: a row per text, most wasted first
+  (function strings() {
+    if (!data.strings || !data.strings.length) return;
+    document.getElementById('strings-section').hidden = false;
+    var body = document.querySelector('#strings tbody');
+    data.strings.forEach(function (g) {
+      var tr = el('tr', { 'data-copies': g.copies, 'data-wasted': g.wasted });
+      tr.appendChild(el('td', { 'class': 'num' }, count(g.copies)));
+      tr.appendChild(el('td', { 'class': 'num' }, bytes(g.wasted)));
+      tr.appendChild(el('td', { 'class': 'num' }, bytes(g.bytes)));
+      tr.appendChild(el('td', {}, g.owner));
+      tr.appendChild(el('td', { 'class': 'text' }, g.text));
+      body.appendChild(tr);
+    });
+  })();
+
   // ---- memory evolution: one line per class, one point per snapshot
   function chart(series) {
     var W = 820, H = 320, L = 80, R = 20, T = 16, B = 40;

@@ -198,7 +198,25 @@ async function rootKinds(browser) {
   const text = await page.$eval('#roots .bar-row .bar-value', (v) => v.textContent);
   check('root kinds: the static fields\' bar also says the sum over the roots alone',
     /5 roots; 1\.4 KiB summed over the roots alone/.test(text), text);
+  check('root kinds: no string texts in a text graph, no strings section',
+    await page.$eval('#strings-section', (x) => x.hidden), 'shown');
   check('root kinds: no request, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+// fixtures/java/src/DupStrings.java: 1,000 copies of "session-state:INVALID"
+// (63,936 B wasted), 200 of a UTF-16 text (14,328 B wasted), both held by
+// their lists' Object[].
+async function dupStrings(browser) {
+  const file = report('dup-strings', [path.join(repo, 'fixtures/java/dumps/dup_strings.hprof.gz')]);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const rows = await page.$$eval('#strings tbody tr', (trs) => trs.slice(0, 2).map((r) =>
+    [r.dataset.copies, r.dataset.wasted, r.cells[3].textContent, r.cells[4].textContent].join(' ')));
+  check('strings: the two planted texts first, copies and bytes wasted',
+    JSON.stringify(rows) === JSON.stringify(['1000 63936 java.lang.Object[] session-state:INVALID',
+      '200 14328 java.lang.Object[] na\u00efve-\u00fcn\u00efcode-\u20ac']), JSON.stringify(rows));
+  check('strings: no request, no script error', problems.length === 0, problems.join('; '));
   await page.close();
 }
 
@@ -225,6 +243,7 @@ async function hostile(browser) {
     await series(browser);
     await hostile(browser);
     await rootKinds(browser);
+    await dupStrings(browser);
   } catch (e) {
     check('no exception', false, e.stack);
   } finally {
