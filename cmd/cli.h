@@ -99,7 +99,7 @@ int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint3
 
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
 /* The `location` cell (column col) of node: "onChange @ server.js:14:5", the
- * place where its function (a closure) or constructor was defined, line and
+ * place where its function (a closure) was defined, line and
  * column 1-based; "(anonymous)" for a function without a name; null when the
  * snapshot has no place for it (docs/V8.md 1.2). */
 void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col);

@@ -93,8 +93,8 @@ typedef struct lf_site {
 
 #define LF_SITE_NONE 0u
 
-/* Where in the source an object was defined (V8's "locations": a closure's
- * function, an object's constructor). Strings are snapshot strings; line and
+/* Where in the source an object was defined (V8's "locations": a
+ * closure's function). Strings are snapshot strings; line and
  * column are 0-based as V8 writes them (shown 1-based, as DevTools does). */
 /* Stored as is in an .lfs (PLAC): five u32, no padding. */
 typedef struct lf_place {

@@ -1137,7 +1137,7 @@ static int read_member(v8_reader *r, size_t len, uint64_t key_at)
     if (key_is(key, len, "trace_tree") && r->m.trace_function_count > 0 && !r->trace.have_tree)
         return v8_trace_read_tree(&r->j, &r->trace);
     if (key_is(key, len, "locations"))
-        return v8_places_read(&r->j, &r->places, r->m.node_count, r->m.node_fields);
+        return v8_places_read(&r->j, &r->places, &r->raw, r->m.node_fields);
     if (key_is(key, len, "strings")) {
         int rc = r->have_strings ? lf_fail_at(r->j.err, key_at, "unsupported snapshot layout", "strings twice")
                                  : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress);

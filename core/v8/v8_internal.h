@@ -188,10 +188,9 @@ int v8_trace_read_tree(struct lf_json *j, v8_trace *t);
  * "(name cut off)" placeholder for names past them, or UINT32_MAX. */
 int v8_trace_sites(v8_raw *raw, uint32_t file_strings, uint32_t cut, struct lf_snapshot *out, lf_error *err);
 
-/* v8_places.c: "locations", the places closures' functions and objects'
- * constructors were defined at, read as they come (after the header: the
- * node count and width check every entry) and named once the edges are
- * known. */
+/* v8_places.c: "locations", the places closures' functions were defined
+ * at, read as they come (after the nodes: the node count and width check
+ * every entry) and named once the edges are known. */
 enum { V8L_SKIP, V8L_OBJECT, V8L_SCRIPT, V8L_LINE, V8L_COLUMN };
 typedef struct v8_loc {
     uint32_t node;        /* ordinal, checked */
@@ -207,7 +206,8 @@ typedef struct v8_places {
 } v8_places;
 void v8_places_free(v8_places *p);
 void v8_places_field(v8_places *p, unsigned i, const char *name, size_t len);
-int v8_places_read(struct lf_json *j, v8_places *p, uint64_t node_count, unsigned node_fields);
+/* After the nodes (their types choose the entries kept: closures'). */
+int v8_places_read(struct lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fields);
 /* The places by node (lf_place: names are table strings), after
  * rebase_node_names and before class names replace the node names; NULL and
  * 0 when there are none. */

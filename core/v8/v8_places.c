@@ -1,5 +1,4 @@
-/* v8_places.c - where closures and constructors were defined: a V8
- * snapshot's "locations".
+/* v8_places.c - where closures were defined: a V8 snapshot's "locations".
  *
  * "locations" is a flat array of entries laid out by
  * snapshot.meta.location_fields (V8: object_index, script_id, line, column).
@@ -8,9 +7,10 @@
  * the snapshot has no id -> name table, but a closure reaches its Script
  * object through internal edges (function -> "shared" -> "script" or
  * "script_or_debug_info"), and V8 names that node by the script's name. So
- * each closure's own script is followed, and every other entry (an
- * object's constructor, a closure whose script object is not there) takes
- * the name found for its script id, else "script <id>" (docs/V8.md 1.2). */
+ * each closure's own script is followed, and a closure whose script object
+ * is not there takes the name found for its script id, else "script <id>"
+ * (docs/V8.md 1.2). Objects' entries (their constructors' places) are
+ * checked and dropped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,7 @@ static int take_value(lf_json *j, const v8_places *p, unsigned field, uint64_t v
     }
 }
 
-int v8_places_read(lf_json *j, v8_places *p, uint64_t node_count, unsigned node_fields)
+int v8_places_read(lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fields)
 {
     uint64_t at = j->pos;
     if (p->have)
@@ -91,8 +91,9 @@ int v8_places_read(lf_json *j, v8_places *p, uint64_t node_count, unsigned node_
     p->have = 1;
     if (!layout_known(p))
         return lf_json_skip(j); /* no location_fields (or not V8's): nothing to place */
-    if (!node_fields || !node_count)
-        return lf_fail_at(j->err, at, "unsupported snapshot layout", "locations before the snapshot's nodes");
+    if (!raw->node_type || !node_fields)
+        return lf_fail_at(j->err, at, "unsupported snapshot layout", "locations before the nodes");
+    const uint64_t node_count = raw->node_count;
     if (lf_json_expect(j, '[', "locations"))
         return -1;
     v8_loc row = {0};
@@ -106,11 +107,18 @@ int v8_places_read(lf_json *j, v8_places *p, uint64_t node_count, unsigned node_
         if (lf_json_uint(j, &v) || take_value(j, p, field, v, value_at, node_count, node_fields, &row))
             return -1;
         if (++field == p->fields) {
-            /* entries grow with the bytes read (8 or more each): no count to trust */
-            if (p->count >= UINT32_MAX || lf_vec_reserve((void **)&p->loc, &p->cap, p->count + 1, sizeof *p->loc))
+            /* closures only: an object's entry is its constructor's place,
+             * which its class already names, at 20 bytes an object.
+             * Entries grow with the bytes read (8 or more each): no count
+             * to trust */
+            if (v8_node_kind(raw, row.node) == V8N_CLOSURE &&
+                (p->count >= UINT32_MAX ||
+                 lf_vec_reserve((void **)&p->loc, &p->cap, p->count + 1, sizeof *p->loc)))
                 return lf_fail_nomem(j->err, "reading locations");
-            row.seq = (uint32_t)p->count;
-            p->loc[p->count++] = row;
+            if (v8_node_kind(raw, row.node) == V8N_CLOSURE) {
+                row.seq = (uint32_t)p->count;
+                p->loc[p->count++] = row;
+            }
             field = 0;
         }
         int more = lf_json_next(j, ']', "locations");

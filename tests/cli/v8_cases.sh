@@ -168,14 +168,15 @@ case_ v8_id_too_large 3 info "$tmp/big_id.heapsnapshot"
 # 1-based). fixtures/v8/closures.heapsnapshot (fixtures/v8/README.md): the
 # entry 10,42,13,4 is node 10/5 = 2, onChange @5, line 14 column 5 of
 # script 42, whose name "app/server.js" is onChange's Script node (reached
-# by shared -> script_or_debug_info); 25,42,20,0 is the anonymous closure
-# @11, without edges: script 42's name all the same, line 21 column 1;
-# 30,7,2,9 is Config @13, an object of script 7 no closure names: "script 7",
-# line 3 column 10. The entry 10,42,99,99 repeats node 2: the first wins.
+# by shared -> script_or_debug_info); 40,42,30,2 is tick @17, without
+# edges: script 42's name all the same, line 31 column 3; 25,7,20,0 is the
+# anonymous closure @11, of script 7, which no closure names: "script 7",
+# line 21 column 1. 30,7,2,9 is Config @13, an object: no location. The
+# entry 10,42,99,99 repeats node 2: the first wins.
 CL=$V/closures.heapsnapshot
 CL_PLACES="@5 onChange @ app/server.js:14:5
-@11 (anonymous) @ app/server.js:21:1
-@13 Config @ script 7:3:10"
+@11 (anonymous) @ script 7:21:1
+@17 tick @ app/server.js:31:3"
 rows_ v8_places_flat "$CL_PLACES" 'NR > 1 && $12 != "" {print $2, $12}' \
     dominators $CL --flat --top 0 --min 0 --format tsv
 rows_ v8_places_tree "$CL_PLACES" 'NR > 1 && $12 != "" {print $2, $12}' dominators $CL --format tsv
@@ -195,12 +196,12 @@ rows_ v8_places_lfs "$CL_PLACES" 'NR > 1 && $12 != "" {print $2, $12}' \
 rows_ v8_places_lfs_inspect "object onChange @ app/server.js:14:5" '$1 == "object" {print $1, $10}' \
     inspect "$tmp/closures.lfs" @5 --format tsv
 # A bad "locations" is bad input at the value's offset: its key is at byte
-# 739, so its first value (30) is at 752; 31 is no multiple of the 5 node
-# fields, 40 names node 8 of 8 (0..7). Cut to 15 values (",99,99]" ->
-# ",99]"), the array ends inside an entry: at its ']' (791).
+# 762, so its first value (30) is at 775; 31 is no multiple of the 5 node
+# fields, 45 names node 9 of 9 (0..8). Cut to 19 values (",99,99]" ->
+# ",99]"), the array ends inside an entry: at its ']' (824).
 sed 's/"locations":\[30,/"locations":[31,/' $CL >"$tmp/loc_odd_index.heapsnapshot"
 case_ v8_places_not_multiple 3 info "$tmp/loc_odd_index.heapsnapshot"
-sed 's/"locations":\[30,/"locations":[40,/' $CL >"$tmp/loc_past.heapsnapshot"
+sed 's/"locations":\[30,/"locations":[45,/' $CL >"$tmp/loc_past.heapsnapshot"
 case_ v8_places_past_nodes 3 info "$tmp/loc_past.heapsnapshot"
 sed 's/,99,99\]/,99]/' $CL >"$tmp/loc_cut.heapsnapshot"
 case_ v8_places_odd_length 3 info "$tmp/loc_cut.heapsnapshot"
