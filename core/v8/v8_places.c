@@ -83,6 +83,21 @@ static int take_value(lf_json *j, const v8_places *p, unsigned field, uint64_t v
     }
 }
 
+/* Keeps a whole entry when it places a closure: an object's entry is its
+ * constructor's place, which its class already names, at 20 bytes an
+ * object (millions in a big heap). Entries grow with the bytes read (8 or
+ * more each): there is no count to trust. */
+static int keep_closure(lf_json *j, v8_places *p, const v8_raw *raw, v8_loc row)
+{
+    if (v8_node_kind(raw, row.node) != V8N_CLOSURE)
+        return 0;
+    if (p->count >= UINT32_MAX || lf_vec_reserve((void **)&p->loc, &p->cap, p->count + 1, sizeof *p->loc))
+        return lf_fail_nomem(j->err, "reading locations");
+    row.seq = (uint32_t)p->count;
+    p->loc[p->count++] = row;
+    return 0;
+}
+
 int v8_places_read(lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fields)
 {
     uint64_t at = j->pos;
@@ -107,18 +122,8 @@ int v8_places_read(lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fi
         if (lf_json_uint(j, &v) || take_value(j, p, field, v, value_at, node_count, node_fields, &row))
             return -1;
         if (++field == p->fields) {
-            /* closures only: an object's entry is its constructor's place,
-             * which its class already names, at 20 bytes an object.
-             * Entries grow with the bytes read (8 or more each): no count
-             * to trust */
-            if (v8_node_kind(raw, row.node) == V8N_CLOSURE &&
-                (p->count >= UINT32_MAX ||
-                 lf_vec_reserve((void **)&p->loc, &p->cap, p->count + 1, sizeof *p->loc)))
-                return lf_fail_nomem(j->err, "reading locations");
-            if (v8_node_kind(raw, row.node) == V8N_CLOSURE) {
-                row.seq = (uint32_t)p->count;
-                p->loc[p->count++] = row;
-            }
+            if (keep_closure(j, p, raw, row))
+                return -1;
             field = 0;
         }
         int more = lf_json_next(j, ']', "locations");
