@@ -427,8 +427,6 @@ static size_t *column_widths(const out_writer *w, size_t rows)
     return width;
 }
 
-/* A table's rows, aligned (numbers to the right, text to the left) and
- * fitted to the terminal (out_table.h). */
 /* The columns a table shows: all but trailing OUT_STR_SOMETIMES columns
  * empty in every row but the header (row 0). */
 static int shown_columns(const out_writer *w, size_t rows, const size_t *width)
@@ -445,6 +443,8 @@ static int shown_columns(const out_writer *w, size_t rows, const size_t *width)
     return n;
 }
 
+/* A table's rows, aligned (numbers to the right, text to the left) and
+ * fitted to the terminal (out_table.h). */
 static void write_table(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols;
