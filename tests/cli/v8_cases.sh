@@ -189,6 +189,15 @@ path onChange @ app/server.js:14:5" '$10 != "" && NR > 1 {print $1, $10}' inspec
 rows_ v8_places_json '"location":"onChange @ app/server.js:14:5"' \
     '/"id":"@5"/ {if (match($0, /"location":[^}]*/)) print substr($0, RSTART, RLENGTH)}' \
     path $CL @5 --merge --format json
+# A table shows the column when a row has a location, and leaves it out
+# when none has (tiny.heapsnapshot has no locations): its last header word.
+export COLUMNS=300
+rows_ v8_places_table "location onChange @ app/server.js:14:5" \
+    'NR == 1 {n = split($0, w, " "); h = w[n]} /onChange @/ {sub(/.* onChange @/, "onChange @"); r = $0} END {print h, r}' \
+    dominators $CL --format table
+rows_ v8_places_table_none "root" 'NR == 1 {n = split($0, w, " "); print w[n]}' \
+    dominators $V/tiny.heapsnapshot --format table
+unset COLUMNS
 # ... and kept through convert (.lfs 1.4, chunk PLAC).
 "$LF" convert $CL -o "$tmp/closures.lfs" 2>/dev/null
 rows_ v8_places_lfs "$CL_PLACES" 'NR > 1 && $12 != "" {print $2, $12}' \
