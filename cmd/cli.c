@@ -611,6 +611,24 @@ void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node)
         out_id(w, lf_snapshot_object_id(s, node), (s->flags & LF_SNAP_IDS_AT) != 0);
 }
 
+void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col)
+{
+    out_skip_to(w, col);
+    const lf_place *p = node < s->object_count ? lf_snapshot_place(s, node) : NULL;
+    if (!p) {
+        out_null(w);
+        return;
+    }
+    lf_str name = lf_snapshot_string(s, p->name), script = lf_snapshot_string(s, p->script);
+    if (!name.len)
+        name = (lf_str){"(anonymous)", 11};
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%.*s @ %.*s:%llu:%llu", (int)(name.len < 1024 ? name.len : 1024), name.ptr,
+                     (int)(script.len < 2048 ? script.len : 2048), script.ptr, (unsigned long long)p->line + 1,
+                     (unsigned long long)p->column + 1);
+    out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
 void cli_write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
 {
     char buf[4096];

@@ -98,6 +98,11 @@ int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint3
                       lf_grouping *g);
 
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
+/* The `location` cell (column col) of node: "onChange @ server.js:14:5", the
+ * place where its function (a closure) was defined, line and
+ * column 1-based; "(anonymous)" for a function without a name; null when the
+ * snapshot has no place for it (docs/V8.md 1.2). */
+void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col);
 /* A hop's label ("next", "[3]") from a batch answer (edge_batch.h), after
  * prefix when the edge is weak; empty when there is no such edge. */
 void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix);

@@ -119,7 +119,7 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 static const out_column columns[] = {
     {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
     {"id", OUT_ID}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR},
-    {"field", OUT_STR}, {"root", OUT_STR},
+    {"field", OUT_STR}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
 };
 
 static const lf_snapshot *by_retained_snapshot;
@@ -251,6 +251,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
     static const out_column merge_columns[] = {
         {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
         {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR}, {"root", OUT_STR},
+        {"location", OUT_STR_SOMETIMES},
     };
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
@@ -277,7 +278,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
     sort_snapshot = s;
     for (size_t p = 0; p <= n; p++)
         qsort(child + offset[p], offset[p + 1] - offset[p], sizeof *child, by_count);
-    out_writer *w = out_begin(stdout, format, merge_columns, 8);
+    out_writer *w = out_begin(stdout, format, merge_columns, (int)(sizeof merge_columns / sizeof merge_columns[0]));
     size_t top = 0;
     for (uint32_t i = offset[n + 1]; i > offset[n]; i--) {
         stack[top] = child[i - 1];
@@ -314,6 +315,8 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         } else {
             cli_write_hop(w, s, a, m->weak ? "(weak) " : "");
         }
+        if (!m->folded)
+            cli_write_place(w, s, m->object, 8);
         out_row_end(w);
         for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
             stack[top] = child[i - 1];
@@ -526,7 +529,7 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
         return built;
     }
     p.filter = opt->exclude_count ? path_exclusions_follow : NULL;
-    out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, 10);
+    out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, (int)(sizeof columns / sizeof columns[0]));
     path_rows_init(&p.rows, w, s, root_index);
     int rc = EXIT_OK;
     for (int64_t i = 0; i < count && rc == EXIT_OK; i++)

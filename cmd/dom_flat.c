@@ -6,6 +6,7 @@
 #include "../core/analysis/holders.h"
 #include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "cli.h"
+#include "dom_tree.h" /* the columns */
 #include "row_pipeline.h"
 
 /* What a row shows, read for CHUNK rows at a time before any is written:
@@ -52,6 +53,7 @@ static void write_row(out_writer *w, const lf_snapshot *s, const flat_row *r, do
     out_null(w); /* hidden */
     out_null(w); /* group */
     cli_write_holder_root(w, s, r->holder);
+    cli_write_place(w, s, r->node, DOM_COLUMN_LOCATION);
     out_row_end(w);
 }
 

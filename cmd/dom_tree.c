@@ -19,7 +19,7 @@
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
     {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
-    {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR},
+    {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
 };
 
 enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY, ITEM_CLASS_GROUP };
@@ -154,6 +154,7 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
             cli_write_holder_root(k->w, s, h);
         }
     }
+    cli_write_place(k->w, s, v, DOM_COLUMN_LOCATION);
     out_row_end(k->w);
 }
 

@@ -10,7 +10,7 @@
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
     {"section", OUT_STR}, {"index", OUT_U64}, {"name", OUT_STR}, {"kind", OUT_STR}, {"value", OUT_STR},
-    {"id", OUT_ID}, {"class", OUT_STR}, {"shallow", OUT_U64}, {"retained", OUT_U64},
+    {"id", OUT_ID}, {"class", OUT_STR}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"location", OUT_STR_SOMETIMES},
 };
 
 void inspect_cells(const inspect_ctx *c, const char *section, uint64_t index, const char *name, size_t name_len,
@@ -39,7 +39,7 @@ void inspect_object(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
     if (node >= s->object_count) {
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             out_null(c->w);
         return;
     }
@@ -51,6 +51,7 @@ void inspect_object(const inspect_ctx *c, uint32_t node)
         out_bytes(c->w, lf_snapshot_retained(s, node));
     else
         out_null(c->w);
+    cli_write_place(c->w, s, node, INSPECT_COLUMNS - 1);
 }
 
 void inspect_note(const inspect_ctx *c, const char *text)

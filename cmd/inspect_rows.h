@@ -9,7 +9,7 @@
 #include "../core/model/snapshot.h"
 #include "output.h"
 
-#define INSPECT_COLUMNS 9
+#define INSPECT_COLUMNS 10
 extern const out_column inspect_columns[INSPECT_COLUMNS];
 
 typedef struct inspect_ctx {

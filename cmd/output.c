@@ -402,6 +402,12 @@ void out_null(out_writer *w)
         emit_safe(w, "", 0, 0);
 }
 
+void out_skip_to(out_writer *w, int col)
+{
+    while (w->col < col && w->col < w->ncols)
+        out_null(w);
+}
+
 void out_indent(out_writer *w, unsigned depth)
 {
     w->indent = depth;
@@ -446,12 +452,29 @@ static size_t *column_widths(const out_writer *w, size_t rows)
     return width;
 }
 
+/* The columns a table shows: all but trailing OUT_STR_SOMETIMES columns
+ * empty in every row but the header (row 0). */
+static int shown_columns(const out_writer *w, size_t rows, const size_t *width)
+{
+    int n = w->ncols;
+    while (n > 1 && w->cols[n - 1].type == OUT_STR_SOMETIMES) {
+        int empty = 1;
+        for (size_t r = 1; empty && r < rows; r++)
+            empty = w->cells[r * (size_t)w->ncols + (size_t)(n - 1)].width == 0;
+        if (!empty || !width)
+            break;
+        n--;
+    }
+    return n;
+}
+
 /* A table's rows, aligned (numbers to the right, text to the left) and
  * fitted to the terminal (out_table.h). */
 static void write_table(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols;
     size_t *width = column_widths(w, rows);
+    const int ncols = shown_columns(w, rows, width);
     int *numeric = calloc((size_t)w->ncols, sizeof *numeric), *whole = calloc((size_t)w->ncols, sizeof *whole);
     if (!width || !numeric || !whole) {
         free(width), free(numeric), free(whole);
@@ -462,9 +485,9 @@ static void write_table(out_writer *w)
         numeric[c] = is_numeric(w->cols[c].type);
         whole[c] = numeric[c] || w->cols[c].type == OUT_ID;
     }
-    out_table_fit(width, whole, w->ncols, out_table_limit());
+    out_table_fit(width, whole, ncols, out_table_limit());
     for (size_t r = 0; r < rows; r++) {
-        for (int c = 0; c < w->ncols; c++) {
+        for (int c = 0; c < ncols; c++) {
             const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)c];
             if (c > 0)
                 out_buf_put(&w->row, "  ", 2);
@@ -474,7 +497,7 @@ static void write_table(out_writer *w)
                 continue;
             }
             size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[c]);
-            if (c < w->ncols - 1)
+            if (c < ncols - 1)
                 put_spaces(&w->row, width[c] - shown);
         }
         out_buf_put(&w->row, "\n", 1);

@@ -17,6 +17,10 @@ typedef enum out_type {
     OUT_REAL,  /* a real number, as given by the caller's precision */
     OUT_ID,    /* an object id: "0x..." or "@N"; JSON string; may be null */
     OUT_BOOL,  /* yes/no; JSON true/false */
+    /* Free text in a last column that most inputs leave empty (V8's
+     * `location`): TSV and JSON always have it, a table shows it only when
+     * some row has one, so a terminal does not give it width for nothing. */
+    OUT_STR_SOMETIMES,
 } out_type;
 
 typedef struct out_column {
@@ -42,6 +46,8 @@ void out_pct(out_writer *w, double v);
 void out_real(out_writer *w, double v, int decimals);
 void out_id(out_writer *w, uint64_t id, int at_style);
 void out_null(out_writer *w);
+/* Nulls up to column col (0-based), for a row whose middle cells are empty. */
+void out_skip_to(out_writer *w, int col);
 void out_bool(out_writer *w, int v);
 /* Table indentation for the next OUT_STR cell (tree views). */
 void out_indent(out_writer *w, unsigned depth);

@@ -111,6 +111,7 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
         out_str(w, "", 0);
         path_write_root(w, s, r->root_index, v);
     }
+    cli_write_place(w, s, v, PATH_COLUMN_LOCATION);
     out_row_end(w);
 }
 

@@ -13,6 +13,9 @@
 #include "../core/model/snapshot.h"
 #include "output.h"
 
+/* path's columns: target ... root, then location (cmd_path.c). */
+enum { PATH_COLUMN_LOCATION = 10 };
+
 /* Hops per batch: as many as objects, from 2^16 to 2^20 (about 40 bytes a
  * hop while its batch is answered), so that a batch costs little next to the
  * snapshot and reads each holder's edges at most once per that many hops. */

@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 3
+#define LFS_VERSION_MINOR 4
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -50,6 +50,10 @@ enum lfs_chunk_id {
     /* 1.3, optional: u8 edge -> the source's own edge type (V8: context,
      * element, property, internal, hidden, shortcut, weak, other = 0..7) */
     LFS_ETYP = LFS_FOURCC('E', 'T', 'Y', 'P'),
+    /* 1.4, optional: 5 x u32 source places (lf_place: object, name string,
+     * script string, 0-based line, 0-based column), objects increasing; the
+     * count is the chunk's size over 20 */
+    LFS_PLAC = LFS_FOURCC('P', 'L', 'A', 'C'),
 };
 
 /* ETYP values are below this (V8's seven types and "other"). */

@@ -49,6 +49,7 @@ typedef enum check_kind {
     CHECK_FRAMES,            /* function and file < limit2 */
     CHECK_SITES,             /* frame < limit, caller < the site's own index (site 0: 0) */
     CHECK_SIZES_BIG,         /* node < limit and increasing, reserved 0, bytes >= LF_SIZE_BIG */
+    CHECK_PLACES,            /* node < limit and increasing, name and script < limit2 */
 } check_kind;
 
 typedef struct chunk_in {
@@ -134,6 +135,8 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
         EACH_INCREASING_NODE(get_u32(q + 4) != 0 || get_u64(q + 8) < LF_SIZE_BIG);
     case CHECK_NAMED:
         EACH_INCREASING_NODE(get_u32(q + 4) >= limit2);
+    case CHECK_PLACES:
+        EACH_INCREASING_NODE(get_u32(q + 4) >= limit2 || get_u32(q + 8) >= limit2);
     }
     return 0;
 bad:
@@ -270,7 +273,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 /* Every chunk this reader knows, in table order; the checks' limits and the
  * expected counts are filled in from META. */
 enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_OSH4, C_OSHB, C_EOFF, C_EOF4,
-       C_ETGT, C_ELBL, C_EKND, C_ETYP, C_ROOT, C_ONAM, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
+       C_ETGT, C_ELBL, C_EKND, C_ETYP, C_ROOT, C_ONAM, C_PLAC, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
        C_RET4, C_RETB, C_DTOF, C_DTCH, C_COUNT };
 
 static const chunk_in chunk_kinds[C_COUNT] = {
@@ -293,6 +296,7 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_ETYP] = {LFS_ETYP, "ETYP", 0, 1, 0, CHECK_U8_BELOW, LFS_EDGE_TYPE_COUNT, 0, 0, 0, 0, 0, 0},
     [C_ROOT] = {LFS_ROOT, "ROOT", 1, 16, 0, CHECK_ROOTS, 0, 0, 0, 0, 0, 0, 0},
     [C_ONAM] = {LFS_ONAM, "ONAM", 0, 8, 0, CHECK_NAMED, 0, 0, 0, 0, 0, 0, 0},
+    [C_PLAC] = {LFS_PLAC, "PLAC", 0, 20, 0, CHECK_PLACES, 0, 0, 0, 0, 0, 0, 0},
     [C_FRAM] = {LFS_FRAM, "FRAM", 0, 16, 0, CHECK_FRAMES, 0, 0, 0, 0, 0, 0, 0},
     [C_SITE] = {LFS_SITE, "SITE", 0, 8, 0, CHECK_SITES, 0, 0, 0, 0, 0, 0, 0},
     [C_OSIT] = {LFS_OSIT, "OSIT", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
@@ -511,6 +515,22 @@ static int expect_named(lfs_reading *r, lf_error *err)
     return 0;
 }
 
+/* PLAC (1.4, optional): source places, at most one an object; the count
+ * is the chunk's size over its entry size. */
+static int expect_places(lfs_reading *r, lf_error *err)
+{
+    chunk_in *k = &r->chunk[C_PLAC];
+    const uint64_t n = r->meta[LFS_META_OBJECT_COUNT];
+    if (!k->present)
+        return 0;
+    if (k->size % k->elem_size || k->size / k->elem_size > n)
+        return lf_fail_at(err, k->offset, "corrupt leakfind snapshot", "bad %s size", k->name);
+    k->elem_count = k->size / k->elem_size;
+    k->limit = n;
+    k->limit2 = r->meta[LFS_META_STRING_COUNT];
+    return 0;
+}
+
 /* Allocation sites (1.1): all three chunks or none; samples optional. */
 static int expect_sites(lfs_reading *r, lf_error *err)
 {
@@ -588,7 +608,8 @@ static int chunk_is_used(const lfs_reading *r, int c)
     default: break;
     }
     return !((c >= C_IDOM && !r->has_analysis) ||
-             ((c == C_ONAM || c == C_CLDR || c == C_EOFF || c == C_EOF4 || c == C_ETYP) && !r->chunk[c].present) ||
+             ((c == C_ONAM || c == C_PLAC || c == C_CLDR || c == C_EOFF || c == C_EOF4 || c == C_ETYP) &&
+              !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));
 }
 
@@ -639,6 +660,10 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     out->root = (const lf_root *)(base + chunk[C_ROOT].offset);
     if (chunk[C_CLDR].present)
         out->class_loader = (const uint32_t *)(base + chunk[C_CLDR].offset);
+    if (chunk[C_PLAC].present) { /* entries are 4-byte words at an 8-aligned offset */
+        out->place_count = (uint32_t)chunk[C_PLAC].elem_count;
+        out->place = (const lf_place *)(base + chunk[C_PLAC].offset);
+    }
 }
 
 /* Edge offsets are mapped as the file holds them: 32-bit (EOF4), or 64-bit
@@ -817,6 +842,7 @@ int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress
                  read_meta(&r, err) ||
                  expect_graph(&r, err) ||
                  expect_named(&r, err) ||
+                 expect_places(&r, err) ||
                  expect_sites(&r, err) ||
                  expect_class_loaders(&r) ||
                  expect_analysis(&r, err) ||

@@ -271,6 +271,19 @@ uint32_t lf_snapshot_named_index(const lf_snapshot *s, uint32_t node)
     return lo < s->named_count && s->named_node[lo] == node ? lo : UINT32_MAX;
 }
 
+const lf_place *lf_snapshot_place(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t lo = 0, hi = s->place_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->place[mid].node < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->place_count && s->place[lo].node == node ? &s->place[lo] : NULL;
+}
+
 lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
 {
     uint32_t lo = lf_snapshot_named_index(s, node);

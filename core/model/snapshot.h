@@ -93,6 +93,19 @@ typedef struct lf_site {
 
 #define LF_SITE_NONE 0u
 
+/* Where in the source an object was defined (V8's "locations": a
+ * closure's function). Strings are snapshot strings; line and
+ * column are 0-based as V8 writes them (shown 1-based, as DevTools does). */
+/* Stored as is in an .lfs (PLAC): five u32, no padding. */
+typedef struct lf_place {
+    uint32_t node;      /* node space */
+    uint32_t name;      /* string: the function's name, "" when anonymous */
+    uint32_t script;    /* string: its script's name, or "script <id>" when unknown */
+    uint32_t line;
+    uint32_t column;
+} lf_place;
+_Static_assert(sizeof(lf_place) == 20, "lf_place is PLAC's entry");
+
 typedef struct lf_snapshot_stats {
     uint64_t dangling_edges;   /* edges naming an id with no object */
     uint64_t dangling_roots;   /* roots naming an id with no object */
@@ -164,6 +177,11 @@ typedef struct lf_snapshot {
     uint32_t named_count;
     const uint32_t *named_node;
     const uint32_t *named_string;
+
+    /* Source places (lf_place), sorted by node, strictly increasing; 0
+     * and NULL when the dump has none. */
+    uint32_t place_count;
+    const lf_place *place;
 
     /* Allocation sites (DESIGN 10): object_site is NULL when the dump has
      * none. frame_count and site_count include entry 0 (unused / no site). */
@@ -265,6 +283,9 @@ static inline int lf_snapshot_counted(const lf_snapshot *s, uint32_t node)
 lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node);
 /* The index of node among the named objects, UINT32_MAX when it has no name. */
 uint32_t lf_snapshot_named_index(const lf_snapshot *s, uint32_t node);
+
+/* node's source place, NULL when it has none (a binary search). */
+const lf_place *lf_snapshot_place(const lf_snapshot *s, uint32_t node);
 
 /* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);

@@ -152,6 +152,15 @@ static int trace_node_field(void *ctx, unsigned i, const char *name, size_t len,
     return 0;
 }
 
+static int location_field(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
+{
+    (void)j;
+    if (i >= MAX_FIELDS)
+        return -1;
+    v8_places_field(ctx, i, name, len);
+    return 0;
+}
+
 static int node_type(void *ctx, unsigned i, const char *name, size_t len, lf_json *j)
 {
     type_ctx *t = ctx;
@@ -232,6 +241,8 @@ static int read_meta(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *ca
             rc = read_names(j, raw->trace, trace_info_field, buf, cap, "snapshot.meta.trace_function_info_fields");
         else if (key_is(*buf, len, "trace_node_fields"))
             rc = read_names(j, raw->trace, trace_node_field, buf, cap, "snapshot.meta.trace_node_fields");
+        else if (key_is(*buf, len, "location_fields"))
+            rc = read_names(j, raw->places, location_field, buf, cap, "snapshot.meta.location_fields");
         else
             rc = lf_json_skip(j);
         if (rc)
@@ -961,6 +972,8 @@ static void raw_free(v8_raw *raw)
     lf_big_free(raw->node_trace);
     if (raw->trace)
         v8_trace_free(raw->trace);
+    if (raw->places)
+        v8_places_free(raw->places);
     lf_strtab_free(&raw->strings);
     for (unsigned i = 0; i < sizeof raw->type_names / sizeof raw->type_names[0]; i++)
         free(raw->type_names[i]); /* all slots: a repeated, shorter list leaves names past type_count */
@@ -1083,6 +1096,7 @@ typedef struct v8_reader {
     v8_meta m;
     v8_raw raw;
     v8_trace trace;
+    v8_places places;
     char *buf;                 /* key and string scratch */
     size_t cap;
     unsigned threads;
@@ -1122,6 +1136,8 @@ static int read_member(v8_reader *r, size_t len, uint64_t key_at)
         return v8_trace_read_infos(&r->j, &r->trace);
     if (key_is(key, len, "trace_tree") && r->m.trace_function_count > 0 && !r->trace.have_tree)
         return v8_trace_read_tree(&r->j, &r->trace);
+    if (key_is(key, len, "locations"))
+        return v8_places_read(&r->j, &r->places, &r->raw, r->m.node_fields);
     if (key_is(key, len, "strings")) {
         int rc = r->have_strings ? lf_fail_at(r->j.err, key_at, "unsupported snapshot layout", "strings twice")
                                  : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress);
@@ -1227,6 +1243,7 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, 
     memset(&r, 0, sizeof r);
     r.j = (lf_json){data, 0, size, err};
     r.raw.trace = &r.trace;
+    r.raw.places = &r.places;
     r.raw.name_cut = UINT32_MAX;
     r.threads = threads;
     r.partial = partial;

@@ -68,6 +68,7 @@ typedef struct v8_raw {
      * the header announces trace functions and nodes have the field. */
     uint32_t *node_trace;
     struct v8_trace *trace;
+    struct v8_places *places;  /* "locations" as read (v8_places.c) */
 } v8_raw;
 
 /* Where node v's edges begin and end (edge space), once counts are offsets. */
@@ -186,6 +187,31 @@ int v8_trace_read_tree(struct lf_json *j, v8_trace *t);
  * object_site. file_strings: the file's strings read; cut: the index of the
  * "(name cut off)" placeholder for names past them, or UINT32_MAX. */
 int v8_trace_sites(v8_raw *raw, uint32_t file_strings, uint32_t cut, struct lf_snapshot *out, lf_error *err);
+
+/* v8_places.c: "locations", the places closures' functions were defined
+ * at, read as they come (after the nodes: the node count and width check
+ * every entry) and named once the edges are known. */
+enum { V8L_SKIP, V8L_OBJECT, V8L_SCRIPT, V8L_LINE, V8L_COLUMN };
+typedef struct v8_loc {
+    uint32_t node;        /* ordinal, checked */
+    uint32_t script_id, line, column;
+    uint32_t seq;         /* entry number in the file: the first of a node's wins */
+} v8_loc;
+typedef struct v8_places {
+    unsigned fields;      /* from snapshot.meta.location_fields; 0: not given */
+    uint8_t kind[V8_MAX_FIELDS];
+    v8_loc *loc;
+    size_t count, cap;
+    int have;
+} v8_places;
+void v8_places_free(v8_places *p);
+void v8_places_field(v8_places *p, unsigned i, const char *name, size_t len);
+/* After the nodes (their types choose the entries kept: closures'). */
+int v8_places_read(struct lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fields);
+/* The places by node (lf_place: names are table strings), after
+ * rebase_node_names and before class names replace the node names; NULL and
+ * 0 when there are none. */
+int v8_places_resolve(v8_raw *raw, v8_places *p, lf_place **out, uint32_t *count, lf_error *err);
 
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;

@@ -557,6 +557,8 @@ typedef struct model {
     size_t root_count, root_cap;
     uint32_t *named;           /* synthetic nodes, then their names */
     size_t named_count;
+    lf_place *place;           /* source places by node (v8_places.c) */
+    uint32_t place_count;
 } model;
 
 static void model_free(model *md)
@@ -568,6 +570,7 @@ static void model_free(model *md)
     lf_big_free(md->class_name);
     lf_big_free(md->roots);
     free(md->named);
+    lf_big_free(md->place);
 }
 
 /* Node names become table indices: the file's string k is table string
@@ -730,6 +733,8 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     out->named_count = (uint32_t)md->named_count;
     out->named_node = md->named;
     out->named_string = md->named + md->named_count;
+    out->place_count = md->place_count;
+    out->place = md->place;
     out->format = LF_FORMAT_V8;
     out->source_format = LF_FORMAT_V8;
     out->flags = LF_SNAP_IDS_STABLE | LF_SNAP_IDS_AT | LF_SNAP_UNREACHED_ALONE | LF_SNAP_EMPTY_UNCOUNTED;
@@ -748,7 +753,7 @@ static int hand_over(v8_raw *raw, model *md, lf_snapshot *out, lf_error *err)
     }
     void *handed[] = {raw->node_id, md->object_class, size, size_big.entry, lf_edge_offsets_block(raw->edge_offset),
                       md->target, md->class_name, md->roots, raw->strings.offset, raw->strings.bytes,
-                      md->named};
+                      md->named, md->place};
     int rc = 0;
     for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
         if (handed[i] && (rc || !lf_snapshot_own(out, handed[i]))) {
@@ -784,6 +789,8 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     int rc = propagate_dom_state(raw, err);
     if (!rc) /* before class names replace node names */
         rc = name_synthetic_nodes(raw, &md, err);
+    if (!rc) /* node names and raw edge targets still there */
+        rc = v8_places_resolve(raw, raw->places, &md.place, &md.place_count, err);
     if (!rc)
         rc = classify_and_name(raw, threads, &md, err);
     if (!rc)

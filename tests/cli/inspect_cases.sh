@@ -59,7 +59,7 @@ iv_name=$("$LF" inspect $IV "$iv_order" --format tsv | awk -F'\t' '$1 == "field"
 rows_ inspect_java_max_string "instance order [... 5 more chars]" \
     '$1 == "object" {print $4, $5}' inspect $IV "$iv_name" --max-string 5 --format tsv
 # JSON Lines: one object per row, section first.
-rows_ inspect_java_json '{"section":"field","index":null,"name":"count","kind":"int","value":"4711","id":null,"class":null,"shallow":null,"retained":null}' \
+rows_ inspect_java_json '{"section":"field","index":null,"name":"count","kind":"int","value":"4711","id":null,"class":null,"shallow":null,"retained":null,"location":null}' \
     '/"name":"count"/' inspect $IV "$iv_order" --format json
 
 NV=fixtures/node/inspect_values.heapsnapshot.gz

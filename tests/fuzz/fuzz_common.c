@@ -12,6 +12,20 @@
 #include "../../core/analysis/suspects.h"
 #include "fuzz.h"
 
+/* Source places (V8's locations, .lfs PLAC): each names an object, in
+ * strictly increasing order (lf_snapshot_place finds it), and its strings
+ * read. A broken invariant aborts, which the fuzzer reports. */
+static void fuzz_exercise_places(const struct lf_snapshot *s)
+{
+    for (uint32_t i = 0; i < s->place_count; i++) {
+        const lf_place *p = &s->place[i];
+        if (p->node >= s->object_count || lf_snapshot_place(s, p->node) != p)
+            abort();
+        lf_snapshot_string(s, p->name);
+        lf_snapshot_string(s, p->script);
+    }
+}
+
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
 {
     lf_error err;
@@ -33,6 +47,7 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].kind);
         lf_snapshot_string(s, s->root[r].name);
     }
+    fuzz_exercise_places(s);
     fuzz_exercise_sites(s);
     fuzz_exercise_suspects(s);
 }

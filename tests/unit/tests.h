@@ -72,7 +72,8 @@
     T(test_v8_sites_errors)                \
     T(test_v8_sites_planted)           \
     T(test_v8_lfs_edge_round_trip) \
-    T(test_v8_lfs_edge_type_corrupt)
+    T(test_v8_lfs_edge_type_corrupt) \
+    T(test_v8_lfs_places_corrupt)
 
 #define T(name) void name(void);
 LF_UNIT_TESTS(T)
