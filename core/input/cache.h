@@ -17,8 +17,10 @@
  * cache would have widened into memory on every open; 7: V8 edge types
  * (ETYP, format 1.3), without which inspect on a cache says "weak" for a
  * non-owning property edge; 8: V8 source places (PLAC, format 1.4),
- * without which a cache shows no closure's name and place */
-#define LF_CACHE_GENERATION 8
+ * without which a cache shows no closure's name and place; 9: V8 objects
+ * with a constructor's place a class apart from those without (DevTools'
+ * class keys) */
+#define LF_CACHE_GENERATION 9
 
 /* Fills key for the regular file open on fd read with opt. Returns 0 or -1
  * (err; a pipe or device has no key). */

@@ -203,6 +203,7 @@ typedef struct v8_places {
     v8_loc *loc;
     size_t count, cap;
     int have;
+    uint8_t *located;     /* node -> bit: an object with an entry (its constructor's place) */
 } v8_places;
 void v8_places_free(v8_places *p);
 void v8_places_field(v8_places *p, unsigned i, const char *name, size_t len);

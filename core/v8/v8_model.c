@@ -656,30 +656,37 @@ static int collect_roots(v8_raw *raw, model *md, lf_error *err)
     return 0;
 }
 
-/* Classes: one per distinct class name, in order of first appearance; the
- * node's class in place of its class string (raw->node_name becomes
- * md->object_class). */
+/* Classes: one per distinct class name, in order of first appearance, and
+ * for objects with a location entry (their constructor's place) one per
+ * name apart from the objects of that name without one, as DevTools' class
+ * keys have it (docs/V8.md 4.2: TextEncoder.prototype, unlocated, is not
+ * counted with the TextEncoder instances). The node's class in place of its
+ * class string (raw->node_name becomes md->object_class). */
 static int number_classes(v8_raw *raw, model *md, lf_error *err)
 {
     const uint32_t n = raw->node_count, strings = raw->strings.count;
-    uint32_t *class_of_string = lf_big_malloc(((size_t)strings + 1) * sizeof *class_of_string);
+    const uint8_t *located = raw->places ? raw->places->located : NULL;
+    uint32_t *class_of_string = lf_big_malloc(2 * ((size_t)strings + 1) * sizeof *class_of_string);
     if (!class_of_string)
         return lf_fail_nomem(err, "naming classes");
     md->object_class = raw->node_name;
     raw->node_name = NULL;
-    memset(class_of_string, 0xff, ((size_t)strings + 1) * sizeof *class_of_string);
+    memset(class_of_string, 0xff, 2 * ((size_t)strings + 1) * sizeof *class_of_string);
     for (uint32_t v = 0; v < n; v++) {
         uint32_t s = md->object_class[v];
-        if (class_of_string[s] == 0xffffffffu) {
+        /* class_of_string's second half: the located objects' classes */
+        size_t key = located && (located[v >> 3] >> (v & 7) & 1) && v8_node_kind(raw, v) == V8N_OBJECT
+                         ? (size_t)strings + 1 + s : s;
+        if (class_of_string[key] == 0xffffffffu) {
             if (lf_vec_reserve((void **)&md->class_name, &md->class_cap, md->class_count + 1,
                                sizeof *md->class_name)) {
                 lf_big_free(class_of_string);
                 return lf_fail_nomem(err, "naming classes");
             }
             md->class_name[md->class_count] = s;
-            class_of_string[s] = (uint32_t)md->class_count++;
+            class_of_string[key] = (uint32_t)md->class_count++;
         }
-        md->object_class[v] = class_of_string[s];
+        md->object_class[v] = class_of_string[key];
     }
     lf_big_free(class_of_string);
     return 0;

@@ -28,6 +28,7 @@ static int key_is(const char *key, size_t len, const char *want)
 void v8_places_free(v8_places *p)
 {
     lf_big_free(p->loc);
+    lf_big_free(p->located);
     memset(p, 0, sizeof *p);
 }
 
@@ -103,13 +104,22 @@ static int read_value(lf_json *j, uint64_t *out)
     return 0;
 }
 
-/* Keeps a whole entry when it places a closure: an object's entry is its
+/* Keeps a whole entry when it places a closure. An object's entry is its
  * constructor's place, which its class already names, at 20 bytes an
- * object (millions in a big heap). Entries grow with the bytes read (8 or
- * more each): there is no count to trust. */
-static int keep_closure(lf_json *j, v8_places *p, const v8_raw *raw, v8_loc row)
+ * object (millions in a big heap): only that it has one is kept, a bit,
+ * because DevTools' Summary keys such objects apart from those of the same
+ * name that have none (docs/V8.md 4.2). Entries grow with the bytes read (8
+ * or more each): there is no count to trust. */
+static int keep_entry(lf_json *j, v8_places *p, const v8_raw *raw, v8_loc row)
 {
-    if (v8_node_kind(raw, row.node) != V8N_CLOSURE)
+    int kind = v8_node_kind(raw, row.node);
+    if (kind == V8N_OBJECT) {
+        if (!p->located && !(p->located = lf_big_calloc((size_t)raw->node_count / 8 + 1, 1)))
+            return lf_fail_nomem(j->err, "reading locations");
+        p->located[row.node >> 3] |= (uint8_t)(1u << (row.node & 7));
+        return 0;
+    }
+    if (kind != V8N_CLOSURE)
         return 0;
     if (p->count >= UINT32_MAX || lf_vec_reserve((void **)&p->loc, &p->cap, p->count + 1, sizeof *p->loc))
         return lf_fail_nomem(j->err, "reading locations");
@@ -142,7 +152,7 @@ int v8_places_read(lf_json *j, v8_places *p, const v8_raw *raw, unsigned node_fi
         if (read_value(j, &v) || take_value(j, p, field, v, value_at, node_count, node_fields, &row))
             return -1;
         if (++field == p->fields) {
-            if (keep_closure(j, p, raw, row))
+            if (keep_entry(j, p, raw, row))
                 return -1;
             field = 0;
         }

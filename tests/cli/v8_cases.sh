@@ -27,6 +27,17 @@ done
 "$LF" convert $N/weak_cache.heapsnapshot.gz -o "$tmp/weak_cache.lfs" >/dev/null 2>&1
 check_ devtools_classes_weak_cache_lfs sh tests/v8/devtools_check.sh classes "$LF" "$tmp/weak_cache.lfs" \
     $N/weak_cache.devtools-aggregates.tsv
+# One class name, two DevTools rows (issue 33 item 8, fixtures/node/
+# text_encoder.js): the 5 TextEncoder instances (4 the program keeps, 1
+# Node's own), which have a constructor's place, apart from the unlocated
+# TextEncoder.prototype; row by row as DevTools' Summary, also after convert.
+check_ devtools_classes_text_encoder sh tests/v8/devtools_check.sh classes "$LF" $N/text_encoder.heapsnapshot.gz \
+    $N/text_encoder.devtools-aggregates.tsv
+rows_ text_encoder_rows "1 496 1416
+5 160 160" '$5 == "TextEncoder" {print $1, $2, $3}' classes $N/text_encoder.heapsnapshot.gz --top 0 --format tsv
+"$LF" convert $N/text_encoder.heapsnapshot.gz -o "$tmp/text_encoder.lfs" 2>/dev/null
+check_ devtools_classes_text_encoder_lfs sh tests/v8/devtools_check.sh classes "$LF" "$tmp/text_encoder.lfs" \
+    $N/text_encoder.devtools-aggregates.tsv
 check_ devtools_nodes_linked_list sh tests/v8/devtools_check.sh digest "$LF" $N/linked_list.heapsnapshot.gz \
     $N/linked_list.devtools.digest
 check_ devtools_classes_linked_list sh tests/v8/devtools_check.sh classes "$LF" $N/linked_list.heapsnapshot.gz \

@@ -34,6 +34,7 @@ for n in 100 200 300; do
 done
 
 run "$FIX/linked_list.devtools-aggregates.tsv" --aggregates "$FIX/linked_list.heapsnapshot.gz"
+run "$FIX/text_encoder.devtools-aggregates.tsv" --aggregates "$FIX/text_encoder.heapsnapshot.gz"
 run "$WORK_TSV" "$FIX/linked_list.heapsnapshot.gz"
 sh "$HERE/../devtools_check.sh" make-digest "$WORK_TSV" > "$FIX/linked_list.devtools.digest"
 rm -f "$WORK_TSV"
