@@ -1,6 +1,7 @@
 /* dom_flat.c - see dom_flat.h. */
 #include "dom_flat.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "../core/analysis/holders.h"
@@ -180,21 +181,64 @@ static int write_serially(out_writer *w, const flat_listing *l, size_t kept)
     return chunk ? 0 : -1;
 }
 
+typedef struct choose_job {
+    const lf_snapshot *s;
+    uint64_t top, min;
+    uint32_t *keep;
+    size_t kept;
+    int rc;
+} choose_job;
+
+static void *choose_run(void *arg)
+{
+    choose_job *j = arg;
+    j->rc = choose_rows(j->s, j->top, j->min, &j->keep, &j->kept);
+    return NULL;
+}
+
+/* The rows and their holders. For every row of a big heap on two threads,
+ * the rows are chosen and sorted on a second thread while this one names
+ * the holders (two passes that read and write nothing in common: 0.1 s
+ * each on 4M objects, issue 33 item 5). */
+static int rows_and_holders(const lf_snapshot *s, uint64_t top, uint64_t min, unsigned threads,
+                            lf_holders *holders, uint32_t **keep, size_t *kept)
+{
+    int every = top == 0 && min == 0 && s->reachable_count >= 4 * CHUNK &&
+                s->reachable_count > s->object_count / 64;
+    uint32_t first = 0;
+    while (every && first < s->object_count && s->idom[first] == LF_NODE_NONE)
+        first++;
+    choose_job job = {s, top, min, NULL, 0, -1};
+    pthread_t t;
+    if (threads > 1 && every && first < s->object_count && pthread_create(&t, NULL, choose_run, &job) == 0) {
+        lf_holders_expect_all(holders);
+        lf_holders_get(holders, first); /* makes the table */
+        pthread_join(t, NULL);
+    } else {
+        choose_run(&job);
+        if (job.rc == 0 && job.kept > s->object_count / 64) /* one pass names them all, cheaper than asking */
+            lf_holders_expect_all(holders);
+    }
+    *keep = job.keep;
+    *kept = job.kept;
+    return job.rc;
+}
+
 int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t min, double heap,
                   unsigned threads)
 {
     uint32_t *keep;
     size_t kept;
-    if (choose_rows(s, top, min, &keep, &kept))
-        return -1;
     lf_holders holders;
     lf_holders_init(&holders, s);
+    if (rows_and_holders(s, top, min, threads, &holders, &keep, &kept)) {
+        lf_holders_free(&holders);
+        return -1;
+    }
     flat_listing listing = {s, &holders, keep, heap};
     int rc = 1;
-    if (kept > s->object_count / 64) /* one pass names them all, cheaper than asking */
-        lf_holders_expect_all(&holders);
     if (threads > 1 && kept >= 4 * CHUNK && kept > s->object_count / 64) {
-        lf_holders_get(&holders, keep[0]); /* makes the table: from then on, answers are reads */
+        lf_holders_get(&holders, keep[0]); /* makes the table if not yet: from then on, answers are reads */
         row_pipeline_ops ops = {&listing, CHUNK, CHUNK * sizeof(flat_row), write_block};
         if (lf_holders_ready(&holders))
             rc = row_pipeline_run(w, kept, &ops);
