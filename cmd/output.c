@@ -230,9 +230,21 @@ static void emit_safe(out_writer *w, const char *text, size_t len, int quoted)
     if (w->format == OUT_TABLE) {
         table_cell(w, text, len);
     } else if (out_buf_reserve(&w->row, len + 3 + (w->key_at ? w->key_at[w->col + 1] - w->key_at[w->col] : 0)) == 0) {
-        begin_cell(w);
+        char *p;
+        if (w->format == OUT_TSV) { /* the tab here: room was reserved (a full listing's most common call) */
+            p = w->row.p + w->row.len;
+            if (w->col > 0)
+                *p++ = '\t';
+        } else { /* JSON: "{" or "," and the column's "name": (reserved too) */
+            p = w->row.p + w->row.len;
+            *p++ = w->col == 0 ? '{' : ',';
+            if (w->key_at) {
+                size_t klen = w->key_at[w->col + 1] - w->key_at[w->col];
+                memcpy(p, w->keys.p + w->key_at[w->col], klen);
+                p += klen;
+            }
+        }
         quoted &= w->format == OUT_JSON;
-        char *p = w->row.p + w->row.len;
         if (quoted)
             *p++ = '"';
         for (size_t i = 0; i < len; i++) /* short: a call to memcpy cost more */
