@@ -439,8 +439,9 @@ static int read_meta(lfs_reading *r, lf_error *err)
     return 0;
 }
 
-/* A big-size table (OSHB, RETB): 16-byte entries, at most one per object. */
-static int expect_big_sizes(lfs_reading *r, int c, lf_error *err)
+/* A table of at most one entry per object (OSHB, RETB: big sizes, 16-byte
+ * entries; PLAC: source places): its size a whole number of entries. */
+static int expect_per_object(lfs_reading *r, int c, lf_error *err)
 {
     chunk_in *k = &r->chunk[c];
     const uint64_t n = r->meta[LFS_META_OBJECT_COUNT];
@@ -484,7 +485,7 @@ static int expect_graph(lfs_reading *r, lf_error *err)
     chunk[C_OSH4].elem_count = n;
     if (!chunk[C_OSH4].present && !chunk[C_OSHL].present)
         return lf_fail_at(err, LFS_HEADER_SIZE, "corrupt leakfind snapshot", "chunk OSH4 is missing");
-    if (expect_big_sizes(r, C_OSHB, err))
+    if (expect_per_object(r, C_OSHB, err))
         return -1;
     chunk[C_EOFF].elem_count = n + 1;
     chunk[C_EOFF].last = edges;
@@ -515,19 +516,13 @@ static int expect_named(lfs_reading *r, lf_error *err)
     return 0;
 }
 
-/* PLAC (1.4, optional): source places, at most one an object; the count
- * is the chunk's size over its entry size. */
+/* PLAC (1.4, optional): source places, at most one an object, whose names
+ * are table strings. */
 static int expect_places(lfs_reading *r, lf_error *err)
 {
-    chunk_in *k = &r->chunk[C_PLAC];
-    const uint64_t n = r->meta[LFS_META_OBJECT_COUNT];
-    if (!k->present)
-        return 0;
-    if (k->size % k->elem_size || k->size / k->elem_size > n)
-        return lf_fail_at(err, k->offset, "corrupt leakfind snapshot", "bad %s size", k->name);
-    k->elem_count = k->size / k->elem_size;
-    k->limit = n;
-    k->limit2 = r->meta[LFS_META_STRING_COUNT];
+    if (expect_per_object(r, C_PLAC, err))
+        return -1;
+    r->chunk[C_PLAC].limit2 = r->meta[LFS_META_STRING_COUNT];
     return 0;
 }
 
@@ -582,7 +577,7 @@ static int expect_analysis(lfs_reading *r, lf_error *err)
     chunk[C_IDOM].limit = n;
     chunk[C_RETN].elem_count = n;
     chunk[C_RET4].elem_count = n;
-    if (expect_big_sizes(r, C_RETB, err))
+    if (expect_per_object(r, C_RETB, err))
         return -1;
     chunk[C_DTOF].elem_count = n + 2;
     chunk[C_DTOF].last = chunk[C_DTCH].size / 4;
