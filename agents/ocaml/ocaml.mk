@@ -21,6 +21,7 @@ OCAML_AGENT := $(AGENT_PKG)/leakfind.cmxa $(AGENT_PKG)/META $(BUILD)/leakfind-ag
 
 all: ocaml-agent
 check: ocaml-agent
+check-slow: ocaml-agent
 ocaml-agent: $(OCAML_AGENT)
 
 $(BUILD)/pic/agents/%.o: agents/%.c

@@ -161,7 +161,8 @@ static int make_groups(const lf_snapshot *s, lf_string_set *set, lf_error *err)
         i = j;
     }
     lf_big_free(scratch);
-    qsort(set->group, set->group_count, sizeof *set->group, by_wasted);
+    if (set->group_count > 1) /* none: no array at all */
+        qsort(set->group, set->group_count, sizeof *set->group, by_wasted);
     return 0;
 }
 
