@@ -16,6 +16,7 @@
 #include <caml/mlvalues.h>
 
 #include "../../core/writer/lfs_writer.h"
+#include "shapes.h"
 
 /* ---- the binary search the walk (regions) and the symbol table share:
  * how many elements of an array sorted by a uintptr_t key have a key at most
@@ -84,6 +85,11 @@ void agent_demangle(const char *symbol, char *out, size_t outlen);
  * from PROGRAM.leakfind-names, or NULL */
 const char *agent_field_name(const char *module, size_t index);
 
+/* ---- shapes.c (shapes.h): what typed values look like */
+/* The shape of the value in field `index` of a module's global block, 0 for
+ * none (fieldnames.c). */
+uint32_t agent_field_shape(const char *module, size_t index);
+
 /* ---- heapwalk.c: marks, labels, the explicit DFS */
 typedef struct agent_walk agent_walk;
 
@@ -104,7 +110,33 @@ int agent_walk_run(agent_walk *walk);
 int agent_walk_marked(agent_walk *walk, value b);
 uint64_t agent_walk_rank(agent_walk *walk, value b);
 lfs_writer *agent_walk_writer(agent_walk *walk);
+/* After the numbering: 1 when field value v designates a marked block, with
+ * that block and its rank; 0 otherwise. */
+int agent_walk_marked_rank(agent_walk *walk, value v, value *block, uint64_t *rank);
 int agent_walk_label_as(agent_walk *walk, value b, int64_t class_index);
+/* A root's value with the shape of its declared type (0: none, ignored),
+ * where the typed labelling starts. */
+int agent_walk_typed_root(agent_walk *walk, value v, uint32_t shape);
+typedef struct agent_typed_root {
+    value block;
+    uint32_t shape;
+} agent_typed_root;
+const agent_typed_root *agent_walk_typed_roots(const agent_walk *walk, size_t *count);
+/* After the numbering: the class a block of that rank is written with (set
+ * by its type), or -1 for its untyped label. A class from a vague type (one
+ * with unknown parts, "_ ref") gives way to a firm one that reaches the
+ * block later. */
+int64_t agent_walk_class_of(const agent_walk *walk, uint64_t rank);
+enum { AGENT_CLASS_NONE, AGENT_CLASS_VAGUE, AGENT_CLASS_FIRM };
+int agent_walk_class_state(const agent_walk *walk, uint64_t rank);
+int agent_walk_set_class(agent_walk *walk, uint64_t rank, int64_t class_index, int vague);
+
+/* ---- typedwalk.c: blocks labelled by their types, from the typed roots
+ * down along the shapes; after the numbering, before the writing. 0, or -1
+ * on no memory. */
+int agent_types_label(agent_walk *walk);
+/* The last snapshot's typed blocks and the time the labelling took. */
+void agent_types_last(uint64_t *labelled, double *seconds);
 /* Blocks visited so far. */
 uint64_t agent_walk_count(const agent_walk *walk);
 /* The walk's own memory at its largest: marks, stack, maps (not the writer's). */

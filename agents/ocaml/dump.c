@@ -60,12 +60,15 @@ int agent_dump(const char *path)
         fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, err);
         return -1;
     }
+    uint64_t typed;
+    double typing;
+    agent_types_last(&typed, &typing);
     if (getenv("LEAKFIND_AGENT_VERBOSE"))
         fprintf(stderr,
-                "leakfind: wrote '%s': %llu blocks in %.3f s (walk %.3f s, write %.3f s); "
-                "agent memory %llu bytes (%.2f per block)\n",
-                path, (unsigned long long)blocks, now_seconds() - start, walked - start,
-                now_seconds() - walked, (unsigned long long)memory,
+                "leakfind: wrote '%s': %llu blocks in %.3f s (walk %.3f s, of which typing %.3f s "
+                "for %llu blocks; write %.3f s); agent memory %llu bytes (%.2f per block)\n",
+                path, (unsigned long long)blocks, now_seconds() - start, walked - start, typing,
+                (unsigned long long)typed, now_seconds() - walked, (unsigned long long)memory,
                 blocks ? (double)memory / (double)blocks : 0.0);
     return 0;
 }

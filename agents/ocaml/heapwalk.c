@@ -59,6 +59,11 @@ struct agent_walk {
     size_t weak_len, weak_cap;
     pending_root *root;
     size_t root_len, root_cap;
+    agent_typed_root *typed;
+    size_t typed_len, typed_cap;
+    uint32_t *class_by_rank; /* writer class + 1 of a typed block, by rank;
+                              * the top bit: from a vague type */
+    uint64_t block_total;    /* ranks: marked blocks, heap and static */
     uint64_t visited;
     int failed;
 };
@@ -458,6 +463,7 @@ static int number_blocks(agent_walk *walk, value **statics, size_t *static_count
         return -1;
     for (size_t i = 0; i < *static_count; i++)
         *agent_map_slot(st, (uint64_t)(*statics)[i], 0) = (int64_t)(rank + i) + 1;
+    walk->block_total = rank + *static_count;
     return 0;
 }
 
@@ -475,13 +481,16 @@ static uint64_t rank_of(agent_walk *walk, value b)
 static int emit_block(agent_walk *walk, value v, int is_static)
 {
     int ephemeron = is_ephemeron(walk, v);
-    int64_t cls = label_of(walk, v, ephemeron);
+    uint64_t rank = rank_of(walk, v);
+    int64_t cls = agent_walk_class_of(walk, rank);
+    if (cls < 0)
+        cls = label_of(walk, v, ephemeron);
     if (walk->label_as.count && Tag_val(v) == 0) {
         int64_t *own = agent_map_slot(&walk->label_as, (uint64_t)v, 0);
         if (own)
             cls = *own - 1;
     }
-    if (cls < 0 || lfs_writer_object(walk->w, rank_of(walk, v), cls, size_of(v, is_static)) < 0)
+    if (cls < 0 || lfs_writer_object(walk->w, rank, cls, size_of(v, is_static)) < 0)
         return -1;
     walk->visited++;
     if (ephemeron)
@@ -528,7 +537,8 @@ int agent_walk_run(agent_walk *walk)
     value *statics = NULL;
     size_t static_count = 0;
     int rc = mark_reachable(walk) || number_blocks(walk, &statics, &static_count) ||
-                     agent_sites_collect(walk) || emit_marked(walk, statics, static_count)
+                     agent_sites_collect(walk) || agent_types_label(walk) ||
+                     emit_marked(walk, statics, static_count)
                  ? -1
                  : 0;
     free(statics);
@@ -595,6 +605,16 @@ uint64_t agent_walk_rank(agent_walk *walk, value b)
     return rank_of(walk, b);
 }
 
+int agent_walk_marked_rank(agent_walk *walk, value v, value *block, uint64_t *rank)
+{
+    value b = field_block(walk, v);
+    if (!b || !is_marked(walk, b))
+        return 0;
+    *block = b;
+    *rank = rank_of(walk, b);
+    return 1;
+}
+
 lfs_writer *agent_walk_writer(agent_walk *walk)
 {
     return walk->w;
@@ -606,6 +626,53 @@ int agent_walk_label_as(agent_walk *walk, value b, int64_t cls)
     if (!slot)
         return -1;
     *slot = cls + 1;
+    return 0;
+}
+
+int agent_walk_typed_root(agent_walk *walk, value v, uint32_t shape)
+{
+    value b = agent_walk_block(v);
+    if (!shape || !b)
+        return 0;
+    if (lf_vec_reserve((void **)&walk->typed, &walk->typed_cap, walk->typed_len + 1,
+                       sizeof *walk->typed))
+        return -1;
+    walk->typed[walk->typed_len++] = (agent_typed_root){b, shape};
+    return 0;
+}
+
+const agent_typed_root *agent_walk_typed_roots(const agent_walk *walk, size_t *count)
+{
+    *count = walk->typed_len;
+    return walk->typed;
+}
+
+#define VAGUE_BIT 0x80000000u
+
+int64_t agent_walk_class_of(const agent_walk *walk, uint64_t rank)
+{
+    if (!walk->class_by_rank || rank >= walk->block_total)
+        return -1;
+    return (int64_t)(walk->class_by_rank[rank] & ~VAGUE_BIT) - 1;
+}
+
+int agent_walk_class_state(const agent_walk *walk, uint64_t rank)
+{
+    if (!walk->class_by_rank || rank >= walk->block_total || !walk->class_by_rank[rank])
+        return AGENT_CLASS_NONE;
+    return walk->class_by_rank[rank] & VAGUE_BIT ? AGENT_CLASS_VAGUE : AGENT_CLASS_FIRM;
+}
+
+int agent_walk_set_class(agent_walk *walk, uint64_t rank, int64_t cls, int vague)
+{
+    if (rank >= walk->block_total || cls < 0 || cls >= VAGUE_BIT - 1)
+        return 0;
+    if (!walk->class_by_rank) {
+        walk->class_by_rank = calloc(walk->block_total, sizeof *walk->class_by_rank);
+        if (!walk->class_by_rank)
+            return -1;
+    }
+    walk->class_by_rank[rank] = ((uint32_t)cls + 1) | (vague ? VAGUE_BIT : 0);
     return 0;
 }
 
@@ -624,7 +691,9 @@ uint64_t agent_walk_memory(const agent_walk *walk)
                                &walk->label_as};
     for (size_t i = 0; i < 4; i++)
         bytes += maps[i]->cap * 16;
-    return bytes;
+    if (walk->class_by_rank)
+        bytes += walk->block_total * sizeof *walk->class_by_rank;
+    return bytes + walk->typed_cap * sizeof *walk->typed;
 }
 
 void agent_walk_free(agent_walk *walk)
@@ -645,5 +714,7 @@ void agent_walk_free(agent_walk *walk)
     agent_map_free(&walk->label_as);
     free(walk->stack);
     free(walk->weak);
+    free(walk->typed);
+    free(walk->class_by_rank);
     free(walk);
 }

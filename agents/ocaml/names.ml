@@ -4,9 +4,12 @@
 
      leakfind-ocaml-names leaky.cmt other.cmt ... > PROGRAM.leakfind-names
 
-   One line per field: module, field index, name, TAB-separated. The agent
+   One line per field: module, field index, name and the shape of its value
+   (0 for none), TAB-separated; then the shapes (shapes.ml), one "#shape"
+   line each, a block's alternatives on "#alt" lines after it. The agent
    reads PROGRAM.leakfind-names next to the executable (or the file named by
-   LEAKFIND_NAMES). Compile with -bin-annot to get the .cmt files.
+   LEAKFIND_NAMES) and labels blocks by their types with the shapes. Compile
+   with -bin-annot to get the .cmt files.
 
    Positions follow how ocamlopt 4.13/4.14 stores a unit's top-level values
    (Translmod's store mode): the values the interface exports first, in the
@@ -14,6 +17,8 @@
    the source. Without an interface, the definitions in source order. *)
 
 open Typedtree
+
+let with_types = ref true
 
 let defined_idents items =
   List.concat_map
@@ -44,61 +49,91 @@ let exported cmt_file =
    the one the interface sees), then every other definition in order. *)
 let positions defined exports =
   match exports with
-  | None -> List.mapi (fun i id -> (i, Ident.name id)) defined
+  | None -> List.mapi (fun i id -> (i, id)) defined
   | Some names ->
       let last_of name =
         List.fold_left (fun acc id -> if Ident.name id = name then Some id else acc) None defined
       in
       let chosen = List.filter_map last_of names in
       let rest = List.filter (fun id -> not (List.exists (Ident.same id) chosen)) defined in
-      List.mapi (fun i id -> (i, Ident.name id)) (chosen @ rest)
+      List.mapi (fun i id -> (i, id)) (chosen @ rest)
 
-(* "Stdlib__Hashtbl" -> "Stdlib.Hashtbl", as the agent names modules; dune's
-   executables' "Dune__exe__Action" -> "Action", as the programmer wrote it. *)
-let module_name modname =
-  let prefix = "Dune__exe__" in
-  let lp = String.length prefix in
-  let modname =
-    if String.length modname > lp && String.sub modname 0 lp = prefix then
-      String.sub modname lp (String.length modname - lp)
-    else modname
-  in
-  let b = Buffer.create (String.length modname) in
-  let n = String.length modname in
-  let i = ref 0 in
-  while !i < n do
-    if !i + 1 < n && modname.[!i] = '_' && modname.[!i + 1] = '_' then (
-      Buffer.add_char b '.';
-      i := !i + 2)
-    else (
-      Buffer.add_char b modname.[!i];
-      incr i)
-  done;
-  Buffer.contents b
+let module_name = Shapes.module_name
 
-let print_unit cmt_file =
+let implementation cmt_file =
   let cmt = Cmt_format.read_cmt cmt_file in
   match cmt.Cmt_format.cmt_annots with
-  | Cmt_format.Implementation str ->
-      let m = module_name cmt.Cmt_format.cmt_modname in
-      List.iter
-        (fun (i, name) -> Printf.printf "%s\t%d\t%s\n" m i name)
-        (positions (defined_idents str.str_items) (exported cmt_file))
-  | _ -> Printf.eprintf "leakfind-ocaml-names: %s: not an implementation's .cmt\n" cmt_file
+  | Cmt_format.Implementation str -> Some (cmt, str)
+  | _ -> None
 
-let usage = "usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names"
+(* The directories the units were compiled against, so that their
+   environments can be rebuilt: the standard library's, each .cmt's own, and
+   the load path each .cmt records. *)
+let set_load_path files =
+  let dirs = ref [ Config.standard_library ] in
+  List.iter
+    (fun f ->
+      dirs := Filename.dirname f :: !dirs;
+      match (try Some (Cmt_format.read_cmt f) with _ -> None) with
+      | Some cmt ->
+          Shapes.(Hashtbl.replace given cmt.Cmt_format.cmt_modname f);
+          List.iter
+            (fun d ->
+              let d = if Filename.is_relative d then Filename.concat cmt.Cmt_format.cmt_builddir d else d in
+              dirs := d :: !dirs)
+            cmt.Cmt_format.cmt_loadpath
+      | None -> ())
+    files;
+  Load_path.init (List.sort_uniq compare !dirs)
+
+(* The shape of each position's value; 0 for all when the unit's
+   environment cannot be rebuilt (a .cmi missing from the load path). *)
+let shapes_of unit str rows =
+  Envaux.reset_cache ();
+  match Envaux.env_of_only_summary str.str_final_env with
+  | env ->
+      List.map
+        (fun (i, id) -> (i, Ident.name id, try Shapes.of_item unit env str.str_type id with _ -> 0))
+        rows
+  | exception e ->
+      Printf.eprintf "leakfind-ocaml-names: %s: no types (%s)\n" unit (Printexc.to_string e);
+      List.map (fun (i, id) -> (i, Ident.name id, 0)) rows
+
+let print_unit cmt_file =
+  match implementation cmt_file with
+  | Some (cmt, str) ->
+      let unit = cmt.Cmt_format.cmt_modname in
+      let m = module_name unit in
+      let rows = positions (defined_idents str.str_items) (exported cmt_file) in
+      List.iter
+        (fun (i, name, shape) -> Printf.printf "%s\t%d\t%s\t%d\n" m i name shape)
+        (if !with_types then shapes_of unit str rows
+         else List.map (fun (i, id) -> (i, Ident.name id, 0)) rows)
+  | None -> Printf.eprintf "leakfind-ocaml-names: %s: not an implementation's .cmt\n" cmt_file
+
+let print_shapes () =
+  List.iter (fun (id, line) -> Printf.printf "#shape\t%d\t%s\n" id line) (Shapes.lines ())
+
+let usage = "usage: leakfind-ocaml-names [--no-types] FILE.cmt... > PROGRAM.leakfind-names"
 
 let help =
   usage
   ^ "\n\n\
      Writes the names of the fields of the units' global blocks, one line per\n\
      field (module, index, name), for leakfind's root names: global\n\
-     Leaky.cache rather than Leaky.[3]. Put the output next to the program as\n\
-     PROGRAM.leakfind-names (or name it in LEAKFIND_NAMES). The .cmt files come\n\
-     from compiling with -bin-annot.\n"
+     Leaky.cache rather than Leaky.[3]; and the shapes of the values' types,\n\
+     with which the agent labels blocks by type (Leaky.session, Leaky.Node,\n\
+     (string, Leaky.session) Hashtbl.t) rather than block(tag 0, 3 fields).\n\
+     Put the output next to the program as PROGRAM.leakfind-names (or name it\n\
+     in LEAKFIND_NAMES). The .cmt files come from compiling with -bin-annot;\n\
+     the standard library's own .cmt files are read from its directory.\n\
+\n\
+     --no-types   names only, no shapes\n"
 
 let () =
   let files = List.tl (Array.to_list Sys.argv) in
+  with_types := not (List.mem "--no-types" files);
+  let files = List.filter (fun f -> f <> "--no-types") files in
   if List.exists (fun f -> f = "-h" || f = "--help") files then (
     print_string help;
     exit 0);
@@ -110,6 +145,7 @@ let () =
   if files = [] then (
     prerr_endline usage;
     exit 2);
+  if !with_types then set_load_path files;
   List.iter
     (fun f ->
       try print_unit f with
@@ -120,4 +156,5 @@ let () =
       | e ->
           Printf.eprintf "leakfind-ocaml-names: %s: %s\n" f (Printexc.to_string e);
           exit 3)
-    files
+    files;
+  print_shapes ()

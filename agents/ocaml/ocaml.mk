@@ -50,11 +50,11 @@ $(AGENT_PKG)/leakfind.cmxa: agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $
 	    -cclib -lJudy -cclib -lxxhash -cclib -lz -cclib -lm -cclib -lpthread
 
 # Names of module fields from .cmt files (agents/ocaml/names.ml).
-$(BUILD)/leakfind-ocaml-names: agents/ocaml/names.ml
+$(BUILD)/leakfind-ocaml-names: agents/ocaml/shapes.ml agents/ocaml/names.ml
 	@mkdir -p $(BUILD)/ocaml/names
-	cp $< $(BUILD)/ocaml/names/
+	cp $^ $(BUILD)/ocaml/names/
 	cd $(BUILD)/ocaml/names && ocamlfind ocamlopt -package compiler-libs.common -linkpkg \
-	  names.ml -o ../../leakfind-ocaml-names 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
+	  shapes.ml names.ml -o ../../leakfind-ocaml-names 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
 
 $(AGENT_PKG)/META: agents/ocaml/META
 	@mkdir -p $(AGENT_PKG)

@@ -64,7 +64,8 @@ static int collect_globals(agent_walk *walk)
                     snprintf(name, sizeof name, "%s.%s", module, field);
                 else
                     snprintf(name, sizeof name, "%s.[%lu]", module, (unsigned long)j);
-                if (agent_walk_root(walk, *slot, "global", name))
+                if (agent_walk_root(walk, *slot, "global", name) ||
+                    agent_walk_typed_root(walk, *slot, agent_field_shape(module, j)))
                     return -1;
             }
         }
@@ -183,7 +184,8 @@ static unsigned long scan_count;
 /* A slot of a module's global block that the runtime scans with the rest (a
  * Dynlink plugin's modules: caml_globals has the program's alone), named as
  * collect_globals names the others: "Plugin.kept", or "Plugin.[0]". */
-static int module_slot_name(const agent_symbol *s, const value *slot, char *name, size_t len)
+static int module_slot_name(const agent_symbol *s, const value *slot, char *name, size_t len,
+                            uint32_t *shape)
 {
     if (!s || strncmp(s->name, "caml", 4) != 0 || s->name[4] < 'A' || s->name[4] > 'Z')
         return 0;
@@ -201,6 +203,7 @@ static int module_slot_name(const agent_symbol *s, const value *slot, char *name
         snprintf(name, len, "%s.%s", module, field);
     else
         snprintf(name, len, "%s.[%zu]", module, index);
+    *shape = agent_field_shape(module, index);
     return 1;
 }
 
@@ -209,9 +212,10 @@ static void c_global_root(value v, value *slot)
     if (scan_failed || !agent_walk_block(v) || !agent_slot_seen(slot))
         return;
     char name[256];
+    uint32_t shape = 0;
     const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), (uintptr_t)slot);
-    if (module_slot_name(s, slot, name, sizeof name))
-        ;
+    if (module_slot_name(s, slot, name, sizeof name, &shape))
+        scan_failed |= agent_walk_typed_root(scan_walk, v, shape) != 0;
     else if (s && s->size)
         agent_demangle(s->name, name, sizeof name);
     else

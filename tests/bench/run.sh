@@ -171,8 +171,14 @@ if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa"
     cp tests/bench/ocaml/bigheap.ml "$o/"
     abs_build=$(cd "$build" && pwd)
     (cd "$o" && OCAMLPATH="$abs_build/ocaml" \
-        ocamlfind ocamlopt -O2 -package leakfind,unix -linkpkg bigheap.ml -o bigheap 2>/dev/null)
-    echo "## OCaml agent: bigheap (10M live blocks)"
+        ocamlfind ocamlopt -O2 -bin-annot -package leakfind,unix -linkpkg bigheap.ml -o bigheap 2>/dev/null &&
+        "$abs_build/leakfind-ocaml-names" bigheap.cmt > bigheap.leakfind-names)
+    echo "## OCaml agent: bigheap (10M live blocks), untyped (no names file)"
+    (cd "$o" && LEAKFIND_NAMES=/dev/null LEAKFIND_AGENT_VERBOSE=1 \
+        /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
+    # The same heap labelled by its types (the names file's shapes): the
+    # typing pass is the walk's "of which typing" part.
+    echo "## OCaml agent: bigheap, typed (bigheap.leakfind-names)"
     (cd "$o" && LEAKFIND_AGENT_VERBOSE=1 /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
     /usr/bin/env time -f "leakfind dominators on it: %e s, peak RSS %M KiB" \
         "$build/leakfind" dominators "$o/bigheap.lfs" --top 3 >/dev/null

@@ -117,6 +117,62 @@ check_plugin_names() { # plugin.ml, loaded by dynlink_host.ml: named like the pr
         "$(root_retained "$1"/dynlink_host.lfs global Plugin.kept)"
 }
 
+check_typed() { # typed.ml: blocks named by their types, counts and bytes from the construction
+    expect "$2 typed: classes by type, count and bytes" \
+"1 40 (string, Typed.session) Hashtbl.t|1 1032 (string, Typed.session) Hashtbl.bucketlist array|\
+100 3200 (string, Typed.session) Hashtbl.bucketlist|100 3200 Typed.session|30 480 Typed.Circle|\
+20 480 Typed.Rect|50 1200 Typed.shape list|10 240 int * string|1 88 (int * string) array|1 40 Buffer.t|\
+100 2400 Typed.request_log|100 2400 Typed.request_log list|" \
+        "$("$lf" classes "$1"/typed.1.lfs --top 0 --format tsv | awk -F'\t' '{ row[$5] = $1 " " $2 " " $5 }
+            END { n = split("(string, Typed.session) Hashtbl.t|(string, Typed.session) Hashtbl.bucketlist array|" \
+                "(string, Typed.session) Hashtbl.bucketlist|Typed.session|Typed.Circle|Typed.Rect|Typed.shape list|" \
+                "int * string|(int * string) array|Buffer.t|Typed.request_log|Typed.request_log list", want, "|")
+                for (i = 1; i <= n; i++) printf "%s|", row[want[i]] }')"
+    expect "$2 typed: an exception by its constructor; a value that is not its type keeps its label" \
+        "1 24 Typed.Timeout|global Typed.magic block(tag 0, 3 fields)|" \
+        "$("$lf" classes "$1"/typed.1.lfs --top 0 --format tsv | awk -F'\t' '$5 == "Typed.Timeout" {
+            printf "%s %s %s|", $1, $2, $5 }')$("$lf" roots "$1"/typed.1.lfs --format tsv |
+            awk -F'\t' '$7 == "Typed.magic" { printf "%s %s %s|", $5, $7, $6 }')"
+    expect "$2 typed: the record leaked per request grows in trend, by its type" \
+        "1.00 Typed.request_log|1.00 Typed.request_log list|1.00 string|" \
+        "$("$lf" trend "$1"/typed.1.lfs "$1"/typed.2.lfs "$1"/typed.3.lfs --workload 100,200,300 \
+            --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
+}
+
+check_bad_shapes() { # a names file with broken shape lines: the program goes on, blocks keep their labels
+    at() { awk -F'\t' -v n="$2" '$3 == n { print $2 }' "$1/typed.leakfind-names"; }
+    printf 'Typed\t%s\tsessions\t1\nTyped\t%s\tshapes\t77777777\n#shape\t1\tblock\tbogus\n#alt\t0\t2\tbogus\t1 1\n#alt\t0\t999999999\tx\t1\n#shape\t1\n#alt\t9\n#shape\t5\tarray\tz\t999999999999\n\001\002garbage\n' \
+        "$(at "$1" sessions)" "$(at "$1" shapes)" > "$work/bad.names"
+    mkdir -p "$work/bad" && cp "$1/typed" "$work/bad/"
+    (cd "$work/bad" && LEAKFIND_NAMES="$work/bad.names" ./typed)
+    expect "broken shape lines: the program runs and writes its snapshots" "0 3" "$? $(ls "$work"/bad/typed.*.lfs | wc -l | tr -d ' ')"
+    expect "broken shape lines: the table is not what shape 1 says, so it keeps its untyped label" \
+        "Typed.sessions block(tag 0, 4 fields)|Typed.shapes block(tag 0, 1 fields)|" \
+        "$("$lf" roots "$work"/bad/typed.1.lfs --format tsv | awk -F'\t' '$7 == "Typed.sessions" || $7 == "Typed.shapes" {
+            r[$7] = $7 " " $6 } END { printf "%s|%s|", r["Typed.sessions"], r["Typed.shapes"] }')"
+}
+
+check_real_program() { # ocamlopt.opt, which nobody here wrote, with the .cmt files Debian ships
+    cl=$(ocamlfind ocamlopt -where)/compiler-libs
+    if ! command -v ocamlopt.opt >/dev/null 2>&1 || ! ls "$cl"/types.cmt >/dev/null 2>&1; then
+        ok "ocamlopt.opt typed: skipped (no ocamlopt.opt or compiler-libs .cmt)"
+        return
+    fi
+    mkdir -p "$work/opt" && cd "$work/opt"
+    "$build/leakfind-ocaml-names" "$cl"/*.cmt "$(ocamlfind ocamlopt -where)"/*.cmt > opt.names 2> names.err
+    expect "names of compiler-libs and the standard library: every unit typed, no complaint" "0 " \
+        "$? $(cat names.err)"
+    cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" cif.ml
+    LEAKFIND_NAMES="$work/opt/opt.names" "$lf" record -q --every-major 3 -o oc -- ocamlopt.opt -c cif.ml
+    last=$(ls oc.*.lfs | sort -t. -k2 -n | tail -1)
+    # The compiler's own types, reached from its globals (Env, Typedtree's
+    # users): their labels are the types' names, as the .cmt declares them.
+    expect "ocamlopt.opt typed: its heap reads in the compiler's types" "Types.type_expr|Location.t|" \
+        "$("$lf" classes "$last" --top 0 --format tsv | awk -F'\t' '$5 == "Types.type_expr" || $5 == "Location.t" {
+            r[$5] = $5 } END { printf "%s|%s|", r["Types.type_expr"], r["Location.t"] }')"
+    cd "$top"
+}
+
 # site_row FILE SITE [ARGS...]: "count shallow est_count est_bytes" of that site's row
 site_row() {
     f=$1; site=$2; shift 2
@@ -322,7 +378,7 @@ check_names_tool() { # leakfind-ocaml-names: -h, a bad option, a missing file
     names="$build/leakfind-ocaml-names"
     out=$("$names" -h 2>&1)
     expect "leakfind-ocaml-names -h: exit 0, the usage first" \
-        "0 usage: leakfind-ocaml-names FILE.cmt... > PROGRAM.leakfind-names" "$? $(echo "$out" | head -1)"
+        "0 usage: leakfind-ocaml-names [--no-types] FILE.cmt... > PROGRAM.leakfind-names" "$? $(echo "$out" | head -1)"
     out=$("$names" --bogus 2>&1 >/dev/null)
     expect "leakfind-ocaml-names --bogus: a usage error" \
         "2 leakfind-ocaml-names: unknown option '--bogus'" "$? $(echo "$out" | head -1)"
@@ -384,12 +440,15 @@ else
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
-            ./c_global && ./threaded && ./fields && ./sites && ./dune_main && ./dynlink_host)
+            ./c_global && ./threaded && ./fields && ./sites && ./dune_main && ./dynlink_host && ./typed)
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
         check_dune_names "$work/bin" live
         check_plugin_names "$work/bin" live
+        check_typed "$work/bin" live
+        check_bad_shapes "$work/bin"
+        check_real_program
         # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
         # ended by Gc.major () after each 100 requests
         expect "live growing, every major cycle: three snapshots" 3 \
@@ -416,6 +475,7 @@ check_snapshots "$top/fixtures/ocaml/snapshots" committed
 check_field_names "$top/fixtures/ocaml/snapshots" committed
 check_dune_names "$top/fixtures/ocaml/snapshots" committed
 check_plugin_names "$top/fixtures/ocaml/snapshots" committed
+check_typed "$top/fixtures/ocaml/snapshots" committed
 check_sites "$top/fixtures/ocaml/snapshots" committed
 check_bad_input "$top/fixtures/ocaml/snapshots"
 echo "$pass passed, $fail failed"

@@ -9,6 +9,12 @@ type record = { id : int; name : string; values : float array; next : record opt
 
 type tree = Leaf | Node of tree * int * tree
 
+(* Held by globals too, so that with its names file (built with -bin-annot)
+   the agent labels them by type: the cost of the typing pass. *)
+let kept_table : (int, record) Hashtbl.t ref = ref (Hashtbl.create 1)
+let kept_list : int list ref = ref []
+let kept_tree = ref Leaf
+
 let rec build_tree depth = if depth = 0 then Leaf else Node (build_tree (depth - 1), depth, build_tree (depth - 1))
 
 (* A line "Key:   N kB" of /proc/self/status, in kB. *)
@@ -46,6 +52,9 @@ let () =
   done;
   let list = List.init (n * 3 / 10) (fun i -> i) in
   let tree = build_tree 20 (* 2^20 - 1 nodes *) in
+  kept_table := table;
+  kept_list := list;
+  kept_tree := tree;
   Gc.full_major ();
   let rss = status_kb "VmRSS" in
   reset_peak ();
