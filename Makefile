@@ -81,6 +81,9 @@ $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
 $(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/graph_listing: $(BUILD)/tests/dotnet/graph_listing.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/gen_arrays: $(BUILD)/tests/bench/gen_arrays.o $(BUILD)/tests/unit/hprof_writer.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
@@ -94,6 +97,7 @@ setup:
 	@$(MAKE) --no-print-directory all
 
 TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
+	$(BUILD)/graph_listing \
 	$(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 check: $(TEST_TOOLS)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the tests against a build directory, every suite once, in two lanes
 # (the machines this is made on have 2 cores): the layers, unit tests, golden CLI tests,
-# the OCaml agent, conveniences, the report, the fuzz corpora replayed.
+# the OCaml agent, the .NET dumps, conveniences, the report, the fuzz corpora replayed.
 # --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
 # (64-bit edge offsets). Last line: "N passed, M failed".
 # usage: tests/run_all.sh BUILD_DIR [--all]
@@ -51,6 +51,7 @@ lane2() {
     suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
+    suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
     suite 5-fuzz "fuzz corpora replay" fuzz_replay

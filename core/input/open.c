@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../base/file.h"
+#include "../gcdump/gcdump.h"
 #include "gunzip.h"
 #include "../hprof/hprof.h"
 #include "../lfs/lfs.h"
@@ -23,6 +24,8 @@ lf_source_format lf_detect_format(const uint8_t *head, size_t len)
         return LF_FORMAT_HPROF;
     if (lf_v8_detect(head, len))
         return LF_FORMAT_V8;
+    if (lf_gcdump_detect(head, len))
+        return LF_FORMAT_GCDUMP;
     if (lf_textgraph_detect(head, len))
         return LF_FORMAT_TEXT;
     return LF_FORMAT_UNKNOWN;
@@ -35,6 +38,7 @@ const char *lf_format_name(lf_source_format f)
     case LF_FORMAT_LFS: return "leakfind";
     case LF_FORMAT_HPROF: return "hprof";
     case LF_FORMAT_V8: return "v8";
+    case LF_FORMAT_GCDUMP: return "gcdump";
     default: return "unknown";
     }
 }
@@ -47,6 +51,8 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
         return lf_textgraph_parse(f->data, f->size, out, err);
     if (fmt == LF_FORMAT_V8)
         return lf_v8_parse_reporting(f->data, f->size, opt->threads, opt->partial, opt->progress, out, err);
+    if (fmt == LF_FORMAT_GCDUMP)
+        return lf_gcdump_parse(f->data, f->size, opt->progress, out, err);
     unsigned flags = opt->hprof_flags | (opt->partial ? LF_HPROF_PARTIAL : 0);
     return lf_hprof_parse_reporting(f->data, f->size, flags, opt->threads, opt->progress, out, err);
 }
@@ -63,14 +69,14 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
         return lf_lfs_open_fd_reporting(fd, 0, opt->progress, out, err);
-    if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8) {
+    if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8 || fmt == LF_FORMAT_GCDUMP) {
         if (lf_file_map_fd(fd, &f, err))
             return -1;
     } else if (lf_gzip_detect(head, (uint64_t)got)) {
         if (lf_gunzip_map_fd(fd, opt->partial, opt->progress, &gzip_cut_at, &f, err))
             return -1;
         fmt = lf_detect_format(f.data, f.size < 4096 ? (size_t)f.size : 4096);
-        if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8) {
+        if (fmt != LF_FORMAT_TEXT && fmt != LF_FORMAT_HPROF && fmt != LF_FORMAT_V8 && fmt != LF_FORMAT_GCDUMP) {
             const char *what = lf_not_a_dump_describe(f.data, f.size < 4096 ? (size_t)f.size : 4096);
             lf_file_unmap(&f);
             return what ? lf_fail_at(err, 0, "not a heap dump", "a gzip file holding %s", what)

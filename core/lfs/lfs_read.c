@@ -633,7 +633,7 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     const uint64_t *meta = r->meta;
     const chunk_in *chunk = r->chunk;
     out->format = LF_FORMAT_LFS;
-    out->source_format = meta[LFS_META_SOURCE_FORMAT] <= LF_FORMAT_V8
+    out->source_format = meta[LFS_META_SOURCE_FORMAT] <= LF_FORMAT_GCDUMP
                              ? (lf_source_format)meta[LFS_META_SOURCE_FORMAT]
                              : LF_FORMAT_UNKNOWN;
     out->flags = (uint32_t)meta[LFS_META_SNAPSHOT_FLAGS];

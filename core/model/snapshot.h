@@ -20,6 +20,7 @@ typedef enum lf_source_format {
     LF_FORMAT_LFS = 2,       /* leakfind snapshot */
     LF_FORMAT_HPROF = 3,
     LF_FORMAT_V8 = 4,
+    LF_FORMAT_GCDUMP = 5,    /* .NET heap dump (docs/DOTNET.md) */
 } lf_source_format;
 
 /* How an edge's label is to be read. */
@@ -44,6 +45,9 @@ enum {
     LF_SNAP_EMPTY_UNCOUNTED = 1u << 4,
     /* Read from a dump that was cut off (--partial): stats.cut_at says where. */
     LF_SNAP_PARTIAL = 1u << 5,
+    /* The dump names no fields (.gcdump): where a field would be shown, say
+     * that the format has none rather than show an empty column. */
+    LF_SNAP_NO_FIELD_NAMES = 1u << 6,
 };
 
 struct lf_snapshot;

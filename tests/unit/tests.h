@@ -22,6 +22,10 @@
     T(test_strtab_interning)               \
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
+    T(test_gcdump_hand_graph)              \
+    T(test_gcdump_errors)                  \
+    T(test_gcdump_every_cut)               \
+    T(test_gcdump_retained_vs_reference)   \
     T(test_textgraph_errors)               \
     T(test_lfs_roundtrip)                  \
     T(test_lfs_corruption)                 \
