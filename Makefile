@@ -81,6 +81,9 @@ $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
 $(BUILD)/bench_stage: $(BUILD)/tests/bench/bench_stage.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/gen_gcdump: $(BUILD)/tests/bench/gen_gcdump.o $(BUILD)/tests/unit/gcdump_writer.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/graph_listing: $(BUILD)/tests/dotnet/graph_listing.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -115,7 +118,7 @@ asan:
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check-slow
 
-bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays
+bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays $(BUILD)/gen_gcdump
 	@sh tests/bench/run.sh $(BUILD)
 
 SCALE ?= 100

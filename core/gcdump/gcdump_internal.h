@@ -53,8 +53,25 @@ int gc_next_child(const gc_graph *g, uint32_t node, gc_node *n, uint32_t *child,
 /* Builds the snapshot from the graph (docs/DOTNET.md, "What a dump holds"). */
 int gc_model_build(const gc_graph *g, const lf_progress *progress, lf_snapshot *out, lf_error *err);
 
+#define GC_NO_RANK UINT32_MAX           /* a node that is not an object */
+#define GC_DANGLING_ID ((uint64_t)INT64_MAX) /* the builder id of no object */
+
+/* Objects are numbered in node order: a node's number is its index less
+ * the nodes before it that are not objects (the synthetic ones and the
+ * UNDEFINED ones, a few thousand), kept sorted. */
+typedef struct gc_ranks {
+    uint32_t *not_object;
+    size_t count, cap;
+} gc_ranks;
+
+uint32_t gc_rank_of(const gc_ranks *r, uint32_t node);
+/* What a reference or root to node names: its object number, GC_DANGLING_ID
+ * for an object the collector never described, -1 for nothing. */
+int64_t gc_target_id(const gc_graph *g, const gc_ranks *r, uint32_t node);
+
 struct lf_builder;
-/* The roots: the objects the synthetic nodes under the root hold (gcdump_roots.c). */
-int gc_roots_add(const gc_graph *g, struct lf_builder *b, lf_error *err);
+/* The roots: the objects the synthetic nodes under the root hold, by
+ * object number (gcdump_roots.c). */
+int gc_roots_add(const gc_graph *g, struct lf_builder *b, const gc_ranks *r, lf_error *err);
 
 #endif

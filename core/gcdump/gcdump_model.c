@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/vec.h"
 #include "../model/builder.h"
 
 #define CLASS_LATER (-2)
@@ -24,6 +25,7 @@ typedef struct gc_build {
     const gc_graph *g;
     lf_builder *b;
     int64_t *class_of_type; /* builder class; CLASS_LATER: made with its first object; -1: UNDEFINED */
+    gc_ranks ranks;         /* node -> object number */
     lf_error *err;
 } gc_build;
 
@@ -97,7 +99,11 @@ static int make_classes(gc_build *x)
     return 0;
 }
 
-/* ---- objects and references */
+/* ---- objects and references
+ *
+ * Objects are numbered in node order (rank), the builder's ids 0, 1, 2...
+ * which need no id table; references and roots are given by rank, and the
+ * addresses become the ids at the end (lf_builder_rename). */
 
 /* An object: a node with an address whose type is real (synthetic nodes
  * have address 0; an RCW is a real object with a bracketed name). */
@@ -106,48 +112,92 @@ static int is_object(const gc_build *x, uint32_t type, uint64_t address)
     return address != 0 && x->class_of_type[type] != -1;
 }
 
-static int add_references(gc_build *x, uint32_t node, uint64_t from, gc_node *n)
-{
-    for (uint32_t k = 0; k < n->child_count; k++) {
-        uint32_t child;
-        if (gc_next_child(x->g, node, n, &child, x->err))
-            return -1;
-        uint64_t to = gc_node_address(x->g, child);
-        if (to == 0)
-            continue; /* a synthetic node, or nothing (UNDEFINED at 0) */
-        /* an UNDEFINED node with an address: an object the collector never
-         * described, left dangling by the builder */
-        if (lf_builder_edge(x->b, from, to, 0, LF_EDGE_KIND_NONE, 0))
-            return lf_fail(x->err, LF_ERR_SYSTEM, "out of memory for the .gcdump references");
-    }
-    return 0;
-}
-
-static int add_objects(gc_build *x, const lf_progress *progress, int64_t *node_bytes)
+/* Pass 1: the nodes that are not objects, the objects' count and
+ * references, and the sum of every node's size. */
+static int number_objects(gc_build *x, uint64_t *objects, uint64_t *references, int64_t *node_bytes)
 {
     const gc_graph *g = x->g;
-    lf_progress_counter pc;
-    lf_progress_begin(&pc, progress, "reading", g->node_count);
+    gc_ranks *r = &x->ranks;
+    *objects = *references = 0;
     *node_bytes = 0;
     for (uint32_t i = 0; i < g->node_count; i++) {
         gc_node n;
         if (gc_node_read(g, i, &n, x->err))
             return -1;
         *node_bytes += n.size;
-        uint64_t address = gc_node_address(g, i);
-        if (!is_object(x, n.type, address))
+        if (is_object(x, n.type, gc_node_address(g, i))) {
+            (*objects)++;
+            *references += n.child_count;
+        } else if (lf_vec_reserve((void **)&r->not_object, &r->cap, r->count + 1, sizeof *r->not_object)) {
+            return lf_fail_nomem(x->err, "the .gcdump nodes");
+        } else {
+            r->not_object[r->count++] = i;
+        }
+    }
+    return 0;
+}
+
+uint32_t gc_rank_of(const gc_ranks *r, uint32_t node)
+{
+    size_t lo = 0, hi = r->count; /* the first not-object index >= node */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->not_object[mid] < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->count && r->not_object[lo] == node ? GC_NO_RANK : node - (uint32_t)lo;
+}
+
+/* The id a reference or root to node is given: its number, or an id no
+ * object has (a dangling reference) when the collector saw it referenced at
+ * an address but never described it; -1: no reference at all. */
+int64_t gc_target_id(const gc_graph *g, const gc_ranks *r, uint32_t node)
+{
+    uint32_t rank = gc_rank_of(r, node);
+    if (rank != GC_NO_RANK)
+        return rank;
+    return gc_node_address(g, node) ? (int64_t)GC_DANGLING_ID : -1;
+}
+
+static int add_references(gc_build *x, uint32_t node, uint32_t from, gc_node *n)
+{
+    for (uint32_t k = 0; k < n->child_count; k++) {
+        uint32_t child;
+        if (gc_next_child(x->g, node, n, &child, x->err))
+            return -1;
+        int64_t to = gc_target_id(x->g, &x->ranks, child);
+        if (to >= 0 && lf_builder_edge(x->b, from, (uint64_t)to, 0, LF_EDGE_KIND_NONE, 0))
+            return lf_fail(x->err, LF_ERR_SYSTEM, "out of memory for the .gcdump references");
+    }
+    return 0;
+}
+
+/* Pass 2: the objects with their references. */
+static int add_objects(gc_build *x, const lf_progress *progress)
+{
+    const gc_graph *g = x->g;
+    lf_progress_counter pc;
+    lf_progress_begin(&pc, progress, "reading", g->node_count);
+    size_t skip = 0; /* not_object entries below i */
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        if (skip < x->ranks.count && x->ranks.not_object[skip] == i) {
+            skip++;
             continue;
+        }
+        uint32_t rank = i - (uint32_t)skip;
+        gc_node n;
+        if (gc_node_read(g, i, &n, x->err))
+            return -1;
         int64_t cls = class_of(x, n.type);
         if (cls < 0)
             return -1;
-        int rc = lf_builder_object(x->b, address, (uint32_t)cls, (uint64_t)n.size);
+        int rc = lf_builder_object(x->b, rank, (uint32_t)cls, (uint64_t)n.size);
         if (rc)
-            return lf_fail_at(x->err, g->node_offset_at + (uint64_t)i * 4, "bad .gcdump",
-                              "node %u: object 0x%llx not added (%s)", i, (unsigned long long)address,
-                              rc == LF_BUILDER_NOMEM       ? "out of memory"
-                              : rc == LF_BUILDER_DUPLICATE ? "its address given twice"
-                                                           : "too many objects");
-        if (add_references(x, i, address, &n))
+            return lf_fail(x->err, rc == LF_BUILDER_NOMEM ? LF_ERR_SYSTEM : LF_ERR_INPUT,
+                           "node %u: %s", i, rc == LF_BUILDER_NOMEM ? "out of memory" : "too many objects");
+        if (add_references(x, i, rank, &n))
             return -1;
         if ((i & 0xffff) == 0)
             lf_progress_reach(&pc, i);
@@ -156,22 +206,42 @@ static int add_objects(gc_build *x, const lf_progress *progress, int64_t *node_b
     return 0;
 }
 
+/* Last: the objects' ids become their addresses. */
+static int name_by_address(gc_build *x)
+{
+    size_t skip = 0;
+    for (uint32_t i = 0; i < x->g->node_count; i++) {
+        if (skip < x->ranks.count && x->ranks.not_object[skip] == i) {
+            skip++;
+            continue;
+        }
+        if (lf_builder_rename(x->b, i - (uint32_t)skip, gc_node_address(x->g, i)))
+            return lf_fail(x->err, LF_ERR_SYSTEM, "the .gcdump objects' addresses");
+    }
+    return 0;
+}
+
+static int build(gc_build *x, const lf_progress *progress)
+{
+    uint64_t objects, references;
+    int64_t node_bytes;
+    if (make_classes(x) || number_objects(x, &objects, &references, &node_bytes))
+        return -1;
+    if (node_bytes != x->g->total_size)
+        return lf_fail_at(x->err, x->g->total_size_at, "bad .gcdump",
+                          "the graph's total size says %lld bytes, its nodes add up to %lld",
+                          (long long)x->g->total_size, (long long)node_bytes);
+    if (lf_builder_reserve(x->b, objects, references))
+        return lf_fail_nomem(x->err, "the .gcdump objects");
+    return add_objects(x, progress) || gc_roots_add(x->g, x->b, &x->ranks, x->err) || name_by_address(x) ? -1 : 0;
+}
 
 int gc_model_build(const gc_graph *g, const lf_progress *progress, lf_snapshot *out, lf_error *err)
 {
-    gc_build x = {g, lf_builder_new(), NULL, err};
-    int64_t node_bytes = 0;
-    int rc = !x.b ? lf_fail_nomem(err, "the snapshot builder")
-                  : lf_builder_reserve(x.b, g->node_count, g->node_count) ? lf_fail_nomem(err, "the objects")
-                  : make_classes(&x) || add_objects(&x, progress, &node_bytes) ||
-                            gc_roots_add(g, x.b, err)
-                      ? -1
-                      : 0;
-    if (!rc && node_bytes != g->total_size)
-        rc = lf_fail_at(err, g->total_size_at, "bad .gcdump",
-                        "the graph's total size says %lld bytes, its nodes add up to %lld",
-                        (long long)g->total_size, (long long)node_bytes);
+    gc_build x = {g, lf_builder_new(), NULL, {NULL, 0, 0}, err};
+    int rc = !x.b ? lf_fail_nomem(err, "the snapshot builder") : build(&x, progress);
     free(x.class_of_type);
+    free(x.ranks.not_object);
     if (rc) {
         lf_builder_free(x.b);
         return -1;

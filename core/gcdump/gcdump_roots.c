@@ -75,6 +75,7 @@ typedef struct pending {
 typedef struct roots_walk {
     const gc_graph *g;
     lf_builder *b;
+    const gc_ranks *ranks;
     uint8_t *seen; /* synthetic nodes queued */
     pending *queue;
     size_t head, tail;
@@ -124,20 +125,20 @@ static int visit(roots_walk *w, const pending *p)
         gc_node c;
         if (gc_next_child(w->g, p->node, &n, &child, w->err) || gc_node_read(w->g, child, &c, w->err))
             return -1;
-        uint64_t address = gc_node_address(w->g, child);
-        if (address == 0 && !gc_type_is_undefined(w->g, c.type)) {
+        int64_t id = gc_target_id(w->g, w->ranks, child);
+        if (gc_node_address(w->g, child) == 0 && !gc_type_is_undefined(w->g, c.type)) {
             if (queue_synthetic(w, p, child, w->g->type[c.type].name))
                 return -1;
-        } else if (address != 0 && lf_builder_root(w->b, address, p->kind, p->name)) {
+        } else if (id >= 0 && lf_builder_root(w->b, (uint64_t)id, p->kind, p->name)) {
             return lf_fail(w->err, LF_ERR_SYSTEM, "out of memory for the .gcdump roots");
         }
     }
     return 0;
 }
 
-int gc_roots_add(const gc_graph *g, lf_builder *b, lf_error *err)
+int gc_roots_add(const gc_graph *g, lf_builder *b, const gc_ranks *ranks, lf_error *err)
 {
-    roots_walk w = {g, b, calloc((size_t)g->node_count + 1, 1),
+    roots_walk w = {g, b, ranks, calloc((size_t)g->node_count + 1, 1),
                     malloc(((size_t)g->node_count + 1) * sizeof(pending)), 0, 0, 0, err};
     int64_t empty = lf_builder_string(b, "", 0), other = lf_builder_string(b, "other", 5);
     int rc = 0;

@@ -42,6 +42,7 @@ struct lf_builder {
      * the OCaml agent gives them), ids need no table; the first other id
      * puts the ones so far into it. */
     int ids_dense;
+    int renamed; /* lf_builder_rename was called: the records are complete */
     uint64_t expected_objects;
     uint64_t *object_id;
     uint32_t *object_shallow;       /* narrow sizes, the big ones in shallow_big */
@@ -54,6 +55,10 @@ struct lf_builder {
      * object they just declared as the source, so its node is stored at once. */
     uint64_t *edge_to_id;
     uint32_t *edge_from;            /* source node, or SOURCE_UNPLACED */
+    /* Labels and kinds are stored once an edge has one (or is weak): until
+     * then every edge is plain and these hold nothing (a reader without
+     * field names, .gcdump, never fills them). */
+    int edges_labelled;
     uint32_t *edge_label;
     uint8_t *edge_kind;             /* kind | KIND_WEAK */
     size_t edge_count, edge_cap_to, edge_cap_from, edge_cap_label, edge_cap_kind;
@@ -187,6 +192,8 @@ static int leave_dense_ids(lf_builder *b)
 
 int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t shallow)
 {
+    if (b->renamed)
+        return LF_BUILDER_BAD_INDEX;
     if (b->object_count >= LF_NODE_MAX)
         return LF_BUILDER_TOO_MANY;
     if (class_index >= b->class_count)
@@ -243,9 +250,27 @@ int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges)
     return LF_BUILDER_OK;
 }
 
+/* The first labelled (or weak) edge: the plain ones before it get label 0
+ * and kind none. */
+static int label_edges_so_far(lf_builder *b)
+{
+    size_t need = b->edge_count + 1;
+    if ((need > b->edge_cap_label &&
+         lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label, need, sizeof *b->edge_label)) ||
+        (need > b->edge_cap_kind &&
+         lf_vec_reserve((void **)&b->edge_kind, &b->edge_cap_kind, need, sizeof *b->edge_kind)))
+        return LF_BUILDER_NOMEM;
+    memset(b->edge_label, 0, b->edge_count * sizeof *b->edge_label);
+    memset(b->edge_kind, 0, b->edge_count);
+    b->edges_labelled = 1;
+    return LF_BUILDER_OK;
+}
+
 int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, lf_edge_kind kind,
                     uint32_t label)
 {
+    if (b->renamed)
+        return LF_BUILDER_BAD_INDEX;
     if ((kind == LF_EDGE_KIND_FIELD || kind == LF_EDGE_KIND_INTERNAL) &&
         label >= b->strings.count)
         return LF_BUILDER_BAD_INDEX;
@@ -256,10 +281,12 @@ int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, l
                                                  sizeof *b->edge_to_id)) ||
         (need > b->edge_cap_from && lf_vec_reserve((void **)&b->edge_from, &b->edge_cap_from,
                                                    need, sizeof *b->edge_from)) ||
-        (need > b->edge_cap_label && lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label,
-                                                    need, sizeof *b->edge_label)) ||
-        (need > b->edge_cap_kind && lf_vec_reserve((void **)&b->edge_kind, &b->edge_cap_kind,
-                                                   need, sizeof *b->edge_kind)))
+        (!b->edges_labelled && (weak || kind != LF_EDGE_KIND_NONE || label != 0) &&
+         label_edges_so_far(b)) ||
+        (b->edges_labelled && need > b->edge_cap_label &&
+         lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label, need, sizeof *b->edge_label)) ||
+        (b->edges_labelled && need > b->edge_cap_kind &&
+         lf_vec_reserve((void **)&b->edge_kind, &b->edge_cap_kind, need, sizeof *b->edge_kind)))
         return LF_BUILDER_NOMEM;
     uint32_t from = SOURCE_UNPLACED;
     if (b->object_count && b->object_id[b->object_count - 1] == from_id) {
@@ -273,14 +300,27 @@ int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, l
     }
     b->edge_to_id[i] = to_id;
     b->edge_from[i] = from;
-    b->edge_label[i] = label;
-    b->edge_kind[i] = (uint8_t)((unsigned)kind | (weak ? KIND_WEAK : 0));
+    if (b->edges_labelled) {
+        b->edge_label[i] = label;
+        b->edge_kind[i] = (uint8_t)((unsigned)kind | (weak ? KIND_WEAK : 0));
+    }
     b->edge_count = need;
+    return LF_BUILDER_OK;
+}
+
+int lf_builder_rename(lf_builder *b, uint32_t node, uint64_t id)
+{
+    if (!b->ids_dense || node >= b->object_count)
+        return LF_BUILDER_BAD_INDEX;
+    b->renamed = 1;
+    b->object_id[node] = id;
     return LF_BUILDER_OK;
 }
 
 int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t name_string)
 {
+    if (b->renamed)
+        return LF_BUILDER_BAD_INDEX;
     if (kind_string >= b->strings.count || name_string >= b->strings.count)
         return LF_BUILDER_BAD_INDEX;
     if (lf_vec_reserve((void **)&b->root, &b->root_cap, b->root_count + 1, sizeof *b->root))
@@ -357,6 +397,17 @@ static uint64_t resolve_edges(lf_builder *b, lf_edge_offsets_mut edge_offset, ui
     return kept;
 }
 
+/* All edges plain: labels and kinds of zeros, never written (the pages
+ * stay unmapped until read). */
+static int plain_labels(lf_builder *b, size_t count)
+{
+    lf_big_free(b->edge_label);
+    lf_big_free(b->edge_kind);
+    b->edge_label = lf_big_result_calloc(count, sizeof *b->edge_label);
+    b->edge_kind = lf_big_result_calloc(count, 1);
+    return b->edge_label && b->edge_kind ? 0 : -1;
+}
+
 /* The resolved edges, in node order already, become the snapshot's arrays
  * where they are: dangling ones squeezed out, targets packed to 32 bits. */
 static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
@@ -367,6 +418,10 @@ static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
     for (size_t i = 0; i < b->edge_count; i++) {
         if (b->edge_from[i] == LF_NODE_NONE)
             continue;
+        if (!b->edges_labelled) {
+            target[at++] = to_node[i];
+            continue;
+        }
         uint8_t kind = b->edge_kind[i];
         target[at] = to_node[i] | ((kind & KIND_WEAK) ? LF_EDGE_WEAK : 0);
         b->edge_label[at] = b->edge_label[i];
@@ -374,6 +429,8 @@ static int keep_edges_in_place(lf_builder *b, uint64_t kept, lf_snapshot *out)
         at++;
     }
     size_t keep = kept ? kept : 1;
+    if (!b->edges_labelled && plain_labels(b, keep))
+        return -1;
     /* giving back the tails cannot fail in a way that loses the data */
     uint32_t *t = lf_big_realloc(b->edge_to_id, keep * sizeof *t);
     uint32_t *l = lf_big_realloc(b->edge_label, keep * sizeof *l);
@@ -394,8 +451,9 @@ static int scatter_edges(lf_builder *b, uint64_t kept, lf_edge_offsets_mut edge_
     const uint32_t n = (uint32_t)b->object_count;
     const uint32_t *to_node = (const uint32_t *)b->edge_to_id;
     uint32_t *target = lf_big_result_malloc((kept ? kept : 1) * sizeof *target);
-    uint32_t *label = lf_big_result_malloc((kept ? kept : 1) * sizeof *label);
-    uint8_t *kind = lf_big_result_malloc(kept ? kept : 1);
+    uint32_t *label = b->edges_labelled ? lf_big_result_malloc((kept ? kept : 1) * sizeof *label)
+                                        : lf_big_result_calloc(kept ? kept : 1, sizeof *label);
+    uint8_t *kind = b->edges_labelled ? lf_big_result_malloc(kept ? kept : 1) : lf_big_result_calloc(kept ? kept : 1, 1);
     out->edge_target = lf_snapshot_own(out, target);
     out->edge_label = lf_snapshot_own(out, label);
     out->edge_kind = lf_snapshot_own(out, kind);
@@ -407,6 +465,10 @@ static int scatter_edges(lf_builder *b, uint64_t kept, lf_edge_offsets_mut edge_
             continue;
         uint64_t at = lf_edge_offsets_get(&edge_offset, from);
         lf_edge_offsets_set(&edge_offset, from, at + 1);
+        if (!b->edges_labelled) { /* label and kind: the zeros calloc gave */
+            target[at] = to_node[i];
+            continue;
+        }
         target[at] = to_node[i] | ((b->edge_kind[i] & KIND_WEAK) ? LF_EDGE_WEAK : 0);
         label[at] = b->edge_label[i];
         kind[at] = (uint8_t)(b->edge_kind[i] & ~KIND_WEAK);

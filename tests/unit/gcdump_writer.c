@@ -79,27 +79,14 @@ static void type_record(gw_buf *b, const char *name, int32_t version, int32_t mi
     gw_u8(b, 0x06);
 }
 
-static void graph(gw_buf *b, const gw_type *types, uint32_t type_count, const gw_node *nodes,
-                  uint32_t node_count, int64_t total_size)
+/* The MemoryGraph object from its parts: node records already encoded. */
+static void graph_object(gw_buf *b, const gw_type *types, uint32_t type_count, uint32_t node_count,
+                         const uint32_t *offset, const uint8_t *blob, size_t blob_len, const uint64_t *address,
+                         int64_t total_size)
 {
-    gw_buf blob = {0};
-    uint32_t *offset = calloc(node_count + 1, sizeof *offset);
-    int64_t sum = 0;
-    for (uint32_t i = 0; i < node_count && offset; i++) {
-        const gw_node *n = &nodes[i];
-        int32_t size = n->size >= 0 ? n->size : types[n->type].size;
-        offset[i] = (uint32_t)blob.len;
-        gw_cint(&blob, (int32_t)(n->type << 1 | (size != types[n->type].size)));
-        if (size != types[n->type].size)
-            gw_cint(&blob, size);
-        gw_cint(&blob, (int32_t)n->child_count);
-        for (uint32_t k = 0; k < n->child_count; k++)
-            gw_cint(&blob, (int32_t)n->child[k] - (int32_t)i);
-        sum += size;
-    }
     gw_u8(b, 0x04);
     type_record(b, "Graphs.MemoryGraph", 1, 0);
-    gw_i64(b, total_size >= 0 ? total_size : sum);
+    gw_i64(b, total_size);
     gw_i32(b, 0); /* root */
     gw_i32(b, (int32_t)type_count);
     for (uint32_t t = 0; t < type_count; t++) {
@@ -109,28 +96,29 @@ static void graph(gw_buf *b, const gw_type *types, uint32_t type_count, const gw
                        : NULL);
     }
     gw_i32(b, (int32_t)node_count);
-    for (uint32_t i = 0; i < node_count && offset; i++)
+    for (uint32_t i = 0; i < node_count; i++)
         gw_i32(b, (int32_t)offset[i]);
-    gw_i32(b, (int32_t)blob.len);
-    put(b, blob.data, blob.len);
+    gw_i32(b, (int32_t)blob_len);
+    put(b, blob, blob_len);
     gw_i32(b, (int32_t)node_count);
     for (uint32_t i = 0; i < node_count; i++)
-        gw_i64(b, (int64_t)nodes[i].address);
+        gw_i64(b, (int64_t)address[i]);
     gw_u8(b, 0x08); /* tagged Is64Bit */
     gw_u8(b, 1);
     gw_u8(b, 0x06);
-    b->failed |= blob.failed || !offset;
-    gw_free(&blob);
-    free(offset);
 }
 
-int gw_write_dump(gw_buf *b, int32_t version, const gw_type *types, uint32_t type_count,
-                  const gw_node *nodes, uint32_t node_count, int64_t total_size)
+static void dump_head(gw_buf *b, int32_t version)
 {
     put(b, "\x14\0\0\0!FastSerialization.1", 24);
     gw_u8(b, 0x04);
     type_record(b, "GCHeapDump", version, 8);
-    graph(b, types, type_count, nodes, node_count, total_size);
+}
+
+/* The GCHeapDump fields after the graph, its end, the forward-reference
+ * table and the trailer. */
+static void dump_tail(gw_buf *b)
+{
     gw_u8(b, 1);           /* Is64Bit */
     gw_i32(b, 0x3f800000); /* AverageCountMultiplier 1.0f */
     gw_i32(b, 0x3f800000); /* AverageSizeMultiplier 1.0f */
@@ -143,7 +131,7 @@ int gw_write_dump(gw_buf *b, int32_t version, const gw_type *types, uint32_t typ
     gw_i32(b, 0);
     gw_i64(b, 0);
     gw_i64(b, 0);
-    gw_i32(b, 0); /* CountMultipliersByType */
+    gw_i32(b, 0);   /* CountMultipliersByType */
     gw_u8(b, 0x0c); /* InteropInfo, tagged: forward reference 0 to just after it */
     gw_i32(b, 0);
     gw_u8(b, 0x01);
@@ -158,6 +146,49 @@ int gw_write_dump(gw_buf *b, int32_t version, const gw_type *types, uint32_t typ
     uint32_t trailer = (uint32_t)b->len;
     gw_i32(b, (int32_t)table);
     gw_i32(b, (int32_t)trailer);
+}
+
+int gw_write_graph_parts(gw_buf *b, const gw_type *types, uint32_t type_count, uint32_t node_count,
+                         const uint32_t *offset, const uint8_t *blob, size_t blob_len, const uint64_t *address,
+                         int64_t total_size)
+{
+    dump_head(b, 10);
+    graph_object(b, types, type_count, node_count, offset, blob, blob_len, address, total_size);
+    dump_tail(b);
+    return b->failed ? -1 : 0;
+}
+
+int gw_write_dump(gw_buf *b, int32_t version, const gw_type *types, uint32_t type_count,
+                  const gw_node *nodes, uint32_t node_count, int64_t total_size)
+{
+    gw_buf blob = {0};
+    uint32_t *offset = calloc(node_count + 1, sizeof *offset);
+    uint64_t *address = calloc(node_count + 1, sizeof *address);
+    int64_t sum = 0;
+    for (uint32_t i = 0; i < node_count && offset && address; i++) {
+        const gw_node *n = &nodes[i];
+        int32_t size = n->size >= 0 ? n->size : types[n->type].size;
+        offset[i] = (uint32_t)blob.len;
+        address[i] = n->address;
+        gw_cint(&blob, (int32_t)(n->type << 1 | (size != types[n->type].size)));
+        if (size != types[n->type].size)
+            gw_cint(&blob, size);
+        gw_cint(&blob, (int32_t)n->child_count);
+        for (uint32_t k = 0; k < n->child_count; k++)
+            gw_cint(&blob, (int32_t)n->child[k] - (int32_t)i);
+        sum += size;
+    }
+    if (!offset || !address || blob.failed) {
+        b->failed = 1;
+    } else {
+        dump_head(b, version);
+        graph_object(b, types, type_count, node_count, offset, blob.data, blob.len, address,
+                     total_size >= 0 ? total_size : sum);
+        dump_tail(b);
+    }
+    gw_free(&blob);
+    free(offset);
+    free(address);
     return b->failed ? -1 : 0;
 }
 

@@ -33,6 +33,11 @@ typedef struct gw_node {
  * another. */
 int gw_write_dump(gw_buf *b, int32_t version, const gw_type *types, uint32_t type_count,
                   const gw_node *nodes, uint32_t node_count, int64_t total_size);
+/* A version-10 file from its parts: node records already encoded (each
+ * node's offset into blob), addresses, the total size. */
+int gw_write_graph_parts(gw_buf *b, const gw_type *types, uint32_t type_count, uint32_t node_count,
+                         const uint32_t *offset, const uint8_t *blob, size_t blob_len, const uint64_t *address,
+                         int64_t total_size);
 /* The parts, for a writer that makes nodes as it goes (the benchmark). */
 void gw_u8(gw_buf *b, uint8_t v);
 void gw_i32(gw_buf *b, int32_t v);
