@@ -162,6 +162,22 @@ if [ -f "$vt" ]; then
     /usr/bin/env time -f "leakfind sites: %e s, peak RSS %M KiB" "$build/leakfind" sites "$vt" >/dev/null
 fi
 
+# .NET (issue 35): a .gcdump of 10M nodes, the most dotnet-gcdump writes
+# (tests/bench/gen_gcdump.c), read and analysed; beside it the time of
+# `dotnet-gcdump report` (a type histogram only) when the tool is installed.
+f=bench-data/gcdump-10m.gcdump
+if [ ! -f "$f" ] || [ tests/bench/gen_gcdump.c -nt "$f" ]; then
+    "$build/gen_gcdump" 10000000 "$f" >&2
+fi
+cat "$f" >/dev/null
+echo "## .gcdump, 10M nodes: $f ($(du -h "$f" | cut -f1))"
+"$build/bench_stage" "$f" | column -t
+end_to_end "$f"
+gcdump_tool=$(command -v dotnet-gcdump || echo "$HOME/.dotnet/tools/dotnet-gcdump")
+if [ -x "$gcdump_tool" ]; then
+    /usr/bin/env time -f "dotnet-gcdump report on it: %e s, peak RSS %M KiB" "$gcdump_tool" report "$f" >/dev/null
+fi
+
 # The OCaml agent (issue 18): a program with about 10 million live blocks
 # (tests/bench/ocaml/bigheap.ml) writes its snapshot; the agent reports the
 # walk and write times and its own memory (marks, stack, maps: not the
