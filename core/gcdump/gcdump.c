@@ -4,11 +4,13 @@
  * the snapshot from the graph (gcdump_model.c, gcdump_roots.c). */
 #include "gcdump.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "gcdump_internal.h"
 
 #define GCHEAPDUMP_VERSION_READ 10 /* the newest version whose layout is known here */
+#define GCDUMP_NODE_LIMIT 10000000u /* dotnet-gcdump stops there, saying nothing in the file */
 
 int lf_gcdump_detect(const uint8_t *head, uint64_t len)
 {
@@ -86,16 +88,17 @@ static int skip_heap_info(fs_cursor *c, fs_types *seen, lf_error *err)
 }
 
 /* The GCHeapDump fields after the graph: none of them changes the graph;
- * they are checked for their size, and the tagged ones at the end skipped. */
-static int read_dump_fields(fs_cursor *c, fs_types *seen, lf_error *err)
+ * they are checked for their size, and the tagged ones at the end skipped.
+ * *sampled: the collector sampled the heap (multipliers other than 1). */
+static int read_dump_fields(fs_cursor *c, fs_types *seen, int *sampled, lf_error *err)
 {
     uint8_t is64;
-    int32_t i32;
+    int32_t i32, count_multiplier, size_multiplier;
     int64_t i64;
     uint32_t multipliers;
-    if (fs_u8(c, &is64, "Is64Bit", err) || fs_need(c, 8, "the sampling multipliers", err))
+    if (fs_u8(c, &is64, "Is64Bit", err) || fs_i32(c, &count_multiplier, "the count multiplier", err) ||
+        fs_i32(c, &size_multiplier, "the size multiplier", err))
         return -1;
-    c->pos += 8;
     if (skip_heap_info(c, seen, err) || skip_heap_info(c, seen, err) ||
         fs_skip_string(c, "the collection log", err) || fs_i64(c, &i64, "the time collected", err) ||
         fs_skip_string(c, "the machine name", err) || fs_skip_string(c, "the process name", err) ||
@@ -104,7 +107,20 @@ static int read_dump_fields(fs_cursor *c, fs_types *seen, lf_error *err)
         fs_count(c, 4, &multipliers, "the count multipliers", err))
         return -1;
     c->pos += (uint64_t)multipliers * 4;
+    const int32_t one = 0x3f800000; /* 1.0f: not sampled */
+    *sampled = count_multiplier != one || size_multiplier != one || multipliers > 0;
     return fs_skip_tagged_to_end(c, err);
+}
+
+/* What info and every command say of the dump as a whole. */
+static void note_limits(const gc_graph *g, int sampled, lf_snapshot *out)
+{
+    if (g->node_count == GCDUMP_NODE_LIMIT)
+        snprintf(out->reader_note, sizeof out->reader_note,
+                 "10,000,000 nodes, dotnet-gcdump's limit: the heap may have had more objects than the dump");
+    else if (sampled)
+        snprintf(out->reader_note, sizeof out->reader_note,
+                 "a sampled dump (its collector scaled counts): the objects it holds are a sample of the heap");
 }
 
 int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progress, lf_snapshot *out,
@@ -114,16 +130,19 @@ int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progr
     fs_types seen = {0};
     fs_type dump, graph_type;
     gc_graph g = {0};
+    int sampled = 0;
     if (!lf_gcdump_detect(data, size))
         return lf_fail_at(err, 0, "not a .gcdump", "no \"!FastSerialization.1\" header");
     c.pos = FS_HEADER_LEN;
     int rc = expect_object(&c, &seen, "GCHeapDump", &dump, err) ||
                      check_version(&dump, FS_HEADER_LEN, err) ||
                      expect_object(&c, &seen, "Graphs.MemoryGraph", &graph_type, err) ||
-                     gc_graph_read(&c, &graph_type, &g, err) || read_dump_fields(&c, &seen, err) ||
+                     gc_graph_read(&c, &graph_type, &g, err) || read_dump_fields(&c, &seen, &sampled, err) ||
                      gc_model_build(&g, progress, out, err)
                  ? -1
                  : 0;
+    if (!rc)
+        note_limits(&g, sampled, out);
     gc_graph_free(&g);
     if (rc)
         return -1;

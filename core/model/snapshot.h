@@ -210,6 +210,10 @@ typedef struct lf_snapshot {
 
     lf_snapshot_stats stats;
     lf_source_key source_key;
+    /* A sentence from the reader about the dump as a whole that a user
+     * should see ("10,000,000 nodes, dotnet-gcdump's limit: ..."), "" when
+     * none; not kept in an .lfs. */
+    char reader_note[200];
 
     /* Ownership. */
     void *map;
