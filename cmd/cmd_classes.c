@@ -6,7 +6,7 @@
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/class_fold.h"
 #include "../core/analysis/loaders.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char classes_help[] =

@@ -6,7 +6,7 @@
 #include "../core/analysis/owners.h"
 #include "../core/base/bigmem.h"
 #include "../core/input/open.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char diff_help[] =

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "dom_flat.h"
 #include "dom_tree.h"
 #include "commands.h"

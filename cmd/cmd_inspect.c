@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../graph/paths.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 #include "inspect_rows.h"
 #include "path_rows.h"

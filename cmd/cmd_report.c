@@ -10,9 +10,9 @@
 
 #include "../core/base/outfile.h"
 #include "../core/analysis/suspects.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
-#include "series.h"
+#include "cli/series.h"
 #include "report.h"
 
 static const char report_help[] =

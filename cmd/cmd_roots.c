@@ -4,7 +4,7 @@
 
 #include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char roots_help[] =

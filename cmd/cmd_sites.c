@@ -5,7 +5,7 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/site_groups.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 #include "../core/base/bigmem.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../core/analysis/dup_strings.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char strings_help[] =

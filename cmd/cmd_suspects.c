@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../core/analysis/suspects.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
-#include "series.h"
+#include "cli/series.h"
 
 static const char suspects_help[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"

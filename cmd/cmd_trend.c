@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../core/analysis/trend.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
-#include "series.h"
+#include "cli/series.h"
 
 static const char trend_help[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"

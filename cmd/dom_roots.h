@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../core/model/snapshot.h"
-#include "output.h"
+#include "cli/output.h"
 
 #include "dom_held.h"
 

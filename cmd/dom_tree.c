@@ -12,7 +12,7 @@
 #include "../core/analysis/domview.h"
 #include "../core/analysis/holders.h"
 #include "../core/base/vec.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "dom_roots.h"
 #include "../core/base/bigmem.h"
 

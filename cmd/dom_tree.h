@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "../core/model/snapshot.h"
-#include "output.h"
+#include "cli/output.h"
 
 typedef struct dom_tree_options {
     uint64_t depth;   /* levels below the start, 0 = all */

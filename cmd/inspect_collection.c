@@ -14,7 +14,7 @@
 #include "../core/base/vec.h"
 #include "../core/base/bigmem.h"
 #include "../core/hprof/hprof_values.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "inspect_rows.h"
 
 static int named(lf_str s, const char *name)

@@ -7,7 +7,7 @@
 #include "../core/hprof/hprof_format.h"
 #include "../core/hprof/hprof_values.h"
 #include "../core/base/vec.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "inspect_rows.h"
 #include "../core/base/bigmem.h"
 

@@ -7,7 +7,7 @@
 #define LF_INSPECT_ROWS_H
 
 #include "../core/model/snapshot.h"
-#include "output.h"
+#include "cli/output.h"
 
 #define INSPECT_COLUMNS 10
 extern const out_column inspect_columns[INSPECT_COLUMNS];

@@ -7,7 +7,7 @@
 #include "../core/base/bsearch.h"
 #include "../core/model/idrank.h" /* lf_sort_u64 */
 #include "../core/base/vec.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "../core/base/bigmem.h"
 
 /* Consecutive hops of one path (a path longer than a batch is cut). */

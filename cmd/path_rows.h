@@ -11,7 +11,7 @@
 
 #include "../core/model/edge_batch.h"
 #include "../core/model/snapshot.h"
-#include "output.h"
+#include "cli/output.h"
 
 /* path's columns: target ... root, then location (cmd_path.c). */
 enum { PATH_COLUMN_LOCATION = 10 };

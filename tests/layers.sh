@@ -8,7 +8,8 @@
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
 #   core/writer                      the public writer: builds, analyses, writes
-#   cmd agents/ocaml                 the programs
+#   cmd/cli agents/ocaml             what the commands share; the OCaml agent
+#   cmd and its other subfolders     the commands (cmd/NAME/: one command's own files)
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
 set -u
 cd "$(dirname "$0")/.."
@@ -22,7 +23,8 @@ layer_of() {
     core/input) echo 4 ;;
     core/analysis) echo 5 ;;
     core/writer) echo 6 ;;
-    cmd | agents/ocaml) echo 7 ;;
+    cmd/cli | agents/ocaml) echo 7 ;;
+    cmd | cmd/*) echo 8 ;;
     *) echo "" ;;
     esac
 }

@@ -13,17 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/analysis/analysis.h"
-#include "../core/base/available.h"
-#include "../core/base/bigmem.h"
-#include "../core/input/estimate.h"
-#include "../core/input/cache.h"
-#include "../core/hprof/hprof.h"
-#include "../core/base/file.h"
-#include "../core/lfs/lfs.h"
-#include "../core/input/open.h"
-#include "../core/base/outfile.h"
-#include "../graph/dominators.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/base/available.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/input/estimate.h"
+#include "../../core/input/cache.h"
+#include "../../core/hprof/hprof.h"
+#include "../../core/base/file.h"
+#include "../../core/lfs/lfs.h"
+#include "../../core/input/open.h"
+#include "../../core/base/outfile.h"
+#include "../../graph/dominators.h"
 
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
        G_STRICT, G_STRONG, G_PARTIAL, G_CACHE, G_MEMORY };

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../core/model/snapshot.h"
+#include "../../core/model/snapshot.h"
 
 /* "828 from java.lang.Object[] 0x7ffb72730 (JNI global)": the object that
  * holds the most dangling references, its class and the roots naming it.

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/model/snapshot.h"
+#include "../../core/model/snapshot.h"
 
 /* class -> 1 when it matches the first len bytes of pattern, in a new array
  * the caller frees (NULL: out of memory); *matched: how many classes

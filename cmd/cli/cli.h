@@ -5,9 +5,9 @@
 
 #include <stdint.h>
 
-#include "../core/model/edge_batch.h"
-#include "../core/analysis/holders.h"
-#include "../core/model/snapshot.h"
+#include "../../core/model/edge_batch.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/model/snapshot.h"
 #include "output.h"
 
 enum {
@@ -93,7 +93,7 @@ int cli_parse_id(const char *arg, uint64_t *out);
 /* diff and trend: objects grouped by class, or by allocation site (--by-site,
  * `stack` innermost frames). A snapshot without sites is bad input for
  * --by-site: the message is printed and EXIT_INPUT returned. */
-#include "../core/analysis/grouping.h"
+#include "../../core/analysis/grouping.h"
 int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,
                       lf_grouping *g);
 

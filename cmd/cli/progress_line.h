@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../core/base/progress.h"
+#include "../../core/base/progress.h"
 
 typedef struct progress_line {
     lf_progress progress;       /* what the library is given */
