@@ -14,14 +14,14 @@ void dom_roots_init(dom_roots *r, const lf_snapshot *s)
 {
     memset(r, 0, sizeof *r);
     r->s = s;
-    dom_held_init(&r->held);
+    lf_owner_holders_init(&r->held);
 }
 
 void dom_roots_free(dom_roots *r)
 {
     free(r->by_node);
     lf_big_free(r->expected);
-    dom_held_free(&r->held);
+    lf_owner_holders_free(&r->held);
     r->by_node = NULL;
     r->expected = NULL;
 }
@@ -96,7 +96,7 @@ static void find_held(dom_roots *r, uint32_t node)
     }
     r->expected_count = kept;
     dom_roots_expect(r, node);
-    if (dom_held_find(&r->held, r->s, r->expected, r->expected_count))
+    if (lf_owner_holders_find(&r->held, r->s, r->expected, r->expected_count))
         r->held_failed = 1;
     r->expected_count = 0;
 }
@@ -107,11 +107,11 @@ static size_t held_roots(dom_roots *r, uint32_t node, uint32_t *out, size_t cap,
     *kept = 0;
     if (r->held_failed)
         return 0;
-    if (!dom_held_known(&r->held, node))
+    if (!lf_owner_holders_known(&r->held, node))
         find_held(r, node);
     const uint32_t *holder;
-    size_t total = dom_held_get(&r->held, node, &holder);
-    for (size_t i = 0; i < total && i < DOM_HELD_MAX && *kept < cap; i++) {
+    size_t total = lf_owner_holders_get(&r->held, node, &holder);
+    for (size_t i = 0; i < total && i < LF_OWNER_HOLDERS_MAX && *kept < cap; i++) {
         uint32_t root;
         if (roots_of(r, holder[i], &root, 1))
             out[(*kept)++] = root;
@@ -149,7 +149,7 @@ static size_t root_list_text(dom_roots *r, uint32_t node, char *buf, size_t size
         /* no root names it: the roots of the top owners whose objects hold it */
         size_t named, holders = held_roots(r, node, found, CAP, &named);
         total = named;
-        more_holders = holders > DOM_HELD_MAX;
+        more_holders = holders > LF_OWNER_HOLDERS_MAX;
     }
     for (size_t i = 0; i < total && i < CAP; i++) {
         size_t j = 0;

@@ -10,15 +10,14 @@
 #include <stdint.h>
 
 #include "../core/model/snapshot.h"
+#include "../core/analysis/owner_holders.h"
 #include "cli/output.h"
-
-#include "dom_held.h"
 
 typedef struct dom_roots {
     const lf_snapshot *s;
     uint32_t *by_node;   /* root indices by node, then index; NULL until asked */
     int failed;          /* no memory for by_node: scan the roots instead */
-    dom_held held;       /* holders of the top owners no root names */
+    lf_owner_holders held; /* holders of the top owners no root names */
     int held_failed;     /* no memory for them: such owners name no roots (an error) */
     /* Top owners the listing will show (dom_roots_expect): the first one
      * that no root names has their holders looked for in one pass. */

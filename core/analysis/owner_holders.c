@@ -1,23 +1,23 @@
-/* dom_held.c - see dom_held.h. */
-#include "dom_held.h"
+/* owner_holders.c - see owner_holders.h. */
+#include "owner_holders.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/base/bigmem.h"
-#include "../core/base/vec.h"
+#include "../base/bigmem.h"
+#include "../base/vec.h"
 
 /* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
  * a later walk through the same chain stops within that many steps, and
  * the memo stays a small part of the nodes walked. */
 enum { MEMO_EVERY = 64, FILTER_MIN_BITS = 16 };
 
-void dom_held_init(dom_held *h)
+void lf_owner_holders_init(lf_owner_holders *h)
 {
     memset(h, 0, sizeof *h);
 }
 
-void dom_held_free(dom_held *h)
+void lf_owner_holders_free(lf_owner_holders *h)
 {
     Word_t freed;
     JLFA(freed, h->index);
@@ -28,14 +28,14 @@ void dom_held_free(dom_held *h)
     memset(h, 0, sizeof *h);
 }
 
-int dom_held_known(const dom_held *h, uint32_t owner)
+int lf_owner_holders_known(const lf_owner_holders *h, uint32_t owner)
 {
     PWord_t slot;
     JLG(slot, h->index, (Word_t)owner);
     return slot != NULL;
 }
 
-size_t dom_held_get(const dom_held *h, uint32_t owner, const uint32_t **holders)
+size_t lf_owner_holders_get(const lf_owner_holders *h, uint32_t owner, const uint32_t **holders)
 {
     PWord_t slot;
     JLG(slot, h->index, (Word_t)owner);
@@ -44,7 +44,7 @@ size_t dom_held_get(const dom_held *h, uint32_t owner, const uint32_t **holders)
 }
 
 /* A row for owner, unless it has one. Returns 0 or -1 (memory). */
-static int add_row(dom_held *h, uint32_t owner)
+static int add_row(lf_owner_holders *h, uint32_t owner)
 {
     PWord_t slot;
     JLI(slot, h->index, (Word_t)owner);
@@ -65,20 +65,20 @@ static int add_row(dom_held *h, uint32_t owner)
 }
 
 /* Adds holder to row, once. */
-static void add_holder(dom_held *h, size_t row, uint32_t holder)
+static void add_holder(lf_owner_holders *h, size_t row, uint32_t holder)
 {
     uint32_t k = h->count[row];
-    for (uint32_t i = 0; i < k && i < DOM_HELD_MAX; i++)
+    for (uint32_t i = 0; i < k && i < LF_OWNER_HOLDERS_MAX; i++)
         if (h->holder[row][i] == holder)
             return;
-    if (k < DOM_HELD_MAX)
+    if (k < LF_OWNER_HOLDERS_MAX)
         h->holder[row][k] = holder;
     h->count[row] = k + 1;
 }
 
 /* The top owner above reachable node u: the dominator just below the
  * super-root. Returns it, or LF_NODE_NONE (memory). */
-static uint32_t top_of(dom_held *h, const lf_snapshot *s, uint32_t u)
+static uint32_t top_of(lf_owner_holders *h, const lf_snapshot *s, uint32_t u)
 {
     uint32_t x = u;
     size_t steps = 0;
@@ -139,7 +139,7 @@ static int filter_has(const filter *f, uint32_t node)
 
 /* The edges of reachable objects into the owners of rows first_row and
  * later: each such edge from outside the owner's tree names a holder. */
-static int scan_edges(dom_held *h, const lf_snapshot *s, const filter *f, size_t first_row)
+static int scan_edges(lf_owner_holders *h, const lf_snapshot *s, const filter *f, size_t first_row)
 {
     for (uint32_t u = 0; u < s->object_count; u++) {
         if (s->idom[u] == LF_NODE_NONE)
@@ -162,7 +162,8 @@ static int scan_edges(dom_held *h, const lf_snapshot *s, const filter *f, size_t
     return 0;
 }
 
-int dom_held_find(dom_held *h, const lf_snapshot *s, const uint32_t *owners, size_t count)
+int lf_owner_holders_find(lf_owner_holders *h, const lf_snapshot *s, const uint32_t *owners,
+                          size_t count)
 {
     size_t first_row = h->rows;
     for (size_t i = 0; i < count; i++)
