@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "dom_flat.h"
-#include "dom_tree.h"
+#include "dominators/dom_flat.h"
+#include "dominators/dom_tree.h"
 #include "commands.h"
 
 static const char dominators_help[] =

@@ -13,8 +13,8 @@
 #include "cli/cli.h"
 #include "cli/class_match.h"
 #include "commands.h"
-#include "path_exclude.h"
-#include "path_rows.h"
+#include "path/path_exclude.h"
+#include "cli/path_rows.h"
 #include "../core/base/bigmem.h"
 
 static const char path_help[] =

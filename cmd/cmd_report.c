@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 #include "cli/series.h"
-#include "report.h"
+#include "report/report.h"
 
 static const char report_help[] =
     "usage: leakfind report SNAPSHOT [BEFORE...] -o REPORT.html [options]\n"

@@ -8,8 +8,9 @@
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
 #   core/writer                      the public writer: builds, analyses, writes
-#   cmd/cli agents/ocaml             what the commands share; the OCaml agent
-#   cmd and its other subfolders     the commands (cmd/NAME/: one command's own files)
+#   cmd/cli agents/ocaml             what two or more commands share; the OCaml agent
+#   cmd/NAME                         what one command alone uses (cmd/report, ...)
+#   cmd                              the commands (cmd_NAME.c) and main.c
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
 set -u
 cd "$(dirname "$0")/.."
@@ -24,7 +25,8 @@ layer_of() {
     core/analysis) echo 5 ;;
     core/writer) echo 6 ;;
     cmd/cli | agents/ocaml) echo 7 ;;
-    cmd | cmd/*) echo 8 ;;
+    cmd/*) echo 8 ;;
+    cmd) echo 9 ;;
     *) echo "" ;;
     esac
 }

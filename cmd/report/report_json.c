@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/output.h"
+#include "../cli/output.h"
 #include "report.h"
 #include "report_assets.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis/analysis.h"
-#include "../core/base/vec.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/base/vec.h"
 #include "report.h"
-#include "../core/base/bigmem.h"
+#include "../../core/base/bigmem.h"
 
 /* Series on the chart: more lines than this cannot be told apart. */
 #define CHART_CLASSES 8

@@ -4,11 +4,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../core/analysis/holders.h"
-#include "../core/model/idrank.h" /* lf_sort_u64 */
-#include "cli/cli.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/model/idrank.h" /* lf_sort_u64 */
+#include "../cli/cli.h"
 #include "dom_tree.h" /* the columns */
-#include "cli/row_pipeline.h"
+#include "../cli/row_pipeline.h"
 
 /* What a row shows, read for CHUNK rows at a time before any is written:
  * rows go by retained size, so each one's data sit at random places, and

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis/collections.h"
-#include "../core/analysis/domview.h"
-#include "../core/analysis/holders.h"
-#include "../core/base/vec.h"
-#include "cli/cli.h"
-#include "dom_roots.h"
-#include "../core/base/bigmem.h"
+#include "../../core/analysis/collections.h"
+#include "../../core/analysis/domview.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/base/vec.h"
+#include "../cli/cli.h"
+#include "../cli/dom_roots.h"
+#include "../../core/base/bigmem.h"
 
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},

@@ -1,8 +1,8 @@
 /* dom_roots.c - see dom_roots.h. */
 #include "dom_roots.h"
 
-#include "../core/base/bigmem.h"
-#include "../core/base/vec.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/base/vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "../core/model/snapshot.h"
-#include "cli/output.h"
+#include "../../core/model/snapshot.h"
+#include "../cli/output.h"
 
 /* Rows of objects retaining at least min bytes, top of them (0: all);
  * heap: the bytes percentages are of. 0, or -1 (memory). */

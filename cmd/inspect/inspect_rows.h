@@ -6,8 +6,8 @@
 #ifndef LF_INSPECT_ROWS_H
 #define LF_INSPECT_ROWS_H
 
-#include "../core/model/snapshot.h"
-#include "cli/output.h"
+#include "../../core/model/snapshot.h"
+#include "../cli/output.h"
 
 #define INSPECT_COLUMNS 10
 extern const out_column inspect_columns[INSPECT_COLUMNS];

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis/analysis.h"
-#include "../core/input/open.h"
-#include "../core/analysis/dup_strings.h"
-#include "../core/analysis/root_reach.h"
-#include "../core/analysis/roots.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/input/open.h"
+#include "../../core/analysis/dup_strings.h"
+#include "../../core/analysis/root_reach.h"
+#include "../../core/analysis/roots.h"
 #include "report.h"
 
 #define UNREACHABLE_CLASSES 5

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/model/snapshot.h"
-#include "../core/analysis/trend.h"
+#include "../../core/model/snapshot.h"
+#include "../../core/analysis/trend.h"
 
 /* Labels longer than this are cut (at a UTF-8 boundary) so that no class
  * name makes the file large. */

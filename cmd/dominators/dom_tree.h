@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "../core/model/snapshot.h"
-#include "cli/output.h"
+#include "../../core/model/snapshot.h"
+#include "../cli/output.h"
 
 typedef struct dom_tree_options {
     uint64_t depth;   /* levels below the start, 0 = all */

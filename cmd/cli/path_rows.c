@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/base/bsearch.h"
-#include "../core/model/idrank.h" /* lf_sort_u64 */
-#include "../core/base/vec.h"
-#include "cli/cli.h"
-#include "../core/base/bigmem.h"
+#include "../../core/base/bsearch.h"
+#include "../../core/model/idrank.h" /* lf_sort_u64 */
+#include "../../core/base/vec.h"
+#include "cli.h"
+#include "../../core/base/bigmem.h"
 
 /* Consecutive hops of one path (a path longer than a batch is cut). */
 struct path_run {

@@ -9,9 +9,9 @@
 #ifndef LF_PATH_ROWS_H
 #define LF_PATH_ROWS_H
 
-#include "../core/model/edge_batch.h"
-#include "../core/model/snapshot.h"
-#include "cli/output.h"
+#include "../../core/model/edge_batch.h"
+#include "../../core/model/snapshot.h"
+#include "output.h"
 
 /* path's columns: target ... root, then location (cmd_path.c). */
 enum { PATH_COLUMN_LOCATION = 10 };

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/v8/v8_values.h"
-#include "cli/cli.h"
+#include "../../core/v8/v8_values.h"
+#include "../cli/cli.h"
 #include "inspect_rows.h"
 
 static int is_text(uint8_t type)

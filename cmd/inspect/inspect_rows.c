@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/v8/v8_values.h"
-#include "cli/cli.h"
+#include "../../core/v8/v8_values.h"
+#include "../cli/cli.h"
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
     {"section", OUT_STR}, {"index", OUT_U64}, {"name", OUT_STR}, {"kind", OUT_STR}, {"value", OUT_STR},

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/model/edge_batch.h"
-#include "../core/analysis/suspects.h"
-#include "dom_roots.h"
+#include "../../core/model/edge_batch.h"
+#include "../../core/analysis/suspects.h"
+#include "../cli/dom_roots.h"
 #include "report.h"
 
 static const char *kind_name(lf_suspect_kind k)

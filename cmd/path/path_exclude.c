@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/base/bsearch.h"
-#include "../core/model/idrank.h" /* lf_sort_u64 */
-#include "../core/base/vec.h"
-#include "../core/base/bigmem.h"
-#include "cli/class_match.h"
-#include "cli/cli.h"
+#include "../../core/base/bsearch.h"
+#include "../../core/model/idrank.h" /* lf_sort_u64 */
+#include "../../core/base/vec.h"
+#include "../../core/base/bigmem.h"
+#include "../cli/class_match.h"
+#include "../cli/cli.h"
 
 /* Kinds and labels of node's edges, decoded once whatever the reader keeps. */
 static void node_labels(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label)

@@ -9,9 +9,9 @@
 
 #include <stdint.h>
 
-#include "../core/model/snapshot.h"
-#include "../core/analysis/owner_holders.h"
-#include "cli/output.h"
+#include "../../core/model/snapshot.h"
+#include "../../core/analysis/owner_holders.h"
+#include "output.h"
 
 typedef struct dom_roots {
     const lf_snapshot *s;

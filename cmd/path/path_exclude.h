@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "../core/model/snapshot.h"
+#include "../../core/model/snapshot.h"
 
 typedef struct path_exclusions {
     const lf_snapshot *s;

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/analysis/collections.h"
-#include "../core/analysis/domview.h"
-#include "../core/analysis/holders.h"
-#include "../core/base/vec.h"
-#include "dom_roots.h"
+#include "../../core/analysis/collections.h"
+#include "../../core/analysis/domview.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/base/vec.h"
+#include "../cli/dom_roots.h"
 #include "report.h"
-#include "../core/base/bigmem.h"
+#include "../../core/base/bigmem.h"
 
 #define NO_PARENT UINT32_MAX
 

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/base/vec.h"
-#include "../core/base/bigmem.h"
-#include "../core/hprof/hprof_values.h"
-#include "cli/cli.h"
+#include "../../core/base/vec.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/hprof/hprof_values.h"
+#include "../cli/cli.h"
 #include "inspect_rows.h"
 
 static int named(lf_str s, const char *name)

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/hprof/hprof_format.h"
-#include "../core/hprof/hprof_values.h"
-#include "../core/base/vec.h"
-#include "cli/cli.h"
+#include "../../core/hprof/hprof_format.h"
+#include "../../core/hprof/hprof_values.h"
+#include "../../core/base/vec.h"
+#include "../cli/cli.h"
 #include "inspect_rows.h"
-#include "../core/base/bigmem.h"
+#include "../../core/base/bigmem.h"
 
 static const char *type_name(uint8_t type)
 {
