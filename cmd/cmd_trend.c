@@ -7,8 +7,9 @@
 
 #include "../core/analysis/trend.h"
 #include "cli/cli.h"
-#include "commands.h"
+#include "cli/owner_growth.h"
 #include "cli/series.h"
+#include "commands.h"
 
 static const char trend_help[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
