@@ -59,12 +59,12 @@ typedef struct diff_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     diff_state *o = state;
-    if (id == OPT_MIN_COUNT && cli_parse_count(arg, &o->min_count))
-        return cli_usage_error(ctx, "--min-count needs a count, not '%s'", arg);
+    if (id == OPT_MIN_COUNT)
+        return cli_count_option(ctx, "--min-count", arg, &o->min_count);
     if (id == OPT_MIN_BYTES && cli_parse_size(arg, 0, &o->min_bytes))
         return cli_usage_error(ctx, "--min-bytes needs a size (4096, 64K, 1MiB), not '%s'", arg);
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
     if (id == OPT_ALL)
@@ -73,8 +73,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->owners = 1;
     if (id == OPT_BY_SITE)
         o->by_site = 1;
-    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
-        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
+    if (id == OPT_STACK)
+        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
     return 0;
 }
 

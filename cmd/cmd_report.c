@@ -85,26 +85,24 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     lf_trend_rule *r = &o->rule;
     if (id == OPT_OUTPUT)
         o->output = arg;
-    if (id == OPT_NODES && (cli_parse_count(arg, &o->nodes) || o->nodes == 0 || o->nodes > MAX_NODES))
-        return cli_usage_error(ctx, "--nodes needs a count from 1 to %d, not '%s'", MAX_NODES, arg);
-    if (id == OPT_CLASSES && (cli_parse_count(arg, &o->classes) || o->classes > MAX_CLASSES))
-        return cli_usage_error(ctx, "--classes needs a count up to %d, not '%s'", MAX_CLASSES, arg);
+    if (id == OPT_NODES)
+        return cli_count_option_in(ctx, "--nodes", arg, 1, MAX_NODES, NULL, &o->nodes);
+    if (id == OPT_CLASSES)
+        return cli_count_option_in(ctx, "--classes", arg, 0, MAX_CLASSES, NULL, &o->classes);
     if (id == OPT_WORKLOAD)
         return series_parse_workload(ctx, arg, &o->workload);
     if (id == OPT_THRESHOLD)
-        return cli_parse_percent(arg, &o->threshold)
-                   ? cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg)
-                   : 0;
-    if (id == OPT_SUSPECTS && cli_parse_count(arg, &o->suspects))
-        return cli_usage_error(ctx, "--suspects needs a count, not '%s'", arg);
-    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &r->min_growth))
-        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
-        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &r->min_share) || r->min_share < 0 || r->min_share > 1))
-        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &r->min_slope))
-        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
+        return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
+    if (id == OPT_SUSPECTS)
+        return cli_count_option(ctx, "--suspects", arg, &o->suspects);
+    if (id == OPT_MIN_GROWTH)
+        return cli_count_option(ctx, "--min-growth", arg, &r->min_growth);
+    if (id == OPT_MIN_R2)
+        return cli_real_option(ctx, "--min-r2", arg, 0, 1, &r->min_r2);
+    if (id == OPT_MIN_SHARE)
+        return cli_real_option(ctx, "--min-share", arg, 0, 1, &r->min_share);
+    if (id == OPT_MIN_SLOPE)
+        return cli_real_option(ctx, "--min-slope", arg, -INFINITY, INFINITY, &r->min_slope);
     return 0;
 }
 

@@ -75,22 +75,22 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     trend_state *o = state;
     if (id == OPT_WORKLOAD)
         return series_parse_workload(ctx, arg, &o->workload);
-    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
-        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
-        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &o->min_share) || o->min_share < 0 || o->min_share > 1))
-        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &o->min_slope))
-        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_MIN_GROWTH)
+        return cli_count_option(ctx, "--min-growth", arg, &o->min_growth);
+    if (id == OPT_MIN_R2)
+        return cli_real_option(ctx, "--min-r2", arg, 0, 1, &o->min_r2);
+    if (id == OPT_MIN_SHARE)
+        return cli_real_option(ctx, "--min-share", arg, 0, 1, &o->min_share);
+    if (id == OPT_MIN_SLOPE)
+        return cli_real_option(ctx, "--min-slope", arg, -INFINITY, INFINITY, &o->min_slope);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
     if (id == OPT_BY_SITE)
         o->by_site = 1;
-    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
-        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
+    if (id == OPT_STACK)
+        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
     if (id == OPT_OWNERS)
         o->owners = 1;
     return 0;

@@ -109,8 +109,8 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
     case G_QUIET: ctx->quiet = 1; return 0;
     case G_VERBOSE: ctx->verbose = 1; return 0;
     case G_THREADS:
-        if (cli_parse_count(arg, &n) || n == 0 || n > 256)
-            return cli_usage_error(ctx, "--threads needs a number from 1 to 256, not '%s'", arg);
+        if (cli_count_option_in(ctx, "--threads", arg, 1, 256, "a number from 1 to 256", &n))
+            return EXIT_USAGE;
         ctx->threads = (unsigned)n;
         return 0;
     case G_NO_PROGRESS: ctx->progress = 0; return 0;

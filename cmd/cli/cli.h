@@ -90,6 +90,22 @@ int cli_parse_count(const char *arg, uint64_t *out);
 /* "0x1f", "@123", "123" -> id */
 int cli_parse_id(const char *arg, uint64_t *out);
 
+/* An option's value, or the usage error that says what the option needs
+ * (cli/option_value.c); each returns 0 with *out set, or EXIT_USAGE for
+ * on_option to return. name is the option as typed ("--top").
+ * cli_count_option: "--top needs a count, not 'x'". */
+int cli_count_option(cli_context *ctx, const char *name, const char *arg, uint64_t *out);
+/* A count from min to max. The error says what (NULL: "a count from 1 to
+ * 100", or "a count up to 100" when min is 0). */
+int cli_count_option_in(cli_context *ctx, const char *name, const char *arg, uint64_t min,
+                        uint64_t max, const char *what, uint64_t *out);
+/* A finite number from min to max; -INFINITY and INFINITY: no bound, and
+ * the error says only "a number". */
+int cli_real_option(cli_context *ctx, const char *name, const char *arg, double min, double max,
+                    double *out);
+/* "10" or "10%": a share above 0 and at most 1 (cli_parse_percent). */
+int cli_percent_option(cli_context *ctx, const char *name, const char *arg, double *share);
+
 /* diff and trend: objects grouped by class, or by allocation site (--by-site,
  * `stack` innermost frames). A snapshot without sites is bad input for
  * --by-site: the message is printed and EXIT_INPUT returned. */
