@@ -48,17 +48,16 @@ static const char report_help[] =
     "                       0.9, 0, 0.5)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE,
-       OPT_MIN_SHARE, OPT_THRESHOLD, OPT_SUSPECTS };
+enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_THRESHOLD, OPT_SUSPECTS };
 static const cli_option report_options[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"nodes", 0, 1, OPT_NODES},
     {"classes", 0, 1, OPT_CLASSES},
     {"workload", 0, 1, OPT_WORKLOAD},
-    {"min-growth", 0, 1, OPT_MIN_GROWTH},
-    {"min-r2", 0, 1, OPT_MIN_R2},
-    {"min-slope", 0, 1, OPT_MIN_SLOPE},
-    {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"min-growth", 0, 1, SERIES_OPT_MIN_GROWTH},
+    {"min-r2", 0, 1, SERIES_OPT_MIN_R2},
+    {"min-slope", 0, 1, SERIES_OPT_MIN_SLOPE},
+    {"min-share", 0, 1, SERIES_OPT_MIN_SHARE},
     {"threshold", 0, 1, OPT_THRESHOLD},
     {"suspects", 0, 1, OPT_SUSPECTS},
     {NULL, 0, 0, 0},
@@ -82,7 +81,9 @@ typedef struct report_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     report_state *o = state;
-    lf_trend_rule *r = &o->rule;
+    int rc = series_rule_option(ctx, id, arg, &o->rule);
+    if (rc)
+        return rc;
     if (id == OPT_OUTPUT)
         o->output = arg;
     if (id == OPT_NODES)
@@ -95,14 +96,6 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
     if (id == OPT_SUSPECTS)
         return cli_count_option(ctx, "--suspects", arg, &o->suspects);
-    if (id == OPT_MIN_GROWTH)
-        return cli_count_option(ctx, "--min-growth", arg, &r->min_growth);
-    if (id == OPT_MIN_R2)
-        return cli_real_option(ctx, "--min-r2", arg, 0, 1, &r->min_r2);
-    if (id == OPT_MIN_SHARE)
-        return cli_real_option(ctx, "--min-share", arg, 0, 1, &r->min_share);
-    if (id == OPT_MIN_SLOPE)
-        return cli_real_option(ctx, "--min-slope", arg, -INFINITY, INFINITY, &r->min_slope);
     return 0;
 }
 
@@ -227,7 +220,7 @@ int cmd_report(int argc, char **argv)
     opt.classes = 500;
     opt.suspects = 10;
     opt.threshold = 0.1;
-    opt.rule = (lf_trend_rule){10, 0.9, 0, 0.5};
+    opt.rule = SERIES_RULE_DEFAULT;
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);

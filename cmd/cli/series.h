@@ -9,6 +9,7 @@
 #ifndef LF_SERIES_H
 #define LF_SERIES_H
 
+#include "../../core/analysis/trend.h"
 #include "cli.h"
 
 #define SERIES_MAX 1000
@@ -22,6 +23,14 @@ typedef struct series_workload {
 int cli_parse_real(const char *s, double *out);
 /* "10" or "10%": a share of 0 (excluded) to 1; 0 or -1. */
 int cli_parse_percent(const char *s, double *share);
+/* The trend rule's options (core/analysis/trend.h), which trend and report
+ * both take: a command's option table gives them these ids, and its
+ * on_option hands every id to series_rule_option first, which reads the
+ * rule's and ignores the others. 0 or a usage error. */
+enum { SERIES_OPT_MIN_GROWTH = 1000, SERIES_OPT_MIN_R2, SERIES_OPT_MIN_SLOPE, SERIES_OPT_MIN_SHARE };
+int series_rule_option(cli_context *ctx, int id, const char *arg, lf_trend_rule *rule);
+/* The rule with no option given: 10 instances, r2 0.9, slope 0, share 0.5. */
+#define SERIES_RULE_DEFAULT ((lf_trend_rule){10, 0.9, 0, 0.5})
 /* --workload W1,W2,...: 0 or a usage error. */
 int series_parse_workload(cli_context *ctx, const char *arg, series_workload *w);
 /* The given workload is one number per snapshot and not all the same;
