@@ -8,7 +8,7 @@
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
 #   core/writer                      the public writer: builds, analyses, writes
-#   cmd/cli agents/ocaml             what two or more commands share; the OCaml agent
+#   cmd/cli agents/ocaml             the plumbing, what several commands share; the agent
 #   cmd/NAME                         what one command alone uses (cmd/report, ...)
 #   cmd                              the commands (cmd_NAME.c) and main.c
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
