@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "commands.h"
 #include "dominators/dom_flat.h"
 #include "dominators/dom_tree.h"
-#include "commands.h"
 
 static const char dominators_help[] =
     "usage: leakfind dominators SNAPSHOT [options]\n"

@@ -8,9 +8,9 @@
 
 #include "../graph/paths.h"
 #include "cli/cli.h"
+#include "cli/path_rows.h"
 #include "commands.h"
 #include "inspect/inspect_rows.h"
-#include "cli/path_rows.h"
 
 static const char inspect_help[] =
     "usage: leakfind inspect SNAPSHOT ID [options]\n"

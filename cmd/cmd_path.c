@@ -6,16 +6,16 @@
 #include <Judy.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/analysis/collections.h"
 #include "../core/analysis/site_groups.h"
+#include "../core/base/bigmem.h"
 #include "../core/base/vec.h"
 #include "../graph/paths.h"
-#include "../core/analysis/collections.h"
-#include "cli/cli.h"
 #include "cli/class_match.h"
+#include "cli/cli.h"
+#include "cli/path_rows.h"
 #include "commands.h"
 #include "path/path_exclude.h"
-#include "cli/path_rows.h"
-#include "../core/base/bigmem.h"
 
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"

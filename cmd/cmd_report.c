@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/base/outfile.h"
 #include "../core/analysis/suspects.h"
+#include "../core/base/outfile.h"
 #include "cli/cli.h"
-#include "commands.h"
 #include "cli/series.h"
+#include "commands.h"
 #include "report/report.h"
 
 static const char report_help[] =

@@ -5,9 +5,9 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/site_groups.h"
+#include "../core/base/bigmem.h"
 #include "cli/cli.h"
 #include "commands.h"
-#include "../core/base/bigmem.h"
 
 static const char sites_help[] =
     "usage: leakfind sites SNAPSHOT [options]\n"

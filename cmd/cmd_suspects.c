@@ -7,8 +7,8 @@
 
 #include "../core/analysis/suspects.h"
 #include "cli/cli.h"
-#include "commands.h"
 #include "cli/series.h"
+#include "commands.h"
 
 static const char suspects_help[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
