@@ -20,7 +20,7 @@ LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
 BUILD   ?= build
 
 LIB_SRC  := $(wildcard graph/*.c core/*/*.c)
-CMD_SRC  := $(wildcard cmd/*.c)
+CMD_SRC  := $(wildcard cmd/*.c cmd/*/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 FUZZ_TARGETS := $(filter-out common,$(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
 

@@ -6,7 +6,7 @@
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/class_fold.h"
 #include "../core/analysis/loaders.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char classes_help[] =
@@ -56,8 +56,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->by_loader = 1;
     if (id == OPT_EACH_LOADER)
         o->each_loader = 1;
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_SORT) {
         if (strcmp(arg, "retained") == 0)
             o->sort = SORT_RETAINED;

@@ -5,7 +5,7 @@
 
 #include "../core/lfs/lfs.h"
 #include "../core/base/outfile.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char convert_help[] =

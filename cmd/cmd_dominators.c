@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dom_flat.h"
-#include "dom_tree.h"
+#include "cli/cli.h"
 #include "commands.h"
+#include "dominators/dom_flat.h"
+#include "dominators/dom_tree.h"
 
 static const char dominators_help[] =
     "usage: leakfind dominators SNAPSHOT [options]\n"
@@ -73,14 +73,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     uint64_t probe;
     switch (id) {
     case OPT_DEPTH:
-        if (cli_parse_count(arg, &o->depth))
-            return cli_usage_error(ctx, "--depth needs a count, not '%s'", arg);
-        break;
+        return cli_count_option(ctx, "--depth", arg, &o->depth);
     case OPT_TOP:
-        if (cli_parse_count(arg, &o->top))
-            return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
         o->top_set = 1;
-        break;
+        return cli_count_option(ctx, "--top", arg, &o->top);
     case OPT_MIN:
         if (cli_parse_size(arg, 100, &probe))
             return cli_usage_error(ctx, "--min needs bytes (64K, 2MiB) or a percent (0.5%%), not '%s'", arg);

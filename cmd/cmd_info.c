@@ -9,8 +9,8 @@
 #include "../core/base/file.h"
 #include "../core/base/resident.h"
 #include "../core/input/open.h"
-#include "cli.h"
-#include "dangling_note.h"
+#include "cli/cli.h"
+#include "cli/dangling_note.h"
 #include "commands.h"
 
 static const char info_help[] =

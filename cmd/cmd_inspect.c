@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "../graph/paths.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/path_rows.h"
 #include "commands.h"
-#include "inspect_rows.h"
-#include "path_rows.h"
+#include "inspect/inspect_rows.h"
 
 static const char inspect_help[] =
     "usage: leakfind inspect SNAPSHOT ID [options]\n"
@@ -55,10 +55,11 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->referrers = 1;
     if (id == OPT_ALL)
         o->all = 1;
-    if (id == OPT_MAX_STRING && (cli_parse_count(arg, &o->max_string) || o->max_string > (1u << 24)))
-        return cli_usage_error(ctx, "--max-string needs a number of characters up to 16777216, not '%s'", arg);
-    if (id == OPT_ELEMENTS && cli_parse_count(arg, &o->elements))
-        return cli_usage_error(ctx, "--elements needs a count, not '%s'", arg);
+    if (id == OPT_MAX_STRING)
+        return cli_count_option_in(ctx, "--max-string", arg, 0, 1u << 24,
+                                   "a number of characters up to 16777216", &o->max_string);
+    if (id == OPT_ELEMENTS)
+        return cli_count_option(ctx, "--elements", arg, &o->elements);
     return 0;
 }
 

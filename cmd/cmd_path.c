@@ -6,16 +6,16 @@
 #include <Judy.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/analysis/collections.h"
 #include "../core/analysis/site_groups.h"
+#include "../core/base/bigmem.h"
 #include "../core/base/vec.h"
 #include "../graph/paths.h"
-#include "../core/analysis/collections.h"
-#include "cli.h"
-#include "class_match.h"
+#include "cli/class_match.h"
+#include "cli/cli.h"
+#include "cli/path_rows.h"
 #include "commands.h"
-#include "path_exclude.h"
-#include "path_rows.h"
-#include "../core/base/bigmem.h"
+#include "path/path_exclude.h"
 
 static const char path_help[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"
@@ -93,8 +93,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->class_name = arg;
     if (id == OPT_SITE)
         o->site_pattern = arg;
-    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
-        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
+    if (id == OPT_STACK)
+        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
     if (id == OPT_ALL)
         o->all = 1;
     if (id == OPT_MERGE)
@@ -103,8 +103,8 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         o->no_group = 1;
     if (id == OPT_RETAINED)
         o->retained = 1;
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_EXCLUDE) {
         const char *dot = strrchr(arg, '.');
         if (!dot || dot == arg || !dot[1])

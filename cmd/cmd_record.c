@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../core/input/elf_probe.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char record_help[] =

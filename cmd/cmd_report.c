@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/base/outfile.h"
 #include "../core/analysis/suspects.h"
-#include "cli.h"
+#include "../core/base/outfile.h"
+#include "cli/cli.h"
+#include "cli/series.h"
 #include "commands.h"
-#include "series.h"
-#include "report.h"
+#include "report/report.h"
 
 static const char report_help[] =
     "usage: leakfind report SNAPSHOT [BEFORE...] -o REPORT.html [options]\n"
@@ -48,17 +48,16 @@ static const char report_help[] =
     "                       0.9, 0, 0.5)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE,
-       OPT_MIN_SHARE, OPT_THRESHOLD, OPT_SUSPECTS };
+enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_THRESHOLD, OPT_SUSPECTS };
 static const cli_option report_options[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"nodes", 0, 1, OPT_NODES},
     {"classes", 0, 1, OPT_CLASSES},
     {"workload", 0, 1, OPT_WORKLOAD},
-    {"min-growth", 0, 1, OPT_MIN_GROWTH},
-    {"min-r2", 0, 1, OPT_MIN_R2},
-    {"min-slope", 0, 1, OPT_MIN_SLOPE},
-    {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"min-growth", 0, 1, SERIES_OPT_MIN_GROWTH},
+    {"min-r2", 0, 1, SERIES_OPT_MIN_R2},
+    {"min-slope", 0, 1, SERIES_OPT_MIN_SLOPE},
+    {"min-share", 0, 1, SERIES_OPT_MIN_SHARE},
     {"threshold", 0, 1, OPT_THRESHOLD},
     {"suspects", 0, 1, OPT_SUSPECTS},
     {NULL, 0, 0, 0},
@@ -82,29 +81,21 @@ typedef struct report_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     report_state *o = state;
-    lf_trend_rule *r = &o->rule;
+    int rc = series_rule_option(ctx, id, arg, &o->rule);
+    if (rc)
+        return rc;
     if (id == OPT_OUTPUT)
         o->output = arg;
-    if (id == OPT_NODES && (cli_parse_count(arg, &o->nodes) || o->nodes == 0 || o->nodes > MAX_NODES))
-        return cli_usage_error(ctx, "--nodes needs a count from 1 to %d, not '%s'", MAX_NODES, arg);
-    if (id == OPT_CLASSES && (cli_parse_count(arg, &o->classes) || o->classes > MAX_CLASSES))
-        return cli_usage_error(ctx, "--classes needs a count up to %d, not '%s'", MAX_CLASSES, arg);
+    if (id == OPT_NODES)
+        return cli_count_option_in(ctx, "--nodes", arg, 1, MAX_NODES, NULL, &o->nodes);
+    if (id == OPT_CLASSES)
+        return cli_count_option_in(ctx, "--classes", arg, 0, MAX_CLASSES, NULL, &o->classes);
     if (id == OPT_WORKLOAD)
         return series_parse_workload(ctx, arg, &o->workload);
     if (id == OPT_THRESHOLD)
-        return cli_parse_percent(arg, &o->threshold)
-                   ? cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg)
-                   : 0;
-    if (id == OPT_SUSPECTS && cli_parse_count(arg, &o->suspects))
-        return cli_usage_error(ctx, "--suspects needs a count, not '%s'", arg);
-    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &r->min_growth))
-        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &r->min_r2) || r->min_r2 < 0 || r->min_r2 > 1))
-        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &r->min_share) || r->min_share < 0 || r->min_share > 1))
-        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &r->min_slope))
-        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
+        return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
+    if (id == OPT_SUSPECTS)
+        return cli_count_option(ctx, "--suspects", arg, &o->suspects);
     return 0;
 }
 
@@ -229,7 +220,7 @@ int cmd_report(int argc, char **argv)
     opt.classes = 500;
     opt.suspects = 10;
     opt.threshold = 0.1;
-    opt.rule = (lf_trend_rule){10, 0.9, 0, 0.5};
+    opt.rule = SERIES_RULE_DEFAULT;
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);

@@ -4,7 +4,7 @@
 
 #include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char roots_help[] =
@@ -57,8 +57,8 @@ typedef struct roots_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     roots_state *o = state;
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_BY_KIND)
         o->by_kind = 1;
     if (id == OPT_ALL_REACHABLE)

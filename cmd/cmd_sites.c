@@ -5,9 +5,9 @@
 
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/site_groups.h"
-#include "cli.h"
-#include "commands.h"
 #include "../core/base/bigmem.h"
+#include "cli/cli.h"
+#include "commands.h"
 
 static const char sites_help[] =
     "usage: leakfind sites SNAPSHOT [options]\n"
@@ -44,10 +44,10 @@ typedef struct sites_options_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     sites_options_state *o = state;
-    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
-        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_STACK)
+        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_SORT) {
         static const char *const keys[] = {"retained", "shallow", "count", "site"};
         for (int k = 0; k < 4; k++)

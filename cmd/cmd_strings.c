@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../core/analysis/dup_strings.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "commands.h"
 
 static const char strings_help[] =
@@ -44,8 +44,8 @@ enum { PREVIEW_CHARS = 60 };
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     strings_state *o = state;
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_LARGEST)
         o->largest = 1;
     return 0;

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../core/analysis/suspects.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/series.h"
 #include "commands.h"
-#include "series.h"
 
 static const char suspects_help[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
@@ -63,14 +63,14 @@ typedef struct suspects_state {
 static int on_option(cli_context *ctx, void *state, int id, const char *arg)
 {
     suspects_state *o = state;
-    if (id == OPT_THRESHOLD && cli_parse_percent(arg, &o->threshold))
-        return cli_usage_error(ctx, "--threshold needs a percentage above 0 and at most 100, not '%s'", arg);
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    if (id == OPT_THRESHOLD)
+        return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
-    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
-        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
+    if (id == OPT_MIN_GROWTH)
+        return cli_count_option(ctx, "--min-growth", arg, &o->min_growth);
     if (id == OPT_WORKLOAD)
         return series_parse_workload(ctx, arg, &o->workload);
     return 0;

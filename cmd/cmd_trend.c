@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "../core/analysis/trend.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/owner_growth.h"
+#include "cli/series.h"
 #include "commands.h"
-#include "series.h"
 
 static const char trend_help[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
@@ -46,17 +47,16 @@ static const char trend_help[] =
     "                    0 = the whole stack)\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_WORKLOAD, OPT_MIN_GROWTH, OPT_MIN_R2, OPT_MIN_SLOPE, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_MIN_SHARE,
-       OPT_BY_SITE, OPT_STACK };
+enum { OPT_WORKLOAD, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_BY_SITE, OPT_STACK };
 static const cli_option trend_options[] = {
     {"workload", 0, 1, OPT_WORKLOAD},
-    {"min-growth", 0, 1, OPT_MIN_GROWTH},
-    {"min-r2", 0, 1, OPT_MIN_R2},
-    {"min-slope", 0, 1, OPT_MIN_SLOPE},
+    {"min-growth", 0, 1, SERIES_OPT_MIN_GROWTH},
+    {"min-r2", 0, 1, SERIES_OPT_MIN_R2},
+    {"min-slope", 0, 1, SERIES_OPT_MIN_SLOPE},
     {"exit-code", 0, 0, OPT_EXIT_CODE},
     {"top", 0, 1, OPT_TOP},
     {"owners", 0, 0, OPT_OWNERS},
-    {"min-share", 0, 1, OPT_MIN_SHARE},
+    {"min-share", 0, 1, SERIES_OPT_MIN_SHARE},
     {"by-site", 0, 0, OPT_BY_SITE},
     {"stack", 0, 1, OPT_STACK},
     {NULL, 0, 0, 0},
@@ -64,8 +64,8 @@ static const cli_option trend_options[] = {
 
 typedef struct trend_state {
     series_workload workload;
-    uint64_t min_growth, top, stack;
-    double min_r2, min_slope, min_share;
+    uint64_t top, stack;
+    lf_trend_rule rule;
     int exit_code, owners, by_site;
 } trend_state;
 
@@ -74,22 +74,17 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
     trend_state *o = state;
     if (id == OPT_WORKLOAD)
         return series_parse_workload(ctx, arg, &o->workload);
-    if (id == OPT_MIN_GROWTH && cli_parse_count(arg, &o->min_growth))
-        return cli_usage_error(ctx, "--min-growth needs a count, not '%s'", arg);
-    if (id == OPT_MIN_R2 && (cli_parse_real(arg, &o->min_r2) || o->min_r2 < 0 || o->min_r2 > 1))
-        return cli_usage_error(ctx, "--min-r2 needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SHARE && (cli_parse_real(arg, &o->min_share) || o->min_share < 0 || o->min_share > 1))
-        return cli_usage_error(ctx, "--min-share needs a number from 0 to 1, not '%s'", arg);
-    if (id == OPT_MIN_SLOPE && cli_parse_real(arg, &o->min_slope))
-        return cli_usage_error(ctx, "--min-slope needs a number, not '%s'", arg);
-    if (id == OPT_TOP && cli_parse_count(arg, &o->top))
-        return cli_usage_error(ctx, "--top needs a count, not '%s'", arg);
+    int rc = series_rule_option(ctx, id, arg, &o->rule);
+    if (rc)
+        return rc;
+    if (id == OPT_TOP)
+        return cli_count_option(ctx, "--top", arg, &o->top);
     if (id == OPT_EXIT_CODE)
         o->exit_code = 1;
     if (id == OPT_BY_SITE)
         o->by_site = 1;
-    if (id == OPT_STACK && (cli_parse_count(arg, &o->stack) || o->stack > UINT32_MAX))
-        return cli_usage_error(ctx, "--stack needs a number of frames, not '%s'", arg);
+    if (id == OPT_STACK)
+        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
     if (id == OPT_OWNERS)
         o->owners = 1;
     return 0;
@@ -108,7 +103,7 @@ static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_stat
     }
     int grew = 0;
     double span = opt->workload.value[npos - 1] - opt->workload.value[0];
-    rc = show_owner_growth(ctx, s, opt->top, opt->min_growth, 0, span > 0 ? span : 1, &grew);
+    rc = show_owner_growth(ctx, s, opt->top, opt->rule.min_growth, 0, span > 0 ? span : 1, &grew);
     lf_snapshot_free(&s[0]);
     lf_snapshot_free(&s[1]);
     if (rc)
@@ -198,7 +193,7 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
     trend_row *rows = malloc(((size_t)t->classes + 1) * sizeof *rows);
     if (!rows)
         return NULL;
-    const lf_trend_rule rule = {opt->min_growth, opt->min_r2, opt->min_slope, opt->min_share};
+    const lf_trend_rule rule = opt->rule;
     uint32_t n = 0, flagged = 0;
     for (uint32_t c = 0; c < t->classes; c++) {
         const uint64_t *y = t->count + (size_t)c * t->capacity;
@@ -266,9 +261,7 @@ int cmd_trend(int argc, char **argv)
     cli_context ctx = {0};
     static trend_state opt;
     memset(&opt, 0, sizeof opt);
-    opt.min_growth = 10;
-    opt.min_r2 = 0.9;
-    opt.min_share = 0.5;
+    opt.rule = SERIES_RULE_DEFAULT;
     opt.stack = 1;
     char **pos;
     int npos;
@@ -306,7 +299,7 @@ int cmd_trend(int argc, char **argv)
                                                : (uneven == 1 ? "class" : "classes");
                 cli_message("note", "%u %s grow%s unevenly (verdict 'grows, uneven', r2 below --min-r2 %.2f): "
                             "--exit-code counts only flagged rows; lower --min-r2 to count them",
-                            uneven, what, uneven == 1 ? "s" : "", opt.min_r2);
+                            uneven, what, uneven == 1 ? "s" : "", opt.rule.min_r2);
             }
         } else {
             cli_message("error", "out of memory");

@@ -25,14 +25,6 @@ int cmd_suspects(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_strings(int argc, char **argv);
 
-/* diff --owners and trend --owners: what grew between s[0] and s[1], by owner
- * (see core/analysis/owners.h). span > 0 adds the growth per unit of workload. */
-#include "../core/model/snapshot.h"
-#include "output.h"
-struct cli_context;
-int show_owner_growth(const struct cli_context *ctx, const lf_snapshot *s, uint64_t top, uint64_t min_count,
-                      uint64_t min_bytes, double span, int *grew);
-
 /* Text shared by every command's -h. */
 #define GLOBAL_OPTIONS_HELP                                                              \
     "Global options:\n"                                                                  \

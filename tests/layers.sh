@@ -8,7 +8,9 @@
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
 #   core/writer                      the public writer: builds, analyses, writes
-#   cmd agents/ocaml                 the programs
+#   cmd/cli agents/ocaml             the plumbing, what several commands share; the agent
+#   cmd/NAME                         what one command alone uses (cmd/report, ...)
+#   cmd                              the commands (cmd_NAME.c) and main.c
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
 set -u
 cd "$(dirname "$0")/.."
@@ -22,7 +24,9 @@ layer_of() {
     core/input) echo 4 ;;
     core/analysis) echo 5 ;;
     core/writer) echo 6 ;;
-    cmd | agents/ocaml) echo 7 ;;
+    cmd/cli | agents/ocaml) echo 7 ;;
+    cmd/*) echo 8 ;;
+    cmd) echo 9 ;;
     *) echo "" ;;
     esac
 }

@@ -1,4 +1,4 @@
-# --cache: the analysed dump kept in DUMP.leakfind-cache (cmd/cli.c, core/input/cache.c).
+# --cache: the analysed dump kept in DUMP.leakfind-cache (cmd/cli/cli.c, core/input/cache.c).
 # Expected rows come from PlantedLeak's construction (hprof_cases.sh: the list
 # retains 140,040 bytes); a cached answer must equal the uncached one byte for
 # byte, and -v says whether the cache was absent, used, stale or written.

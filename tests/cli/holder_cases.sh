@@ -92,7 +92,7 @@ rows_ path_first_root "JNI global g1|JNI global g2|" '$4 == 0 {printf "%s|", $9 
     path $G/roots_multi.txt 3 2 --format tsv
 rows_ path_merge_first_root "JNI global g1|JNI global g2|" '$1 == 0 {printf "%s|", $7 $8} END {print ""}' \
     path $G/roots_multi.txt 3 2 --merge --format tsv
-# path --exclude, decided once per excluded class (cmd/path_exclude.c): without
+# path --exclude, decided once per excluded class (cmd/path/path_exclude.c): without
 # Holder.first the Item of element 5 is reached through the array's [5]; without
 # the arrays' [6] the three Items of element 6 (ids ...60) have no path left,
 # every other Item keeps one: 16,267 targets with a path.

@@ -1,4 +1,4 @@
-# Pipes, standard input and the files leakfind writes (cmd/cli.c, core/input/open.c,
+# Pipes, standard input and the files leakfind writes (cmd/cli/cli.c, core/input/open.c,
 # core/base/file.c, core/base/outfile.c). An input read through a pipe must give the
 # same bytes out as the file itself (whose answers the other cases check by
 # hand); planted values from PlantedLeak's construction (hprof_cases.sh) are

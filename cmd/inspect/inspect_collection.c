@@ -1,0 +1,305 @@
+/* inspect_collection.c - `inspect` on a map or set: its entries, key ->
+ * value, as Eclipse MAT's collection queries and DevTools' Map entries show
+ * them (issue 32, docs/COLLECTIONS.md). The entries are found by the map's
+ * own links, not the dominator tree. JVM: the table's slots and each
+ * bucket's `next` chain (HashMap, LinkedHashMap, Hashtable, WeakHashMap,
+ * ConcurrentHashMap and its tree bins' `first` chains), a TreeMap's `root`
+ * and each entry's `left` and `right`. V8: a Map's or Set's `table`, whose
+ * slots hold a Map entry's key and value next to each other (slot numbers
+ * k and k + 1) and a Set's member alone, in insertion order. */
+#include <Judy.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/base/vec.h"
+#include "../../core/base/bigmem.h"
+#include "../../core/hprof/hprof_values.h"
+#include "../cli/cli.h"
+#include "inspect_rows.h"
+
+static int named(lf_str s, const char *name)
+{
+    return s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0;
+}
+
+/* The target of node's edge `name` of a kind in `kinds` (a bit per
+ * lf_edge_kind; a weak edge too: WeakHashMap's keys), LF_NODE_NONE when
+ * null or absent. */
+static uint32_t edge_target(const lf_snapshot *s, uint32_t node, const char *name, unsigned kinds)
+{
+    for (uint64_t e = lf_snapshot_edges_begin(s, node); e < lf_snapshot_edges_end(s, node); e++) {
+        uint8_t kind;
+        uint32_t label;
+        lf_snapshot_edge_info(s, e, &kind, &label);
+        if ((kinds >> kind & 1) && named(lf_snapshot_string(s, label), name))
+            return lf_edge_node(s->edge_target[e]);
+    }
+    return LF_NODE_NONE;
+}
+
+static uint32_t field_target(const lf_snapshot *s, uint32_t node, const char *name)
+{
+    return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD);
+}
+
+static uint32_t field_target_kind(const lf_snapshot *s, uint32_t node, const char *name)
+{
+    return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD | 1u << LF_EDGE_KIND_INTERNAL);
+}
+
+/* The map a set keeps its elements in, or node itself when it is a map the
+ * rows know; LF_NODE_NONE for anything else. */
+static uint32_t map_of(const lf_snapshot *s, uint32_t node, int *keys_only)
+{
+    static const char *const maps[] = {"java.util.HashMap", "java.util.LinkedHashMap", "java.util.Hashtable",
+                                       "java.util.Properties", "java.util.WeakHashMap", "java.util.TreeMap",
+                                       "java.util.concurrent.ConcurrentHashMap"};
+    static const char *const sets[][2] = {{"java.util.HashSet", "map"}, {"java.util.LinkedHashSet", "map"},
+                                          {"java.util.TreeSet", "m"}};
+    lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
+    *keys_only = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        if (named(cls, sets[i][0])) {
+            *keys_only = 1;
+            uint32_t m = field_target(s, node, sets[i][1]);
+            return m == LF_NODE_NONE ? LF_NODE_NONE : map_of(s, m, &(int){0});
+        }
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        if (named(cls, maps[i]))
+            return node;
+    return LF_NODE_NONE;
+}
+
+typedef struct entry_walk {
+    uint32_t *stack;
+    size_t depth, cap;
+    Pvoid_t seen;             /* Judy1 of the nodes pushed */
+    int failed;
+} entry_walk;
+
+static void push(entry_walk *w, uint32_t node)
+{
+    int fresh;
+    if (node == LF_NODE_NONE || w->failed)
+        return;
+    J1S(fresh, w->seen, (Word_t)node);
+    if (fresh == JERR || (fresh && lf_vec_reserve((void **)&w->stack, &w->cap, w->depth + 1, sizeof *w->stack)))
+        w->failed = 1;
+    else if (fresh)
+        w->stack[w->depth++] = node;
+}
+
+/* The next entry (a node with a key or a value), LF_NODE_NONE at the end;
+ * the slots, chains and subtrees on the way are pushed. */
+static uint32_t next_entry(const lf_snapshot *s, entry_walk *w, uint32_t *key, uint32_t *value)
+{
+    while (w->depth > 0 && !w->failed) {
+        uint32_t x = w->stack[--w->depth];
+        lf_str cls = lf_snapshot_class_name(s, s->object_class[x]);
+        if (cls.len > 2 && memcmp(cls.ptr + cls.len - 2, "[]", 2) == 0) {
+            /* a table: its slots from the last, so the walk lists the first first */
+            for (uint64_t e = lf_snapshot_edges_end(s, x); e > lf_snapshot_edges_begin(s, x); e--)
+                push(w, lf_edge_node(s->edge_target[e - 1]));
+            continue;
+        }
+        static const char *const links[] = {"right", "left", "next", "first"};
+        for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+            push(w, field_target(s, x, links[i]));
+        *key = field_target(s, x, "key");
+        if (*key == LF_NODE_NONE)
+            *key = field_target(s, x, "referent"); /* WeakHashMap$Entry */
+        *value = field_target(s, x, "value");
+        if (*value == LF_NODE_NONE)
+            *value = field_target(s, x, "val");
+        if (*key != LF_NODE_NONE || *value != LF_NODE_NONE)
+            return x;
+    }
+    return LF_NODE_NONE;
+}
+
+/* size, capacity and fill ratio rows. */
+static void summary_rows(const inspect_ctx *c, uint64_t size, uint64_t capacity)
+{
+    char text[64];
+    int n = snprintf(text, sizeof text, "%llu", (unsigned long long)size);
+    inspect_cells(c, "collection", UINT64_MAX, "size", 4, NULL, text, (size_t)n);
+    inspect_object(c, LF_NODE_NONE);
+    out_row_end(c->w);
+    if (capacity == 0)
+        return;
+    n = snprintf(text, sizeof text, "%llu", (unsigned long long)capacity);
+    inspect_cells(c, "collection", UINT64_MAX, "capacity", 8, NULL, text, (size_t)n);
+    inspect_object(c, LF_NODE_NONE);
+    out_row_end(c->w);
+    n = snprintf(text, sizeof text, "%.3f", (double)size / (double)capacity);
+    inspect_cells(c, "collection", UINT64_MAX, "fill_ratio", 10, NULL, text, (size_t)n);
+    inspect_object(c, LF_NODE_NONE);
+    out_row_end(c->w);
+}
+
+/* A key or value for a cell: its text (JVM: a String's or a boxed
+ * number's; V8: a string's or a number's), else "ID (class)", else `none`
+ * ("null", "undefined"). */
+static size_t object_text(const inspect_ctx *c, uint32_t node, const char *none, char *out, size_t size)
+{
+    const char *kind;
+    if (node == LF_NODE_NONE)
+        return (size_t)snprintf(out, size, "%s", none);
+    size_t n = c->s->format == LF_FORMAT_V8 ? inspect_v8_text(c, node, out, size, &kind)
+                                            : inspect_hprof_key_text(c, node, out, size);
+    if (n)
+        return n;
+    lf_str cls = lf_snapshot_object_label(c->s, node);
+    int k = snprintf(out, size, c->s->flags & LF_SNAP_IDS_AT ? "@%llu (%.*s)" : "0x%llx (%.*s)",
+                     (unsigned long long)lf_snapshot_object_id(c->s, node), (int)(cls.len > 200 ? 200 : cls.len),
+                     cls.ptr);
+    return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
+}
+
+/* The table's length: the map's capacity (0 when it cannot be read). */
+static uint64_t capacity_of(const inspect_ctx *c, uint32_t map)
+{
+    const struct hprof_lazy *l = lf_hprof_lazy(c->s);
+    uint32_t table = field_target(c->s, map, "table");
+    lf_jobject o;
+    lf_error err = {0};
+    if (!l || table == LF_NODE_NONE || lf_jobject_read(l, table, &o, &err) || o.kind != LF_J_OBJ_ARRAY)
+        return 0;
+    return o.length;
+}
+
+int inspect_collection(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    int keys_only;
+    uint32_t map = map_of(s, node, &keys_only);
+    if (map == LF_NODE_NONE)
+        return EXIT_OK;
+    entry_walk w = {NULL, 0, 0, NULL, 0};
+    push(&w, field_target(s, map, "table"));
+    push(&w, field_target(s, map, "root"));
+    uint64_t size = 0, shown = 0;
+    uint32_t key, value;
+    char text[4096];
+    /* counted first: the summary comes before the entries */
+    while (next_entry(s, &w, &key, &value) != LF_NODE_NONE)
+        size++;
+    summary_rows(c, size, capacity_of(c, map));
+    Word_t freed;
+    J1FA(freed, w.seen);
+    w.depth = 0;
+    push(&w, field_target(s, map, "table"));
+    push(&w, field_target(s, map, "root"));
+    for (; shown < c->elements && next_entry(s, &w, &key, &value) != LF_NODE_NONE; shown++) {
+        size_t k = object_text(c, key, "null", text, sizeof text);
+        size_t v = keys_only ? 0 : object_text(c, value, "null", c->cell, c->cell_cap);
+        inspect_cells(c, "entry", shown, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
+        inspect_object(c, keys_only ? key : value);
+        out_row_end(c->w);
+    }
+    int failed = w.failed;
+    J1FA(freed, w.seen);
+    (void)freed;
+    lf_big_free(w.stack);
+    if (failed) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    if (shown < size) {
+        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
+                 (unsigned long long)(size - shown));
+        inspect_note(c, text);
+    }
+    return EXIT_OK;
+}
+
+/* A slot number of a V8 table edge ("67"); -1 when the label is none. */
+static int64_t slot_of(const lf_snapshot *s, uint64_t e)
+{
+    uint8_t kind;
+    uint32_t label;
+    lf_snapshot_edge_info(s, e, &kind, &label);
+    if (kind == LF_EDGE_KIND_ELEMENT)
+        return label;
+    lf_str name = lf_snapshot_string(s, label);
+    int64_t slot = 0;
+    if (kind != LF_EDGE_KIND_INTERNAL || name.len == 0 || name.len > 9)
+        return -1;
+    for (size_t i = 0; i < name.len; i++) {
+        if (name.ptr[i] < '0' || name.ptr[i] > '9')
+            return -1;
+        slot = slot * 10 + (name.ptr[i] - '0');
+    }
+    return slot;
+}
+
+/* A Map's entry takes 3 slots (key, value, chain), so its key's slot number
+ * has one remainder by 3: the one of the slots whose next one is an edge
+ * too. A small integer key or value is no edge (V8 writes no node for it):
+ * a lone edge is a key when its slot has that remainder, else a value;
+ * -1 when no entry has both (then a lone edge is taken for a value). */
+static int key_remainder(const lf_snapshot *s, uint32_t table)
+{
+    uint64_t end = lf_snapshot_edges_end(s, table);
+    for (uint64_t e = lf_snapshot_edges_begin(s, table); e + 1 < end; e++) {
+        int64_t slot = slot_of(s, e);
+        if (slot >= 0 && slot_of(s, e + 1) == slot + 1)
+            return (int)(slot % 3);
+    }
+    return -1;
+}
+
+/* The entries of a V8 Map (keys_only 0) or Set in table's slots, the first
+ * `limit` as rows; returns how many there are. */
+static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, uint64_t limit)
+{
+    const lf_snapshot *s = c->s;
+    uint64_t end = lf_snapshot_edges_end(s, table), count = 0;
+    int remainder = keys_only ? 0 : key_remainder(s, table);
+    char text[4096];
+    for (uint64_t e = lf_snapshot_edges_begin(s, table); e < end; e++) {
+        int64_t slot = slot_of(s, e);
+        if (slot < 0)
+            continue;
+        uint32_t key = lf_edge_node(s->edge_target[e]), value = LF_NODE_NONE;
+        int key_is_number = 0, value_is_number = 0;
+        if (!keys_only && e + 1 < end && slot_of(s, e + 1) == slot + 1)
+            value = lf_edge_node(s->edge_target[++e]);
+        else if (!keys_only && (remainder < 0 || slot % 3 != remainder))
+            value = key, key = LF_NODE_NONE, key_is_number = 1;
+        else if (!keys_only)
+            value_is_number = 1;
+        if (count++ >= limit)
+            continue;
+        size_t k = key_is_number ? (size_t)snprintf(text, sizeof text, "(small integer)")
+                                 : object_text(c, key, "undefined", text, sizeof text);
+        size_t v = keys_only ? 0 : value_is_number ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
+                                                   : object_text(c, value, "undefined", c->cell, c->cell_cap);
+        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
+        inspect_object(c, keys_only ? key : value);
+        out_row_end(c->w);
+    }
+    return count;
+}
+
+int inspect_v8_collection(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
+    int keys_only = named(cls, "Set") || named(cls, "WeakSet");
+    if (!keys_only && !named(cls, "Map") && !named(cls, "WeakMap"))
+        return EXIT_OK;
+    uint32_t table = field_target_kind(s, node, "table");
+    if (table == LF_NODE_NONE)
+        return EXIT_OK; /* Map.prototype and the like */
+    uint64_t size = v8_entries(c, table, keys_only, 0);
+    summary_rows(c, size, 0);
+    v8_entries(c, table, keys_only, c->elements);
+    if (size > c->elements) {
+        char text[96];
+        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
+                 (unsigned long long)(size - c->elements));
+        inspect_note(c, text);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,132 @@
+/* inspect_rows.c - see inspect_rows.h: the cells every section shares and
+ * the rows of formats without values (.lfs, text graphs). */
+#include "inspect_rows.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/v8/v8_values.h"
+#include "../cli/cli.h"
+
+const out_column inspect_columns[INSPECT_COLUMNS] = {
+    {"section", OUT_STR}, {"index", OUT_U64}, {"name", OUT_STR}, {"kind", OUT_STR}, {"value", OUT_STR},
+    {"id", OUT_ID}, {"class", OUT_STR}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"location", OUT_STR_SOMETIMES},
+};
+
+void inspect_cells(const inspect_ctx *c, const char *section, uint64_t index, const char *name, size_t name_len,
+                   const char *kind, const char *value, size_t value_len)
+{
+    out_cstr(c->w, section);
+    if (index == UINT64_MAX)
+        out_null(c->w);
+    else
+        out_u64(c->w, index);
+    if (name)
+        out_str(c->w, name, name_len);
+    else
+        out_null(c->w);
+    if (kind)
+        out_cstr(c->w, kind);
+    else
+        out_null(c->w);
+    if (value)
+        out_str(c->w, value, value_len);
+    else
+        out_null(c->w);
+}
+
+void inspect_object(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    if (node >= s->object_count) {
+        for (int i = 0; i < 5; i++)
+            out_null(c->w);
+        return;
+    }
+    cli_write_id(c->w, s, node);
+    lf_str label = lf_snapshot_object_label(s, node);
+    out_str(c->w, label.ptr, label.len);
+    out_bytes(c->w, lf_snapshot_shallow(s, node));
+    if (lf_snapshot_has_retained(s) && s->idom && s->idom[node] != LF_NODE_NONE)
+        out_bytes(c->w, lf_snapshot_retained(s, node));
+    else
+        out_null(c->w);
+    cli_write_place(c->w, s, node, INSPECT_COLUMNS - 1);
+}
+
+void inspect_note(const inspect_ctx *c, const char *text)
+{
+    inspect_cells(c, "note", UINT64_MAX, NULL, 0, NULL, text, strlen(text));
+    inspect_object(c, LF_NODE_NONE);
+    out_row_end(c->w);
+}
+
+size_t inspect_escape(const char *in, size_t len, uint64_t cut, char *out, size_t size)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 8 < size; i++) {
+        unsigned char ch = (unsigned char)in[i];
+        if (ch >= 0x20 && ch != 0x7f && ch != '\\') {
+            out[o++] = (char)ch;
+            continue;
+        }
+        out[o++] = '\\';
+        if (ch == '\\' || ch == '\n' || ch == '\t' || ch == '\r')
+            out[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : ch == '\r' ? 'r' : '\\';
+        else
+            o += (size_t)snprintf(out + o, size - o, "x%02x", ch);
+    }
+    if (cut && o + 40 < size)
+        o += (size_t)snprintf(out + o, size - o, " [... %llu more chars]", (unsigned long long)cut);
+    if (o < size)
+        out[o] = 0;
+    return o;
+}
+
+static const char *kind_name(uint8_t kind)
+{
+    switch (kind) {
+    case LF_EDGE_KIND_FIELD: return "field";
+    case LF_EDGE_KIND_ELEMENT: return "element";
+    case LF_EDGE_KIND_INTERNAL: return "internal";
+    default: return NULL;
+    }
+}
+
+/* What the kind cell says of edge e: the source's own edge type when the
+ * snapshot kept it (a file converted from V8 says "property" where V8 did),
+ * else weak or the lf kind. */
+static const char *edge_kind_cell(const lf_snapshot *s, uint64_t e, uint8_t kind)
+{
+    uint8_t type;
+    if (s->source_format == LF_FORMAT_V8 && lf_snapshot_edge_types(s, e, e + 1, &type))
+        return lf_v8_edge_type_name(type);
+    return lf_edge_is_weak(s->edge_target[e]) ? "weak" : kind_name(kind);
+}
+
+int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    inspect_note(c, "this format has references only, no values");
+    uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node), shown = 0;
+    char label[4096];
+    for (uint64_t e = first; e < last; e++) {
+        uint8_t kind;
+        uint32_t raw;
+        lf_snapshot_edge_info(s, e, &kind, &raw);
+        if (kind == LF_EDGE_KIND_ELEMENT && shown++ >= c->elements)
+            continue;
+        size_t n = lf_snapshot_label_text(s, kind, raw, label, sizeof label);
+        const char *k = edge_kind_cell(s, e, kind);
+        inspect_cells(c, kind == LF_EDGE_KIND_ELEMENT ? "element" : "edge",
+                      kind == LF_EDGE_KIND_ELEMENT ? raw : UINT64_MAX, label, n, k, NULL, 0);
+        inspect_object(c, lf_edge_node(s->edge_target[e]));
+        out_row_end(c->w);
+    }
+    if (shown > c->elements) {
+        snprintf(label, sizeof label, "%llu more elements (--elements N or --all)",
+                 (unsigned long long)(shown - c->elements));
+        inspect_note(c, label);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,289 @@
+/* report_tree.c - the page's dominator tree: only its top, so the page stays
+ * small whatever the dump. Nodes are taken largest retained first among the
+ * children of the nodes already taken (best first from the top owners, with
+ * V8's synthetic levels skipped as `dominators` skips them); each node's
+ * children left out become one "more" node with their count and bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/analysis/collections.h"
+#include "../../core/analysis/domview.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/base/vec.h"
+#include "../cli/dom_roots.h"
+#include "report.h"
+#include "../../core/base/bigmem.h"
+
+#define NO_PARENT UINT32_MAX
+
+typedef struct tree_node {
+    uint32_t node;           /* node space; LF_NODE_NONE: the top or a "more" node */
+    uint32_t parent;         /* index in tree.out, NO_PARENT for the top */
+    uint32_t via;            /* top owners: the synthetic node above, or LF_NODE_NONE */
+    uint32_t kids, shown;    /* children in the dominator tree and how many were taken;
+                              * a "more" node: how many it stands for */
+    uint64_t retained, shown_retained;
+    uint32_t cls;            /* a "more" node of one class: its class, else LF_NODE_NONE */
+    int entries;             /* that class is the collection's own entries */
+} tree_node;
+
+/* The largest child of out[parent] not taken yet: the one at pos of
+ * [pos, end) (dominator-tree children and top rows are largest first). */
+typedef struct pending {
+    uint64_t retained;
+    uint32_t parent, pos, end;
+} pending;
+
+typedef struct tree {
+    const lf_snapshot *s;
+    lf_top_view view;
+    tree_node *out;
+    size_t count, cap;
+    pending *heap;
+    size_t heap_count, heap_cap;
+} tree;
+
+static int before(const pending *a, const pending *b)
+{
+    if (a->retained != b->retained)
+        return a->retained > b->retained;
+    return a->parent != b->parent ? a->parent < b->parent : a->pos < b->pos;
+}
+
+static int heap_push(tree *t, pending p)
+{
+    if (lf_vec_reserve((void **)&t->heap, &t->heap_cap, t->heap_count + 1, sizeof *t->heap))
+        return -1;
+    size_t i = t->heap_count++;
+    while (i > 0 && before(&p, &t->heap[(i - 1) / 2])) {
+        t->heap[i] = t->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    t->heap[i] = p;
+    return 0;
+}
+
+static pending heap_pop(tree *t)
+{
+    pending top = t->heap[0], last = t->heap[--t->heap_count];
+    size_t i = 0, n = t->heap_count;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&t->heap[c + 1], &t->heap[c]))
+            c++;
+        if (!before(&t->heap[c], &last))
+            break;
+        t->heap[i] = t->heap[c];
+        i = c;
+    }
+    if (n)
+        t->heap[i] = last;
+    return top;
+}
+
+static uint32_t kids_of(const lf_snapshot *s, uint32_t v, uint32_t *first)
+{
+    *first = s->domtree_offset[v];
+    return s->domtree_offset[v + 1] - *first;
+}
+
+/* The entry a top-view row stands for (the view is built without groups). */
+static const lf_top_entry *row_entry(const tree *t, uint32_t row)
+{
+    const lf_top_row *r = &t->view.row[row];
+    return &t->view.entry[r->count ? r->first : r->node];
+}
+
+static int add_node(tree *t, tree_node n)
+{
+    if (lf_vec_reserve((void **)&t->out, &t->cap, t->count + 1, sizeof *t->out))
+        return -1;
+    t->out[t->count++] = n;
+    return 0;
+}
+
+/* Takes the largest pending child; queues its next sibling and first child. */
+static int take_next(tree *t)
+{
+    const lf_snapshot *s = t->s;
+    pending p = heap_pop(t);
+    uint32_t v, via = LF_NODE_NONE, first;
+    if (p.parent == 0) {
+        const lf_top_entry *e = row_entry(t, p.pos);
+        v = e->node;
+        via = e->via;
+    } else {
+        v = s->domtree_child[p.pos];
+    }
+    uint32_t kids = kids_of(s, v, &first), at = (uint32_t)t->count;
+    t->out[p.parent].shown++;
+    t->out[p.parent].shown_retained += lf_snapshot_retained(s, v);
+    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, lf_snapshot_retained(s, v), 0, LF_NODE_NONE, 0}))
+        return -1;
+    if (p.pos + 1 < p.end) {
+        uint64_t next = p.parent == 0 ? t->view.row[p.pos + 1].retained
+                                      : lf_snapshot_retained(s, s->domtree_child[p.pos + 1]);
+        if (heap_push(t, (pending){next, p.parent, p.pos + 1, p.end}))
+            return -1;
+    }
+    uint64_t first_retained = kids ? lf_snapshot_retained(s, s->domtree_child[first]) : 0;
+    if (kids && heap_push(t, (pending){first_retained, at, first, first + kids}))
+        return -1;
+    return 0;
+}
+
+/* The children of out[i] not taken, by class (issue 32): below an array
+ * what the collection holds, through its entries and buckets ("29,990 x
+ * Session"); the largest GROUPS classes a node each, the rest one "more"
+ * node. Returns 0 or -1 (memory). */
+static int add_more_by_class(tree *t, size_t i)
+{
+    enum { GROUPS = 4 };
+    const lf_snapshot *s = t->s;
+    const tree_node *n = &t->out[i];
+    lf_collection_members m;
+    uint32_t first = s->domtree_offset[n->node] + n->shown, hidden = n->kids - n->shown;
+    if (lf_collection_members_below(s, s->domtree_child + first, hidden, lf_is_reference_array(s, n->node), &m) ||
+        lf_group_payload(s, &m, 0)) {
+        lf_collection_members_free(&m);
+        return -1;
+    }
+    uint64_t rest_count = 0, rest_retained = 0;
+    int rc = 0;
+    for (size_t g = 0; g < m.group_count && !rc; g++) {
+        const lf_class_group *c = &m.group[g];
+        if (g >= GROUPS) {
+            rest_count += c->count;
+            rest_retained += c->retained;
+            continue;
+        }
+        rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)c->count, 0, c->retained, 0,
+                                     c->cls, c->structure});
+    }
+    if (!rc && rest_count)
+        rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)rest_count, 0, rest_retained,
+                                     0, LF_NODE_NONE, 0});
+    lf_collection_members_free(&m);
+    return rc;
+}
+
+/* The "more" nodes of each node whose children were not all taken: by
+ * class below an object, one for the top level's rest. */
+static int add_more(tree *t)
+{
+    size_t taken = t->count;
+    for (size_t i = 0; i < taken; i++) {
+        const tree_node *n = &t->out[i];
+        if (n->shown == n->kids)
+            continue;
+        if (n->node != LF_NODE_NONE) {
+            if (add_more_by_class(t, i))
+                return -1;
+            continue;
+        }
+        tree_node more = {LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, n->kids - n->shown, 0,
+                          n->retained - n->shown_retained, 0, LF_NODE_NONE, 0};
+        if (add_node(t, more))
+            return -1;
+    }
+    return 0;
+}
+
+static int build(tree *t, uint32_t limit)
+{
+    const lf_snapshot *s = t->s;
+    if (lf_top_view_build(s, 1, 0, 0, 0, &t->view))
+        return -1;
+    uint64_t heap = 0;
+    for (size_t r = 0; r < t->view.row_count; r++)
+        heap += t->view.row[r].retained;
+    uint32_t rows = (uint32_t)t->view.row_count;
+    if (add_node(t, (tree_node){LF_NODE_NONE, NO_PARENT, LF_NODE_NONE, rows, 0, heap, 0, LF_NODE_NONE, 0}))
+        return -1;
+    if (rows && heap_push(t, (pending){t->view.row[0].retained, 0, 0, rows}))
+        return -1;
+    while (t->heap_count > 0 && t->count <= limit)
+        if (take_next(t))
+            return -1;
+    return add_more(t);
+}
+
+/* A top owner's field: the roots that name it, or the synthetic nodes
+ * above it (V8), as `dominators` writes them. */
+static void write_root_field(FILE *f, dom_roots *roots, const tree_node *n)
+{
+    char text[4096];
+    size_t len = dom_roots_text(roots, n->node, n->via, text, sizeof text);
+    report_json_cut(f, (lf_str){text, len}, REPORT_TREE_LABEL_MAX);
+}
+
+static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v)
+{
+    lf_holder hold = lf_holders_get(h, v);
+    char text[1024];
+    size_t len = hold.kind == LF_HOLDER_ROOT ? 0 : lf_snapshot_label_text(s, hold.kind, hold.label, text, sizeof text);
+    report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
+}
+
+/* [parent, label, field, shallow, retained, id, more]: more is the count a
+ * "more" node stands for, else 0. */
+static int write_rows(FILE *f, tree *t)
+{
+    const lf_snapshot *s = t->s;
+    lf_holders h;
+    lf_holders_init(&h, s);
+    dom_roots roots;
+    dom_roots_init(&roots, s);
+    for (size_t i = 0; i < t->count; i++)
+        if (t->out[i].parent == 0 && t->out[i].node != LF_NODE_NONE && t->out[i].via == LF_NODE_NONE)
+            dom_roots_expect(&roots, t->out[i].node);
+    for (size_t i = 0; i < t->count; i++) {
+        const tree_node *n = &t->out[i];
+        fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);
+        if (n->node == LF_NODE_NONE) {
+            char text[512];
+            lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
+            int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
+                      : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%u more", n->kids)
+                                               : snprintf(text, sizeof text, "%u x %.*s%s", n->kids,
+                                                          (int)(name.len > 300 ? 300 : name.len), name.ptr,
+                                                          n->entries ? " (entries)" : "");
+            len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
+            report_json_str(f, text, (size_t)len);
+            fprintf(f, ",\"\",null,%llu,null,%u]", (unsigned long long)n->retained,
+                    n->parent == NO_PARENT ? 0 : n->kids);
+            continue;
+        }
+        report_json_cut(f, lf_snapshot_object_label(s, n->node), REPORT_TREE_LABEL_MAX);
+        putc(',', f);
+        if (n->parent == 0)
+            write_root_field(f, &roots, n);
+        else
+            write_field(f, s, &h, n->node);
+        fprintf(f, ",%llu,%llu,", (unsigned long long)lf_snapshot_shallow(s, n->node),
+                (unsigned long long)n->retained);
+        report_json_id(f, s, n->node);
+        fputs(",0]", f);
+    }
+    int rc = dom_roots_failed(&roots) || lf_holders_failed(&h) ? -1 : 0;
+    dom_roots_free(&roots);
+    lf_holders_free(&h);
+    return rc;
+}
+
+int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
+{
+    tree t = {.s = s};
+    int rc = build(&t, nodes);
+    if (!rc) {
+        fprintf(f, "{\"limit\":%u,\"rows\":[", nodes);
+        rc = write_rows(f, &t);
+        fputs("]}", f);
+    }
+    lf_big_free(t.out);
+    lf_big_free(t.heap);
+    lf_top_view_free(&t.view);
+    return rc;
+}

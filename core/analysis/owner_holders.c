@@ -1,0 +1,180 @@
+/* owner_holders.c - see owner_holders.h. */
+#include "owner_holders.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/bigmem.h"
+#include "../base/vec.h"
+
+/* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
+ * a later walk through the same chain stops within that many steps, and
+ * the memo stays a small part of the nodes walked. */
+enum { MEMO_EVERY = 64, FILTER_MIN_BITS = 16 };
+
+void lf_owner_holders_init(lf_owner_holders *h)
+{
+    memset(h, 0, sizeof *h);
+}
+
+void lf_owner_holders_free(lf_owner_holders *h)
+{
+    Word_t freed;
+    JLFA(freed, h->index);
+    JLFA(freed, h->top_memo);
+    (void)freed;
+    lf_big_free(h->holder);
+    lf_big_free(h->count);
+    memset(h, 0, sizeof *h);
+}
+
+int lf_owner_holders_known(const lf_owner_holders *h, uint32_t owner)
+{
+    PWord_t slot;
+    JLG(slot, h->index, (Word_t)owner);
+    return slot != NULL;
+}
+
+size_t lf_owner_holders_get(const lf_owner_holders *h, uint32_t owner, const uint32_t **holders)
+{
+    PWord_t slot;
+    JLG(slot, h->index, (Word_t)owner);
+    *holders = slot ? h->holder[*slot - 1] : NULL;
+    return slot ? h->count[*slot - 1] : 0;
+}
+
+/* A row for owner, unless it has one. Returns 0 or -1 (memory). */
+static int add_row(lf_owner_holders *h, uint32_t owner)
+{
+    PWord_t slot;
+    JLI(slot, h->index, (Word_t)owner);
+    if (slot == PJERR)
+        return -1;
+    if (*slot)
+        return 0;
+    if (lf_vec_reserve((void **)&h->holder, &h->cap, h->rows + 1, sizeof *h->holder) ||
+        lf_vec_reserve((void **)&h->count, &h->count_cap, h->rows + 1, sizeof *h->count)) {
+        int deleted;
+        JLD(deleted, h->index, (Word_t)owner); /* no row: the owner stays unknown */
+        (void)deleted;
+        return -1;
+    }
+    h->count[h->rows] = 0;
+    *slot = ++h->rows;
+    return 0;
+}
+
+/* Adds holder to row, once. */
+static void add_holder(lf_owner_holders *h, size_t row, uint32_t holder)
+{
+    uint32_t k = h->count[row];
+    for (uint32_t i = 0; i < k && i < LF_OWNER_HOLDERS_MAX; i++)
+        if (h->holder[row][i] == holder)
+            return;
+    if (k < LF_OWNER_HOLDERS_MAX)
+        h->holder[row][k] = holder;
+    h->count[row] = k + 1;
+}
+
+/* The top owner above reachable node u: the dominator just below the
+ * super-root. Returns it, or LF_NODE_NONE (memory). */
+static uint32_t top_of(lf_owner_holders *h, const lf_snapshot *s, uint32_t u)
+{
+    uint32_t x = u;
+    size_t steps = 0;
+    PWord_t slot;
+    while (s->idom[x] != LF_NODE_SUPER) {
+        JLG(slot, h->top_memo, (Word_t)x);
+        if (slot) {
+            x = (uint32_t)*slot;
+            break;
+        }
+        x = s->idom[x];
+        steps++;
+    }
+    uint32_t y = u;
+    for (size_t i = 0; i < steps; i++, y = s->idom[y]) {
+        if (i % MEMO_EVERY)
+            continue;
+        JLI(slot, h->top_memo, (Word_t)y);
+        if (slot == PJERR)
+            return LF_NODE_NONE;
+        *slot = x;
+    }
+    return x;
+}
+
+typedef struct filter {
+    uint64_t *bit;
+    unsigned bits;    /* 2^bits bits */
+} filter;
+
+static uint32_t filter_slot(const filter *f, uint32_t node)
+{
+    return (uint32_t)(node * 0x9E3779B1u) >> (32 - f->bits);
+}
+
+/* A bit per hash of each owner: most edges point at no owner asked for,
+ * and this says so from a few KiB that stay in cache. */
+static int filter_make(filter *f, const uint32_t *owners, size_t count)
+{
+    f->bits = FILTER_MIN_BITS;
+    while (f->bits < 30 && ((size_t)1 << f->bits) < count * 8)
+        f->bits++;
+    f->bit = calloc(((size_t)1 << f->bits) / 64, sizeof *f->bit);
+    if (!f->bit)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t k = filter_slot(f, owners[i]);
+        f->bit[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+    return 0;
+}
+
+static int filter_has(const filter *f, uint32_t node)
+{
+    uint32_t k = filter_slot(f, node);
+    return (int)(f->bit[k / 64] >> (k % 64) & 1);
+}
+
+/* The edges of reachable objects into the owners of rows first_row and
+ * later: each such edge from outside the owner's tree names a holder. */
+static int scan_edges(lf_owner_holders *h, const lf_snapshot *s, const filter *f, size_t first_row)
+{
+    for (uint32_t u = 0; u < s->object_count; u++) {
+        if (s->idom[u] == LF_NODE_NONE)
+            continue;
+        uint32_t top = LF_NODE_NONE;
+        for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++) {
+            uint32_t t = s->edge_target[e];
+            if ((t & LF_EDGE_WEAK) || !filter_has(f, t))
+                continue;
+            PWord_t slot;
+            JLG(slot, h->index, (Word_t)t);
+            if (!slot || *slot - 1 < first_row)
+                continue;
+            if (top == LF_NODE_NONE && (top = top_of(h, s, u)) == LF_NODE_NONE)
+                return -1;
+            if (top != t)
+                add_holder(h, *slot - 1, top);
+        }
+    }
+    return 0;
+}
+
+int lf_owner_holders_find(lf_owner_holders *h, const lf_snapshot *s, const uint32_t *owners,
+                          size_t count)
+{
+    size_t first_row = h->rows;
+    for (size_t i = 0; i < count; i++)
+        if (s->idom[owners[i]] == LF_NODE_SUPER && add_row(h, owners[i]))
+            return -1;
+    if (h->rows == first_row)
+        return 0;
+    filter f;
+    if (filter_make(&f, owners, count))
+        return -1;
+    int rc = scan_edges(h, s, &f, first_row);
+    free(f.bit);
+    return rc;
+}

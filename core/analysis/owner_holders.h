@@ -1,0 +1,39 @@
+/* owner_holders.h - for top owners (children of the super-root) no root
+ * names: the other top owners whose objects hold them, so that the
+ * dominators listing and the report can name those owners' roots instead.
+ * One pass over the strong edges per set of owners asked for, memory for
+ * those owners only: a listing asks for the owners it shows, not for every
+ * top owner of the heap. No recursion: a walk up the dominators is a loop. */
+#ifndef LF_OWNER_HOLDERS_H
+#define LF_OWNER_HOLDERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <Judy.h>
+
+#include "../model/snapshot.h"
+
+enum { LF_OWNER_HOLDERS_MAX = 4 };
+
+typedef struct lf_owner_holders {
+    Pvoid_t index;                            /* JudyL: owner -> row + 1 */
+    uint32_t (*holder)[LF_OWNER_HOLDERS_MAX]; /* by row, in the order the edges name them */
+    uint32_t *count;                          /* by row; past the MAX counted, not kept */
+    size_t rows, cap, count_cap;
+    Pvoid_t top_memo;                         /* JudyL: node -> its top owner, some nodes walked */
+} lf_owner_holders;
+
+void lf_owner_holders_init(lf_owner_holders *h);
+/* Whether owner's holders have been looked for. */
+int lf_owner_holders_known(const lf_owner_holders *h, uint32_t owner);
+/* Looks for the holders of the top owners in owners[0 .. count) (idom: the
+ * super-root) not known yet, in one pass over the edges. 0 or -1 (memory). */
+int lf_owner_holders_find(lf_owner_holders *h, const lf_snapshot *s, const uint32_t *owners,
+                          size_t count);
+/* How many top owners hold owner; the first LF_OWNER_HOLDERS_MAX of them into
+ * *holders (NULL when none are known). */
+size_t lf_owner_holders_get(const lf_owner_holders *h, uint32_t owner, const uint32_t **holders);
+void lf_owner_holders_free(lf_owner_holders *h);
+
+#endif
