@@ -110,7 +110,9 @@ int cmd_dominators(int argc, char **argv)
     if (rc >= 0)
         return rc;
     lf_snapshot s;
-    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+    if ((rc = cli_open_analyzed(&ctx, path, &s)) == EXIT_OK)
+        cli_no_field_names_note(&ctx, path, &s);
+    if (rc)
         return rc;
     uint64_t min = 0;
     const char *min_arg = opt.min ? opt.min : opt.flat ? "0" : "0.1%";

@@ -237,6 +237,10 @@ static void dump_rows(info_rows *r, const lf_snapshot *s, const info_sums *sum, 
     row_u64(r, "dangling_references", s->stats.dangling_edges);
     row_u64(r, "dangling_roots", s->stats.dangling_roots);
     row_u64(r, "warnings", s->stats.warnings);
+    if (s->reader_note[0])
+        row_str(r, "note", s->reader_note, strlen(s->reader_note));
+    if (s->flags & LF_SNAP_NO_FIELD_NAMES)
+        row_str(r, "field_names", "none in this format", 19);
     const char *ids = (s->flags & LF_SNAP_IDS_STABLE) ? "stable" : "addresses";
     row_str(r, "object_ids", ids, strlen(ids));
     const char *how = stored ? "stored" : "computed";

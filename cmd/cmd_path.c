@@ -563,6 +563,8 @@ static int open_for_paths(cli_context *ctx, const path_state *opt, char **pos, i
         lf_snapshot_free(s);
         rc = EXIT_INPUT;
     }
+    if (!rc)
+        cli_no_field_names_note(ctx, pos[0], s);
     return rc;
 }
 

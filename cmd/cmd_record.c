@@ -1,6 +1,7 @@
-/* cmd_record.c - `leakfind record`: snapshots of an unmodified OCaml program.
+/* cmd_record.c - `leakfind record`: snapshots of an unmodified OCaml or .NET
+ * program. A .NET program is dumped from outside (cmd/record/record_dotnet.c).
  *
- * The program runs with the OCaml agent preloaded (build/leakfind-agent.so, or
+ * An OCaml program runs with the OCaml agent preloaded (build/leakfind-agent.so, or
  * PREFIX/lib/leakfind/ once installed). The agent binds to the runtime's
  * symbols, so the program must export them; that, and that it is OCaml 4
  * native code at all, is checked before it starts. The program's exit status
@@ -19,25 +20,33 @@
 #include "../core/input/elf_probe.h"
 #include "cli/cli.h"
 #include "commands.h"
+#include "record/record_dotnet.h"
 
 static const char record_help[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
+    "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
+    "                       [--max-snapshots N] [--max-bytes SIZE] -- dotnet APP.dll [ARGS...]\n"
     "\n"
     "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
-    "library (docs/OCAML.md). Exit status: the program's. TERM, HUP, INT and QUIT\n"
-    "sent to leakfind are passed on to the program.\n"
+    "library (docs/OCAML.md). A .NET program (dotnet APP.dll, or its apphost)\n"
+    "runs as it is, and leakfind writes PREFIX.1.gcdump, ... with dotnet-gcdump\n"
+    "(on PATH or in ~/.dotnet/tools; docs/DOTNET.md). Exit status: the\n"
+    "program's. TERM, HUP, INT and QUIT sent to leakfind are passed on to the\n"
+    "program.\n"
     "\n"
     "Options:\n"
-    "  --every-major N    a snapshot at the end of every Nth major GC cycle\n"
+    "  --every-major N    a snapshot at the end of every Nth major GC cycle (OCaml)\n"
+    "  --every SECONDS    a dump every SECONDS seconds (.NET)\n"
     "  --signal SIG       a snapshot each time SIG reaches the program or leakfind\n"
     "                     (USR1, USR2 or a number; default USR1 when no\n"
-    "                     --every-major is given)\n"
-    "  --sample RATE      sample allocations with Gc.Memprof from the start, RATE\n"
-    "                     samples per word (e.g. 1e-4): the snapshots then give\n"
+    "                     --every-major or --every is given; .NET: leakfind only,\n"
+    "                     the program never sees it)\n"
+    "  --sample RATE      (OCaml) sample allocations with Gc.Memprof from the\n"
+    "                     start, RATE samples per word (e.g. 1e-4): the snapshots then give\n"
     "                     the allocation sites of the sampled blocks still alive\n"
     "                     (leakfind sites); file and line need a program built\n"
     "                     with -g\n"
@@ -49,9 +58,10 @@ static const char record_help[] =
     "                     stderr\n"
     "\n" GLOBAL_OPTIONS_HELP;
 
-enum { OPT_EVERY, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT, OPT_MAX_SNAPSHOTS, OPT_MAX_BYTES };
+enum { OPT_EVERY, OPT_EVERY_SECONDS, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT, OPT_MAX_SNAPSHOTS, OPT_MAX_BYTES };
 static const cli_option record_options[] = {
     {"every-major", 0, 1, OPT_EVERY},
+    {"every", 0, 1, OPT_EVERY_SECONDS},
     {"signal", 0, 1, OPT_SIGNAL},
     {"sample", 0, 1, OPT_SAMPLE},
     {"output", 'o', 1, OPT_OUTPUT},
@@ -62,6 +72,7 @@ static const cli_option record_options[] = {
 
 typedef struct record_state {
     long every;
+    long every_seconds;
     int signo;
     double sample_rate; /* samples per word; 0: no sampling */
     const char *prefix;
@@ -90,6 +101,10 @@ static int on_option(cli_context *ctx, void *state, int id, const char *arg)
         r->every = strtol(arg, &end, 10);
         if (!*arg || *end || r->every < 1 || r->every > 1000000)
             return cli_usage_error(ctx, "--every-major takes a number from 1 to 1000000");
+    } else if (id == OPT_EVERY_SECONDS) {
+        r->every_seconds = strtol(arg, &end, 10);
+        if (!*arg || *end || r->every_seconds < 1 || r->every_seconds > 86400)
+            return cli_usage_error(ctx, "--every takes a number of seconds from 1 to 86400, not '%s'", arg);
     } else if (id == OPT_SIGNAL) {
         r->signo = signal_number(arg);
         if (r->signo < 0)
@@ -282,10 +297,40 @@ static int run_program(char **argv, const char *file, int signo)
     return WEXITSTATUS(status);
 }
 
+/* The dump prefix of `dotnet app.dll`: "app"; of an apphost: its name. */
+static void dotnet_prefix(char **argv, char *out, size_t len)
+{
+    char copy[PATH_MAX];
+    for (char **a = argv + 1; *a; a++) {
+        size_t n = strlen(*a);
+        if (n > 4 && strcmp(*a + n - 4, ".dll") == 0) {
+            snprintf(copy, sizeof copy, "%.*s", (int)(n - 4), *a);
+            snprintf(out, len, "%s", basename(copy));
+            return;
+        }
+    }
+    snprintf(copy, sizeof copy, "%s", argv[0]);
+    snprintf(out, len, "%s", basename(copy));
+}
+
+static int record_dotnet_program(cli_context *ctx, const record_state *r, char **argv, const char *file)
+{
+    if (r->every || r->sample_rate > 0)
+        return cli_usage_error(ctx, "'%s' is a .NET program: --every-major and --sample are for OCaml "
+                               "programs (a .NET program takes --every SECONDS)", argv[0]);
+    char prefix[PATH_MAX];
+    dotnet_prefix(argv, prefix, sizeof prefix);
+    record_dotnet o = {r->prefix ? r->prefix : prefix, r->signo, r->every_seconds, r->max_snapshots,
+                       r->max_bytes, ctx->quiet};
+    if (!o.signo && !o.every_seconds)
+        o.signo = SIGUSR1;
+    return record_dotnet_run(argv, file, &o);
+}
+
 int cmd_record(int argc, char **argv)
 {
     cli_context ctx = {.command = "record"};
-    record_state r = {0, 0, 0, NULL, 0, 0};
+    record_state r = {0, 0, 0, 0, NULL, 0, 0};
     int dashes = 1;
     while (dashes < argc && strcmp(argv[dashes], "--") != 0)
         dashes++;
@@ -304,6 +349,10 @@ int cmd_record(int argc, char **argv)
         cli_message("error", "'%s': no such program (or not executable)", argv[dashes + 1]);
         return EXIT_USAGE;
     }
+    if (record_is_dotnet(file))
+        return record_dotnet_program(&ctx, &r, argv + dashes + 1, file);
+    if (r.every_seconds)
+        return cli_usage_error(&ctx, "--every is for .NET programs; an OCaml program takes --every-major");
     if ((rc = check_program(file)))
         return rc;
     if (find_agent(agent, sizeof agent)) {

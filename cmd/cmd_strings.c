@@ -129,8 +129,12 @@ int cmd_strings(int argc, char **argv)
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;
     if (!lf_strings_readable(&s)) {
-        cli_message("error", "'%s' keeps no string texts: strings needs the HPROF dump or the V8 snapshot "
-                    "itself (not an .lfs, a cache or an OCaml snapshot)", path);
+        if (s.source_format == LF_FORMAT_GCDUMP)
+            cli_message("error", "'%s' keeps no string texts: a .gcdump records each string's size, not its "
+                        "characters", path);
+        else
+            cli_message("error", "'%s' keeps no string texts: strings needs the HPROF dump or the V8 snapshot "
+                        "itself (not an .lfs, a cache or an OCaml snapshot)", path);
         lf_snapshot_free(&s);
         return EXIT_USAGE;
     }

@@ -32,3 +32,13 @@ if command -v npm >/dev/null 2>&1 && [ ! -d "$report_tests/node_modules/puppetee
     (cd "$report_tests" && npm ci --no-audit --no-fund --silent) ||
         echo "leakfind setup: npm ci in tests/report failed: the report page tests will be skipped"
 fi
+
+# `leakfind record` on a .NET program takes its dumps with dotnet-gcdump
+# (tests/dotnet/run.sh). Best effort, where the .NET SDK is installed:
+# without the tool that check says skipped; leakfind itself needs no .NET.
+if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-gcdump >/dev/null 2>&1 &&
+    [ ! -x "$HOME/.dotnet/tools/dotnet-gcdump" ]; then
+    echo "leakfind setup: installing dotnet-gcdump (dotnet tool install -g)"
+    dotnet tool install -g dotnet-gcdump >/dev/null 2>&1 ||
+        echo "leakfind setup: could not install dotnet-gcdump: the .NET record checks will be skipped"
+fi

@@ -466,6 +466,8 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
     if (!ctx->quiet && (s->flags & LF_SNAP_PARTIAL))
         cli_partial_warning(path, s);
     cli_dangling_message(ctx, path, s);
+    if (!ctx->quiet && s->reader_note[0])
+        cli_message("warning", "'%s': %s", path, s->reader_note);
     /* what the VM always writes is no damage, even with --strict */
     uint64_t unexpected = s->stats.dangling_edges - s->stats.dangling_expected;
     if (ctx->strict && (unexpected || s->stats.dangling_roots || s->stats.warnings)) {
@@ -648,7 +650,7 @@ void cli_write_holder_root(out_writer *w, const lf_snapshot *s, lf_holder h)
         out_null(w);
 }
 
-void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
+void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h, uint32_t node)
 {
     if (h.kind == LF_HOLDER_ROOT) { /* the root has its own column (cli_write_holder_root) */
         out_str(w, "", 0);
@@ -656,6 +658,12 @@ void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h)
     }
     char buf[4200];
     size_t n = lf_snapshot_label_text(s, h.kind, h.label, buf, sizeof buf);
+    /* a field the format does not name (.gcdump), where there is an edge */
+    if (n == 0 && (s->flags & LF_SNAP_NO_FIELD_NAMES) && node < s->object_count &&
+        s->idom[node] < s->object_count && lf_snapshot_find_edge(s, s->idom[node], node) != UINT64_MAX) {
+        out_str(w, "?", 1);
+        return;
+    }
     out_str(w, buf, n);
 }
 
@@ -670,7 +678,17 @@ void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const 
     p = p < 64 ? p : 64;
     memcpy(buf, weak_prefix, p);
     size_t n = lf_snapshot_label_text(s, a.kind, a.label, buf + p, sizeof buf - p);
+    if (n == 0 && (s->flags & LF_SNAP_NO_FIELD_NAMES) && sizeof buf - p > 1) {
+        buf[p] = '?'; /* a field the format does not name (.gcdump), not an empty one */
+        n = 1;
+    }
     out_str(w, buf, p + n);
+}
+
+void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s)
+{
+    if (!ctx->quiet && (s->flags & LF_SNAP_NO_FIELD_NAMES))
+        cli_message("note", "'%s': a .gcdump records no field names: the field column says '?'", path);
 }
 
 int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,

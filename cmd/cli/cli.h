@@ -122,9 +122,13 @@ void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col
 /* A hop's label ("next", "[3]") from a batch answer (edge_batch.h), after
  * prefix when the edge is weak; empty when there is no such edge. */
 void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix);
+/* For commands with a field column: a note that the format names no fields
+ * (LF_SNAP_NO_FIELD_NAMES), once, unless --quiet. */
+void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s);
 /* How node's dominator holds it: the edge's label; empty for a top-level
- * node, whose root goes to the `root` column (cli_write_holder_root). */
-void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h);
+ * node, whose root goes to the `root` column (cli_write_holder_root); '?'
+ * for an edge of a format that names none. */
+void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h, uint32_t node);
 /* The `root` column: "static field X.y" for a node a root holds, else null. */
 void cli_write_holder_root(out_writer *w, const lf_snapshot *s, lf_holder h);
 /* Root r as "kind name": "static field X.y", "thread main". */

@@ -50,7 +50,7 @@ static void write_row(out_writer *w, const lf_snapshot *s, const flat_row *r, do
     out_bytes(w, r->retained);
     out_pct(w, 100.0 * (double)r->retained / heap);
     out_str(w, r->label.ptr, r->label.len);
-    cli_write_holder(w, s, r->holder);
+    cli_write_holder(w, s, r->holder, r->node);
     out_null(w); /* hidden */
     out_null(w); /* group */
     cli_write_holder_root(w, s, r->holder);

@@ -147,7 +147,7 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
         dom_roots_write(&k->roots, k->w, top->node, top->via);
     } else {
         lf_holder h = lf_holders_get(&k->holders, v);
-        cli_write_holder(k->w, s, h);
+        cli_write_holder(k->w, s, h, v);
         if (h.kind == LF_HOLDER_ROOT) { /* --root on a rooted object */
             out_null(k->w);
             out_null(k->w);

@@ -107,7 +107,9 @@ static const char *edge_kind_cell(const lf_snapshot *s, uint64_t e, uint8_t kind
 int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
-    inspect_note(c, "this format has references only, no values");
+    inspect_note(c, (s->flags & LF_SNAP_NO_FIELD_NAMES)
+                        ? "a .gcdump records references only: no field names, no values"
+                        : "this format has references only, no values");
     uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node), shown = 0;
     char label[4096];
     for (uint64_t e = first; e < last; e++) {

@@ -115,7 +115,38 @@ check_bad_input() {
     bad_file version8.gcdump "unsupported .gcdump at offset 24 (0x18): GCHeapDump version 8: versions 9 and 10 are read (what dotnet-gcdump, dotnet-monitor and PerfView write)"
 }
 
+# leakfind record on a .NET program, when the SDK and dotnet-gcdump are here:
+# Leaky's timed mode leaks for 3 s; a dump every second, and one on SIGUSR1.
+check_record() {
+    tool=$(command -v dotnet-gcdump || echo "$HOME/.dotnet/tools/dotnet-gcdump")
+    if ! command -v dotnet >/dev/null 2>&1 || [ ! -x "$tool" ]; then
+        ok "record on .NET: skipped (no dotnet SDK or dotnet-gcdump; tests/setup.sh installs the tool)"
+        return
+    fi
+    if ! dotnet build -nologo -v q -c Release -o "$work/leaky" "$top/fixtures/dotnet/Leaky" >"$work/build.log" 2>&1; then
+        bad "record on .NET: Leaky builds" "$(tail -3 "$work/build.log")"
+        return
+    fi
+    rm -rf "$top/fixtures/dotnet/Leaky/obj" "$top/fixtures/dotnet/Leaky/bin"
+    (cd "$work" && "$lf" record -q --every 1 -o every -- dotnet "$work/leaky/Leaky.dll" timed 3500)
+    expect "record --every 1 on a .NET program: its exit status" 0 $?
+    n=$(ls "$work"/every.*.gcdump 2>/dev/null | wc -l | tr -d ' ')
+    expect "record --every 1: a dump a second, each a .gcdump leakfind reads" "yes" \
+        "$([ "$n" -ge 2 ] && for f in "$work"/every.*.gcdump; do "$lf" info "$f" >/dev/null 2>&1 || exit 1; done && echo yes)"
+    last=$(ls "$work"/every.*.gcdump | sort -t. -k2 -n | tail -1)
+    expect "record --every 1: the leak is in the dumps" "static field Changed" \
+        "$("$lf" path "$last" --class Acme.Listener --top 1 --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $10 }')"
+    (cd "$work" && "$lf" record -q -o sig -- dotnet "$work/leaky/Leaky.dll" timed 3000) &
+    rec=$!
+    sleep 1.5
+    kill -USR1 "$rec"
+    wait "$rec"
+    expect "record on SIGUSR1: one dump, the program goes on to its end" "0 1" \
+        "$? $(ls "$work"/sig.*.gcdump 2>/dev/null | wc -l | tr -d ' ')"
+}
+
 check_reference
+check_record
 check_trend
 check_owners
 check_report_counts
