@@ -150,10 +150,14 @@ static void note_retained_below_shallow(const cli_context *ctx, const lf_snapsho
     char more[48] = "";
     if (below > 1)
         snprintf(more, sizeof more, " (and %u more class%s)", below - 1, below == 2 ? "" : "es");
+    /* a .gcdump's unreachable objects are no garbage: the runtime reports
+     * objects of its frozen heap (string literals, types) that no root holds */
+    const char *why = s->source_format == LF_FORMAT_GCDUMP ? "reported, held by no root the runtime names"
+                                                           : "garbage not collected yet";
     cli_message("note", "retained is below shallow for %.*s%s: count and shallow include unreachable "
-                "instances (%llu %.*s: garbage not collected yet), retained only what is reachable",
+                "instances (%llu %.*s: %s), retained only what is reachable",
                 (int)name.len, name.ptr, more, (unsigned long long)t->unreachable_count[first],
-                (int)name.len, name.ptr);
+                (int)name.len, name.ptr, why);
 }
 
 /* The loader column of a class row: empty (JSON null) without loaders,

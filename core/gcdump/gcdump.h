@@ -8,6 +8,8 @@
 
 /* True when the bytes start as a .gcdump does ("!FastSerialization.1"). */
 int lf_gcdump_detect(const uint8_t *head, uint64_t len);
+/* The snapshot reads its objects' ids (addresses) from data, which must
+ * stay mapped as long as it lives (lf_open keeps the mapping with it). */
 int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progress, lf_snapshot *out,
                     lf_error *err);
 

@@ -206,18 +206,54 @@ static int add_objects(gc_build *x, const lf_progress *progress)
     return 0;
 }
 
-/* Last: the objects' ids become their addresses. */
-static int name_by_address(gc_build *x)
+/* ---- ids: the objects' addresses, read back from the mapped dump */
+
+typedef struct gc_lazy {
+    lf_lazy_fields fields;
+    const uint8_t *address; /* the dump's address table, node_count LE u64 */
+    gc_ranks ranks;
+} gc_lazy;
+
+/* Object number -> node index: the number plus the non-object nodes before
+ * it; not_object[j] - j objects come before the j-th of those. */
+static uint64_t lazy_address(const void *ctx, uint32_t object)
 {
-    size_t skip = 0;
-    for (uint32_t i = 0; i < x->g->node_count; i++) {
-        if (skip < x->ranks.count && x->ranks.not_object[skip] == i) {
-            skip++;
-            continue;
-        }
-        if (lf_builder_rename(x->b, i - (uint32_t)skip, gc_node_address(x->g, i)))
-            return lf_fail(x->err, LF_ERR_SYSTEM, "the .gcdump objects' addresses");
+    const gc_lazy *l = ctx;
+    size_t lo = 0, hi = l->ranks.count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->ranks.not_object[mid] - mid <= object)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    const uint8_t *p = l->address + ((size_t)object + lo) * 8;
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Never called while the snapshot has its label arrays; all plain. */
+static void lazy_plain_edges(const void *ctx, const lf_snapshot *s, uint32_t node, uint64_t end, uint8_t *kind,
+                             uint32_t *label)
+{
+    (void)ctx;
+    uint64_t first = lf_snapshot_edges_begin(s, node);
+    memset(kind, 0, end - first);
+    memset(label, 0, (end - first) * sizeof *label);
+}
+
+static int attach_addresses(gc_build *x, lf_snapshot *out)
+{
+    gc_lazy *l = lf_snapshot_own(out, calloc(1, sizeof *l));
+    if (!l || (x->ranks.not_object && !lf_snapshot_own(out, x->ranks.not_object)))
+        return lf_fail_nomem(x->err, "the .gcdump addresses");
+    l->address = x->g->address;
+    l->ranks = x->ranks;
+    x->ranks.not_object = NULL; /* the snapshot's now */
+    l->fields = (lf_lazy_fields){.ctx = l, .object_id = lazy_address, .node_edges = lazy_plain_edges};
+    out->lazy = &l->fields;
     return 0;
 }
 
@@ -233,7 +269,7 @@ static int build(gc_build *x, const lf_progress *progress)
                           (long long)x->g->total_size, (long long)node_bytes);
     if (lf_builder_reserve(x->b, objects, references))
         return lf_fail_nomem(x->err, "the .gcdump objects");
-    return add_objects(x, progress) || gc_roots_add(x->g, x->b, &x->ranks, x->err) || name_by_address(x) ? -1 : 0;
+    return add_objects(x, progress) || gc_roots_add(x->g, x->b, &x->ranks, x->err) ? -1 : 0;
 }
 
 int gc_model_build(const gc_graph *g, const lf_progress *progress, lf_snapshot *out, lf_error *err)
@@ -241,11 +277,21 @@ int gc_model_build(const gc_graph *g, const lf_progress *progress, lf_snapshot *
     gc_build x = {g, lf_builder_new(), NULL, {NULL, 0, 0}, err};
     int rc = !x.b ? lf_fail_nomem(err, "the snapshot builder") : build(&x, progress);
     free(x.class_of_type);
-    free(x.ranks.not_object);
     if (rc) {
+        free(x.ranks.not_object);
         lf_builder_free(x.b);
         return -1;
     }
     lf_builder_set_flags(x.b, LF_SNAP_NO_FIELD_NAMES);
-    return lf_builder_finish(x.b, out, err);
+    lf_builder_ids_elsewhere(x.b);
+    if (lf_builder_finish(x.b, out, err)) {
+        free(x.ranks.not_object);
+        return -1;
+    }
+    if (attach_addresses(&x, out)) {
+        free(x.ranks.not_object);
+        lf_snapshot_free(out);
+        return -1;
+    }
+    return 0;
 }

@@ -96,8 +96,8 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
         if (!out->stats.cut_at) /* the inflated part ended on a record boundary */
             out->stats.cut_at = f.size;
     }
-    if (rc == 0 && (fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8)) {
-        /* the snapshot reads labels (and JVM ids) from the dump (lf_lazy_fields) */
+    if (rc == 0 && (fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8 || fmt == LF_FORMAT_GCDUMP)) {
+        /* the snapshot reads labels (JVM ids, .NET addresses) from the dump (lf_lazy_fields) */
         lf_file_release_pages(&f);
         out->map = f.map;
         out->map_size = (size_t)f.size;

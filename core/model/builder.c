@@ -42,7 +42,7 @@ struct lf_builder {
      * the OCaml agent gives them), ids need no table; the first other id
      * puts the ones so far into it. */
     int ids_dense;
-    int renamed; /* lf_builder_rename was called: the records are complete */
+    int ids_elsewhere; /* lf_builder_ids_elsewhere: the snapshot gets no id array */
     uint64_t expected_objects;
     uint64_t *object_id;
     uint32_t *object_shallow;       /* narrow sizes, the big ones in shallow_big */
@@ -192,8 +192,6 @@ static int leave_dense_ids(lf_builder *b)
 
 int lf_builder_object(lf_builder *b, uint64_t id, uint32_t class_index, uint64_t shallow)
 {
-    if (b->renamed)
-        return LF_BUILDER_BAD_INDEX;
     if (b->object_count >= LF_NODE_MAX)
         return LF_BUILDER_TOO_MANY;
     if (class_index >= b->class_count)
@@ -235,13 +233,16 @@ int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges)
         objects = LF_NODE_MAX;
     b->expected_objects = objects;
     size_t o = (size_t)objects, e = (size_t)edges;
+    /* the arrays the snapshot keeps (sizes, classes, the edges' targets,
+     * packed into edge_to_id) are results from the start: in the result
+     * store's files when it is on, not in the analysis' anonymous memory */
     if ((o && (lf_vec_reserve((void **)&b->object_id, &b->object_cap, o, sizeof(uint64_t)) ||
-               lf_vec_reserve((void **)&b->object_shallow, &b->object_cap_shallow, o,
-                              sizeof(uint32_t)) ||
-               lf_vec_reserve((void **)&b->object_class, &b->object_cap_class, o,
-                              sizeof(uint32_t)) ||
+               lf_vec_reserve_result((void **)&b->object_shallow, &b->object_cap_shallow, o,
+                                     sizeof(uint32_t)) ||
+               lf_vec_reserve_result((void **)&b->object_class, &b->object_cap_class, o,
+                                     sizeof(uint32_t)) ||
                (!b->ids_dense && lf_idmap_reserve(&b->node_by_id, objects)))) ||
-        (e && (lf_vec_reserve((void **)&b->edge_to_id, &b->edge_cap_to, e, sizeof *b->edge_to_id) ||
+        (e && (lf_vec_reserve_result((void **)&b->edge_to_id, &b->edge_cap_to, e, sizeof *b->edge_to_id) ||
                lf_vec_reserve((void **)&b->edge_from, &b->edge_cap_from, e, sizeof *b->edge_from) ||
                lf_vec_reserve((void **)&b->edge_label, &b->edge_cap_label, e,
                               sizeof *b->edge_label) ||
@@ -269,8 +270,6 @@ static int label_edges_so_far(lf_builder *b)
 int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, lf_edge_kind kind,
                     uint32_t label)
 {
-    if (b->renamed)
-        return LF_BUILDER_BAD_INDEX;
     if ((kind == LF_EDGE_KIND_FIELD || kind == LF_EDGE_KIND_INTERNAL) &&
         label >= b->strings.count)
         return LF_BUILDER_BAD_INDEX;
@@ -308,19 +307,13 @@ int lf_builder_edge(lf_builder *b, uint64_t from_id, uint64_t to_id, int weak, l
     return LF_BUILDER_OK;
 }
 
-int lf_builder_rename(lf_builder *b, uint32_t node, uint64_t id)
+void lf_builder_ids_elsewhere(lf_builder *b)
 {
-    if (!b->ids_dense || node >= b->object_count)
-        return LF_BUILDER_BAD_INDEX;
-    b->renamed = 1;
-    b->object_id[node] = id;
-    return LF_BUILDER_OK;
+    b->ids_elsewhere = 1;
 }
 
 int lf_builder_root(lf_builder *b, uint64_t id, uint32_t kind_string, uint32_t name_string)
 {
-    if (b->renamed)
-        return LF_BUILDER_BAD_INDEX;
     if (kind_string >= b->strings.count || name_string >= b->strings.count)
         return LF_BUILDER_BAD_INDEX;
     if (lf_vec_reserve((void **)&b->root, &b->root_cap, b->root_count + 1, sizeof *b->root))
@@ -556,7 +549,12 @@ int lf_builder_finish(lf_builder *b, lf_snapshot *out, lf_error *err)
     if (!b->class_name &&
         lf_vec_reserve((void **)&b->class_name, &b->class_cap, 1, sizeof *b->class_name))
         goto nomem;
-    out->object_id = lf_snapshot_own(out, b->object_id);
+    if (b->ids_elsewhere && b->ids_dense) { /* the reader gives the ids (lf_lazy_fields) */
+        lf_big_free(b->object_id);
+        b->object_id = NULL;
+    } else {
+        out->object_id = lf_snapshot_own(out, b->object_id);
+    }
     out->object_shallow = lf_sizes_of(lf_snapshot_own(out, b->object_shallow), &b->shallow_big);
     lf_snapshot_own(out, b->shallow_big.entry); /* in node order already: nodes are made in order */
     b->shallow_big = (lf_size_table){0};

@@ -38,10 +38,11 @@ int lf_builder_object_site(lf_builder *b, uint64_t id, uint32_t site, uint32_t s
 /* The dump samples allocations at this rate (samples per word); 0: records all. */
 void lf_builder_set_sample_rate(lf_builder *b, double samples_per_word);
 /* For a reader that numbers its objects itself (ids 0, 1, 2... in order,
- * the references and roots given by number) and knows their real ids (an
- * address) by number: node's id becomes id. Called once every object,
- * reference and root is in; none may follow. */
-int lf_builder_rename(lf_builder *b, uint32_t node, uint64_t id);
+ * the references and roots given by number) and reads their real ids (an
+ * address) back from the dump it keeps mapped: the snapshot gets no id
+ * array (8 bytes an object), and the reader sets lf_lazy_fields.object_id
+ * after lf_builder_finish. */
+void lf_builder_ids_elsewhere(lf_builder *b);
 /* A hint: room for about this many objects and edges, so that big inputs
  * do not grow the arrays and the id map step by step (more may follow). */
 int lf_builder_reserve(lf_builder *b, uint64_t objects, uint64_t edges);

@@ -151,7 +151,37 @@ check_record() {
         "$? $([ -f "$work/sig.1.gcdump" ] && "$lf" info "$work/sig.1.gcdump" >/dev/null 2>&1 && echo yes)"
 }
 
+# Every command on a .gcdump; diff's new instances by class follow from
+# Leaky (100 operations between leaky.2 and leaky.3: 100 of each type).
+check_commands() {
+    c="$work/cmds"
+    mkdir -p "$c" && cp "$d/leaky.3.gcdump" "$c/l3.gcdump"
+    failed=""
+    for cmd in "info" "classes" "dominators --top 3" "dominators --flat --top 3" "roots" "roots --by-kind" \
+        "path --class Acme.Session --top 1" "suspects" "strings --largest 1"; do
+        "$lf" $cmd "$c/l3.gcdump" >"$c/out" 2>/dev/null
+        rc=$?
+        case "$cmd:$rc" in strings*:2) ;; *:0) [ -s "$c/out" ] || failed="$failed [$cmd: no output]" ;;
+            *) failed="$failed [$cmd: exit $rc]" ;; esac
+    done
+    "$lf" inspect "$c/l3.gcdump" "$("$lf" roots "$c/l3.gcdump" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $1 }')" \
+        >/dev/null 2>&1 || failed="$failed [inspect]"
+    "$lf" report "$c/l3.gcdump" "$d/leaky.1.gcdump" "$d/leaky.2.gcdump" -o "$c/r.html" 2>/dev/null &&
+        [ -s "$c/r.html" ] || failed="$failed [report]"
+    "$lf" convert "$c/l3.gcdump" -o "$c/l3.lfs" 2>/dev/null &&
+        [ "$("$lf" info "$c/l3.lfs" --format tsv 2>/dev/null | awk -F'\t' '$1 == "source_format" { print $2 }')" = gcdump ] ||
+        failed="$failed [convert]"
+    "$lf" classes "$c/l3.gcdump" --cache >/dev/null 2>&1 && [ -f "$c/l3.gcdump.leakfind-cache" ] &&
+        "$lf" classes "$c/l3.gcdump" --cache >/dev/null 2>&1 || failed="$failed [--cache]"
+    expect "every command runs on a .gcdump" "" "$failed"
+    expect "diff leaky.2 leaky.3: 100 new instances of each planted class" \
+        "Acme.CacheEntry 100|Acme.Listener 100|Acme.Session 100|System.Threading.Timer 100|" \
+        "$("$lf" diff "$d/leaky.2.gcdump" "$d/leaky.3.gcdump" --format tsv 2>/dev/null |
+            awk -F'\t' '$10 ~ /^Acme\.|^System\.Threading\.Timer$/ { print $10, $3 }' | LC_ALL=C sort | tr '\n' '|')"
+}
+
 check_reference
+check_commands
 check_record
 check_trend
 check_owners
