@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 #include "record/record_dotnet.h"
+#include "record/record_spawn.h"
 
 static const char record_help[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
@@ -270,24 +271,9 @@ static void handle_signals(int signo)
 static int run_program(char **argv, const char *file, int signo)
 {
     handle_signals(signo);
-    sigset_t blocked, before;
-    /* held until child_pid is set, so none arrives with nobody to pass to */
-    sigfillset(&blocked);
-    sigprocmask(SIG_BLOCK, &blocked, &before);
-    pid_t pid = fork();
-    if (pid < 0) {
-        sigprocmask(SIG_SETMASK, &before, NULL);
-        cli_message("error", "cannot start '%s': %s", file, strerror(errno));
+    pid_t pid = record_spawn(argv, file, &child_pid);
+    if (pid < 0)
         return EXIT_SYSTEM;
-    }
-    if (pid == 0) {
-        sigprocmask(SIG_SETMASK, &before, NULL);
-        execv(file, argv);
-        fprintf(stderr, "leakfind: error: cannot run '%s': %s\n", file, strerror(errno));
-        _exit(127);
-    }
-    child_pid = pid;
-    sigprocmask(SIG_SETMASK, &before, NULL);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)

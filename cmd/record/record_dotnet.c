@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../cli/cli.h"
+#include "record_spawn.h"
 
 static volatile sig_atomic_t program_pid, dump_asked;
 
@@ -210,22 +211,9 @@ int record_dotnet_run(char **argv, const char *file, const record_dotnet *o)
     if (!o->quiet && o->signo)
         cli_message("note", "dumps %s.N.gcdump on signal %d (kill -%d %ld)%s", o->prefix, o->signo, o->signo,
                     (long)getpid(), o->every_seconds ? " and on the interval" : "");
-    sigset_t all, before;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &before);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigprocmask(SIG_SETMASK, &before, NULL);
-        execv(file, argv);
-        fprintf(stderr, "leakfind: error: cannot run '%s': %s\n", file, strerror(errno));
-        _exit(127);
-    }
-    program_pid = pid;
-    sigprocmask(SIG_SETMASK, &before, NULL);
-    if (pid < 0) {
-        cli_message("error", "cannot start '%s': %s", file, strerror(errno));
+    pid_t pid = record_spawn(argv, file, &program_pid);
+    if (pid < 0)
         return EXIT_SYSTEM;
-    }
     int rc = watch(&d, pid);
     if (d.removed && !o->quiet)
         cli_message("note", "%u dumps removed to keep within the budget; %zu kept", d.removed, d.kept_count);
