@@ -10,6 +10,7 @@
 #include "../base/vec.h"
 #include "../hprof/hprof_values.h"
 #include "../v8/v8_values.h"
+#include "v8_string_text.h"
 
 int lf_strings_readable(const lf_snapshot *s)
 {
@@ -22,14 +23,11 @@ static int is_class(const lf_snapshot *s, uint32_t cls, const char *name)
     return n.len == strlen(name) && memcmp(n.ptr, name, n.len) == 0;
 }
 
-/* The class strings are of: java.lang.String, or V8's "(string)". */
-static uint32_t string_class(const lf_snapshot *s)
+/* Whether objects of class c are strings: java.lang.String, or V8's
+ * "(string)" and "(concatenated string)". */
+static int is_string_class(const lf_snapshot *s, uint32_t c)
 {
-    const char *want = lf_v8_lazy(s) ? "(string)" : "java.lang.String";
-    for (uint32_t c = 0; c < s->class_count; c++)
-        if (is_class(s, c, want))
-            return c;
-    return UINT32_MAX;
+    return lf_v8_lazy(s) ? lf_v8_string_kind(s, c) != 0 : is_class(s, c, "java.lang.String");
 }
 
 /* A JVM String's key: a hash of its whole text, read in one buffer that
@@ -64,26 +62,22 @@ static int jvm_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
     return 0;
 }
 
-/* A V8 string's key: its name's string index (V8 writes each text once). */
+/* A V8 string's key: a hash of its text, a concatenation's parts joined,
+ * so that "ab" + "c" and "abc" are two copies of one text. */
 static int v8_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
 {
-    const uint64_t n = set->count;
-    uint32_t *node = lf_big_malloc((n + 1) * sizeof *node), *name = lf_big_malloc((n + 1) * sizeof *name);
-    uint8_t *type = lf_big_malloc(n + 1);
-    int rc = node && name && type ? 0 : lf_fail_nomem(err, "reading strings");
-    for (uint64_t i = 0; rc == 0 && i < n; i++)
-        node[i] = set->str[i].node;
-    if (rc == 0)
-        rc = lf_v8_node_names(lf_v8_lazy(s), s, node, n, name, type, err);
-    for (uint64_t i = 0; rc == 0 && i < n; i++) {
-        lf_str text = lf_snapshot_string(s, name[i]);
-        set->str[i].key = name[i];
-        set->str[i].chars = text.len; /* bytes of UTF-8; the same for equal texts */
+    enum { TEXT_MAX = 64 * 1024 };
+    char *buf = lf_big_malloc(TEXT_MAX);
+    if (!buf)
+        return lf_fail_nomem(err, "reading strings");
+    for (uint64_t i = 0; i < set->count; i++) {
+        uint64_t full;
+        size_t len = lf_v8_string_text(s, set->str[i].node, buf, TEXT_MAX, &full);
+        set->str[i].chars = full; /* bytes of UTF-8; the same for equal texts; 0: not known */
+        set->str[i].key = full ? XXH3_64bits(buf, len) : 0;
     }
-    lf_big_free(node);
-    lf_big_free(name);
-    lf_big_free(type);
-    return rc;
+    lf_big_free(buf);
+    return 0;
 }
 
 static int by_key_then_node(const void *pa, const void *pb)
@@ -169,16 +163,23 @@ static int make_groups(const lf_snapshot *s, lf_string_set *set, lf_error *err)
 int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
-    uint32_t cls = string_class(s);
-    uint64_t n = 0;
-    for (uint32_t v = 0; cls != UINT32_MAX && v < s->object_count; v++)
-        n += s->object_class[v] == cls && (!s->idom || s->idom[v] != LF_NODE_NONE);
-    out->str = lf_big_malloc((n + 1) * sizeof *out->str);
-    if (!out->str)
+    uint8_t *is_string = lf_big_calloc((size_t)s->class_count + 1, 1);
+    if (!is_string)
         return lf_fail_nomem(err, "reading strings");
-    for (uint32_t v = 0; cls != UINT32_MAX && v < s->object_count; v++)
-        if (s->object_class[v] == cls && (!s->idom || s->idom[v] != LF_NODE_NONE))
+    for (uint32_t c = 0; c < s->class_count; c++)
+        is_string[c] = (uint8_t)is_string_class(s, c);
+    uint64_t n = 0;
+    for (uint32_t v = 0; v < s->object_count; v++)
+        n += is_string[s->object_class[v]] && (!s->idom || s->idom[v] != LF_NODE_NONE);
+    out->str = lf_big_malloc((n + 1) * sizeof *out->str);
+    if (!out->str) {
+        lf_big_free(is_string);
+        return lf_fail_nomem(err, "reading strings");
+    }
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (is_string[s->object_class[v]] && (!s->idom || s->idom[v] != LF_NODE_NONE))
             out->str[out->count++] = (lf_string_obj){v, 0, 0};
+    lf_big_free(is_string);
     int rc = lf_v8_lazy(s) ? v8_keys(s, out, err) : jvm_keys(s, out, err);
     if (rc == 0) {
         qsort(out->str, out->count, sizeof *out->str, by_key_then_node);
@@ -201,20 +202,8 @@ size_t lf_string_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, c
 {
     *chars = 0;
     if (lf_v8_lazy(s)) {
-        uint32_t name;
-        uint8_t type;
-        lf_error err;
-        if (lf_v8_node_names(lf_v8_lazy(s), s, &node, 1, &name, &type, &err))
-            return 0;
-        lf_str text = lf_snapshot_string(s, name);
-        size_t len = text.len < size - 1 ? text.len : size - 1;
-        len = len < 4 * max_chars ? len : 4 * max_chars;
-        while (len > 0 && len < text.len && ((unsigned char)text.ptr[len] & 0xc0) == 0x80)
-            len--; /* not inside a character */
-        memcpy(buf, text.ptr, len);
-        buf[len] = '\0';
-        *chars = text.len;
-        return len;
+        size_t cap = size < 4 * max_chars + 1 ? size : 4 * max_chars + 1;
+        return lf_v8_string_text(s, node, buf, cap, chars);
     }
     const struct hprof_lazy *l = lf_hprof_lazy(s);
     lf_jtext t = {buf, size, 0, 0, 0};

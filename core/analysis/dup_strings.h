@@ -2,7 +2,8 @@
  * (`leakfind strings`, issue 37): MAT's duplicate strings, for JVM dumps
  * (java.lang.String, its text read from the dump: Latin-1 and UTF-16
  * values alike) and V8 snapshots (string nodes, whose text V8 writes as the
- * node's name, deduplicated in its string table, cut at 1,024 characters).
+ * node's name, cut at 1,024 characters, and concatenated strings, their
+ * parts joined: v8_string_text.h).
  * Needs the dump itself, still mapped: an .lfs keeps no texts. */
 #ifndef LF_DUP_STRINGS_H
 #define LF_DUP_STRINGS_H

@@ -12,6 +12,10 @@ rows_ strings_jvm_json '{"copies":1000,"wasted":63936,"bytes":64000,"length":21,
     'NR == 1' strings $DS --format json --top 1
 rows_ strings_v8_duplicates "500 19960 20000 21 Array 500 session-state:INVALID" \
     'NR == 2 {print $1, $2, $3, $4, $5, $6, $7}' strings fixtures/node/dup_strings.heapsnapshot.gz --format tsv
+# Concatenated strings: their parts joined ("first" then "second") give the text.
+rows_ strings_v8_concatenated "300 9568 9600 27 Array 300 request-header:gzip-deflate" \
+    '$7 == "request-header:gzip-deflate" {print $1, $2, $3, $4, $5, $6, $7}' \
+    strings fixtures/node/dup_strings.heapsnapshot.gz --format tsv
 # An .lfs keeps no texts: said, exit 2.
 "$LF" convert $G/nested_class.txt -o "$tmp/strings.lfs" 2>/dev/null
 case_ strings_no_texts 2 strings "$tmp/strings.lfs"
