@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -558,7 +559,8 @@ int cli_parse_size(const char *arg, uint64_t total, uint64_t *out)
     char *end;
     errno = 0;
     double v = strtod(arg, &end);
-    if (errno || end == arg || v < 0)
+    /* "nan" and "inf" parse as numbers, but no size converts from them */
+    if (errno || end == arg || !(v >= 0) || isinf(v))
         return -1;
     double mult = 1;
     if (strcmp(end, "%") == 0) {
