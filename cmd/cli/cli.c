@@ -29,7 +29,16 @@
 enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
        G_STRICT, G_STRONG, G_PARTIAL, G_CACHE, G_MEMORY };
 
-static const cli_option global_options[] = {
+/* The global options: parsed here, for every command; option_help.c
+ * lists them. */
+typedef struct global_option_row {
+    const char *long_name;
+    char short_name;
+    int has_arg;
+    int id;
+} global_option_row;
+
+static const global_option_row global_options[] = {
     {"format", 0, 1, G_FORMAT},
     {"quiet", 'q', 0, G_QUIET},
     {"verbose", 'v', 0, G_VERBOSE},
@@ -79,21 +88,26 @@ int cli_input_error(const char *path, const lf_error *err)
     return err->kind == LF_ERR_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
 }
 
-static const cli_option *find_option(const cli_option *opts, const char *name, size_t len,
-                                     char short_name)
+static const global_option_row *find_global(const char *name, size_t len, char short_name)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        const cli_option *o = pass == 0 ? global_options : opts;
-        for (; o && o->long_name; o++) {
-            if (short_name ? o->short_name == short_name
-                           : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
-                return o;
-        }
-    }
+    for (const global_option_row *o = global_options; o->long_name; o++)
+        if (short_name ? o->short_name == short_name
+                       : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
+            return o;
     return NULL;
 }
 
-static int global_option(cli_context *ctx, int id, const char *arg, const char *help)
+static const cli_option *find_option(const cli_option *opts, const char *name, size_t len,
+                                     char short_name)
+{
+    for (const cli_option *o = opts; o && o->long_name; o++)
+        if (short_name ? o->short_name == short_name
+                       : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+static int global_option(cli_context *ctx, int id, const char *arg, const cli_spec *spec)
 {
     uint64_t n;
     switch (id) {
@@ -116,15 +130,15 @@ static int global_option(cli_context *ctx, int id, const char *arg, const char *
         return 0;
     case G_NO_PROGRESS: ctx->progress = 0; return 0;
     case G_HELP:
-        fputs(help, stdout);
+        cli_help_write(stdout, spec);
         return -1;
     case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
     case G_STRICT: ctx->strict = 1; return 0;
     case G_PARTIAL: ctx->partial = 1; return 0;
     case G_CACHE: ctx->cache = 1; return 0;
     case G_MEMORY:
-        if (cli_parse_size(arg, 0, &n) || n == 0)
-            return cli_usage_error(ctx, "--memory needs a size (512M, 8G), not '%s'", arg);
+        if (cli_size_option(ctx, "--memory", arg, 1, "a size (512M, 8G)", &n))
+            return EXIT_USAGE;
         ctx->memory = n;
         return 0;
     case G_STRONG:
@@ -188,8 +202,59 @@ static void set_memory_budget(const cli_context *ctx)
     lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
 }
 
-int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-              cli_option_handler handler, void *state, const char *help,
+/* An option found by name: a global one (row) or the command's (opt). */
+typedef struct found_option {
+    const global_option_row *row;
+    const cli_option *opt;
+    const char *long_name;
+    int has_arg;
+} found_option;
+
+static int find_any(const cli_spec *spec, const char *name, size_t len, char short_name,
+                    found_option *f)
+{
+    f->row = find_global(name, len, short_name);
+    f->opt = f->row ? NULL : find_option(spec->options, name, len, short_name);
+    if (!f->row && !f->opt)
+        return -1;
+    f->long_name = f->row ? f->row->long_name : f->opt->long_name;
+    f->has_arg = f->row ? f->row->has_arg : f->opt->arg_name != NULL;
+    return 0;
+}
+
+/* argv[*i], an option, and its value (=VALUE or the next argument, which
+ * *i then passes): 0, -1 after -h, or a usage error. */
+static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const cli_spec *spec,
+                        void *state)
+{
+    const char *a = argv[*i], *value = NULL;
+    found_option f;
+    if (a[1] == '-') {
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        if (find_any(spec, name, len, 0, &f))
+            return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
+        if (eq) {
+            if (!f.has_arg)
+                return cli_usage_error(ctx, "option '--%s' takes no value", f.long_name);
+            value = eq + 1;
+        }
+    } else {
+        if (a[2] != '\0')
+            return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
+        if (find_any(spec, NULL, 0, a[1], &f))
+            return cli_usage_error(ctx, "unknown option '%s'", a);
+    }
+    if (f.has_arg && !value) {
+        if (*i + 1 >= argc)
+            return cli_usage_error(ctx, "option '--%s' needs a value", f.long_name);
+        value = argv[++*i];
+    }
+    return f.row ? global_option(ctx, f.row->id, value, spec)
+                 : cli_option_read(ctx, f.opt, state, value);
+}
+
+int cli_parse(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
               char ***positional, int *npositional)
 {
     ctx->memory = default_memory();
@@ -212,43 +277,7 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
             only_positional = 1;
             continue;
         }
-        const cli_option *o;
-        const char *value = NULL;
-        if (a[1] == '-') {
-            const char *name = a + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            o = find_option(opts, name, len, 0);
-            if (!o) {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
-            }
-            if (eq) {
-                if (!o->has_arg) {
-                    free(pos);
-                    return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);
-                }
-                value = eq + 1;
-            }
-        } else {
-            if (a[2] != '\0') {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
-            }
-            o = find_option(opts, NULL, 0, a[1]);
-            if (!o) {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '%s'", a);
-            }
-        }
-        if (o->has_arg && !value) {
-            if (i + 1 >= argc) {
-                free(pos);
-                return cli_usage_error(ctx, "option '--%s' needs a value", o->long_name);
-            }
-            value = argv[++i];
-        }
-        int rc = o->id < 0 ? global_option(ctx, o->id, value, help)
-                 : handler ? handler(ctx, state, o->id, value) : 0;
+        int rc = parse_option(ctx, argc, argv, &i, spec, state);
         if (rc) {
             free(pos);
             return rc;
@@ -260,12 +289,12 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
     return 0;
 }
 
-int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-                  cli_option_handler handler, void *state, const char *help, const char **path)
+int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
+                  const char **path)
 {
     char **pos;
     int npos;
-    int rc = cli_parse(ctx, argc, argv, opts, handler, state, help, &pos, &npos);
+    int rc = cli_parse(ctx, argc, argv, spec, state, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (npos != 1) {
