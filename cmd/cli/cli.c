@@ -19,40 +19,10 @@
 #include "../../core/base/bigmem.h"
 #include "../../core/input/estimate.h"
 #include "../../core/input/cache.h"
-#include "../../core/hprof/hprof.h"
 #include "../../core/base/file.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/input/open.h"
 #include "../../core/base/outfile.h"
-#include "../../graph/dominators.h"
-
-enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT, G_STRONG, G_PARTIAL, G_CACHE, G_MEMORY };
-
-/* The global options: parsed here, for every command; option_help.c
- * lists them. */
-typedef struct global_option_row {
-    const char *long_name;
-    char short_name;
-    int has_arg;
-    int id;
-} global_option_row;
-
-static const global_option_row global_options[] = {
-    {"format", 0, 1, G_FORMAT},
-    {"quiet", 'q', 0, G_QUIET},
-    {"verbose", 'v', 0, G_VERBOSE},
-    {"threads", 0, 1, G_THREADS},
-    {"no-progress", 0, 0, G_NO_PROGRESS},
-    {"help", 'h', 0, G_HELP},
-    {"keep-unreachable", 0, 0, G_KEEP_UNREACHABLE},
-    {"strict", 0, 0, G_STRICT},
-    {"strong", 0, 1, G_STRONG},
-    {"partial", 0, 0, G_PARTIAL},
-    {"cache", 0, 0, G_CACHE},
-    {"memory", 0, 1, G_MEMORY},
-    {NULL, 0, 0, 0},
-};
 
 void cli_message(const char *level, const char *fmt, ...)
 {
@@ -88,15 +58,6 @@ int cli_input_error(const char *path, const lf_error *err)
     return err->kind == LF_ERR_SYSTEM ? EXIT_SYSTEM : EXIT_INPUT;
 }
 
-static const global_option_row *find_global(const char *name, size_t len, char short_name)
-{
-    for (const global_option_row *o = global_options; o->long_name; o++)
-        if (short_name ? o->short_name == short_name
-                       : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
-            return o;
-    return NULL;
-}
-
 static const cli_option *find_option(const cli_option *opts, const char *name, size_t len,
                                      char short_name)
 {
@@ -105,52 +66,6 @@ static const cli_option *find_option(const cli_option *opts, const char *name, s
                        : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
             return o;
     return NULL;
-}
-
-static int global_option(cli_context *ctx, int id, const char *arg, const cli_spec *spec)
-{
-    uint64_t n;
-    switch (id) {
-    case G_FORMAT:
-        if (strcmp(arg, "table") == 0)
-            ctx->format = OUT_TABLE;
-        else if (strcmp(arg, "tsv") == 0)
-            ctx->format = OUT_TSV;
-        else if (strcmp(arg, "json") == 0)
-            ctx->format = OUT_JSON;
-        else
-            return cli_usage_error(ctx, "--format must be table, tsv or json, not '%s'", arg);
-        return 0;
-    case G_QUIET: ctx->quiet = 1; return 0;
-    case G_VERBOSE: ctx->verbose = 1; return 0;
-    case G_THREADS:
-        if (cli_count_option_in(ctx, "--threads", arg, 1, 256, "a number from 1 to 256", &n))
-            return EXIT_USAGE;
-        ctx->threads = (unsigned)n;
-        return 0;
-    case G_NO_PROGRESS: ctx->progress = 0; return 0;
-    case G_HELP:
-        cli_help_write(stdout, spec);
-        return -1;
-    case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
-    case G_STRICT: ctx->strict = 1; return 0;
-    case G_PARTIAL: ctx->partial = 1; return 0;
-    case G_CACHE: ctx->cache = 1; return 0;
-    case G_MEMORY:
-        if (cli_size_option(ctx, "--memory", arg, 1, "a size (512M, 8G)", &n))
-            return EXIT_USAGE;
-        ctx->memory = n;
-        return 0;
-    case G_STRONG:
-        if (strcmp(arg, "soft") == 0)
-            ctx->read_flags |= LF_HPROF_SOFT_STRONG;
-        else if (strcmp(arg, "all") == 0)
-            ctx->read_flags |= LF_HPROF_ALL_STRONG;
-        else
-            return cli_usage_error(ctx, "--strong must be soft or all, not '%s'", arg);
-        return 0;
-    }
-    return 0;
 }
 
 /* The default --memory: what the machine and the process's memory cgroups
@@ -202,24 +117,17 @@ static void set_memory_budget(const cli_context *ctx)
     lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
 }
 
-/* An option found by name: a global one (row) or the command's (opt). */
-typedef struct found_option {
-    const global_option_row *row;
-    const cli_option *opt;
-    const char *long_name;
-    int has_arg;
-} found_option;
-
-static int find_any(const cli_spec *spec, const char *name, size_t len, char short_name,
-                    found_option *f)
+/* The option named, a global one first; NULL when none is. *state is
+ * where its field is: the context for a global option. */
+static const cli_option *find_any(cli_context *ctx, const cli_spec *spec, const char *name,
+                                  size_t len, char short_name, void **state)
 {
-    f->row = find_global(name, len, short_name);
-    f->opt = f->row ? NULL : find_option(spec->options, name, len, short_name);
-    if (!f->row && !f->opt)
-        return -1;
-    f->long_name = f->row ? f->row->long_name : f->opt->long_name;
-    f->has_arg = f->row ? f->row->has_arg : f->opt->arg_name != NULL;
-    return 0;
+    const cli_option *o = find_option(cli_global_spec.options, name, len, short_name);
+    if (o) {
+        *state = ctx;
+        return o;
+    }
+    return find_option(spec->options, name, len, short_name);
 }
 
 /* argv[*i], an option, and its value (=VALUE or the next argument, which
@@ -228,30 +136,34 @@ static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const c
                         void *state)
 {
     const char *a = argv[*i], *value = NULL;
-    found_option f;
+    const cli_option *o;
     if (a[1] == '-') {
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        if (find_any(spec, name, len, 0, &f))
+        if (!(o = find_any(ctx, spec, name, len, 0, &state)))
             return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
         if (eq) {
-            if (!f.has_arg)
-                return cli_usage_error(ctx, "option '--%s' takes no value", f.long_name);
+            if (!o->arg_name)
+                return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);
             value = eq + 1;
         }
     } else {
         if (a[2] != '\0')
             return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
-        if (find_any(spec, NULL, 0, a[1], &f))
+        if (!(o = find_any(ctx, spec, NULL, 0, a[1], &state)))
             return cli_usage_error(ctx, "unknown option '%s'", a);
     }
-    if (f.has_arg && !value) {
+    if (o->arg_name && !value) {
         if (*i + 1 >= argc)
-            return cli_usage_error(ctx, "option '--%s' needs a value", f.long_name);
+            return cli_usage_error(ctx, "option '--%s' needs a value", o->long_name);
         value = argv[++*i];
     }
-    return f.row ? global_option(ctx, f.row->id, value, spec)
-                 : cli_option_read(ctx, f.opt, state, value);
+    int rc = cli_option_read(ctx, o, state, value);
+    if (rc == 0 && ctx->help) { /* -h: the help, and nothing after it is read */
+        cli_help_write(stdout, spec);
+        return -1;
+    }
+    return rc;
 }
 
 int cli_parse(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,

@@ -29,6 +29,7 @@ typedef struct cli_context {
     unsigned dom_flags;       /* LF_DOM_* */
     unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */
     uint64_t memory;          /* --memory: bytes of big arrays kept in RAM; the rest spill */
+    int help;                 /* -h given */
 } cli_context;
 
 /* Parses argv (argv[0] is the command name). Global options are understood

@@ -5,27 +5,6 @@
 #include "option_table.h"
 
 
-/* The options cli.c parses for every command. */
-static const char global_help[] =
-    "Global options:\n"
-    "  --format table|tsv|json  output format (table on a terminal, else tsv)\n"
-    "  -q, --quiet              no warnings\n"
-    "  -v, --verbose            more detail (info: timings and peak memory)\n"
-    "  --threads N              threads to read and analyse with (default: the cores)\n"
-    "  --no-progress            no progress on stderr\n"
-    "  --keep-unreachable       unreachable objects become roots\n"
-    "  --strict                 recoverable oddities in the input are errors\n"
-    "  --partial                a dump cut off mid-write: analyse the part before\n"
-    "                           the cut (HPROF, V8, gzip) and say what is missing\n"
-    "  --strong soft|all        Java: soft references (or all Reference.referent\n"
-    "                           fields, as Eclipse MAT counts) own their referents\n"
-    "  --cache                  keep the analysed dump in DUMP.leakfind-cache and\n"
-    "                           reuse it while the dump is unchanged\n"
-    "  --memory SIZE            RAM for the big arrays (512M, 8G; default: 3/4 of\n"
-    "                           what is available); past it they spill to files\n"
-    "                           in $TMPDIR (default /tmp), removed at exit\n"
-    "  -h, --help               this help\n";
-
 static void indent(FILE *f, int n)
 {
     for (int i = 0; i < n; i++)
@@ -56,6 +35,7 @@ static void write_text(FILE *f, const char *text, int column)
     fputc('\n', f);
 }
 
+/* The Options section: each row's names, then its help from the column. */
 static void write_options(FILE *f, const cli_spec *spec)
 {
     int width = -1; /* of the option names on the line begun; -1: none begun */
@@ -87,6 +67,6 @@ void cli_help_write(FILE *f, const cli_spec *spec)
         fputc('\n', f);
         fputs(spec->notes, f);
     }
-    fputc('\n', f);
-    fputs(global_help, f);
+    fputs("\nGlobal options:\n", f);
+    write_options(f, &cli_global_spec);
 }

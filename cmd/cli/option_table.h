@@ -77,6 +77,9 @@ typedef struct cli_spec {
  * printed and EXIT_USAGE returned. */
 int cli_option_read(struct cli_context *ctx, const cli_option *o, void *state, const char *arg);
 
+/* The options every command takes, on the cli_context (global_options.c). */
+extern const cli_spec cli_global_spec;
+
 /* The whole -h text of a command (option_help.c). */
 void cli_help_write(FILE *f, const cli_spec *spec);
 
