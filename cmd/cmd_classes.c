@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 
-static const char classes_help[] =
+static const char classes_usage[] =
     "usage: leakfind classes SNAPSHOT [options]\n"
     "\n"
     "One row per class: instance count, shallow bytes, retained bytes (the sum\n"
@@ -18,60 +18,37 @@ static const char classes_help[] =
     "Java: loader names the loader that defined the class, its class and id,\n"
     "or (bootstrap); empty where the dump has no loaders (V8, text graphs). A\n"
     "class of one name that several loaders define is one row, its loader\n"
-    "'500 loaders' (--each-loader: a row per loader, as the JVM's histogram).\n"
-    "\n"
-    "Options:\n"
-    "  --top N        at most N rows (default 50; 0 = all)\n"
-    "  --sort KEY     retained (default), shallow, count or class (the name)\n"
-    "  --by-loader    one row per class loader instead: the instances of the\n"
-    "                 classes it defined (count, shallow, retained), the loader,\n"
-    "                 and how many classes it defined (classes); loaders of one\n"
-    "                 class defining classes of the same names are one row,\n"
-    "                 '500 x java.net.URLClassLoader' (not with --each-loader)\n"
-    "  --each-loader  no rows standing for several loaders\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_TOP, OPT_SORT, OPT_BY_LOADER, OPT_EACH_LOADER };
-static const cli_option classes_options[] = {
-    {"top", 0, 1, OPT_TOP},
-    {"sort", 0, 1, OPT_SORT},
-    {"by-loader", 0, 0, OPT_BY_LOADER},
-    {"each-loader", 0, 0, OPT_EACH_LOADER},
-    {NULL, 0, 0, 0},
-};
+    "'500 loaders' (--each-loader: a row per loader, as the JVM's histogram).\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_CLASS } sort_key;
 
 typedef struct classes_options_state {
     uint64_t top;
-    sort_key sort;
+    int sort;      /* a sort_key, as CLI_ENUM stores it */
     int by_loader;
     int each_loader;
 } classes_options_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    classes_options_state *o = state;
-    if (id == OPT_BY_LOADER)
-        o->by_loader = 1;
-    if (id == OPT_EACH_LOADER)
-        o->each_loader = 1;
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_SORT) {
-        if (strcmp(arg, "retained") == 0)
-            o->sort = SORT_RETAINED;
-        else if (strcmp(arg, "shallow") == 0)
-            o->sort = SORT_SHALLOW;
-        else if (strcmp(arg, "count") == 0)
-            o->sort = SORT_COUNT;
-        else if (strcmp(arg, "class") == 0)
-            o->sort = SORT_CLASS;
-        else
-            return cli_usage_error(ctx, "--sort must be retained, shallow, count or class");
-    }
-    return 0;
-}
+/* in the order of sort_key */
+static const char *const sort_names[] = {"retained", "shallow", "count", "class", NULL};
+
+static const cli_option classes_options[] = {
+    {"top", 0, "N", CLI_COUNT, CLI_AT(classes_options_state, top),
+     .help = "at most N rows (default 50; 0 = all)"},
+    {"sort", 0, "KEY", CLI_ENUM, CLI_AT(classes_options_state, sort),
+     .help = "retained (default), shallow, count or class (the name)", .names = sort_names},
+    {"by-loader", 0, NULL, CLI_FLAG, CLI_AT(classes_options_state, by_loader),
+     .help = "one row per class loader instead: the instances of the\n"
+             "classes it defined (count, shallow, retained), the loader,\n"
+             "and how many classes it defined (classes); loaders of one\n"
+             "class defining classes of the same names are one row,\n"
+             "'500 x java.net.URLClassLoader' (not with --each-loader)"},
+    {"each-loader", 0, NULL, CLI_FLAG, CLI_AT(classes_options_state, each_loader),
+     .help = "no rows standing for several loaders"},
+    {0},
+};
+
+static const cli_spec classes_spec = {classes_usage, classes_options, 17, NULL};
 
 static const lf_class_totals *sort_totals;
 static const lf_snapshot *sort_snapshot;
@@ -264,7 +241,7 @@ int cmd_classes(int argc, char **argv)
     cli_context ctx = {0};
     classes_options_state opt = {50, SORT_RETAINED, 0, 0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, classes_options, on_option, &opt, classes_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &classes_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     lf_snapshot s;

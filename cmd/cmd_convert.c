@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 
-static const char convert_help[] =
+static const char convert_usage[] =
     "usage: leakfind convert SNAPSHOT -o OUT [options]\n"
     "\n"
     "Writes the snapshot in leakfind's own format (docs/FORMAT.md) with its\n"
@@ -16,43 +16,29 @@ static const char convert_help[] =
     "once, memory-mapped, without recomputing. OUT is written to a temporary\n"
     "file next to it and renamed into place when complete (a symlink's target\n"
     "is replaced, the link kept); an existing FIFO or device is written into;\n"
-    "'-' is standard output. SNAPSHOT '-' is standard input.\n"
-    "\n"
-    "Options:\n"
-    "  -o, --output OUT   the file to write ('-': standard output)\n"
-    "  --no-analysis      store the graph only\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_OUTPUT, OPT_NO_ANALYSIS };
-static const cli_option convert_options[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"no-analysis", 0, 0, OPT_NO_ANALYSIS},
-    {NULL, 0, 0, 0},
-};
+    "'-' is standard output. SNAPSHOT '-' is standard input.\n";
 
 typedef struct convert_state {
     const char *output;
     int no_analysis;
 } convert_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    (void)ctx;
-    convert_state *o = state;
-    if (id == OPT_OUTPUT)
-        o->output = arg;
-    else if (id == OPT_NO_ANALYSIS)
-        o->no_analysis = 1;
-    return 0;
-}
+static const cli_option convert_options[] = {
+    {"output", 'o', "OUT", CLI_STRING, CLI_AT(convert_state, output),
+     .help = "the file to write ('-': standard output)"},
+    {"no-analysis", 0, NULL, CLI_FLAG, CLI_AT(convert_state, no_analysis),
+     .help = "store the graph only"},
+    {0},
+};
 
+static const cli_spec convert_spec = {convert_usage, convert_options, 21, NULL};
 
 int cmd_convert(int argc, char **argv)
 {
     cli_context ctx = {0};
     convert_state opt = {NULL, 0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, convert_options, on_option, &opt, convert_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &convert_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     if (!opt.output)

@@ -8,7 +8,7 @@
 #include "cli/owner_growth.h"
 #include "commands.h"
 
-static const char diff_help[] =
+static const char diff_usage[] =
     "usage: leakfind diff BEFORE AFTER [options]\n"
     "\n"
     "Per class (matched by name), or per allocation site with --by-site: live\n"
@@ -16,67 +16,42 @@ static const char diff_help[] =
     "in instances, in shallow bytes and in retained bytes; largest growth in\n"
     "instances first. Classes that did not change are left out. When both\n"
     "snapshots have stable object ids (V8; leakfind files written so), also\n"
-    "the objects new in AFTER and deleted since BEFORE, and their bytes.\n"
-    "\n"
-    "Options:\n"
-    "  --min-count N    a class grew when it gained at least N instances (default 1)\n"
-    "  --min-bytes SIZE ... and at least SIZE shallow bytes (default 0; 64K, 1MiB)\n"
-    "  --exit-code      exit 1 when some class grew past both thresholds\n"
-    "  --top N          at most N rows (default 0 = all)\n"
-    "  --all            also the classes that did not change\n"
-    "  --owners         what grew, by owner: dominator-tree nodes matched by their\n"
-    "                   path from the roots (root, then class and field names,\n"
-    "                   array indices and addresses left out); rows: objects and\n"
-    "                   bytes retained before and after, the owner's class and\n"
-    "                   path. An owner is left out when one of its children\n"
-    "                   carries 90% of its growth (objects and bytes): the\n"
-    "                   deepest owner says where the objects accumulate.\n"
-    "  --by-site        per allocation site instead of per class (dumps taken with\n"
-    "                   allocation tracking; see 'leakfind sites'); last column: site\n"
-    "  --stack N        with --by-site: a site is its N innermost frames (default 1,\n"
-    "                   0 = the whole stack)\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_MIN_COUNT, OPT_MIN_BYTES, OPT_EXIT_CODE, OPT_TOP, OPT_ALL, OPT_OWNERS, OPT_BY_SITE,
-       OPT_STACK };
-static const cli_option diff_options[] = {
-    {"min-count", 0, 1, OPT_MIN_COUNT},
-    {"min-bytes", 0, 1, OPT_MIN_BYTES},
-    {"exit-code", 0, 0, OPT_EXIT_CODE},
-    {"top", 0, 1, OPT_TOP},
-    {"all", 0, 0, OPT_ALL},
-    {"owners", 0, 0, OPT_OWNERS},
-    {"by-site", 0, 0, OPT_BY_SITE},
-    {"stack", 0, 1, OPT_STACK},
-    {NULL, 0, 0, 0},
-};
+    "the objects new in AFTER and deleted since BEFORE, and their bytes.\n";
 
 typedef struct diff_state {
     uint64_t min_count, min_bytes, top, stack;
     int exit_code, all, owners, by_site;
 } diff_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    diff_state *o = state;
-    if (id == OPT_MIN_COUNT)
-        return cli_count_option(ctx, "--min-count", arg, &o->min_count);
-    if (id == OPT_MIN_BYTES && cli_parse_size(arg, 0, &o->min_bytes))
-        return cli_usage_error(ctx, "--min-bytes needs a size (4096, 64K, 1MiB), not '%s'", arg);
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_EXIT_CODE)
-        o->exit_code = 1;
-    if (id == OPT_ALL)
-        o->all = 1;
-    if (id == OPT_OWNERS)
-        o->owners = 1;
-    if (id == OPT_BY_SITE)
-        o->by_site = 1;
-    if (id == OPT_STACK)
-        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
-    return 0;
-}
+static const cli_option diff_options[] = {
+    {"min-count", 0, "N", CLI_COUNT, CLI_AT(diff_state, min_count),
+     .help = "a class grew when it gained at least N instances (default 1)"},
+    {"min-bytes", 0, "SIZE", CLI_SIZE, CLI_AT(diff_state, min_bytes),
+     .help = "... and at least SIZE shallow bytes (default 0; 64K, 1MiB)",
+     .what = "a size (4096, 64K, 1MiB)"},
+    {"exit-code", 0, NULL, CLI_FLAG, CLI_AT(diff_state, exit_code),
+     .help = "exit 1 when some class grew past both thresholds"},
+    {"top", 0, "N", CLI_COUNT, CLI_AT(diff_state, top), .help = "at most N rows (default 0 = all)"},
+    {"all", 0, NULL, CLI_FLAG, CLI_AT(diff_state, all),
+     .help = "also the classes that did not change"},
+    {"owners", 0, NULL, CLI_FLAG, CLI_AT(diff_state, owners),
+     .help = "what grew, by owner: dominator-tree nodes matched by their\n"
+             "path from the roots (root, then class and field names,\n"
+             "array indices and addresses left out); rows: objects and\n"
+             "bytes retained before and after, the owner's class and\n"
+             "path. An owner is left out when one of its children\n"
+             "carries 90% of its growth (objects and bytes): the\n"
+             "deepest owner says where the objects accumulate."},
+    {"by-site", 0, NULL, CLI_FLAG, CLI_AT(diff_state, by_site),
+     .help = "per allocation site instead of per class (dumps taken with\n"
+             "allocation tracking; see 'leakfind sites'); last column: site"},
+    CLI_STACK_OPTION(diff_state, stack,
+                     "with --by-site: a site is its N innermost frames (default 1,\n"
+                     "0 = the whole stack)"),
+    {0},
+};
+
+static const cli_spec diff_spec = {diff_usage, diff_options, 19, NULL};
 
 static const lf_class_diff *sorting;
 
@@ -133,7 +108,7 @@ int cmd_diff(int argc, char **argv)
     diff_state opt = {1, 0, 0, 1, 0, 0, 0, 0};
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, diff_options, on_option, &opt, diff_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &diff_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (npos != 2) {

@@ -7,7 +7,7 @@
 #include "dominators/dom_flat.h"
 #include "dominators/dom_tree.h"
 
-static const char dominators_help[] =
+static const char dominators_usage[] =
     "usage: leakfind dominators SNAPSHOT [options]\n"
     "\n"
     "The dominator tree: the top owners (objects only the synthetic super-root\n"
@@ -15,21 +15,9 @@ static const char dominators_help[] =
     "retained first. Each row: depth, object id, its immediate dominator's id,\n"
     "shallow and retained bytes, retained % of the reachable heap, class, and the\n"
     "field or [index] by which the dominator holds it; for a top owner, the\n"
-    "roots that hold it in column root.\n"
-    "\n"
-    "Options:\n"
-    "  --depth D      levels to show below the start (default 3; 0 = all)\n"
-    "  --top N        at most N rows per level, or N rows with --flat\n"
-    "                 (default 10, --flat 50; 0 = no limit)\n"
-    "  --min SIZE     hide objects retaining less: bytes (1024, 64K, 2MiB) or a\n"
-    "                 percent of the heap (0.5%) (default 0.1%, --flat 0)\n"
-    "  --flat         objects by retained size, not a tree\n"
-    "  --root ID      start from this object (0x1f, @123 or decimal)\n"
-    "  --no-group     do not group top owners of one class, nor what an array or\n"
-    "                 a collection holds (--group: default)\n"
-    "  --members      under each 'N x Class' group of top owners, its largest\n"
-    "                 members (up to --top) and what they hold\n"
-    "\n"
+    "roots that hold it in column root.\n";
+
+static const char dominators_notes[] =
     "V8's synthetic root nodes ((GC roots), ...) are not rows; `field` names\n"
     "them. Children hidden by --top/--min are one row per parent ('... N more',\n"
     "count in `hidden`); small top owners of one class are one row ('N x Class',\n"
@@ -40,21 +28,7 @@ static const char dominators_help[] =
     "collection's entries and buckets ('300 x Session', '300 x\n"
     "java.util.HashMap$Node (entries)'); a class of one object is that object.\n"
     "\n"
-    "'dominators --flat --top 0 --min 0' lists every reachable object.\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_DEPTH, OPT_TOP, OPT_MIN, OPT_FLAT, OPT_ROOT, OPT_GROUP, OPT_NO_GROUP, OPT_MEMBERS };
-static const cli_option dominators_options[] = {
-    {"depth", 0, 1, OPT_DEPTH},
-    {"top", 0, 1, OPT_TOP},
-    {"min", 0, 1, OPT_MIN},
-    {"flat", 0, 0, OPT_FLAT},
-    {"root", 0, 1, OPT_ROOT},
-    {"group", 0, 0, OPT_GROUP},
-    {"no-group", 0, 0, OPT_NO_GROUP},
-    {"members", 0, 0, OPT_MEMBERS},
-    {NULL, 0, 0, 0},
-};
+    "'dominators --flat --top 0 --min 0' lists every reachable object.\n";
 
 typedef struct dominators_options_state {
     uint64_t depth, top;
@@ -67,46 +41,65 @@ typedef struct dominators_options_state {
     int members;
 } dominators_options_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+/* --top's default depends on --flat: the state says whether it was given */
+static int on_top(cli_context *ctx, void *state, const char *arg)
 {
     dominators_options_state *o = state;
+    o->top_set = 1;
+    return cli_count_option(ctx, "--top", arg, &o->top);
+}
+
+/* checked now, read once the heap's size is known (a percent of it) */
+static int on_min(cli_context *ctx, void *field, const char *arg)
+{
     uint64_t probe;
-    switch (id) {
-    case OPT_DEPTH:
-        return cli_count_option(ctx, "--depth", arg, &o->depth);
-    case OPT_TOP:
-        o->top_set = 1;
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    case OPT_MIN:
-        if (cli_parse_size(arg, 100, &probe))
-            return cli_usage_error(ctx, "--min needs bytes (64K, 2MiB) or a percent (0.5%%), not '%s'", arg);
-        o->min = arg;
-        break;
-    case OPT_FLAT:
-        o->flat = 1;
-        break;
-    case OPT_MEMBERS:
-        o->members = 1;
-        break;
-    case OPT_GROUP:
-    case OPT_NO_GROUP:
-        o->group = id == OPT_GROUP;
-        break;
-    case OPT_ROOT:
-        if (cli_parse_id(arg, &o->root_id))
-            return cli_usage_error(ctx, "--root needs an object id (0x1f, @123, 123), not '%s'", arg);
-        o->root_set = 1;
-        break;
-    }
+    if (cli_parse_size(arg, 100, &probe))
+        return cli_usage_error(ctx, "--min needs bytes (64K, 2MiB) or a percent (0.5%%), not '%s'", arg);
+    *(const char **)field = arg;
     return 0;
 }
+
+static int on_root(cli_context *ctx, void *state, const char *arg)
+{
+    dominators_options_state *o = state;
+    if (cli_parse_id(arg, &o->root_id))
+        return cli_usage_error(ctx, "--root needs an object id (0x1f, @123, 123), not '%s'", arg);
+    o->root_set = 1;
+    return 0;
+}
+
+static const cli_option dominators_options[] = {
+    {"depth", 0, "D", CLI_COUNT, CLI_AT(dominators_options_state, depth),
+     .help = "levels to show below the start (default 3; 0 = all)"},
+    {"top", 0, "N", CLI_CUSTOM, 0, .custom = on_top,
+     .help = "at most N rows per level, or N rows with --flat\n"
+             "(default 10, --flat 50; 0 = no limit)"},
+    {"min", 0, "SIZE", CLI_CUSTOM, CLI_AT(dominators_options_state, min), .custom = on_min,
+     .help = "hide objects retaining less: bytes (1024, 64K, 2MiB) or a\n"
+             "percent of the heap (0.5%) (default 0.1%, --flat 0)"},
+    {"flat", 0, NULL, CLI_FLAG, CLI_AT(dominators_options_state, flat),
+     .help = "objects by retained size, not a tree"},
+    {"root", 0, "ID", CLI_CUSTOM, 0, .custom = on_root,
+     .help = "start from this object (0x1f, @123 or decimal)"},
+    {"group", 0, NULL, CLI_FLAG, CLI_AT(dominators_options_state, group), .help = NULL},
+    {"no-group", 0, NULL, CLI_FLAG_OFF, CLI_AT(dominators_options_state, group),
+     .help = "do not group top owners of one class, nor what an array or\n"
+             "a collection holds (--group: default)"},
+    {"members", 0, NULL, CLI_FLAG, CLI_AT(dominators_options_state, members),
+     .help = "under each 'N x Class' group of top owners, its largest\n"
+             "members (up to --top) and what they hold"},
+    {0},
+};
+
+static const cli_spec dominators_spec = {dominators_usage, dominators_options, 17,
+                                         dominators_notes};
 
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
     dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0, 1, 0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, dominators_options, on_option, &opt, dominators_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &dominators_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     lf_snapshot s;

@@ -13,13 +13,14 @@
 #include "cli/dangling_note.h"
 #include "commands.h"
 
-static const char info_help[] =
+static const char info_usage[] =
     "usage: leakfind info SNAPSHOT [options]\n"
     "\n"
     "What is in the dump: format, objects, references, roots, classes, how much\n"
     "is reachable, the unreachable objects by class, and references that name\n"
-    "objects missing from the dump. Output: key/value rows (JSON: one object).\n"
-    "\n" GLOBAL_OPTIONS_HELP;
+    "objects missing from the dump. Output: key/value rows (JSON: one object).\n";
+
+static const cli_spec info_spec = {info_usage, NULL, 0, NULL};
 
 #define TOP_UNREACHABLE 5
 
@@ -306,7 +307,7 @@ int cmd_info(int argc, char **argv)
 {
     cli_context ctx = {0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, NULL, NULL, NULL, info_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &info_spec, NULL, &path);
     if (rc >= 0)
         return rc;
     struct timespec t0;

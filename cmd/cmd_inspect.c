@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "inspect/inspect_rows.h"
 
-static const char inspect_help[] =
+static const char inspect_usage[] =
     "usage: leakfind inspect SNAPSHOT ID [options]\n"
     "\n"
     "One object: its class, shallow and retained size, its immediate dominator,\n"
@@ -24,44 +24,27 @@ static const char inspect_help[] =
     "type, strings and numbers as text, a closure's captured variables (section\n"
     "context). .lfs and text graphs hold references only: their edges.\n"
     "Rows: section (object, dominator, path, field, static, element, context,\n"
-    "edge, referrer, note), index, name, kind, value, id, class, shallow, retained.\n"
-    "\n"
-    "Options:\n"
-    "  --referrers         also every object that points at it, by which field\n"
-    "  --max-string N      characters of a text shown (default 200; the rest is\n"
-    "                      said as \"[... N more chars]\")\n"
-    "  --elements N        array elements (and referrers) shown (default 20)\n"
-    "  --all               every element and referrer\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_REFERRERS, OPT_MAX_STRING, OPT_ELEMENTS, OPT_ALL };
-static const cli_option inspect_options[] = {
-    {"referrers", 0, 0, OPT_REFERRERS},
-    {"max-string", 0, 1, OPT_MAX_STRING},
-    {"elements", 0, 1, OPT_ELEMENTS},
-    {"all", 0, 0, OPT_ALL},
-    {NULL, 0, 0, 0},
-};
+    "edge, referrer, note), index, name, kind, value, id, class, shallow, retained.\n";
 
 typedef struct inspect_state {
     int referrers, all;
     uint64_t max_string, elements;
 } inspect_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    inspect_state *o = state;
-    if (id == OPT_REFERRERS)
-        o->referrers = 1;
-    if (id == OPT_ALL)
-        o->all = 1;
-    if (id == OPT_MAX_STRING)
-        return cli_count_option_in(ctx, "--max-string", arg, 0, 1u << 24,
-                                   "a number of characters up to 16777216", &o->max_string);
-    if (id == OPT_ELEMENTS)
-        return cli_count_option(ctx, "--elements", arg, &o->elements);
-    return 0;
-}
+static const cli_option inspect_options[] = {
+    {"referrers", 0, NULL, CLI_FLAG, CLI_AT(inspect_state, referrers),
+     .help = "also every object that points at it, by which field"},
+    {"max-string", 0, "N", CLI_COUNT, CLI_AT(inspect_state, max_string),
+     .help = "characters of a text shown (default 200; the rest is\n"
+             "said as \"[... N more chars]\")",
+     .max = 1u << 24, .what = "a number of characters up to 16777216"},
+    {"elements", 0, "N", CLI_COUNT, CLI_AT(inspect_state, elements),
+     .help = "array elements (and referrers) shown (default 20)"},
+    {"all", 0, NULL, CLI_FLAG, CLI_AT(inspect_state, all), .help = "every element and referrer"},
+    {0},
+};
+
+static const cli_spec inspect_spec = {inspect_usage, inspect_options, 22, NULL};
 
 /* The object row and its dominator's; -1 when out of memory. */
 static int header_rows(const inspect_ctx *c, uint32_t node)
@@ -209,7 +192,7 @@ int cmd_inspect(int argc, char **argv)
     inspect_state opt = {0, 0, 200, 20};
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, inspect_options, on_option, &opt, inspect_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &inspect_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (npos != 2) {

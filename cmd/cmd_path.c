@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "path/path_exclude.h"
 
-static const char path_help[] =
+static const char path_usage[] =
     "usage: leakfind path SNAPSHOT TARGET... [options]\n"
     "       leakfind path SNAPSHOT --class NAME [options]\n"
     "       leakfind path SNAPSHOT --site PATTERN [options]\n"
@@ -30,48 +30,7 @@ static const char path_help[] =
     "weak references reach is said so on stderr, with the path through them;\n"
     "an unreachable one too (exit 0 in both cases). A TARGET is an object id:\n"
     "0x7f3a1c08, @12345 (V8) or decimal. retained is shown when the snapshot\n"
-    "holds its dominators (a converted .lfs), with --class or with --retained.\n"
-    "\n"
-    "Options:\n"
-    "  --class NAME        the largest instances of class NAME by retained size:\n"
-    "                      a full name, a simple one (after the last . or $:\n"
-    "                      ArrayList, StageListener, Pipeline$StageListener)\n"
-    "                      or a glob (*Listener, java.util.*); a simple name\n"
-    "                      several classes end with is an error listing them\n"
-    "  --site PATTERN      the largest objects by retained size allocated at a site\n"
-    "                      whose innermost frame contains PATTERN, e.g. parse or\n"
-    "                      parser.ml:88 (dumps with allocation sites: 'leakfind sites')\n"
-    "  --stack N           with --site: match any of the N innermost frames\n"
-    "                      (default 1; 0 = the whole stack)\n"
-    "  --top N             how many objects with --class or --site (default 5; 0 = all)\n"
-    "  --all               up to 10 disjoint paths per target (no two pass through\n"
-    "                      the same object), numbered in column path\n"
-    "  --merge             the paths of all targets merged into one tree from the\n"
-    "                      roots, with how many targets each hop leads to (count),\n"
-    "                      like Eclipse MAT's \"merge shortest paths\"; the elements\n"
-    "                      of an array and the entries of a collection are one row\n"
-    "                      per class (no id), its bucket chains one hop\n"
-    "  --no-group          with --merge: every object a row of its own\n"
-    "  --retained          compute the dominators to show every hop's retained\n"
-    "                      size (slower: a path alone is one search)\n"
-    "  --exclude CL.FIELD  do not follow field FIELD of objects of class CL\n"
-    "                      (CL named as for --class)\n"
-    "                      (repeatable), as Eclipse MAT's path queries allow\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_CLASS, OPT_TOP, OPT_EXCLUDE, OPT_ALL, OPT_MERGE, OPT_RETAINED, OPT_SITE, OPT_STACK, OPT_NO_GROUP };
-static const cli_option path_options[] = {
-    {"class", 0, 1, OPT_CLASS},
-    {"top", 0, 1, OPT_TOP},
-    {"exclude", 0, 1, OPT_EXCLUDE},
-    {"all", 0, 0, OPT_ALL},
-    {"merge", 0, 0, OPT_MERGE},
-    {"retained", 0, 0, OPT_RETAINED},
-    {"site", 0, 1, OPT_SITE},
-    {"stack", 0, 1, OPT_STACK},
-    {"no-group", 0, 0, OPT_NO_GROUP},
-    {NULL, 0, 0, 0},
-};
+    "holds its dominators (a converted .lfs), with --class or with --retained.\n";
 
 #define MAX_EXCLUDES 32
 
@@ -84,37 +43,59 @@ typedef struct path_state {
     int all, merge, retained, no_group;
 } path_state;
 
-#define MAX_DISJOINT 10
-
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+/* --exclude, repeatable: each CL.FIELD is kept, up to MAX_EXCLUDES. */
+static int on_exclude(cli_context *ctx, void *state, const char *arg)
 {
     path_state *o = state;
-    if (id == OPT_CLASS)
-        o->class_name = arg;
-    if (id == OPT_SITE)
-        o->site_pattern = arg;
-    if (id == OPT_STACK)
-        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
-    if (id == OPT_ALL)
-        o->all = 1;
-    if (id == OPT_MERGE)
-        o->merge = 1;
-    if (id == OPT_NO_GROUP)
-        o->no_group = 1;
-    if (id == OPT_RETAINED)
-        o->retained = 1;
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_EXCLUDE) {
-        const char *dot = strrchr(arg, '.');
-        if (!dot || dot == arg || !dot[1])
-            return cli_usage_error(ctx, "--exclude needs CLASS.FIELD, not '%s'", arg);
-        if (o->exclude_count == MAX_EXCLUDES)
-            return cli_usage_error(ctx, "at most %d --exclude", MAX_EXCLUDES);
-        o->exclude[o->exclude_count++] = arg;
-    }
+    const char *dot = strrchr(arg, '.');
+    if (!dot || dot == arg || !dot[1])
+        return cli_usage_error(ctx, "--exclude needs CLASS.FIELD, not '%s'", arg);
+    if (o->exclude_count == MAX_EXCLUDES)
+        return cli_usage_error(ctx, "at most %d --exclude", MAX_EXCLUDES);
+    o->exclude[o->exclude_count++] = arg;
     return 0;
 }
+
+static const cli_option path_options[] = {
+    {"class", 0, "NAME", CLI_STRING, CLI_AT(path_state, class_name),
+     .help = "the largest instances of class NAME by retained size:\n"
+             "a full name, a simple one (after the last . or $:\n"
+             "ArrayList, StageListener, Pipeline$StageListener)\n"
+             "or a glob (*Listener, java.util.*); a simple name\n"
+             "several classes end with is an error listing them"},
+    {"site", 0, "PATTERN", CLI_STRING, CLI_AT(path_state, site_pattern),
+     .help = "the largest objects by retained size allocated at a site\n"
+             "whose innermost frame contains PATTERN, e.g. parse or\n"
+             "parser.ml:88 (dumps with allocation sites: 'leakfind sites')"},
+    CLI_STACK_OPTION(path_state, stack,
+                     "with --site: match any of the N innermost frames\n"
+                     "(default 1; 0 = the whole stack)"),
+    {"top", 0, "N", CLI_COUNT, CLI_AT(path_state, top),
+     .help = "how many objects with --class or --site (default 5; 0 = all)"},
+    {"all", 0, NULL, CLI_FLAG, CLI_AT(path_state, all),
+     .help = "up to 10 disjoint paths per target (no two pass through\n"
+             "the same object), numbered in column path"},
+    {"merge", 0, NULL, CLI_FLAG, CLI_AT(path_state, merge),
+     .help = "the paths of all targets merged into one tree from the\n"
+             "roots, with how many targets each hop leads to (count),\n"
+             "like Eclipse MAT's \"merge shortest paths\"; the elements\n"
+             "of an array and the entries of a collection are one row\n"
+             "per class (no id), its bucket chains one hop"},
+    {"no-group", 0, NULL, CLI_FLAG, CLI_AT(path_state, no_group),
+     .help = "with --merge: every object a row of its own"},
+    {"retained", 0, NULL, CLI_FLAG, CLI_AT(path_state, retained),
+     .help = "compute the dominators to show every hop's retained\n"
+             "size (slower: a path alone is one search)"},
+    {"exclude", 0, "CL.FIELD", CLI_CUSTOM, 0, .custom = on_exclude,
+     .help = "do not follow field FIELD of objects of class CL\n"
+             "(CL named as for --class)\n"
+             "(repeatable), as Eclipse MAT's path queries allow"},
+    {0},
+};
+
+static const cli_spec path_spec = {path_usage, path_options, 22, NULL};
+
+#define MAX_DISJOINT 10
 
 static const out_column columns[] = {
     {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
@@ -574,7 +555,7 @@ int cmd_path(int argc, char **argv)
     path_state opt = {NULL, NULL, 5, 1, {NULL}, 0, 0, 0, 0, 0};
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, path_options, on_option, &opt, path_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &path_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     lf_snapshot s;

@@ -23,7 +23,7 @@
 #include "record/record_dotnet.h"
 #include "record/record_spawn.h"
 
-static const char record_help[] =
+static const char record_usage[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
     "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
@@ -37,39 +37,7 @@ static const char record_help[] =
     "runs as it is, and leakfind writes PREFIX.1.gcdump, ... with dotnet-gcdump\n"
     "(on PATH or in ~/.dotnet/tools; docs/DOTNET.md). Exit status: the\n"
     "program's. TERM, HUP, INT and QUIT sent to leakfind are passed on to the\n"
-    "program.\n"
-    "\n"
-    "Options:\n"
-    "  --every-major N    a snapshot at the end of every Nth major GC cycle (OCaml)\n"
-    "  --every SECONDS    a dump every SECONDS seconds (.NET)\n"
-    "  --signal SIG       a snapshot each time SIG reaches the program or leakfind\n"
-    "                     (USR1, USR2 or a number; default USR1 when no\n"
-    "                     --every-major or --every is given; .NET: leakfind only,\n"
-    "                     the program never sees it)\n"
-    "  --sample RATE      (OCaml) sample allocations with Gc.Memprof from the\n"
-    "                     start, RATE samples per word (e.g. 1e-4): the snapshots then give\n"
-    "                     the allocation sites of the sampled blocks still alive\n"
-    "                     (leakfind sites); file and line need a program built\n"
-    "                     with -g\n"
-    "  -o, --output PREFIX  snapshot names (default: the program's name)\n"
-    "  --max-snapshots N  keep at most N snapshots (2 or more)\n"
-    "  --max-bytes SIZE   keep at most SIZE of snapshots on disk (512M, 8G); past\n"
-    "                     either limit, each new snapshot removes the oldest but\n"
-    "                     the first (the first and the latest stay), said on\n"
-    "                     stderr\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_EVERY, OPT_EVERY_SECONDS, OPT_SIGNAL, OPT_SAMPLE, OPT_OUTPUT, OPT_MAX_SNAPSHOTS, OPT_MAX_BYTES };
-static const cli_option record_options[] = {
-    {"every-major", 0, 1, OPT_EVERY},
-    {"every", 0, 1, OPT_EVERY_SECONDS},
-    {"signal", 0, 1, OPT_SIGNAL},
-    {"sample", 0, 1, OPT_SAMPLE},
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"max-snapshots", 0, 1, OPT_MAX_SNAPSHOTS},
-    {"max-bytes", 0, 1, OPT_MAX_BYTES},
-    {NULL, 0, 0, 0},
-};
+    "program.\n";
 
 typedef struct record_state {
     long every;
@@ -94,42 +62,89 @@ static int signal_number(const char *s)
     return (*s && !*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP) ? (int)n : -1;
 }
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
+/* The program's file: as given when it names a path, else found on PATH. */
+/* record's numbers are longs with limits and words of their own: read
+ * here. 0 when arg is a number from min to max, in *out. */
+static int long_in(const char *arg, long min, long max, long *out)
 {
-    record_state *r = state;
     char *end;
-    if (id == OPT_EVERY) {
-        r->every = strtol(arg, &end, 10);
-        if (!*arg || *end || r->every < 1 || r->every > 1000000)
-            return cli_usage_error(ctx, "--every-major takes a number from 1 to 1000000");
-    } else if (id == OPT_EVERY_SECONDS) {
-        r->every_seconds = strtol(arg, &end, 10);
-        if (!*arg || *end || r->every_seconds < 1 || r->every_seconds > 86400)
-            return cli_usage_error(ctx, "--every takes a number of seconds from 1 to 86400, not '%s'", arg);
-    } else if (id == OPT_SIGNAL) {
-        r->signo = signal_number(arg);
-        if (r->signo < 0)
-            return cli_usage_error(ctx, "--signal takes USR1, USR2 or a signal number, not '%s'", arg);
-    } else if (id == OPT_SAMPLE) {
-        r->sample_rate = strtod(arg, &end);
-        if (!*arg || *end || !(r->sample_rate > 0 && r->sample_rate <= 1))
-            return cli_usage_error(ctx, "--sample takes a rate in samples per word, "
-                                        "above 0 and at most 1 (e.g. 1e-4), not '%s'", arg);
-    } else if (id == OPT_OUTPUT) {
-        r->prefix = arg;
-    } else if (id == OPT_MAX_SNAPSHOTS) {
-        r->max_snapshots = strtol(arg, &end, 10);
-        if (!*arg || *end || r->max_snapshots < 2 || r->max_snapshots > 1000000)
-            return cli_usage_error(ctx, "--max-snapshots takes a number from 2 to 1000000 "
-                                        "(the first and the latest are kept), not '%s'", arg);
-    } else if (id == OPT_MAX_BYTES) {
-        if (cli_parse_size(arg, 0, &r->max_bytes) || r->max_bytes == 0 || strchr(arg, '%'))
-            return cli_usage_error(ctx, "--max-bytes needs a size (512M, 8G), not '%s'", arg);
-    }
+    *out = strtol(arg, &end, 10);
+    return !*arg || *end || *out < min || *out > max ? -1 : 0;
+}
+
+static int on_every_major(cli_context *ctx, void *field, const char *arg)
+{
+    if (long_in(arg, 1, 1000000, field))
+        return cli_usage_error(ctx, "--every-major takes a number from 1 to 1000000");
     return 0;
 }
 
-/* The program's file: as given when it names a path, else found on PATH. */
+static int on_every(cli_context *ctx, void *field, const char *arg)
+{
+    if (long_in(arg, 1, 86400, field))
+        return cli_usage_error(ctx, "--every takes a number of seconds from 1 to 86400, not '%s'", arg);
+    return 0;
+}
+
+static int on_signal(cli_context *ctx, void *field, const char *arg)
+{
+    int *signo = field;
+    *signo = signal_number(arg);
+    if (*signo < 0)
+        return cli_usage_error(ctx, "--signal takes USR1, USR2 or a signal number, not '%s'", arg);
+    return 0;
+}
+
+static int on_sample(cli_context *ctx, void *field, const char *arg)
+{
+    char *end;
+    double *rate = field;
+    *rate = strtod(arg, &end);
+    if (!*arg || *end || !(*rate > 0 && *rate <= 1))
+        return cli_usage_error(ctx, "--sample takes a rate in samples per word, "
+                                    "above 0 and at most 1 (e.g. 1e-4), not '%s'", arg);
+    return 0;
+}
+
+static int on_max_snapshots(cli_context *ctx, void *field, const char *arg)
+{
+    if (long_in(arg, 2, 1000000, field))
+        return cli_usage_error(ctx, "--max-snapshots takes a number from 2 to 1000000 "
+                                    "(the first and the latest are kept), not '%s'", arg);
+    return 0;
+}
+
+static const cli_option record_options[] = {
+    {"every-major", 0, "N", CLI_CUSTOM, CLI_AT(record_state, every), .custom = on_every_major,
+     .help = "a snapshot at the end of every Nth major GC cycle (OCaml)"},
+    {"every", 0, "SECONDS", CLI_CUSTOM, CLI_AT(record_state, every_seconds), .custom = on_every,
+     .help = "a dump every SECONDS seconds (.NET)"},
+    {"signal", 0, "SIG", CLI_CUSTOM, CLI_AT(record_state, signo), .custom = on_signal,
+     .help = "a snapshot each time SIG reaches the program or leakfind\n"
+             "(USR1, USR2 or a number; default USR1 when no\n"
+             "--every-major or --every is given; .NET: leakfind only,\n"
+             "the program never sees it)"},
+    {"sample", 0, "RATE", CLI_CUSTOM, CLI_AT(record_state, sample_rate), .custom = on_sample,
+     .help = "(OCaml) sample allocations with Gc.Memprof from the\n"
+             "start, RATE samples per word (e.g. 1e-4): the snapshots then give\n"
+             "the allocation sites of the sampled blocks still alive\n"
+             "(leakfind sites); file and line need a program built\n"
+             "with -g"},
+    {"output", 'o', "PREFIX", CLI_STRING, CLI_AT(record_state, prefix),
+     .help = "snapshot names (default: the program's name)"},
+    {"max-snapshots", 0, "N", CLI_CUSTOM, CLI_AT(record_state, max_snapshots),
+     .custom = on_max_snapshots, .help = "keep at most N snapshots (2 or more)"},
+    {"max-bytes", 0, "SIZE", CLI_SIZE, CLI_AT(record_state, max_bytes), .min = 1,
+     .what = "a size (512M, 8G)",
+     .help = "keep at most SIZE of snapshots on disk (512M, 8G); past\n"
+             "either limit, each new snapshot removes the oldest but\n"
+             "the first (the first and the latest stay), said on\n"
+             "stderr"},
+    {0},
+};
+
+static const cli_spec record_spec = {record_usage, record_options, 21, NULL};
+
 static int find_program(const char *name, char *out, size_t len)
 {
     if (strchr(name, '/'))
@@ -322,7 +337,7 @@ int cmd_record(int argc, char **argv)
         dashes++;
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, dashes, argv, record_options, on_option, &r, record_help, &pos, &npos);
+    int rc = cli_parse(&ctx, dashes, argv, &record_spec, &r, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     free(pos);

@@ -15,7 +15,7 @@
 #include "commands.h"
 #include "report/report.h"
 
-static const char report_help[] =
+static const char report_usage[] =
     "usage: leakfind report SNAPSHOT [BEFORE...] -o REPORT.html [options]\n"
     "\n"
     "Writes one self-contained HTML file (no network, no external files: it opens\n"
@@ -29,39 +29,7 @@ static const char report_help[] =
     "retains --threshold of the heap), each expandable to its accumulation point\n"
     "and its path from a GC root. The file's size is bounded\n"
     "by --nodes and --classes, whatever the dump's. REPORT is written to a\n"
-    "temporary file renamed into place when complete; '-' is standard output.\n"
-    "\n"
-    "Options:\n"
-    "  -o, --output REPORT  the file to write (required; '-': standard output)\n"
-    "  --nodes N            dominator-tree objects in the page (default 3000):\n"
-    "                       the largest from the top owners down; the children\n"
-    "                       left out of each become one 'N more' box\n"
-    "  --classes N          rows of the class table (default 500, by retained)\n"
-    "  --threshold PCT      share of the reachable heap a size suspect retains\n"
-    "                       (default 10, as `suspects` takes it)\n"
-    "  --suspects N         at most N suspects (default 10; 0 = all)\n"
-    "  --workload LIST      the work done at each snapshot, in the order of the\n"
-    "                       arguments (SNAPSHOT first), e.g. 300,100,200\n"
-    "                       (default: 1, 2, ... oldest first)\n"
-    "  --min-growth N, --min-r2 R, --min-slope S, --min-share R\n"
-    "                       the growth table's rule, as trend's (defaults 10,\n"
-    "                       0.9, 0, 0.5)\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_OUTPUT, OPT_NODES, OPT_CLASSES, OPT_WORKLOAD, OPT_THRESHOLD, OPT_SUSPECTS };
-static const cli_option report_options[] = {
-    {"output", 'o', 1, OPT_OUTPUT},
-    {"nodes", 0, 1, OPT_NODES},
-    {"classes", 0, 1, OPT_CLASSES},
-    {"workload", 0, 1, OPT_WORKLOAD},
-    {"min-growth", 0, 1, SERIES_OPT_MIN_GROWTH},
-    {"min-r2", 0, 1, SERIES_OPT_MIN_R2},
-    {"min-slope", 0, 1, SERIES_OPT_MIN_SLOPE},
-    {"min-share", 0, 1, SERIES_OPT_MIN_SHARE},
-    {"threshold", 0, 1, OPT_THRESHOLD},
-    {"suspects", 0, 1, OPT_SUSPECTS},
-    {NULL, 0, 0, 0},
-};
+    "temporary file renamed into place when complete; '-' is standard output.\n";
 
 /* Bounds on what the page carries, whatever is asked: tree rows are at most
  * about 400 bytes (labels cut at 160), class rows 350, so the file stays a
@@ -78,26 +46,32 @@ typedef struct report_state {
     lf_trend_rule rule;
 } report_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    report_state *o = state;
-    int rc = series_rule_option(ctx, id, arg, &o->rule);
-    if (rc)
-        return rc;
-    if (id == OPT_OUTPUT)
-        o->output = arg;
-    if (id == OPT_NODES)
-        return cli_count_option_in(ctx, "--nodes", arg, 1, MAX_NODES, NULL, &o->nodes);
-    if (id == OPT_CLASSES)
-        return cli_count_option_in(ctx, "--classes", arg, 0, MAX_CLASSES, NULL, &o->classes);
-    if (id == OPT_WORKLOAD)
-        return series_parse_workload(ctx, arg, &o->workload);
-    if (id == OPT_THRESHOLD)
-        return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
-    if (id == OPT_SUSPECTS)
-        return cli_count_option(ctx, "--suspects", arg, &o->suspects);
-    return 0;
-}
+static const cli_option report_options[] = {
+    {"output", 'o', "REPORT", CLI_STRING, CLI_AT(report_state, output),
+     .help = "the file to write (required; '-': standard output)"},
+    {"nodes", 0, "N", CLI_COUNT, CLI_AT(report_state, nodes), .min = 1, .max = MAX_NODES,
+     .help = "dominator-tree objects in the page (default 3000):\n"
+             "the largest from the top owners down; the children\n"
+             "left out of each become one 'N more' box"},
+    {"classes", 0, "N", CLI_COUNT, CLI_AT(report_state, classes), .max = MAX_CLASSES,
+     .help = "rows of the class table (default 500, by retained)"},
+    {"threshold", 0, "PCT", CLI_PERCENT, CLI_AT(report_state, threshold),
+     .help = "share of the reachable heap a size suspect retains\n"
+             "(default 10, as `suspects` takes it)"},
+    {"suspects", 0, "N", CLI_COUNT, CLI_AT(report_state, suspects),
+     .help = "at most N suspects (default 10; 0 = all)"},
+    SERIES_WORKLOAD_OPTION(report_state, workload,
+                           "the work done at each snapshot, in the order of the\n"
+                           "arguments (SNAPSHOT first), e.g. 300,100,200\n"
+                           "(default: 1, 2, ... oldest first)"),
+    /* four options, one text: listed on one line, the text below */
+    SERIES_RULE_OPTIONS(report_state, rule, "", "", "",
+                        "\nthe growth table's rule, as trend's (defaults 10,\n"
+                        "0.9, 0, 0.5)"),
+    {0},
+};
+
+static const cli_spec report_spec = {report_usage, report_options, 23, NULL};
 
 static int add_to_series(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
@@ -223,7 +197,7 @@ int cmd_report(int argc, char **argv)
     opt.rule = SERIES_RULE_DEFAULT;
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, report_options, on_option, &opt, report_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &report_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     static char *series[SERIES_MAX];

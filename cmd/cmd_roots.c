@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 
-static const char roots_help[] =
+static const char roots_usage[] =
     "usage: leakfind roots SNAPSHOT [options]\n"
     "\n"
     "One row per GC root: its object, the bytes that root alone keeps alive\n"
@@ -32,21 +32,7 @@ static const char roots_help[] =
     "synthetic levels: each retaining edge from (Global handles), (Stack roots),\n"
     "(Strong roots), an embedder's roots, ... is a row of that kind named by the\n"
     "edge, and the global objects under (root) are of kind 'global object'.\n"
-    "What several roots hold together is in no row.\n"
-    "\n"
-    "Options:\n"
-    "  --top N        at most N rows (default 50; 0 = all)\n"
-    "  --by-kind      totals per kind of root\n"
-    "  --all-reachable  no limit on the walks that fill reachable\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_TOP, OPT_BY_KIND, OPT_ALL_REACHABLE };
-static const cli_option roots_options[] = {
-    {"top", 0, 1, OPT_TOP},
-    {"by-kind", 0, 0, OPT_BY_KIND},
-    {"all-reachable", 0, 0, OPT_ALL_REACHABLE},
-    {NULL, 0, 0, 0},
-};
+    "What several roots hold together is in no row.\n";
 
 typedef struct roots_state {
     uint64_t top;
@@ -54,17 +40,16 @@ typedef struct roots_state {
     int all_reachable;
 } roots_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    roots_state *o = state;
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_BY_KIND)
-        o->by_kind = 1;
-    if (id == OPT_ALL_REACHABLE)
-        o->all_reachable = 1;
-    return 0;
-}
+static const cli_option roots_options[] = {
+    {"top", 0, "N", CLI_COUNT, CLI_AT(roots_state, top),
+     .help = "at most N rows (default 50; 0 = all)"},
+    {"by-kind", 0, NULL, CLI_FLAG, CLI_AT(roots_state, by_kind), .help = "totals per kind of root"},
+    {"all-reachable", 0, NULL, CLI_FLAG, CLI_AT(roots_state, all_reachable),
+     .help = "no limit on the walks that fill reachable"},
+    {0},
+};
+
+static const cli_spec roots_spec = {roots_usage, roots_options, 17, NULL};
 
 /* reachable of the rows shown: bytes[i] for rows[i], UINT64_MAX past the
  * walks' budget (said once). */
@@ -171,7 +156,7 @@ int cmd_roots(int argc, char **argv)
     cli_context ctx = {0};
     roots_state opt = {50, 0, 0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, roots_options, on_option, &opt, roots_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &roots_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     lf_snapshot s;

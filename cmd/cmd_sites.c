@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 
-static const char sites_help[] =
+static const char sites_usage[] =
     "usage: leakfind sites SNAPSHOT [options]\n"
     "\n"
     "One row per allocation site, where the dump recorded one (V8 with allocation\n"
@@ -18,47 +18,29 @@ static const char sites_help[] =
     "the site in the dominator tree, so nothing is counted twice) and retained as %\n"
     "of the reachable heap. Objects allocated where nothing was recorded are one row,\n"
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
-    "site's live objects and bytes estimated from the sample and its rate.\n"
-    "\n"
-    "Options:\n"
-    "  --stack N      a site is its N innermost frames (default 1; 0 = the whole stack)\n"
-    "  --top N        at most N rows (default 50; 0 = all)\n"
-    "  --sort KEY     retained (default), shallow, count or site\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_STACK, OPT_TOP, OPT_SORT };
-static const cli_option sites_options[] = {
-    {"stack", 0, 1, OPT_STACK},
-    {"top", 0, 1, OPT_TOP},
-    {"sort", 0, 1, OPT_SORT},
-    {NULL, 0, 0, 0},
-};
+    "site's live objects and bytes estimated from the sample and its rate.\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
 
 typedef struct sites_options_state {
     uint64_t stack, top;
-    sort_key sort;
+    int sort;      /* a sort_key, as CLI_ENUM stores it */
 } sites_options_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    sites_options_state *o = state;
-    if (id == OPT_STACK)
-        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_SORT) {
-        static const char *const keys[] = {"retained", "shallow", "count", "site"};
-        for (int k = 0; k < 4; k++)
-            if (strcmp(arg, keys[k]) == 0) {
-                o->sort = (sort_key)k;
-                return 0;
-            }
-        return cli_usage_error(ctx, "--sort must be retained, shallow, count or site");
-    }
-    return 0;
-}
+/* in the order of sort_key */
+static const char *const sort_names[] = {"retained", "shallow", "count", "site", NULL};
+
+static const cli_option sites_options[] = {
+    CLI_STACK_OPTION(sites_options_state, stack,
+                     "a site is its N innermost frames (default 1; 0 = the whole stack)"),
+    {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
+     .help = "at most N rows (default 50; 0 = all)"},
+    {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
+     .help = "retained (default), shallow, count or site", .names = sort_names},
+    {0},
+};
+
+static const cli_spec sites_spec = {sites_usage, sites_options, 17, NULL};
 
 /* A group's row: its totals and, for a sampled dump, the estimates. */
 typedef struct site_row {
@@ -183,7 +165,7 @@ int cmd_sites(int argc, char **argv)
     cli_context ctx = {0};
     sites_options_state opt = {1, 50, SORT_RETAINED};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, sites_options, on_option, &opt, sites_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &sites_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     lf_snapshot s;

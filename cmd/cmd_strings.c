@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 
-static const char strings_help[] =
+static const char strings_usage[] =
     "usage: leakfind strings SNAPSHOT [options]\n"
     "\n"
     "Strings with the same text: one row per text held by two or more string\n"
@@ -19,37 +19,25 @@ static const char strings_help[] =
     "characters. Java: java.lang.String, Latin-1 and UTF-16 alike; V8: string\n"
     "nodes (V8 keeps the first 1,024 characters of a text; concatenated and\n"
     "sliced strings are not read). Needs the dump itself: an .lfs keeps no\n"
-    "texts.\n"
-    "\n"
-    "Options:\n"
-    "  --top N        at most N rows (default 50; 0 = all)\n"
-    "  --largest      the largest strings instead, by retained size: id,\n"
-    "                 retained, length, owner (its dominator's class), text\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_TOP, OPT_LARGEST };
-static const cli_option strings_options[] = {
-    {"top", 0, 1, OPT_TOP},
-    {"largest", 0, 0, OPT_LARGEST},
-    {NULL, 0, 0, 0},
-};
+    "texts.\n";
 
 typedef struct strings_state {
     uint64_t top;
     int largest;
 } strings_state;
 
-enum { PREVIEW_CHARS = 60 };
+static const cli_option strings_options[] = {
+    {"top", 0, "N", CLI_COUNT, CLI_AT(strings_state, top),
+     .help = "at most N rows (default 50; 0 = all)"},
+    {"largest", 0, NULL, CLI_FLAG, CLI_AT(strings_state, largest),
+     .help = "the largest strings instead, by retained size: id,\n"
+             "retained, length, owner (its dominator's class), text"},
+    {0},
+};
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    strings_state *o = state;
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_LARGEST)
-        o->largest = 1;
-    return 0;
-}
+static const cli_spec strings_spec = {strings_usage, strings_options, 17, NULL};
+
+enum { PREVIEW_CHARS = 60 };
 
 /* The text column: the first PREVIEW_CHARS characters, "..." when cut. */
 static void write_text(out_writer *w, const lf_snapshot *s, uint32_t node)
@@ -122,7 +110,7 @@ int cmd_strings(int argc, char **argv)
     cli_context ctx = {0};
     strings_state opt = {50, 0};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, strings_options, on_option, &opt, strings_help, &path);
+    int rc = cli_parse_one(&ctx, argc, argv, &strings_spec, &opt, &path);
     if (rc >= 0)
         return rc;
     lf_snapshot s;

@@ -10,7 +10,7 @@
 #include "cli/series.h"
 #include "commands.h"
 
-static const char suspects_help[] =
+static const char suspects_usage[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
     "\n"
     "The few findings worth a look, most important first, each with its\n"
@@ -28,30 +28,7 @@ static const char suspects_help[] =
     "them; warm-up is not flagged) come first (kind growth), fastest first:\n"
     "the holder (id, retained), the objects of the class under it\n"
     "(instances; counts per snapshot, oldest first) and rate, objects per unit\n"
-    "of workload.\n"
-    "\n"
-    "Options:\n"
-    "  --threshold PCT  share of the reachable heap a size finding retains\n"
-    "                   (default 10)\n"
-    "  --top N          at most N findings (default 10; 0 = all)\n"
-    "  --workload LIST  work done at each snapshot, in the order of the\n"
-    "                   arguments (SNAPSHOT first), e.g. 300,100,200\n"
-    "                   (default: 1, 2, ... oldest first)\n"
-    "  --min-growth N   objects a growth finding gains, first snapshot to last\n"
-    "                   (default 10; the rest of trend's rule applies as is)\n"
-    "  --exit-code      exit 1 when there is a growth finding, or, for one\n"
-    "                   snapshot alone, any finding\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_THRESHOLD, OPT_TOP, OPT_WORKLOAD, OPT_EXIT_CODE, OPT_MIN_GROWTH };
-static const cli_option suspects_options[] = {
-    {"threshold", 0, 1, OPT_THRESHOLD},
-    {"top", 0, 1, OPT_TOP},
-    {"workload", 0, 1, OPT_WORKLOAD},
-    {"exit-code", 0, 0, OPT_EXIT_CODE},
-    {"min-growth", 0, 1, OPT_MIN_GROWTH},
-    {NULL, 0, 0, 0},
-};
+    "of workload.\n";
 
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
@@ -60,21 +37,26 @@ typedef struct suspects_state {
     int exit_code;
 } suspects_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    suspects_state *o = state;
-    if (id == OPT_THRESHOLD)
-        return cli_percent_option(ctx, "--threshold", arg, &o->threshold);
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_EXIT_CODE)
-        o->exit_code = 1;
-    if (id == OPT_MIN_GROWTH)
-        return cli_count_option(ctx, "--min-growth", arg, &o->min_growth);
-    if (id == OPT_WORKLOAD)
-        return series_parse_workload(ctx, arg, &o->workload);
-    return 0;
-}
+static const cli_option suspects_options[] = {
+    {"threshold", 0, "PCT", CLI_PERCENT, CLI_AT(suspects_state, threshold),
+     .help = "share of the reachable heap a size finding retains\n"
+             "(default 10)"},
+    {"top", 0, "N", CLI_COUNT, CLI_AT(suspects_state, top),
+     .help = "at most N findings (default 10; 0 = all)"},
+    SERIES_WORKLOAD_OPTION(suspects_state, workload,
+                           "work done at each snapshot, in the order of the\n"
+                           "arguments (SNAPSHOT first), e.g. 300,100,200\n"
+                           "(default: 1, 2, ... oldest first)"),
+    {"min-growth", 0, "N", CLI_COUNT, CLI_AT(suspects_state, min_growth),
+     .help = "objects a growth finding gains, first snapshot to last\n"
+             "(default 10; the rest of trend's rule applies as is)"},
+    {"exit-code", 0, NULL, CLI_FLAG, CLI_AT(suspects_state, exit_code),
+     .help = "exit 1 when there is a growth finding, or, for one\n"
+             "snapshot alone, any finding"},
+    {0},
+};
+
+static const cli_spec suspects_spec = {suspects_usage, suspects_options, 19, NULL};
 
 static int add_to_trend(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
@@ -239,7 +221,7 @@ int cmd_suspects(int argc, char **argv)
     opt.min_growth = 10;
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, suspects_options, on_option, &opt, suspects_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &suspects_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     static char *series[SERIES_MAX];

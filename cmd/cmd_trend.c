@@ -11,7 +11,7 @@
 #include "cli/series.h"
 #include "commands.h"
 
-static const char trend_help[] =
+static const char trend_usage[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
     "\n"
     "Per class: the live instances in each snapshot (counts), their growth per\n"
@@ -27,40 +27,7 @@ static const char trend_help[] =
     "'grows, uneven' (all tests but r2 pass: never shrank, grew in bursts; not\n"
     "flagged), warm-up (no one holder), small, fluctuates or shrinks. Growing\n"
     "rows (grows, 'grows, uneven') first, then the rest, each by gain in\n"
-    "instances first to last. Classes whose count never changed are left out.\n"
-    "\n"
-    "Options:\n"
-    "  --workload LIST   the work done at each snapshot, e.g. 100,200,300\n"
-    "                    (requests, operations; default 1,2,...,N)\n"
-    "  --min-growth N    default 10 instances\n"
-    "  --min-r2 R        default 0.9\n"
-    "  --min-slope S     default 0 (instances per unit of workload)\n"
-    "  --min-share R     default 0.5 (of the class's gain, under one holder)\n"
-    "  --exit-code       exit 1 when a class is flagged (not 'grows, uneven')\n"
-    "  --top N           at most N rows (default 0 = all)\n"
-    "  --owners          what grew from the first snapshot to the last, by owner\n"
-    "                    (as diff --owners), with objects per unit of workload\n"
-    "  --by-site         per allocation site instead of per class (dumps taken with\n"
-    "                    allocation tracking; see 'leakfind sites'); the class\n"
-    "                    column is then named site\n"
-    "  --stack N         with --by-site: a site is its N innermost frames (default 1,\n"
-    "                    0 = the whole stack)\n"
-    "\n" GLOBAL_OPTIONS_HELP;
-
-enum { OPT_WORKLOAD, OPT_EXIT_CODE, OPT_TOP, OPT_OWNERS, OPT_BY_SITE, OPT_STACK };
-static const cli_option trend_options[] = {
-    {"workload", 0, 1, OPT_WORKLOAD},
-    {"min-growth", 0, 1, SERIES_OPT_MIN_GROWTH},
-    {"min-r2", 0, 1, SERIES_OPT_MIN_R2},
-    {"min-slope", 0, 1, SERIES_OPT_MIN_SLOPE},
-    {"exit-code", 0, 0, OPT_EXIT_CODE},
-    {"top", 0, 1, OPT_TOP},
-    {"owners", 0, 0, OPT_OWNERS},
-    {"min-share", 0, 1, SERIES_OPT_MIN_SHARE},
-    {"by-site", 0, 0, OPT_BY_SITE},
-    {"stack", 0, 1, OPT_STACK},
-    {NULL, 0, 0, 0},
-};
+    "instances first to last. Classes whose count never changed are left out.\n";
 
 typedef struct trend_state {
     series_workload workload;
@@ -69,26 +36,30 @@ typedef struct trend_state {
     int exit_code, owners, by_site;
 } trend_state;
 
-static int on_option(cli_context *ctx, void *state, int id, const char *arg)
-{
-    trend_state *o = state;
-    if (id == OPT_WORKLOAD)
-        return series_parse_workload(ctx, arg, &o->workload);
-    int rc = series_rule_option(ctx, id, arg, &o->rule);
-    if (rc)
-        return rc;
-    if (id == OPT_TOP)
-        return cli_count_option(ctx, "--top", arg, &o->top);
-    if (id == OPT_EXIT_CODE)
-        o->exit_code = 1;
-    if (id == OPT_BY_SITE)
-        o->by_site = 1;
-    if (id == OPT_STACK)
-        return cli_count_option_in(ctx, "--stack", arg, 0, UINT32_MAX, "a number of frames", &o->stack);
-    if (id == OPT_OWNERS)
-        o->owners = 1;
-    return 0;
-}
+static const cli_option trend_options[] = {
+    SERIES_WORKLOAD_OPTION(trend_state, workload,
+                           "the work done at each snapshot, e.g. 100,200,300\n"
+                           "(requests, operations; default 1,2,...,N)"),
+    SERIES_RULE_OPTIONS(trend_state, rule, "default 10 instances", "default 0.9",
+                        "default 0 (instances per unit of workload)",
+                        "default 0.5 (of the class's gain, under one holder)"),
+    {"exit-code", 0, NULL, CLI_FLAG, CLI_AT(trend_state, exit_code),
+     .help = "exit 1 when a class is flagged (not 'grows, uneven')"},
+    {"top", 0, "N", CLI_COUNT, CLI_AT(trend_state, top), .help = "at most N rows (default 0 = all)"},
+    {"owners", 0, NULL, CLI_FLAG, CLI_AT(trend_state, owners),
+     .help = "what grew from the first snapshot to the last, by owner\n"
+             "(as diff --owners), with objects per unit of workload"},
+    {"by-site", 0, NULL, CLI_FLAG, CLI_AT(trend_state, by_site),
+     .help = "per allocation site instead of per class (dumps taken with\n"
+             "allocation tracking; see 'leakfind sites'); the class\n"
+             "column is then named site"},
+    CLI_STACK_OPTION(trend_state, stack,
+                     "with --by-site: a site is its N innermost frames (default 1,\n"
+                     "0 = the whole stack)"),
+    {0},
+};
+
+static const cli_spec trend_spec = {trend_usage, trend_options, 20, NULL};
 
 /* --owners: the first and the last snapshot, compared by owner. */
 static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_state *opt)
@@ -265,7 +236,7 @@ int cmd_trend(int argc, char **argv)
     opt.stack = 1;
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, trend_options, on_option, &opt, trend_help, &pos, &npos);
+    int rc = cli_parse(&ctx, argc, argv, &trend_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (npos < 3 || npos > SERIES_MAX) {

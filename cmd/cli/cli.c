@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,31 +19,10 @@
 #include "../../core/base/bigmem.h"
 #include "../../core/input/estimate.h"
 #include "../../core/input/cache.h"
-#include "../../core/hprof/hprof.h"
 #include "../../core/base/file.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/input/open.h"
 #include "../../core/base/outfile.h"
-#include "../../graph/dominators.h"
-
-enum { G_FORMAT = -100, G_QUIET, G_VERBOSE, G_THREADS, G_NO_PROGRESS, G_HELP, G_KEEP_UNREACHABLE,
-       G_STRICT, G_STRONG, G_PARTIAL, G_CACHE, G_MEMORY };
-
-static const cli_option global_options[] = {
-    {"format", 0, 1, G_FORMAT},
-    {"quiet", 'q', 0, G_QUIET},
-    {"verbose", 'v', 0, G_VERBOSE},
-    {"threads", 0, 1, G_THREADS},
-    {"no-progress", 0, 0, G_NO_PROGRESS},
-    {"help", 'h', 0, G_HELP},
-    {"keep-unreachable", 0, 0, G_KEEP_UNREACHABLE},
-    {"strict", 0, 0, G_STRICT},
-    {"strong", 0, 1, G_STRONG},
-    {"partial", 0, 0, G_PARTIAL},
-    {"cache", 0, 0, G_CACHE},
-    {"memory", 0, 1, G_MEMORY},
-    {NULL, 0, 0, 0},
-};
 
 void cli_message(const char *level, const char *fmt, ...)
 {
@@ -81,61 +61,11 @@ int cli_input_error(const char *path, const lf_error *err)
 static const cli_option *find_option(const cli_option *opts, const char *name, size_t len,
                                      char short_name)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        const cli_option *o = pass == 0 ? global_options : opts;
-        for (; o && o->long_name; o++) {
-            if (short_name ? o->short_name == short_name
-                           : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
-                return o;
-        }
-    }
+    for (const cli_option *o = opts; o && o->long_name; o++)
+        if (short_name ? o->short_name == short_name
+                       : strlen(o->long_name) == len && memcmp(o->long_name, name, len) == 0)
+            return o;
     return NULL;
-}
-
-static int global_option(cli_context *ctx, int id, const char *arg, const char *help)
-{
-    uint64_t n;
-    switch (id) {
-    case G_FORMAT:
-        if (strcmp(arg, "table") == 0)
-            ctx->format = OUT_TABLE;
-        else if (strcmp(arg, "tsv") == 0)
-            ctx->format = OUT_TSV;
-        else if (strcmp(arg, "json") == 0)
-            ctx->format = OUT_JSON;
-        else
-            return cli_usage_error(ctx, "--format must be table, tsv or json, not '%s'", arg);
-        return 0;
-    case G_QUIET: ctx->quiet = 1; return 0;
-    case G_VERBOSE: ctx->verbose = 1; return 0;
-    case G_THREADS:
-        if (cli_count_option_in(ctx, "--threads", arg, 1, 256, "a number from 1 to 256", &n))
-            return EXIT_USAGE;
-        ctx->threads = (unsigned)n;
-        return 0;
-    case G_NO_PROGRESS: ctx->progress = 0; return 0;
-    case G_HELP:
-        fputs(help, stdout);
-        return -1;
-    case G_KEEP_UNREACHABLE: ctx->dom_flags |= LF_DOM_KEEP_UNREACHABLE; return 0;
-    case G_STRICT: ctx->strict = 1; return 0;
-    case G_PARTIAL: ctx->partial = 1; return 0;
-    case G_CACHE: ctx->cache = 1; return 0;
-    case G_MEMORY:
-        if (cli_parse_size(arg, 0, &n) || n == 0)
-            return cli_usage_error(ctx, "--memory needs a size (512M, 8G), not '%s'", arg);
-        ctx->memory = n;
-        return 0;
-    case G_STRONG:
-        if (strcmp(arg, "soft") == 0)
-            ctx->read_flags |= LF_HPROF_SOFT_STRONG;
-        else if (strcmp(arg, "all") == 0)
-            ctx->read_flags |= LF_HPROF_ALL_STRONG;
-        else
-            return cli_usage_error(ctx, "--strong must be soft or all, not '%s'", arg);
-        return 0;
-    }
-    return 0;
 }
 
 /* The default --memory: what the machine and the process's memory cgroups
@@ -187,8 +117,56 @@ static void set_memory_budget(const cli_context *ctx)
     lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
 }
 
-int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-              cli_option_handler handler, void *state, const char *help,
+/* The option named, a global one first; NULL when none is. *state is
+ * where its field is: the context for a global option. */
+static const cli_option *find_any(cli_context *ctx, const cli_spec *spec, const char *name,
+                                  size_t len, char short_name, void **state)
+{
+    const cli_option *o = find_option(cli_global_spec.options, name, len, short_name);
+    if (o) {
+        *state = ctx;
+        return o;
+    }
+    return find_option(spec->options, name, len, short_name);
+}
+
+/* argv[*i], an option, and its value (=VALUE or the next argument, which
+ * *i then passes): 0, -1 after -h, or a usage error. */
+static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const cli_spec *spec,
+                        void *state)
+{
+    const char *a = argv[*i], *value = NULL;
+    const cli_option *o;
+    if (a[1] == '-') {
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        if (!(o = find_any(ctx, spec, name, len, 0, &state)))
+            return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
+        if (eq) {
+            if (!o->arg_name)
+                return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);
+            value = eq + 1;
+        }
+    } else {
+        if (a[2] != '\0')
+            return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
+        if (!(o = find_any(ctx, spec, NULL, 0, a[1], &state)))
+            return cli_usage_error(ctx, "unknown option '%s'", a);
+    }
+    if (o->arg_name && !value) {
+        if (*i + 1 >= argc)
+            return cli_usage_error(ctx, "option '--%s' needs a value", o->long_name);
+        value = argv[++*i];
+    }
+    int rc = cli_option_read(ctx, o, state, value);
+    if (rc == 0 && ctx->help) { /* -h: the help, and nothing after it is read */
+        cli_help_write(stdout, spec);
+        return -1;
+    }
+    return rc;
+}
+
+int cli_parse(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
               char ***positional, int *npositional)
 {
     ctx->memory = default_memory();
@@ -211,43 +189,7 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
             only_positional = 1;
             continue;
         }
-        const cli_option *o;
-        const char *value = NULL;
-        if (a[1] == '-') {
-            const char *name = a + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            o = find_option(opts, name, len, 0);
-            if (!o) {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
-            }
-            if (eq) {
-                if (!o->has_arg) {
-                    free(pos);
-                    return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);
-                }
-                value = eq + 1;
-            }
-        } else {
-            if (a[2] != '\0') {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '%s' (one letter per dash)", a);
-            }
-            o = find_option(opts, NULL, 0, a[1]);
-            if (!o) {
-                free(pos);
-                return cli_usage_error(ctx, "unknown option '%s'", a);
-            }
-        }
-        if (o->has_arg && !value) {
-            if (i + 1 >= argc) {
-                free(pos);
-                return cli_usage_error(ctx, "option '--%s' needs a value", o->long_name);
-            }
-            value = argv[++i];
-        }
-        int rc = o->id < 0 ? global_option(ctx, o->id, value, help)
-                 : handler ? handler(ctx, state, o->id, value) : 0;
+        int rc = parse_option(ctx, argc, argv, &i, spec, state);
         if (rc) {
             free(pos);
             return rc;
@@ -259,12 +201,12 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
     return 0;
 }
 
-int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-                  cli_option_handler handler, void *state, const char *help, const char **path)
+int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
+                  const char **path)
 {
     char **pos;
     int npos;
-    int rc = cli_parse(ctx, argc, argv, opts, handler, state, help, &pos, &npos);
+    int rc = cli_parse(ctx, argc, argv, spec, state, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (npos != 1) {
@@ -558,7 +500,8 @@ int cli_parse_size(const char *arg, uint64_t total, uint64_t *out)
     char *end;
     errno = 0;
     double v = strtod(arg, &end);
-    if (errno || end == arg || v < 0)
+    /* "nan" and "inf" parse as numbers, but no size converts from them */
+    if (errno || end == arg || !(v >= 0) || isinf(v))
         return -1;
     double mult = 1;
     if (strcmp(end, "%") == 0) {

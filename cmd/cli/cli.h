@@ -8,6 +8,7 @@
 #include "../../core/model/edge_batch.h"
 #include "../../core/analysis/holders.h"
 #include "../../core/model/snapshot.h"
+#include "option_table.h"
 #include "output.h"
 
 enum {
@@ -28,31 +29,21 @@ typedef struct cli_context {
     unsigned dom_flags;       /* LF_DOM_* */
     unsigned read_flags;      /* LF_HPROF_*: which references count as ownership */
     uint64_t memory;          /* --memory: bytes of big arrays kept in RAM; the rest spill */
+    int help;                 /* -h given */
 } cli_context;
 
-/* A command's own option; id is passed to the command's handler. */
-typedef struct cli_option {
-    const char *long_name;    /* without "--" */
-    char short_name;          /* 0 if none */
-    int has_arg;
-    int id;
-} cli_option;
-
-typedef int (*cli_option_handler)(cli_context *ctx, void *state, int id, const char *arg);
-
 /* Parses argv (argv[0] is the command name). Global options are understood
- * everywhere; the rest go to `handler`. Positional arguments are returned in
- * order. Returns -1 after printing help (exit 0), a usage error is printed and
- * EXIT_USAGE returned, 0 when parsing succeeded. */
-int cli_parse(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-              cli_option_handler handler, void *state, const char *help,
+ * everywhere; the rest are read by spec's table (option_table.h) into state.
+ * Positional arguments are returned in order. Returns -1 after printing
+ * help (exit 0), a usage error is printed and EXIT_USAGE returned, 0 when
+ * parsing succeeded. */
+int cli_parse(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
               char ***positional, int *npositional);
 
 /* cli_parse for a command that takes exactly one SNAPSHOT, which *path then
- * names. Returns -1 to go on, else the exit code to return (EXIT_OK after -h).
- * handler may be NULL for a command with no options of its own. */
-int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_option *opts,
-                  cli_option_handler handler, void *state, const char *help, const char **path);
+ * names. Returns -1 to go on, else the exit code to return (EXIT_OK after -h). */
+int cli_parse_one(cli_context *ctx, int argc, char **argv, const cli_spec *spec, void *state,
+                  const char **path);
 
 void cli_message(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_usage_error(cli_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -91,8 +82,9 @@ int cli_parse_count(const char *arg, uint64_t *out);
 int cli_parse_id(const char *arg, uint64_t *out);
 
 /* An option's value, or the usage error that says what the option needs
- * (cli/option_value.c); each returns 0 with *out set, or EXIT_USAGE for
- * on_option to return. name is the option as typed ("--top").
+ * (cli/option_value.c): what an option table's kinds read with, and what a
+ * CLI_CUSTOM reading calls for a number of its own. Each returns 0 with
+ * *out set, or EXIT_USAGE. name is the option's long form ("--top").
  * cli_count_option: "--top needs a count, not 'x'". */
 int cli_count_option(cli_context *ctx, const char *name, const char *arg, uint64_t *out);
 /* A count from min to max. The error says what (NULL: "a count from 1 to
@@ -105,6 +97,9 @@ int cli_real_option(cli_context *ctx, const char *name, const char *arg, double 
                     double *out);
 /* "10" or "10%": a share above 0 and at most 1 (cli_parse_percent). */
 int cli_percent_option(cli_context *ctx, const char *name, const char *arg, double *share);
+/* Bytes ("64K", "1MiB") at least min: "--memory needs what, not 'x'". */
+int cli_size_option(cli_context *ctx, const char *name, const char *arg, uint64_t min,
+                    const char *what, uint64_t *out);
 
 /* diff and trend: objects grouped by class, or by allocation site (--by-site,
  * `stack` innermost frames). A snapshot without sites is bad input for
@@ -112,6 +107,11 @@ int cli_percent_option(cli_context *ctx, const char *name, const char *arg, doub
 #include "../../core/analysis/grouping.h"
 int cli_make_grouping(const char *path, const lf_snapshot *s, int by_site, uint32_t stack,
                       lf_grouping *g);
+/* --stack N, the frames that make a site (diff, trend, sites, path): the
+ * option table's row on the uint64_t `field` of state `type`. */
+#define CLI_STACK_OPTION(type, field, text)                                                  \
+    {"stack", 0, "N", CLI_COUNT, CLI_AT(type, field), .help = text, .max = UINT32_MAX,     \
+     .what = "a number of frames"}
 
 void cli_write_id(out_writer *w, const lf_snapshot *s, uint32_t node);
 /* The `location` cell (column col) of node: "onChange @ server.js:14:5", the

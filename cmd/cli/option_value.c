@@ -1,5 +1,6 @@
-/* option_value.c - an option's number read, or the usage error that says
- * what the option needs. The wording lives here once, so every command says
+/* option_value.c - an option's value read into its field by the kind its
+ * table row gives (option_table.h), or the usage error that says what the
+ * option needs. The wording lives here once, so every command says
  * "--top needs a count, not 'x'" alike; each command wrote it out itself
  * before (issue 38). */
 #include "cli.h"
@@ -8,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_count_option(cli_context *ctx, const char *name, const char *arg, uint64_t *out)
 {
@@ -46,4 +48,51 @@ int cli_percent_option(cli_context *ctx, const char *name, const char *arg, doub
     if (!cli_parse_percent(arg, share))
         return 0;
     return cli_usage_error(ctx, "%s needs a percentage above 0 and at most 100, not '%s'", name, arg);
+}
+
+int cli_size_option(cli_context *ctx, const char *name, const char *arg, uint64_t min,
+                    const char *what, uint64_t *out)
+{
+    if (!cli_parse_size(arg, 0, out) && *out >= min)
+        return 0;
+    return cli_usage_error(ctx, "%s needs %s, not '%s'", name, what, arg);
+}
+
+/* "--sort must be retained, shallow, count or class": the names, from the table. */
+static int enum_option(cli_context *ctx, const char *name, const char *const *names,
+                       const char *arg, int *out)
+{
+    int n = 0;
+    for (; names[n]; n++)
+        if (strcmp(arg, names[n]) == 0) {
+            *out = n;
+            return 0;
+        }
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    return cli_usage_error(ctx, "%s must be %s", name, list);
+}
+
+int cli_option_read(cli_context *ctx, const cli_option *o, void *state, const char *arg)
+{
+    char name[64]; /* as the errors name it: the long form, whichever was typed */
+    snprintf(name, sizeof name, "--%s", o->long_name);
+    void *field = (char *)state + o->offset;
+    switch (o->kind) {
+    case CLI_FLAG: *(int *)field = 1; return 0;
+    case CLI_FLAG_OFF: *(int *)field = 0; return 0;
+    case CLI_STRING: *(const char **)field = arg; return 0;
+    case CLI_COUNT:
+        return cli_count_option_in(ctx, name, arg, o->min, o->max ? o->max : UINT64_MAX, o->what,
+                                   field);
+    case CLI_SIZE: return cli_size_option(ctx, name, arg, o->min, o->what, field);
+    case CLI_REAL: return cli_real_option(ctx, name, arg, o->lo, o->hi, field);
+    case CLI_PERCENT: return cli_percent_option(ctx, name, arg, field);
+    case CLI_ENUM: return enum_option(ctx, name, o->names, arg, field);
+    case CLI_CUSTOM: return o->custom(ctx, field, arg);
+    }
+    return 0;
 }

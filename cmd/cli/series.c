@@ -31,18 +31,6 @@ int cli_parse_percent(const char *s, double *share)
     return 0;
 }
 
-int series_rule_option(cli_context *ctx, int id, const char *arg, lf_trend_rule *rule)
-{
-    switch (id) {
-    case SERIES_OPT_MIN_GROWTH: return cli_count_option(ctx, "--min-growth", arg, &rule->min_growth);
-    case SERIES_OPT_MIN_R2: return cli_real_option(ctx, "--min-r2", arg, 0, 1, &rule->min_r2);
-    case SERIES_OPT_MIN_SLOPE:
-        return cli_real_option(ctx, "--min-slope", arg, -INFINITY, INFINITY, &rule->min_slope);
-    case SERIES_OPT_MIN_SHARE: return cli_real_option(ctx, "--min-share", arg, 0, 1, &rule->min_share);
-    }
-    return 0;
-}
-
 int series_parse_workload(cli_context *ctx, const char *arg, series_workload *w)
 {
     w->given = 0;
@@ -58,6 +46,11 @@ int series_parse_workload(cli_context *ctx, const char *arg, series_workload *w)
         p += len + (p[len] == ',');
     }
     return 0;
+}
+
+int series_workload_option(cli_context *ctx, void *field, const char *arg)
+{
+    return series_parse_workload(ctx, arg, field);
 }
 
 int series_check_workload(cli_context *ctx, series_workload *w, int n)

@@ -12,6 +12,8 @@
 #include "../../core/analysis/trend.h"
 #include "cli.h"
 
+#include <math.h> /* INFINITY, for SERIES_RULE_OPTIONS */
+
 #define SERIES_MAX 1000
 
 typedef struct series_workload {
@@ -24,15 +26,26 @@ int cli_parse_real(const char *s, double *out);
 /* "10" or "10%": a share of 0 (excluded) to 1; 0 or -1. */
 int cli_parse_percent(const char *s, double *share);
 /* The trend rule's options (core/analysis/trend.h), which trend and report
- * both take: a command's option table gives them these ids, and its
- * on_option hands every id to series_rule_option first, which reads the
- * rule's and ignores the others. 0 or a usage error. */
-enum { SERIES_OPT_MIN_GROWTH = 1000, SERIES_OPT_MIN_R2, SERIES_OPT_MIN_SLOPE, SERIES_OPT_MIN_SHARE };
-int series_rule_option(cli_context *ctx, int id, const char *arg, lf_trend_rule *rule);
+ * both take: four rows of a command's option table (option_table.h), on
+ * the lf_trend_rule `rule` of its state `type`, each with its -h text. */
+#define SERIES_RULE_OPTIONS(type, rule, growth_help, r2_help, slope_help, share_help)        \
+    {"min-growth", 0, "N", CLI_COUNT, CLI_AT(type, rule.min_growth), .help = growth_help},  \
+    {"min-r2", 0, "R", CLI_REAL, CLI_AT(type, rule.min_r2), .help = r2_help, .lo = 0,       \
+     .hi = 1},                                                                               \
+    {"min-slope", 0, "S", CLI_REAL, CLI_AT(type, rule.min_slope), .help = slope_help,       \
+     .lo = -INFINITY, .hi = INFINITY},                                                       \
+    {"min-share", 0, "R", CLI_REAL, CLI_AT(type, rule.min_share), .help = share_help,       \
+     .lo = 0, .hi = 1}
 /* The rule with no option given: 10 instances, r2 0.9, slope 0, share 0.5. */
 #define SERIES_RULE_DEFAULT ((lf_trend_rule){10, 0.9, 0, 0.5})
-/* --workload W1,W2,...: 0 or a usage error. */
+/* --workload W1,W2,...: 0 or a usage error. series_workload_option is
+ * the CLI_CUSTOM reading of a row on a series_workload field. */
 int series_parse_workload(cli_context *ctx, const char *arg, series_workload *w);
+int series_workload_option(cli_context *ctx, void *field, const char *arg);
+/* The --workload row of an option table, on the series_workload `field`. */
+#define SERIES_WORKLOAD_OPTION(type, field, text)                                            \
+    {"workload", 0, "LIST", CLI_CUSTOM, CLI_AT(type, field), .help = text,                 \
+     .custom = series_workload_option}
 /* The given workload is one number per snapshot and not all the same;
  * with none given, 1..n. 0 or a usage error. */
 int series_check_workload(cli_context *ctx, series_workload *w, int n);
