@@ -7,10 +7,6 @@
 #include "../base/vec.h"
 #include "hprof_passes.h"
 
-/* Passes 2 and 3 on several threads: the heap dump bodies are split into
- * contiguous parts of about equal bytes. Every write goes to the slots of the
- * node being read (or to a thread's own counters), so the result does not
- * depend on the number of threads. */
 /* Pass 1 on several threads: each collects into its own vectors and maps,
  * merged afterwards in file order, so the result is the one thread's. */
 static void collector_reset(hprof_reader *c)

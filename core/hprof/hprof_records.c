@@ -35,24 +35,8 @@ uint64_t hprof_id(hprof_cursor *c, unsigned id_size)
     return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
 }
 
-uint32_t hprof_u4(hprof_cursor *c)
-{
-    const uint8_t *p = c->data + c->pos;
-    c->pos += 4;
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
-uint16_t hprof_u2(hprof_cursor *c)
-{
-    const uint8_t *p = c->data + c->pos;
-    c->pos += 2;
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
 
-uint8_t hprof_u1(hprof_cursor *c)
-{
-    return c->data[c->pos++];
-}
 
 static uint64_t id_at(const hprof_reader *r, uint64_t at)
 {
