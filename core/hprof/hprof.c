@@ -1,12 +1,18 @@
-/* hprof.c - the HPROF record walk, in three passes over the mapped file.
+/* hprof.c - the HPROF read as a list of steps, three passes over the mapped
+ * file and what comes between them (each step's file holds its why):
  *
- *  1. collect: strings, classes, frames, traces, roots, every object's id;
+ *  1. hprof_scan.c: the header and top-level records (strings, classes,
+ *     frames, traces), then the heap's roots, classes and every object's id;
  *     class layouts are resolved once all CLASS DUMPs are read (ART writes
- *     instances before their class).
- *  2. sort the ids; node number = rank of the id (a rank bitmap resolves ids,
- *     see idrank.h); per node: class, shallow size, and the number of
+ *     instances before their class; hprof_classes.c, hprof_vm_model.c), and
+ *     node number = rank of the id (a rank bitmap resolves ids, idrank.h).
+ *  2. hprof_objects.c: per node its class, shallow size and number of
  *     references, so the CSR offsets are known before any edge is written.
- *  3. write every object's edges into its CSR slot, resolving ids.
+ *  3. hprof_edges.c: every object's edges into its CSR slot, resolving ids.
+ *
+ * The passes share the sub-record walk (hprof_records.c), run it on several
+ * threads (hprof_parallel.c), and meet in hprof_passes.h; the roots are
+ * hprof_roots.c's, and hprof_snapshot.c hands the arrays over.
  *
  * Graph semantics (DESIGN section 2): an instance references its class; a
  * class its superclass, its loader and its static fields' values; the
