@@ -1,5 +1,5 @@
 /* hprof_internal.h - the HPROF reader's state, shared by its files:
- * hprof.c (the record walk and the three passes), hprof_classes.c (class
+ * hprof.c and the files of its passes (hprof_passes.h), hprof_classes.c (class
  * layouts, shallow sizes, reference semantics), hprof_names.c (names of
  * classes, threads and frames). */
 #ifndef LF_HPROF_INTERNAL_H
@@ -132,12 +132,29 @@ static inline uint32_t hprof_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* hprof.c */
+/* hprof_records.c */
 int hprof_need(hprof_reader *r, hprof_cursor *c, uint64_t n, const char *what);
 uint64_t hprof_id(hprof_cursor *c, unsigned id_size);
-uint32_t hprof_u4(hprof_cursor *c);
-uint16_t hprof_u2(hprof_cursor *c);
-uint8_t hprof_u1(hprof_cursor *c);
+/* Inline: the passes read every object's counts with them (hprof_id stays a
+ * call, as it was when the passes were one file). */
+static inline uint32_t hprof_u4(hprof_cursor *c)
+{
+    const uint8_t *p = c->data + c->pos;
+    c->pos += 4;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint16_t hprof_u2(hprof_cursor *c)
+{
+    const uint8_t *p = c->data + c->pos;
+    c->pos += 2;
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint8_t hprof_u1(hprof_cursor *c)
+{
+    return c->data[c->pos++];
+}
 
 /* hprof_classes.c */
 int hprof_resolve_classes(hprof_reader *r);
