@@ -14,7 +14,9 @@
 
 CC      ?= cc
 OPT     ?= -O2 -g
-STD     := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+# JUDYERROR_NOTEST: Judy's macros return JERR/PJERR, which the code checks,
+# instead of printing and exiting inside the library.
+STD     := -std=c11 -D_GNU_SOURCE -DJUDYERROR_NOTEST -Wall -Wextra -Werror
 CFLAGS  += $(OPT) $(STD) -pthread
 LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
 BUILD   ?= build

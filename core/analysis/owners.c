@@ -1,6 +1,7 @@
 /* owners.c - signatures of dominator-tree nodes and their totals. */
 #include "owners.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>

@@ -2,6 +2,7 @@
 #include "suspects.h"
 
 #include <Judy.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -176,9 +176,11 @@ static int flagged(const lf_trend *t, const lf_snapshot *s, const double *worklo
             rc = -1;
     }
     for (size_t k = 0; k < list->count && !rc; k++) {
-        int set;
+        int set = 0;
         if (list->item[k].kind == LF_SUSPECT_GROWTH)
             J1S(set, holders, (Word_t)h->row_key[list->item[k].holder_row]);
+        if (set == JERR)
+            rc = -1;
     }
     for (uint32_t c = 0; c < t->classes && !rc && holders; c++)
         if (!done[c] && c < h->classes && add_growing_rows(t, s, workload, rule, c, -1, holders, list))

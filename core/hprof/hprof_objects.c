@@ -1,6 +1,7 @@
 /* hprof_objects.c - pass 2: every node's class, shallow size and reference
  * count (so the CSR offsets are known before pass 3 writes an edge), and the
  * names of class objects. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

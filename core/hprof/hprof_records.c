@@ -2,6 +2,7 @@
  * bounds-checked reads, the walk over a heap dump body's sub-records (pass 1
  * collects the roots, classes and ids in that same loop) and a class's static
  * references. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../base/vec.h"

@@ -11,7 +11,7 @@ targets=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||' | grep -v '
 out=build-fuzz
 mkdir -p "$out/obj" "$out/crashes"
 CC=${CLANG:-clang}
-FLAGS="-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+FLAGS="-std=c11 -D_GNU_SOURCE -DJUDYERROR_NOTEST -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 lib_src="$(ls graph/*.c core/*/*.c) tests/fuzz/fuzz_common.c tests/unit/graph_fixture.c"
 objs=""
 for src in $lib_src; do
