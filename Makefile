@@ -131,8 +131,8 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
 
-# make install PREFIX=DIR: the binary, its man page, its bash completion, the OCaml agent for `leakfind record`
-# (PREFIX/lib/leakfind) and the findlib package `leakfind` (PREFIX/lib/ocaml:
+# make install PREFIX=DIR: the binary, its man page, its bash completion, the OCaml agents for `leakfind record`
+# (PREFIX/lib/leakfind) and the findlib package `leakfind` of OCaml 4 (PREFIX/lib/ocaml:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
 PREFIX ?= /usr/local
 install: all
@@ -141,14 +141,17 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 docs/leakfind.1 $(DESTDIR)$(PREFIX)/share/man/man1/leakfind.1
 	install -m 644 completions/leakfind.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/leakfind
-	if [ -f $(BUILD)/leakfind-agent.so ]; then \
+	if [ -f $(BUILD)/leakfind-agent-ocaml4.so ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
-	  install -m 644 $(BUILD)/leakfind-agent.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
+	  install -m 644 $(BUILD)/leakfind-agent-ocaml4.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
 	  install -m 755 $(BUILD)/leakfind-ocaml-names $(DESTDIR)$(PREFIX)/bin/ && \
 	  install -m 644 $(BUILD)/ocaml/leakfind/META $(BUILD)/ocaml/leakfind/leakfind.cmxa \
 	    $(BUILD)/ocaml/leakfind/leakfind.a $(BUILD)/ocaml/leakfind/leakfind.cmi \
 	    $(BUILD)/ocaml/leakfind/leakfind.cmx $(BUILD)/ocaml/leakfind/leakfind.mli \
 	    $(BUILD)/ocaml/leakfind/libleakfind_ocaml.a $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind/; fi
+	if [ -f $(BUILD)/leakfind-agent-ocaml5.so ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind && \
+	  install -m 644 $(BUILD)/leakfind-agent-ocaml5.so $(DESTDIR)$(PREFIX)/lib/leakfind/; fi
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -1,10 +1,10 @@
 /* cmd_record.c - `leakfind record`: snapshots of an unmodified OCaml or .NET
  * program. A .NET program is dumped from outside (cmd/record/record_dotnet.c).
  *
- * An OCaml program runs with the OCaml agent preloaded (build/leakfind-agent.so, or
- * PREFIX/lib/leakfind/ once installed). The agent binds to the runtime's
- * symbols, so the program must export them; that, and that it is OCaml 4
- * native code at all, is checked before it starts. The program's exit status
+ * An OCaml program runs with the OCaml agent of its runtime preloaded
+ * (build/leakfind-agent-ocaml4.so or -ocaml5.so, or PREFIX/lib/leakfind/ once
+ * installed). The agent binds to the runtime's symbols, so the program must
+ * export them; that, and which runtime it is, is checked before it starts. The program's exit status
  * is passed through; the snapshot signal and the ones that end a program
  * (TERM, HUP, INT, QUIT) sent to leakfind are passed on. */
 #include <errno.h>
@@ -29,7 +29,7 @@ static const char record_usage[] =
     "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- dotnet APP.dll [ARGS...]\n"
     "\n"
-    "Runs an OCaml native program (4.13/4.14) with leakfind's agent preloaded and\n"
+    "Runs an OCaml native program (4.13/4.14 or 5.x) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
@@ -161,15 +161,24 @@ static int find_program(const char *name, char *out, size_t len)
     return -1;
 }
 
-/* Says why the agent cannot run in this program, or returns 0. */
-static int check_program(const char *file)
+/* The runtime a program links, told by symbols only one family has. */
+enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML5 };
+
+/* Says why the agent cannot run in this program, or sets its runtime and
+ * returns 0. */
+static int check_program(const char *file, int *runtime)
 {
+    /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5 */
     static const char *const names[] = {"caml_start_program", "Caml_state", "caml_globals",
-                                        "caml_do_local_roots_nat"};
+                                        "caml_do_local_roots_nat", "caml_try_run_on_all_domains",
+                                        "caml_state"};
     lf_elf_probe probe;
     lf_error err;
-    if (lf_elf_probe_symbols(file, names, 4, &probe, &err))
+    if (lf_elf_probe_symbols(file, names, 6, &probe, &err))
         return cli_input_error(file, &err);
+    unsigned linked = probe.dynamic_mask | probe.static_mask;
+    *runtime = linked & 8 ? RUNTIME_OCAML4 : linked & 16 ? RUNTIME_OCAML5 : RUNTIME_UNKNOWN;
+    unsigned exported = *runtime == RUNTIME_OCAML4 ? 1 | 2 | 4 : 1 | 4 | 16 | 32;
     const char *why = NULL;
     if (probe.kind == LF_ELF_TRUNCATED)
         why = "a cut-off ELF file (its section headers lie past its end)";
@@ -177,11 +186,11 @@ static int check_program(const char *file)
         why = probe.shebang ? "a script or an OCaml bytecode program, not native code: "
                               "compile it with ocamlopt"
                             : "not an ELF64 executable";
-    else if (!((probe.dynamic_mask | probe.static_mask) & 1))
+    else if (!(linked & 1))
         why = "not an OCaml native program (no caml_start_program)";
-    else if (!((probe.dynamic_mask | probe.static_mask) & 8))
-        why = "an OCaml 5 program: the agent reads OCaml 4.13/4.14 runtime internals";
-    else if ((probe.dynamic_mask & 7) != 7)
+    else if (*runtime == RUNTIME_UNKNOWN)
+        why = "an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)";
+    else if ((probe.dynamic_mask & exported) != exported)
         why = "an OCaml program that does not export its runtime's symbols: relink it with "
               "'-ccopt -Wl,-E', or link it with the Leakfind library and call "
               "Leakfind.dump (docs/OCAML.md)";
@@ -191,8 +200,9 @@ static int check_program(const char *file)
     return EXIT_INPUT;
 }
 
-/* The agent next to this binary (build tree) or in PREFIX/lib/leakfind. */
-static int find_agent(char *out, size_t len)
+/* The agent of that runtime next to this binary (build tree) or in
+ * PREFIX/lib/leakfind. */
+static int find_agent(const char *agent_name, char *out, size_t len)
 {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -200,9 +210,9 @@ static int find_agent(char *out, size_t len)
         return -1;
     self[n] = 0;
     const char *dir = dirname(self);
-    if (snprintf(out, len, "%s/leakfind-agent.so", dir) < (int)len && access(out, R_OK) == 0)
+    if (snprintf(out, len, "%s/%s", dir, agent_name) < (int)len && access(out, R_OK) == 0)
         return 0;
-    if (snprintf(out, len, "%s/../lib/leakfind/leakfind-agent.so", dir) < (int)len &&
+    if (snprintf(out, len, "%s/../lib/leakfind/%s", dir, agent_name) < (int)len &&
         access(out, R_OK) == 0)
         return 0;
     return -1;
@@ -354,11 +364,17 @@ int cmd_record(int argc, char **argv)
         return record_dotnet_program(&ctx, &r, argv + dashes + 1, file);
     if (r.every_seconds)
         return cli_usage_error(&ctx, "--every is for .NET programs; an OCaml program takes --every-major");
-    if ((rc = check_program(file)))
+    int runtime = RUNTIME_UNKNOWN;
+    if ((rc = check_program(file, &runtime)))
         return rc;
-    if (find_agent(agent, sizeof agent)) {
-        cli_message("error", "the OCaml agent (leakfind-agent.so) is not installed next to leakfind "
-                             "or in PREFIX/lib/leakfind: build it with 'make' (needs ocamlfind)");
+    const char *agent_name =
+        runtime == RUNTIME_OCAML5 ? "leakfind-agent-ocaml5.so" : "leakfind-agent-ocaml4.so";
+    if (find_agent(agent_name, agent, sizeof agent)) {
+        cli_message("error", "'%s' is OCaml %d, and the agent for it (%s) is not installed next to "
+                             "leakfind or in PREFIX/lib/leakfind: build it with 'make' (%s)",
+                    file, runtime == RUNTIME_OCAML5 ? 5 : 4, agent_name,
+                    runtime == RUNTIME_OCAML5 ? "with an OCaml 5 at OCAML5_PREFIX; docs/OCAML.md"
+                                              : "needs ocamlfind");
         return EXIT_SYSTEM;
     }
     if (!r.every && !r.signo)

@@ -1,11 +1,18 @@
-/* agent.h - the OCaml heap agent's parts (OCaml 4.13/4.14 native code, amd64).
+/* agent.h - the OCaml heap agent's parts (native code, amd64; OCaml
+ * 4.13/4.14 and 5.x).
  *
  * The agent runs inside the profiled program. It enumerates every GC root
  * with a kind and a name (roots.c, threads.c), walks the heap from them
  * without recursion and without allocating in the OCaml heap (heapwalk.c),
  * and writes the graph through the public writer (core/writer/lfs_writer.h). Names
  * come from the program's own symbol table (symbols.c). dump.c ties the steps
- * together and holds the triggers (explicit call, signal, major cycles). */
+ * together; the triggers (explicit call, signal, major cycles) are the
+ * runtime's.
+ *
+ * The files in this directory read nothing that differs between the
+ * runtimes; what does (roots, stacks, threads, the heap's layout, the GC's
+ * hooks, Memprof) is in ocaml4/ or ocaml5/, each built against its own
+ * runtime's headers, behind the declarations below. */
 #ifndef LF_OCAML_AGENT_H
 #define LF_OCAML_AGENT_H
 
@@ -16,6 +23,7 @@
 #include <caml/mlvalues.h>
 
 #include "../../core/writer/lfs_writer.h"
+#include "runtime.h" /* ocaml4/ or ocaml5/, by the include path */
 #include "shapes.h"
 
 /* ---- the binary search the walk (regions) and the symbol table share:
@@ -93,6 +101,31 @@ uint32_t agent_field_shape(const char *module, size_t index);
 /* ---- heapwalk.c: marks, labels, the explicit DFS */
 typedef struct agent_walk agent_walk;
 
+/* ---- heap.c, one per runtime: where blocks live, and what the runtime
+ * keeps beside them */
+/* The block v designates (an infix pointer gives its closure), or 0 when v
+ * is not a block the walk follows. */
+value agent_heap_block(value v);
+/* Declares the heap's known address ranges (agent_walk_add_region). */
+int agent_heap_regions(agent_walk *walk);
+/* Whether block b is part of the program's image rather than its heap:
+ * followed, size 0. */
+int agent_heap_is_static(value b);
+/* Declares the runtime's ephemerons (agent_walk_ephemeron). */
+int agent_heap_ephemerons(agent_walk *walk);
+/* Whether the GC has already found this ephemeron key dead. */
+int agent_heap_key_dead(value key);
+/* Upper bounds of the blocks and references to come: a hint. */
+void agent_heap_estimate(uint64_t *blocks, uint64_t *fields);
+/* A block the runtime scans its own way (OCaml 5: a continuation, whose
+ * fiber's frames hold values): 0 when v is not one, else what it reaches
+ * through agent_walk_child and 1; -1 on no memory. */
+int agent_heap_scan_own(agent_walk *walk, value v, int emit);
+/* The label of such a block, or NULL. */
+const char *agent_heap_label(value v);
+/* Bytes outside the heap that block v owns (a fiber's stack), or 0. */
+uint64_t agent_heap_extra_bytes(value v);
+
 agent_walk *agent_walk_new(lfs_writer *w);
 void agent_walk_free(agent_walk *walk);
 /* The block a root or field value designates (an infix pointer gives its
@@ -100,6 +133,12 @@ void agent_walk_free(agent_walk *walk);
 value agent_walk_block(value v);
 /* Declares a root: kind and name as in the writer; v may be any value. */
 int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *name);
+/* A heap range whose blocks the walk marks in a bitmap. */
+int agent_walk_add_region(agent_walk *walk, uintptr_t lo, uintptr_t hi);
+int agent_walk_ephemeron(agent_walk *walk, value e);
+/* A reference from block `from` to value v (if a block) named field:
+ * pass 1 (emit 0) reaches it, pass 2 writes it. */
+int agent_walk_child(agent_walk *walk, value from, value v, const char *field, int emit);
 /* A weak reference from one block to another, kept only if both are live. */
 int agent_walk_weak(agent_walk *walk, value from, value to, const char *field);
 /* Visits everything the roots reach, then writes the pending weak edges. */
@@ -142,25 +181,17 @@ uint64_t agent_walk_count(const agent_walk *walk);
 /* The walk's own memory at its largest: marks, stack, maps (not the writer's). */
 uint64_t agent_walk_memory(const agent_walk *walk);
 
-/* ---- roots.c / threads.c: every root, named */
+/* ---- roots.c, one per runtime: every root, named */
 int agent_roots_collect(agent_walk *walk);
-/* Systhreads: reads the thread ring through the threads library's hook and
- * says which thread is running (0 without threads); then declares the other
- * threads' stacks, named per frame. 0, or -1 on no memory. */
-int agent_threads_begin(long *current_thread_id);
-int agent_threads_collect(agent_walk *walk);
-/* 1 when the frame table knows this return address. */
-int agent_stack_known(uintnat retaddr);
-/* Walks one OCaml stack (and its C local roots) as the runtime does,
- * declaring a `stack` root per live slot named "thread T frame K: ...". */
-int agent_stack_collect(agent_walk *walk, long thread_id, char *bottom_of_stack,
-                        uintnat last_retaddr, value *gc_regs, void *local_roots);
+
+/* ---- rootslots.c */
 /* Remembers a root slot as seen, so that a later scan does not name it twice;
  * returns 1 when it was new. */
 int agent_slot_seen(void *slot);
 void agent_slots_reset(void);
 
-/* ---- sites.c: allocation sites of the blocks Gc.Memprof sampled */
+/* ---- sites.c, sampling.c, one per runtime: allocation sites of the
+ * blocks Gc.Memprof sampled */
 /* Sampling that the agent started (Leakfind.sample_allocations, or record
  * --sample): its rate in samples per word; 0 when none. */
 void agent_sampling_started(double samples_per_word);
@@ -172,6 +203,15 @@ int agent_sampling_start(double samples_per_word);
  * "memprof callstack". 0, or -1 on no memory. */
 int agent_sites_collect(agent_walk *walk);
 
+/* ---- frames.c, one per runtime: the table of frame descriptors */
+/* The current table, an identity that changes when natdynlink adds code
+ * (NULL when there is none yet), and its capacity in slots. */
+const void *agent_frames_table(size_t *slots);
+/* The descriptor in slot i of that table when it has debuginfo (a
+ * backtrace slot for caml_debuginfo_extract), with its return address;
+ * NULL otherwise. */
+void *agent_frames_debug_slot(size_t i, uintptr_t *retaddr);
+
 /* ---- codeloc.c */
 /* The file and line of the first call or allocation with debuginfo in the
  * code at [start, end] that is in the unit's own file (unit "List" for
@@ -181,21 +221,27 @@ int agent_code_location(uintptr_t start, uintptr_t end, const char *unit, char *
                         int *line);
 
 /* ---- dump.c */
-/* Writes a snapshot to path; 0 or -1 (one line already on stderr). */
+/* Writes a snapshot to path, the heap still; 0 or -1 (one line already on
+ * stderr). */
 int agent_dump(const char *path);
 /* At most max_count numbered snapshots (0: no limit), at most max_bytes on
  * disk (0: no limit): past either, the oldest but the first is removed
  * after each new one (the first and the latest are always kept), said once
  * on stderr then counted at exit. */
 void agent_series_budget(unsigned max_count, uint64_t max_bytes);
-/* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
-void agent_every_major(int every, const char *prefix);
-/* The next numbered snapshot PREFIX.N.lfs, now (the heap must be
- * consistent and nothing else dumping); the prefix is set first. */
+/* The next numbered snapshot PREFIX.N.lfs, now, through agent_snapshot
+ * (where a trigger may take one); the prefix is set first. */
 void agent_series_dump(void);
 int agent_series_prefix(const char *prefix);
 
-/* ---- snapsignal.c */
+/* ---- triggers.c, one per runtime */
+/* Writes a snapshot to path now: stops what must be stopped (OCaml 5:
+ * every domain), then agent_dump. */
+int agent_snapshot(const char *path);
+/* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
+void agent_every_major(int every, const char *prefix);
+
+/* ---- snapsignal.c, one per runtime */
 /* A snapshot PREFIX.N.lfs after each signal sig: at the next minor
  * collection, or while the program waits in a system call (a blocking
  * section), or at exit, whichever comes first (docs/OCAML.md). */

@@ -17,36 +17,45 @@
 #include <strings.h>
 
 #include <caml/backtrace_prim.h>
-#include <caml/stack.h>
 
-static frame_descr **by_address; /* descriptors with debuginfo, by retaddr */
+typedef struct located_descr {
+    uintptr_t retaddr;
+    void *descr;
+} located_descr;
+
+static located_descr *by_address; /* descriptors with debuginfo, by retaddr */
 static size_t by_address_count;
-static frame_descr **indexed_table; /* the table they come from */
-static uintnat indexed_mask;
+static const void *indexed_table; /* the table they come from */
+static size_t indexed_slots;
 
 static int by_retaddr(const void *a, const void *b)
 {
-    uintnat x = (*(frame_descr *const *)a)->retaddr, y = (*(frame_descr *const *)b)->retaddr;
+    uintptr_t x = ((const located_descr *)a)->retaddr, y = ((const located_descr *)b)->retaddr;
     return x < y ? -1 : x > y;
 }
 
 static int index_descriptors(void)
 {
-    if (by_address && indexed_table == caml_frame_descriptors && indexed_mask == caml_frame_descriptors_mask)
+    size_t slots;
+    const void *table = agent_frames_table(&slots);
+    if (!table)
+        return -1;
+    if (by_address && indexed_table == table && indexed_slots == slots)
         return 0;
     free(by_address);
     by_address_count = 0;
-    by_address = malloc((caml_frame_descriptors_mask + 1) * sizeof *by_address);
+    by_address = malloc((slots ? slots : 1) * sizeof *by_address);
     if (!by_address)
         return -1;
-    for (uintnat h = 0; h <= caml_frame_descriptors_mask; h++) {
-        frame_descr *d = caml_frame_descriptors[h];
-        if (d && (d->frame_size & 1))
-            by_address[by_address_count++] = d;
+    for (size_t i = 0; i < slots; i++) {
+        uintptr_t retaddr;
+        void *d = agent_frames_debug_slot(i, &retaddr);
+        if (d)
+            by_address[by_address_count++] = (located_descr){retaddr, d};
     }
     qsort(by_address, by_address_count, sizeof *by_address, by_retaddr);
-    indexed_table = caml_frame_descriptors;
-    indexed_mask = caml_frame_descriptors_mask;
+    indexed_table = table;
+    indexed_slots = slots;
     return 0;
 }
 
@@ -64,7 +73,7 @@ static int is_unit_file(const char *file, const char *unit)
 /* The outermost location of descriptor d in the unit's own source (an
  * inlined call's debuginfo comes innermost first, and what was inlined
  * from elsewhere names the other file); 0 when found. */
-static int own_location(frame_descr *d, const char *unit, struct caml_loc_info *out)
+static int own_location(void *d, const char *unit, struct caml_loc_info *out)
 {
     int found = 0;
     for (debuginfo dbg = caml_debuginfo_extract(d); dbg; dbg = caml_debuginfo_next(dbg)) {
@@ -82,21 +91,21 @@ static int own_location(frame_descr *d, const char *unit, struct caml_loc_info *
 int agent_code_location(uintptr_t start, uintptr_t end, const char *unit, char *file, size_t len,
                         int *line)
 {
-    if (!caml_frame_descriptors || index_descriptors())
+    if (index_descriptors())
         return -1;
     size_t lo = 0, hi = by_address_count; /* the first retaddr past start */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (by_address[mid]->retaddr <= start)
+        if (by_address[mid].retaddr <= start)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (size_t i = lo; i < by_address_count && i < lo + TRIES && by_address[i]->retaddr <= end; i++) {
+    for (size_t i = lo; i < by_address_count && i < lo + TRIES && by_address[i].retaddr <= end; i++) {
         struct caml_loc_info li;
-        if (own_location(by_address[i], unit, &li) == 0) {
+        if (own_location(by_address[i].descr, unit, &li) == 0) {
             snprintf(file, len, "%s", li.loc_filename);
-            *line = li.loc_lnum;
+            *line = AGENT_LOC_LINE(li);
             return 0;
         }
     }

@@ -4,8 +4,8 @@
  * dominators when it opens the file), so the program stops only for the
  * walk and the write. A failure prints one line on stderr and the program
  * goes on; the writer's atomic rename leaves no partial file. The triggers
- * run the dump where the heap is consistent: at the end of marking of a
- * major cycle; the snapshot signal is snapsignal.c's. */
+ * are the runtime's (triggers.c, snapsignal.c): they call agent_snapshot,
+ * which stops what must be stopped and calls agent_dump. */
 #define CAML_INTERNALS
 #include "agent.h"
 
@@ -17,10 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <caml/major_gc.h>
-#include <caml/minor_gc.h>
-#include <caml/misc.h>
-#include <caml/signals.h>
 
 static double now_seconds(void)
 {
@@ -154,7 +150,7 @@ void agent_series_dump(void)
     char path[4096];
     unsigned number = ++series_count;
     series_path(path, sizeof path, number);
-    if (agent_dump(path) == 0 && (budget_count || budget_bytes))
+    if (agent_snapshot(path) == 0 && (budget_count || budget_bytes))
         track_snapshot(number, path);
 }
 
@@ -188,30 +184,4 @@ int agent_series_prefix(const char *prefix)
     free(series_prefix);
     series_prefix = copy;
     return 0;
-}
-
-/* ---- every Nth major cycle */
-
-static void (*previous_major_hook)(void);
-static int major_every;
-static long major_seen;
-
-static void on_marking_done(void)
-{
-    if (previous_major_hook)
-        previous_major_hook();
-    if (major_every > 0 && ++major_seen % major_every == 0)
-        agent_series_dump();
-}
-
-void agent_every_major(int every, const char *prefix)
-{
-    if (every <= 0 || agent_series_prefix(prefix))
-        return;
-    major_every = every;
-    major_seen = 0;
-    if (caml_major_gc_hook != on_marking_done) {
-        previous_major_hook = caml_major_gc_hook;
-        caml_major_gc_hook = on_marking_done;
-    }
 }

@@ -1,10 +1,12 @@
 /* heapwalk.c - every block reachable from the roots, once, without recursion.
  *
  * Nothing here allocates in the OCaml heap and nothing moves: the program is
- * stopped in the agent (a C call or a GC hook) while the walk reads it. Two
- * passes: the first marks what the roots reach (bitmaps over the major
- * heap's chunks and the minor heap, one bit per word: 1/64 of the heap, plus
- * a small hash set for static data; the DFS stack holds blocks still to
+ * stopped in the agent (a C call or a GC hook; on OCaml 5 every domain is
+ * in the agent's stop-the-world section) while the walk reads it. What
+ * differs between runtimes (where blocks live, ephemerons, fibers) is the
+ * runtime's heap.c (ocaml4/, ocaml5/). Two passes: the first marks what the
+ * roots reach (bitmaps over the heap's regions, one bit per word: 1/64 of
+ * the heap, plus a small hash set for static data; the DFS stack holds blocks still to
  * scan, each pushed once); the second writes the marked blocks in address
  * order, each block's id its rank in that order, so that the writer takes
  * ids 0, 1, 2... and a reference's target id is a popcount away. Weak
@@ -20,11 +22,8 @@
 #include "../../core/model/idrank.h" /* lf_sort_u64 */
 #include "../../core/base/vec.h"
 
-#include <caml/address_class.h>
 #include <caml/bigarray.h>
 #include <caml/custom.h>
-#include <caml/gc.h>
-#include <caml/major_gc.h>
 #include <caml/weak.h>
 
 typedef struct mark_region {
@@ -48,9 +47,9 @@ typedef struct weak_edge {
 struct agent_walk {
     lfs_writer *w;
     mark_region *region;
-    size_t region_count, last_region;
+    size_t region_count, region_cap, last_region;
     agent_map static_seen;   /* static data blocks visited (value 1) */
-    agent_map ephemeron;     /* ephemerons of caml_ephe_list_head (value 1) */
+    agent_map ephemeron;     /* the runtime's ephemerons (value 1) */
     agent_map label;         /* label key -> writer class index */
     agent_map label_as;      /* block -> writer class index + 1, for a few blocks */
     value *stack;
@@ -85,9 +84,10 @@ static int by_lo(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static int add_region(agent_walk *walk, size_t *cap, uintptr_t lo, uintptr_t hi)
+int agent_walk_add_region(agent_walk *walk, uintptr_t lo, uintptr_t hi)
 {
-    if (lf_vec_reserve((void **)&walk->region, cap, walk->region_count + 1, sizeof *walk->region))
+    if (lf_vec_reserve((void **)&walk->region, &walk->region_cap, walk->region_count + 1,
+                       sizeof *walk->region))
         return -1;
     size_t words = (hi - lo) / sizeof(value);
     uint64_t *bits = calloc(words / 64 + 1, sizeof *bits);
@@ -99,15 +99,33 @@ static int add_region(agent_walk *walk, size_t *cap, uintptr_t lo, uintptr_t hi)
 
 static int build_regions(agent_walk *walk)
 {
-    size_t cap = 0;
-    for (char *chunk = caml_heap_start; chunk; chunk = Chunk_next(chunk))
-        if (add_region(walk, &cap, (uintptr_t)chunk, (uintptr_t)chunk + Chunk_size(chunk)))
-            return -1;
-    uintptr_t young_lo = (uintptr_t)Caml_state_field(young_start);
-    uintptr_t young_hi = (uintptr_t)Caml_state_field(young_end);
-    if (young_hi > young_lo && add_region(walk, &cap, young_lo, young_hi))
+    if (agent_heap_regions(walk))
         return -1;
     qsort(walk->region, walk->region_count, sizeof *walk->region, by_lo);
+    return 0;
+}
+
+/* A heap block outside every region (OCaml 5's pools and large blocks,
+ * which the runtime does not list): a window of WINDOW_BYTES around it,
+ * cut to the gap between its neighbours, inserted in address order. */
+enum { WINDOW_BYTES = 4 << 20 };
+
+static int add_window(agent_walk *walk, uintptr_t a)
+{
+    size_t next = agent_keys_at_most(walk->region, walk->region_count, sizeof *walk->region,
+                                     offsetof(mark_region, hi), a);
+    uintptr_t lo = a & ~(uintptr_t)(WINDOW_BYTES - 1), hi = lo + WINDOW_BYTES;
+    if (next > 0 && walk->region[next - 1].hi > lo)
+        lo = walk->region[next - 1].hi;
+    if (next < walk->region_count && walk->region[next].lo < hi)
+        hi = walk->region[next].lo;
+    if (agent_walk_add_region(walk, lo, hi))
+        return -1;
+    mark_region added = walk->region[walk->region_count - 1];
+    memmove(&walk->region[next + 1], &walk->region[next],
+            (walk->region_count - 1 - next) * sizeof *walk->region);
+    walk->region[next] = added;
+    walk->last_region = next;
     return 0;
 }
 
@@ -130,6 +148,11 @@ static mark_region *region_of(agent_walk *walk, uintptr_t a)
 static int mark(agent_walk *walk, value b)
 {
     mark_region *r = region_of(walk, (uintptr_t)b);
+    if (!r && !agent_heap_is_static(b)) {
+        if (add_window(walk, (uintptr_t)b))
+            return -1;
+        r = region_of(walk, (uintptr_t)b);
+    }
     if (r) {
         size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
         uint64_t bit = 1ULL << (word & 63);
@@ -160,7 +183,7 @@ static int is_marked(agent_walk *walk, value b)
 
 /* ---- labels */
 
-enum { KEY_FIXED = 1, KEY_BLOCK, KEY_CUSTOM, KEY_CLOSURE };
+enum { KEY_FIXED = 1, KEY_BLOCK, KEY_CUSTOM, KEY_CLOSURE, KEY_RUNTIME };
 
 static uint64_t label_key(int kind, uint64_t x)
 {
@@ -216,6 +239,11 @@ static void closure_label(uintptr_t code, char *buf, size_t len)
 
 static void label_text(value v, int is_ephemeron, char *buf, size_t len)
 {
+    const char *runtime_label = agent_heap_label(v);
+    if (runtime_label) {
+        snprintf(buf, len, "%s", runtime_label);
+        return;
+    }
     switch (Tag_val(v)) {
     case Closure_tag:
         closure_label(closure_code(v), buf, len);
@@ -241,7 +269,9 @@ static int64_t label_of(agent_walk *walk, value v, int is_ephemeron)
 {
     tag_t tag = Tag_val(v);
     uint64_t key;
-    if (tag == Closure_tag)
+    if (agent_heap_label(v))
+        key = label_key(KEY_RUNTIME, tag);
+    else if (tag == Closure_tag)
         key = label_key(KEY_CLOSURE, closure_code(v));
     else if (tag == Custom_tag)
         key = label_key(KEY_CUSTOM, (uint64_t)(uintptr_t)Custom_ops_val(v));
@@ -269,7 +299,7 @@ static uint64_t size_of(value v, int is_static)
 {
     if (is_static)
         return 0; /* part of the program's image, not of its heap */
-    uint64_t bytes = (uint64_t)Whsize_val(v) * sizeof(value);
+    uint64_t bytes = (uint64_t)Whsize_val(v) * sizeof(value) + agent_heap_extra_bytes(v);
     if (Tag_val(v) == Custom_tag && Custom_ops_val(v) && Custom_ops_val(v)->identifier &&
         strncmp(Custom_ops_val(v)->identifier, "_bigarr", 7) == 0) {
         struct caml_ba_array *ba = Caml_ba_array_val(v);
@@ -283,21 +313,17 @@ static uint64_t size_of(value v, int is_static)
 
 value agent_walk_block(value v)
 {
-    if (Is_long(v) || v == 0 || !Is_in_value_area(v))
-        return 0;
-    if (Tag_val(v) == Infix_tag)
-        v -= Infix_offset_val(v);
-    return v;
+    return agent_heap_block(v);
 }
 
-/* agent_walk_block for the scan's hot loop: an address in the heap chunks or
- * the minor heap needs no page table lookup. */
+/* agent_walk_block for the scan's hot loop: an address in a region is a
+ * heap block, with no question to the runtime. */
 static value field_block(agent_walk *walk, value v)
 {
     if (Is_long(v) || v == 0)
         return 0;
-    if (!region_of(walk, (uintptr_t)v) && !Is_in_value_area(v))
-        return 0;
+    if (!region_of(walk, (uintptr_t)v))
+        return agent_heap_block(v);
     if (Tag_val(v) == Infix_tag)
         v -= Infix_offset_val(v);
     return v;
@@ -326,6 +352,18 @@ int agent_walk_root(agent_walk *walk, value v, const char *kind, const char *nam
     return reach(walk, b);
 }
 
+static uint64_t rank_of(agent_walk *walk, value b);
+
+int agent_walk_child(agent_walk *walk, value from, value v, const char *field, int emit)
+{
+    value b = field_block(walk, v);
+    if (!b)
+        return 0;
+    if (!emit)
+        return reach(walk, b);
+    return lfs_writer_reference(walk->w, rank_of(walk, from), rank_of(walk, b), field) < 0 ? -1 : 0;
+}
+
 int agent_walk_weak(agent_walk *walk, value from, value to, const char *field)
 {
     value f = agent_walk_block(from), t = agent_walk_block(to);
@@ -338,21 +376,17 @@ int agent_walk_weak(agent_walk *walk, value from, value to, const char *field)
     return 0;
 }
 
-/* While the GC cleans ephemerons (between marking and sweeping), an ephemeron
- * whose key died still shows its data; that data is garbage, not held. */
+/* An ephemeron whose key the GC found dead still shows its data until
+ * the GC cleans it; that data is garbage, not held. */
 static int ephemeron_data_held(value e)
 {
-    if (caml_gc_phase != Phase_clean)
-        return 1;
     for (mlsize_t i = CAML_EPHE_FIRST_KEY; i < Wosize_val(e); i++) {
         value k = Field(e, i);
-        if (k != caml_ephe_none && Is_block(k) && Is_in_heap(k) && Is_white_val(k))
+        if (k != caml_ephe_none && Is_block(k) && agent_heap_key_dead(k))
             return 0;
     }
     return 1;
 }
-
-static uint64_t rank_of(agent_walk *walk, value b);
 
 /* Pass 1 (emit 0) reaches the children and notes the weak references;
  * pass 2 (emit 1) writes the strong references, by rank. */
@@ -422,8 +456,10 @@ static int mark_reachable(agent_walk *walk)
         int rc = 0;
         if (is_ephemeron(walk, v))
             rc = scan_ephemeron(walk, v, 0);
-        else if (Tag_val(v) < No_scan_tag)
+        else if ((rc = agent_heap_scan_own(walk, v, 0)) == 0 && Tag_val(v) < No_scan_tag)
             rc = scan_fields(walk, v, 0);
+        if (rc > 0)
+            rc = 0;
         if (rc)
             return -1;
     }
@@ -495,6 +531,9 @@ static int emit_block(agent_walk *walk, value v, int is_static)
     walk->visited++;
     if (ephemeron)
         return scan_ephemeron(walk, v, 1);
+    int own = agent_heap_scan_own(walk, v, 1);
+    if (own)
+        return own < 0 ? -1 : 0;
     if (Tag_val(v) < No_scan_tag)
         return scan_fields(walk, v, 1);
     return 0;
@@ -545,38 +584,13 @@ int agent_walk_run(agent_walk *walk)
     return rc;
 }
 
-static int collect_ephemerons(agent_walk *walk)
+int agent_walk_ephemeron(agent_walk *walk, value e)
 {
-    for (value e = caml_ephe_list_head; e != (value)NULL;
-         e = Field(e, CAML_EPHE_LINK_OFFSET)) {
-        int64_t *slot = agent_map_slot(&walk->ephemeron, (uint64_t)e, 1);
-        if (!slot)
-            return -1;
-        *slot = 1;
-    }
+    int64_t *slot = agent_map_slot(&walk->ephemeron, (uint64_t)e, 1);
+    if (!slot)
+        return -1;
+    *slot = 1;
     return 0;
-}
-
-/* An upper bound of the blocks and references to come, from one sequential
- * pass over the major heap's headers (free blocks skipped) and the minor
- * heap's size: the writer then reserves its arrays once. */
-static void estimate_heap(uint64_t *blocks, uint64_t *fields)
-{
-    *blocks = *fields = 0;
-    for (char *chunk = caml_heap_start; chunk; chunk = Chunk_next(chunk)) {
-        for (char *hp = chunk; hp < chunk + Chunk_size(chunk); hp += Bhsize_hd(Hd_hp(hp))) {
-            header_t hd = Hd_hp(hp);
-            if (Color_hd(hd) == Caml_blue)
-                continue;
-            (*blocks)++;
-            if (Tag_hd(hd) < No_scan_tag)
-                *fields += Wosize_hd(hd);
-        }
-    }
-    uint64_t young = (uint64_t)((char *)Caml_state_field(young_alloc_end) -
-                                (char *)Caml_state_field(young_ptr)) / sizeof(value);
-    *blocks += young / 2;
-    *fields += young;
 }
 
 agent_walk *agent_walk_new(lfs_writer *w)
@@ -586,9 +600,9 @@ agent_walk *agent_walk_new(lfs_writer *w)
         return NULL;
     walk->w = w;
     uint64_t blocks, fields;
-    estimate_heap(&blocks, &fields);
+    agent_heap_estimate(&blocks, &fields);
     lfs_writer_expect(w, blocks, fields); /* a hint: without it the arrays grow */
-    if (build_regions(walk) || collect_ephemerons(walk)) {
+    if (build_regions(walk) || agent_heap_ephemerons(walk)) {
         agent_walk_free(walk);
         return NULL;
     }

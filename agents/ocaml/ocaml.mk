@@ -1,53 +1,70 @@
-# The OCaml agent (agents/ocaml): built when ocamlfind is on the PATH.
-#   build/ocaml/leakfind/     findlib package `leakfind` (OCAMLPATH=build/ocaml)
-#   build/leakfind-agent.so   the agent `leakfind record` preloads
-# Everything in them is position-independent: OCaml links PIE executables and
-# the agent is also a shared object.
+# The OCaml agent (agents/ocaml), one per runtime family, each built against
+# its own compiler's headers:
+#   OCaml 4.13/4.14, the compiler ocamlfind runs (Debian's):
+#     build/ocaml/leakfind/           findlib package `leakfind` (OCAMLPATH=build/ocaml)
+#     build/leakfind-agent-ocaml4.so  the agent `leakfind record` preloads
+#     build/leakfind-ocaml-names      names and shapes from .cmt files
+#   OCaml 5, the compiler installed at OCAML5_PREFIX (tests/setup.sh builds
+#   5.3 into ~/.cache/leakfind/ocaml-5.3.0; point it at an opam switch with
+#   make OCAML5_PREFIX=$(opam var prefix)):
+#     build/ocaml5/leakfind/          findlib package for that compiler
+#     build/leakfind-agent-ocaml5.so
+# The common sources are agents/ocaml/*.c; agents/ocaml/ocaml4/ and ocaml5/
+# hold what reads runtime internals. Everything is position-independent:
+# OCaml links PIE executables and the agent is also a shared object.
 
-OCAMLFIND   := $(shell command -v ocamlfind 2>/dev/null)
-ifneq ($(OCAMLFIND),)
-OCAML_WHERE := $(shell ocamlfind ocamlopt -where 2>/dev/null)
-OCAML_VER   := $(shell ocamlfind ocamlopt -version 2>/dev/null)
 # Plain flags even in the sanitizer build: the agent is linked into OCaml
 # programs, which are not linked with the sanitizers' runtimes.
 PIC_CFLAGS  := -O2 -g $(STD) -pthread -fPIC
 AGENT_DEFS  := -DCAML_NAME_SPACE -DNATIVE_CODE -DTARGET_amd64 -DMODEL_default -DSYS_linux
-AGENT_SRC   := $(wildcard agents/ocaml/*.c)
+AGENT_COMMON := $(wildcard agents/ocaml/*.c)
 PIC_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
-AGENT_OBJ   := $(AGENT_SRC:%.c=$(BUILD)/pic/%.o)
-AGENT_PKG   := $(BUILD)/ocaml/leakfind
-OCAML_AGENT := $(AGENT_PKG)/leakfind.cmxa $(AGENT_PKG)/META $(BUILD)/leakfind-agent.so \
-               $(BUILD)/leakfind-ocaml-names
-
-all: ocaml-agent
-check: ocaml-agent
-check-slow: ocaml-agent
-ocaml-agent: $(OCAML_AGENT)
-
-$(BUILD)/pic/agents/%.o: agents/%.c
-	@mkdir -p $(dir $@)
-	@case "$(OCAML_VER)" in 4.13.*|4.14.*) ;; *) \
-	  echo "agents/ocaml: OCaml $(OCAML_VER) is not supported (the agent reads 4.13/4.14 runtime internals; OCaml 5 differs)" >&2; exit 1;; esac
-	$(CC) $(PIC_CFLAGS) $(AGENT_DEFS) -I$(OCAML_WHERE) -MMD -MP -c $< -o $@
+AGENT_LIBS  := -lJudy -lxxhash -lz -lm -pthread
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
-$(AGENT_PKG)/libleakfind_ocaml.a: $(filter-out %/preload.o,$(AGENT_OBJ)) $(PIC_LIB_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+# agent_rules FAMILY WHERE PACKAGE_DIR OCAMLOPT: the objects, the preloaded
+# agent and the findlib package of one runtime family.
+define agent_rules
+AGENT$(1)_OBJ := $$(patsubst %.c,$(BUILD)/pic$(1)/%.o,$(AGENT_COMMON) $$(wildcard agents/ocaml/ocaml$(1)/*.c))
 
-$(BUILD)/leakfind-agent.so: $(AGENT_OBJ) $(PIC_LIB_OBJ)
-	$(CC) $(PIC_CFLAGS) -shared -o $@ $^ -lJudy -lxxhash -lz -lm -pthread
+$(BUILD)/pic$(1)/agents/%.o: agents/%.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(PIC_CFLAGS) $$(AGENT_DEFS) -I$(2) -Iagents/ocaml/ocaml$(1) -MMD -MP -c $$< -o $$@
 
-$(AGENT_PKG)/leakfind.cmxa: agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $(AGENT_PKG)/libleakfind_ocaml.a
-	@mkdir -p $(AGENT_PKG)
-	cp agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $(AGENT_PKG)/
-	cd $(AGENT_PKG) && ocamlfind ocamlopt -g -c leakfind.mli leakfind.ml && \
-	  ocamlfind ocamlopt -a -o leakfind.cmxa leakfind.cmx -cclib -lleakfind_ocaml \
+$(3)/libleakfind_ocaml.a: $$(filter-out %/preload.o,$$(AGENT$(1)_OBJ)) $$(PIC_LIB_OBJ)
+	@mkdir -p $$(dir $$@)
+	rm -f $$@
+	ar rcs $$@ $$^
+
+$(BUILD)/leakfind-agent-ocaml$(1).so: $$(AGENT$(1)_OBJ) $$(PIC_LIB_OBJ)
+	$$(CC) $$(PIC_CFLAGS) -shared -o $$@ $$^ $$(AGENT_LIBS)
+
+$(3)/leakfind.cmxa: agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $(3)/libleakfind_ocaml.a
+	@mkdir -p $(3)
+	cp agents/ocaml/leakfind.ml agents/ocaml/leakfind.mli $(3)/
+	cd $(3) && $(4) -g -c leakfind.mli leakfind.ml && \
+	  $(4) -a -o leakfind.cmxa leakfind.cmx -cclib -lleakfind_ocaml \
 	    -cclib -lJudy -cclib -lxxhash -cclib -lz -cclib -lm -cclib -lpthread
+
+$(3)/META: agents/ocaml/META
+	@mkdir -p $(3)
+	cp $$< $$@
+
+OCAML_AGENT += $(3)/leakfind.cmxa $(3)/META $(BUILD)/leakfind-agent-ocaml$(1).so
+DEPS += $$(AGENT$(1)_OBJ:.o=.d)
+endef
+
+OCAML_AGENT :=
+OCAMLFIND   := $(shell command -v ocamlfind 2>/dev/null)
+ifneq ($(OCAMLFIND),)
+OCAML_WHERE := $(shell ocamlfind ocamlopt -where 2>/dev/null)
+OCAML_VER   := $(shell ocamlfind ocamlopt -version 2>/dev/null)
+ifneq ($(filter 4.13.% 4.14.%,$(OCAML_VER)),)
+$(eval $(call agent_rules,4,$(OCAML_WHERE),$(BUILD)/ocaml/leakfind,ocamlfind ocamlopt))
+OCAML_AGENT += $(BUILD)/leakfind-ocaml-names
 
 # Names of module fields from .cmt files (agents/ocaml/names.ml).
 $(BUILD)/leakfind-ocaml-names: agents/ocaml/shapes.ml agents/ocaml/names.ml
@@ -55,12 +72,25 @@ $(BUILD)/leakfind-ocaml-names: agents/ocaml/shapes.ml agents/ocaml/names.ml
 	cp $^ $(BUILD)/ocaml/names/
 	cd $(BUILD)/ocaml/names && ocamlfind ocamlopt -package compiler-libs.common -linkpkg \
 	  shapes.ml names.ml -o ../../leakfind-ocaml-names 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
+endif
+endif
 
-$(AGENT_PKG)/META: agents/ocaml/META
-	@mkdir -p $(AGENT_PKG)
-	cp $< $@
+OCAML5_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
+OCAML5_OPT    := $(OCAML5_PREFIX)/bin/ocamlopt.opt
+ifneq ($(wildcard $(OCAML5_OPT)),)
+OCAML5_VER    := $(shell $(OCAML5_OPT) -version 2>/dev/null)
+ifneq ($(filter 5.%,$(OCAML5_VER)),)
+$(eval $(call agent_rules,5,$(shell $(OCAML5_OPT) -where),$(BUILD)/ocaml5/leakfind,$(OCAML5_OPT)))
+endif
+endif
+
+ifneq ($(OCAML_AGENT),)
+all: ocaml-agent
+check: ocaml-agent
+check-slow: ocaml-agent
+ocaml-agent: $(OCAML_AGENT)
 else
 ocaml-agent:
-	@echo "ocaml-agent: ocamlfind not found (sh tests/setup.sh installs ocaml-nox ocaml-findlib)" >&2
+	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX (sh tests/setup.sh installs them)" >&2
 endif
 .PHONY: ocaml-agent

@@ -18,7 +18,7 @@ value leakfind_ocaml_dump(value path)
 {
     char *copy = strdup(String_val(path));
     if (copy) {
-        agent_dump(copy);
+        agent_snapshot(copy);
         free(copy);
     }
     return Val_unit;

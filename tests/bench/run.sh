@@ -206,7 +206,7 @@ fi
 # the first and the last two snapshots kept (about 370 MB). Its last
 # snapshot, about 6M objects, took Semi-NCA 16-22 s; the dominators
 # should take about as long per object as synth's.
-if command -v ocamlopt.opt >/dev/null && [ -f "$build/leakfind-agent.so" ]; then
+if command -v ocamlopt.opt >/dev/null && [ -f "$build/leakfind-agent-ocaml4.so" ]; then
     o=$(mktemp -d)
     awk 'BEGIN { print "let f0 x = x"
                  for (i = 1; i < 15000; i++)

@@ -26,7 +26,7 @@
  * write the snapshot, and give the lock back. The other threads' stacks are
  * in their descriptors then, as during a collection. */
 #define CAML_INTERNALS
-#include "agent.h"
+#include "../agent.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * caml_do_roots itself, for whatever no named source gave (natdynlink
  * globals). A slot seen once is never declared again. */
 #define CAML_INTERNALS
-#include "agent.h"
+#include "ocaml4.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,23 +19,6 @@
 #include <caml/memprof.h>
 #include <caml/roots.h>
 #include <caml/stack.h>
-
-static agent_map seen_slots;
-
-int agent_slot_seen(void *slot)
-{
-    int64_t *s = agent_map_slot(&seen_slots, (uint64_t)(uintptr_t)slot, 1);
-    if (!s || *s)
-        return 0;
-    *s = 1;
-    return 1;
-}
-
-void agent_slots_reset(void)
-{
-    agent_map_free(&seen_slots);
-    memset(&seen_slots, 0, sizeof seen_slots);
-}
 
 /* ---- module globals */
 

@@ -14,7 +14,7 @@
  * did not reach it. A callstack slot is decoded once per dump (slots
  * repeat across samples) into frames, inlined functions included. */
 #define CAML_INTERNALS
-#include "agent.h"
+#include "../agent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@
 #include <caml/memprof.h>
 #include <caml/stack.h>
 
-#include "../../core/base/vec.h"
+#include "../../../core/base/vec.h"
 
 static double sampling_rate;
 

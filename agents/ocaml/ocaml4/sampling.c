@@ -13,7 +13,7 @@
  * block lives (sites.c reads it). The tracker, its closures and the rate
  * are static blocks outside the heap, which the GC does not follow. */
 #define CAML_INTERNALS
-#include "agent.h"
+#include "../agent.h"
 
 #include <string.h>
 

@@ -8,12 +8,12 @@
  * is named by thread and frame. If the ring does not look like that layout,
  * the hook's roots are still declared, named by thread only. */
 #define CAML_INTERNALS
-#include "agent.h"
+#include "ocaml4.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../core/base/vec.h"
+#include "../../../core/base/vec.h"
 
 #include <caml/memory.h>
 #include <caml/roots.h>

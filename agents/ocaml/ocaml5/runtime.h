@@ -1,0 +1,10 @@
+/* runtime.h (OCaml 5) - the few names the common files use that differ
+ * between runtimes. */
+#ifndef LF_OCAML_RUNTIME_H
+#define LF_OCAML_RUNTIME_H
+
+#define AGENT_OCAML_MAJOR 5
+/* The first line of a struct caml_loc_info. */
+#define AGENT_LOC_LINE(li) ((li).loc_start_lnum)
+
+#endif
