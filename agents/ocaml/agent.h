@@ -184,6 +184,16 @@ uint64_t agent_walk_memory(const agent_walk *walk);
 /* ---- roots.c, one per runtime: every root, named */
 int agent_roots_collect(agent_walk *walk);
 
+/* ---- globals.c */
+/* Declares each field of the program's modules' global blocks as a `global`
+ * root named Module.field (Module.[i] without a names file). */
+int agent_globals_collect(agent_walk *walk);
+/* When slot (held by symbol s) is a field of a module's global block (a
+ * Dynlink plugin's): its name as agent_globals_collect gives it and its
+ * shape, and 1; else 0. */
+int agent_global_slot_name(const agent_symbol *s, const value *slot, char *name, size_t len,
+                           uint32_t *shape);
+
 /* ---- rootslots.c */
 /* Remembers a root slot as seen, so that a later scan does not name it twice;
  * returns 1 when it was new. */
@@ -211,6 +221,14 @@ const void *agent_frames_table(size_t *slots);
  * backtrace slot for caml_debuginfo_extract), with its return address;
  * NULL otherwise. */
 void *agent_frames_debug_slot(size_t i, uintptr_t *retaddr);
+
+/* ---- memprof.c, one per runtime: Memprof's tracked blocks */
+/* Calls take for every block Memprof tracks, with what its entry says
+ * beside the user data (the block, its samples, its size in words). These
+ * are read from a private layout: the caller checks them. */
+typedef void (*agent_memprof_entry_fn)(value block, uintnat samples, uintnat wosize,
+                                       value user_data);
+void agent_memprof_entries(agent_memprof_entry_fn take);
 
 /* ---- codeloc.c */
 /* The file and line of the first call or allocation with debuginfo in the

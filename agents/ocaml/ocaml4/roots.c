@@ -20,42 +20,6 @@
 #include <caml/roots.h>
 #include <caml/stack.h>
 
-/* ---- module globals */
-
-static void module_name(value block, size_t index, char *buf, size_t len)
-{
-    const agent_symbol *s = agent_symbol_at(agent_symbols_get(), (uintptr_t)block);
-    if (s)
-        agent_demangle(s->name, buf, len);
-    else
-        snprintf(buf, len, "(module %zu)", index);
-}
-
-static int collect_globals(agent_walk *walk)
-{
-    size_t unit = 0;
-    for (size_t i = 0; caml_globals[i] != 0; i++) {
-        for (value *glob = caml_globals[i]; *glob != 0; glob++, unit++) {
-            char module[200], name[256];
-            module_name(*glob, unit, module, sizeof module);
-            for (mlsize_t j = 0; j < Wosize_val(*glob); j++) {
-                value *slot = &Field(*glob, j);
-                if (!agent_walk_block(*slot) || !agent_slot_seen(slot))
-                    continue;
-                const char *field = agent_field_name(module, j);
-                if (field)
-                    snprintf(name, sizeof name, "%s.%s", module, field);
-                else
-                    snprintf(name, sizeof name, "%s.[%lu]", module, (unsigned long)j);
-                if (agent_walk_root(walk, *slot, "global", name) ||
-                    agent_walk_typed_root(walk, *slot, agent_field_shape(module, j)))
-                    return -1;
-            }
-        }
-    }
-    return 0;
-}
-
 /* ---- stacks */
 
 /* The descriptor of a return address; NULL for an address the frame table
@@ -164,32 +128,6 @@ static const char *scan_kind;
 static value *finaliser_last_fun;
 static unsigned long scan_count;
 
-/* A slot of a module's global block that the runtime scans with the rest (a
- * Dynlink plugin's modules: caml_globals has the program's alone), named as
- * collect_globals names the others: "Plugin.kept", or "Plugin.[0]". */
-static int module_slot_name(const agent_symbol *s, const value *slot, char *name, size_t len,
-                            uint32_t *shape)
-{
-    if (!s || strncmp(s->name, "caml", 4) != 0 || s->name[4] < 'A' || s->name[4] > 'Z')
-        return 0;
-    char module[200];
-    agent_demangle(s->name, module, sizeof module);
-    for (const char *p = module; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL)
-        if (*p < 'A' || *p > 'Z')
-            return 0; /* a function, not a module */
-    uintptr_t off = (uintptr_t)slot - s->addr;
-    if (off % sizeof(value) || off / sizeof(value) >= Wosize_val((value)s->addr))
-        return 0;
-    size_t index = off / sizeof(value);
-    const char *field = agent_field_name(module, index);
-    if (field)
-        snprintf(name, len, "%s.%s", module, field);
-    else
-        snprintf(name, len, "%s.[%zu]", module, index);
-    *shape = agent_field_shape(module, index);
-    return 1;
-}
-
 static void c_global_root(value v, value *slot)
 {
     if (scan_failed || !agent_walk_block(v) || !agent_slot_seen(slot))
@@ -197,7 +135,7 @@ static void c_global_root(value v, value *slot)
     char name[256];
     uint32_t shape = 0;
     const agent_symbol *s = agent_symbol_holding(agent_symbols_get(), (uintptr_t)slot);
-    if (module_slot_name(s, slot, name, sizeof name, &shape))
+    if (agent_global_slot_name(s, slot, name, sizeof name, &shape))
         scan_failed |= agent_walk_typed_root(scan_walk, v, shape) != 0;
     else if (s && s->size)
         agent_demangle(s->name, name, sizeof name);
@@ -257,7 +195,7 @@ int agent_roots_collect(agent_walk *walk)
     long thread = 0;
     agent_slots_reset();
     if (agent_threads_begin(&thread) ||
-        collect_globals(walk) ||
+        agent_globals_collect(walk) ||
         agent_stack_collect(walk, thread, Caml_state_field(bottom_of_stack),
                             Caml_state_field(last_return_address), Caml_state_field(gc_regs),
                             Caml_state_field(local_roots)) ||

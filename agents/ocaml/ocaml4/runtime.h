@@ -6,5 +6,6 @@
 #define AGENT_OCAML_MAJOR 4
 /* The first line of a struct caml_loc_info. */
 #define AGENT_LOC_LINE(li) ((li).loc_lnum)
+#define AGENT_LOC_COLUMN(li) ((li).loc_startchr)
 
 #endif

@@ -6,5 +6,6 @@
 #define AGENT_OCAML_MAJOR 5
 /* The first line of a struct caml_loc_info. */
 #define AGENT_LOC_LINE(li) ((li).loc_start_lnum)
+#define AGENT_LOC_COLUMN(li) ((li).loc_start_chr)
 
 #endif

@@ -3,27 +3,24 @@
  * The agent's tracker (sampling.c, or Leakfind.sample_allocations) keeps
  * each sampled block's callstack as Memprof's user data, through promotion.
  * Memprof's callbacks never see the block itself, but the runtime keeps it
- * beside the user data: caml_memprof_do_roots hands out a pointer to each
- * entry's user_data field, and the entry of 4.13/4.14 (struct tracked in
- * runtime/memprof.c) holds, just before that field, the block, its number
- * of samples and its size in words. That layout is private, so an entry is
- * taken only when all of it agrees: the block is one the walk reached (so
+ * beside the user data, in an entry whose layout is private (the runtime's
+ * memprof.c reads it: agent_memprof_entries). So an entry is taken only
+ * when all of it agrees: the block is one the walk reached (so
  * it is alive and a real block), its header's size is the entry's, the
  * samples fit in the block, and the user data is a callstack (a tag-0
  * block of immediate slots). A dead or freed block never passes: the walk
  * did not reach it. A callstack slot is decoded once per dump (slots
  * repeat across samples) into frames, inlined functions included. */
 #define CAML_INTERNALS
-#include "../agent.h"
+#include "agent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <caml/backtrace_prim.h>
-#include <caml/memprof.h>
-#include <caml/stack.h>
 
-#include "../../../core/base/vec.h"
+#include "../../core/base/vec.h"
 
 static double sampling_rate;
 
@@ -31,9 +28,6 @@ void agent_sampling_started(double samples_per_word)
 {
     sampling_rate = samples_per_word;
 }
-
-/* The fields of struct tracked before user_data, in words. */
-enum { ENTRY_BLOCK = -3, ENTRY_SAMPLES = -2, ENTRY_WOSIZE = -1 };
 
 typedef struct sampled_block {
     value block;
@@ -58,12 +52,10 @@ static int is_callstack(agent_walk *walk, value v)
     return 1;
 }
 
-static void take_entry(value user_data, value *slot)
+static void take_entry(value block, uintnat samples, uintnat wosize, value user_data)
 {
     if (found.failed)
         return;
-    value block = slot[ENTRY_BLOCK];
-    uintnat samples = (uintnat)slot[ENTRY_SAMPLES], wosize = (uintnat)slot[ENTRY_WOSIZE];
     if (Is_long(block) || block == 0 || !agent_walk_marked(found.walk, block) ||
         Wosize_val(block) != wosize || samples == 0 || samples > Whsize_val(block) ||
         !is_callstack(found.walk, user_data))
@@ -88,8 +80,9 @@ static int64_t frame_without_debuginfo(lfs_writer *w, backtrace_slot s)
     char name[256] = "(no debug info)";
     /* A slot is a frame descriptor unless bit 1 tags a debuginfo. */
     if (!((uintptr_t)s & 2)) {
-        const agent_symbol *sym =
-            agent_symbol_holding(agent_symbols_get(), ((frame_descr *)s)->retaddr);
+        uintptr_t retaddr;
+        memcpy(&retaddr, s, sizeof retaddr); /* a frame descriptor's first field */
+        const agent_symbol *sym = agent_symbol_holding(agent_symbols_get(), retaddr);
         if (sym)
             agent_demangle(sym->name, name, sizeof name);
     }
@@ -121,8 +114,8 @@ static int64_t slot_frames(frame_cache *c, lfs_writer *w, value slot_value)
         struct caml_loc_info li;
         caml_debuginfo_location(dbg, &li);
         int64_t f = li.loc_valid ? lfs_writer_frame(w, li.loc_defname, li.loc_filename,
-                                                    (uint32_t)li.loc_lnum,
-                                                    (uint32_t)li.loc_startchr + 1)
+                                                    (uint32_t)AGENT_LOC_LINE(li),
+                                                    (uint32_t)AGENT_LOC_COLUMN(li) + 1)
                                  : frame_without_debuginfo(w, s);
         if (push_frame(c, f))
             return -1;
@@ -226,7 +219,7 @@ int agent_sites_collect(agent_walk *walk)
     found.walk = walk;
     found.len = 0;
     found.failed = 0;
-    caml_memprof_do_roots(take_entry);
+    agent_memprof_entries(take_entry);
     int rc = found.failed ? -1 : write_sites(walk);
     free(found.v);
     found.v = NULL;
