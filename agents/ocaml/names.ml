@@ -81,10 +81,10 @@ let set_load_path files =
             (fun d ->
               let d = if Filename.is_relative d then Filename.concat cmt.Cmt_format.cmt_builddir d else d in
               dirs := d :: !dirs)
-            cmt.Cmt_format.cmt_loadpath
+            (Names_compat.cmt_load_path cmt)
       | None -> ())
     files;
-  Load_path.init (List.sort_uniq compare !dirs)
+  Names_compat.init_load_path (List.sort_uniq compare !dirs)
 
 (* The shape of each position's value; 0 for all when the unit's
    environment cannot be rebuilt (a .cmi missing from the load path). *)
