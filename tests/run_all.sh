@@ -51,6 +51,7 @@ lane2() {
     suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
+    suite 2-ocaml5 "OCaml 5 names tool (skipped without OCaml 5)" sh tests/ocaml/names5.sh "$build"
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"

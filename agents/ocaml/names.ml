@@ -11,10 +11,12 @@
    LEAKFIND_NAMES) and labels blocks by their types with the shapes. Compile
    with -bin-annot to get the .cmt files.
 
-   Positions follow how ocamlopt 4.13/4.14 stores a unit's top-level values
-   (Translmod's store mode): the values the interface exports first, in the
-   interface's order, then the other top-level definitions in the order of
-   the source. Without an interface, the definitions in source order. *)
+   Positions follow how ocamlopt 4.13/4.14 (and 5.x, unchanged) stores a
+   unit's top-level values (Translmod's store mode): the values the
+   interface exports first, in the interface's order, then the other
+   top-level definitions in the order of the source. Without an interface,
+   the definitions in source order. Built once per compiler family, as a
+   .cmt is read only by its own compiler's compiler-libs (Names_compat). *)
 
 open Typedtree
 
@@ -81,10 +83,10 @@ let set_load_path files =
             (fun d ->
               let d = if Filename.is_relative d then Filename.concat cmt.Cmt_format.cmt_builddir d else d in
               dirs := d :: !dirs)
-            cmt.Cmt_format.cmt_loadpath
+            (Names_compat.cmt_load_path cmt)
       | None -> ())
     files;
-  Load_path.init (List.sort_uniq compare !dirs)
+  Names_compat.init_load_path (List.sort_uniq compare !dirs)
 
 (* The shape of each position's value; 0 for all when the unit's
    environment cannot be rebuilt (a .cmi missing from the load path). *)

@@ -9,6 +9,7 @@
 #   make OCAML5_PREFIX=$(opam var prefix)):
 #     build/ocaml5/leakfind/          findlib package for that compiler
 #     build/leakfind-agent-ocaml5.so
+#     build/leakfind-ocaml5-names     (with OCaml 5's findlib.conf, next to it)
 # The common sources are agents/ocaml/*.c; agents/ocaml/ocaml4/ and ocaml5/
 # hold what reads runtime internals. Everything is position-independent:
 # OCaml links PIE executables and the agent is also a shared object.
@@ -65,15 +66,43 @@ OCAML_VER   := $(shell ocamlfind ocamlopt -version 2>/dev/null)
 ifneq ($(filter 4.13.% 4.14.%,$(OCAML_VER)),)
 $(eval $(call agent_rules,4,$(OCAML_WHERE),$(BUILD)/ocaml/leakfind,ocamlfind ocamlopt))
 OCAML_AGENT += $(BUILD)/leakfind-ocaml-names
+endif
+endif
 
-# Names of module fields from .cmt files (agents/ocaml/names.ml).
-$(BUILD)/leakfind-ocaml-names: agents/ocaml/shapes.ml agents/ocaml/names.ml
-	@mkdir -p $(BUILD)/ocaml/names
-	cp $^ $(BUILD)/ocaml/names/
-	cd $(BUILD)/ocaml/names && ocamlfind ocamlopt -package compiler-libs.common -linkpkg \
-	  shapes.ml names.ml -o ../../leakfind-ocaml-names 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
+# ---- leakfind-ocaml-names: names of module fields from .cmt files
+# (agents/ocaml/names.ml). A .cmt is read only by the compiler-libs of the
+# compiler that wrote it, so the tool is built with the default ocamlfind's
+# compiler and, when installed, with OCaml 5 (leakfind-ocaml5-names), each
+# with the Names_compat of its family: names_compat_4.ml or _5.ml.
+OCAML5_FINDLIB_CONF ?= $(HOME)/.cache/leakfind/ocaml-5.3.0/findlib.conf
+NAMES_SRC := agents/ocaml/names_compat.mli agents/ocaml/shapes.ml agents/ocaml/names.ml
+names_compat = agents/ocaml/names_compat_$(firstword $(subst ., ,$(1))).ml
+
+# $(call names_tool,DIR,VERSION,ENV): the recipe. The pipe that drops
+# findlib's warnings would hide a failed compile: the tool must be new.
+define names_tool
+	@mkdir -p $(1)
+	cp $(NAMES_SRC) $(1)/
+	cp $(call names_compat,$(2)) $(1)/names_compat.ml
+	rm -f $@
+	cd $(1) && $(3) ocamlfind ocamlopt -package compiler-libs.common -linkpkg names_compat.mli \
+	  names_compat.ml shapes.ml names.ml -o $(abspath $@) 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
+	test -f $@
+endef
+
+ifneq ($(OCAMLFIND),)
+$(BUILD)/leakfind-ocaml-names: $(NAMES_SRC) $(call names_compat,$(OCAML_VER))
+	$(call names_tool,$(BUILD)/ocaml/names,$(OCAML_VER),)
+
+OCAML5_NAMES_VER := $(if $(wildcard $(OCAML5_FINDLIB_CONF)),$(shell \
+  OCAMLFIND_CONF=$(OCAML5_FINDLIB_CONF) ocamlfind ocamlopt -version 2>/dev/null))
+ifneq ($(OCAML5_NAMES_VER),)
+OCAML_AGENT += $(BUILD)/leakfind-ocaml5-names
+$(BUILD)/leakfind-ocaml5-names: $(NAMES_SRC) $(call names_compat,$(OCAML5_NAMES_VER))
+	$(call names_tool,$(BUILD)/ocaml/names5,$(OCAML5_NAMES_VER),OCAMLFIND_CONF=$(OCAML5_FINDLIB_CONF))
 endif
 endif
+# ---- end of leakfind-ocaml-names
 
 OCAML5_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
 OCAML5_OPT    := $(OCAML5_PREFIX)/bin/ocamlopt.opt

@@ -14,8 +14,8 @@
    can be found (the program's own, then the load path's: Debian ships the
    standard library's); the standard library's Map, Set and Hashtbl functors'
    results are known here by construction (their types are abstract even in
-   the implementation's signature). Written for OCaml 4.13/4.14's
-   compiler-libs. *)
+   the implementation's signature). Written for OCaml 4.13/4.14's and 5's
+   compiler-libs, their differences in Names_compat. *)
 
 open Types
 
@@ -95,12 +95,12 @@ let display canonical =
   Buffer.contents b
 
 let rec path_name unit (p : Path.t) =
-  match p with
-  | Pident id ->
+  match Names_compat.path p with
+  | Ident id ->
       if Ident.persistent id || Ident.global id || Ident.is_predef id then Ident.name id
       else unit ^ "." ^ Ident.name id
-  | Pdot (q, s) -> path_name unit q ^ "." ^ s
-  | Papply (f, x) -> path_name unit f ^ "(" ^ path_name unit x ^ ")"
+  | Dot (q, s) -> path_name unit q ^ "." ^ s
+  | Apply (f, x) -> path_name unit f ^ "(" ^ path_name unit x ^ ")"
 
 let is_stdlib name =
   let n = String.length name in
@@ -121,7 +121,7 @@ let find_cmt modname =
         (fun dir ->
           let f = Filename.concat dir file in
           if Sys.file_exists f then Some f else None)
-        (Load_path.get_paths ())
+        (Names_compat.load_path ())
 
 let implementation modname =
   match Hashtbl.find_opt loaded modname with
@@ -147,13 +147,11 @@ let implementation modname =
 let decls : (string, decl) Hashtbl.t = Hashtbl.create 256
 let synthesized : (string, unit) Hashtbl.t = Hashtbl.create 16 (* functor results: not the user's *)
 
-let repr = Btype.repr
-
+(* params: the declaration's parameters, by type id, with their positions *)
 let rec translate unit env params ty =
-  let ty = repr ty in
-  match ty.desc with
+  match Names_compat.desc ty with
   | Tvar _ | Tunivar _ -> (
-      match List.assq_opt ty params with Some i -> Var i | None -> Opaque)
+      match List.assoc_opt (Names_compat.id ty) params with Some i -> Var i | None -> Opaque)
   | Tconstr (p, args, _) ->
       let name = declare unit env p in
       Con (name, List.map (translate unit env params) args)
@@ -163,7 +161,7 @@ let rec translate unit env params ty =
 
 (* The canonical name of p, its declaration read on first sight. *)
 and declare unit env p =
-  let p = try Env.normalize_path_prefix None env p with _ -> p in
+  let p = try Env.normalize_type_path None env p with _ -> p in
   let name = path_name unit p in
   if not (Hashtbl.mem decls name) then (
     Hashtbl.replace decls name { body = Abstract; user = false } (* a cycle stops here *);
@@ -178,20 +176,22 @@ and declare unit env p =
   name
 
 and read_decl unit env name p (d : type_declaration) =
-  let params = List.mapi (fun i t -> (repr t, i)) d.type_params in
+  let params = List.mapi (fun i t -> (Names_compat.id t, i)) d.type_params in
   let tr = translate unit env params in
-  match d.type_kind, d.type_manifest with
-  | Type_abstract, Some t -> Alias (tr t)
-  | Type_abstract, None -> builtin_or_implementation unit env name p
-  | Type_record (lbls, Record_regular), _ -> Record (List.map (fun l -> tr l.ld_type) lbls)
-  | Type_record (_, Record_float), _ -> Float_record
-  | Type_record ([ l ], Record_unboxed _), _ -> Unboxed (tr l.ld_type)
-  | Type_record _, _ -> Abstract
-  | Type_variant ([ { cd_args = Cstr_tuple [ t ]; _ } ], Variant_unboxed), _ -> Unboxed (tr t)
-  | Type_variant ([ { cd_args = Cstr_record [ l ]; _ } ], Variant_unboxed), _ -> Unboxed (tr l.ld_type)
-  | Type_variant (cds, Variant_regular), _ -> Variant (constructors unit env d cds)
-  | Type_variant _, _ -> Abstract
-  | Type_open, _ -> Extensible
+  if Names_compat.is_abstract d then
+    match d.type_manifest with
+    | Some t -> Alias (tr t)
+    | None -> builtin_or_implementation unit env name p
+  else
+    match d.type_kind with
+    | Type_record (lbls, Record_regular) -> Record (List.map (fun l -> tr l.ld_type) lbls)
+    | Type_record (_, Record_float) -> Float_record
+    | Type_record ([ l ], Record_unboxed _) -> Unboxed (tr l.ld_type)
+    | Type_variant ([ { cd_args = Cstr_tuple [ t ]; _ } ], Variant_unboxed) -> Unboxed (tr t)
+    | Type_variant ([ { cd_args = Cstr_record [ l ]; _ } ], Variant_unboxed) -> Unboxed (tr l.ld_type)
+    | Type_variant (cds, Variant_regular) -> Variant (constructors unit env d cds)
+    | Type_open -> Extensible
+    | _ -> Abstract (* other representations; abstract, above *)
 
 (* Non-constant constructors take tags 0, 1, 2... in order. A GADT
    constructor's own variables are the declaration's parameters where its
@@ -203,12 +203,13 @@ and constructors unit env d cds =
       let params =
         match cd.cd_res with
         | Some res -> (
-            match (repr res).desc with
+            match Names_compat.desc res with
             | Tconstr (_, args, _) ->
-                List.filteri (fun _ (t, _) -> match t.desc with Tvar _ -> true | _ -> false)
-                  (List.mapi (fun i a -> (repr a, i)) args)
+                List.mapi (fun i a -> (a, i)) args
+                |> List.filter (fun (a, _) -> match Names_compat.desc a with Tvar _ -> true | _ -> false)
+                |> List.map (fun (a, i) -> (Names_compat.id a, i))
             | _ -> [])
-        | None -> List.mapi (fun i t -> (repr t, i)) d.type_params
+        | None -> List.mapi (fun i t -> (Names_compat.id t, i)) d.type_params
       in
       let tr = translate unit env params in
       let fields =
@@ -317,7 +318,7 @@ and concrete_in_implementation name =
           in
           match find str.Typedtree.str_type inner with
           | None -> Abstract
-          | Some (_, d) when d.type_kind = Type_abstract && d.type_manifest = None -> Abstract
+          | Some (_, d) when Names_compat.is_abstract d && d.type_manifest = None -> Abstract
           | Some (id, d) ->
               read_decl unitname ienv name (Path.Pident id) d))
   | _ -> Abstract
