@@ -9,7 +9,7 @@
 #   core/analysis                    what the commands compute
 #   core/writer                      the public writer: builds, analyses, writes
 #   cmd/cli agents/ocaml             the plumbing, what several commands share; the agent
-#   cmd/NAME                         what one command alone uses (cmd/report, ...)
+#   cmd/NAME agents/ocaml/ocamlN     what one command alone uses (cmd/report, ...); one OCaml runtime family's agent
 #   cmd                              the commands (cmd_NAME.c) and main.c
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
 set -u
@@ -25,7 +25,7 @@ layer_of() {
     core/analysis) echo 5 ;;
     core/writer) echo 6 ;;
     cmd/cli | agents/ocaml) echo 7 ;;
-    cmd/*) echo 8 ;;
+    cmd/* | agents/ocaml/ocaml4 | agents/ocaml/ocaml5) echo 8 ;;
     cmd) echo 9 ;;
     *) echo "" ;;
     esac

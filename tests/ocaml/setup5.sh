@@ -1,0 +1,47 @@
+#!/bin/sh
+# Builds OCaml 5.3 once per machine into a cache outside the clone, for the
+# OCaml 5 half of tests/ocaml (issue 36). Debian ships only 4.13; the npm
+# registry's `ocaml` package is the compiler's full source. Best effort:
+# without npm or on a failed build the OCaml 5 checks say skipped.
+# usage: sh tests/ocaml/setup5.sh   (OCAML5_PREFIX overrides the cache)
+set -u
+version=5.3.0
+prefix=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
+if [ -x "$prefix/bin/ocamlopt.opt" ] && [ -f "$prefix/findlib.conf" ]; then
+    exit 0
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    echo "leakfind setup: no npm, no OCaml 5: its checks will be skipped"
+    exit 0
+fi
+src=$(mktemp -d "${TMPDIR:-/tmp}/leakfind-ocaml5.XXXXXX")
+trap 'rm -rf "$src"' EXIT
+log="$src/build.log"
+echo "leakfind setup: building OCaml $version into $prefix (a few minutes, once)"
+(
+    cd "$src" &&
+    npm pack --silent "ocaml@$version" >"$log" 2>&1 &&
+    tar xzf ocaml-"$version".tgz &&
+    cd package &&
+    ./configure --prefix="$prefix" >>"$log" 2>&1 &&
+    make -j"$(nproc)" >>"$log" 2>&1 &&
+    make install >>"$log" 2>&1
+) || {
+    echo "leakfind setup: OCaml $version did not build: its checks will be skipped"
+    tail -5 "$log" 2>/dev/null
+    rm -rf "$prefix"
+    exit 0
+}
+# Debian's ocamlfind drives this compiler through a findlib.conf of its own;
+# the compiler's libraries (unix, threads, dynlink, compiler-libs) are its
+# subfolders, which findlib finds by their META files in ocaml's own lib.
+lib="$prefix/lib/ocaml"
+cat >"$prefix/findlib.conf" <<EOF
+destdir="$lib"
+path="$lib"
+ocamlc="$prefix/bin/ocamlc.opt"
+ocamlopt="$prefix/bin/ocamlopt.opt"
+ocamldep="$prefix/bin/ocamldep.opt"
+ocamldoc="$prefix/bin/ocamldoc.opt"
+EOF
+echo "leakfind setup: OCaml $version ready"
