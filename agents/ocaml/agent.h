@@ -248,13 +248,18 @@ int agent_dump(const char *path);
  * on stderr then counted at exit. */
 void agent_series_budget(unsigned max_count, uint64_t max_bytes);
 /* The next numbered snapshot PREFIX.N.lfs, now, through agent_snapshot
- * (where a trigger may take one); the prefix is set first. */
-void agent_series_dump(void);
+ * (where a trigger may take one); the prefix is set first. Returns
+ * agent_snapshot's answer; when busy the number is not used up. */
+int agent_series_dump(void);
 int agent_series_prefix(const char *prefix);
 
 /* ---- triggers.c, one per runtime */
 /* Writes a snapshot to path now: stops what must be stopped (OCaml 5:
- * every domain), then agent_dump. */
+ * every domain), then agent_dump. 0 written, -1 failed (said on stderr),
+ * AGENT_SNAPSHOT_BUSY: OCaml 5 only, asked from a GC hook that runs inside
+ * the runtime's own stop-the-world section, where none can start; nothing
+ * was written and the trigger stays pending. */
+enum { AGENT_SNAPSHOT_BUSY = 1 };
 int agent_snapshot(const char *path);
 /* A snapshot PREFIX.N.lfs at the end of every `every`-th major cycle. */
 void agent_every_major(int every, const char *prefix);
@@ -264,5 +269,9 @@ void agent_every_major(int every, const char *prefix);
  * collection, or while the program waits in a system call (a blocking
  * section), or at exit, whichever comes first (docs/OCAML.md). */
 int agent_on_signal(int sig, const char *prefix);
+/* Called once the runtime has its heap and domains (record: from the
+ * start-up's readlink; linked: Leakfind's calls run later anyway), before
+ * which a signal only notes its snapshot as pending. */
+void agent_runtime_up(void);
 
 #endif

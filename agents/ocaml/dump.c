@@ -145,13 +145,18 @@ static void track_snapshot(unsigned number, const char *path)
     keep_within_budget();
 }
 
-void agent_series_dump(void)
+int agent_series_dump(void)
 {
     char path[4096];
-    unsigned number = ++series_count;
+    unsigned number = series_count + 1;
     series_path(path, sizeof path, number);
-    if (agent_snapshot(path) == 0 && (budget_count || budget_bytes))
+    int rc = agent_snapshot(path);
+    if (rc == AGENT_SNAPSHOT_BUSY)
+        return rc;
+    series_count = number;
+    if (rc == 0 && (budget_count || budget_bytes))
         track_snapshot(number, path);
+    return rc;
 }
 
 static void report_budget(void)

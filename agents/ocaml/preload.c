@@ -32,6 +32,7 @@ static void restore_environment(void)
 }
 
 /* record --sample: Memprof can only start once the runtime has its heap,
+ * (and the 5.x taker of snapshots needs its domains),
  * after this constructor, before the program's first allocation. The
  * runtime's start-up reads /proc/self/exe (caml_executable_name) right
  * after it sets up the heap and the signals, before any OCaml code runs:
@@ -44,10 +45,14 @@ ssize_t readlink(const char *restrict path, char *restrict buf, size_t len)
     if (!next)
         next = (ssize_t(*)(const char *restrict, char *restrict, size_t))dlsym(RTLD_NEXT,
                                                                              "readlink");
-    if (pending_sample_rate > 0 && Caml_state && Caml_state_field(young_start)) {
+    static int up;
+    if (!up && Caml_state && Caml_state_field(young_start)) {
+        up = 1;
+        agent_runtime_up();
         double rate = pending_sample_rate;
         pending_sample_rate = 0;
-        agent_sampling_start(rate);
+        if (rate > 0)
+            agent_sampling_start(rate);
     }
     return next ? next(path, buf, len) : -1;
 }

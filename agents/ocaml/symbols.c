@@ -216,6 +216,19 @@ static int is_digits(const char *p, size_t n)
     return 1;
 }
 
+/* The next separator of a symbol's path and its length: "__" (4.x's
+ * every level, 5.x's packed units) or "." (5.x after the unit). */
+static const char *next_separator(const char *p, size_t *len)
+{
+    const char *dunder = strstr(p, "__"), *dot = strchr(p, '.');
+    if (dot && (!dunder || dot < dunder)) {
+        *len = 1;
+        return dot;
+    }
+    *len = 2;
+    return dunder;
+}
+
 void agent_demangle(const char *symbol, char *out, size_t outlen)
 {
     if (outlen == 0)
@@ -232,7 +245,8 @@ void agent_demangle(const char *symbol, char *out, size_t outlen)
     if (strncmp(p, "Dune__exe__", 11) == 0 && p[11] >= 'A' && p[11] <= 'Z')
         p += 11;
     while (*p && o + 1 < outlen) {
-        const char *sep = strstr(p, "__");
+        size_t sep_len;
+        const char *sep = next_separator(p, &sep_len);
         size_t n = sep ? (size_t)(sep - p) : strlen(p);
         int module = p[0] >= 'A' && p[0] <= 'Z';
         size_t keep = n;
@@ -251,7 +265,7 @@ void agent_demangle(const char *symbol, char *out, size_t outlen)
             out[o++] = p[i];
         if (!sep)
             break;
-        p = sep + 2;
+        p = sep + sep_len;
     }
     out[o] = 0;
 }

@@ -7,7 +7,7 @@
 set -u
 version=5.3.0
 prefix=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
-if [ -x "$prefix/bin/ocamlopt.opt" ] && [ -f "$prefix/findlib.conf" ]; then
+if [ -x "$prefix/bin/ocamlopt.opt" ] && grep -q '^stdlib=' "$prefix/findlib.conf" 2>/dev/null; then
     exit 0
 fi
 if ! command -v npm >/dev/null 2>&1; then
@@ -34,7 +34,8 @@ echo "leakfind setup: building OCaml $version into $prefix (a few minutes, once)
 }
 # Debian's ocamlfind drives this compiler through a findlib.conf of its own;
 # the compiler's libraries (unix, threads, dynlink, compiler-libs) are its
-# subfolders, which findlib finds by their META files in ocaml's own lib.
+# subfolders, which findlib finds by their META files in ocaml's own lib;
+# stdlib= keeps it from Debian's 4.13 library (its "^" directories).
 lib="$prefix/lib/ocaml"
 cat >"$prefix/findlib.conf" <<EOF
 destdir="$lib"
@@ -43,5 +44,7 @@ ocamlc="$prefix/bin/ocamlc.opt"
 ocamlopt="$prefix/bin/ocamlopt.opt"
 ocamldep="$prefix/bin/ocamldep.opt"
 ocamldoc="$prefix/bin/ocamldoc.opt"
+stdlib="$lib"
+ldconf="ignore"
 EOF
 echo "leakfind setup: OCaml $version ready"

@@ -294,3 +294,8 @@ int agent_on_signal(int sig, const char *prefix)
     sigemptyset(&sa.sa_mask);
     return sigaction(sig, &sa, NULL);
 }
+
+/* 4.x's signal path needs nothing the runtime builds at start-up. */
+void agent_runtime_up(void)
+{
+}

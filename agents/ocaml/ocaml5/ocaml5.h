@@ -17,8 +17,9 @@ void agent5_hook_slices(void);
 void agent5_request_signal_snapshot(void);
 
 /* ---- snapsignal.c */
-/* The signal's snapshot, in a slice's end outside any section. */
-void agent5_signal_snapshot(void);
+/* The signal's snapshot, if one is asked for (0 when not); its answer
+ * is agent_snapshot's. */
+int agent5_signal_snapshot(void);
 
 /* ---- stacks.c: OCaml stacks, frame by frame */
 /* What a stack walk reports: a live slot of frame frame_no (descr and

@@ -14,10 +14,12 @@
 #include "ocaml5.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #include <caml/domain.h>
 #include <caml/major_gc.h>
 #include <caml/misc.h>
+#include <caml/startup_aux.h>
 
 caml_domain_state **agent5_domains;
 int agent5_domain_count;
@@ -41,12 +43,20 @@ static void stw_snapshot(caml_domain_state *self, void *data, int participating,
     }
 }
 
+/* Set while a GC hook asks: the hook may run inside a section of the
+ * runtime's (a major cycle finished by Gc.major, a global slice), and the
+ * runtime keeps no flag that says so outside its debug build. */
+static _Thread_local int asked_from_hook;
+
 int agent_snapshot(const char *path)
 {
     stw_request req = {path, -1};
-    /* another domain leading a section makes this one join it first */
+    /* another domain leading a section makes this one join it first; from a
+     * hook, a section already running (maybe this domain's) cannot be
+     * told from another domain's, so one try and the trigger stays pending */
     while (!caml_try_run_on_all_domains(stw_snapshot, &req, NULL))
-        ;
+        if (asked_from_hook)
+            return AGENT_SNAPSHOT_BUSY;
     return req.rc;
 }
 
@@ -55,22 +65,65 @@ int agent_snapshot(const char *path)
 static _Atomic caml_timing_hook previous_slice_end;
 static atomic_int slice_hooked;
 static int major_every;
-static uintnat major_next; /* the cycle count that takes the next one */
+/* the cycle count that takes the next one; TAKING while a domain takes it */
+static atomic_uintnat major_next;
+#define TAKING ((uintnat)-1)
 static atomic_int signal_pending;
+
+/* A trigger busy inside a section of the runtime's (Gc.major ends its
+ * cycle in one): this domain's next poll runs a slice outside it. */
+static void ask_for_poll(void)
+{
+    Caml_state->requested_major_slice = 1;
+    caml_interrupt_self();
+}
+
+/* The cycle's count goes up after the slice that ends it (and after its
+ * end hook): a slice that leaves the last phase asks for the poll whose
+ * slice sees the new count, or the snapshot would wait for the program's
+ * next slice, much later when it allocates little (Gc.major ends the
+ * cycle in a section, then the program goes on). */
+static void take_cycle_snapshot(void)
+{
+    uintnat next = atomic_load(&major_next);
+    if (major_every > 0 && next != TAKING && caml_major_cycles_completed + 1 == next &&
+        caml_gc_phase == Phase_sweep_ephe)
+        ask_for_poll();
+    if (major_every <= 0 || next == TAKING || caml_major_cycles_completed < next ||
+        !atomic_compare_exchange_strong(&major_next, &next, TAKING))
+        return; /* not due, or another domain takes it */
+    if (agent_series_dump() == AGENT_SNAPSHOT_BUSY) {
+        atomic_store(&major_next, next);
+        ask_for_poll();
+        return;
+    }
+    atomic_store(&major_next, caml_major_cycles_completed + (uintnat)major_every);
+}
 
 static void on_slice_end(void)
 {
     caml_timing_hook previous = atomic_load(&previous_slice_end);
     if (previous)
         previous();
-    if (!Caml_state || Caml_state->inside_stw_handler)
-        return; /* a section of the runtime's: the next slice takes it */
-    if (major_every > 0 && caml_major_cycles_completed >= major_next) {
-        major_next = caml_major_cycles_completed + (uintnat)major_every;
-        agent_series_dump();
+    if (!Caml_state)
+        return;
+    asked_from_hook = 1;
+    take_cycle_snapshot();
+    if (atomic_exchange(&signal_pending, 0) && agent5_signal_snapshot() == AGENT_SNAPSHOT_BUSY) {
+        atomic_store(&signal_pending, 1);
+        ask_for_poll();
     }
-    if (atomic_exchange(&signal_pending, 0))
-        agent5_signal_snapshot();
+    asked_from_hook = 0;
+}
+
+/* The last cycle's snapshot, when the program ends before its next poll;
+ * not when the runtime freed the heap at exit (OCAMLRUNPARAM=c). */
+static void cycle_snapshot_at_exit(void)
+{
+    uintnat next = atomic_load(&major_next);
+    if (Caml_state && next != TAKING && caml_major_cycles_completed >= next &&
+        !(caml_params && caml_params->cleanup_on_exit))
+        agent_series_dump();
 }
 
 void agent5_hook_slices(void)
@@ -90,6 +143,9 @@ void agent_every_major(int every, const char *prefix)
     if (every <= 0 || agent_series_prefix(prefix))
         return;
     major_every = every;
-    major_next = caml_major_cycles_completed + (uintnat)every;
+    atomic_store(&major_next, caml_major_cycles_completed + (uintnat)every);
     agent5_hook_slices();
+    static int at_exit_set;
+    if (!at_exit_set++)
+        atexit(cycle_snapshot_at_exit);
 }
