@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the tests against a build directory, every suite once, in two lanes
 # (the machines this is made on have 2 cores): the layers, unit tests, golden CLI tests,
-# the OCaml agent, the .NET dumps, conveniences, the report, the fuzz corpora replayed.
+# the OCaml agent (on 4.x and on 5.x), the .NET dumps, conveniences, the report, the fuzz corpora replayed.
 # --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
 # (64-bit edge offsets). Last line: "N passed, M failed".
 # usage: tests/run_all.sh BUILD_DIR [--all]
@@ -51,7 +51,8 @@ lane2() {
     suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
-    suite 2-ocaml5 "OCaml 5 names tool (skipped without OCaml 5)" sh tests/ocaml/names5.sh "$build"
+    suite 2-ocaml5 "OCaml 5 agent (skipped without OCaml 5)" sh tests/ocaml/run.sh "$build" 5
+    suite 2-ocaml5names "OCaml 5 names tool (skipped without OCaml 5)" sh tests/ocaml/names5.sh "$build"
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"

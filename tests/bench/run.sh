@@ -182,22 +182,53 @@ fi
 # (tests/bench/ocaml/bigheap.ml) writes its snapshot; the agent reports the
 # walk and write times and its own memory (marks, stack, maps: not the
 # writer's buffers). Target: under 2 s, under 16 bytes per block.
-if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa" ]; then
+# bigheap_bench LABEL PACKAGE_DIR NAMES_TOOL: with the ocamlfind set up by
+# the caller (OCAMLFIND_CONF picks OCaml 5's compiler).
+bigheap_bench() {
     o=$(mktemp -d)
     cp tests/bench/ocaml/bigheap.ml "$o/"
-    abs_build=$(cd "$build" && pwd)
-    (cd "$o" && OCAMLPATH="$abs_build/ocaml" \
+    (cd "$o" && OCAMLPATH="$2" \
         ocamlfind ocamlopt -O2 -bin-annot -package leakfind,unix -linkpkg bigheap.ml -o bigheap 2>/dev/null &&
-        "$abs_build/leakfind-ocaml-names" bigheap.cmt > bigheap.leakfind-names)
-    echo "## OCaml agent: bigheap (10M live blocks), untyped (no names file)"
+        "$3" bigheap.cmt > bigheap.leakfind-names)
+    echo "## OCaml agent ($1): bigheap (10M live blocks), untyped (no names file)"
     (cd "$o" && LEAKFIND_NAMES=/dev/null LEAKFIND_AGENT_VERBOSE=1 \
         /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
     # The same heap labelled by its types (the names file's shapes): the
     # typing pass is the walk's "of which typing" part.
-    echo "## OCaml agent: bigheap, typed (bigheap.leakfind-names)"
+    echo "## OCaml agent ($1): bigheap, typed (bigheap.leakfind-names)"
     (cd "$o" && LEAKFIND_AGENT_VERBOSE=1 /usr/bin/env time -f "program peak RSS %M KiB" ./bigheap) 2>&1
     /usr/bin/env time -f "leakfind dominators on it: %e s, peak RSS %M KiB" \
         "$build/leakfind" dominators "$o/bigheap.lfs" --top 3 >/dev/null
+    rm -rf "$o"
+}
+abs_build=$(cd "$build" && pwd)
+if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa" ]; then
+    bigheap_bench "$(ocamlfind ocamlopt -version)" "$abs_build/ocaml" "$abs_build/leakfind-ocaml-names"
+fi
+ocaml5=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}
+if command -v ocamlfind >/dev/null && [ -f "$build/ocaml5/leakfind/leakfind.cmxa" ]; then
+    OCAMLFIND_CONF="$ocaml5/findlib.conf" bigheap_bench "$("$ocaml5/bin/ocamlopt.opt" -version)" \
+        "$abs_build/ocaml5" "$abs_build/leakfind-ocaml5-names"
+    # record's cost on a real OCaml 5 program: 5.3's own ocamlopt.opt
+    # compiling camlinternalFormat.ml (3,000 lines), alone, under record
+    # (no snapshot asked for), and sampling at 1e-4; best of 3 each.
+    o=$(mktemp -d)
+    cp "$ocaml5/lib/ocaml/camlinternalFormat.ml" "$o/cif.ml"
+    echo "## OCaml 5: ocamlopt.opt -c camlinternalFormat.ml, wall seconds, best of 3"
+    for how in alone record "record --sample 1e-4"; do
+        best=""
+        for _ in 1 2 3; do
+            s=$(date +%s%N)
+            case $how in
+            alone) (cd "$o" && "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
+            record) (cd "$o" && "$build/leakfind" record -q -o r -- "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
+            *) (cd "$o" && "$build/leakfind" record -q --sample 1e-4 -o r -- "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
+            esac
+            t=$(( ($(date +%s%N) - s) / 1000000 ))
+            if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+        done
+        echo "$how: $best ms"
+    done
     rm -rf "$o"
 fi
 

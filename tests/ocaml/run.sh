@@ -449,6 +449,62 @@ check_failed_write() { # a snapshot that cannot be written: one line, the progra
     expect "failed writes: /dev/full is still a device" 0 $?
 }
 
+check_domains() { # domains.ml: a second domain's growing table in Domain.DLS, a buffer in its frame
+    d=$1
+    (cd "$d" && ./domains)
+    expect "domains: the program ends as it would" 0 $?
+    # per step, 100 entries: a 100-byte string (112 B) and its bucket cell (32 B)
+    expect "domains: trend flags the strings and the cells, held by domain 1's local storage" \
+        "1.00 block(tag 0, 3 fields) domain-local domain 1 local storage (Domain.DLS)|1.00 string domain-local domain 1 local storage (Domain.DLS)|" \
+        "$("$lf" trend "$d"/domains.1.lfs "$d"/domains.2.lfs "$d"/domains.3.lfs --workload 100,200,300 --format tsv |
+            awk -F'\t' 'NR > 1 && $4 == "yes" { sub(/ \(block.*/, "", $8); printf "%s %s %s|", $1, $6, $8 }')"
+    # the table: its record (40 B), 512 bucket slots (4,104 B), 144 B per entry
+    expect "domains: the table under domain 1's local storage, after 100, 200, 300 entries" \
+        "18544 32944 47344" "$(for n in 1 2 3; do
+            f="$d/domains.$n.lfs"
+            dls=$("$lf" roots "$f" --top 0 --format tsv | awk -F'\t' '$7 == "domain 1 local storage (Domain.DLS)" { print $1 }')
+            "$lf" dominators "$f" --top 0 --depth 0 --format tsv |
+                awk -F'\t' -v dls="$dls" '$3 == dls && $7 == "block(tag 0, 4 fields)" { print $5 }'
+        done | tr '\n' ' ' | sed 's/ $//')"
+    # Bytes.make 40_000: 5,001 fields, 40,016 B, live in worker's frame while it waits
+    expect "domains: the worker's frame, named by its domain" "40016" \
+        "$("$lf" roots "$d"/domains.3.lfs --top 0 --format tsv |
+            awk -F'\t' '$5 == "stack" && $7 ~ /^domain 1 frame [0-9]+: Domains.worker \(domains.ml:26\)$/ { s += $3 } END { print s }')"
+}
+
+check_fibers() { # fibers.ml: 10 fibers parked by an effect handler, a 10,000-byte buffer each
+    d=$1
+    (cd "$d" && ./fibers 10)
+    expect "fibers: the program resumes them all and ends" 0 $?
+    # Bytes.make 10_000: 1,251 fields, 10,016 B; each held by its fiber's frame only
+    expect "fibers: 10 continuations, each owning its buffer through its frame" "10 10 100160" \
+        "$("$lf" dominators "$d"/fibers.lfs --top 0 --depth 0 --format tsv | awk -F'\t' '
+            $7 == "continuation" { c++; id[$2] = 1 }
+            $7 == "string" && index($8, "frame 0: Fibers.fiber (fibers.ml:14)") == 1 && ($3 in id) { n++; s += $5 }
+            END { print c + 0, n + 0, s + 0 }')"
+    expect "fibers: all of it under the global that keeps the continuations" "yes" \
+        "$("$lf" roots "$d"/fibers.lfs --top 0 --format tsv | awk -F'\t' '$7 == "Fibers.parked" && $3 > 100160 { print "yes" }')"
+}
+
+check_stress() { # stress.ml: snapshots while three domains allocate hard, three runs
+    d=$1
+    for run in 1 2 3; do
+        rm -f "$d"/stress*.lfs
+        out=$(cd "$d" && if [ $run = 3 ]; then ./stress major; else ./stress; fi)
+        rc=$?
+        bad=0 n=0
+        for f in "$d"/stress*.lfs; do
+            n=$((n + 1))
+            "$lf" info "$f" >/dev/null 2>&1 || bad=$((bad + 1))
+            [ "$(root_retained "$f" global Stress.anchor)" = 136000 ] || bad=$((bad + 1))
+        done
+        majors=$(ls "$d"/stress-major.*.lfs 2>/dev/null | wc -l)
+        expect "stress run $run$([ $run = 3 ] && echo ' (and every 2nd major cycle)'): the program intact, every snapshot opens and holds the anchor" \
+            "0 intact 1000 0 $([ $run = 3 ] && echo yes || echo 12)" \
+            "$rc $out $bad $([ $run = 3 ] && { [ $n -gt 12 ] && [ "$majors" -ge 1 ] && echo yes; } || echo $n)"
+    done
+}
+
 check_bad_input() {
     d=$1
     size=$(wc -c < "$d/finaliser.lfs")
@@ -478,6 +534,11 @@ else
         check_typed "$work/bin" live
         check_bad_shapes "$work/bin"
         check_real_program
+        if [ "$runtime" = 5 ]; then
+            check_domains "$work/bin"
+            check_fibers "$work/bin"
+            check_stress "$work/bin"
+        fi
         # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
         # ended by Gc.major () after each 100 requests
         expect "live growing, every major cycle: three snapshots" 3 \
