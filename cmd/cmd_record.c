@@ -29,7 +29,7 @@ static const char record_usage[] =
     "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- dotnet APP.dll [ARGS...]\n"
     "\n"
-    "Runs an OCaml native program (4.13/4.14 or 5.x) with leakfind's agent preloaded and\n"
+    "Runs an OCaml native program (4.13/4.14 or 5.3) with leakfind's agent preloaded and\n"
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
@@ -168,13 +168,14 @@ enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML5 };
  * returns 0. */
 static int check_program(const char *file, int *runtime)
 {
-    /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5 */
+    /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5; 64 OCaml
+     * 5.3 and later (its caml_result API), whose layout the 5.x agent reads */
     static const char *const names[] = {"caml_start_program", "Caml_state", "caml_globals",
                                         "caml_do_local_roots_nat", "caml_try_run_on_all_domains",
-                                        "caml_state"};
+                                        "caml_state", "caml_callback_res"};
     lf_elf_probe probe;
     lf_error err;
-    if (lf_elf_probe_symbols(file, names, 6, &probe, &err))
+    if (lf_elf_probe_symbols(file, names, 7, &probe, &err))
         return cli_input_error(file, &err);
     unsigned linked = probe.dynamic_mask | probe.static_mask;
     *runtime = linked & 8 ? RUNTIME_OCAML4 : linked & 16 ? RUNTIME_OCAML5 : RUNTIME_UNKNOWN;
@@ -190,6 +191,8 @@ static int check_program(const char *file, int *runtime)
         why = "not an OCaml native program (no caml_start_program)";
     else if (*runtime == RUNTIME_UNKNOWN)
         why = "an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)";
+    else if (*runtime == RUNTIME_OCAML5 && !(linked & 64))
+        why = "an OCaml 5 older than 5.3: the agent reads 5.3's runtime (docs/OCAML.md)";
     else if ((probe.dynamic_mask & exported) != exported)
         why = "an OCaml program that does not export its runtime's symbols: relink it with "
               "'-ccopt -Wl,-E', or link it with the Leakfind library and call "

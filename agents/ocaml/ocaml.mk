@@ -108,8 +108,11 @@ OCAML5_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
 OCAML5_OPT    := $(OCAML5_PREFIX)/bin/ocamlopt.opt
 ifneq ($(wildcard $(OCAML5_OPT)),)
 OCAML5_VER    := $(shell $(OCAML5_OPT) -version 2>/dev/null)
-ifneq ($(filter 5.%,$(OCAML5_VER)),)
+# 5.3 only: the agent reads 5.3's runtime layout (docs/OCAML.md, OCaml 5)
+ifneq ($(filter 5.3.%,$(OCAML5_VER)),)
 $(eval $(call agent_rules,5,$(shell $(OCAML5_OPT) -where),$(BUILD)/ocaml5/leakfind,$(OCAML5_OPT)))
+else ifneq ($(OCAML5_VER),)
+$(info ocaml-agent: OCaml $(OCAML5_VER) at OCAML5_PREFIX: no OCaml 5 agent (it reads 5.3's runtime))
 endif
 endif
 

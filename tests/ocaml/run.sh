@@ -280,6 +280,18 @@ check_record() { # the same program, recorded and linked
     expect "record: ... and writes nothing" 2 $?
     msg=$("$lf" record -- /bin/true 2>&1)
     expect "record: not OCaml" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program)" "$? $msg"
+    # Stand-ins that export what the probe looks for: an OCaml 5 runtime
+    # without 5.3's caml_result API (5.0-5.2), and one of neither family.
+    printf '%s\n' 'void caml_start_program(void) {}' 'void caml_try_run_on_all_domains(void) {}' \
+        '__thread void *caml_state;' 'int main(void) { return 0; }' > "$d/old5.c"
+    printf '%s\n' 'void caml_start_program(void) {}' 'int main(void) { return 0; }' > "$d/neither.c"
+    cc -rdynamic "$d/old5.c" -o "$d/old5" && cc -rdynamic "$d/neither.c" -o "$d/neither"
+    msg=$("$lf" record -- "$d/old5" 2>&1)
+    expect "record: an OCaml 5 before 5.3 is refused" \
+        "3 leakfind: error: '$d/old5': an OCaml 5 older than 5.3: the agent reads 5.3's runtime (docs/OCAML.md)" "$? $msg"
+    msg=$("$lf" record -- "$d/neither" 2>&1)
+    expect "record: a runtime of neither family is refused" \
+        "3 leakfind: error: '$d/neither': an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)" "$? $msg"
     printf 'exit 7\n' > "$d/seven.ml"
     (cd "$d" && ocamlfind ocamlopt seven.ml -o seven 2>/dev/null && "$lf" record -q -- ./seven)
     expect "record: the program's exit code" 7 $?
