@@ -52,7 +52,8 @@ mutate_file() { # mutate_file FILE CUTS FLIPS [PARTIAL_FROM]
 
 "$LF" convert fixtures/graphs/weak_cache.txt -o "$tmp/mut.lfs" 2>/dev/null
 for f in fixtures/graphs/*.txt "$tmp/mut.lfs" fixtures/example/app.lfs fixtures/ocaml/snapshots/finaliser.lfs \
-         fixtures/ocaml/snapshots/threaded.lfs; do
+         fixtures/ocaml/snapshots/threaded.lfs fixtures/ocaml/snapshots5/fibers.lfs \
+         fixtures/ocaml/snapshots5/domains.1.lfs; do
     mutate_file "$f" 40 40
 done
 # HotSpot writes its heap dump segments after about a third of these files
