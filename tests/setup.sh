@@ -42,7 +42,3 @@ if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-gcdump >/dev/null 2>
     dotnet tool install -g dotnet-gcdump >/dev/null 2>&1 ||
         echo "leakfind setup: could not install dotnet-gcdump: the .NET record checks will be skipped"
 fi
-
-# OCaml 5.3 for the OCaml 5 half of tests/ocaml, built once into a cache
-# outside the clone (~/.cache/leakfind). Best effort, as above.
-sh "$(dirname "$0")/ocaml/setup5.sh"

@@ -4,7 +4,7 @@
 #     build/ocaml/leakfind/           findlib package `leakfind` (OCAMLPATH=build/ocaml)
 #     build/leakfind-agent-ocaml4.so  the agent `leakfind record` preloads
 #     build/leakfind-ocaml-names      names and shapes from .cmt files
-#   OCaml 5, the compiler installed at OCAML5_PREFIX (tests/setup.sh builds
+#   OCaml 5, the compiler installed at OCAML5_PREFIX (tests/ocaml/setup5.sh, run by make check-all, builds
 #   5.3 into ~/.cache/leakfind/ocaml-5.3.0; point it at an opam switch with
 #   make OCAML5_PREFIX=$(opam var prefix)):
 #     build/ocaml5/leakfind/          findlib package for that compiler

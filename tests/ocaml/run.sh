@@ -5,7 +5,7 @@
 # a block is (fields + 1) * 8 bytes; a string of n bytes has n / 8 + 1 fields).
 # Also runs the same checks on the committed snapshots (fixtures/ocaml/snapshots).
 # usage: tests/ocaml/run.sh BUILD_DIR [4|5]; last line "N passed, M failed".
-# 5: the same programs and numbers on OCaml 5 (the compiler tests/setup.sh
+# 5: the same programs and numbers on OCaml 5 (the compiler tests/ocaml/setup5.sh
 # builds into ~/.cache/leakfind/ocaml-5.3.0, or OCAML5_PREFIX), where the
 # stack roots are named by domain ("domain 0 frame 1: ...").
 set -u
@@ -524,7 +524,7 @@ check_bad_input() {
 }
 
 if [ "$runtime" = 5 ] && [ ! -f "$pkg/leakfind/leakfind.cmxa" ]; then
-    ok "OCaml 5: skipped (no OCaml 5 at $ocaml5: sh tests/setup.sh builds it)"
+    ok "OCaml 5: skipped (no OCaml 5 at $ocaml5: make check-all or sh tests/ocaml/setup5.sh builds it)"
 elif ! command -v ocamlfind >/dev/null 2>&1 || [ ! -f "$pkg/leakfind/leakfind.cmxa" ]; then
     bad "OCaml agent not built (run sh tests/setup.sh, then make)"
 else
