@@ -31,6 +31,7 @@ typedef struct mark_region {
     uint64_t *bits;      /* one bit per word */
     uint32_t *word_rank; /* per 64-bit word of bits: marked blocks before it */
     uint64_t first_rank; /* marked blocks in the regions before this one */
+    int window;          /* added around a block (add_window), not listed by the runtime */
 } mark_region;
 
 typedef struct pending_root {
@@ -93,7 +94,7 @@ int agent_walk_add_region(agent_walk *walk, uintptr_t lo, uintptr_t hi)
     uint64_t *bits = calloc(words / 64 + 1, sizeof *bits);
     if (!bits)
         return -1;
-    walk->region[walk->region_count++] = (mark_region){lo, hi, bits, NULL, 0};
+    walk->region[walk->region_count++] = (mark_region){lo, hi, bits, NULL, 0, 0};
     return 0;
 }
 
@@ -122,6 +123,7 @@ static int add_window(agent_walk *walk, uintptr_t a)
     if (agent_walk_add_region(walk, lo, hi))
         return -1;
     mark_region added = walk->region[walk->region_count - 1];
+    added.window = 1;
     memmove(&walk->region[next + 1], &walk->region[next],
             (walk->region_count - 1 - next) * sizeof *walk->region);
     walk->region[next] = added;
@@ -144,14 +146,24 @@ static mark_region *region_of(agent_walk *walk, uintptr_t a)
     return NULL;
 }
 
+/* The region whose bits mark b; NULL for a static block. A window may
+ * cover the program's static data too: malloc's heap, where OCaml 5 puts
+ * large blocks, can start right after the program image (always so
+ * without address randomisation), within 4 MiB of its constants. */
+static mark_region *marking_region(agent_walk *walk, value b)
+{
+    mark_region *r = region_of(walk, (uintptr_t)b);
+    return r && r->window && agent_heap_is_static(b) ? NULL : r;
+}
+
 /* 1 when b was not marked before (and is now), 0 when it was, -1 on no memory. */
 static int mark(agent_walk *walk, value b)
 {
-    mark_region *r = region_of(walk, (uintptr_t)b);
+    mark_region *r = marking_region(walk, b);
     if (!r && !agent_heap_is_static(b)) {
         if (add_window(walk, (uintptr_t)b))
             return -1;
-        r = region_of(walk, (uintptr_t)b);
+        r = marking_region(walk, b);
     }
     if (r) {
         size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
@@ -172,7 +184,7 @@ static int mark(agent_walk *walk, value b)
 
 static int is_marked(agent_walk *walk, value b)
 {
-    mark_region *r = region_of(walk, (uintptr_t)b);
+    mark_region *r = marking_region(walk, b);
     if (r) {
         size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
         return (r->bits[word >> 6] >> (word & 63)) & 1;
@@ -505,7 +517,7 @@ static int number_blocks(agent_walk *walk, value **statics, size_t *static_count
 
 static uint64_t rank_of(agent_walk *walk, value b)
 {
-    mark_region *r = region_of(walk, (uintptr_t)b);
+    mark_region *r = marking_region(walk, b);
     if (r) {
         size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
         uint64_t below = r->bits[word >> 6] & ((1ULL << (word & 63)) - 1);
