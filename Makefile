@@ -121,7 +121,7 @@ check-all:
 	@$(MAKE) --no-print-directory asan
 
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan \
+	@LEAKFIND_SANITIZED=1 $(MAKE) --no-print-directory BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check-slow
 

@@ -135,8 +135,12 @@ check_record() {
     expect "record --every 1: a dump a second, each a .gcdump leakfind reads" "yes" \
         "$([ "$n" -ge 2 ] && for f in "$work"/every.*.gcdump; do "$lf" info "$f" >/dev/null 2>&1 || exit 1; done && echo yes)"
     last=$(ls "$work"/every.*.gcdump | sort -t. -k2 -n | tail -1)
-    expect "record --every 1: the leak is in the dumps" "static field Changed" \
-        "$("$lf" path "$last" --class Acme.Listener --top 1 --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $10 }')"
+    # Every Listener is kept by the event, but the one an operation is
+    # building as the dump is taken, which a local may hold (the shortest
+    # path of one listener alone was flaky on a loaded machine).
+    expect "record --every 1: the leak is in the dumps, every listener but the newest under the event" "yes" \
+        "$("$lf" path "$last" --class Acme.Listener --top 0 --format tsv 2>/dev/null | awk -F'\t' '
+            NR > 1 && $4 == 0 { n++; if ($10 == "static field Changed") s++ } END { if (n >= 2 && s >= n - 1) print "yes" }')"
     (cd "$work" && "$lf" record -q -o sig -- dotnet "$work/leaky/Leaky.dll" timed 9000) &
     rec=$!
     tries=0
