@@ -13,8 +13,6 @@ extern caml_domain_state **agent5_domains;
 extern int agent5_domain_count;
 /* Hooks the end of major slices, where pending snapshots are taken. */
 void agent5_hook_slices(void);
-/* Asks for the signal's snapshot at the next slice's end (signal-safe). */
-void agent5_request_signal_snapshot(void);
 
 /* ---- snapsignal.c */
 /* The signal's snapshot, if one is asked for (0 when not); its answer

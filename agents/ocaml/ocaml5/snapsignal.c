@@ -60,7 +60,6 @@ static void on_signal(int sig)
     (void)sig;
     int saved = errno;
     atomic_store(&requested, 1);
-    agent5_request_signal_snapshot();
     caml_domain_state *d = Caml_state;
     if (d) {
         d->requested_major_slice = 1;

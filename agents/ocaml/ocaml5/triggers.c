@@ -68,7 +68,6 @@ static int major_every;
 /* the cycle count that takes the next one; TAKING while a domain takes it */
 static atomic_uintnat major_next;
 #define TAKING ((uintnat)-1)
-static atomic_int signal_pending;
 
 /* A trigger busy inside a section of the runtime's (Gc.major ends its
  * cycle in one): this domain's next poll runs a slice outside it. */
@@ -109,10 +108,8 @@ static void on_slice_end(void)
         return;
     asked_from_hook = 1;
     take_cycle_snapshot();
-    if (atomic_exchange(&signal_pending, 0) && agent5_signal_snapshot() == AGENT_SNAPSHOT_BUSY) {
-        atomic_store(&signal_pending, 1);
+    if (agent5_signal_snapshot() == AGENT_SNAPSHOT_BUSY) /* it stays requested */
         ask_for_poll();
-    }
     asked_from_hook = 0;
 }
 
@@ -131,11 +128,6 @@ void agent5_hook_slices(void)
     if (atomic_exchange(&slice_hooked, 1))
         return;
     atomic_store(&previous_slice_end, atomic_exchange(&caml_major_slice_end_hook, on_slice_end));
-}
-
-void agent5_request_signal_snapshot(void)
-{
-    atomic_store(&signal_pending, 1);
 }
 
 void agent_every_major(int every, const char *prefix)
