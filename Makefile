@@ -112,11 +112,12 @@ check: $(TEST_TOOLS)
 check-slow: $(TEST_TOOLS)
 	@sh tests/run_all.sh $(BUILD) --all
 
-# OCaml 5.3 first (tests/ocaml/setup5.sh: once per machine, into
-# ~/.cache/leakfind; the README's first command does not build it), then a
-# new make, which finds it and builds the OCaml 5 agent.
+# OCaml 5.3 and 5.1 first (tests/ocaml/setup5.sh: once per machine, into
+# ~/.cache/leakfind; the README's first command does not build them), then
+# a new make, which finds them and builds the OCaml 5 agents.
 check-all:
-	@sh tests/ocaml/setup5.sh
+	@sh tests/ocaml/setup5.sh 5.3.0
+	@sh tests/ocaml/setup5.sh 5.1.4
 	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory asan
 

@@ -162,24 +162,47 @@ static int find_program(const char *name, char *out, size_t len)
 }
 
 /* The runtime a program links, told by symbols only one family has. */
-enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML5 };
+enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML51, RUNTIME_OCAML53 };
+
+/* The OCaml 5 release a program links, by the first runtime function each
+ * added: 5.1 Sys.is_regular_file's primitive, 5.2 caml_ext_table_add_noexc,
+ * 5.3 the caml_result API (caml_callback_res). A release after 5.3 reads as
+ * 5.3 (docs/OCAML.md, Versions). */
+static const char *ocaml5_release_refused(unsigned linked, int *runtime)
+{
+    if (linked & 64) {
+        *runtime = RUNTIME_OCAML53;
+        return NULL;
+    }
+    if (linked & 128)
+        return "an OCaml 5.2 program: the agent reads OCaml 5.1's and 5.3's runtimes, not 5.2's "
+               "(docs/OCAML.md)";
+    if (linked & 256) {
+        *runtime = RUNTIME_OCAML51;
+        return NULL;
+    }
+    return "an OCaml 5.0 program: the agent reads OCaml 5.1's and 5.3's runtimes (docs/OCAML.md)";
+}
 
 /* Says why the agent cannot run in this program, or sets its runtime and
  * returns 0. */
 static int check_program(const char *file, int *runtime)
 {
-    /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5; 64 OCaml
-     * 5.3 and later (its caml_result API), whose layout the 5.x agent reads */
-    static const char *const names[] = {"caml_start_program", "Caml_state", "caml_globals",
-                                        "caml_do_local_roots_nat", "caml_try_run_on_all_domains",
-                                        "caml_state", "caml_callback_res"};
+    /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5; 64, 128
+     * and 256 tell OCaml 5's releases apart (ocaml5_release_refused) */
+    static const char *const names[] = {
+        "caml_start_program",       "Caml_state",        "caml_globals",
+        "caml_do_local_roots_nat",  "caml_try_run_on_all_domains",
+        "caml_state",               "caml_callback_res", "caml_ext_table_add_noexc",
+        "caml_sys_is_regular_file"};
     lf_elf_probe probe;
     lf_error err;
-    if (lf_elf_probe_symbols(file, names, 7, &probe, &err))
+    if (lf_elf_probe_symbols(file, names, 9, &probe, &err))
         return cli_input_error(file, &err);
     unsigned linked = probe.dynamic_mask | probe.static_mask;
-    *runtime = linked & 8 ? RUNTIME_OCAML4 : linked & 16 ? RUNTIME_OCAML5 : RUNTIME_UNKNOWN;
-    unsigned exported = *runtime == RUNTIME_OCAML4 ? 1 | 2 | 4 : 1 | 4 | 16 | 32;
+    int ocaml5 = !(linked & 8) && (linked & 16);
+    *runtime = linked & 8 ? RUNTIME_OCAML4 : RUNTIME_UNKNOWN;
+    unsigned exported = ocaml5 ? 1 | 4 | 16 | 32 : 1 | 2 | 4;
     const char *why = NULL;
     if (probe.kind == LF_ELF_TRUNCATED)
         why = "a cut-off ELF file (its section headers lie past its end)";
@@ -189,11 +212,11 @@ static int check_program(const char *file, int *runtime)
                             : "not an ELF64 executable";
     else if (!(linked & 1))
         why = "not an OCaml native program (no caml_start_program)";
+    else if (ocaml5)
+        why = ocaml5_release_refused(linked, runtime);
     else if (*runtime == RUNTIME_UNKNOWN)
         why = "an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)";
-    else if (*runtime == RUNTIME_OCAML5 && !(linked & 64))
-        why = "an OCaml 5 older than 5.3: the agent reads 5.3's runtime (docs/OCAML.md)";
-    else if ((probe.dynamic_mask & exported) != exported)
+    if (!why && (probe.dynamic_mask & exported) != exported)
         why = "an OCaml program that does not export its runtime's symbols: relink it with "
               "'-ccopt -Wl,-E', or link it with the Leakfind library and call "
               "Leakfind.dump (docs/OCAML.md)";
@@ -219,6 +242,26 @@ static int find_agent(const char *agent_name, char *out, size_t len)
         access(out, R_OK) == 0)
         return 0;
     return -1;
+}
+
+/* The agent built for that runtime, or says how to build it. */
+static int find_runtime_agent(const char *file, int runtime, char *agent, size_t len)
+{
+    static const struct {
+        const char *release, *agent, *how;
+    } agents[] = {
+        [RUNTIME_OCAML4] = {"4", "leakfind-agent-ocaml4.so", "needs ocamlfind"},
+        [RUNTIME_OCAML51] = {"5.1", "leakfind-agent-ocaml51.so",
+                             "with OCaml 5.1 at OCAML51_PREFIX; docs/OCAML.md"},
+        [RUNTIME_OCAML53] = {"5.3", "leakfind-agent-ocaml5.so",
+                             "with OCaml 5.3 at OCAML5_PREFIX; docs/OCAML.md"},
+    };
+    if (!find_agent(agents[runtime].agent, agent, len))
+        return 0;
+    cli_message("error", "'%s' is OCaml %s, and the agent for it (%s) is not installed next to "
+                         "leakfind or in PREFIX/lib/leakfind: build it with 'make' (%s)",
+                file, agents[runtime].release, agents[runtime].agent, agents[runtime].how);
+    return EXIT_SYSTEM;
 }
 
 static int set_agent_environment(const char *agent, const record_state *r, const char *prefix)
@@ -370,16 +413,11 @@ int cmd_record(int argc, char **argv)
     int runtime = RUNTIME_UNKNOWN;
     if ((rc = check_program(file, &runtime)))
         return rc;
-    const char *agent_name =
-        runtime == RUNTIME_OCAML5 ? "leakfind-agent-ocaml5.so" : "leakfind-agent-ocaml4.so";
-    if (find_agent(agent_name, agent, sizeof agent)) {
-        cli_message("error", "'%s' is OCaml %d, and the agent for it (%s) is not installed next to "
-                             "leakfind or in PREFIX/lib/leakfind: build it with 'make' (%s)",
-                    file, runtime == RUNTIME_OCAML5 ? 5 : 4, agent_name,
-                    runtime == RUNTIME_OCAML5 ? "with an OCaml 5 at OCAML5_PREFIX; docs/OCAML.md"
-                                              : "needs ocamlfind");
-        return EXIT_SYSTEM;
-    }
+    if (runtime == RUNTIME_OCAML51 && r.sample_rate > 0)
+        return cli_usage_error(&ctx, "--sample needs Gc.Memprof, which OCaml 5.1 does not have "
+                                     "(OCaml 4.14 and 5.3 do): '%s' is OCaml 5.1", file);
+    if ((rc = find_runtime_agent(file, runtime, agent, sizeof agent)))
+        return rc;
     if (!r.every && !r.signo)
         r.signo = SIGUSR1;
     char *base = strdup(argv[dashes + 1]);

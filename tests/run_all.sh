@@ -12,11 +12,14 @@ cd "$(dirname "$0")/.."
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# suite NAME TITLE COMMAND...: runs a suite into its log, titled
+# suite NAME TITLE COMMAND...: runs a suite into its log, titled, with the
+# seconds it took (what to trim when CI grows long)
 suite() {
     name=$1 title=$2
     shift 2
+    started=$(date +%s)
     { echo "== $title"; "$@"; } >"$logs/$name" 2>&1
+    echo "$name: $(($(date +%s) - started)) s" >"$logs/time.$name"
 }
 
 unit_suite() {
@@ -55,11 +58,13 @@ lane2() {
     # programs): the sanitized pass reads the 4.x suite's snapshots, and
     # leaves the 5.x suite to the plain one (CI stays under 30 minutes).
     if [ "${LEAKFIND_SANITIZED:-}" = 1 ]; then
-        suite 2-ocaml5 "OCaml 5 agent" echo "ok   OCaml 5 agent: in the plain pass only; 1 passed, 0 failed"
+        suite 2-ocaml5 "OCaml 5 agent" echo "ok   OCaml 5 agents: in the plain pass only; 1 passed, 0 failed"
     else
-        suite 2-ocaml5 "OCaml 5 agent (skipped without OCaml 5)" sh tests/ocaml/run.sh "$build" 5
+        suite 2-ocaml5 "OCaml 5.3 agent (skipped without OCaml 5.3)" sh tests/ocaml/run.sh "$build" 5
+        suite 2-ocaml51 "OCaml 5.1 agent (skipped without OCaml 5.1)" sh tests/ocaml/run.sh "$build" 5.1
     fi
-    suite 2-ocaml5names "OCaml 5 names tool (skipped without OCaml 5)" sh tests/ocaml/names5.sh "$build"
+    suite 2-ocaml5names "OCaml 5.3 names tool (skipped without OCaml 5.3)" sh tests/ocaml/names5.sh "$build"
+    suite 2-ocaml51names "OCaml 5.1 names tool (skipped without OCaml 5.1)" sh tests/ocaml/names5.sh "$build" 5.1
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
@@ -85,5 +90,6 @@ for log in "$logs"/[0-9]*; do
     pass=$((pass + p))
     fail=$((fail + f))
 done
+echo "time per suite: $(cat "$logs"/time.* | tr '\n' ' ')"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

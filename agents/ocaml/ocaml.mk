@@ -1,18 +1,19 @@
-# The OCaml agent (agents/ocaml), one per runtime family, each built against
-# its own compiler's headers:
+# The OCaml agent (agents/ocaml), one per runtime, each built against its
+# own compiler's headers:
 #   OCaml 4.13/4.14, the compiler ocamlfind runs (Debian's):
 #     build/ocaml/leakfind/           findlib package `leakfind` (OCAMLPATH=build/ocaml)
 #     build/leakfind-agent-ocaml4.so  the agent `leakfind record` preloads
 #     build/leakfind-ocaml-names      names and shapes from .cmt files
-#   OCaml 5, the compiler installed at OCAML5_PREFIX (tests/ocaml/setup5.sh, run by make check-all, builds
-#   5.3 into ~/.cache/leakfind/ocaml-5.3.0; point it at an opam switch with
-#   make OCAML5_PREFIX=$(opam var prefix)):
-#     build/ocaml5/leakfind/          findlib package for that compiler
-#     build/leakfind-agent-ocaml5.so
-#     build/leakfind-ocaml5-names     (with OCaml 5's findlib.conf, next to it)
+#   OCaml 5.3, the compiler installed at OCAML5_PREFIX, and OCaml 5.1 at
+#   OCAML51_PREFIX (tests/ocaml/setup5.sh, run by make check-all, builds them
+#   into ~/.cache/leakfind/ocaml-5.3.0 and ocaml-5.1.4; point one at an opam
+#   switch with make OCAML5_PREFIX=$(opam var prefix)):
+#     build/ocaml5/leakfind/ build/leakfind-agent-ocaml5.so build/leakfind-ocaml5-names
+#     build/ocaml51/leakfind/ build/leakfind-agent-ocaml51.so build/leakfind-ocaml51-names
 # The common sources are agents/ocaml/*.c; agents/ocaml/ocaml4/ and ocaml5/
-# hold what reads runtime internals. Everything is position-independent:
-# OCaml links PIE executables and the agent is also a shared object.
+# hold what reads runtime internals (ocaml5/compat.h: what 5.1 spells
+# differently). Everything is position-independent: OCaml links PIE
+# executables and the agent is also a shared object.
 
 # Plain flags even in the sanitizer build: the agent is linked into OCaml
 # programs, which are not linked with the sanitizers' runtimes.
@@ -26,14 +27,15 @@ $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
-# agent_rules FAMILY WHERE PACKAGE_DIR OCAMLOPT: the objects, the preloaded
-# agent and the findlib package of one runtime family.
+# agent_rules LABEL WHERE PACKAGE_DIR OCAMLOPT FAMILY: the objects, the
+# preloaded agent and the findlib package for one runtime (LABEL 4, 5 or
+# 51), built from agents/ocaml/ocamlFAMILY.
 define agent_rules
-AGENT$(1)_OBJ := $$(patsubst %.c,$(BUILD)/pic$(1)/%.o,$(AGENT_COMMON) $$(wildcard agents/ocaml/ocaml$(1)/*.c))
+AGENT$(1)_OBJ := $$(patsubst %.c,$(BUILD)/pic$(1)/%.o,$(AGENT_COMMON) $$(wildcard agents/ocaml/ocaml$(5)/*.c))
 
 $(BUILD)/pic$(1)/agents/%.o: agents/%.c
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(PIC_CFLAGS) $$(AGENT_DEFS) -I$(2) -Iagents/ocaml/ocaml$(1) -MMD -MP -c $$< -o $$@
+	$$(CC) $$(PIC_CFLAGS) $$(AGENT_DEFS) -I$(2) -Iagents/ocaml/ocaml$(5) -MMD -MP -c $$< -o $$@
 
 $(3)/libleakfind_ocaml.a: $$(filter-out %/preload.o,$$(AGENT$(1)_OBJ)) $$(PIC_LIB_OBJ)
 	@mkdir -p $$(dir $$@)
@@ -64,7 +66,7 @@ ifneq ($(OCAMLFIND),)
 OCAML_WHERE := $(shell ocamlfind ocamlopt -where 2>/dev/null)
 OCAML_VER   := $(shell ocamlfind ocamlopt -version 2>/dev/null)
 ifneq ($(filter 4.13.% 4.14.%,$(OCAML_VER)),)
-$(eval $(call agent_rules,4,$(OCAML_WHERE),$(BUILD)/ocaml/leakfind,ocamlfind ocamlopt))
+$(eval $(call agent_rules,4,$(OCAML_WHERE),$(BUILD)/ocaml/leakfind,ocamlfind ocamlopt,4))
 OCAML_AGENT += $(BUILD)/leakfind-ocaml-names
 endif
 endif
@@ -72,11 +74,12 @@ endif
 # ---- leakfind-ocaml-names: names of module fields from .cmt files
 # (agents/ocaml/names.ml). A .cmt is read only by the compiler-libs of the
 # compiler that wrote it, so the tool is built with the default ocamlfind's
-# compiler and, when installed, with OCaml 5 (leakfind-ocaml5-names), each
-# with the Names_compat of its family: names_compat_4.ml or _5.ml.
-OCAML5_FINDLIB_CONF ?= $(HOME)/.cache/leakfind/ocaml-5.3.0/findlib.conf
+# compiler and with each OCaml 5 (leakfind-ocaml5-names, -ocaml51-names),
+# each with the Names_compat of its release (names_compat_5_1.ml) or else of
+# its family (names_compat_4.ml, names_compat_5.ml).
 NAMES_SRC := agents/ocaml/names_compat.mli agents/ocaml/shapes.ml agents/ocaml/names.ml
-names_compat = agents/ocaml/names_compat_$(firstword $(subst ., ,$(1))).ml
+names_release = agents/ocaml/names_compat_$(subst $() ,_,$(wordlist 1,2,$(subst ., ,$(1)))).ml
+names_compat = $(or $(wildcard $(names_release)),agents/ocaml/names_compat_$(firstword $(subst ., ,$(1))).ml)
 
 # $(call names_tool,DIR,VERSION,ENV): the recipe. The pipe that drops
 # findlib's warnings would hide a failed compile: the tool must be new.
@@ -93,28 +96,31 @@ endef
 ifneq ($(OCAMLFIND),)
 $(BUILD)/leakfind-ocaml-names: $(NAMES_SRC) $(call names_compat,$(OCAML_VER))
 	$(call names_tool,$(BUILD)/ocaml/names,$(OCAML_VER),)
+endif
 
-OCAML5_NAMES_VER := $(if $(wildcard $(OCAML5_FINDLIB_CONF)),$(shell \
-  OCAMLFIND_CONF=$(OCAML5_FINDLIB_CONF) ocamlfind ocamlopt -version 2>/dev/null))
-ifneq ($(OCAML5_NAMES_VER),)
-OCAML_AGENT += $(BUILD)/leakfind-ocaml5-names
-$(BUILD)/leakfind-ocaml5-names: $(NAMES_SRC) $(call names_compat,$(OCAML5_NAMES_VER))
-	$(call names_tool,$(BUILD)/ocaml/names5,$(OCAML5_NAMES_VER),OCAMLFIND_CONF=$(OCAML5_FINDLIB_CONF))
+# ocaml5_runtime LABEL PREFIX VERSION: the agent, findlib package and names
+# tool for the OCaml 5.VERSION installed at PREFIX (with the findlib.conf
+# tests/ocaml/setup5.sh writes there); another version there is said and
+# skipped, as the agent reads 5.1's and 5.3's runtimes only (ocaml5/compat.h).
+define ocaml5_runtime
+OCAML$(1)_OPT := $(2)/bin/ocamlopt.opt
+OCAML$(1)_VER := $$(if $$(wildcard $$(OCAML$(1)_OPT)),$$(shell $$(OCAML$(1)_OPT) -version 2>/dev/null))
+ifneq ($$(filter $(3).%,$$(OCAML$(1)_VER)),)
+$$(eval $$(call agent_rules,$(1),$$(shell $$(OCAML$(1)_OPT) -where),$(BUILD)/ocaml$(1)/leakfind,$$(OCAML$(1)_OPT),5))
+ifneq ($(OCAMLFIND),)
+OCAML_AGENT += $(BUILD)/leakfind-ocaml$(1)-names
+$(BUILD)/leakfind-ocaml$(1)-names: $(NAMES_SRC) $(call names_compat,$(3))
+	$$(call names_tool,$(BUILD)/ocaml/names$(1),$(3),OCAMLFIND_CONF=$(2)/findlib.conf)
 endif
+else ifneq ($$(OCAML$(1)_VER),)
+$$(info ocaml-agent: OCaml $$(OCAML$(1)_VER) at $(2) is not $(3): no agent built for it)
 endif
-# ---- end of leakfind-ocaml-names
+endef
 
-OCAML5_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
-OCAML5_OPT    := $(OCAML5_PREFIX)/bin/ocamlopt.opt
-ifneq ($(wildcard $(OCAML5_OPT)),)
-OCAML5_VER    := $(shell $(OCAML5_OPT) -version 2>/dev/null)
-# 5.3 only: the agent reads 5.3's runtime layout (docs/OCAML.md, OCaml 5)
-ifneq ($(filter 5.3.%,$(OCAML5_VER)),)
-$(eval $(call agent_rules,5,$(shell $(OCAML5_OPT) -where),$(BUILD)/ocaml5/leakfind,$(OCAML5_OPT)))
-else ifneq ($(OCAML5_VER),)
-$(info ocaml-agent: OCaml $(OCAML5_VER) at OCAML5_PREFIX: no OCaml 5 agent (it reads 5.3's runtime))
-endif
-endif
+OCAML5_PREFIX  ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
+OCAML51_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.1.4
+$(eval $(call ocaml5_runtime,5,$(OCAML5_PREFIX),5.3))
+$(eval $(call ocaml5_runtime,51,$(OCAML51_PREFIX),5.1))
 
 ifneq ($(OCAML_AGENT),)
 all: ocaml-agent
@@ -123,6 +129,6 @@ check-slow: ocaml-agent
 ocaml-agent: $(OCAML_AGENT)
 else
 ocaml-agent:
-	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX (sh tests/setup.sh installs them)" >&2
+	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX or OCAML51_PREFIX (sh tests/setup.sh installs them)" >&2
 endif
 .PHONY: ocaml-agent

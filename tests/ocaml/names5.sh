@@ -4,13 +4,18 @@
 # its names files against what the sources give, then against the 4.x tool's
 # on the same sources compiled by the default ocamlfind; and reads OCaml 5's
 # own compiler-libs and standard library. Skipped without OCaml 5.
-# usage: tests/ocaml/names5.sh BUILD_DIR; last line "N passed, M failed".
-# OCAML5_FINDLIB_CONF: OCaml 5's findlib.conf, as in ocaml.mk.
+# usage: tests/ocaml/names5.sh BUILD_DIR [5|5.1]; last line "N passed, M failed".
+# OCaml 5.3 (5) or 5.1 at the prefix ocaml.mk uses (OCAML5_PREFIX, OCAML51_PREFIX).
 set -u
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/../.." && pwd)
-conf=${OCAML5_FINDLIB_CONF:-$HOME/.cache/leakfind/ocaml-5.3.0/findlib.conf}
-names5="$build/leakfind-ocaml5-names"
+if [ "${2:-5}" = 5.1 ]; then
+    conf=${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}/findlib.conf
+    names5="$build/leakfind-ocaml51-names"
+else
+    conf=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}/findlib.conf
+    names5="$build/leakfind-ocaml5-names"
+fi
 names4="$build/leakfind-ocaml-names"
 pass=0
 fail=0

@@ -4,13 +4,15 @@
 # snapshots against the numbers their construction gives (OCaml 4.13, 64-bit:
 # a block is (fields + 1) * 8 bytes; a string of n bytes has n / 8 + 1 fields).
 # Also runs the same checks on the committed snapshots (fixtures/ocaml/snapshots).
-# usage: tests/ocaml/run.sh BUILD_DIR [4|5]; last line "N passed, M failed".
-# 5: the same programs and numbers on OCaml 5 (the compiler tests/ocaml/setup5.sh
+# usage: tests/ocaml/run.sh BUILD_DIR [4|5|5.1]; last line "N passed, M failed".
+# 5: the same programs and numbers on OCaml 5.3 (the compiler tests/ocaml/setup5.sh
 # builds into ~/.cache/leakfind/ocaml-5.3.0, or OCAML5_PREFIX), where the
-# stack roots are named by domain ("domain 0 frame 1: ...").
+# stack roots are named by domain ("domain 0 frame 1: ..."); 5.1: on OCaml
+# 5.1 (ocaml-5.1.4, or OCAML51_PREFIX), which has no Gc.Memprof: no sampling.
 set -u
 build=$(cd "${1:-build}" && pwd)
 runtime=${2:-4}
+family=${runtime%%.*}   # 4 or 5: what the 5.x releases share
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lf="$build/leakfind"
 pkg="$build/ocaml"
@@ -19,11 +21,16 @@ main_stack="thread 0"        # the running thread's frames: "$main_stack frame K
 second_thread="thread 1"     # Threaded's worker
 buffer_t="1 40 Buffer.t"     # 4.x's Buffer.t: {buffer; position; length; initial_buffer}
 type_expr="Types.type_expr"  # the compiler's type expressions
-if [ "$runtime" = 5 ]; then
+if [ "$family" = 5 ]; then
     ocaml5=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}
+    label=5
+    if [ "$runtime" = 5.1 ]; then
+        ocaml5=${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}
+        label=51
+    fi
     export OCAMLFIND_CONF="$ocaml5/findlib.conf"
-    pkg="$build/ocaml5"
-    names_tool="$build/leakfind-ocaml5-names"
+    pkg="$build/ocaml$label"
+    names_tool="$build/leakfind-ocaml$label-names"
     main_stack="domain 0"
     second_thread="domain 0 thread 1"
     buffer_t="1 32 Buffer.t"           # 5.x's: {inner; position; initial_buffer}
@@ -175,7 +182,7 @@ check_bad_shapes() { # a names file with broken shape lines: the program goes on
 check_real_program() { # ocamlopt.opt, which nobody here wrote, with the .cmt files Debian ships
     cl=$(ocamlfind ocamlopt -where)/compiler-libs
     opt=$(command -v ocamlopt.opt)
-    [ "$runtime" = 5 ] && opt="$ocaml5/bin/ocamlopt.opt"
+    [ "$family" = 5 ] && opt="$ocaml5/bin/ocamlopt.opt"
     if [ ! -x "$opt" ] || ! ls "$cl"/types.cmt >/dev/null 2>&1; then
         ok "ocamlopt.opt typed: skipped (no ocamlopt.opt or compiler-libs .cmt)"
         return
@@ -241,6 +248,14 @@ check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per w
         "$("$lf" sites "$f" -q --stack 2 --format tsv | awk -F'\t' '$7 ~ /^Sites.plant \(sites.ml:18:5\)/ { print $7 }')"
 }
 
+check_no_memprof() { # OCaml 5.1: Gc.Memprof fails when started, so no sampling
+    d=$1
+    msg=$("$lf" record --sample 1e-4 -- "$d"/recorded 2>&1)
+    expect "OCaml 5.1: record --sample is refused before the program starts" \
+        "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 does not have (OCaml 4.14 and 5.3 do): '$d/recorded' is OCaml 5.1" \
+        "$? $(echo "$msg" | head -1)"
+}
+
 check_record_sample() { # record --sample 1: every word sampled, the estimates exact
     d=$1
     (cd "$d" && "$lf" record -q --sample 1 -o sampled -- ./recorded >/dev/null)
@@ -280,15 +295,27 @@ check_record() { # the same program, recorded and linked
     expect "record: ... and writes nothing" 2 $?
     msg=$("$lf" record -- /bin/true 2>&1)
     expect "record: not OCaml" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program)" "$? $msg"
-    # Stand-ins that export what the probe looks for: an OCaml 5 runtime
-    # without 5.3's caml_result API (5.0-5.2), and one of neither family.
-    printf '%s\n' 'void caml_start_program(void) {}' 'void caml_try_run_on_all_domains(void) {}' \
-        '__thread void *caml_state;' 'int main(void) { return 0; }' > "$d/old5.c"
+    # Stand-ins that export what the probe looks for: OCaml 5 runtimes of
+    # each release, told apart by the first function each added (5.1's
+    # caml_sys_is_regular_file, 5.2's caml_ext_table_add_noexc), and one of
+    # neither family.
+    five='void caml_start_program(void) {} void caml_try_run_on_all_domains(void) {} void *caml_globals[1]; __thread void *caml_state;'
+    printf '%s\n' "$five" 'int main(void) { return 0; }' > "$d/old50.c"
+    printf '%s\n' "$five" 'void caml_sys_is_regular_file(void) {}' 'int main(void) { return 0; }' > "$d/old51.c"
+    printf '%s\n' "$five" 'void caml_sys_is_regular_file(void) {} void caml_ext_table_add_noexc(void) {}' \
+        'int main(void) { return 0; }' > "$d/old52.c"
     printf '%s\n' 'void caml_start_program(void) {}' 'int main(void) { return 0; }' > "$d/neither.c"
-    cc -rdynamic "$d/old5.c" -o "$d/old5" && cc -rdynamic "$d/neither.c" -o "$d/neither"
-    msg=$("$lf" record -- "$d/old5" 2>&1)
-    expect "record: an OCaml 5 before 5.3 is refused" \
-        "3 leakfind: error: '$d/old5': an OCaml 5 older than 5.3: the agent reads 5.3's runtime (docs/OCAML.md)" "$? $msg"
+    for p in old50 old51 old52 neither; do cc -rdynamic "$d/$p.c" -o "$d/$p"; done
+    msg=$("$lf" record -- "$d/old50" 2>&1)
+    expect "record: an OCaml 5.0 program is refused" \
+        "3 leakfind: error: '$d/old50': an OCaml 5.0 program: the agent reads OCaml 5.1's and 5.3's runtimes (docs/OCAML.md)" "$? $msg"
+    msg=$("$lf" record -- "$d/old52" 2>&1)
+    expect "record: an OCaml 5.2 program is refused" \
+        "3 leakfind: error: '$d/old52': an OCaml 5.2 program: the agent reads OCaml 5.1's and 5.3's runtimes, not 5.2's (docs/OCAML.md)" "$? $msg"
+    msg=$("$lf" record --sample 1e-4 -- "$d/old51" 2>&1)
+    expect "record: --sample on OCaml 5.1 (no Gc.Memprof) is refused before it starts" \
+        "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 does not have (OCaml 4.14 and 5.3 do): '$d/old51' is OCaml 5.1" \
+        "$? $(echo "$msg" | head -1)"
     msg=$("$lf" record -- "$d/neither" 2>&1)
     expect "record: a runtime of neither family is refused" \
         "3 leakfind: error: '$d/neither': an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)" "$? $msg"
@@ -373,7 +400,7 @@ check_record_idle() { # the snapshot signal on a program that waits or does not 
     expect "record --signal, sent by the program to itself before it ends: written" "0 $planted" \
         "$? $(root_retained "$d/idle-self.1.lfs" global Idle.[0])"
     "$lf" record -q -o "$d/idle-spin" -- "$d/idle" "$d/idle-spin.pid" spin 2>"$d/idle-spin.err"
-    if [ "$runtime" = 5 ]; then # 5.x polls in loops: the loop takes it at once
+    if [ "$family" = 5 ]; then # 5.x polls in loops: the loop takes it at once
         expect "record --signal, program that neither allocates nor waits: written at its loop's poll, nothing said" \
             "0 $planted|" "$? $(root_retained "$d/idle-spin.1.lfs" global Idle.[0])|$(tr '\n' '|' <"$d/idle-spin.err")"
         return
@@ -523,8 +550,8 @@ check_bad_input() {
     expect "a cut agent snapshot: the message names an offset" 0 $?
 }
 
-if [ "$runtime" = 5 ] && [ ! -f "$pkg/leakfind/leakfind.cmxa" ]; then
-    ok "OCaml 5: skipped (no OCaml 5 at $ocaml5: make check-all or sh tests/ocaml/setup5.sh builds it)"
+if [ "$family" = 5 ] && [ ! -f "$pkg/leakfind/leakfind.cmxa" ]; then
+    ok "OCaml $runtime: skipped (no agent built for an OCaml at $ocaml5: make check-all or sh tests/ocaml/setup5.sh builds it)"
 elif ! command -v ocamlfind >/dev/null 2>&1 || [ ! -f "$pkg/leakfind/leakfind.cmxa" ]; then
     bad "OCaml agent not built (run sh tests/setup.sh, then make)"
 else
@@ -533,7 +560,8 @@ else
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
-            ./c_global && ./threaded && ./fields && ./sites && ./dune_main && ./dynlink_host && ./typed)
+            ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed &&
+            { [ "$runtime" = 5.1 ] || ./sites; })
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
@@ -550,7 +578,7 @@ else
         (cd "$work/norandom" && setarch -R ./growing leak 2>&1)
         expect "growing, without address randomisation (setarch -R): written, the same numbers" "0 58640" \
             "$? $(root_retained "$work/norandom/growing.3.lfs" global Growing.[0])"
-        if [ "$runtime" = 5 ]; then
+        if [ "$family" = 5 ]; then
             (cd "$work/bin" && ./domains && ./fibers 10)
             expect "domains, fibers: the programs end as they would" 0 $?
             check_domains "$work/bin" live
@@ -567,13 +595,17 @@ else
                 "$work/bin"/growing-major.3.lfs --workload 100,200,300 --format tsv |
                 awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
-        check_record_sample "$work/bin"
+        [ "$runtime" = 5.1 ] || check_record_sample "$work/bin"
         check_record_signals "$work/bin"
         check_record_budget "$work/bin"
         check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
-        check_sites "$work/bin" live
+        if [ "$runtime" = 5.1 ]; then
+            check_no_memprof "$work/bin"
+        else
+            check_sites "$work/bin" live
+        fi
         check_failed_write "$work/bin"
     else
         bad "fixture programs build with the agent" "$(tail -5 "$work/build.log")"

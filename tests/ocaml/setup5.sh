@@ -1,12 +1,13 @@
 #!/bin/sh
-# Builds OCaml 5.3 once per machine into a cache outside the clone, for the
-# OCaml 5 half of tests/ocaml (issue 36). Debian ships only 4.13; the npm
+# Builds an OCaml 5 (5.3 unless told) once per machine into a cache outside
+# the clone, for the OCaml 5 half of tests/ocaml (issue 36). Debian ships only 4.13; the npm
 # registry's `ocaml` package is the compiler's full source. Best effort:
 # without npm or on a failed build the OCaml 5 checks say skipped.
-# usage: sh tests/ocaml/setup5.sh   (OCAML5_PREFIX overrides the cache)
+# usage: sh tests/ocaml/setup5.sh [VERSION]   (5.3.0 or 5.1.4; a PREFIX
+# environment variable overrides the cache folder)
 set -u
-version=5.3.0
-prefix=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
+version=${1:-5.3.0}
+prefix=${PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
 if [ -x "$prefix/bin/ocamlopt.opt" ] && grep -q '^stdlib=' "$prefix/findlib.conf" 2>/dev/null; then
     exit 0
 fi
@@ -14,6 +15,7 @@ if ! command -v npm >/dev/null 2>&1; then
     echo "leakfind setup: no npm, no OCaml 5: its checks will be skipped"
     exit 0
 fi
+started=$(date +%s)
 src=$(mktemp -d "${TMPDIR:-/tmp}/leakfind-ocaml5.XXXXXX")
 trap 'rm -rf "$src"' EXIT
 log="$src/build.log"
@@ -47,4 +49,4 @@ ocamldoc="$prefix/bin/ocamldoc.opt"
 stdlib="$lib"
 ldconf="ignore"
 EOF
-echo "leakfind setup: OCaml $version ready"
+echo "leakfind setup: OCaml $version ready ($(($(date +%s) - started)) s)"

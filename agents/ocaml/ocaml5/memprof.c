@@ -10,6 +10,7 @@
 #include <caml/memprof.h>
 #include <caml/roots.h>
 
+#if AGENT5_HAS_MEMPROF
 enum { ENTRY_BLOCK = -1, ENTRY_SAMPLES = 1, ENTRY_WOSIZE = 2 };
 
 static agent_memprof_entry_fn taker;
@@ -27,3 +28,9 @@ void agent_memprof_entries(agent_memprof_entry_fn fn)
     for (int i = 0; i < agent5_domain_count; i++)
         caml_memprof_scan_roots(take, 0, NULL, agent5_domains[i], 0);
 }
+#else
+void agent_memprof_entries(agent_memprof_entry_fn fn)
+{
+    (void)fn; /* OCaml 5.1 has no Memprof (compat.h) */
+}
+#endif

@@ -3,6 +3,7 @@
 #define LF_OCAML5_AGENT_H
 
 #include "../agent.h"
+#include "compat.h"
 
 #include <caml/domain_state.h>
 #include <caml/fiber.h>

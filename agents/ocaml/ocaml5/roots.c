@@ -126,9 +126,13 @@ static int domain_roots(agent_walk *walk, caml_domain_state *d, finaliser_count 
     if (agent5_stack_roots(walk, who, d->current_stack, d->gc_regs, d->local_roots) ||
         agent5_threads_collect(walk, d) || finaliser_roots(fc, d))
         return -1;
+#if AGENT5_HAS_MEMPROF
     scan_state st = {walk, "memprof", d, 0};
     caml_memprof_scan_roots(named_root, 0, &st, d, 0);
     return st.failed ? -1 : 0;
+#else
+    return 0;
+#endif
 }
 
 int agent_roots_collect(agent_walk *walk)

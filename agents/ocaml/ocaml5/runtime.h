@@ -5,7 +5,13 @@
 
 #define AGENT_OCAML_MAJOR 5
 /* The first line of a struct caml_loc_info. */
+#include <caml/version.h>
+#if OCAML_VERSION_MINOR >= 3
 #define AGENT_LOC_LINE(li) ((li).loc_start_lnum)
 #define AGENT_LOC_COLUMN(li) ((li).loc_start_chr)
+#else
+#define AGENT_LOC_LINE(li) ((li).loc_lnum)
+#define AGENT_LOC_COLUMN(li) ((li).loc_startchr)
+#endif
 
 #endif

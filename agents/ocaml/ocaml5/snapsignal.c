@@ -38,6 +38,9 @@ static const struct timespec TAKER_DELAY = {0, 50 * 1000000};
 /* In 5.3's domain.h; weak, so a runtime without it loads the agent and
  * leaves blocked programs to the notice. */
 extern void caml_init_domain_self(int domain_id) __attribute__((weak));
+/* 5.3's; without it (5.1) a thread outside OCaml leaves the snapshot to
+ * the taker */
+extern void caml_interrupt_all_signal_safe(void) __attribute__((weak));
 
 static atomic_int requested;      /* set by the handler, cleared when written */
 static atomic_int pending_said;
@@ -64,7 +67,7 @@ static void on_signal(int sig)
     if (d) {
         d->requested_major_slice = 1;
         caml_interrupt_self();
-    } else if (atomic_load(&runtime_up)) {
+    } else if (atomic_load(&runtime_up) && caml_interrupt_all_signal_safe) {
         caml_interrupt_all_signal_safe();
     }
     if (watchdog_running)

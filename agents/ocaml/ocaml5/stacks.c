@@ -16,7 +16,7 @@
 #include <caml/memory.h>
 #include <caml/stack.h>
 
-static int walk_frames(caml_frame_descrs *fds, struct stack_info *stack, value *regs,
+static int walk_frames(agent5_frame_table fds, struct stack_info *stack, value *regs,
                        int *frame_no, agent5_slot_fn fn, void *ctx)
 {
     char *sp = (char *)stack->sp;
@@ -48,7 +48,7 @@ static int walk_frames(caml_frame_descrs *fds, struct stack_info *stack, value *
 
 int agent5_walk_stack(struct stack_info *stack, value *gc_regs, agent5_slot_fn fn, void *ctx)
 {
-    caml_frame_descrs *fds = caml_get_frame_descrs();
+    agent5_frame_table fds = caml_get_frame_descrs();
     int frame_no = 0;
     for (; stack; stack = Stack_parent(stack), gc_regs = NULL) {
         if (walk_frames(fds, stack, gc_regs, &frame_no, fn, ctx))
@@ -77,7 +77,7 @@ void agent5_frame_name(char *buf, size_t len, const char *who, int frame_no, voi
         caml_debuginfo_location(caml_debuginfo_extract(descr), &li);
         if (li.loc_valid) {
             snprintf(buf, len, "%s%sframe %d: %s (%s:%d)", who, sep, frame_no, li.loc_defname,
-                     li.loc_filename, li.loc_start_lnum);
+                     li.loc_filename, AGENT_LOC_LINE(li));
             return;
         }
     }

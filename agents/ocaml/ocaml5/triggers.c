@@ -29,18 +29,29 @@ typedef struct stw_request {
     int rc;
 } stw_request;
 
+static void take_as_last(stw_request *req, int participating, caml_domain_state **all)
+{
+    agent5_domains = all;
+    agent5_domain_count = participating;
+    req->rc = agent_dump(req->path);
+    agent5_domains = NULL;
+    agent5_domain_count = 0;
+}
+
 static void stw_snapshot(caml_domain_state *self, void *data, int participating,
                          caml_domain_state **all)
 {
     (void)self;
-    stw_request *req = data;
+#if OCAML_VERSION_MINOR >= 3
     Caml_global_barrier_if_final(participating) {
-        agent5_domains = all;
-        agent5_domain_count = participating;
-        req->rc = agent_dump(req->path);
-        agent5_domains = NULL;
-        agent5_domain_count = 0;
+        take_as_last(data, participating, all);
     }
+#else
+    barrier_status b = caml_global_barrier_begin();
+    if (caml_global_barrier_is_final(b))
+        take_as_last(data, participating, all);
+    caml_global_barrier_end(b);
+#endif
 }
 
 /* Set while a GC hook asks: the hook may run inside a section of the
