@@ -137,8 +137,11 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
 
-# make install PREFIX=DIR: the binary, its man page, its bash completion, the OCaml agents for `leakfind record`
-# (PREFIX/lib/leakfind) and the findlib package `leakfind` of OCaml 4 (PREFIX/lib/ocaml:
+# make install PREFIX=DIR: the binary, its man page, its bash completion, and
+# for each OCaml runtime built (4, 5 for 5.3, 51 for 5.1) the agent for
+# `leakfind record` (PREFIX/lib/leakfind), the names tool (PREFIX/bin) and
+# the findlib package `leakfind` of that compiler (PREFIX/lib/ocaml for 4,
+# PREFIX/lib/ocaml5 and ocaml51 for OCaml 5:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
 PREFIX ?= /usr/local
 install: all
@@ -147,17 +150,18 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 docs/leakfind.1 $(DESTDIR)$(PREFIX)/share/man/man1/leakfind.1
 	install -m 644 completions/leakfind.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/leakfind
-	if [ -f $(BUILD)/leakfind-agent-ocaml4.so ]; then \
-	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind && \
-	  install -m 644 $(BUILD)/leakfind-agent-ocaml4.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
-	  install -m 755 $(BUILD)/leakfind-ocaml-names $(DESTDIR)$(PREFIX)/bin/ && \
-	  install -m 644 $(BUILD)/ocaml/leakfind/META $(BUILD)/ocaml/leakfind/leakfind.cmxa \
-	    $(BUILD)/ocaml/leakfind/leakfind.a $(BUILD)/ocaml/leakfind/leakfind.cmi \
-	    $(BUILD)/ocaml/leakfind/leakfind.cmx $(BUILD)/ocaml/leakfind/leakfind.mli \
-	    $(BUILD)/ocaml/leakfind/libleakfind_ocaml.a $(DESTDIR)$(PREFIX)/lib/ocaml/leakfind/; fi
-	if [ -f $(BUILD)/leakfind-agent-ocaml5.so ]; then \
-	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind && \
-	  install -m 644 $(BUILD)/leakfind-agent-ocaml5.so $(DESTDIR)$(PREFIX)/lib/leakfind/; fi
+	for runtime in 4:ocaml 5:ocaml5 51:ocaml51; do \
+	  label=$${runtime%%:*} dir=$${runtime#*:} names=leakfind-$${runtime#*:}-names; \
+	  [ $$label = 4 ] && names=leakfind-ocaml-names; \
+	  [ -f $(BUILD)/leakfind-agent-ocaml$$label.so ] || continue; \
+	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind $(DESTDIR)$(PREFIX)/lib/$$dir/leakfind && \
+	  install -m 644 $(BUILD)/leakfind-agent-ocaml$$label.so $(DESTDIR)$(PREFIX)/lib/leakfind/ && \
+	  { [ ! -f $(BUILD)/$$names ] || install -m 755 $(BUILD)/$$names $(DESTDIR)$(PREFIX)/bin/; } && \
+	  install -m 644 $(BUILD)/$$dir/leakfind/META $(BUILD)/$$dir/leakfind/leakfind.cmxa \
+	    $(BUILD)/$$dir/leakfind/leakfind.a $(BUILD)/$$dir/leakfind/leakfind.cmi \
+	    $(BUILD)/$$dir/leakfind/leakfind.cmx $(BUILD)/$$dir/leakfind/leakfind.mli \
+	    $(BUILD)/$$dir/leakfind/libleakfind_ocaml.a $(DESTDIR)$(PREFIX)/lib/$$dir/leakfind/ || exit 1; \
+	done
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -205,34 +205,41 @@ abs_build=$(cd "$build" && pwd)
 if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa" ]; then
     bigheap_bench "$(ocamlfind ocamlopt -version)" "$abs_build/ocaml" "$abs_build/leakfind-ocaml-names"
 fi
-ocaml5=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}
-if command -v ocamlfind >/dev/null && [ -f "$build/ocaml5/leakfind/leakfind.cmxa" ]; then
-    OCAMLFIND_CONF="$ocaml5/findlib.conf" bigheap_bench "$("$ocaml5/bin/ocamlopt.opt" -version)" \
-        "$abs_build/ocaml5" "$abs_build/leakfind-ocaml5-names"
-    # record's cost on a real OCaml 5 program: 5.3's own ocamlopt.opt
-    # compiling camlinternalFormat.ml (3,000 lines), alone, under record
-    # (no snapshot asked for), and sampling at 1e-4: 7 rounds, the three
-    # runs of a round one after the other (the machine's drift hits all
-    # three alike), the median of each.
+# ocaml5_bench PREFIX LABEL: bigheap on the OCaml 5 at PREFIX, whose agent
+# is built as LABEL (5: 5.3, 51: 5.1), then record's cost on a real OCaml 5
+# program: that compiler's own ocamlopt.opt compiling camlinternalFormat.ml
+# (3,000 lines), alone, under record (no snapshot asked for), and on 5.3
+# sampling at 1e-4: 7 rounds, the runs of a round one after the other (the
+# machine's drift hits them alike), the median of each.
+ocaml5_bench() {
+    prefix=$1 label=$2
+    command -v ocamlfind >/dev/null && [ -f "$build/ocaml$label/leakfind/leakfind.cmxa" ] || return 0
+    version=$("$prefix/bin/ocamlopt.opt" -version)
+    OCAMLFIND_CONF="$prefix/findlib.conf" bigheap_bench "$version" \
+        "$abs_build/ocaml$label" "$abs_build/leakfind-ocaml$label-names"
+    hows="alone record"
+    [ "$label" = 5 ] && hows="$hows sample"
     o=$(mktemp -d)
-    cp "$ocaml5/lib/ocaml/camlinternalFormat.ml" "$o/cif.ml"
-    echo "## OCaml 5: ocamlopt.opt -c camlinternalFormat.ml, wall time, median of 7"
+    cp "$prefix/lib/ocaml/camlinternalFormat.ml" "$o/cif.ml"
+    echo "## OCaml $version: ocamlopt.opt -c camlinternalFormat.ml, wall time, median of 7"
     for _ in 1 2 3 4 5 6 7; do
-        for how in alone record sample; do
+        for how in $hows; do
             s=$(date +%s%N)
             case $how in
-            alone) (cd "$o" && "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
-            record) (cd "$o" && "$abs_build/leakfind" record -q -o r -- "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
-            sample) (cd "$o" && "$abs_build/leakfind" record -q --sample 1e-4 -o r -- "$ocaml5/bin/ocamlopt.opt" -c cif.ml) ;;
+            alone) (cd "$o" && "$prefix/bin/ocamlopt.opt" -c cif.ml) ;;
+            record) (cd "$o" && "$abs_build/leakfind" record -q -o r -- "$prefix/bin/ocamlopt.opt" -c cif.ml) ;;
+            sample) (cd "$o" && "$abs_build/leakfind" record -q --sample 1e-4 -o r -- "$prefix/bin/ocamlopt.opt" -c cif.ml) ;;
             esac
             echo $(( ($(date +%s%N) - s) / 1000000 )) >>"$o/$how.ms"
         done
     done
-    for how in alone record sample; do
+    for how in $hows; do
         echo "$how: $(sort -n "$o/$how.ms" | sed -n 4p) ms"
     done
     rm -rf "$o"
-fi
+}
+ocaml5_bench "${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}" 5
+ocaml5_bench "${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}" 51
 
 # The compiler's heap (issue 39): ocamlopt.opt compiling a generated module
 # of 15,000 top-level functions, recorded every 3rd major cycle with only

@@ -25,7 +25,8 @@ echo "leakfind setup: building OCaml $version into $prefix (a few minutes, once)
     npm pack --silent "ocaml@$version" >"$log" 2>&1 &&
     tar xzf ocaml-"$version".tgz &&
     cd package &&
-    ./configure --prefix="$prefix" >>"$log" 2>&1 &&
+    ./configure --prefix="$prefix" --disable-ocamldoc --disable-ocamltest \
+        --disable-debug-runtime --disable-stdlib-manpages >>"$log" 2>&1 &&
     make -j"$(nproc)" >>"$log" 2>&1 &&
     make install >>"$log" 2>&1
 ) || {
@@ -45,7 +46,6 @@ path="$lib"
 ocamlc="$prefix/bin/ocamlc.opt"
 ocamlopt="$prefix/bin/ocamlopt.opt"
 ocamldep="$prefix/bin/ocamldep.opt"
-ocamldoc="$prefix/bin/ocamldoc.opt"
 stdlib="$lib"
 ldconf="ignore"
 EOF
