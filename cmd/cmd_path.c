@@ -14,6 +14,7 @@
 #include "cli/class_match.h"
 #include "cli/cli.h"
 #include "cli/path_rows.h"
+#include "cli/string_preview.h"
 #include "commands.h"
 #include "path/path_exclude.h"
 
@@ -101,6 +102,7 @@ static const out_column columns[] = {
     {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
     {"id", OUT_ID}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR},
     {"field", OUT_STR}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
+    {"value", OUT_STR_SOMETIMES},
 };
 
 static const lf_snapshot *by_retained_snapshot;
@@ -232,7 +234,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
     static const out_column merge_columns[] = {
         {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
         {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR}, {"root", OUT_STR},
-        {"location", OUT_STR_SOMETIMES},
+        {"location", OUT_STR_SOMETIMES}, {"value", OUT_STR_SOMETIMES},
     };
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
@@ -296,8 +298,10 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         } else {
             cli_write_hop(w, s, a, m->weak ? "(weak) " : "");
         }
-        if (!m->folded)
+        if (!m->folded) {
             cli_write_place(w, s, m->object, 8);
+            cli_write_string_preview(w, s, m->object);
+        }
         out_row_end(w);
         for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
             stack[top] = child[i - 1];

@@ -47,7 +47,7 @@
   })();
 
   // ---- the dominator tree as an icicle
-  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more'];
+  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value'];
   var nodes = data.tree.rows.map(function (r, i) {
     var n = { index: i, kids: [] };
     ROW.forEach(function (k, j) { n[k] = r[j]; });
@@ -59,7 +59,8 @@
   var LEVELS = 8, ROW_HEIGHT = 22, MIN_WIDTH = 3;
 
   function title(n) {
-    var t = n.label + (n.field ? '  [' + n.field + ']' : '') + '\nretained ' + bytes(n.retained) +
+    var t = n.label + (n.field ? '  [' + n.field + ']' : '') + (n.value != null ? '\n= ' + n.value : '') +
+      '\nretained ' + bytes(n.retained) +
       ' (' + pct(n.retained, heap) + ' of the heap)';
     if (n.shallow !== null) t += ', shallow ' + bytes(n.shallow);
     if (n.id) t += '\nid ' + n.id;
@@ -79,6 +80,7 @@
     if (!n.more) c.style.background = hue(n.label);
     c.appendChild(document.createTextNode(n.label));
     if (n.field) c.appendChild(el('span', { 'class': 'field' }, n.field));
+    if (n.value != null) c.appendChild(el('span', { 'class': 'value' }, n.value));
     box.appendChild(c);
   }
   // Children narrower than MIN_WIDTH pixels are drawn as one hatched box.
@@ -141,7 +143,7 @@
     body.textContent = '';
     n.kids.slice(0, limit).forEach(function (k) {
       var tr = el('tr', { 'data-index': k.index });
-      tr.appendChild(td(k.label, 'name'));
+      tr.appendChild(td(k.label + (k.value != null ? ' = ' + k.value : ''), 'name'));
       tr.appendChild(td(k.field, 'name'));
       tr.appendChild(td(bytes(k.retained), 'num'));
       tr.appendChild(td(pct(k.retained, n.retained), 'num'));

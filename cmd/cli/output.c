@@ -464,60 +464,60 @@ static size_t *column_widths(const out_writer *w, size_t rows)
     return width;
 }
 
-/* The columns a table shows: all but trailing OUT_STR_SOMETIMES columns
- * empty in every row but the header (row 0). */
-static int shown_columns(const out_writer *w, size_t rows, const size_t *width)
+/* The columns a table shows, into col (their numbers, in order): all but
+ * OUT_STR_SOMETIMES columns empty in every row but the header (row 0). */
+static int shown_columns(const out_writer *w, size_t rows, int *col)
 {
-    int n = w->ncols;
-    while (n > 1 && w->cols[n - 1].type == OUT_STR_SOMETIMES) {
-        int empty = 1;
+    int n = 0;
+    for (int c = 0; c < w->ncols; c++) {
+        int empty = w->cols[c].type == OUT_STR_SOMETIMES;
         for (size_t r = 1; empty && r < rows; r++)
-            empty = w->cells[r * (size_t)w->ncols + (size_t)(n - 1)].width == 0;
-        if (!empty || !width)
-            break;
-        n--;
+            empty = w->cells[r * (size_t)w->ncols + (size_t)c].width == 0;
+        if (!empty)
+            col[n++] = c;
     }
     return n;
 }
 
 /* A table's rows, aligned (numbers to the right, text to the left) and
- * fitted to the terminal (out_table.h). */
+ * fitted to the terminal (out_table.h); width, numeric and whole are kept
+ * per shown column. */
 static void write_table(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols;
-    size_t *width = column_widths(w, rows);
-    const int ncols = shown_columns(w, rows, width);
-    int *numeric = calloc((size_t)w->ncols, sizeof *numeric), *whole = calloc((size_t)w->ncols, sizeof *whole);
-    if (!width || !numeric || !whole) {
-        free(width), free(numeric), free(whole);
+    size_t *all_width = column_widths(w, rows), *width = calloc((size_t)w->ncols, sizeof *width);
+    int *col = calloc((size_t)w->ncols, sizeof *col), *numeric = calloc((size_t)w->ncols, sizeof *numeric),
+        *whole = calloc((size_t)w->ncols, sizeof *whole);
+    if (!all_width || !width || !col || !numeric || !whole) {
+        free(all_width), free(width), free(col), free(numeric), free(whole);
         lost_output = 1;
         return;
     }
-    for (int c = 0; c < w->ncols; c++) { /* numbers and ids are never cut */
-        numeric[c] = is_numeric(w->cols[c].type);
-        whole[c] = numeric[c] || w->cols[c].type == OUT_ID;
+    const int ncols = shown_columns(w, rows, col);
+    for (int i = 0; i < ncols; i++) { /* numbers and ids are never cut */
+        width[i] = all_width[col[i]];
+        numeric[i] = is_numeric(w->cols[col[i]].type);
+        whole[i] = numeric[i] || w->cols[col[i]].type == OUT_ID;
     }
     out_table_fit(width, whole, ncols, out_table_limit());
     for (size_t r = 0; r < rows; r++) {
-        for (int c = 0; c < ncols; c++) {
-            const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)c];
-            if (c > 0)
+        for (int i = 0; i < ncols; i++) {
+            const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
+            if (i > 0)
                 out_buf_put(&w->row, "  ", 2);
-            if (numeric[c]) {
-                put_spaces(&w->row, width[c] - x->width);
+            if (numeric[i]) {
+                put_spaces(&w->row, width[i] - x->width);
                 out_buf_put(&w->row, w->text.p + x->at, x->len);
                 continue;
             }
-            size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[c]);
-            if (c < ncols - 1)
-                put_spaces(&w->row, width[c] - shown);
+            size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[i]);
+            if (i < ncols - 1)
+                put_spaces(&w->row, width[i] - shown);
         }
         out_buf_put(&w->row, "\n", 1);
         row_done(w);
     }
-    free(width);
-    free(numeric);
-    free(whole);
+    free(all_width), free(width), free(col), free(numeric), free(whole);
 }
 
 void out_end(out_writer *w)

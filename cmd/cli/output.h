@@ -17,8 +17,8 @@ typedef enum out_type {
     OUT_REAL,  /* a real number, as given by the caller's precision */
     OUT_ID,    /* an object id: "0x..." or "@N"; JSON string; may be null */
     OUT_BOOL,  /* yes/no; JSON true/false */
-    /* Free text in a last column that most inputs leave empty (V8's
-     * `location`): TSV and JSON always have it, a table shows it only when
+    /* Free text in a column that most inputs leave empty (V8's
+     * `location`, a string's `value`): TSV and JSON always have it, a table shows it only when
      * some row has one, so a terminal does not give it width for nothing. */
     OUT_STR_SOMETIMES,
 } out_type;

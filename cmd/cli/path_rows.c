@@ -8,6 +8,7 @@
 #include "../../core/model/idrank.h" /* lf_sort_u64 */
 #include "../../core/base/vec.h"
 #include "cli.h"
+#include "string_preview.h"
 #include "../../core/base/bigmem.h"
 
 /* Consecutive hops of one path (a path longer than a batch is cut). */
@@ -112,6 +113,7 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
         path_write_root(w, s, r->root_index, v);
     }
     cli_write_place(w, s, v, PATH_COLUMN_LOCATION);
+    cli_write_string_preview(w, s, v);
     out_row_end(w);
 }
 

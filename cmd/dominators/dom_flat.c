@@ -9,6 +9,7 @@
 #include "../cli/cli.h"
 #include "dom_tree.h" /* the columns */
 #include "../cli/row_pipeline.h"
+#include "../cli/string_preview.h"
 
 /* What a row shows, read for CHUNK rows at a time before any is written:
  * rows go by retained size, so each one's data sit at random places, and
@@ -55,6 +56,7 @@ static void write_row(out_writer *w, const lf_snapshot *s, const flat_row *r, do
     out_null(w); /* group */
     cli_write_holder_root(w, s, r->holder);
     cli_write_place(w, s, r->node, DOM_COLUMN_LOCATION);
+    cli_write_string_preview(w, s, r->node);
     out_row_end(w);
 }
 

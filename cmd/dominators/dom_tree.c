@@ -14,12 +14,14 @@
 #include "../../core/base/vec.h"
 #include "../cli/cli.h"
 #include "../cli/dom_roots.h"
+#include "../cli/string_preview.h"
 #include "../../core/base/bigmem.h"
 
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
     {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
     {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
+    {"value", OUT_STR_SOMETIMES},
 };
 
 enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY, ITEM_CLASS_GROUP };
@@ -155,6 +157,7 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
         }
     }
     cli_write_place(k->w, s, v, DOM_COLUMN_LOCATION);
+    cli_write_string_preview(k->w, s, v);
     out_row_end(k->w);
 }
 

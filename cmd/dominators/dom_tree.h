@@ -21,7 +21,7 @@ typedef struct dom_tree_options {
 /* The columns of every dominators listing; `hidden` and `group` are set on
  * the rows that stand for several objects (a summary, a group). */
 extern const out_column dom_columns[];
-enum { DOM_COLUMN_COUNT = 12, DOM_COLUMN_LOCATION = 11 };
+enum { DOM_COLUMN_COUNT = 13, DOM_COLUMN_LOCATION = 11 };
 
 /* Returns 0 or -1 (memory). */
 int dom_show_tree(out_writer *w, const lf_snapshot *s, const dom_tree_options *o);

@@ -68,7 +68,7 @@ static int64_t text_cell(const inspect_ctx *c, const struct hprof_lazy *l, uint3
     }
     if (!is)
         return 0;
-    return (int64_t)inspect_escape(t.buf, t.len, t.chars - t.shown, c->cell, c->cell_cap);
+    return (int64_t)cli_escape_text(t.buf, t.len, t.chars - t.shown, c->cell, c->cell_cap);
 }
 
 /* One value's row: a primitive's text, or a reference's target (with its
@@ -83,7 +83,7 @@ static int value_row(const inspect_ctx *c, const struct hprof_lazy *l, const cha
     if (v.type != HPROF_OBJECT) {
         len = format_primitive(v, buf, sizeof buf);
         if (v.type == HPROF_CHAR)
-            len = inspect_escape(buf, len, 0, c->cell, c->cell_cap), value = c->cell;
+            len = cli_escape_text(buf, len, 0, c->cell, c->cell_cap), value = c->cell;
     } else if (v.bits == 0) {
         len = 4, value = "null";
     } else if ((target = lf_snapshot_find_id(c->s, v.bits)) == LF_NODE_NONE) {
@@ -182,7 +182,7 @@ size_t inspect_hprof_text(const inspect_ctx *c, uint32_t node, char *out, size_t
     lf_jtext t = {c->text, c->text_cap, 0, 0, 0};
     if (lf_jtext_read(l, c->s, node, c->max_string, &t, &err) != 1)
         return 0;
-    return inspect_escape(t.buf, t.len, t.chars - t.shown, out, size);
+    return cli_escape_text(t.buf, t.len, t.chars - t.shown, out, size);
 }
 
 size_t inspect_hprof_key_text(const inspect_ctx *c, uint32_t node, char *out, size_t size)

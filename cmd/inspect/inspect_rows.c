@@ -61,28 +61,6 @@ void inspect_note(const inspect_ctx *c, const char *text)
     out_row_end(c->w);
 }
 
-size_t inspect_escape(const char *in, size_t len, uint64_t cut, char *out, size_t size)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len && o + 8 < size; i++) {
-        unsigned char ch = (unsigned char)in[i];
-        if (ch >= 0x20 && ch != 0x7f && ch != '\\') {
-            out[o++] = (char)ch;
-            continue;
-        }
-        out[o++] = '\\';
-        if (ch == '\\' || ch == '\n' || ch == '\t' || ch == '\r')
-            out[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : ch == '\r' ? 'r' : '\\';
-        else
-            o += (size_t)snprintf(out + o, size - o, "x%02x", ch);
-    }
-    if (cut && o + 40 < size)
-        o += (size_t)snprintf(out + o, size - o, " [... %llu more chars]", (unsigned long long)cut);
-    if (o < size)
-        out[o] = 0;
-    return o;
-}
-
 static const char *kind_name(uint8_t kind)
 {
     switch (kind) {

@@ -8,6 +8,7 @@
 
 #include "../../core/model/snapshot.h"
 #include "../cli/output.h"
+#include "../cli/string_preview.h"
 
 #define INSPECT_COLUMNS 10
 extern const out_column inspect_columns[INSPECT_COLUMNS];
@@ -19,7 +20,7 @@ typedef struct inspect_ctx {
     uint64_t elements;       /* elements (and referrers) shown; UINT64_MAX: all */
     char *text;              /* room for max_string characters as UTF-8 */
     size_t text_cap;
-    char *cell;              /* room for that text escaped (inspect_escape) */
+    char *cell;              /* room for that text escaped (cli_escape_text) */
     size_t cell_cap;
 } inspect_ctx;
 
@@ -31,9 +32,6 @@ void inspect_cells(const inspect_ctx *c, const char *section, uint64_t index, co
 void inspect_object(const inspect_ctx *c, uint32_t node);
 /* A row of section "note" with text. */
 void inspect_note(const inspect_ctx *c, const char *text);
-/* Text made safe for one cell: control characters as \n, \t, \xNN; cut
- * after `cut` more characters the text had, said as " [... N more chars]". */
-size_t inspect_escape(const char *in, size_t len, uint64_t cut, char *out, size_t size);
 
 /* The value rows of node, by format. Each returns 0 or an exit code after
  * printing why. */

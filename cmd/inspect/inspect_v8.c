@@ -30,7 +30,7 @@ static size_t name_cell(const inspect_ctx *c, uint32_t name, uint8_t type)
         } else if (!cut) {
             keep = i + 1;
         }
-    return inspect_escape(text.ptr, keep, cut, c->cell, c->cell_cap);
+    return cli_escape_text(text.ptr, keep, cut, c->cell, c->cell_cap);
 }
 
 /* With exposeNumericValues, a number node is named "smi number" or "heap

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "../../core/analysis/collections.h"
+#include "../../core/analysis/dup_strings.h"
 #include "../../core/analysis/domview.h"
 #include "../../core/analysis/holders.h"
 #include "../../core/base/vec.h"
 #include "../cli/dom_roots.h"
+#include "../cli/string_preview.h"
 #include "report.h"
 #include "../../core/base/bigmem.h"
 
@@ -227,8 +229,22 @@ static void write_field(FILE *f, const lf_snapshot *s, lf_holders *h, uint32_t v
     report_json_cut(f, (lf_str){text, len < sizeof text ? len : sizeof text - 1}, REPORT_TREE_LABEL_MAX);
 }
 
-/* [parent, label, field, shallow, retained, id, more]: more is the count a
- * "more" node stands for, else 0. */
+/* A string object's preview, as `dominators` shows it; null for others. */
+static void write_value(FILE *f, const lf_snapshot *s, uint32_t v)
+{
+    char text[4 * CLI_PREVIEW_CHARS + 8], cell[4 * sizeof text + 48];
+    size_t len;
+    uint64_t chars;
+    if (!lf_string_preview(s, v, CLI_PREVIEW_CHARS, text, sizeof text, &len, &chars)) {
+        fputs("null", f);
+        return;
+    }
+    uint64_t cut = chars > CLI_PREVIEW_CHARS ? chars - CLI_PREVIEW_CHARS : 0;
+    report_json_str(f, cell, cli_escape_text(text, len, cut, cell, sizeof cell));
+}
+
+/* [parent, label, field, shallow, retained, id, more, value]: more is the
+ * count a "more" node stands for, else 0; value a string's preview. */
 static int write_rows(FILE *f, tree *t)
 {
     const lf_snapshot *s = t->s;
@@ -252,7 +268,7 @@ static int write_rows(FILE *f, tree *t)
                                                           n->entries ? " (entries)" : "");
             len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
             report_json_str(f, text, (size_t)len);
-            fprintf(f, ",\"\",null,%llu,null,%u]", (unsigned long long)n->retained,
+            fprintf(f, ",\"\",null,%llu,null,%u,null]", (unsigned long long)n->retained,
                     n->parent == NO_PARENT ? 0 : n->kids);
             continue;
         }
@@ -265,7 +281,9 @@ static int write_rows(FILE *f, tree *t)
         fprintf(f, ",%llu,%llu,", (unsigned long long)lf_snapshot_shallow(s, n->node),
                 (unsigned long long)n->retained);
         report_json_id(f, s, n->node);
-        fputs(",0]", f);
+        fputs(",0,", f);
+        write_value(f, s, n->node);
+        putc(']', f);
     }
     int rc = dom_roots_failed(&roots) || lf_holders_failed(&h) ? -1 : 0;
     dom_roots_free(&roots);

@@ -197,6 +197,20 @@ void lf_strings_free(lf_string_set *set)
     memset(set, 0, sizeof *set);
 }
 
+int lf_string_preview(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
+                      size_t *len, uint64_t *chars)
+{
+    *len = 0;
+    *chars = 0;
+    if (!lf_strings_readable(s) || node >= s->object_count ||
+        !is_string_class(s, s->object_class[node]))
+        return 0;
+    *len = lf_string_text(s, node, max_chars, buf, size, chars);
+    /* a concatenation whose parts are not all known has no text */
+    return *len > 0 || lf_v8_lazy(s) == NULL ||
+           lf_v8_string_kind(s, s->object_class[node]) == 1;
+}
+
 size_t lf_string_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
                       uint64_t *chars)
 {

@@ -45,4 +45,12 @@ void lf_strings_free(lf_string_set *set);
 size_t lf_string_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
                       uint64_t *chars);
 
+/* A string object's text, for a short preview: 1 when node is a string
+ * whose text is known (java.lang.String; V8's plain and concatenated
+ * strings, not its sliced ones), with up to max_chars characters of it in
+ * buf as lf_string_text writes them, *len their bytes and *chars the whole
+ * text's characters (an empty string: 1, *len 0); 0 for any other object. */
+int lf_string_preview(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
+                      size_t *len, uint64_t *chars);
+
 #endif

@@ -649,8 +649,8 @@ static void *parse_part(void *arg)
         }
         if (index >= limit && report_or_overflow(job, index, p, &reported, &limit))
             return NULL;
-        if (field == 0 && job->is_edges && row % V8_ROW_STEP == 0)
-            job->raw->edge_row_at[row / V8_ROW_STEP] = p; /* where labels are read back from */
+        if (field == 0 && row % V8_ROW_STEP == 0) /* where labels and names are read back from */
+            (job->is_edges ? job->raw->edge_row_at : job->raw->node_row_at)[row / V8_ROW_STEP] = p;
         if (read_uint(job, d, end, &p, &vals[field]))
             return NULL;
         index++;
@@ -912,12 +912,14 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         raw->node_name = lf_big_result_calloc(n, sizeof *raw->node_name);
         raw->node_id = lf_big_result_calloc(n, sizeof *raw->node_id);
         raw->node_size = lf_big_result_calloc(n, sizeof *raw->node_size);
+        raw->node_row_at = lf_big_result_calloc(n / V8_ROW_STEP + 1, sizeof *raw->node_row_at);
         /* narrow when the header's edge_count fits (a cut file has fewer) */
         const int offsets_failed = lf_edge_offsets_alloc(&raw->edge_offset, raw->node_count + 1, m->edge_count);
         if (m->have_trace_field && m->trace_function_count > 0 &&
             !(raw->node_trace = lf_big_result_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
-        if (!raw->node_type || !raw->node_name || !raw->node_id || !raw->node_size || offsets_failed)
+        if (!raw->node_type || !raw->node_name || !raw->node_id || !raw->node_size || !raw->node_row_at ||
+            offsets_failed)
             return lf_fail_nomem(j->err, "reading nodes");
         return 0;
     }
@@ -969,6 +971,7 @@ static void raw_free(v8_raw *raw)
     lf_big_free(raw->edge_word);
     lf_big_free(raw->edge_target);
     lf_big_free(raw->edge_row_at);
+    lf_big_free(raw->node_row_at);
     lf_big_free(raw->node_trace);
     if (raw->trace)
         v8_trace_free(raw->trace);
@@ -1052,7 +1055,11 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
         free(l);
         return -1;
     }
-    if (!lf_snapshot_own(out, raw->edge_row_at))
+    const uint64_t *edge_row_at = lf_snapshot_own(out, raw->edge_row_at);
+    if (!edge_row_at)
+        return -1;
+    raw->edge_row_at = NULL;
+    if (!lf_snapshot_own(out, raw->node_row_at))
         return -1;
     unsigned type_field = 0, name_field = 0;
     for (unsigned f = 0; f < m->edge_fields; f++) {
@@ -1061,14 +1068,15 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
         else if (m->edge_field_kind[f] == F_NAME)
             name_field = f;
     }
-    *l = (v8_lazy){.data = data, .size = size, .row_at = raw->edge_row_at, .object_id = ids,
+    *l = (v8_lazy){.data = data, .size = size, .row_at = edge_row_at, .object_id = ids,
                    .fields = m->edge_fields, .type_field = type_field, .name_field = name_field,
                    .type_count = m->edge_type_count, .string_count = strings_read,
                    .missing_name = V8_STRING_BASE + strings_read};
-    raw->edge_row_at = NULL;
     memcpy(l->type_kind, m->edge_type_kind, sizeof l->type_kind);
-    /* where `inspect` reads node names back (v8_values.c) */
+    /* where `inspect` and string texts read node names back (v8_values.c) */
     l->nodes_at = nodes_at;
+    l->node_row_at = raw->node_row_at;
+    raw->node_row_at = NULL;
     l->node_fields = m->node_fields;
     l->node_type_count = m->node_type_count;
     memcpy(l->node_type_kind, m->node_type_kind, sizeof l->node_type_kind);

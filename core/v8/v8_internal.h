@@ -10,7 +10,9 @@
 
 #define V8_MAX_FIELDS 16
 #define V8_MAX_TYPES 32
-/* The reader notes where every V8_ROW_STEP-th edge row starts (v8_lazy.c). */
+/* The reader notes where every V8_ROW_STEP-th edge row starts (v8_lazy.c),
+ * and every V8_ROW_STEP-th node row (the names of a few nodes read back:
+ * v8_values.c). */
 #define V8_ROW_STEP 64
 
 /* Node and edge types, by name (the file lists its own order). */
@@ -48,6 +50,7 @@ typedef struct v8_raw {
     uint32_t *edge_word;
     uint32_t *edge_target;     /* node ordinal */
     uint64_t *edge_row_at;     /* edge / V8_ROW_STEP -> file offset of that row's first value */
+    uint64_t *node_row_at;     /* node / V8_ROW_STEP -> the same for nodes */
     /* For the names read back: the mapped file and the edge rows' layout. */
     const uint8_t *file;
     uint64_t file_size;
@@ -129,6 +132,7 @@ typedef struct v8_lazy {
     uint32_t missing_name;      /* label of names past them (a cut file) */
     /* The nodes array, for the names of a few nodes (v8_values.c). */
     uint64_t nodes_at;          /* offset of its key: the numbers follow */
+    const uint64_t *node_row_at; /* node / V8_ROW_STEP -> offset of that row (0: not read) */
     unsigned node_fields, node_type_field, node_name_field, node_type_count;
     uint8_t node_type_kind[V8_MAX_TYPES]; /* the file's node type -> V8N_* */
 } v8_lazy;

@@ -46,6 +46,12 @@ int lf_v8_node_names(const v8_lazy *l, const lf_snapshot *s, const uint32_t *nod
     uint64_t p = l->nodes_at, value[V8_MAX_FIELDS];
     size_t next = 0;
     for (uint32_t row = 0; row < s->object_count && next < n; row++) {
+        /* a node asked for far ahead: from the noted row before it */
+        uint64_t noted = ask[next].node / V8_ROW_STEP;
+        if (ask[next].node >= row + V8_ROW_STEP && l->node_row_at && l->node_row_at[noted]) {
+            row = (uint32_t)(noted * V8_ROW_STEP);
+            p = l->node_row_at[noted];
+        }
         for (unsigned f = 0; f < l->node_fields; f++)
             value[f] = v8_next_number(l->data, l->size, &p);
         for (; next < n && ask[next].node == row; next++) {

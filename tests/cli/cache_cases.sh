@@ -14,11 +14,16 @@ cache_note_() { # NAME EXPECTED-NOTES ARGS... : the -v notes, one word each, in 
     if [ $code = 0 ] && [ "$got" = "$want" ]; then pass=$((pass + 1)); else
         echo "FAIL $name: exit $code, notes '$got', expected '$want'"; head -3 "$tmp/err"; fail=$((fail + 1)); fi
 }
-same_() { # NAME ARGS... : output with --cache (a hit) equals output without
+# A cache keeps no string texts (the dump's own bytes): the value column, a
+# string's preview, is blanked before the outputs are compared.
+no_values() {
+    awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "value") c = i } c { $c = "" } { print }'
+}
+same_() { # NAME ARGS... : output with --cache (a hit) equals output without, but texts
     name=$1
     shift
-    "$LF" "$@" >"$tmp/plain" 2>&1 </dev/null
-    "$LF" "$@" --cache >"$tmp/cached" 2>&1 </dev/null
+    "$LF" "$@" 2>&1 </dev/null | no_values >"$tmp/plain"
+    "$LF" "$@" --cache 2>&1 </dev/null | no_values >"$tmp/cached"
     if cmp -s "$tmp/plain" "$tmp/cached"; then pass=$((pass + 1)); else
         echo "FAIL $name: cached output differs"; diff "$tmp/plain" "$tmp/cached" | head -5; fail=$((fail + 1)); fi
 }

@@ -19,3 +19,21 @@ rows_ strings_v8_concatenated "300 9568 9600 27 Array 300 request-header:gzip-de
 # An .lfs keeps no texts: said, exit 2.
 "$LF" convert $G/nested_class.txt -o "$tmp/strings.lfs" 2>/dev/null
 case_ strings_no_texts 2 strings "$tmp/strings.lfs"
+# A string's text beside it where a row shows one (the value column): its
+# first 40 characters, then how many more it has. DupStrings.BIG is 'x'
+# 100,000 times; the V8 fixture's 300 ConsStrings read as their parts joined.
+X40=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+rows_ preview_dominators_jvm "java.lang.String $X40 [... 99960 more chars]" \
+    '$11 == "static field DupStrings.BIG" {print $7, $13}' dominators $DS --format tsv
+rows_ preview_path_jvm "java.lang.String $X40 [... 99960 more chars]" \
+    'NR == 2 {print $8, $12}' path $DS --class java.lang.String --top 1 --format tsv
+# (concatenated "request-header:gzip-deflate" strings, then plain
+# "session-state:INVALID" ones)
+rows_ preview_dominators_v8 "300 500" \
+    '$7 == "(concatenated string)" && $13 == "request-header:gzip-deflate" {c++}
+     $7 == "(string)" && $13 == "session-state:INVALID" {s++} END {print c, s}' \
+    dominators fixtures/node/dup_strings.heapsnapshot.gz --flat --top 0 --min 0 --format tsv
+# Objects that are not strings have none: the byte[] under BIG, in JSON.
+rows_ preview_json_none '"value":null' \
+    '/"field":"value"/ && /"shallow":100016/ {if (match($0, /"value":null/)) print substr($0, RSTART, RLENGTH)}' \
+    dominators $DS --format json

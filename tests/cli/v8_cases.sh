@@ -198,7 +198,7 @@ rows_ v8_places_merge "onChange @ app/server.js:14:5" '$3 == "@5" {print $9}' pa
 rows_ v8_places_inspect "object onChange @ app/server.js:14:5
 path onChange @ app/server.js:14:5" '$10 != "" && NR > 1 {print $1, $10}' inspect $CL @5 --format tsv
 rows_ v8_places_json '"location":"onChange @ app/server.js:14:5"' \
-    '/"id":"@5"/ {if (match($0, /"location":[^}]*/)) print substr($0, RSTART, RLENGTH)}' \
+    '/"id":"@5"/ {if (match($0, /"location":"[^"]*"/)) print substr($0, RSTART, RLENGTH)}' \
     path $CL @5 --merge --format json
 # A table shows the column when a row has a location, and leaves it out
 # when none has (tiny.heapsnapshot has no locations): its last header word.

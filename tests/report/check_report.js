@@ -216,6 +216,12 @@ async function dupStrings(browser) {
   check('strings: the two planted texts first, copies and bytes wasted',
     JSON.stringify(rows) === JSON.stringify(['1000 63936 java.lang.Object[] session-state:INVALID',
       '200 14328 java.lang.Object[] na\u00efve-\u00fcn\u00efcode-\u20ac']), JSON.stringify(rows));
+  // the tree shows a string's text beside it: BIG, 'x' 100,000 times, cut
+  // at the preview's 40 characters
+  const big = await page.$$eval('#icicle .cell', (cs) => cs.filter((c) => c.dataset.field === 'static field DupStrings.BIG')
+    .map((c) => c.dataset.label + ' ' + (c.querySelector('.value') || {}).textContent));
+  check('strings: the tree shows DupStrings.BIG\'s text, cut after 40 characters',
+    big.length === 1 && big[0] === 'java.lang.String ' + 'x'.repeat(40) + ' [... 99960 more chars]', JSON.stringify(big));
   check('strings: no request, no script error', problems.length === 0, problems.join('; '));
   await page.close();
 }
