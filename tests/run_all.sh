@@ -40,9 +40,10 @@ fuzz_replay() {
     echo "fuzz replay: $p passed, $f failed"
 }
 
-# Lane 1: the goldens (the longest suite), then with --all the spilled rerun.
+# Lane 1: the goldens (the longest suite) but the mutation cases, then with
+# --all the spilled rerun.
 lane1() {
-    suite 1-cli "CLI golden tests" sh tests/cli/run.sh "$build"
+    suite 1-cli "CLI golden tests" env CLI_SKIP=mutation sh tests/cli/run.sh "$build"
     if [ "$all" = --all ]; then
         suite 7-spill "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" \
             sh tests/spill/run.sh "$build"
@@ -51,6 +52,8 @@ lane1() {
 
 # Lane 2: the rest, then with --all the wide rerun.
 lane2() {
+    suite 1-mutation "damaged inputs: exit 0 or 3 with a position" \
+        env CLI_FILES=mutation sh tests/cli/run.sh "$build"
     suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"

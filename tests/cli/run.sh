@@ -4,6 +4,8 @@
 # expected files were worked out by hand from the fixtures' construction (see
 # the comments in fixtures/graphs/*.txt), not pasted from leakfind's output.
 # usage: tests/cli/run.sh BUILD_DIR [NAME]   (prints "N passed, M failed" last)
+#   CLI_FILES="cases v8_cases": only the cases of those files (tests/cli/*.sh);
+#   CLI_SKIP="mutation": all but those.
 #   NAME: only the case of that name (case_, rows_, help_), from the case
 #   files that mention it.
 set -u
@@ -94,7 +96,12 @@ J=fixtures/java/dumps
 # With NAME: the files that mention it, or, for a name a file makes (like
 # linked_list_full_listing_threads_$t), its longest prefix at a '_' that a
 # file mentions. Their checks that are not case_/rows_/help_ run too.
-files="cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases mutation scale_cases oom_cases"
+# CLI_FILES, CLI_SKIP: which case files (run_all.sh shares them between its
+# lanes; the reruns skip the mutation cases). oom_cases needs scale_cases.
+files=${CLI_FILES:-"cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases mutation scale_cases oom_cases"}
+for skip in ${CLI_SKIP:-}; do
+    files=$(for f in $files; do [ "$f" = "$skip" ] || echo "$f"; done)
+done
 if [ -n "$only" ]; then
     probe=$only
     while [ -n "$probe" ] && ! grep -q -- "$probe" tests/cli/*.sh; do
