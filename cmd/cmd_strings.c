@@ -17,9 +17,9 @@ static const char strings_usage[] =
     "length (characters; V8: bytes of UTF-8), owner (the class holding most\n"
     "copies, their dominators') and owner_copies, and the text's first 60\n"
     "characters. Java: java.lang.String, Latin-1 and UTF-16 alike; V8: string\n"
-    "nodes (V8 keeps the first 1,024 characters of a text; concatenated and\n"
-    "sliced strings are not read). Needs the dump itself: an .lfs keeps no\n"
-    "texts.\n";
+    "nodes (V8 keeps the first 1,024 characters of a text) and concatenated\n"
+    "strings, read as their parts joined (sliced strings are not read). Needs\n"
+    "the dump itself: an .lfs keeps no texts.\n";
 
 typedef struct strings_state {
     uint64_t top;

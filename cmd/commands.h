@@ -24,5 +24,6 @@ int cmd_report(int argc, char **argv);
 int cmd_suspects(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_strings(int argc, char **argv);
+int cmd_threads(int argc, char **argv);
 
 #endif
