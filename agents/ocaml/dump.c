@@ -25,17 +25,25 @@ static double now_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int walk_into(lfs_writer *w, uint64_t *blocks, uint64_t *memory)
+/* Walks the heap into w; NULL, or which step failed: the walk fails on
+ * memory, or on a block it cannot place in the heap's regions (which says
+ * the agent misread the runtime). */
+static const char *walk_into(lfs_writer *w, uint64_t *blocks, uint64_t *memory)
 {
     agent_walk *walk = agent_walk_new(w);
-    int rc = walk && agent_roots_collect(walk) == 0 && agent_walk_run(walk) == 0 ? 0 : -1;
+    const char *failed = !walk                              ? "out of memory for the walk"
+                         : agent_roots_collect(walk) != 0 ? "the roots could not be walked (out of memory, "
+                                                            "or a root's block outside the heap)"
+                         : agent_walk_run(walk) != 0      ? "the heap could not be walked (out of memory, "
+                                                            "or a block outside the heap's regions)"
+                                                          : NULL;
     if (walk) {
         *blocks = agent_walk_count(walk);
         *memory = agent_walk_memory(walk);
     }
     agent_walk_free(walk);
     agent_slots_reset();
-    return rc;
+    return failed;
 }
 
 int agent_dump(const char *path)
@@ -44,10 +52,11 @@ int agent_dump(const char *path)
     uint64_t blocks = 0, memory = 0;
     lfs_writer *w = lfs_writer_new(LFS_WRITER_NO_ANALYSIS);
     double walked = 0;
-    if (!w || walk_into(w, &blocks, &memory)) {
+    const char *failed = w ? walk_into(w, &blocks, &memory) : "out of memory for the writer";
+    if (failed) {
         if (w)
             lfs_writer_abandon(w);
-        fprintf(stderr, "leakfind: snapshot '%s' not written: out of memory\n", path);
+        fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, failed);
         return -1;
     }
     walked = now_seconds();
