@@ -3,11 +3,11 @@
 # the clone, for the OCaml 5 half of tests/ocaml (issue 36). Debian ships only 4.13; the npm
 # registry's `ocaml` package is the compiler's full source. Best effort:
 # without npm or on a failed build the OCaml 5 checks say skipped.
-# usage: sh tests/ocaml/setup5.sh [VERSION]   (5.3.0 or 5.1.4; a PREFIX
-# environment variable overrides the cache folder)
+# usage: sh tests/ocaml/setup5.sh [VERSION]   (npm's package: 5.3.0, or 5.1.4
+# which is OCaml 5.1.0; LEAKFIND_OCAML_PREFIX overrides the cache folder)
 set -u
 version=${1:-5.3.0}
-prefix=${PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
+prefix=${LEAKFIND_OCAML_PREFIX:-$HOME/.cache/leakfind/ocaml-$version}
 if [ -x "$prefix/bin/ocamlopt.opt" ] && grep -q '^stdlib=' "$prefix/findlib.conf" 2>/dev/null; then
     exit 0
 fi
