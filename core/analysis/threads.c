@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bigmem.h"
 #include "../base/vec.h"
 
 typedef struct local_entry {
@@ -224,12 +225,12 @@ int lf_threads_find(const lf_snapshot *s, lf_thread_set *out, lf_error *err)
             failed = ocaml_frame_root(&g, r);
     }
     if (failed) {
-        free(g.thread), free(g.entry);
+        lf_big_free(g.thread), lf_big_free(g.entry);
         return lf_fail_nomem(err, "listing threads");
     }
     count_locals(&g);
     int rc = build(&g, out, err);
-    free(g.thread), free(g.entry);
+    lf_big_free(g.thread), lf_big_free(g.entry); /* grown by lf_vec_reserve */
     if (rc)
         lf_threads_free(out);
     return rc;
@@ -237,7 +238,8 @@ int lf_threads_find(const lf_snapshot *s, lf_thread_set *out, lf_error *err)
 
 void lf_threads_free(lf_thread_set *set)
 {
-    free(set->thread), free(set->frame), free(set->local);
+    lf_big_free(set->thread); /* the gathered threads, lf_vec_reserve's */
+    free(set->frame), free(set->local);
     memset(set, 0, sizeof *set);
 }
 
