@@ -150,7 +150,8 @@ static int by_retained(const void *pa, const void *pb)
 static void count_locals(gather *g)
 {
     const lf_snapshot *s = g->s;
-    qsort(g->entry, g->entry_count, sizeof *g->entry, by_thread_node);
+    if (g->entry_count > 1) /* qsort takes no NULL, even for nothing */
+        qsort(g->entry, g->entry_count, sizeof *g->entry, by_thread_node);
     for (size_t i = 0; i < g->entry_count; i++) {
         local_entry *e = &g->entry[i];
         uint32_t owner = g->thread[e->thread].node;
@@ -170,10 +171,12 @@ static int build(gather *g, lf_thread_set *out, lf_error *err)
         return lf_fail_nomem(err, "listing threads");
     for (uint32_t i = 0; i < g->thread_count; i++)
         g->thread[i].first_frame = i; /* the old index, through the sort */
-    qsort(g->thread, g->thread_count, sizeof *g->thread, by_retained);
+    if (g->thread_count > 1)
+        qsort(g->thread, g->thread_count, sizeof *g->thread, by_retained);
     for (uint32_t i = 0; i < g->thread_count; i++)
         rank_of[g->thread[i].first_frame] = i;
-    qsort(g->entry, g->entry_count, sizeof *g->entry, by_listing);
+    if (g->entry_count > 1)
+        qsort(g->entry, g->entry_count, sizeof *g->entry, by_listing);
     out->frame = calloc(g->entry_count + 1, sizeof *out->frame);
     out->local = malloc((g->entry_count + 1) * sizeof *out->local);
     if (!out->frame || !out->local) {
