@@ -37,3 +37,9 @@ rows_ preview_dominators_v8 "300 500" \
 rows_ preview_json_none '"value":null' \
     '/"field":"value"/ && /"shallow":100016/ {if (match($0, /"value":null/)) print substr($0, RSTART, RLENGTH)}' \
     dominators $DS --format json
+# Control characters, a quote and a backslash (fixtures/v8/control_chars.heapsnapshot,
+# by hand: one string "a<TAB>b<NEWLINE>"c\"): the preview escapes them as
+# inspect does (\t, \n, \\), and TSV then escapes the backslashes.
+rows_ preview_escaped 'a\\tb\\n"c\\\\' \
+    '$7 == "(string)" {print $13}' \
+    dominators fixtures/v8/control_chars.heapsnapshot --flat --top 0 --min 0 --format tsv
