@@ -33,6 +33,16 @@ static int is_string(const lf_snapshot *s, uint32_t index, const char *text)
     return v.len == strlen(text) && memcmp(v.ptr, text, v.len) == 0;
 }
 
+/* Where "frame N: ..." starts in an OCaml stack root's name "WHO frame
+ * N: ...", or NULL. */
+static const char *frame_in_name(lf_str name)
+{
+    for (size_t i = 0; i + 7 <= name.len; i++)
+        if (memcmp(name.ptr + i, " frame ", 7) == 0)
+            return name.ptr + i + 1;
+    return NULL;
+}
+
 /* "frame N: ..." at text: N, or -1. */
 static long frame_number(const char *text, size_t len)
 {
@@ -92,14 +102,11 @@ static int ocaml_frame_root(gather *g, uint32_t root)
     const lf_snapshot *s = g->s;
     const lf_root *r = &s->root[root];
     lf_str name = lf_snapshot_string(s, r->name);
-    const char *at = NULL;
-    for (size_t i = 0; i + 7 <= name.len && !at; i++)
-        if (memcmp(name.ptr + i, " frame ", 7) == 0)
-            at = name.ptr + i;
-    long n = at ? frame_number(at + 1, name.len - (size_t)(at + 1 - name.ptr)) : -1;
+    const char *at = frame_in_name(name);
+    long n = at ? frame_number(at, name.len - (size_t)(at - name.ptr)) : -1;
     if (n < 0)
         return 0; /* a fiber's handler, no frame */
-    uint32_t who = (uint32_t)(at - name.ptr), t = 0;
+    uint32_t who = (uint32_t)(at - 1 - name.ptr), t = 0;
     for (; t < g->thread_count; t++) {
         lf_str other = lf_snapshot_string(s, g->thread[t].name);
         if (g->thread[t].name_len == who && memcmp(other.ptr, name.ptr, who) == 0)
@@ -120,13 +127,12 @@ static int by_thread_node(const void *pa, const void *pb)
     return (a->number > b->number) - (a->number < b->number);
 }
 
-static uint32_t *rank_of; /* for by_listing: old thread index -> rank */
-
+/* entries whose thread is already its rank */
 static int by_listing(const void *pa, const void *pb)
 {
     const local_entry *a = pa, *b = pb;
     if (a->thread != b->thread)
-        return rank_of[a->thread] < rank_of[b->thread] ? -1 : 1;
+        return a->thread < b->thread ? -1 : 1;
     if (a->number != b->number)
         return a->number < b->number ? -1 : 1;
     if (a->retained != b->retained)
@@ -166,7 +172,7 @@ static void count_locals(gather *g)
 /* The threads largest first, the entries in listing order, then frames. */
 static int build(gather *g, lf_thread_set *out, lf_error *err)
 {
-    rank_of = malloc((g->thread_count + 1) * sizeof *rank_of);
+    uint32_t *rank_of = malloc((g->thread_count + 1) * sizeof *rank_of);
     if (!rank_of)
         return lf_fail_nomem(err, "listing threads");
     for (uint32_t i = 0; i < g->thread_count; i++)
@@ -175,21 +181,21 @@ static int build(gather *g, lf_thread_set *out, lf_error *err)
         qsort(g->thread, g->thread_count, sizeof *g->thread, by_retained);
     for (uint32_t i = 0; i < g->thread_count; i++)
         rank_of[g->thread[i].first_frame] = i;
+    for (size_t i = 0; i < g->entry_count; i++)
+        g->entry[i].thread = rank_of[g->entry[i].thread];
+    free(rank_of);
     if (g->entry_count > 1)
         qsort(g->entry, g->entry_count, sizeof *g->entry, by_listing);
     out->frame = calloc(g->entry_count + 1, sizeof *out->frame);
     out->local = malloc((g->entry_count + 1) * sizeof *out->local);
-    if (!out->frame || !out->local) {
-        free(rank_of);
-        rank_of = NULL;
+    if (!out->frame || !out->local)
         return lf_fail_nomem(err, "listing threads");
-    }
     for (uint32_t i = 0; i < g->thread_count; i++)
         g->thread[i].first_frame = 0, g->thread[i].frame_count = 0;
     size_t kept = 0;
     for (size_t i = 0; i < g->entry_count; i++) {
         const local_entry *e = &g->entry[i];
-        lf_thread *t = &g->thread[rank_of[e->thread]];
+        lf_thread *t = &g->thread[e->thread];
         int new_frame = i == 0 || e->thread != e[-1].thread || e->number != e[-1].number;
         if (!new_frame && e->node == e[-1].node)
             continue; /* two slots of one frame hold it */
@@ -209,8 +215,6 @@ static int build(gather *g, lf_thread_set *out, lf_error *err)
     out->thread = g->thread;
     out->count = (uint32_t)g->thread_count;
     g->thread = NULL;
-    free(rank_of);
-    rank_of = NULL;
     return 0;
 }
 
@@ -253,10 +257,7 @@ size_t lf_thread_frame_label(const lf_snapshot *s, const lf_stack_frame *f, char
     lf_str text;
     if (f->from_root) {
         lf_str name = lf_snapshot_string(s, s->root[f->from].name);
-        const char *at = NULL;
-        for (size_t i = 0; i + 7 <= name.len && !at; i++)
-            if (memcmp(name.ptr + i, " frame ", 7) == 0)
-                at = name.ptr + i + 1;
+        const char *at = frame_in_name(name);
         text = at ? (lf_str){at, name.len - (size_t)(at - name.ptr)} : name;
     } else {
         size_t len = lf_snapshot_edge_label(s, f->from, buf, size);
