@@ -25,5 +25,6 @@ int cmd_suspects(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_strings(int argc, char **argv);
 int cmd_threads(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 #endif

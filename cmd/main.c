@@ -26,6 +26,7 @@ static const command commands[] = {
     {"roots", cmd_roots, "retained memory per GC root and root kind"},
     {"strings", cmd_strings, "strings with the same text, and the largest"},
     {"threads", cmd_threads, "threads, frame by frame: what their locals keep"},
+    {"query", cmd_query, "select and aggregate objects: counts, sums, groups"},
     {"diff", cmd_diff, "what grew between two snapshots"},
     {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
     {"report", cmd_report, "one self-contained HTML page: tree, classes, growth"},

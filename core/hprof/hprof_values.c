@@ -115,6 +115,39 @@ void lf_jfields_start(lf_jfield_walk *w, const hprof_lazy *l, const lf_jobject *
     w->value_end = o->data_at + o->data_len;
 }
 
+void lf_jfields_layout(lf_jfield_walk *w, const hprof_lazy *l, uint32_t klass)
+{
+    memset(w, 0, sizeof *w);
+    w->l = l;
+    w->klass = klass < l->class_count ? klass : UINT32_MAX;
+    if (w->klass == UINT32_MAX)
+        return;
+    w->layout = 1;
+    w->desc_at = l->classes[klass].fields_at;
+    w->left = UINT32_MAX;
+    w->value_end = UINT64_MAX;
+}
+
+uint32_t lf_jclass_super(const hprof_lazy *l, uint32_t klass)
+{
+    if (klass >= l->class_count)
+        return UINT32_MAX;
+    uint32_t up = l->classes[klass].super_index;
+    return up < l->class_count ? up : UINT32_MAX;
+}
+
+int lf_jfield_value(const hprof_lazy *l, const lf_jobject *o, uint64_t at, uint8_t type, lf_jvalue *v,
+                    lf_error *err)
+{
+    unsigned size = hprof_type_size(type, l->id_size);
+    if (size == 0 || at > o->data_len || size > o->data_len - at)
+        return lf_fail_at(err, o->record_at, "truncated record", "INSTANCE DUMP field bytes end before "
+                          "its class's fields: need %u bytes at %llu, %llu in all", size,
+                          (unsigned long long)at, (unsigned long long)o->data_len);
+    *v = (lf_jvalue){type == HPROF_ARRAY_OBJECT ? HPROF_OBJECT : type, read_be(l, o->data_at + at, size)};
+    return 0;
+}
+
 /* Moves to the next class of the chain with fields; 0 at the end. */
 static int next_class(lf_jfield_walk *w, lf_error *err)
 {
@@ -156,6 +189,12 @@ int lf_jfields_next(lf_jfield_walk *w, lf_jfield *f, lf_error *err)
     w->desc_at += id + 1;
     w->left--;
     uint64_t at = w->statics ? w->desc_at : w->value_at;
+    if (w->layout) {
+        f->at = at;
+        f->value = (lf_jvalue){type == HPROF_ARRAY_OBJECT ? HPROF_OBJECT : type, 0};
+        w->value_at += size;
+        return 1;
+    }
     if (w->statics) {
         if (need(l, at, size, "static field value", err))
             return -1;
@@ -242,6 +281,55 @@ int lf_hprof_names(const hprof_lazy *l, const uint64_t *sid, size_t n, lf_str *n
     }
     free(want);
     return rc;
+}
+
+static int by_found_sid(const void *a, const void *b)
+{
+    uint64_t x = ((const lf_hprof_sid *)a)->sid, y = ((const lf_hprof_sid *)b)->sid;
+    return x < y ? -1 : x > y;
+}
+
+int lf_hprof_find_strings(const hprof_lazy *l, const lf_str *names, size_t n, lf_hprof_sid **out, size_t *count,
+                          lf_error *err)
+{
+    lf_hprof_sid *found_sid = NULL;
+    size_t cap = 0, got = 0;
+    uint64_t at = 0;
+    int rc = first_record(l, &at, err);
+    *out = NULL;
+    *count = 0;
+    while (rc == 0 && at + 9 <= l->size) {
+        uint8_t tag = l->data[at];
+        uint64_t len = read_be(l, at + 5, 4), body = at + 9;
+        if (tag == HPROF_STRING && len >= l->id_size && len <= l->size - body) {
+            const uint8_t *text = l->data + body + l->id_size;
+            uint64_t text_len = len - l->id_size;
+            for (size_t k = 0; k < n; k++) {
+                if (names[k].len != text_len || memcmp(names[k].ptr, text, text_len) != 0)
+                    continue;
+                if (got == cap) {
+                    size_t grown = cap ? 2 * cap : 16;
+                    lf_hprof_sid *p = realloc(found_sid, grown * sizeof *p);
+                    if (!p) {
+                        free(found_sid);
+                        return lf_fail_nomem(err, "finding field names");
+                    }
+                    found_sid = p, cap = grown;
+                }
+                found_sid[got++] = (lf_hprof_sid){read_be(l, body, l->id_size), (uint32_t)k};
+            }
+        }
+        at = body + len;
+    }
+    if (rc) {
+        free(found_sid);
+        return rc;
+    }
+    if (got)
+        qsort(found_sid, got, sizeof *found_sid, by_found_sid);
+    *out = found_sid;
+    *count = got;
+    return 0;
 }
 
 /* --- text ----------------------------------------------------------------- */

@@ -51,6 +51,7 @@ typedef struct lf_jfield {
 typedef struct lf_jfield_walk {
     const struct hprof_lazy *l;
     int statics;
+    int layout;              /* offsets only, no values (lf_jfields_layout) */
     uint32_t klass, hops;
     uint32_t left;           /* fields of klass still to read */
     uint64_t desc_at;        /* next field descriptor */
@@ -68,6 +69,16 @@ int lf_jobject_read(const struct hprof_lazy *l, uint32_t node, lf_jobject *o, lf
 void lf_jfields_start(lf_jfield_walk *w, const struct hprof_lazy *l, const lf_jobject *o, int statics);
 /* The next field: 1, 0 at the end, -1 with err set on a damaged record. */
 int lf_jfields_next(lf_jfield_walk *w, lf_jfield *f, lf_error *err);
+/* The superclass of class klass (class space), UINT32_MAX for none. */
+uint32_t lf_jclass_super(const struct hprof_lazy *l, uint32_t klass);
+/* Starts a walk of the instance field layout of class klass (its fields,
+ * then each superclass's) without an instance: each field's `at` is its
+ * offset in an instance's field bytes and its value is not read. */
+void lf_jfields_layout(lf_jfield_walk *w, const struct hprof_lazy *l, uint32_t klass);
+/* The value of type `type` at offset `at` of instance o's field bytes (as
+ * a layout walk gives them): 0, or -1 with err when o's record is shorter. */
+int lf_jfield_value(const struct hprof_lazy *l, const lf_jobject *o, uint64_t at, uint8_t type, lf_jvalue *v,
+                    lf_error *err);
 /* Element i (< o->length) of an array. */
 lf_jvalue lf_jelement(const struct hprof_lazy *l, const lf_jobject *o, uint64_t i);
 
@@ -75,6 +86,17 @@ lf_jvalue lf_jelement(const struct hprof_lazy *l, const lf_jobject *o, uint64_t 
  * dump has no such string), in one walk over the dump's top-level records.
  * Returns 0 or -1 with err set (memory, a damaged record header). */
 int lf_hprof_names(const struct hprof_lazy *l, const uint64_t *sid, size_t n, lf_str *name, lf_error *err);
+
+/* An HPROF string id and which of the asked-for texts it holds. */
+typedef struct lf_hprof_sid {
+    uint64_t sid;
+    uint32_t name;           /* index into the caller's names */
+} lf_hprof_sid;
+/* Every HPROF string whose text is one of names[0..n): into *out (the
+ * caller frees it), sorted by sid, *count of them, in one walk over the
+ * dump's top-level records. Returns 0 or -1 with err set. */
+int lf_hprof_find_strings(const struct hprof_lazy *l, const lf_str *names, size_t n, lf_hprof_sid **out,
+                          size_t *count, lf_error *err);
 
 /* Text, as UTF-8, of a char[] or byte[] array or a java.lang.String (its
  * value array and, JDK 9+, its coder: 0 LATIN1, 1 UTF16 in the dumping
