@@ -461,7 +461,7 @@ static int32_t parse_call(parser *p)
         p->q->node[arg].at = (uint32_t)p->t.i;
         p->q->node[arg].len = (uint32_t)p->t.d;
         next(p);
-    } else if (fns[k].op == QA_COUNT && (p->t.kind == T_STAR || p->t.kind == T_RP)) {
+    } else if (fns[k].op == QA_COUNT && (p->t.kind == T_STAR || p->t.kind == T_RP || is_keyword(p))) {
         if (p->t.kind == T_STAR)
             next(p);
     } else {
@@ -494,14 +494,11 @@ static int32_t parse_primary(parser *p)
             p->q->node[n].at = (uint32_t)t.i, p->q->node[n].len = (uint32_t)t.d;
         next(p);
         return n;
-    case T_LP:
-        if (++p->depth > MAX_DEPTH)
-            return fail(p, t.pos, "parentheses nested more than %d deep", MAX_DEPTH);
+    case T_LP: /* parse_expr counts the depth */
         next(p);
         n = parse_expr(p);
         if (n >= 0 && p->t.kind != T_RP)
             return expected(p, "')'");
-        p->depth--;
         next(p);
         return n;
     case T_ATTR:
@@ -521,11 +518,15 @@ static int32_t parse_primary(parser *p)
             p->t = save;
             if (call)
                 return parse_call(p);
+            return parse_path(p);
         }
-        return parse_path(p);
+        if (t.quoted)
+            return parse_path(p);
+        break;
     default:
-        return expected(p, "a value: a field, an @attribute, a number, a string, null or '('");
+        break;
     }
+    return expected(p, "a value: a field, an @attribute, a number, a string, null or '('");
 }
 
 static int32_t parse_comparison(parser *p)
@@ -658,6 +659,9 @@ static int parse_items(parser *p)
         if (e < 0)
             return -1;
         uint32_t end = p->prev_end;
+        if (end - pos > 2 && p->text[pos] == '`' && p->text[end - 1] == '`' && p->q->node[e].kind == QN_PATH &&
+            p->q->node[e].len == 1) /* `order` is the field order */
+            pos++, end--;
         if (accept_word(p, "as")) {
             if (p->t.kind != T_IDENT || is_keyword(p))
                 return expected(p, "a column name after 'as'");
@@ -701,6 +705,7 @@ static int parse_group_by(parser *p)
 static int parse_clauses(parser *p)
 {
     lf_query *q = p->q;
+    uint32_t start = p->t.pos;
     if (accept_word(p, "select") && parse_items(p))
         return -1;
     if (accept_word(p, "from") && parse_from(p))
@@ -723,7 +728,7 @@ static int parse_clauses(parser *p)
         next(p);
     }
     if (p->t.kind != T_END)
-        return expected(p, q->node_count ? "the next clause (where, group by, order by, limit) or the end"
+        return expected(p, p->t.pos > start ? "the next clause (where, group by, order by, limit) or the end"
                                          : "a query: select, from or where");
     return 0;
 }
@@ -919,7 +924,7 @@ int lf_query_parse(const char *text, size_t len, lf_query **out, lf_error *err)
     parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
     next(&p);
     if (p.t.kind == T_END && !p.failed)
-        fail(&p, 0, "an empty query: try 'select count() from CLASS' (see leakfind query -h)");
+        fail(&p, p.t.pos, "an empty query: try 'select count() from CLASS' (see leakfind query -h)");
     if (!p.failed)
         parse_clauses(&p);
     if (!p.failed && q->node_count > MAX_NODES)
