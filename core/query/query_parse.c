@@ -247,6 +247,10 @@ static void next(parser *p)
         t.kind = t.end > i + 1 ? T_ATTR : T_BAD;
     } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < p->len && isdigit((unsigned char)s[i + 1]))) {
         lex_number(p, &t, i);
+    } else if (c == '-' && i + 1 < p->len && (isdigit((unsigned char)s[i + 1]) || s[i + 1] == '.')) {
+        lex_number(p, &t, i + 1);
+        t.pos = i;
+        t.i = -t.i, t.d = -t.d;
     } else if (c == '"' || c == '\'') {
         lex_string(p, &t, i);
     } else if (c == '(' || c == ')' || c == ',' || c == '.' || c == '*') {
