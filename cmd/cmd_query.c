@@ -162,7 +162,7 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         return query_error(text, &err);
     if (lf_query_uses_fields(q) && s->source_format == LF_FORMAT_HPROF && !lf_hprof_lazy(s))
         cli_message("note", "'%s' keeps references, not the dump's values: fields that hold a number are null "
-                    "(query the .hprof itself)", path);
+                    "and strings show as their ids (query the .hprof itself)", path);
     size_t n = lf_query_column_count(q);
     out_column cols[64];
     for (size_t i = 0; i < n && i < 64; i++) {

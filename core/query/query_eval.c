@@ -162,7 +162,7 @@ static int rank(uint8_t type)
 static int cmp_text(const lf_qvalue *a, const lf_qvalue *b)
 {
     size_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(a->str, b->str, n);
+    int c = n ? memcmp(a->str, b->str, n) : 0;
     if (c)
         return c < 0 ? -1 : 1;
     if (a->len != b->len)

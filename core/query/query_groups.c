@@ -39,6 +39,8 @@ typedef struct q_groups {
 
 static int put(q_groups *g, const void *p, size_t n)
 {
+    if (n == 0)
+        return 0;
     if (lf_vec_reserve((void **)&g->key, &g->key_cap, g->key_len + n, 1))
         return -1;
     memcpy(g->key + g->key_len, p, n);
@@ -120,7 +122,8 @@ static size_t find_group(q_groups *g, size_t items)
     size_t at = h & (g->slots - 1);
     for (; g->slot[at]; at = (at + 1) & (g->slots - 1)) {
         const q_group *x = &g->group[g->slot[at] - 1];
-        if (x->hash == h && x->key_len == g->key_len && memcmp(g->keys + x->key_at, g->key, g->key_len) == 0)
+        if (x->hash == h && x->key_len == g->key_len &&
+            (g->key_len == 0 || memcmp(g->keys + x->key_at, g->key, g->key_len) == 0)) /* no key: no group by */
             return g->slot[at] - 1;
     }
     if (g->count >= UINT32_MAX - 1 ||
@@ -128,7 +131,8 @@ static size_t find_group(q_groups *g, size_t items)
         lf_vec_reserve((void **)&g->acc, &g->acc_cap, (g->count + 1) * items, sizeof *g->acc) ||
         lf_vec_reserve((void **)&g->keys, &g->keys_cap, g->keys_len + g->key_len + 1, 1))
         return SIZE_MAX;
-    memcpy(g->keys + g->keys_len, g->key, g->key_len);
+    if (g->key_len)
+        memcpy(g->keys + g->keys_len, g->key, g->key_len);
     g->group[g->count] = (q_group){h, g->keys_len, (uint32_t)g->key_len};
     g->keys_len += g->key_len;
     memset(g->acc + g->count * items, 0, items * sizeof *g->acc);

@@ -924,6 +924,12 @@ int lf_query_parse(const char *text, size_t len, lf_query **out, lf_error *err)
     q->text[len] = 0;
     q->text_len = len;
     q->where = q->order = q->order_item = -1;
+    /* literals are never NULL, so that an empty one is a place in them */
+    if (lf_vec_reserve((void **)&q->lit, &q->lit_cap, 16, 1)) {
+        free(q->text);
+        free(q);
+        return lf_fail_nomem(err, "parsing the query");
+    }
     q->limit = UINT64_MAX;
     parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
     next(&p);

@@ -21,7 +21,8 @@ int q_keep_text(q_run *r, lf_qvalue *v, size_t max, size_t *at)
         n--;
     if (lf_vec_reserve((void **)&r->store, &r->store_cap, r->store_len + n + 1, 1))
         return lf_fail_nomem(r->err, "running the query");
-    memcpy(r->store + r->store_len, v->str, n);
+    if (n)
+        memcpy(r->store + r->store_len, v->str, n);
     *at = r->store_len;
     r->store_len += n;
     v->len = n;

@@ -97,3 +97,12 @@ case_ query_text 0 query $S "select @text, @length, count() from java.lang.Strin
 # literal "admin": String 24 B and its byte[5], 24 B)
 rows_ query_star "java.lang.String 24 48 admin" 'NR > 1 {print $2, $3, $4, $5}' \
     query $S "select * from java.lang.String where @text = 'admin'"
+# the JDK's IntegerCache holds the Integers -128..127: 128 negative ones,
+# each a boxed number compared as its value
+case_ query_boxed_negative 0 query $S "select count() from java.lang.Integer where value >= -128 and value < 0"
+# an .lfs keeps references only: groups by reference still work (the three
+# tenant strings, as ids), counted numbers are null, said on stderr
+"$LF" convert $S -o "$tmp/sessions.lfs" 2>/dev/null
+rows_ query_lfs_references "495 0
+297 0
+198 0" 'NR > 1 {print $2, $3}' query "$tmp/sessions.lfs" "select tenant, count(), count(hits) from Session group by tenant"
