@@ -1,0 +1,55 @@
+/* query_parser.h - the parser's state and its lexer (query_lex.c), shared
+ * by the parser (query_parse.c) and the checks of a parsed query
+ * (query_check.c); internal to core/query. */
+#ifndef LF_QUERY_PARSER_H
+#define LF_QUERY_PARSER_H
+
+#include "query_ast.h"
+
+enum { MAX_DEPTH = 64 };
+
+typedef enum tok_kind {
+    T_END, T_IDENT, T_ATTR, T_INT, T_REAL, T_STR, T_LP, T_RP, T_COMMA, T_DOT, T_STAR, T_OP, T_BAD
+} tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    uint32_t pos, end;      /* text[pos .. end) */
+    int64_t i;
+    double d;
+    uint8_t op;             /* T_OP: q_cmp */
+    int quoted;             /* T_IDENT written `so` (never a keyword) */
+} token;
+
+typedef struct parser {
+    lf_query *q;
+    const char *text;
+    uint32_t len;
+    token t;                /* the current token */
+    uint32_t prev_end;      /* where the token before it ends */
+    int depth;
+    lf_error *err;
+    int failed;
+} parser;
+
+/* The first failure wins: later ones are its echoes. Return -1. */
+int lx_fail(parser *p, uint32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int lx_nomem(parser *p);
+/* Moves to the next token. */
+void lx_next(parser *p);
+/* Whether the current token is the keyword word (any case). */
+int lx_is_word(const parser *p, const char *word);
+int lx_is_keyword(const parser *p);
+/* "expected WHAT, found ..." at the current token. */
+int lx_expected(parser *p, const char *what);
+int lx_accept_word(parser *p, const char *word);
+int lx_expect_word(parser *p, const char *word);
+
+/* Checks of a parsed query (query_check.c): aggregates only where they
+ * belong; then, once the default columns are in, every column of an
+ * aggregate query grouped or aggregated and order by naming a column. */
+int q_check_aggregates(parser *p);
+int q_check_columns(parser *p);
+void q_set_flavors(lf_query *q);
+
+#endif
