@@ -100,6 +100,19 @@ static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
     return lo;
 }
 
+void lf_snapshot_node_edge_infos(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label)
+{
+    uint64_t first = lf_snapshot_edges_begin(s, node), end = lf_snapshot_edges_end(s, node);
+    if (s->edge_kind && s->edge_label) {
+        memcpy(kind, s->edge_kind + first, end - first);
+        memcpy(label, s->edge_label + first, (end - first) * sizeof *label);
+    } else if (s->lazy->edge_range) {
+        s->lazy->edge_range(s->lazy->ctx, first, end, kind, label);
+    } else {
+        s->lazy->node_edges(s->lazy->ctx, s, node, end, kind, label);
+    }
+}
+
 int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label)
 {
     if (s->edge_kind && s->edge_label) {

@@ -243,6 +243,11 @@ uint64_t lf_snapshot_object_id(const lf_snapshot *s, uint32_t node);
 /* An edge's kind (lf_edge_kind) and raw label (string or element index).
  * Returns 0, or -1 when there was no memory to decode it (kind NONE). */
 int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, uint32_t *label);
+/* Kinds and labels of all of node's edges into kind[0..] and label[0..]
+ * (room for lf_snapshot_edges_end - lf_snapshot_edges_begin): one decoding
+ * for the lot where single lf_snapshot_edge_info calls would each start
+ * over. */
+void lf_snapshot_node_edge_infos(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label);
 /* The source's types of edges [first, end) into type[0..]; 0 when the
  * snapshot has none (only V8 snapshots and files converted from them do). */
 int lf_snapshot_edge_types(const lf_snapshot *s, uint64_t first, uint64_t end, uint8_t *type);

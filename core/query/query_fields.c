@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../analysis/dup_strings.h"
+#include "../base/bigmem.h"
 #include "../hprof/hprof_format.h"
 #include "../hprof/hprof_values.h"
 #include "../v8/v8_values.h"
@@ -194,23 +195,41 @@ static int jvm_field(q_eval *e, q_fields *f, uint32_t obj, size_t k, lf_qvalue *
     return 0;
 }
 
-/* The reference of obj labelled with name (any format). */
+/* The reference of obj labelled with name (any format): the object's
+ * labels decoded at once (a V8 label alone is decoded from the last
+ * checkpoint on: per edge, that was most of a query's time). */
 static void labelled(q_eval *e, uint32_t obj, const char *name, size_t len, int internal, lf_qvalue *out)
 {
+    enum { ON_STACK = 256 };
     const lf_snapshot *s = e->s;
-    for (uint64_t edge = lf_snapshot_edges_begin(s, obj), end = lf_snapshot_edges_end(s, obj); edge < end; edge++) {
-        uint8_t kind;
-        uint32_t label;
-        if (lf_snapshot_edge_info(s, edge, &kind, &label) ||
-            !(kind == LF_EDGE_KIND_FIELD || (internal && kind == LF_EDGE_KIND_INTERNAL)))
-            continue;
-        lf_str l = lf_snapshot_string(s, label);
-        uint32_t target = lf_edge_node(s->edge_target[edge]);
-        if (l.len == len && memcmp(l.ptr, name, len) == 0 && target < s->object_count) {
-            out->type = LF_QV_OBJ;
-            out->node = target;
-            return;
+    uint64_t first = lf_snapshot_edges_begin(s, obj), count = lf_snapshot_edges_end(s, obj) - first;
+    uint8_t kind_here[ON_STACK], *kind = kind_here;
+    uint32_t label_here[ON_STACK], *label = label_here;
+    if (count > ON_STACK) {
+        kind = lf_big_malloc(count);
+        label = lf_big_malloc(count * sizeof *label);
+    }
+    if (kind && label) {
+        if (count)
+            lf_snapshot_node_edge_infos(s, obj, kind, label);
+        for (uint64_t i = 0; i < count; i++) {
+            if (!(kind[i] == LF_EDGE_KIND_FIELD || (internal && kind[i] == LF_EDGE_KIND_INTERNAL)))
+                continue;
+            lf_str l = lf_snapshot_string(s, label[i]);
+            uint32_t target = lf_edge_node(s->edge_target[first + i]);
+            if (l.len == len && memcmp(l.ptr, name, len) == 0 && target < s->object_count) {
+                out->type = LF_QV_OBJ;
+                out->node = target;
+                break;
+            }
         }
+    } else {
+        e->failed = 1;
+        lf_fail_nomem(e->err, "reading a field");
+    }
+    if (count > ON_STACK) {
+        lf_big_free(kind);
+        lf_big_free(label);
     }
 }
 

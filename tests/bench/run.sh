@@ -91,8 +91,21 @@ if [ ! -f "$h" ] && command -v javac >/dev/null; then
     javac -d bench-data/java tests/bench/java/BigHeap.java
     java -Xmx8g -XX:+UseParallelGC -cp bench-data/java BigHeap "$objects" "$h" >&2
 fi
+# query (issue 37) over every object of the largest dump, beside classes:
+# a histogram by @class (no field read), two fields of every BigHeap$Tree
+# read from their records, and the 20 largest byte[] no static field reaches.
+query_bench() {
+    for q in "select @class, count(), sum(@shallow), sum(@retained) from * group by @class" \
+             "select count(), sum(@retained) from BigHeap\$Tree where key > 0 and payload is not null" \
+             "from byte[] where not reachable('static field') order by @retained desc limit 20"; do
+        /usr/bin/env time -f "leakfind query \"$q\": %e s, peak RSS %M KiB" "$build/leakfind" query "$1" "$q" >/dev/null
+    done
+    /usr/bin/env time -f "leakfind classes --top 0: %e s, peak RSS %M KiB" "$build/leakfind" classes --top 0 "$1" >/dev/null
+}
 if [ -f "$h" ]; then
     real_dump "HPROF written by the JVM" "$h"
+    echo "## query on $h"
+    query_bench "$h"
     if [ -d /usr/share/visualvm ] && [ -n "${BENCH_VISUALVM:-}" ]; then
         echo "## VisualVM's heap library on $h"
         sh tests/bench/visualvm/run.sh "$h"
