@@ -7,7 +7,7 @@
 #   core/hprof core/v8 core/textgraph core/lfs core/gcdump   one format each, side by side
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
-#   core/writer                      the public writer: builds, analyses, writes
+#   core/writer core/query           the public writer: builds, analyses, writes; the query language
 #   cmd/cli agents/ocaml             the plumbing, what several commands share; the agent
 #   cmd/NAME agents/ocaml/ocamlN     what one command alone uses (cmd/report, ...); one OCaml runtime family's agent
 #   cmd                              the commands (cmd_NAME.c) and main.c
@@ -23,7 +23,7 @@ layer_of() {
     core/hprof | core/v8 | core/textgraph | core/lfs | core/gcdump) echo 3 ;;
     core/input) echo 4 ;;
     core/analysis) echo 5 ;;
-    core/writer) echo 6 ;;
+    core/writer | core/query) echo 6 ;;
     cmd/cli | agents/ocaml) echo 7 ;;
     cmd/* | agents/ocaml/ocaml4 | agents/ocaml/ocaml5) echo 8 ;;
     cmd) echo 9 ;;
