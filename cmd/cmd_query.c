@@ -24,8 +24,9 @@ static const char query_usage[] =
     "row per group. CLASSES: class names as --class takes them (Session,\n"
     "java.util.*, byte[]), 'instanceof NAME' for subclasses too, '*' or none\n"
     "for every object. A VALUE is a field (state, owner.name: JVM fields,\n"
-    "V8 properties), an @attribute (@id @class @shallow @retained @length\n"
-    "@text @root @owner), a number (64K, 1MiB), a 'string', null, true,\n"
+    "V8 properties), an element ([0], payload[3]; OCaml fields are [N]),\n"
+    "an @attribute (@id @class @shallow @retained @length @text @root\n"
+    "@owner), a number (-3, 0x7f3a, 64K, 1MiB), a 'string', null, true,\n"
     "false. A String field compares as its text, an enum as its name, a\n"
     "boxed number as the number. CONDITION: comparisons (= != < <= > >=,\n"
     "like 'glob*', is [not] null) joined by and, or, not, parentheses, and\n"
@@ -177,8 +178,8 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         cli_message("note", "'%s' keeps references, not the dump's values: fields that hold a number are null "
                     "and strings show as their ids (query the .hprof itself)", path);
     if (lf_query_uses_fields(q) && !names_fields(s))
-        cli_message("note", "'%s' names no fields (an OCaml snapshot numbers them): every field reads as null; "
-                    "@attributes, reachable() and owned_by() work", path);
+        cli_message("note", "'%s' names no fields (an OCaml snapshot numbers them: [0], [1], ...): every field "
+                    "by name reads as null", path);
     size_t n = lf_query_column_count(q);
     out_column cols[64];
     for (size_t i = 0; i < n && i < 64; i++) {

@@ -20,12 +20,13 @@ typedef enum q_cmp { QC_EQ, QC_NE, QC_LT, QC_LE, QC_GT, QC_GE, QC_LIKE } q_cmp;
 typedef enum q_agg { QA_COUNT, QA_SUM, QA_MIN, QA_MAX, QA_AVG } q_agg;
 typedef enum q_fn { QF_REACHABLE, QF_OWNED_BY, QF_ROOTED } q_fn;
 typedef enum q_attr {
-    QT_FIELD, QT_ID, QT_CLASS, QT_SHALLOW, QT_RETAINED, QT_LENGTH, QT_TEXT, QT_ROOT, QT_OWNER
+    QT_FIELD, QT_ID, QT_CLASS, QT_SHALLOW, QT_RETAINED, QT_LENGTH, QT_TEXT, QT_ROOT, QT_OWNER,
+    QT_ELEMENT      /* [field]: element field of an array, OCaml field field */
 } q_attr;
 
 typedef struct q_seg {
     uint8_t attr;        /* q_attr; QT_FIELD: a field named field */
-    uint32_t field;      /* index into lf_query.field */
+    uint32_t field;      /* index into lf_query.field; QT_ELEMENT: the index */
     uint32_t pos;
 } q_seg;
 
@@ -121,6 +122,8 @@ int q_fields_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
 void q_fields_free(lf_query *q);
 /* The value of field f of obj; LF_QV_NULL when obj has none. -1 on a damaged record. */
 int q_field(q_eval *e, uint32_t obj, uint32_t f, lf_qvalue *out);
+/* Element i of obj (a JVM array's, or the reference labelled [i]). */
+int q_element(q_eval *e, uint32_t obj, uint32_t i, lf_qvalue *out);
 /* The plain value of an object that stands for one (see q_scalar); 0 when none. */
 int q_object_scalar(q_eval *e, uint32_t obj, lf_qvalue *out);
 

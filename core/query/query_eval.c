@@ -132,10 +132,14 @@ static lf_qvalue eval_path(q_eval *e, const q_node *x, uint32_t obj)
         if (v.type != LF_QV_OBJ && v.type != LF_QV_ID)
             return null_value;
         uint32_t at = v.node;
-        if (seg->attr != QT_FIELD)
+        if (seg->attr == QT_ELEMENT) {
+            if (q_element(e, at, seg->field, &v))
+                return null_value;
+        } else if (seg->attr != QT_FIELD) {
             v = attribute(e, seg->attr, at);
-        else if (q_field(e, at, seg->field, &v))
+        } else if (q_field(e, at, seg->field, &v)) {
             return null_value;
+        }
     }
     return v;
 }

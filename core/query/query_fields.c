@@ -6,6 +6,7 @@
  * strings); primitives as well as references, and a class object's static
  * fields. Any other snapshot (V8, OCaml, an .lfs, a cache): the object's
  * reference labelled with the name (V8 properties, JVM reference fields). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,7 +199,17 @@ static int jvm_field(q_eval *e, q_fields *f, uint32_t obj, size_t k, lf_qvalue *
 /* The reference of obj labelled with name (any format): the object's
  * labels decoded at once (a V8 label alone is decoded from the last
  * checkpoint on: per edge, that was most of a query's time). */
-static void labelled(q_eval *e, uint32_t obj, const char *name, size_t len, int internal, lf_qvalue *out)
+enum { LABEL_FIELD, LABEL_INTERNAL, LABEL_ELEMENT };
+
+/* Whether an edge of kind is one a label of mode can name. */
+static int label_kind(uint8_t kind, int mode)
+{
+    if (mode == LABEL_ELEMENT)
+        return kind == LF_EDGE_KIND_ELEMENT;
+    return kind == LF_EDGE_KIND_FIELD || (mode == LABEL_INTERNAL && kind == LF_EDGE_KIND_INTERNAL);
+}
+
+static void labelled(q_eval *e, uint32_t obj, const char *name, size_t len, int mode, lf_qvalue *out)
 {
     enum { ON_STACK = 256 };
     const lf_snapshot *s = e->s;
@@ -213,9 +224,12 @@ static void labelled(q_eval *e, uint32_t obj, const char *name, size_t len, int 
         if (count)
             lf_snapshot_node_edge_infos(s, obj, kind, label);
         for (uint64_t i = 0; i < count; i++) {
-            if (!(kind[i] == LF_EDGE_KIND_FIELD || (internal && kind[i] == LF_EDGE_KIND_INTERNAL)))
+            if (!label_kind(kind[i], mode))
                 continue;
-            lf_str l = lf_snapshot_string(s, label[i]);
+            char text[16];
+            lf_str l = kind[i] == LF_EDGE_KIND_ELEMENT
+                           ? (lf_str){text, (size_t)lf_snapshot_label_text(s, kind[i], label[i], text, sizeof text)}
+                           : lf_snapshot_string(s, label[i]);
             uint32_t target = lf_edge_node(s->edge_target[first + i]);
             if (l.len == len && memcmp(l.ptr, name, len) == 0 && target < s->object_count) {
                 out->type = LF_QV_OBJ;
@@ -248,7 +262,30 @@ int q_field(q_eval *e, uint32_t obj, uint32_t field, lf_qvalue *out)
     const char *name = field == name_field(e->q) ? "name" : field == value_field(e->q) ? "value"
                                                                                        : e->q->text + e->q->field[field].at;
     size_t len = field >= e->q->field_count ? strlen(name) : e->q->field[field].len;
-    labelled(e, obj, name, len, 0, out);
+    labelled(e, obj, name, len, LABEL_FIELD, out);
+    return 0;
+}
+
+int q_element(q_eval *e, uint32_t obj, uint32_t i, lf_qvalue *out)
+{
+    const lf_snapshot *s = e->s;
+    const q_fields *f = e->q->fields;
+    *out = (lf_qvalue){LF_QV_NULL, 0, 0, 0, NULL, 0, 0};
+    if (obj >= s->object_count)
+        return 0;
+    if (f->jvm) {
+        lf_jobject o;
+        if (lf_jobject_read(f->jvm, obj, &o, e->err)) {
+            e->failed = 1;
+            return -1;
+        }
+        if ((o.kind == LF_J_OBJ_ARRAY || o.kind == LF_J_PRIM_ARRAY) && i < o.length)
+            *out = jvm_value(e, lf_jelement(f->jvm, &o, i));
+        return 0;
+    }
+    char name[16];
+    int n = snprintf(name, sizeof name, "[%u]", i);
+    labelled(e, obj, name, (size_t)n, LABEL_ELEMENT, out);
     return 0;
 }
 
@@ -308,7 +345,7 @@ static int text_of(q_eval *e, uint32_t obj, lf_qvalue *out)
 static int v8_number(q_eval *e, uint32_t obj, lf_qvalue *out)
 {
     lf_qvalue text = {0};
-    labelled(e, obj, "value", 5, 1, &text);
+    labelled(e, obj, "value", 5, LABEL_INTERNAL, &text);
     uint32_t name;
     uint8_t type;
     lf_error err;

@@ -225,8 +225,9 @@ void lx_next(parser *p)
         t.i = -t.i, t.d = -t.d;
     } else if (c == '"' || c == '\'') {
         lex_string(p, &t, i);
-    } else if (c == '(' || c == ')' || c == ',' || c == '.' || c == '*') {
-        t.kind = c == '(' ? T_LP : c == ')' ? T_RP : c == ',' ? T_COMMA : c == '.' ? T_DOT : T_STAR;
+    } else if (strchr("()[],.*", c)) {
+        t.kind = c == '(' ? T_LP : c == ')' ? T_RP : c == '[' ? T_LB : c == ']' ? T_RB : c == ',' ? T_COMMA
+               : c == '.' ? T_DOT : T_STAR;
     } else {
         lex_op(p, &t, i);
     }

@@ -63,9 +63,26 @@ static const struct { const char *name; uint8_t attr; } attrs[] = {
     {"length", QT_LENGTH}, {"text", QT_TEXT}, {"root", QT_ROOT}, {"owner", QT_OWNER},
 };
 
+/* [N]: an element, by its index. */
+static int parse_index(parser *p)
+{
+    uint32_t pos = p->t.pos;
+    lx_next(p); /* [ */
+    if (p->t.kind != T_INT || p->t.i < 0 || p->t.i > UINT32_MAX - 1)
+        return lx_expected(p, "an element's index (0, 1, ...)");
+    uint32_t index = (uint32_t)p->t.i;
+    lx_next(p);
+    if (p->t.kind != T_RB)
+        return lx_expected(p, "']'");
+    lx_next(p);
+    return add_seg(p, QT_ELEMENT, index, pos);
+}
+
 static int parse_segment(parser *p)
 {
     const token t = p->t;
+    if (t.kind == T_LB)
+        return parse_index(p);
     if (t.kind == T_ATTR) {
         for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
             if (strlen(attrs[k].name) == t.end - t.pos - 1 &&
@@ -95,6 +112,11 @@ static int32_t parse_path(parser *p)
         if (parse_segment(p))
             return -1;
         p->q->node[n].len++;
+        while (p->t.kind == T_LB) { /* field[N] */
+            if (parse_index(p))
+                return -1;
+            p->q->node[n].len++;
+        }
     } while (p->t.kind == T_DOT && (lx_next(p), 1));
     p->q->node[n].end = p->prev_end;
     return n;
@@ -198,6 +220,7 @@ static int32_t parse_primary(parser *p)
         lx_next(p);
         return n;
     case T_ATTR:
+    case T_LB:
         return parse_path(p);
     case T_IDENT:
         if (lx_is_word(p, "null") || lx_is_word(p, "true") || lx_is_word(p, "false")) {

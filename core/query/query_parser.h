@@ -9,7 +9,7 @@
 enum { MAX_DEPTH = 64 };
 
 typedef enum tok_kind {
-    T_END, T_IDENT, T_ATTR, T_INT, T_REAL, T_STR, T_LP, T_RP, T_COMMA, T_DOT, T_STAR, T_OP, T_BAD
+    T_END, T_IDENT, T_ATTR, T_INT, T_REAL, T_STR, T_LP, T_RP, T_LB, T_RB, T_COMMA, T_DOT, T_STAR, T_OP, T_BAD
 } tok_kind;
 
 typedef struct token {

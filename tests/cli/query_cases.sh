@@ -109,3 +109,11 @@ rows_ query_lfs_references "495 0
 # OCaml: the 100 Typed.session records of fixtures/ocaml/typed.ml; fields
 # are numbered, so a field by name reads as null, said on stderr
 case_ query_ocaml_no_fields 0 query fixtures/ocaml/snapshots/typed.1.lfs "select count(), count(user) from Typed.session"
+# [N]: an element. OCaml's numbered fields (a session's field 1 is its user
+# string); a JVM array's elements (ALL's first element; a payload's bytes,
+# all zero, 333 of them); V8 elements (the sessions array: [0] is session 0)
+case_ query_element_ocaml 0 query fixtures/ocaml/snapshots/typed.1.lfs "select [1].@class, count() from Typed.session group by [1].@class"
+case_ query_element_jvm 0 query $S "select count() from java.util.ArrayList where elementData[0].@class = 'Sessions\$Session'"
+case_ query_element_bytes 0 query $S "select payload[0], payload[332], payload[333] is null from Session where hits = 0"
+case_ query_element_v8 0 query $SV "select count() from Array where [0].tenant = 'acme' and [999].tenant = 'initech'"
+case_ query_err_index 2 query $S "select payload[-1] from Session"
