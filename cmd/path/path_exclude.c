@@ -11,20 +11,6 @@
 #include "../cli/class_match.h"
 #include "../cli/cli.h"
 
-/* Kinds and labels of node's edges, decoded once whatever the reader keeps. */
-static void node_labels(const lf_snapshot *s, uint32_t node, uint8_t *kind, uint32_t *label)
-{
-    uint64_t first = lf_snapshot_edges_begin(s, node), end = lf_snapshot_edges_end(s, node);
-    if (s->edge_kind && s->edge_label) {
-        memcpy(kind, s->edge_kind + first, end - first);
-        memcpy(label, s->edge_label + first, (end - first) * sizeof *label);
-    } else if (s->lazy->edge_range) {
-        s->lazy->edge_range(s->lazy->ctx, first, end, kind, label);
-    } else {
-        s->lazy->node_edges(s->lazy->ctx, s, node, end, kind, label);
-    }
-}
-
 /* Whether an edge of an object whose class the specs in spec_bits name
  * carries an excluded field. */
 static int excluded_label(const lf_snapshot *s, uint32_t spec_bits, const char *const *spec,
@@ -48,7 +34,7 @@ static int add_node(path_exclusions *x, uint64_t *cap, const lf_snapshot *s, uin
 {
     uint64_t first = lf_snapshot_edges_begin(s, node), n = lf_snapshot_edges_end(s, node) - first;
     const uint32_t spec_bits = x->class_named[s->object_class[node]];
-    node_labels(s, node, kind, label);
+    lf_snapshot_node_edge_infos(s, node, kind, label);
     for (uint64_t i = 0; i < n; i++)
         key[i] = (uint64_t)lf_edge_node(s->edge_target[first + i]) << 1 |
                  !excluded_label(s, spec_bits, spec, spec_count, kind[i], label[i]);

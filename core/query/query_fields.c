@@ -84,7 +84,7 @@ void q_fields_free(lf_query *q)
 }
 
 /* Which of the names sid holds; SIZE_MAX for none. */
-static size_t sid_name(const q_fields *f, uint64_t sid, size_t after)
+static size_t sid_name(const q_fields *f, uint64_t sid)
 {
     size_t lo = 0, hi = f->sid_count;
     while (lo < hi) {
@@ -94,8 +94,7 @@ static size_t sid_name(const q_fields *f, uint64_t sid, size_t after)
         else
             hi = mid;
     }
-    /* one sid may hold one text only, but a dump may repeat a sid: the first */
-    (void)after;
+    /* a dump that repeats a sid: its first text */
     return lo < f->sid_count && f->sid[lo].sid == sid ? f->sid[lo].name : SIZE_MAX;
 }
 
@@ -112,7 +111,7 @@ static int lay_out(q_eval *e, q_fields *f, uint32_t klass)
     int got;
     lf_jfields_layout(&w, f->jvm, klass);
     while ((got = lf_jfields_next(&w, &field, e->err)) == 1) {
-        size_t k = sid_name(f, field.name_sid, 0);
+        size_t k = sid_name(f, field.name_sid);
         if (k != SIZE_MAX && offset[k] == NO_OFFSET && field.at < NO_OFFSET)
             offset[k] = (uint32_t)field.at, type[k] = field.value.type;
     }
@@ -168,7 +167,7 @@ static int jvm_static(q_eval *e, q_fields *f, const lf_jobject *o, size_t k, lf_
     int got;
     lf_jfields_start(&w, f->jvm, o, 1);
     while ((got = lf_jfields_next(&w, &field, e->err)) == 1)
-        if (sid_name(f, field.name_sid, 0) == k) {
+        if (sid_name(f, field.name_sid) == k) {
             *out = jvm_value(e, field.value);
             return 0;
         }
