@@ -184,6 +184,7 @@ static int group_pass(q_run *r, q_groups *g)
     const lf_query *q = r->q;
     if (q->group_count == 0 && find_group(g, q->item_count) == SIZE_MAX) /* the one group */
         return lf_fail_nomem(r->err, "grouping");
+    size_t last = SIZE_MAX;
     for (uint32_t v = 0; v < r->s->object_count; v++) {
         int take = q_chosen(r, v);
         size_t k = 0;
@@ -193,8 +194,15 @@ static int group_pass(q_run *r, q_groups *g)
             if (serialise(g, &key))
                 return lf_fail_nomem(r->err, "grouping");
         }
-        if (take && (k = find_group(g, q->item_count)) == SIZE_MAX)
+        /* objects come in runs of one class, and often of one key: the
+         * last object's group is tried before the hash table */
+        if (take && last != SIZE_MAX && g->group[last].key_len == g->key_len &&
+            (g->key_len == 0 || memcmp(g->keys + g->group[last].key_at, g->key, g->key_len) == 0))
+            k = last;
+        else if (take && (k = find_group(g, q->item_count)) == SIZE_MAX)
             return lf_fail_nomem(r->err, "grouping");
+        if (take)
+            last = k;
         if (take && accumulate(r, g->acc + k * q->item_count, v))
             return -1;
         q_eval_reset(&r->e);

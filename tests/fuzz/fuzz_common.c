@@ -43,6 +43,16 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         }
         lf_snapshot_class_name(s, s->object_class[v]);
     }
+    /* the first objects' labels at once, as query and path --exclude read them */
+    for (uint32_t v = 0; v < s->object_count && v < 64; v++) {
+        uint64_t n = lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v);
+        uint8_t *kind = malloc(n + 1);
+        uint32_t *labels = malloc((n + 1) * sizeof *labels);
+        if (kind && labels)
+            lf_snapshot_node_edge_infos(s, v, kind, labels);
+        free(kind);
+        free(labels);
+    }
     for (uint32_t r = 0; r < s->root_count; r++) {
         lf_snapshot_string(s, s->root[r].kind);
         lf_snapshot_string(s, s->root[r].name);

@@ -1,8 +1,27 @@
 /* fuzz_hprof.c - the HPROF reader on arbitrary bytes, under each reference
  * semantics in turn, whole or partial (the flags come from the first byte). */
+#include <stdlib.h>
+
 #include "../../core/hprof/hprof.h"
 #include "../../core/hprof/hprof_values.h"
 #include "fuzz.h"
+
+/* What `query` reads of an instance: its class's layout (and the
+ * superclasses'), then each field's value at its offset. */
+static void exercise_layout(const struct hprof_lazy *l, const lf_jobject *o)
+{
+    lf_jfield_walk w;
+    lf_jfield f;
+    lf_jvalue value;
+    lf_error err;
+    if (o->kind != LF_J_INSTANCE)
+        return;
+    for (uint32_t up = o->klass, hops = 0; up != UINT32_MAX && hops < 64; hops++)
+        up = lf_jclass_super(l, up);
+    lf_jfields_layout(&w, l, o->klass);
+    for (int n = 0; n < 64 && lf_jfields_next(&w, &f, &err) == 1; n++)
+        lf_jfield_value(l, o, f.at, f.value.type, &value, &err);
+}
 
 /* What `inspect` reads of the first objects: fields, statics, elements, text. */
 static void exercise_values(const lf_snapshot *s)
@@ -27,7 +46,15 @@ static void exercise_values(const lf_snapshot *s)
             (void)lf_jelement(l, &o, i);
         lf_jtext t = {buf, sizeof buf, 0, 0, 0};
         lf_jtext_read(l, s, v, 8, &t, &err);
+        exercise_layout(l, &o);
     }
+    /* what query reads: field names by text, then each class's layout */
+    static const lf_str names[2] = {{"name", 4}, {"value", 5}};
+    lf_hprof_sid *found;
+    size_t count;
+    lf_error err;
+    if (l && lf_hprof_find_strings(l, names, 2, &found, &count, &err) == 0)
+        free(found);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
