@@ -395,7 +395,9 @@ static int parse_items(parser *p)
 
 static int parse_from(parser *p)
 {
-    if (p->t.kind == T_STAR) {
+    uint32_t after = p->t.end;
+    int glob = after < p->len && !isspace((unsigned char)p->text[after]) && !strchr(",()", p->text[after]);
+    if (p->t.kind == T_STAR && !glob) { /* '*' alone: every object; *Session is a glob */
         lx_next(p);
         return 0;
     }

@@ -117,3 +117,6 @@ case_ query_element_jvm 0 query $S "select count() from java.util.ArrayList wher
 case_ query_element_bytes 0 query $S "select payload[0], payload[332], payload[333] is null from Session where hits = 0"
 case_ query_element_v8 0 query $SV "select count() from Array where [0].tenant = 'acme' and [999].tenant = 'initech'"
 case_ query_err_index 2 query $S "select payload[-1] from Session"
+# a glob for the class names; '*' alone for every object
+case_ query_from_glob 0 query $S "select @class, count() from *Session group by @class order by @class"
+case_ query_from_all 0 query $S "select count() from * where @class = 'byte[]' and @length = 777"
