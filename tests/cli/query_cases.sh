@@ -5,104 +5,104 @@
 # IDLE when i % 5 == 1, else ACTIVE; every i % 100 == 7 an AdminSession),
 # fixtures/example (300 Listener in one ArrayList) and the .NET Leaky
 # program (100 of each planted type after 100 operations).
-S=$J/sessions.hprof.gz
-SV=fixtures/node/sessions.heapsnapshot.gz
+QS=$J/sessions.hprof.gz
+QV=fixtures/node/sessions.heapsnapshot.gz
 help_ query_help query -h
 # count with a condition on an enum field, compared by its name
-case_ query_count_invalid 0 query $S "select count() from Session where state = 'INVALID'"
+case_ query_count_invalid 0 query $QS "select count() from Session where state = 'INVALID'"
 # group by a String field; sum of retained: 400, 624, 848 B a session
-case_ query_group_tenant 0 query $S "select tenant, count(), sum(@retained) from Session group by tenant"
+case_ query_group_tenant 0 query $QS "select tenant, count(), sum(@retained) from Session group by tenant"
 # instanceof takes the 10 AdminSession too (408, 632, 856 B)
-case_ query_group_instanceof 0 query $S \
+case_ query_group_instanceof 0 query $QS \
     "select tenant, count(), sum(@retained) from instanceof Session group by tenant"
 # group by an enum, ordered by the key; an alias; default order (first aggregate, largest first)
-case_ query_group_state 0 query $S "select state, count() as n from instanceof Session group by state order by state"
-case_ query_order_alias 0 query $S \
+case_ query_group_state 0 query $QS "select state, count() as n from instanceof Session group by state order by state"
+case_ query_order_alias 0 query $QS \
     "select tenant, sum(@retained) as bytes from instanceof Session group by tenant order by bytes desc limit 2"
 # group by without select: the keys and count
-case_ query_group_default 0 query $S "from instanceof Session where tenant != 'acme' group by tenant"
+case_ query_group_default 0 query $QS "from instanceof Session where tenant != 'acme' group by tenant"
 # the largest byte[] no static field reaches: main's three locals first
 rows_ query_not_static "3000016
 2000016
 1000016" 'NR > 1 && NR <= 4 {print $4}' \
-    query $S "from byte[] where not reachable('static field') order by @retained desc limit 20"
+    query $QS "from byte[] where not reachable('static field') order by @retained desc limit 20"
 # every payload is reached from the static field ALL; a thread reaches the locals
-case_ query_reachable 0 query $S \
+case_ query_reachable 0 query $QS \
     "select @length, count() from byte[] where reachable('static field') and (@length = 333 or @length = 555 or @length = 777) group by @length order by @length"
 rows_ query_reachable_thread "3000016
 2000016
 1000016" 'NR > 1 {print $4}' \
-    query $S "from byte[] where reachable('thread') and @shallow > 100000 order by @shallow desc"
+    query $QS "from byte[] where reachable('thread') and @shallow > 100000 order by @shallow desc"
 # primitive fields (long, int, boolean, double), a String, an enum, a reference
-case_ query_fields 0 query $S \
+case_ query_fields 0 query $QS \
     "select id, hits, secure, score, tenant, state, payload.@length from Session where hits < 3 order by hits desc"
 # and, or, not, like, is null, parentheses
-case_ query_conditions 0 query $S "select count() from instanceof Session where (tenant like 'glo*' or tenant = 'initech') and not secure and role is null"
-case_ query_is_not_null 0 query $S "select @class, count() from instanceof Session where role is not null group by @class"
+case_ query_conditions 0 query $QS "select count() from instanceof Session where (tenant like 'glo*' or tenant = 'initech') and not secure and role is null"
+case_ query_is_not_null 0 query $QS "select @class, count() from instanceof Session where role is not null group by @class"
 # aggregates of every kind over primitive fields
-case_ query_aggregates 0 query $S \
+case_ query_aggregates 0 query $QS \
     "select min(tenant), max(tenant), avg(score), count(secure), sum(hits), count(*), min(hits), max(id) from instanceof Session"
 # owned_by: payloads whose owner (dominator) is a Session
-case_ query_owned_by 0 query $S \
+case_ query_owned_by 0 query $QS \
     "select @length, count() from byte[] where owned_by(Session) group by @length order by @length"
 # @owner: the object a payload's dominator is
-case_ query_owner 0 query $S \
+case_ query_owner 0 query $QS \
     "select @owner.@class, count() from byte[] where @length = 777 group by @owner.@class order by @owner.@class"
 # rooted: the main thread is a thread root; its name is a String field
-case_ query_rooted 0 query $S "select name, @root from java.lang.Thread where rooted('thread') and name = 'main'"
+case_ query_rooted 0 query $QS "select name, @root from java.lang.Thread where rooted('thread') and name = 'main'"
 # JSON Lines and the table
-case_ query_json 0 query $S "select tenant, count(), sum(@retained) from Session group by tenant" --format json
-case_ query_table 0 query $S "select tenant, count(), sum(@retained) from Session group by tenant" --format table
+case_ query_json 0 query $QS "select tenant, count(), sum(@retained) from Session group by tenant" --format json
+case_ query_table 0 query $QS "select tenant, count(), sum(@retained) from Session group by tenant" --format table
 # no object chosen: an aggregate row all the same; a listing none
-case_ query_none 0 query $S "select count(), sum(@retained), max(hits) from Session where hits > 5000"
+case_ query_none 0 query $QS "select count(), sum(@retained), max(hits) from Session where hits > 5000"
 # V8: properties; numbers (exposeNumericValues) and strings; the Session
 # prototype shares the class name (its tenant is null: the last group)
-case_ query_v8_invalid 0 query $SV "select count() from Session where state = 'INVALID'"
-case_ query_v8_group 0 query $SV "select tenant, count(), sum(score), min(hits), max(hits) from Session group by tenant"
-case_ query_v8_like 0 query $SV "select count() from Session, AdminSession where id like 'session-9??'"
-case_ query_v8_order 0 query $SV "select id, hits, score from AdminSession order by hits desc limit 3"
+case_ query_v8_invalid 0 query $QV "select count() from Session where state = 'INVALID'"
+case_ query_v8_group 0 query $QV "select tenant, count(), sum(score), min(hits), max(hits) from Session group by tenant"
+case_ query_v8_like 0 query $QV "select count() from Session, AdminSession where id like 'session-9??'"
+case_ query_v8_order 0 query $QV "select id, hits, score from AdminSession order by hits desc limit 3"
 # other formats: an .lfs, a .gcdump (no field names: @attributes only)
 case_ query_lfs 0 query fixtures/example/app.lfs \
     "select count(), sum(@retained) from com.acme.Listener where owned_by(java.util.ArrayList)"
 case_ query_gcdump 0 query fixtures/dotnet/dumps/leaky.1.gcdump \
     "select @class, count() from Acme.Listener, Acme.CacheEntry, Acme.Session group by @class order by @class"
 # errors: where, why, and a caret under the place
-case_ query_err_syntax 2 query $S "select count( from Session"
-case_ query_err_end 2 query $S "from Session where state ="
-case_ query_err_string 2 query $S "from Session where state = 'INVALID"
-case_ query_err_escape 2 query $S "from Session where state = 'IN\\qVALID'"
-case_ query_err_function 2 query $S "select total(@retained) from Session"
-case_ query_err_attribute 2 query $S "from Session where @size > 10"
-case_ query_err_grouped 2 query $S "select tenant, count() from Session"
-case_ query_err_where_aggregate 2 query $S "from Session where count() > 1"
-case_ query_err_order 2 query $S "select tenant, count() from Session group by tenant order by hits"
-case_ query_err_number 2 query $S "from Session where @retained > 12XB"
-case_ query_err_empty 2 query $S "   "
-case_ query_err_clause 2 query $S "from Session limit 5 where hits = 1"
-case_ query_err_nested 2 query $S "from Session where ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((hits)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))) = 1"
-case_ query_err_kind 2 query $S "from Session where reachable('static fields')"
-case_ query_err_instanceof 2 query $SV "from instanceof Session"
+case_ query_err_syntax 2 query $QS "select count( from Session"
+case_ query_err_end 2 query $QS "from Session where state ="
+case_ query_err_string 2 query $QS "from Session where state = 'INVALID"
+case_ query_err_escape 2 query $QS "from Session where state = 'IN\\qVALID'"
+case_ query_err_function 2 query $QS "select total(@retained) from Session"
+case_ query_err_attribute 2 query $QS "from Session where @size > 10"
+case_ query_err_grouped 2 query $QS "select tenant, count() from Session"
+case_ query_err_where_aggregate 2 query $QS "from Session where count() > 1"
+case_ query_err_order 2 query $QS "select tenant, count() from Session group by tenant order by hits"
+case_ query_err_number 2 query $QS "from Session where @retained > 12XB"
+case_ query_err_empty 2 query $QS "   "
+case_ query_err_clause 2 query $QS "from Session limit 5 where hits = 1"
+case_ query_err_nested 2 query $QS "from Session where ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((hits)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))) = 1"
+case_ query_err_kind 2 query $QS "from Session where reachable('static fields')"
+case_ query_err_instanceof 2 query $QV "from instanceof Session"
 case_ query_err_gcdump_field 2 query fixtures/dotnet/dumps/leaky.1.gcdump "from Acme.Listener where name = 'x'"
-case_ query_err_multiline 2 query $S "select count()
+case_ query_err_multiline 2 query $QS "select count()
 from Session
 where state = = 'INVALID'"
-case_ query_err_args 2 query $S
+case_ query_err_args 2 query $QS
 # sizes with units; an object compared with a number by its id
-case_ query_size_unit 0 query $S "select count() from byte[] where @shallow >= 1MiB"
-case_ query_id_number 0 query $S "select count() from Session where @id != 0 and @id > 0x10"
+case_ query_size_unit 0 query $QS "select count() from byte[] where @shallow >= 1MiB"
+case_ query_id_number 0 query $QS "select count() from Session where @id != 0 and @id > 0x10"
 # a field name in backquotes (as a keyword could be); @text of the one "globex"
-case_ query_backquote 0 query $S "select \`state\`, count() from Session where \`hits\` < 10 group by \`state\`"
-case_ query_text 0 query $S "select @text, @length, count() from java.lang.String where @text like 'glob*' group by @text, @length"
+case_ query_backquote 0 query $QS "select \`state\`, count() from Session where \`hits\` < 10 group by \`state\`"
+case_ query_text 0 query $QS "select @text, @length, count() from java.lang.String where @text like 'glob*' group by @text, @length"
 # select *: id, class, shallow, retained and the string's value (the
 # literal "admin": String 24 B and its byte[5], 24 B)
 rows_ query_star "java.lang.String 24 48 admin" 'NR > 1 {print $2, $3, $4, $5}' \
-    query $S "select * from java.lang.String where @text = 'admin'"
+    query $QS "select * from java.lang.String where @text = 'admin'"
 # the JDK's IntegerCache holds the Integers -128..127: 128 negative ones,
 # each a boxed number compared as its value
-case_ query_boxed_negative 0 query $S "select count() from java.lang.Integer where value >= -128 and value < 0"
+case_ query_boxed_negative 0 query $QS "select count() from java.lang.Integer where value >= -128 and value < 0"
 # an .lfs keeps references only: groups by reference still work (the three
 # tenant strings, as ids), counted numbers are null, said on stderr
-"$LF" convert $S -o "$tmp/sessions.lfs" 2>/dev/null
+"$LF" convert $QS -o "$tmp/sessions.lfs" 2>/dev/null
 rows_ query_lfs_references "495 0
 297 0
 198 0" 'NR > 1 {print $2, $3}' query "$tmp/sessions.lfs" "select tenant, count(), count(hits) from Session group by tenant"
@@ -113,10 +113,10 @@ case_ query_ocaml_no_fields 0 query fixtures/ocaml/snapshots/typed.1.lfs "select
 # string); a JVM array's elements (ALL's first element; a payload's bytes,
 # all zero, 333 of them); V8 elements (the sessions array: [0] is session 0)
 case_ query_element_ocaml 0 query fixtures/ocaml/snapshots/typed.1.lfs "select [1].@class, count() from Typed.session group by [1].@class"
-case_ query_element_jvm 0 query $S "select count() from java.util.ArrayList where elementData[0].@class = 'Sessions\$Session'"
-case_ query_element_bytes 0 query $S "select payload[0], payload[332], payload[333] is null from Session where hits = 0"
-case_ query_element_v8 0 query $SV "select count() from Array where [0].tenant = 'acme' and [999].tenant = 'initech'"
-case_ query_err_index 2 query $S "select payload[-1] from Session"
+case_ query_element_jvm 0 query $QS "select count() from java.util.ArrayList where elementData[0].@class = 'Sessions\$Session'"
+case_ query_element_bytes 0 query $QS "select payload[0], payload[332], payload[333] is null from Session where hits = 0"
+case_ query_element_v8 0 query $QV "select count() from Array where [0].tenant = 'acme' and [999].tenant = 'initech'"
+case_ query_err_index 2 query $QS "select payload[-1] from Session"
 # a glob for the class names; '*' alone for every object
-case_ query_from_glob 0 query $S "select @class, count() from *Session group by @class order by @class"
-case_ query_from_all 0 query $S "select count() from * where @class = 'byte[]' and @length = 777"
+case_ query_from_glob 0 query $QS "select @class, count() from *Session group by @class order by @class"
+case_ query_from_all 0 query $QS "select count() from * where @class = 'byte[]' and @length = 777"
