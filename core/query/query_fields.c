@@ -189,9 +189,11 @@ static int jvm_field(q_eval *e, q_fields *f, uint32_t obj, size_t k, lf_qvalue *
     if (f->offset[at] == NO_OFFSET)
         return 0;
     lf_jvalue v;
-    if (lf_jfield_value(f->jvm, &o, f->offset[at], f->type[at], &v, e->err))
-        return -1;
-    *out = jvm_value(e, v);
+    lf_error short_record;
+    /* a record shorter than its class's fields: the reader warned of it and
+     * read no references from it; its fields are null here too */
+    if (lf_jfield_value(f->jvm, &o, f->offset[at], f->type[at], &v, &short_record) == 0)
+        *out = jvm_value(e, v);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "../../core/hprof/hprof.h"
 #include "../../core/hprof/hprof_format.h"
 #include "../../core/hprof/hprof_values.h"
+#include "../../core/query/query.h"
 #include "hprof_writer.h"
 #include "test.h"
 #include "tests.h"
@@ -137,6 +138,102 @@ void test_hprof_values(void)
         CHECK(strstr(err.reason, "truncated") != NULL);
     }
     lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+/* What `query` reads: Item's layout (its own fields, then Base's), the
+ * string ids of names, a value at an offset. */
+static void check_layout(const lf_snapshot *s, const struct hprof_lazy *l)
+{
+    uint32_t item = s->object_class[lf_snapshot_find_id(s, 0x1000)];
+    uint32_t base = lf_jclass_super(l, item);
+    CHECK(base < s->class_count && lf_jclass_super(l, base) == UINT32_MAX);
+    lf_jfield_walk w;
+    lf_jfield f;
+    lf_error err = {0};
+    static const uint64_t at[5] = {0, 4, 8, 9, 13}, sid[5] = {3, 4, 5, 6, 7};
+    int n = 0;
+    lf_jfields_layout(&w, l, item);
+    for (; n < 6 && lf_jfields_next(&w, &f, &err) == 1; n++)
+        CHECK(n < 5 && f.at == at[n] && f.name_sid == sid[n] && f.declared_in == (n < 4 ? item : base));
+    CHECK_EQ_U64(n, 5);
+    static const lf_str names[3] = {{"baseId", 6}, {"count", 5}, {"nope", 4}};
+    lf_hprof_sid *found;
+    size_t count;
+    CHECK(lf_hprof_find_strings(l, names, 3, &found, &count, &err) == 0);
+    CHECK_EQ_U64(count, 2);
+    CHECK(count == 2 && found[0].sid == 3 && found[0].name == 1 && found[1].sid == 7 && found[1].name == 0);
+    free(found);
+}
+
+typedef struct seen_rows {
+    int rows;
+    lf_qvalue cell[2];
+} seen_rows;
+
+static int keep_row(void *ctx, const lf_qvalue *cell, size_t n)
+{
+    seen_rows *r = ctx;
+    if (r->rows++ == 0 && n == 2)
+        r->cell[0] = cell[0], r->cell[1] = cell[1];
+    return 0;
+}
+
+/* A query of Item's fields: count and baseId, or, when the record holds
+ * fewer bytes than its class's fields, count and null (as the reader
+ * reads no reference from such a record). */
+static void check_query(const lf_snapshot *s, int64_t want_base_id)
+{
+    lf_query *q;
+    lf_error err = {0};
+    seen_rows r = {0};
+    CHECK(lf_query_parse("select count, baseId from Item", 30, &q, &err) == 0);
+    if (!q)
+        return;
+    uint8_t *match = calloc(s->class_count + 1, 1);
+    if (match)
+        match[s->object_class[lf_snapshot_find_id(s, 0x1000)]] = 1;
+    lf_query_set_class(q, 0, match);
+    CHECK(lf_query_prepare(q, s, &err) == 0 && lf_query_run(q, s, keep_row, &r, &err) == 0);
+    CHECK_EQ_U64(r.rows, 1);
+    CHECK(r.cell[0].type == LF_QV_INT && r.cell[0].i == 4711);
+    CHECK(want_base_id < 0 ? r.cell[1].type == LF_QV_NULL : r.cell[1].type == LF_QV_INT && r.cell[1].i == want_base_id);
+    lf_query_free(q);
+}
+
+void test_hprof_values_layout(void)
+{
+    hw_buf b;
+    build(&b);
+    lf_snapshot s;
+    lf_error err = {0};
+    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
+    const struct hprof_lazy *l = rc ? NULL : lf_hprof_lazy(&s);
+    CHECK(l != NULL);
+    if (l) {
+        check_layout(&s, l);
+        check_query(&s, 77);
+    }
+    /* 21 field bytes said to be 10: baseId (8 bytes at 13) is past them, an
+     * error at the record's offset; count (at 0) is in them */
+    static const uint8_t item_head[12] = {0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 2, 0};
+    uint8_t *head = (uint8_t *)find_bytes(&b, item_head, 12);
+    CHECK(head != NULL);
+    if (l && head) {
+        head[15] = 10;
+        lf_jobject o;
+        lf_jvalue v;
+        CHECK(lf_jobject_read(l, lf_snapshot_find_id(&s, 0x1000), &o, &err) == 0);
+        CHECK(lf_jfield_value(l, &o, 0, HPROF_INT, &v, &err) == 0 && v.bits == 4711);
+        CHECK(lf_jfield_value(l, &o, 13, HPROF_LONG, &v, &err) == -1);
+        CHECK_EQ_U64(err.position, o.record_at);
+        CHECK_EQ_U64(err.position, (uint64_t)(head - 1 - b.data));
+        CHECK(strcmp(err.reason, "truncated record") == 0);
+        check_query(&s, -1);
+        head[15] = 21;
+    }
+    if (!rc)
+        lf_snapshot_free(&s);
     hw_free(&b);
 }
 
