@@ -263,8 +263,8 @@ static int goes_before(const q_order *a, const q_order *b, int desc)
     return a->group < b->group;
 }
 
-/* An insertion of each group into a sorted run: merge sort by halves,
- * bottom-up, so that the comparison can take the direction. */
+/* A bottom-up merge sort, stable, whose comparison takes the direction
+ * (qsort's would need it in a global). */
 static int sort_orders(q_order *x, size_t n, int desc)
 {
     q_order *tmp = malloc((n + 1) * sizeof *tmp);

@@ -10,33 +10,34 @@
 #include "../base/vec.h"
 #include "query_parser.h"
 
-int q_fail(lf_error *err, uint32_t pos, const char *fmt, ...)
+static int q_vfail(lf_error *err, uint32_t pos, const char *fmt, va_list ap)
 {
     memset(err, 0, sizeof *err);
     err->kind = LF_ERR_INPUT;
     err->where = LF_WHERE_OFFSET;
     err->position = pos;
+    vsnprintf(err->reason, sizeof err->reason, fmt, ap);
+    return -1;
+}
+
+int q_fail(lf_error *err, uint32_t pos, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->reason, sizeof err->reason, fmt, ap);
+    q_vfail(err, pos, fmt, ap);
     va_end(ap);
     return -1;
 }
 
 /* The first failure wins: later ones are its echoes. */
-int lx_fail(parser *p, uint32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int lx_fail(parser *p, uint32_t pos, const char *fmt, ...)
 {
     if (p->failed)
         return -1;
     p->failed = 1;
-    memset(p->err, 0, sizeof *p->err);
-    p->err->kind = LF_ERR_INPUT;
-    p->err->where = LF_WHERE_OFFSET;
-    p->err->position = pos;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err->reason, sizeof p->err->reason, fmt, ap);
+    q_vfail(p->err, pos, fmt, ap);
     va_end(ap);
     return -1;
 }

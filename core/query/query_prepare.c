@@ -50,15 +50,16 @@ static int from_classes(lf_query *q, const lf_snapshot *s, lf_error *err)
     return 0;
 }
 
+/* Root kinds are matched without regard to case. */
+static int same_kind(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    return a_len == b_len && strncasecmp(a, b, a_len) == 0;
+}
+
 static int kind_matches(const lf_snapshot *s, uint32_t kind, const char *want, size_t len)
 {
     lf_str k = lf_snapshot_string(s, kind);
-    return k.len == len && strncasecmp(k.ptr, want, len) == 0;
-}
-
-static int kind_matches_text(const char *want, size_t len, const char *kind)
-{
-    return strlen(kind) == len && strncasecmp(kind, want, len) == 0;
+    return same_kind(k.ptr, k.len, want, len);
 }
 
 /* A root kind s has none of: an error that lists the kinds it has. */
@@ -125,8 +126,9 @@ static int root_bits(const lf_query *q, const lf_snapshot *s, const q_node *call
         if (call->op == QF_REACHABLE)
             stack[depth++] = v;
     }
-    threads = depth && !kind_matches_text(want, arg->len, "thread") ? thread_bits(s) : NULL;
-    if (depth && !threads && !kind_matches_text(want, arg->len, "thread"))
+    int from_threads = same_kind(want, arg->len, "thread", 6);
+    threads = depth && !from_threads ? thread_bits(s) : NULL;
+    if (depth && !from_threads && !threads)
         goto nomem;
     while (depth) {
         uint32_t v = stack[--depth];
