@@ -11,6 +11,13 @@ targets=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||' | grep -v '
 out=build-fuzz
 mkdir -p "$out/obj" "$out/crashes"
 CC=${CLANG:-clang}
+# libFuzzer's runtime is a package of its own on Debian (clang alone links nothing)
+if [ -z "${CLANG:-}" ] && ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install ok installed"; then
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    echo "fuzz: installing clang libclang-rt-14-dev (libFuzzer)"
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang libclang-rt-14-dev >/dev/null
+fi
 FLAGS="-std=c11 -D_GNU_SOURCE -DJUDYERROR_NOTEST -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 lib_src="$(ls graph/*.c core/*/*.c) tests/fuzz/fuzz_common.c tests/unit/graph_fixture.c"
 objs=""
