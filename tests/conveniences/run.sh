@@ -10,10 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 lf="$build/leakfind"
 man1=docs/leakfind.1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
+. "$top/tests/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -255,5 +252,4 @@ else
     bad "README quick start: '$quick'" "$(head -3 "$work/quick.tsv" "$work/quick.err" 2>/dev/null)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -10,13 +10,7 @@ build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lf="$build/leakfind"
 d="$top/fixtures/dotnet/dumps"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
-expect() { # expect NAME EXPECTED ACTUAL
-    if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "expected: $2" "actual:   $3"; fi
-}
+. "$top/tests/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -191,5 +185,4 @@ check_trend
 check_owners
 check_report_counts
 check_bad_input
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -17,14 +17,7 @@ else
     names5="$build/leakfind-ocaml5-names"
 fi
 names4="$build/leakfind-ocaml-names"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
-expect() { # expect NAME EXPECTED ACTUAL
-    if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "expected: $2" "actual:   $3"; fi
-}
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+. "$top/tests/lib.sh"
 
 if [ ! -x "$names5" ] || [ ! -f "$conf" ]; then
     ok "OCaml 5 names tool: skipped (no OCaml 5)"

@@ -36,13 +36,7 @@ if [ "$family" = 5 ]; then
     buffer_t="1 32 Buffer.t"           # 5.x's: {inner; position; initial_buffer}
     type_expr="Types.transient_expr"   # 5.x's types.ml: type_expr = transient_expr
 fi
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
-expect() { # expect NAME EXPECTED ACTUAL
-    if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "expected: $2" "actual:   $3"; fi
-}
+. "$top/tests/lib.sh"
 # row FILE KIND NAME: "retained" of the root row with that kind and name
 root_retained() {
     "$lf" roots "$1" --top 0 --format tsv |
@@ -623,5 +617,4 @@ if [ "$runtime" = 4 ]; then # the committed snapshots do not depend on the runti
     check_domains "$top/fixtures/ocaml/snapshots5" committed
     check_fibers "$top/fixtures/ocaml/snapshots5" committed
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

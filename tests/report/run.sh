@@ -9,17 +9,7 @@ cd "$(dirname "$0")/../.."
 lf=$build/leakfind
 out=$build/report-test
 mkdir -p "$out"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-tally() { # tally LOG: adds a checker's "N passed, M failed"
-    cat "$1"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
-    [ -n "$line" ] || { fail=$((fail + 1)); return; }
-    pass=$((pass + $(echo "$line" | cut -d' ' -f1)))
-    fail=$((fail + $(echo "$line" | cut -d' ' -f3)))
-}
+. tests/lib.sh
 P=fixtures/java/dumps/planted_leak.hprof
 
 # HTML is not for a terminal: without -o, a usage error and nothing on stdout
@@ -59,9 +49,7 @@ skip() {
 }
 if ! command -v node >/dev/null 2>&1; then
     skip "report size and page checks: node is not installed (tests/setup.sh installs it)"
-    echo "$pass passed, $fail failed"
-    [ "$fail" = 0 ]
-    exit
+    finish
 fi
 
 # The size bound: 3.6M objects (build/gen_arrays: 4 arrays of 262,144 Items,
@@ -110,5 +98,4 @@ else
     node tests/report/check_report.js "$lf" "$out" >"$log" 2>&1
     tally "$log"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
