@@ -6,10 +6,13 @@
 #include "../core/input/open.h"
 #include "cli/cli.h"
 #include "cli/owner_growth.h"
+#include "cli/series.h"
 #include "commands.h"
 
 static const char diff_usage[] =
     "usage: leakfind diff BEFORE AFTER [options]\n"
+    "\n"
+    "BEFORE and AFTER may come in either order (see Order below).\n"
     "\n"
     "Per class (matched by name), or per allocation site with --by-site: live\n"
     "instances before and after, the change\n"
@@ -51,7 +54,7 @@ static const cli_option diff_options[] = {
     {0},
 };
 
-static const cli_spec diff_spec = {diff_usage, diff_options, 19, NULL};
+static const cli_spec diff_spec = {diff_usage, diff_options, 19, SERIES_ORDER_NOTE};
 
 static const lf_class_diff *sorting;
 
@@ -115,11 +118,14 @@ int cmd_diff(int argc, char **argv)
         free(pos);
         return cli_usage_error(&ctx, "diff takes BEFORE and AFTER");
     }
-    if ((rc = cli_check_stdin_once(&ctx, pos, npos))) {
+    char *series[2];
+    series_workload taken = {.given = 0};
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) ||
+        (rc = series_order(&ctx, pos, npos, &taken, SERIES_OLDEST_FIRST, series))) {
         free(pos);
         return rc;
     }
-    const char *path[2] = {pos[0], pos[1]};
+    const char *path[2] = {series[0], series[1]};
     free(pos);
     lf_snapshot s[2];
     if ((rc = cli_open_analyzed(&ctx, path[0], &s[0])))

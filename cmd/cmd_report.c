@@ -22,7 +22,7 @@ static const char report_usage[] =
     "from disk in any browser) about SNAPSHOT: the top of its dominator tree as a\n"
     "zoomable icicle (click a box to zoom in, the path above it to zoom out), the\n"
     "classes (click a column to sort), the root kinds and the unreachable objects.\n"
-    "With earlier snapshots of the same process after it (oldest first), also\n"
+    "With earlier snapshots of the same process (in any order; see Order), also\n"
     "the memory evolution of the largest and growing classes and, from 3\n"
     "snapshots, the growth table of `leakfind trend`. First, the leak suspects\n"
     "(as `leakfind suspects` finds them: growth over the series, then what\n"
@@ -62,8 +62,8 @@ static const cli_option report_options[] = {
      .help = "at most N suspects (default 10; 0 = all)"},
     SERIES_WORKLOAD_OPTION(report_state, workload,
                            "the work done at each snapshot, in the order of the\n"
-                           "arguments (SNAPSHOT first), e.g. 300,100,200\n"
-                           "(default: 1, 2, ... oldest first)"),
+                           "arguments, e.g. 300,100,200: it orders the series\n"
+                           "(default: 1, 2, ... in the order taken)"),
     /* four options, one text: listed on one line, the text below */
     SERIES_RULE_OPTIONS(report_state, rule, "", "", "",
                         "\nthe growth table's rule, as trend's (defaults 10,\n"
@@ -71,7 +71,7 @@ static const cli_option report_options[] = {
     {0},
 };
 
-static const cli_spec report_spec = {report_usage, report_options, 23, NULL};
+static const cli_spec report_spec = {report_usage, report_options, 23, SERIES_ORDER_NOTE};
 
 static int add_to_series(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
@@ -206,7 +206,7 @@ int cmd_report(int argc, char **argv)
     else if (!opt.output)
         rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
     else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
-        rc = series_args(&ctx, pos, npos, &opt.workload, series);
+        rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series);
     lf_outfile out;
     if (!rc && !(rc = cli_open_output(opt.output, &out))) {
         rc = run(&ctx, &opt, series, npos, &out);

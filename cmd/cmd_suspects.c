@@ -23,12 +23,14 @@ static const char suspects_usage[] =
     "shortest path from a GC root to it. A child of the accumulation point that\n"
     "alone retains the threshold is a finding of its own.\n"
     "\n"
-    "Given earlier snapshots of the same process (BEFORE..., oldest first), the\n"
-    "classes that grow with the workload under one holder (as `trend` flags\n"
-    "them; warm-up is not flagged) come first (kind growth), fastest first:\n"
-    "the holder (id, retained), the objects of the class under it\n"
-    "(instances; counts per snapshot, oldest first) and rate, objects per unit\n"
-    "of workload.\n";
+    "Given earlier snapshots of the same process, in any order (see Order\n"
+    "below; SNAPSHOT is then the newest of all), the classes that grow with\n"
+    "the workload under one holder (as `trend` flags them; warm-up is not\n"
+    "flagged) come first (kind growth), fastest first: the holder (id,\n"
+    "retained), the class that leaks there (its objects under the holder:\n"
+    "instances; counts per snapshot, oldest first; rate, objects per unit of\n"
+    "workload), every class growing there (grows) and the bytes the holder\n"
+    "gains per unit (bytes_rate).\n";
 
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
@@ -45,8 +47,8 @@ static const cli_option suspects_options[] = {
      .help = "at most N findings (default 10; 0 = all)"},
     SERIES_WORKLOAD_OPTION(suspects_state, workload,
                            "work done at each snapshot, in the order of the\n"
-                           "arguments (SNAPSHOT first), e.g. 300,100,200\n"
-                           "(default: 1, 2, ... oldest first)"),
+                           "arguments, e.g. 300,100,200: it orders the series\n"
+                           "(default: 1, 2, ... in the order taken)"),
     {"min-growth", 0, "N", CLI_COUNT, CLI_AT(suspects_state, min_growth),
      .help = "objects a growth finding gains, first snapshot to last\n"
              "(default 10; the rest of trend's rule applies as is)"},
@@ -56,7 +58,7 @@ static const cli_option suspects_options[] = {
     {0},
 };
 
-static const cli_spec suspects_spec = {suspects_usage, suspects_options, 19, NULL};
+static const cli_spec suspects_spec = {suspects_usage, suspects_options, 19, SERIES_ORDER_NOTE};
 
 static int add_to_trend(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
@@ -227,7 +229,7 @@ int cmd_suspects(int argc, char **argv)
     static char *series[SERIES_MAX];
     if (npos < 1 || npos > SERIES_MAX)
         rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
-    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = series_args(&ctx, pos, npos, &opt.workload, series)))
+    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series)))
         rc = run(&ctx, series, npos, &opt);
     free(pos);
     return rc;

@@ -14,6 +14,7 @@
 static const char trend_usage[] =
     "usage: leakfind trend S1 S2 S3... [--workload W1,W2,W3...] [options]\n"
     "\n"
+    "S1 S2 S3...: snapshots of one process, in any order (see Order below).\n"
     "Per class: the live instances in each snapshot (counts), their growth per\n"
     "unit of workload by least squares (slope), how well a line fits (r2, 0 to\n"
     "1), whether the count never decreased (monotonic), and whether the class\n"
@@ -59,7 +60,7 @@ static const cli_option trend_options[] = {
     {0},
 };
 
-static const cli_spec trend_spec = {trend_usage, trend_options, 20, NULL};
+static const cli_spec trend_spec = {trend_usage, trend_options, 20, SERIES_ORDER_NOTE};
 
 /* --owners: the first and the last snapshot, compared by owner. */
 static int trend_owners(cli_context *ctx, char **pos, int npos, const trend_state *opt)
@@ -243,10 +244,13 @@ int cmd_trend(int argc, char **argv)
         free(pos);
         return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", SERIES_MAX);
     }
-    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) || (rc = series_check_workload(&ctx, &opt.workload, npos))) {
+    static char *series[SERIES_MAX];
+    if ((rc = cli_check_stdin_once(&ctx, pos, npos)) ||
+        (rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_OLDEST_FIRST, series))) {
         free(pos);
         return rc;
     }
+    memcpy(pos, series, (size_t)npos * sizeof *pos); /* oldest first from here on */
     if (opt.owners) {
         rc = trend_owners(&ctx, pos, npos, &opt);
         free(pos);

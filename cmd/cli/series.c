@@ -1,6 +1,8 @@
 /* series.c - see series.h. */
 #include "series.h"
 
+#include "../../core/input/clock_probe.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -68,17 +70,154 @@ int series_check_workload(cli_context *ctx, series_workload *w, int n)
     return varies ? 0 : cli_usage_error(ctx, "the workload must differ between snapshots");
 }
 
-int series_args(cli_context *ctx, char **pos, int npos, series_workload *w, char **series)
+/* One argument of a series: where it was given, its workload and clock. */
+typedef struct series_arg {
+    int arg;                  /* index in pos[] */
+    double workload;          /* as given; 0 when none was */
+    lf_clock clock;
+    lf_source_format format;  /* as the probe found it */
+} series_arg;
+
+static int by_arg(const void *a, const void *b)
+{
+    const series_arg *x = a, *y = b;
+    return (x->arg > y->arg) - (x->arg < y->arg);
+}
+
+static int by_workload(const void *a, const void *b)
+{
+    const series_arg *x = a, *y = b;
+    if (x->workload != y->workload)
+        return x->workload < y->workload ? -1 : 1;
+    return by_arg(a, b);
+}
+
+static int by_clock(const void *a, const void *b)
+{
+    const series_arg *x = a, *y = b;
+    if (x->clock.value != y->clock.value)
+        return x->clock.value < y->clock.value ? -1 : 1;
+    return by_arg(a, b);
+}
+
+/* "'a', 'b', 'c'" for the arguments in order a[0..n), the first few. */
+static void list_names(char **pos, const series_arg *a, int n, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && at + 1 < size; i++) {
+        int len = i < 6 || i == n - 1 ? snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "", pos[a[i].arg])
+                  : i == 6            ? snprintf(buf + at, size - at, ", ...")
+                                      : 0;
+        at = len < 0 ? at : at + (size_t)len < size ? at + (size_t)len : size - 1;
+    }
+}
+
+/* Why the clocks cannot order a (sorted by clock, n > 1): into why, or 0
+ * when they can. A dump of a known format explains it best (a pipe is
+ * not looked into). */
+static int clocks_fail(char **pos, const series_arg *a, int n, char *why, size_t size)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            if (a[i].clock.kind != LF_CLOCK_NONE || (pass == 0 && a[i].format == LF_FORMAT_UNKNOWN))
+                continue;
+            if (a[i].format == LF_FORMAT_TEXT)
+                snprintf(why, size, "text graphs do not say when they were taken");
+            else if (a[i].format == LF_FORMAT_GCDUMP)
+                snprintf(why, size, "dotnet-gcdump writes no time into its dumps");
+            else
+                snprintf(why, size, "'%s' does not say when it was taken", pos[a[i].arg]);
+            return 1;
+        }
+    for (int i = 1; i < n; i++) {
+        if (a[i].clock.kind != a[0].clock.kind) {
+            snprintf(why, size, "'%s' and '%s' do not tell their times alike", pos[a[0].arg], pos[a[i].arg]);
+            return 1;
+        }
+        if (a[i].clock.value == a[i - 1].clock.value) {
+            snprintf(why, size, "'%s' and '%s' tell the same time", pos[a[i - 1].arg], pos[a[i].arg]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* With workloads given, a warning where the clocks put two snapshots the
+ * other way round (a is sorted by workload). */
+static void check_against_clocks(const cli_context *ctx, char **pos, const series_arg *a, int n)
+{
+    series_arg by_time[SERIES_MAX];
+    char why[512];
+    memcpy(by_time, a, (size_t)n * sizeof *a);
+    qsort(by_time, (size_t)n, sizeof *by_time, by_clock);
+    if (ctx->quiet || clocks_fail(pos, by_time, n, why, sizeof why))
+        return;
+    for (int i = 1; i < n; i++)
+        if (a[i].clock.value < a[i - 1].clock.value) {
+            cli_message("warning", "--workload puts '%s' (%g) before '%s' (%g), but %s say it was taken after: "
+                        "the workloads were followed; give them in the order of the files",
+                        pos[a[i - 1].arg], a[i - 1].workload, pos[a[i].arg], a[i].workload,
+                        lf_clock_source(a[i].format, a[i].clock.kind));
+            return;
+        }
+}
+
+/* a[0..n) in the order the convention reads the arguments. */
+static void as_given(series_arg *a, int n, series_convention convention)
+{
+    series_arg newest = a[0];
+    if (convention == SERIES_OLDEST_FIRST)
+        return;
+    memmove(a, a + 1, (size_t)(n - 1) * sizeof *a);
+    a[n - 1] = newest;
+}
+
+/* Sorts a[0..n) oldest first when the clocks can (a note when that is not
+ * the convention's order), else takes the convention's order and says so. */
+static void order_by_clocks(const cli_context *ctx, char **pos, series_arg *a, int n, series_convention convention)
+{
+    char why[512], names[2048];
+    qsort(a, (size_t)n, sizeof *a, by_clock);
+    if (clocks_fail(pos, a, n, why, sizeof why)) {
+        qsort(a, (size_t)n, sizeof *a, by_arg);
+        as_given(a, n, convention);
+        if (!ctx->quiet)
+            cli_message("note", "%s: the snapshots are read in the order given (%s); --workload sets it", why,
+                        convention == SERIES_OLDEST_FIRST ? "oldest first"
+                                                          : "the first the newest, the others oldest first");
+        return;
+    }
+    int same = 1;
+    for (int i = 0; i < n; i++)
+        same &= a[i].arg == (convention == SERIES_OLDEST_FIRST ? i : i == n - 1 ? 0 : i + 1);
+    list_names(pos, a, n, names, sizeof names);
+    if (!same && !ctx->quiet)
+        cli_message("note", "taken in the order of %s, oldest first: %s", lf_clock_source(a[0].format, a[0].clock.kind),
+                    names);
+}
+
+int series_order(cli_context *ctx, char **pos, int npos, series_workload *w, series_convention convention,
+                 char **series)
 {
     int rc = series_check_workload(ctx, w, npos);
     if (rc)
         return rc;
-    double first = w->value[0];
+    static series_arg a[SERIES_MAX];
     for (int i = 0; i < npos; i++) {
-        int arg = i == npos - 1 ? 0 : i + 1;
-        series[i] = pos[arg];
-        /* in place: value[i + 1] is still argument i + 1's when read */
-        w->value[i] = !w->given ? i + 1 : arg == 0 ? first : w->value[arg];
+        a[i] = (series_arg){i, w->given ? w->value[i] : 0, {LF_CLOCK_NONE, 0}, LF_FORMAT_UNKNOWN};
+        if (npos > 1)
+            a[i].clock = lf_probe_clock(pos[i], &a[i].format);
+    }
+    if (npos > 1 && w->given) {
+        qsort(a, (size_t)npos, sizeof *a, by_workload);
+        check_against_clocks(ctx, pos, a, npos);
+    } else if (npos > 1) {
+        order_by_clocks(ctx, pos, a, npos, convention);
+    }
+    for (int i = 0; i < npos; i++) {
+        series[i] = pos[a[i].arg];
+        w->value[i] = w->given ? a[i].workload : i + 1;
     }
     return 0;
 }

@@ -1,11 +1,14 @@
 /* series.h - what the commands that read a series of snapshots share
- * (trend, suspects, report): the workload list, the argument order and
- * reading the snapshots one at a time.
+ * (trend, suspects, report, diff): the workload list, the order the
+ * snapshots were taken in and reading them one at a time.
  *
- * suspects and report take `SNAPSHOT [BEFORE...]`: the dump to look at
- * first, then earlier dumps of the same process, oldest first. The
- * analyses read a series oldest first; series_args puts the arguments in
- * that order, with the workload the user gave in argument order. */
+ * The analyses read a series oldest first. A series means the same in any
+ * argument order (DESIGN 15): series_order sorts it by the workloads given,
+ * else by the dumps' own clocks (core/input/clock_probe.h); only where
+ * neither says does the argument order count, read as the command's
+ * convention says: trend and diff take theirs oldest first, suspects and
+ * report `SNAPSHOT [BEFORE...]` (the dump to look at, then earlier ones,
+ * oldest first). */
 #ifndef LF_SERIES_H
 #define LF_SERIES_H
 
@@ -49,9 +52,28 @@ int series_workload_option(cli_context *ctx, void *field, const char *arg);
 /* The given workload is one number per snapshot and not all the same;
  * with none given, 1..n. 0 or a usage error. */
 int series_check_workload(cli_context *ctx, series_workload *w, int n);
-/* series[0..npos): pos[1], ..., pos[npos-1], pos[0], with the workload put
- * in that order; 0 or a usage error. */
-int series_args(cli_context *ctx, char **pos, int npos, series_workload *w, char **series);
+/* The -h note of every command that reads a series: how it is ordered. */
+#define SERIES_ORDER_NOTE                                                                          \
+    "Order: the snapshots are put in the order they were taken, whatever the\n"                   \
+    "order given: by --workload when given, else by the dumps' own clocks\n"                     \
+    "(HPROF: the header's time; V8: its object ids, which only grow in one\n"                    \
+    "process; .lfs: the time the agent or convert wrote). A note says when\n"                   \
+    "that differs from the order given, or when no order can be known (text\n"                  \
+    "graphs; .gcdump files, in which dotnet-gcdump writes no time): then they\n"                 \
+    "are read as given.\n"
+
+typedef enum series_convention {
+    SERIES_OLDEST_FIRST,    /* S1 S2 S3... */
+    SERIES_NEWEST_FIRST,    /* SNAPSHOT, then BEFORE... oldest first */
+} series_convention;
+/* series[0..npos): the arguments pos[] oldest first, with the workload w
+ * (given in argument order) put in that order and filled in (1, 2, ...)
+ * when not given. By the workload when given (a warning when the dumps'
+ * clocks say otherwise), else by the clocks, else by the convention with a
+ * note that says so; a note too when the order taken is not the one the
+ * convention reads. 0 or a usage error. */
+int series_order(cli_context *ctx, char **pos, int npos, series_workload *w, series_convention convention,
+                 char **series);
 
 /* Adds snapshot `index` (0 first) of a series to what the command counts:
  * 0, -1 with err set, or an exit code after printing why. */

@@ -90,23 +90,28 @@ static int skip_heap_info(fs_cursor *c, fs_types *seen, lf_error *err)
 /* The GCHeapDump fields after the graph: none of them changes the graph;
  * they are checked for their size, and the tagged ones at the end skipped.
  * *sampled: the collector sampled the heap (multipliers other than 1). */
-static int read_dump_fields(fs_cursor *c, fs_types *seen, int *sampled, lf_error *err)
+/* *clock: the time collected, a .NET DateTime's ticks (100 ns since the
+ * year 1), as milliseconds since 1970. */
+static int read_dump_fields(fs_cursor *c, fs_types *seen, int *sampled, lf_clock *clock, lf_error *err)
 {
     uint8_t is64;
     int32_t i32, count_multiplier, size_multiplier;
-    int64_t i64;
+    int64_t i64, ticks;
+    const int64_t ticks_1970 = 621355968000000000;
     uint32_t multipliers;
     if (fs_u8(c, &is64, "Is64Bit", err) || fs_i32(c, &count_multiplier, "the count multiplier", err) ||
         fs_i32(c, &size_multiplier, "the size multiplier", err))
         return -1;
     if (skip_heap_info(c, seen, err) || skip_heap_info(c, seen, err) ||
-        fs_skip_string(c, "the collection log", err) || fs_i64(c, &i64, "the time collected", err) ||
+        fs_skip_string(c, "the collection log", err) || fs_i64(c, &ticks, "the time collected", err) ||
         fs_skip_string(c, "the machine name", err) || fs_skip_string(c, "the process name", err) ||
         fs_i32(c, &i32, "the process id", err) || fs_i64(c, &i64, "the process commit", err) ||
         fs_i64(c, &i64, "the working set", err) ||
         fs_count(c, 4, &multipliers, "the count multipliers", err))
         return -1;
     c->pos += (uint64_t)multipliers * 4;
+    if (ticks > ticks_1970)
+        *clock = (lf_clock){LF_CLOCK_WALL_MS, (uint64_t)(ticks - ticks_1970) / 10000};
     const int32_t one = 0x3f800000; /* 1.0f: not sampled */
     *sampled = count_multiplier != one || size_multiplier != one || multipliers > 0;
     return fs_skip_tagged_to_end(c, err);
@@ -123,24 +128,43 @@ static void note_limits(const gc_graph *g, int sampled, lf_snapshot *out)
                  "a sampled dump (its collector scaled counts): the objects it holds are a sample of the heap");
 }
 
-int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progress, lf_snapshot *out,
-                    lf_error *err)
+/* The file as far as the fields after the graph: the graph, whether it is
+ * sampled and when it was taken. */
+static int read_dump(const uint8_t *data, uint64_t size, gc_graph *g, int *sampled, lf_clock *clock,
+                     lf_error *err)
 {
     fs_cursor c = {data, size, 0, NULL, 0, 0};
     fs_types seen = {0};
     fs_type dump, graph_type;
-    gc_graph g = {0};
-    int sampled = 0;
     if (!lf_gcdump_detect(data, size))
         return lf_fail_at(err, 0, "not a .gcdump", "no \"!FastSerialization.1\" header");
     c.pos = FS_HEADER_LEN;
-    int rc = expect_object(&c, &seen, "GCHeapDump", &dump, err) ||
-                     check_version(&dump, FS_HEADER_LEN, err) ||
-                     expect_object(&c, &seen, "Graphs.MemoryGraph", &graph_type, err) ||
-                     gc_graph_read(&c, &graph_type, &g, err) || read_dump_fields(&c, &seen, &sampled, err) ||
-                     gc_model_build(&g, progress, out, err)
-                 ? -1
-                 : 0;
+    return expect_object(&c, &seen, "GCHeapDump", &dump, err) || check_version(&dump, FS_HEADER_LEN, err) ||
+                   expect_object(&c, &seen, "Graphs.MemoryGraph", &graph_type, err) ||
+                   gc_graph_read(&c, &graph_type, g, err) || read_dump_fields(&c, &seen, sampled, clock, err)
+               ? -1
+               : 0;
+}
+
+lf_clock lf_gcdump_clock(const uint8_t *data, uint64_t size)
+{
+    gc_graph g = {0};
+    int sampled = 0;
+    lf_clock clock = {LF_CLOCK_NONE, 0};
+    lf_error err;
+    if (read_dump(data, size, &g, &sampled, &clock, &err))
+        clock = (lf_clock){LF_CLOCK_NONE, 0};
+    gc_graph_free(&g);
+    return clock;
+}
+
+int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progress, lf_snapshot *out,
+                    lf_error *err)
+{
+    gc_graph g = {0};
+    int sampled = 0;
+    lf_clock clock = {LF_CLOCK_NONE, 0};
+    int rc = read_dump(data, size, &g, &sampled, &clock, err) || gc_model_build(&g, progress, out, err) ? -1 : 0;
     if (!rc)
         note_limits(&g, sampled, out);
     gc_graph_free(&g);
@@ -148,5 +172,6 @@ int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progr
         return -1;
     out->format = LF_FORMAT_GCDUMP;
     out->source_format = LF_FORMAT_GCDUMP;
+    out->clock = clock;
     return 0;
 }

@@ -10,6 +10,9 @@
 int lf_gcdump_detect(const uint8_t *head, uint64_t len);
 /* The snapshot reads its objects' ids (addresses) from data, which must
  * stay mapped as long as it lives (lf_open keeps the mapping with it). */
+/* When the dump was taken (its "time collected"), read without building
+ * the snapshot; LF_CLOCK_NONE when the file does not get that far. */
+lf_clock lf_gcdump_clock(const uint8_t *data, uint64_t size);
 int lf_gcdump_parse(const uint8_t *data, uint64_t size, const lf_progress *progress, lf_snapshot *out,
                     lf_error *err);
 

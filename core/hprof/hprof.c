@@ -33,6 +33,19 @@ int lf_hprof_detect(const uint8_t *data, uint64_t size)
     return size >= 12 && memcmp(data, "JAVA PROFILE", 12) == 0;
 }
 
+lf_clock lf_hprof_header_clock(const uint8_t *head, uint64_t len)
+{
+    lf_clock none = {LF_CLOCK_NONE, 0};
+    const uint8_t *nul = lf_hprof_detect(head, len) ? memchr(head, 0, len < 64 ? len : 64) : NULL;
+    uint64_t at = nul ? (uint64_t)(nul - head) + 1 + 4 : len; /* past the id size */
+    if (at + 8 > len)
+        return none;
+    uint64_t ms = 0;
+    for (int i = 0; i < 8; i++) /* two big-endian u4: high, then low */
+        ms = ms << 8 | head[at + i];
+    return ms ? (lf_clock){LF_CLOCK_WALL_MS, ms} : none;
+}
+
 static void reader_free(hprof_reader *r)
 {
     Word_t freed;
@@ -118,6 +131,7 @@ int lf_hprof_parse_reporting(const uint8_t *data, uint64_t size, unsigned flags,
         if (hprof_finish_classes(&h) == 0 && hprof_hand_over(&h, edge_count) == 0 && hprof_hand_over_sites(&h) == 0) {
             out->stats.dangling_edges = h.s.dangling;
             out->stats.warnings = h.r.warnings;
+            out->clock = lf_hprof_header_clock(data, size);
             rc = 0;
         }
     }

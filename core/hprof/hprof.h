@@ -15,6 +15,10 @@ enum {
 };
 
 int lf_hprof_detect(const uint8_t *data, uint64_t size);
+/* When the dump was written, from its first bytes (the header's
+ * milliseconds since 1970 after the version string and the id size);
+ * LF_CLOCK_NONE when the bytes are not a whole header or the time is 0. */
+lf_clock lf_hprof_header_clock(const uint8_t *head, uint64_t len);
 /* threads: how many threads read the heap records (the result is the same
  * for any number). */
 int lf_hprof_parse(const uint8_t *data, uint64_t size, unsigned flags, unsigned threads,

@@ -23,6 +23,11 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err);
  * "checking"), of the file's size. */
 int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress, lf_snapshot *out,
                              lf_error *err);
+/* When the snapshot in the regular file open on fd was taken, from its
+ * header and META alone (checked as an open checks them); LF_CLOCK_NONE
+ * when it does not say or cannot be read. *source: the format the graph
+ * came from (LF_FORMAT_UNKNOWN when unreadable). */
+lf_clock lf_lfs_clock_fd(int fd, lf_source_format *source);
 /* Writes s (with its analysis when present) to fd, front to back with no
  * seek: fd may be a pipe. */
 int lf_lfs_write_fd(const lf_snapshot *s, int fd, lf_error *err);

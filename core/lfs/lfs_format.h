@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 4
+#define LFS_VERSION_MINOR 5
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -93,6 +93,8 @@ enum lfs_meta_field {
     LFS_META_DANGLING_TOP_HOLDER,
     LFS_META_DANGLING_TOP_COUNT,
     LFS_META_DANGLING_EXPECTED,
+    LFS_META_CLOCK_KIND,     /* 1.5: when the dump was taken (lf_clock_kind; 0: not known) */
+    LFS_META_CLOCK_VALUE,
     LFS_META_FIELDS
 };
 

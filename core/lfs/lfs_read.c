@@ -726,6 +726,15 @@ static void point_sites(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     }
 }
 
+/* When the dump was taken: a kind this reader does not know is none. */
+static lf_clock clock_of(const uint64_t *meta)
+{
+    uint64_t kind = meta[LFS_META_CLOCK_KIND];
+    if (kind != LF_CLOCK_WALL_MS && kind != LF_CLOCK_V8_IDS)
+        return (lf_clock){LF_CLOCK_NONE, 0};
+    return (lf_clock){(lf_clock_kind)kind, meta[LFS_META_CLOCK_VALUE]};
+}
+
 /* What the reader that made the file counted, and the key of its source. */
 static void copy_stats(const lfs_reading *r, lf_snapshot *out)
 {
@@ -744,6 +753,7 @@ static void copy_stats(const lfs_reading *r, lf_snapshot *out)
     out->stats.dangling_top_count = meta[LFS_META_DANGLING_TOP_COUNT];
     out->stats.dangling_expected = meta[LFS_META_DANGLING_EXPECTED] <= meta[LFS_META_DANGLING_EDGES]
                                        ? meta[LFS_META_DANGLING_EXPECTED] : 0;
+    out->clock = clock_of(meta);
     out->source_key = (lf_source_key){meta[LFS_META_SOURCE_SIZE], meta[LFS_META_SOURCE_MTIME_NS],
                                       meta[LFS_META_SOURCE_HASH], meta[LFS_META_SOURCE_OPTIONS]};
 }
@@ -845,4 +855,17 @@ int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress
                  map_snapshot(&r, out, err);
     free(r.buf);
     return failed ? -1 : 0;
+}
+
+lf_clock lf_lfs_clock_fd(int fd, lf_source_format *source)
+{
+    lfs_reading r = {.fd = fd};
+    lf_error err;
+    memcpy(r.chunk, chunk_kinds, sizeof r.chunk);
+    int failed = open_regular_file(&r, NULL, &err) || read_header(&r, &err) || check_header_hash(&r, &err) ||
+                 find_chunks(&r, &err) || read_meta(&r, &err);
+    free(r.buf);
+    uint64_t from = failed ? 0 : r.meta[LFS_META_SOURCE_FORMAT];
+    *source = from >= LF_FORMAT_TEXT && from <= LF_FORMAT_GCDUMP ? (lf_source_format)from : LF_FORMAT_UNKNOWN;
+    return failed ? (lf_clock){LF_CLOCK_NONE, 0} : clock_of(r.meta);
 }

@@ -59,6 +59,8 @@ static void fill_meta(const lf_snapshot *s, int has_analysis, int has_sites,
     meta_field[LFS_META_DANGLING_TOP_HOLDER] = s->stats.dangling_top_holder;
     meta_field[LFS_META_DANGLING_TOP_COUNT] = s->stats.dangling_top_count;
     meta_field[LFS_META_DANGLING_EXPECTED] = s->stats.dangling_expected;
+    meta_field[LFS_META_CLOCK_KIND] = s->clock.kind;
+    meta_field[LFS_META_CLOCK_VALUE] = s->clock.value;
     meta_field[LFS_META_SOURCE_SIZE] = s->source_key.size;
     meta_field[LFS_META_SOURCE_MTIME_NS] = s->source_key.mtime_ns;
     meta_field[LFS_META_SOURCE_HASH] = s->source_key.hash;

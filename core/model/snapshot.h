@@ -135,6 +135,21 @@ typedef struct lf_snapshot_stats {
     uint64_t dangling_expected;
 } lf_snapshot_stats;
 
+/* When a dump was taken, to put a series of them in order (DESIGN 15):
+ * a wall clock where the format has one, else a count that only grows
+ * within one process (V8 numbers heap objects as its profiler first meets
+ * them). Two clocks compare only when of the same kind. */
+typedef enum lf_clock_kind {
+    LF_CLOCK_NONE = 0,    /* the dump does not say (text graphs, older .lfs) */
+    LF_CLOCK_WALL_MS = 1, /* milliseconds since 1970 (HPROF header, .gcdump, .lfs) */
+    LF_CLOCK_V8_IDS = 2,  /* the largest id of a heap object (V8) */
+} lf_clock_kind;
+
+typedef struct lf_clock {
+    lf_clock_kind kind;
+    uint64_t value;
+} lf_clock;
+
 /* What a cached analysis was made from (cache.h): all zero when not a cache. */
 typedef struct lf_source_key {
     uint64_t size;       /* bytes of the dump */
@@ -210,6 +225,7 @@ typedef struct lf_snapshot {
 
     lf_snapshot_stats stats;
     lf_source_key source_key;
+    lf_clock clock;                   /* when the dump was taken, if it says */
     /* A sentence from the reader about the dump as a whole that a user
      * should see ("10,000,000 nodes, dotnet-gcdump's limit: ..."), "" when
      * none; not kept in an .lfs. */

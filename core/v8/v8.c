@@ -1097,6 +1097,57 @@ int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partia
     return lf_v8_parse_reporting(data, size, threads, partial, NULL, out, err);
 }
 
+/* The header's answers a node scan needs; raw is scratch for read_header. */
+static int layout_from_meta(const v8_meta *m, uint64_t values_at, v8_nodes_layout *out, lf_error *err)
+{
+    out->values_at = values_at;
+    out->fields = m->node_fields;
+    out->id_field = out->type_field = MAX_FIELDS;
+    for (unsigned f = 0; f < m->node_fields; f++) {
+        if (m->node_field_kind[f] == F_ID)
+            out->id_field = f;
+        else if (m->node_field_kind[f] == F_TYPE)
+            out->type_field = f;
+    }
+    out->heap_types = 0;
+    for (unsigned t = 0; t < m->node_type_count; t++)
+        if (m->node_type_kind[t] != V8N_NATIVE && m->node_type_kind[t] != V8N_SYNTHETIC)
+            out->heap_types |= 1u << t;
+    if (out->id_field == MAX_FIELDS || out->type_field == MAX_FIELDS)
+        return lf_fail_at(err, values_at, "unsupported snapshot layout", "nodes without id or type");
+    return 0;
+}
+
+int v8_probe_nodes(const uint8_t *head, uint64_t len, v8_nodes_layout *out, lf_error *err)
+{
+    v8_meta m;
+    v8_raw raw;
+    v8_trace trace;
+    v8_places places;
+    memset(&m, 0, sizeof m);
+    memset(&raw, 0, sizeof raw);
+    memset(&trace, 0, sizeof trace);
+    memset(&places, 0, sizeof places);
+    raw.trace = &trace;
+    raw.places = &places;
+    lf_json j = {head, 0, len, err};
+    char *buf = NULL;
+    size_t cap = 0, klen;
+    err->truncated = 0;
+    int rc = lf_json_expect(&j, '{', "the snapshot") || lf_json_string(&j, &buf, &cap, &klen) ||
+             lf_json_expect(&j, ':', "the snapshot");
+    if (!rc && !key_is(buf, klen, "snapshot"))
+        rc = lf_fail_at(err, 0, "unsupported snapshot layout", "\"snapshot\" is not first");
+    rc = rc || read_header(&j, &m, &raw, &buf, &cap) || lf_json_next(&j, '}', "the snapshot") != 1 ||
+         lf_json_string(&j, &buf, &cap, &klen) || lf_json_expect(&j, ':', "the snapshot");
+    if (!rc && !key_is(buf, klen, "nodes"))
+        rc = lf_fail_at(err, j.pos, "unsupported snapshot layout", "\"nodes\" does not follow the header");
+    rc = rc || lf_json_expect(&j, '[', "nodes") || layout_from_meta(&m, j.pos, out, err);
+    lf_big_free(buf);
+    raw_free(&raw);
+    return rc ? -1 : 0;
+}
+
 /* One read of a snapshot: the JSON cursor, what the header said, the raw
  * arrays and which of the top-level members have been met. */
 typedef struct v8_reader {
@@ -1214,8 +1265,10 @@ static int build_model(v8_reader *r, uint32_t strings_read, lf_snapshot *out)
     if (check_references(&r->j, &r->m, &r->raw, r->nodes_at, r->edges_at))
         return -1;
     const uint32_t *ids = r->raw.node_id; /* the snapshot's once built, read through the lazy fields */
+    lf_clock clock = v8_clock_of(&r->raw);
     if (v8_build_snapshot(&r->raw, r->threads, out, err))
         return -1;
+    out->clock = clock;
     if (v8_trace_sites(&r->raw, r->cut_at ? strings_read : r->raw.string_count,
                        r->cut_at ? strings_read : UINT32_MAX, out, err))
         return -1;

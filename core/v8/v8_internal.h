@@ -218,6 +218,22 @@ int v8_places_read(struct lf_json *j, v8_places *p, const v8_raw *raw, unsigned 
  * 0 when there are none. */
 int v8_places_resolve(v8_raw *raw, v8_places *p, lf_place **out, uint32_t *count, lf_error *err);
 
+/* v8_clock.c: the order of snapshots of one process. V8 numbers a heap
+ * object when its profiler first meets it, so the largest heap-object id
+ * grows from one snapshot to the next; native and synthetic nodes have ids
+ * of their own (hashes, fixed numbers) and are left out. */
+lf_clock v8_clock_of(const v8_raw *raw);
+/* What a scan of the nodes array needs, from a snapshot's first bytes: where
+ * the values start, the row's width, which fields are the id and the type,
+ * and which type numbers are heap objects (bit t). v8.c. */
+typedef struct v8_nodes_layout {
+    uint64_t values_at;
+    unsigned fields, id_field, type_field;
+    uint32_t heap_types;
+} v8_nodes_layout;
+/* 0, or -1 with err set (err->truncated: the head ends too early). */
+int v8_probe_nodes(const uint8_t *head, uint64_t len, v8_nodes_layout *out, lf_error *err);
+
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;
 int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);

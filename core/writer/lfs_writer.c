@@ -11,6 +11,7 @@
 struct lfs_writer {
     lf_builder *b;
     unsigned flags;
+    uint64_t taken_at_ms;     /* 0: not said */
 };
 
 lfs_writer *lfs_writer_new(unsigned flags)
@@ -107,6 +108,11 @@ int lfs_writer_allocated_at(lfs_writer *w, uint64_t id, int64_t site, uint32_t s
     return lf_builder_object_site(w->b, id, (uint32_t)site, samples);
 }
 
+void lfs_writer_taken_at(lfs_writer *w, uint64_t unix_ms)
+{
+    w->taken_at_ms = unix_ms;
+}
+
 void lfs_writer_sample_rate(lfs_writer *w, double samples_per_word)
 {
     lf_builder_set_sample_rate(w->b, samples_per_word);
@@ -117,11 +123,14 @@ int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errl
     lf_snapshot s;
     lf_error err;
     unsigned flags = w->flags;
+    uint64_t taken_at_ms = w->taken_at_ms;
     int rc = lf_builder_finish(w->b, &s, &err);
     free(w);
     if (rc == 0) {
         s.format = LF_FORMAT_LFS;
         s.source_format = LF_FORMAT_LFS;
+        if (taken_at_ms)
+            s.clock = (lf_clock){LF_CLOCK_WALL_MS, taken_at_ms};
         if (!(flags & LFS_WRITER_NO_ANALYSIS))
             rc = lf_analyze(&s, 0, 2, &err);
         if (rc == 0)

@@ -55,6 +55,10 @@ int64_t lfs_writer_site(lfs_writer *w, int64_t caller_site, int64_t frame);
 int lfs_writer_allocated_at(lfs_writer *w, uint64_t id, int64_t site, uint32_t samples);
 /* The allocations were sampled at this rate (samples per word, 0 < rate <= 1). */
 void lfs_writer_sample_rate(lfs_writer *w, double samples_per_word);
+/* When the heap was walked, in milliseconds since 1970: a series of
+ * snapshots is then put in order by it, whatever order the files are named
+ * in (not said: the order given on the command line). */
+void lfs_writer_taken_at(lfs_writer *w, uint64_t unix_ms);
 /* Writes the file atomically (temporary file, then rename) and frees w.
  * On failure, a message goes to errbuf. */
 int lfs_writer_finish(lfs_writer *w, const char *path, char *errbuf, size_t errlen);

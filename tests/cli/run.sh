@@ -8,6 +8,7 @@
 #   CLI_SKIP="mutation": all but those.
 #   NAME: only the case of that name (case_, rows_, help_), from the case
 #   files that mention it.
+#   CLI_ACTUAL=DIR: a failing case_'s stdout and stderr are kept in DIR.
 set -u
 build=${1:-build}
 only=${2:-}
@@ -58,6 +59,11 @@ case_run() {
         fi
     done
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    # CLI_ACTUAL=DIR keeps a failing case's output there, to read beside the
+    # expected files (never to copy over them unread)
+    if [ $ok = 0 ] && [ -n "${CLI_ACTUAL:-}" ]; then
+        mkdir -p "$CLI_ACTUAL" && cp "$tmp/out" "$CLI_ACTUAL/$name.out" && cp "$tmp/err" "$CLI_ACTUAL/$name.err"
+    fi
 }
 
 # help_ NAME ARGS... : -h exits 0 and prints a usage line naming the command.
@@ -98,7 +104,7 @@ J=fixtures/java/dumps
 # file mentions. Their checks that are not case_/rows_/help_ run too.
 # CLI_FILES, CLI_SKIP: which case files (run_all.sh shares them between its
 # lanes; the reruns skip the mutation cases). oom_cases needs scale_cases.
-files=${CLI_FILES:-"cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases threads_cases query_cases mutation scale_cases oom_cases"}
+files=${CLI_FILES:-"cases series_cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases threads_cases query_cases mutation scale_cases oom_cases"}
 for skip in ${CLI_SKIP:-}; do
     files=$(for f in $files; do [ "$f" = "$skip" ] || echo "$f"; done)
 done

@@ -125,7 +125,7 @@ static void dump_tail(gw_buf *b)
     gw_u8(b, 0x01);        /* JSHeapInfo */
     gw_u8(b, 0x01);        /* DotNetHeapInfo */
     gw_string(b, NULL);    /* CollectionLog */
-    gw_i64(b, 0);          /* TimeCollected */
+    gw_i64(b, b->time_collected); /* TimeCollected */
     gw_string(b, NULL);    /* MachineName */
     gw_string(b, NULL);    /* ProcessName */
     gw_i32(b, 0);

@@ -13,6 +13,7 @@ typedef struct gw_buf {
     uint8_t *data;
     size_t len, cap;
     int failed; /* out of memory */
+    int64_t time_collected; /* .NET ticks the dump says it was taken at; 0, as dotnet-gcdump writes */
 } gw_buf;
 
 typedef struct gw_type {

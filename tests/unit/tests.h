@@ -22,6 +22,11 @@
     T(test_strtab_interning)               \
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
+    T(test_clock_hprof_header)             \
+    T(test_clock_v8_ids)                   \
+    T(test_clock_probe_files)              \
+    T(test_clock_lfs_writer)               \
+    T(test_clock_gcdump)                   \
     T(test_gcdump_hand_graph)              \
     T(test_gcdump_errors)                  \
     T(test_gcdump_every_cut)               \

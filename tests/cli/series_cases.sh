@@ -1,0 +1,55 @@
+# A series means the same in any order (DESIGN 15, docs/DESIGN.md 1): the
+# commands put it in order by the workloads given, else by the dumps' own
+# clocks (HPROF header times, V8's object ids), else as given, with a note.
+# The Java leak series (fixtures/java/series/README.md): after 100, 200 and
+# 300 operations, 2 LeakedSession and 1 LeakedToken per operation held by
+# static field SessionRegistry.SESSIONS, 80 bytes per operation.
+SJ=fixtures/java/series/dumps
+L1=$SJ/leak-100.hprof L2=$SJ/leak-200.hprof L3=$SJ/leak-300.hprof
+# same_out NAME ARGS_A -- ARGS_B: both runs exit 0 with the same stdout
+same_out() {
+    name=$1
+    shift
+    a="" b="" side=a
+    for arg; do
+        if [ "$arg" = "--" ]; then side=b; continue; fi
+        if [ $side = a ]; then a="$a $arg"; else b="$b $arg"; fi
+    done
+    # shellcheck disable=SC2086 # word splitting of the argument lists is wanted
+    "$LF" $a >"$tmp/same_a" 2>/dev/null; ca=$?
+    # shellcheck disable=SC2086
+    "$LF" $b >"$tmp/same_b" 2>/dev/null; cb=$?
+    if [ "$ca" = 0 ] && [ "$cb" = 0 ] && [ -s "$tmp/same_a" ] && cmp -s "$tmp/same_a" "$tmp/same_b"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: exits $ca, $cb; stdout differs or is empty:"
+        diff "$tmp/same_a" "$tmp/same_b" | head -6
+        fail=$((fail + 1))
+    fi
+}
+if wanted series_order; then
+    # suspects: newest first (its old convention), oldest first, shuffled
+    same_out series_order_suspects suspects $L3 $L1 $L2 --workload 300,100,200 -- \
+        suspects $L1 $L2 $L3 --workload 100,200,300
+    same_out series_order_suspects_shuffled suspects $L2 $L3 $L1 -- suspects $L3 $L1 $L2
+    same_out series_order_trend trend $L1 $L2 $L3 -- trend $L3 $L2 $L1
+    same_out series_order_diff diff $L1 $L3 -- diff $L3 $L1
+    same_out series_order_v8_trend trend fixtures/node/warmup_leak-100.heapsnapshot.gz \
+        fixtures/node/warmup_leak-200.heapsnapshot.gz fixtures/node/warmup_leak-300.heapsnapshot.gz -- \
+        trend fixtures/node/warmup_leak-300.heapsnapshot.gz fixtures/node/warmup_leak-100.heapsnapshot.gz \
+        fixtures/node/warmup_leak-200.heapsnapshot.gz
+    same_out series_order_v8_diff diff fixtures/node/listener_leak-1.heapsnapshot.gz \
+        fixtures/node/listener_leak-2.heapsnapshot.gz -- diff fixtures/node/listener_leak-2.heapsnapshot.gz \
+        fixtures/node/listener_leak-1.heapsnapshot.gz
+    same_out series_order_report report $L1 $L2 $L3 -o - -- report $L2 $L3 $L1 -o -
+fi
+rows_ series_order_trend_newest_first "LeakedSession 2.00 grows" 'NR == 2 {print $6, $1, $9}' \
+    trend $L3 $L2 $L1 --workload 300,200,100
+# diff given AFTER BEFORE: the growth still reads as growth, and a note says why
+rows_ series_order_diff_reversed "LeakedSession 200 600 400" '$10 == "LeakedSession" {print $10, $1, $2, $3}' \
+    diff $L3 $L1
+case_ series_order_diff_note 0 diff $L3 $L1 --top 1
+# workloads given against the clocks: followed, with a warning
+case_ series_order_workload_against_clocks 0 trend $L3 $L1 $L2 --workload 100,200,300 --top 1
+# no clock (text graphs): as given, and said
+case_ series_order_unknown 0 trend $G/series_1.txt $G/series_2.txt $G/series_3.txt --top 1
