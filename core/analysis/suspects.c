@@ -25,6 +25,8 @@ void lf_suspect_list_truncate(lf_suspect_list *list, size_t count)
     for (size_t k = count; k < list->count; k++) {
         free(list->item[k].path);
         free(list->item[k].counts);
+        for (uint32_t g = 0; g < list->item[k].grows_count; g++)
+            free(list->item[k].grows[g].counts);
         free(list->item[k].grows);
     }
     if (count < list->count)

@@ -52,6 +52,7 @@ typedef struct lf_suspect_growth {
     uint32_t name;      /* in the trend's names */
     double rate;        /* objects per unit of workload */
     double bytes_rate;  /* rate x the class's mean shallow size */
+    uint64_t *counts;   /* its objects under the holder, per snapshot (owned) */
 } lf_suspect_growth;
 
 typedef struct lf_suspect {
@@ -67,13 +68,17 @@ typedef struct lf_suspect {
                          * one name, as finaliser closures: all of them) */
     lf_accumulation acc;
     /* growth only: one finding per holder, for every class growing under it */
-    double rate;        /* objects per unit of workload (least squares), all classes */
+    double rate;        /* objects of `name` per unit of workload (least squares) */
     double bytes_rate;  /* the sum of each class's rate x its mean shallow size */
-    int64_t gain;       /* objects under the holder, first snapshot to last */
-    uint32_t name;      /* the fastest growing class (bytes), in the trend's names */
-    int64_t holder_row; /* that class's row in the trend's holders */
-    uint64_t *counts;   /* objects of the growing classes under the holder, per snapshot */
-    lf_suspect_growth *grows;   /* each growing class, fastest (bytes) first */
+    int64_t gain;       /* objects of `name` under the holder, first snapshot to last */
+    uint32_t name;      /* the class that leaks there (grows[0]), in the trend's names */
+    int64_t holder_row; /* a growing class's row in the trend's holders */
+    uint64_t *counts;   /* objects of `name` under the holder, per snapshot */
+    /* each growing class: the one that leaks first (of the holder's
+     * members, looking through its collection's structure, the class that
+     * retains the most in the last snapshot), the others fastest (bytes)
+     * first */
+    lf_suspect_growth *grows;
     uint32_t grows_count;
     /* growth: the holder is held only through Gc.finalise registrations
      * (OCaml `finaliser` roots, no reference from any object) */

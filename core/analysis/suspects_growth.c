@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collections.h"
 #include "owners.h"
 
 /* The class of the last snapshot named like trend row cls; LF_NODE_NONE if none. */
@@ -206,8 +207,15 @@ static int by_holder(const void *pa, const void *pb)
     return by_bytes_rate(a, b);
 }
 
-/* Findings of one holder become one: the fastest class names it, the
- * others are listed in grows and their counts and rates added up. */
+static void growths_free(lf_suspect_growth *g, uint32_t count)
+{
+    for (uint32_t i = 0; g && i < count; i++)
+        free(g[i].counts);
+    free(g);
+}
+
+/* Findings of one holder become one: each class is listed in grows with
+ * its counts and rate, and the finding's rates add up. */
 static int merge_by_holder(const lf_trend *t, lf_suspect_list *list, size_t start)
 {
     lf_suspect *f = list->item + start;
@@ -220,25 +228,22 @@ static int merge_by_holder(const lf_trend *t, lf_suspect_list *list, size_t star
         uint64_t key = t->holders.row_key[f[i].holder_row];
         for (j = i + 1; j < count && f[j].node == f[i].node && t->holders.row_key[f[j].holder_row] == key;)
             j++;
-        m.grows = malloc((j - i) * sizeof *m.grows);
-        m.counts = calloc(n, sizeof *m.counts);
-        if (!m.grows || !m.counts) {
-            free(m.grows);
-            free(m.counts);
+        m.grows = calloc(j - i, sizeof *m.grows);
+        m.counts = NULL;
+        if (!m.grows)
             return -1;
-        }
         m.grows_count = (uint32_t)(j - i);
         m.rate = m.bytes_rate = 0;
-        m.gain = 0;
-        m.instances = 0;
         for (size_t k = i; k < j; k++) {
-            m.grows[k - i] = (lf_suspect_growth){f[k].name, f[k].rate, f[k].bytes_rate};
+            lf_suspect_growth *g = &m.grows[k - i];
+            *g = (lf_suspect_growth){f[k].name, f[k].rate, f[k].bytes_rate, malloc(n * sizeof *g->counts)};
+            if (!g->counts) {
+                growths_free(m.grows, m.grows_count);
+                return -1;
+            }
+            memcpy(g->counts, t->holders.count + (size_t)f[k].holder_row * t->capacity, n * sizeof *g->counts);
             m.rate += f[k].rate;
             m.bytes_rate += f[k].bytes_rate;
-            m.gain += f[k].gain;
-            m.instances += f[k].instances;
-            for (uint32_t x = 0; x < n; x++)
-                m.counts[x] += t->holders.count[(size_t)f[k].holder_row * t->capacity + x];
         }
         f[out++] = m;
     }
@@ -254,7 +259,8 @@ static int by_growth_rate(const void *pa, const void *pb)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* Adds finding a's classes, counts and rates to b's. */
+/* Adds finding a's classes, counts and rates to b's; a's are taken over or
+ * freed. */
 static int fold_into(lf_suspect *b, lf_suspect *a, uint32_t series)
 {
     lf_suspect_growth *g = realloc(b->grows, (b->grows_count + a->grows_count) * sizeof *g);
@@ -265,19 +271,18 @@ static int fold_into(lf_suspect *b, lf_suspect *a, uint32_t series)
         uint32_t j = 0;
         while (j < b->grows_count && g[j].name != a->grows[i].name)
             j++;
-        if (j == b->grows_count) /* a class new to b; else its rates add up */
+        if (j == b->grows_count) { /* a class new to b; else its rates and counts add up */
             g[b->grows_count++] = a->grows[i];
-        else
-            g[j].rate += a->grows[i].rate, g[j].bytes_rate += a->grows[i].bytes_rate;
+            a->grows[i].counts = NULL;
+            continue;
+        }
+        g[j].rate += a->grows[i].rate;
+        g[j].bytes_rate += a->grows[i].bytes_rate;
+        for (uint32_t x = 0; x < series; x++)
+            g[j].counts[x] += a->grows[i].counts[x];
     }
-    qsort(b->grows, b->grows_count, sizeof *b->grows, by_growth_rate);
-    b->name = b->grows[0].name;
     b->rate += a->rate;
     b->bytes_rate += a->bytes_rate;
-    b->gain += a->gain;
-    b->instances += a->instances;
-    for (uint32_t x = 0; x < series; x++)
-        b->counts[x] += a->counts[x];
     return 0;
 }
 
@@ -306,15 +311,78 @@ static int fold_nested(const lf_trend *t, const lf_snapshot *s, lf_suspect_list 
     }
     size_t out = 0;
     for (size_t k = 0; k < count; k++) {
-        if (!gone[k]) {
+        if (!gone[k])
             f[out++] = f[k];
-            continue;
-        }
-        free(f[k].grows);
-        free(f[k].counts);
+        else
+            growths_free(f[k].grows, f[k].grows_count);
     }
     list->count = start + out;
     free(gone);
+    return 0;
+}
+
+/* Whether class group g of s has the name of trend row `name`. */
+static int group_is(const lf_trend *t, const lf_snapshot *s, const lf_class_group *g, uint32_t name)
+{
+    lf_str n = lf_snapshot_class_name(s, g->cls);
+    size_t len = t->names.offset[name + 1] - t->names.offset[name];
+    return n.len == len && memcmp(n.ptr, t->names.bytes + t->names.offset[name], len) == 0;
+}
+
+/* Which of f's growing classes leaks, as a person names it: of the holder's
+ * members in the last snapshot, looking through its collection's structure
+ * (entries, buckets, backing arrays: DESIGN 13), the first class by
+ * retained bytes that grows there (a map's sessions, not their byte[]
+ * payloads or the map's nodes); without one, the fastest in bytes. Its
+ * index in f->grows, and in *members how many of its objects are members. */
+static uint32_t leading(const lf_trend *t, const lf_snapshot *s, const lf_suspect *f, uint64_t *members)
+{
+    lf_collection_members m;
+    uint32_t lead = 0;
+    *members = 0;
+    if (f->node == LF_NODE_NONE)
+        return 0;
+    const uint32_t *kids = s->domtree_child + s->domtree_offset[f->node];
+    size_t kid_count = s->domtree_offset[f->node + 1] - s->domtree_offset[f->node];
+    if (lf_collection_members_below(s, kids, kid_count, 1, &m))
+        return 0;
+    int found = 0;
+    if (lf_group_payload(s, &m, 0) == 0)
+        for (size_t k = 0; k < m.group_count && !found; k++)
+            for (uint32_t g = 0; g < f->grows_count && !found && !m.group[k].structure; g++)
+                if (group_is(t, s, &m.group[k], f->grows[g].name)) {
+                    lead = g;
+                    *members = m.group[k].count;
+                    found = 1;
+                }
+    lf_collection_members_free(&m);
+    return lead;
+}
+
+/* grows: the leading class first, the others fastest first; the finding's
+ * class, counts, instances, gain and rate are the leading class's. With
+ * stable ids (V8) a holder's counts are of the objects new since the first
+ * snapshot: those of the last snapshot that were there before are added to
+ * every count, so the counts agree with what the holder holds. */
+static int name_the_leak(const lf_trend *t, const lf_snapshot *s, lf_suspect *f)
+{
+    const uint32_t n = t->series;
+    qsort(f->grows, f->grows_count, sizeof *f->grows, by_growth_rate);
+    uint64_t members;
+    uint32_t lead = leading(t, s, f, &members);
+    lf_suspect_growth first = f->grows[lead];
+    memmove(f->grows + 1, f->grows, lead * sizeof *f->grows);
+    f->grows[0] = first;
+    if (!(f->counts = malloc(n * sizeof *f->counts)))
+        return -1;
+    uint64_t before = t->holders.by_id && members > first.counts[n - 1] ? members - first.counts[n - 1] : 0;
+    for (uint32_t x = 0; x < n; x++)
+        f->counts[x] = first.counts[x] + before;
+    f->name = first.name;
+    f->cls = class_named(s, t, first.name);
+    f->rate = first.rate;
+    f->instances = f->counts[n - 1];
+    f->gain = (int64_t)f->counts[n - 1] - (int64_t)f->counts[0];
     return 0;
 }
 
@@ -341,6 +409,9 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
         if (lf_accumulation_find(last, f[k].node, &f[k].acc, err))
             return -1;
     }
+    for (size_t k = 0; k < count; k++)
+        if (name_the_leak(t, last, &f[k]))
+            return lf_fail_nomem(err, "growth findings");
     qsort(f, count, sizeof *f, by_bytes_rate);
     return 0;
 }

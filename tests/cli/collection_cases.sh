@@ -45,8 +45,11 @@ rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n 
 "$LF" trend $CC --workload 100,200,300 --exit-code >/dev/null 2>&1
 [ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL collections_control_exit"; fail=$((fail + 1)); }
 
-# suspects over the series: one finding per collection, with its objects and
-# bytes per operation. Bytes are the instance sizes the JVM's own histograms
+# suspects over the series: one finding per collection, named by the class
+# that leaks there (the map's values, the list's elements; UUID for
+# MIXED, whose values are of three classes, one each per operation, while
+# each operation adds 3 UUID keys), its objects per operation and the
+# bytes per operation of all that grows there. Bytes are the instance sizes the JVM's own histograms
 # give (collections-*.histo.txt): UUID 32, Hashtable$Entry 32, MixedRecord 24,
 # String 24, byte[3] 24, byte[64] 80 (Hashtable: 3 x 32 + 3 x 32 + 24 + 24 +
 # 24 + 80 = 344); ChmConn 16, Integer 16, CHM$TreeNode 48 (2 x 80 = 160);
@@ -54,15 +57,15 @@ rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n 
 # HashMap$TreeNode 56 (96); TreeMap$Entry 40, TreeKey 16, TreeVal 24 (80);
 # ListEvent 24 (3 x 24 = 72); WeakHashMap$Entry 40, WKey 16, WVal 16 (72);
 # ThreadItem 16. The accumulation counts entries, not buckets: 900, 600, 300.
-rows_ collections_suspects "10.00 344.00 900 java.util.Hashtable\$Entry static field Registry.MIXED
-6.00 160.00 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
-3.00 104.00 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
-3.00 96.00 300 java.util.HashMap\$TreeNode static field Registry.LRU
-3.00 80.00 300 java.util.TreeMap\$Entry static field Registry.ORDERS
-3.00 72.00 900 ListEvent static field Registry.EVENTS
-3.00 72.00 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
-1.00 16.00 300 ThreadItem thread collector" \
-    'NR > 1 && $2 == "growth" {split($15, hop, " \\("); print $13, $17, $10, $11, hop[1]}' \
+rows_ collections_suspects "3.00 java.util.UUID 344.00 900 java.util.Hashtable\$Entry static field Registry.MIXED
+2.00 ChmConn 160.00 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
+1.00 HmSession 104.00 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
+1.00 LruPage 96.00 300 java.util.HashMap\$TreeNode static field Registry.LRU
+1.00 TreeVal 80.00 300 java.util.TreeMap\$Entry static field Registry.ORDERS
+3.00 ListEvent 72.00 900 ListEvent static field Registry.EVENTS
+1.00 WVal 72.00 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
+1.00 ThreadItem 16.00 300 ThreadItem thread collector" \
+    'NR > 1 && $2 == "growth" {split($15, hop, " \\("); print $13, $6, $17, $10, $11, hop[1]}' \
     suspects $C/collections-300.hprof.gz $C/collections-100.hprof.gz $C/collections-200.hprof.gz \
     --workload 300,100,200 --format tsv
 rows_ collections_suspects_control "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \

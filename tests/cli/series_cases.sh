@@ -53,3 +53,7 @@ case_ series_order_diff_note 0 diff $L3 $L1 --top 1
 case_ series_order_workload_against_clocks 0 trend $L3 $L1 $L2 --workload 100,200,300 --top 1
 # no clock (text graphs): as given, and said
 case_ series_order_unknown 0 trend $G/series_1.txt $G/series_2.txt $G/series_3.txt --top 1
+# given oldest first (as people list files): the leak is the first finding,
+# 2 sessions and 1 token per operation, 80 bytes per operation
+rows_ series_order_suspects_oldest_first "growth	LeakedSession	200,400,600	LeakedSession +2.00, LeakedToken +1.00	80.00" \
+    'NR == 2 {print $2 "\t" $6 "\t" $14 "\t" $16 "\t" $17}' suspects $L1 $L2 $L3 --workload 100,200,300

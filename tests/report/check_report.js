@@ -176,7 +176,7 @@ async function series(browser) {
   check('series: its holder is SessionRegistry.SESSIONS', growth.length > 0 && growth[0][5].includes('SessionRegistry.SESSIONS'));
   await suspects(page, 'series', (x) => x.kind === 'growth' && x.cls === 'LeakedSession' &&
     x.summary.includes('SessionRegistry.SESSIONS') && x.summary.includes('LeakedSession +2.00') &&
-    x.summary.includes('LeakedToken +1.00') && x.summary.includes('objects 300, 600, 900'),
+    x.summary.includes('LeakedToken +1.00') && x.summary.includes('objects 200, 400, 600'),
   'the first suspect grows under SessionRegistry.SESSIONS: 2 LeakedSession and 1 LeakedToken per operation');
   await page.screenshot({ path: path.join(shots, 'series.png'), fullPage: true });
   check('series: no request left the disk, no script error', problems.length === 0, problems.join('; '));
