@@ -20,15 +20,16 @@ static const char trend_usage[] =
     "1), whether the count never decreased (monotonic), and whether the class\n"
     "is flagged as growing with the workload: monotonic, r2 at least --min-r2,\n"
     "slope above --min-slope and at least --min-growth more instances in the\n"
-    "last snapshot than in the first; and the growth accumulates under one\n"
-    "holder (holder, holder_counts): an object that existed in the first\n"
-    "snapshot whose count of the class's objects grows by the same tests and\n"
-    "by at least --min-share of the class's gain. VM warm-up, a few objects\n"
-    "under each of many holders, is not flagged. verdict: grows (flagged),\n"
-    "'grows, uneven' (all tests but r2 pass: never shrank, grew in bursts; not\n"
-    "flagged), warm-up (no one holder), small, fluctuates or shrinks. Growing\n"
-    "rows (grows, 'grows, uneven') first, then the rest, each by gain in\n"
-    "instances first to last. Classes whose count never changed are left out.\n";
+    "last snapshot than in the first; and the growth accumulates under\n"
+    "holders (holder, holder_counts: the steepest): objects that existed in\n"
+    "the first snapshot whose counts of the class's objects grow by the same\n"
+    "tests, one of them or together carrying at least --min-share of the\n"
+    "class's gain. VM warm-up, a few objects under each of many holders, is\n"
+    "not flagged. verdict: grows (flagged), 'grows, uneven' (all tests but r2\n"
+    "pass: never shrank, grew in bursts; not flagged), warm-up (no holder\n"
+    "grows steadily), small, fluctuates or shrinks. Growing rows (grows,\n"
+    "'grows, uneven') first, then the rest, each by gain in instances first\n"
+    "to last. Classes whose count never changed are left out.\n";
 
 typedef struct trend_state {
     series_workload workload;

@@ -117,8 +117,8 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
     const uint64_t *total = t->count + (size_t)cls * t->capacity;
     /* the class's own gain, first to last, which one holder must carry a share of */
     double class_gain = n ? (double)total[n - 1] - (double)total[0] : 0;
-    int64_t best = -1;
-    double best_slope = 0;
+    int64_t best = -1, steepest = -1;
+    double best_slope = 0, steepest_slope = 0, growing_gain = 0;
     int64_t best_gain = 0;
     *grows = 0;
     if (cls >= h->classes || n == 0)
@@ -131,7 +131,15 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
         const uint64_t *y = h->count + r * h->capacity;
         lf_trend_fit fit = lf_trend_fit_counts(y, n, workload);
         int64_t gain = (int64_t)y[n - 1] - (int64_t)y[0];
-        int g = lf_trend_grows(y, n, &fit, rule) && (double)gain >= rule->min_share * class_gain;
+        int line = lf_trend_grows(y, n, &fit, rule);
+        int g = line && (double)gain >= rule->min_share * class_gain;
+        if (line) {
+            growing_gain += (double)gain;
+            if (steepest < 0 || fit.slope > steepest_slope) {
+                steepest = (int64_t)r;
+                steepest_slope = fit.slope;
+            }
+        }
         /* growing beats not; then the steeper (growing) or the larger gain */
         int better = g != *grows ? g > *grows
                    : g ? fit.slope > best_slope || best < 0
@@ -143,6 +151,13 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
             *grows = g;
         }
         JLN(slot, h->by_class[cls], holder);
+    }
+    /* a class that leaks under a few holders at once (the byte[] of a map's
+     * values and of a list's buffers), each growing in a line, grows: what
+     * is left to warm-up is growth no holder carries steadily */
+    if (!*grows && steepest >= 0 && class_gain > 0 && growing_gain >= rule->min_share * class_gain) {
+        *grows = 1;
+        return steepest;
     }
     return best;
 }

@@ -233,7 +233,10 @@ help_ help_trend trend -h
 help_ help_report report -h
 # trend's verdicts and order (fixtures/graphs/make_uneven_series.sh): Plugin
 # grew 8-fold in bursts (r2 0.779) and is listed first, "grows, uneven", above
-# the flagged steady Session; --exit-code counts only flagged rows and says so
+# the flagged steady Session; Split grows in a line under three holders at
+# once, a third each: flagged (not warm-up, which is Code's, 1 or 2 objects
+# under each of 20 holders), but not with --min-growth 40, which no one
+# holder's 18 reaches; --exit-code counts only flagged rows and says so
 U="$G/uneven_series-1.txt $G/uneven_series-2.txt $G/uneven_series-3.txt $G/uneven_series-4.txt"
 case_ trend_uneven 0 trend $U
 case_ trend_uneven_exit 1 trend $U --exit-code
