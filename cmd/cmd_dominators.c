@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/analysis/domview.h"
 #include "cli/cli.h"
 #include "commands.h"
 #include "dominators/dom_flat.h"
@@ -97,7 +98,7 @@ static const cli_spec dominators_spec = {dominators_usage, dominators_options, 1
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
-    dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0, 1, 0};
+    dominators_options_state opt = {3, LF_VIEW_TOP, 0, NULL, 0, 0, 0, 1, 0};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, &dominators_spec, &opt, &path);
     if (rc >= 0)
@@ -108,8 +109,10 @@ int cmd_dominators(int argc, char **argv)
     if (rc)
         return rc;
     uint64_t min = 0;
-    const char *min_arg = opt.min ? opt.min : opt.flat ? "0" : "0.1%";
-    cli_parse_size(min_arg, s.reachable_shallow, &min);
+    if (opt.min)
+        cli_parse_size(opt.min, s.reachable_shallow, &min);
+    else if (!opt.flat)
+        min = lf_view_min(&s);
     if (opt.flat && !opt.top_set)
         opt.top = 50;
     uint32_t start = LF_NODE_SUPER;

@@ -47,7 +47,7 @@
   })();
 
   // ---- the dominator tree as an icicle
-  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value'];
+  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value', 'members'];
   var nodes = data.tree.rows.map(function (r, i) {
     var n = { index: i, kids: [] };
     ROW.forEach(function (k, j) { n[k] = r[j]; });

@@ -114,6 +114,11 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
            (class_kind(s, s->object_class[v]) & (CLASS_ARRAY | CLASS_JS_ARRAY));
 }
 
+int lf_holds_members(const lf_snapshot *s, uint32_t v)
+{
+    return lf_is_reference_array(s, v) || lf_is_v8_dictionary(s, v);
+}
+
 int lf_is_structure(const lf_snapshot *s, uint32_t v)
 {
     uint32_t d = s->idom[v];
