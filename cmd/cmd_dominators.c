@@ -25,9 +25,11 @@ static const char dominators_notes[] =
     "count in `group`; --members lists them). A child that retains 90% or more\n"
     "of its parent costs no depth (not along a chain of one class, at most 8\n"
     "levels on a path). Below an array (a list's elements, a map's table, a\n"
-    "JavaScript Array), what it holds is grouped by class through the\n"
-    "collection's entries and buckets ('300 x Session', '300 x\n"
-    "java.util.HashMap$Node (entries)'); a class of one object is that object.\n"
+    "JavaScript Array), a V8 object used as a dictionary or a JDK collection\n"
+    "that holds its entries (TreeMap, LinkedHashMap), what it holds is grouped\n"
+    "by class through the collection's entries and buckets ('300 x Session',\n"
+    "'300 x java.util.HashMap$Node (entries)'); a class of one object is that\n"
+    "object. The report's tree shows the same.\n"
     "\n"
     "'dominators --flat --top 0 --min 0' lists every reachable object.\n";
 
