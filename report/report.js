@@ -47,7 +47,7 @@
   })();
 
   // ---- the dominator tree as an icicle
-  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value', 'members'];
+  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value', 'members', 'cls'];
   var nodes = data.tree.rows.map(function (r, i) {
     var n = { index: i, kids: [] };
     ROW.forEach(function (k, j) { n[k] = r[j]; });
@@ -71,13 +71,15 @@
     for (var i = 0; i < label.length; i++) h = (h * 31 + label.charCodeAt(i)) % 360;
     return 'hsl(' + h + ',55%,78%)';
   }
+  // A box of one class's objects ("3,000 x Session": what a collection
+  // holds, or children left out) is coloured as its class; the rest grey.
   function cell(box, n, x, w, depth) {
-    var c = el('div', { 'class': 'cell' + (n.more ? ' more' : ''), 'data-index': n.index, 'data-depth': depth,
-      'data-label': n.label, 'data-field': n.field, 'data-retained': n.retained, title: title(n) });
+    var c = el('div', { 'class': 'cell' + (n.cls ? ' group' : n.more ? ' more' : ''), 'data-index': n.index,
+      'data-depth': depth, 'data-label': n.label, 'data-field': n.field, 'data-retained': n.retained, title: title(n) });
     c.style.left = x + 'px';
     c.style.top = depth * ROW_HEIGHT + 'px';
     c.style.width = w + 'px';
-    if (!n.more) c.style.background = hue(n.label);
+    if (!n.more || n.cls) c.style.background = hue(n.cls || n.label);
     c.appendChild(document.createTextNode(n.label));
     if (n.field) c.appendChild(el('span', { 'class': 'field' }, n.field));
     if (n.value != null) c.appendChild(el('span', { 'class': 'value' }, n.value));
@@ -137,6 +139,8 @@
     var n = nodes[index], body = document.querySelector('#children tbody');
     limit = limit || 25;
     var total = n.kids.reduce(function (s, k) { return s + (k.more || 1); }, 0);
+    // a collection's members are held through its entries and buckets
+    document.getElementById('zoom-how').textContent = n.members ? 'In the collection' : 'Held directly by';
     document.getElementById('zoom-name').textContent = n.label + (n.field ? ' (' + n.field + ')' : '');
     document.getElementById('zoom-count').textContent = count(total) + (total === 1 ? ' object' : ' objects');
     document.getElementById('children').setAttribute('data-children', total);
@@ -158,7 +162,7 @@
   }
   document.getElementById('icicle').addEventListener('click', function (e) {
     var c = e.target.closest('.cell');
-    if (!c || c.classList.contains('more') || c.classList.contains('small')) return;
+    if (!c || c.classList.contains('more') || c.classList.contains('group') || c.classList.contains('small')) return;
     var i = Number(c.getAttribute('data-index'));
     render(i === zoomed && nodes[i].parent >= 0 ? nodes[i].parent : i);
   });

@@ -309,9 +309,33 @@ static void write_value(FILE *f, const lf_snapshot *s, uint32_t v)
     report_json_str(f, cell, cli_escape_text(text, len, cut, cell, sizeof cell));
 }
 
-/* [parent, label, field, shallow, retained, id, more, value, members]: more
- * is the count a "more" node stands for, else 0; value a string's preview;
- * members 1 when the node's children are what a collection holds. */
+/* The rest of a row that stands for objects: the top, a class ("3,000 x
+ * Session") or the rest ("12 more"). */
+static void write_count_row(FILE *f, const lf_snapshot *s, const tree_node *n)
+{
+    char text[512], num[32];
+    lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
+    cli_count_text(num, sizeof num, n->kids);
+    int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
+              : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%s more", num)
+                                       : snprintf(text, sizeof text, "%s x %.*s%s", num,
+                                                  (int)(name.len > 300 ? 300 : name.len), name.ptr,
+                                                  n->entries ? " (entries)" : "");
+    len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
+    report_json_str(f, text, (size_t)len);
+    fprintf(f, ",\"\",null,%llu,null,%u,null,0,", (unsigned long long)n->retained,
+            n->parent == NO_PARENT ? 0 : n->kids);
+    if (n->cls == LF_NODE_NONE)
+        fputs("null", f);
+    else
+        report_json_cut(f, name, REPORT_TREE_LABEL_MAX);
+    putc(']', f);
+}
+
+/* [parent, label, field, shallow, retained, id, more, value, members, cls]:
+ * more is the count a "more" node stands for, else 0; value a string's
+ * preview; members 1 when the node's children are what a collection holds;
+ * cls the class name of a "more" node of one class, else null. */
 static int write_rows(FILE *f, tree *t)
 {
     const lf_snapshot *s = t->s;
@@ -326,18 +350,7 @@ static int write_rows(FILE *f, tree *t)
         const tree_node *n = &t->out[i];
         fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);
         if (n->node == LF_NODE_NONE) {
-            char text[512], num[32];
-            lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
-            cli_count_text(num, sizeof num, n->kids);
-            int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
-                      : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%s more", num)
-                                               : snprintf(text, sizeof text, "%s x %.*s%s", num,
-                                                          (int)(name.len > 300 ? 300 : name.len), name.ptr,
-                                                          n->entries ? " (entries)" : "");
-            len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
-            report_json_str(f, text, (size_t)len);
-            fprintf(f, ",\"\",null,%llu,null,%u,null,0]", (unsigned long long)n->retained,
-                    n->parent == NO_PARENT ? 0 : n->kids);
+            write_count_row(f, s, n);
             continue;
         }
         report_json_cut(f, lf_snapshot_object_label(s, n->node), REPORT_TREE_LABEL_MAX);
@@ -351,7 +364,7 @@ static int write_rows(FILE *f, tree *t)
         report_json_id(f, s, n->node);
         fputs(",0,", f);
         write_value(f, s, n->node);
-        fprintf(f, ",%d]", n->members);
+        fprintf(f, ",%d,null]", n->members);
     }
     int rc = dom_roots_failed(&roots) || lf_holders_failed(&h) ? -1 : 0;
     dom_roots_free(&roots);

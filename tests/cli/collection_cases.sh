@@ -201,6 +201,21 @@ rows_ dominators_collection_groups_v8 "300 x Session 12000
      NR > 1 && $1 == want && $10 >= 300 {print $7, $5}' \
     dominators $NC/collections_leak-300.heapsnapshot.gz --depth 6 --top 3 --format tsv
 
+# A TreeMap's and a LinkedHashMap's entries are their own children, not an
+# array's: still one row per class at the map (issue 47), each entry counted:
+# Registry.LRU's 300 HashMap$TreeNode (56 B), LruPage (24), LruKey (16) and
+# its table (one HashMap$Node[], 2,064 B, in the summary); Registry.ORDERS'
+# 300 TreeMap$Entry (40), TreeVal (24), TreeKey (16).
+rows_ dominators_collection_jdk_entries "LRU 300 x java.util.HashMap\$TreeNode (entries) 16800
+LRU 300 x LruPage 7200
+LRU 300 x LruKey 4800
+ORDERS 300 x java.util.TreeMap\$Entry (entries) 12000
+ORDERS 300 x TreeVal 7200
+ORDERS 300 x TreeKey 4800" \
+    'NR > 1 && $1 == 0 {at = $11 ~ /^static field Registry\.(LRU|ORDERS)$/ ? substr($11, 23) : ""}
+     NR > 1 && $1 == 1 && at != "" && $10 != "" {sub(/^ */, "", $7); print at, $7, $5}' \
+    dominators $C/collections-300.hprof.gz --format tsv
+
 # Entries chained in their buckets (issue 47, fixtures/java/src/MapSessions.java):
 # MapSessions.SESSIONS holds 3,000 sessions in 1,000 chains of 3, CONNS
 # 1,200 connections in 600 chains of 2. Below each table, one row per class

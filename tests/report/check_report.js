@@ -220,6 +220,10 @@ async function mapSessionsJava(browser) {
       const shown = (await zoomInto(page, 'static field MapSessions.' + field, 1)).map((c) => ({ label: c.label, retained: c.retained }));
       check(name + ': below ' + field + '\'s table, one box per class with the planted count and bytes',
         same(shown, want[field]), JSON.stringify(shown.slice(0, 4)));
+      const heading = await page.$eval('#tree-section h3', (h) => h.textContent);
+      const entries = field === 'SESSIONS' ? '9,000' : '3,600';
+      check(name + ': the table below reads as what the collection holds, ' + entries + ' objects (entries, keys, values)',
+        heading.startsWith('In the collection ') && heading.endsWith(': ' + entries + ' objects'), heading);
       const cli = dominatorGroups(dump, (r) => r[10] === 'static field MapSessions.' + field, 2);
       check(name + ': `dominators` shows these rows there too', same(cli, want[field]), JSON.stringify(cli));
       if (field === 'SESSIONS' && !nodes)
@@ -229,6 +233,28 @@ async function mapSessionsJava(browser) {
     check(name + ': no request, no script error', problems.length === 0, problems.join('; '));
     await page.close();
   }
+}
+
+// fixtures/java/series/src/CollectionSeries.java after 300 operations: each
+// collection's planted class is one box of all its entries, at the
+// collection (a TreeMap's and a LinkedHashMap's entries are the map's own
+// children) or below its array, whatever bucket or tree depth they sit at.
+async function collectionSeries(browser) {
+  const dump = path.join(repo, 'fixtures/java/series/dumps/collections-300.hprof.gz');
+  const page = await open(browser, report('collections-300', [dump]), []);
+  const want = [['SESSIONS', 1, '300 x HmSession'], ['CONNS', 1, '600 x ChmConn'], ['LRU', 0, '300 x LruPage'],
+    ['WEAK', 1, '300 x WVal'], ['ORDERS', 0, '300 x TreeVal'], ['EVENTS', 1, '900 x ListEvent'],
+    ['MIXED', 1, '900 x java.util.UUID']];
+  const got = [];
+  for (const [field, deeper, label] of want) {
+    const boxes = await zoomInto(page, 'static field Registry.' + field, deeper);
+    const of = label.replace(/^\d+ x /, ' x ');
+    got.push(field + ' ' + boxes.filter((b) => b.label.endsWith(of)).map((b) => b.label).join('+'));
+    await page.click('#crumbs .crumb[data-index="0"]');
+  }
+  check('collections-300: one box per collection of its planted class, every entry counted',
+    same(got, want.map(([field, _d, label]) => field + ' ' + label)), JSON.stringify(got));
+  await page.close();
 }
 
 // fixtures/node/map_sessions.js: a Map of 3,000 Sessions, an object used as
@@ -360,6 +386,7 @@ async function hostile(browser) {
     await manyChildren(browser);
     await mapSessionsJava(browser);
     await mapSessionsV8(browser);
+    await collectionSeries(browser);
     await series(browser);
     await hostile(browser);
     await rootKinds(browser);
