@@ -306,6 +306,22 @@
     });
   }
   // ---- leak suspects: each finding, expandable to its path from a GC root
+  function rate(r) { return r === null || r === undefined ? '?' : '+' + r.toFixed(2); }
+  // a few bytes per unit are whole bytes; more read as KiB, MiB
+  function bytesPerUnit(b) { return bytes(b < 1024 ? Math.round(b) : b); }
+  // What leaks first: the finding's first class (its order puts the class
+  // that leaks before what it holds), its rate and the bytes of everything
+  // the finding grows by, per unit of workload, and where it is held; then
+  // the other classes.
+  function growthHeadline(x, who) {
+    var lead = x.grows.length ? x.grows[0] : { 'class': x['class'], rate: x.rate };
+    var rest = x.grows.slice(1).map(function (g) { return g['class'] + ' ' + rate(g.rate); });
+    var held = x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '';
+    var perUnit = x.bytesRate === null || x.bytesRate === undefined ? '' :
+      ' (' + bytesPerUnit(x.bytesRate) + ' per unit' + (rest.length ? ' in all' : '') + ')';
+    return lead['class'] + ' ' + rate(lead.rate) + ' per unit of workload' + perUnit + ' in ' + (x.holder || who) + held +
+      (rest.length ? '; with it ' + rest.join(', ') : '') + ' (objects ' + x.counts.map(count).join(', ') + ')';
+  }
   function suspects(list) {
     var box = document.getElementById('suspects'), byId = {};
     nodes.forEach(function (n) { if (n.id) byId[n.id] = n.index; });
@@ -320,10 +336,7 @@
       var who = x.object ? x.object.label + ' ' + (x.object.id || '') : 'the GC roots';
       var head;
       if (x.kind === 'growth') {
-        var rates = x.grows.map(function (g) { return g['class'] + ' +' + (g.rate === null ? '?' : g.rate.toFixed(2)); });
-        head = 'Grows with the workload under ' + (x.holder || who) +
-          (x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '') + ': ' + rates.join(', ') +
-          ' per unit of workload (objects ' + x.counts.map(count).join(', ') + ')';
+        head = growthHeadline(x, who);
       } else {
         head = (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +
           bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
