@@ -57,15 +57,20 @@ fi
 # (an array's Items are one box per class, as `dominators` shows them).
 log=$(mktemp)
 trap 'rm -f "$log" "$out/arrays.hprof"' EXIT
+# sized NAME INPUT OBJECTS: the report of INPUT with --nodes 3000, then 500,
+# carries OBJECTS objects (check_size.js: "N" exactly, "<=" at most --nodes)
+sized() {
+    for nodes in 3000 500; do
+        if "$lf" report "$2" --nodes "$nodes" -o "$out/$1-$nodes.html" --no-progress; then
+            node tests/report/check_size.js "$out/$1-$nodes.html" "$(echo "$3" | sed "s/N/$nodes/")" 5000000 >"$log" 2>&1
+            tally "$log"
+        else
+            bad "report on $1 (--nodes $nodes)"
+        fi
+    done
+}
 "$build/gen_arrays" "$out/arrays.hprof" 4 3 >/dev/null
-for nodes in 3000 500; do
-    if "$lf" report "$out/arrays.hprof" --nodes "$nodes" -o "$out/arrays-$nodes.html" --no-progress; then
-        node tests/report/check_size.js "$out/arrays-$nodes.html" "<=$nodes" 5000000 >"$log" 2>&1
-        tally "$log"
-    else
-        bad "report on the generated dump (--nodes $nodes)"
-    fi
-done
+sized arrays "$out/arrays.hprof" "<=N"
 
 # The budget, where no collection folds the objects: Wide.ROOT holds 2,000
 # Branches (Branch k: 100 + k bytes) by fields, each 2 Leaves of 10 bytes:
@@ -85,14 +90,7 @@ awk 'BEGIN {
         }
     }
 }' >"$out/wide.txt"
-for nodes in 3000 500; do
-    if "$lf" report "$out/wide.txt" --nodes "$nodes" -o "$out/wide-$nodes.html" --no-progress; then
-        node tests/report/check_size.js "$out/wide-$nodes.html" "$nodes" 5000000 >"$log" 2>&1
-        tally "$log"
-    else
-        bad "report on a wide tree (--nodes $nodes)"
-    fi
-done
+sized wide "$out/wide.txt" N
 
 # A chain of 200 objects of two alternating classes (so no one-class chain
 # stops the walk) above an array of 100 Items of 1000 bytes: the only
