@@ -3,8 +3,9 @@
  * children of the nodes already taken (best first from the top owners, with
  * V8's synthetic levels skipped as `dominators` skips them); each node's
  * children left out become a node per class with their count and bytes.
- * Below a collection (an array of references, a V8 dictionary) the children
- * are what `dominators` shows there (issue 47): the members large enough to
+ * Below a collection (an array of references, a V8 dictionary, a JDK
+ * collection holding its entries) the children are what `dominators` shows
+ * there (issue 47): the members large enough to
  * be shown one by one, then the rest by class through the entries and
  * buckets ("30,000 x Session"), never a bucket's head as an object of its
  * own: an entry chained behind another is dominated by it, so taking bucket
@@ -39,7 +40,8 @@ typedef struct tree_node {
 } tree_node;
 
 /* The largest child of out[parent] not taken yet: the one at pos of
- * [pos, end) (dominator-tree children and top rows are largest first). */
+ * [pos, end) (dominator-tree children, top rows and a collection's members
+ * listed are largest first). */
 typedef struct pending {
     uint64_t retained;
     uint32_t parent, pos, end;
@@ -224,9 +226,10 @@ static int add_more_by_class(tree *t, size_t i)
 {
     const lf_snapshot *s = t->s;
     const tree_node n = t->out[i];
-    if (n.members && n.shown == n.kids) /* as listed: the groups kept are the rest */
+    if (n.members && n.shown == n.kids) /* every member listed was taken: the groups kept are the rest */
         return add_groups(t, i, t->groups + n.group_first, n.group_count);
-    /* the budget ran out before some members listed one by one: walk again */
+    /* the budget ran out before a member listed was taken (walked again), or
+     * another object's children */
     lf_collection_members m;
     uint32_t first = s->domtree_offset[n.node] + n.shown;
     int rc = n.members ? lf_collection_members_of(s, n.node, &m)

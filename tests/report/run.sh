@@ -118,6 +118,16 @@ if "$lf" report "$out/chain.txt" -o "$out/chain.html" --no-progress; then
 else
     bad "report on a chain of 200"
 fi
+# With --nodes 205 the page runs out after 4 of those 10 Items: the other
+# 96 are one box, all Items counted (the 6 left out join the 90).
+if "$lf" report "$out/chain.txt" --nodes 205 -o "$out/chain-205.html" --no-progress; then
+    node tests/report/check_size.js "$out/chain-205.html" 205 5000000 161 >"$log" 2>&1
+    tally "$log"
+    grep -q '"96 x Item","",null,96000,' "$out/chain-205.html" && ok "report --nodes 205: 4 Items, then one box of 96" ||
+        bad "report --nodes 205: no box of 96 Items"
+else
+    bad "report on a chain of 200 (--nodes 205)"
+fi
 
 if [ ! -x /usr/bin/chromium ]; then
     skip "report pages in Chromium: /usr/bin/chromium is missing (tests/setup.sh installs Debian's chromium)"
