@@ -246,7 +246,7 @@ connsById 1,200 x Conn" \
 # elementData holds 900 ListEvent (24 B each: 21,600), none of them taken
 # one by one; the mixed Hashtable's table shows its entries as "(entries)".
 "$LF" report $C/collections-300.hprof.gz -o "$tmp/collections.html" 2>/dev/null
-if grep -q '"900 x ListEvent","",null,21600,null,900,null,0\]' "$tmp/collections.html" &&
+if grep -q '"900 x ListEvent","",null,21600,null,900,null,0,"ListEvent"\]' "$tmp/collections.html" &&
    grep -q ' x java.util.Hashtable\$Entry (entries)"' "$tmp/collections.html"; then
     pass=$((pass + 1))
 else
