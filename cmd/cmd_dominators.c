@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/analysis/domview.h"
 #include "cli/cli.h"
 #include "commands.h"
 #include "dominators/dom_flat.h"
@@ -24,9 +25,11 @@ static const char dominators_notes[] =
     "count in `group`; --members lists them). A child that retains 90% or more\n"
     "of its parent costs no depth (not along a chain of one class, at most 8\n"
     "levels on a path). Below an array (a list's elements, a map's table, a\n"
-    "JavaScript Array), what it holds is grouped by class through the\n"
-    "collection's entries and buckets ('300 x Session', '300 x\n"
-    "java.util.HashMap$Node (entries)'); a class of one object is that object.\n"
+    "JavaScript Array), a V8 object used as a dictionary or a JDK collection\n"
+    "that holds its entries (TreeMap, LinkedHashMap), what it holds is grouped\n"
+    "by class through the collection's entries and buckets ('300 x Session',\n"
+    "'300 x java.util.HashMap$Node (entries)'); a class of one object is that\n"
+    "object. The report's tree shows the same.\n"
     "\n"
     "'dominators --flat --top 0 --min 0' lists every reachable object.\n";
 
@@ -97,7 +100,7 @@ static const cli_spec dominators_spec = {dominators_usage, dominators_options, 1
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
-    dominators_options_state opt = {3, 10, 0, NULL, 0, 0, 0, 1, 0};
+    dominators_options_state opt = {3, LF_VIEW_TOP, 0, NULL, 0, 0, 0, 1, 0};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, &dominators_spec, &opt, &path);
     if (rc >= 0)
@@ -108,8 +111,10 @@ int cmd_dominators(int argc, char **argv)
     if (rc)
         return rc;
     uint64_t min = 0;
-    const char *min_arg = opt.min ? opt.min : opt.flat ? "0" : "0.1%";
-    cli_parse_size(min_arg, s.reachable_shallow, &min);
+    if (opt.min)
+        cli_parse_size(opt.min, s.reachable_shallow, &min);
+    else if (!opt.flat)
+        min = lf_view_min(&s);
     if (opt.flat && !opt.top_set)
         opt.top = 50;
     uint32_t start = LF_NODE_SUPER;

@@ -47,7 +47,7 @@
   })();
 
   // ---- the dominator tree as an icicle
-  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value'];
+  var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value', 'members', 'cls'];
   var nodes = data.tree.rows.map(function (r, i) {
     var n = { index: i, kids: [] };
     ROW.forEach(function (k, j) { n[k] = r[j]; });
@@ -71,13 +71,15 @@
     for (var i = 0; i < label.length; i++) h = (h * 31 + label.charCodeAt(i)) % 360;
     return 'hsl(' + h + ',55%,78%)';
   }
+  // A box of one class's objects ("3,000 x Session": what a collection
+  // holds, or children left out) is coloured as its class; the rest grey.
   function cell(box, n, x, w, depth) {
-    var c = el('div', { 'class': 'cell' + (n.more ? ' more' : ''), 'data-index': n.index, 'data-depth': depth,
-      'data-label': n.label, 'data-field': n.field, 'data-retained': n.retained, title: title(n) });
+    var c = el('div', { 'class': 'cell' + (n.cls ? ' group' : n.more ? ' more' : ''), 'data-index': n.index,
+      'data-depth': depth, 'data-label': n.label, 'data-field': n.field, 'data-retained': n.retained, title: title(n) });
     c.style.left = x + 'px';
     c.style.top = depth * ROW_HEIGHT + 'px';
     c.style.width = w + 'px';
-    if (!n.more) c.style.background = hue(n.label);
+    if (!n.more || n.cls) c.style.background = hue(n.cls || n.label);
     c.appendChild(document.createTextNode(n.label));
     if (n.field) c.appendChild(el('span', { 'class': 'field' }, n.field));
     if (n.value != null) c.appendChild(el('span', { 'class': 'value' }, n.value));
@@ -137,6 +139,8 @@
     var n = nodes[index], body = document.querySelector('#children tbody');
     limit = limit || 25;
     var total = n.kids.reduce(function (s, k) { return s + (k.more || 1); }, 0);
+    // a collection's members are held through its entries and buckets
+    document.getElementById('zoom-how').textContent = n.members ? 'In the collection' : 'Held directly by';
     document.getElementById('zoom-name').textContent = n.label + (n.field ? ' (' + n.field + ')' : '');
     document.getElementById('zoom-count').textContent = count(total) + (total === 1 ? ' object' : ' objects');
     document.getElementById('children').setAttribute('data-children', total);
@@ -158,7 +162,7 @@
   }
   document.getElementById('icicle').addEventListener('click', function (e) {
     var c = e.target.closest('.cell');
-    if (!c || c.classList.contains('more') || c.classList.contains('small')) return;
+    if (!c || c.classList.contains('more') || c.classList.contains('group') || c.classList.contains('small')) return;
     var i = Number(c.getAttribute('data-index'));
     render(i === zoomed && nodes[i].parent >= 0 ? nodes[i].parent : i);
   });
@@ -302,6 +306,22 @@
     });
   }
   // ---- leak suspects: each finding, expandable to its path from a GC root
+  function rate(r) { return r === null || r === undefined ? '?' : '+' + r.toFixed(2); }
+  // a few bytes per unit are whole bytes; more read as KiB, MiB
+  function bytesPerUnit(b) { return bytes(b < 1024 ? Math.round(b) : b); }
+  // What leaks first: the finding's first class (its order puts the class
+  // that leaks before what it holds), its rate and the bytes of everything
+  // the finding grows by, per unit of workload, and where it is held; then
+  // the other classes.
+  function growthHeadline(x, who) {
+    var lead = x.grows.length ? x.grows[0] : { 'class': x['class'], rate: x.rate };
+    var rest = x.grows.slice(1).map(function (g) { return g['class'] + ' ' + rate(g.rate); });
+    var held = x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '';
+    var perUnit = x.bytesRate === null || x.bytesRate === undefined ? '' :
+      ' (' + bytesPerUnit(x.bytesRate) + ' per unit' + (rest.length ? ' in all' : '') + ')';
+    return lead['class'] + ' ' + rate(lead.rate) + ' per unit of workload' + perUnit + ' in ' + (x.holder || who) + held +
+      (rest.length ? '; with it ' + rest.join(', ') : '') + ' (objects ' + x.counts.map(count).join(', ') + ')';
+  }
   function suspects(list) {
     var box = document.getElementById('suspects'), byId = {};
     nodes.forEach(function (n) { if (n.id) byId[n.id] = n.index; });
@@ -316,10 +336,7 @@
       var who = x.object ? x.object.label + ' ' + (x.object.id || '') : 'the GC roots';
       var head;
       if (x.kind === 'growth') {
-        var rates = x.grows.map(function (g) { return g['class'] + ' +' + (g.rate === null ? '?' : g.rate.toFixed(2)); });
-        head = 'Grows with the workload under ' + (x.holder || who) +
-          (x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '') + ': ' + rates.join(', ') +
-          ' per unit of workload (objects ' + x.counts.map(count).join(', ') + ')';
+        head = growthHeadline(x, who);
       } else {
         head = (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +
           bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';

@@ -3,7 +3,6 @@
  * and one summary per parent for the children --top and --min hide. */
 #include "dom_tree.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "../../core/analysis/holders.h"
 #include "../../core/base/vec.h"
 #include "../cli/cli.h"
+#include "../cli/count_text.h"
 #include "../cli/dom_roots.h"
 #include "../cli/string_preview.h"
 #include "../../core/base/bigmem.h"
@@ -161,30 +161,16 @@ static void write_object(walk *k, uint32_t v, uint32_t depth, const lf_top_entry
     out_row_end(k->w);
 }
 
-/* "119,988": counts in prose read with separators in every format. */
-static int fmt_count(char *buf, size_t size, uint64_t v)
-{
-    char digits[24];
-    int len = snprintf(digits, sizeof digits, "%" PRIu64, v), o = 0;
-    for (int i = 0; i < len && (size_t)o + 2 < size; i++) {
-        buf[o++] = digits[i];
-        if (i < len - 1 && (len - 1 - i) % 3 == 0)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-    return o;
-}
-
 static void write_summary(walk *k, const item *it)
 {
     const lf_hidden_summary *h = &k->sum[it->at];
     char text[1024], num[32];
     size_t n = 0;
-    fmt_count(num, sizeof num, h->count);
+    cli_count_text(num, sizeof num, h->count);
     n += (size_t)snprintf(text, sizeof text, "... %s more:", num);
     for (unsigned c = 0; c < LF_SUMMARY_CLASSES && c < h->class_count; c++) {
         lf_str name = lf_snapshot_class_name(k->s, h->cls[c]);
-        fmt_count(num, sizeof num, h->cls_count[c]);
+        cli_count_text(num, sizeof num, h->cls_count[c]);
         n += (size_t)snprintf(text + n, sizeof text - n, "%s %s %.*s", c ? "," : "", num,
                               (int)(name.len > 200 ? 200 : name.len), name.ptr);
     }
@@ -208,7 +194,7 @@ static void write_group(walk *k, const lf_top_row *r, uint32_t depth)
 {
     char text[512], num[32];
     lf_str name = lf_snapshot_class_name(k->s, r->cls);
-    fmt_count(num, sizeof num, r->count);
+    cli_count_text(num, sizeof num, r->count);
     int n = snprintf(text, sizeof text, "%s x %.*s", num, (int)(name.len > 400 ? 400 : name.len),
                      name.ptr);
     out_u64(k->w, depth);
@@ -236,9 +222,7 @@ static int expand_collection(walk *k, uint32_t v, uint32_t depth, uint32_t passe
     lf_collection_members m;
     if (lf_collection_members_of(s, v, &m))
         return -1;
-    size_t shown = 0;
-    while (shown < m.payload_count && shown_here(k, shown, lf_snapshot_retained(s, m.payload[shown])))
-        shown++;
+    size_t shown = lf_collection_shown(s, &m, k->o->top, k->o->min);
     if (lf_group_payload(s, &m, shown)) {
         lf_collection_members_free(&m);
         return -1;
@@ -272,7 +256,7 @@ static int expand_collection(walk *k, uint32_t v, uint32_t depth, uint32_t passe
 static int expand_object(walk *k, uint32_t v, uint32_t depth, uint32_t passed)
 {
     const lf_snapshot *s = k->s;
-    if (v != LF_NODE_SUPER && k->o->group && lf_is_reference_array(s, v))
+    if (v != LF_NODE_SUPER && k->o->group && lf_holds_members(s, v))
         return expand_collection(k, v, depth, passed);
     uint32_t slot = v == LF_NODE_SUPER ? s->object_count : v;
     uint32_t begin = s->domtree_offset[slot], end = s->domtree_offset[slot + 1], shown = 0;
@@ -335,7 +319,7 @@ static void write_class_group(walk *k, const item *it)
     const lf_class_group *g = &k->groups[it->at];
     char text[512], num[32];
     lf_str name = lf_snapshot_class_name(k->s, g->cls);
-    fmt_count(num, sizeof num, g->count);
+    cli_count_text(num, sizeof num, g->count);
     int n = snprintf(text, sizeof text, "%s x %.*s%s", num, (int)(name.len > 400 ? 400 : name.len), name.ptr,
                      g->structure ? " (entries)" : "");
     out_u64(k->w, it->depth);

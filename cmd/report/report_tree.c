@@ -2,7 +2,14 @@
  * small whatever the dump. Nodes are taken largest retained first among the
  * children of the nodes already taken (best first from the top owners, with
  * V8's synthetic levels skipped as `dominators` skips them); each node's
- * children left out become one "more" node with their count and bytes. */
+ * children left out become a node per class with their count and bytes.
+ * Below a collection (an array of references, a V8 dictionary, a JDK
+ * collection holding its entries) the children are what `dominators` shows
+ * there (issue 47): the members large enough to
+ * be shown one by one, then the rest by class through the entries and
+ * buckets ("30,000 x Session"), never a bucket's head as an object of its
+ * own: an entry chained behind another is dominated by it, so taking bucket
+ * heads one by one left the group a part of the sessions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +18,7 @@
 #include "../../core/analysis/domview.h"
 #include "../../core/analysis/holders.h"
 #include "../../core/base/vec.h"
+#include "../cli/count_text.h"
 #include "../cli/dom_roots.h"
 #include "../cli/string_preview.h"
 #include "report.h"
@@ -22,15 +30,18 @@ typedef struct tree_node {
     uint32_t node;           /* node space; LF_NODE_NONE: the top or a "more" node */
     uint32_t parent;         /* index in tree.out, NO_PARENT for the top */
     uint32_t via;            /* top owners: the synthetic node above, or LF_NODE_NONE */
-    uint32_t kids, shown;    /* children in the dominator tree and how many were taken;
-                              * a "more" node: how many it stands for */
+    uint32_t kids, shown;    /* children it may show one by one and how many were
+                              * taken; a "more" node: how many it stands for */
     uint64_t retained, shown_retained;
     uint32_t cls;            /* a "more" node of one class: its class, else LF_NODE_NONE */
-    int entries;             /* that class is the collection's own entries */
+    uint8_t entries;         /* that class is the collection's own entries */
+    uint8_t members;         /* its kids are a collection's members, in tree.listed */
+    uint32_t group_first, group_count; /* members: the rest by class, in tree.groups */
 } tree_node;
 
 /* The largest child of out[parent] not taken yet: the one at pos of
- * [pos, end) (dominator-tree children and top rows are largest first). */
+ * [pos, end) (dominator-tree children, top rows and a collection's members
+ * listed are largest first). */
 typedef struct pending {
     uint64_t retained;
     uint32_t parent, pos, end;
@@ -38,7 +49,12 @@ typedef struct pending {
 
 typedef struct tree {
     const lf_snapshot *s;
+    uint64_t min;             /* a member shown one by one retains this (lf_view_min) */
     lf_top_view view;
+    uint32_t *listed;         /* node space: the members collections show one by one */
+    size_t listed_count, listed_cap;
+    lf_class_group *groups;   /* the other members of each collection, by class */
+    size_t group_count, group_cap;
     tree_node *out;
     size_t count, cap;
     pending *heap;
@@ -85,17 +101,24 @@ static pending heap_pop(tree *t)
     return top;
 }
 
-static uint32_t kids_of(const lf_snapshot *s, uint32_t v, uint32_t *first)
-{
-    *first = s->domtree_offset[v];
-    return s->domtree_offset[v + 1] - *first;
-}
-
 /* The entry a top-view row stands for (the view is built without groups). */
 static const lf_top_entry *row_entry(const tree *t, uint32_t row)
 {
     const lf_top_row *r = &t->view.row[row];
     return &t->view.entry[r->count ? r->first : r->node];
+}
+
+/* Child pos of out[parent] (node space): a top-view row (its synthetic node
+ * above into *via), a collection's member, or a dominator-tree child. */
+static uint32_t child_at(const tree *t, uint32_t parent, uint32_t pos, uint32_t *via)
+{
+    if (parent == 0) {
+        const lf_top_entry *e = row_entry(t, pos);
+        if (via)
+            *via = e->via;
+        return e->node;
+    }
+    return t->out[parent].members ? t->listed[pos] : t->s->domtree_child[pos];
 }
 
 static int add_node(tree *t, tree_node n)
@@ -106,67 +129,113 @@ static int add_node(tree *t, tree_node n)
     return 0;
 }
 
+/* A collection's members (n->node holds them): the first `dominators` shows
+ * one by one, listed apart, their positions into [*first, *first +
+ * n->kids); the rest by class, kept for add_more, so the collection is
+ * walked once. Returns 0 or -1 (memory). */
+static int list_members(tree *t, tree_node *n, uint32_t *first)
+{
+    const lf_snapshot *s = t->s;
+    lf_collection_members m;
+    if (lf_collection_members_of(s, n->node, &m))
+        return -1;
+    size_t shown = lf_collection_shown(s, &m, LF_VIEW_TOP, t->min);
+    int rc = lf_group_payload(s, &m, shown) ||
+             lf_vec_reserve((void **)&t->listed, &t->listed_cap, t->listed_count + shown, sizeof *t->listed) ||
+             lf_vec_reserve((void **)&t->groups, &t->group_cap, t->group_count + m.group_count, sizeof *t->groups);
+    if (!rc) {
+        memcpy(t->listed + t->listed_count, m.payload, shown * sizeof *m.payload);
+        memcpy(t->groups + t->group_count, m.group, m.group_count * sizeof *m.group);
+        n->members = 1;
+        *first = (uint32_t)t->listed_count;
+        n->kids = (uint32_t)shown;
+        n->group_first = (uint32_t)t->group_count;
+        n->group_count = (uint32_t)m.group_count;
+        t->listed_count += shown;
+        t->group_count += m.group_count;
+    }
+    lf_collection_members_free(&m);
+    return rc ? -1 : 0;
+}
+
+/* What n may show one by one: below a collection, its members that
+ * `dominators` shows alone; else its dominator-tree children. */
+static int children_of(tree *t, tree_node *n, uint32_t *first)
+{
+    const lf_snapshot *s = t->s;
+    if (lf_holds_members(s, n->node))
+        return list_members(t, n, first);
+    *first = s->domtree_offset[n->node];
+    n->kids = s->domtree_offset[n->node + 1] - *first;
+    return 0;
+}
+
 /* Takes the largest pending child; queues its next sibling and first child. */
 static int take_next(tree *t)
 {
     const lf_snapshot *s = t->s;
     pending p = heap_pop(t);
-    uint32_t v, via = LF_NODE_NONE, first;
-    if (p.parent == 0) {
-        const lf_top_entry *e = row_entry(t, p.pos);
-        v = e->node;
-        via = e->via;
-    } else {
-        v = s->domtree_child[p.pos];
-    }
-    uint32_t kids = kids_of(s, v, &first), at = (uint32_t)t->count;
-    t->out[p.parent].shown++;
-    t->out[p.parent].shown_retained += lf_snapshot_retained(s, v);
-    if (add_node(t, (tree_node){v, p.parent, via, kids, 0, lf_snapshot_retained(s, v), 0, LF_NODE_NONE, 0}))
+    uint32_t via = LF_NODE_NONE, first = 0;
+    uint32_t v = child_at(t, p.parent, p.pos, &via), at = (uint32_t)t->count;
+    uint64_t retained = lf_snapshot_retained(s, v);
+    tree_node n = {v, p.parent, via, 0, 0, retained, 0, LF_NODE_NONE, 0, 0, 0, 0};
+    if (children_of(t, &n, &first) || add_node(t, n))
         return -1;
+    t->out[p.parent].shown++;
+    t->out[p.parent].shown_retained += retained;
     if (p.pos + 1 < p.end) {
         uint64_t next = p.parent == 0 ? t->view.row[p.pos + 1].retained
-                                      : lf_snapshot_retained(s, s->domtree_child[p.pos + 1]);
+                                      : lf_snapshot_retained(s, child_at(t, p.parent, p.pos + 1, NULL));
         if (heap_push(t, (pending){next, p.parent, p.pos + 1, p.end}))
             return -1;
     }
-    uint64_t first_retained = kids ? lf_snapshot_retained(s, s->domtree_child[first]) : 0;
-    if (kids && heap_push(t, (pending){first_retained, at, first, first + kids}))
+    if (n.kids && heap_push(t, (pending){lf_snapshot_retained(s, child_at(t, at, first, NULL)), at, first,
+                                         first + n.kids}))
         return -1;
     return 0;
 }
 
-/* The children of out[i] not taken, by class (issue 32): below an array
- * what the collection holds, through its entries and buckets ("29,990 x
- * Session"); the largest GROUPS classes a node each, the rest one "more"
- * node. Returns 0 or -1 (memory). */
-static int add_more_by_class(tree *t, size_t i)
+/* group[0..count) as children of out[i]: the largest GROUPS classes a node
+ * each, the rest one "more" node. Returns 0 or -1 (memory). */
+static int add_groups(tree *t, size_t i, const lf_class_group *group, size_t count)
 {
     enum { GROUPS = 4 };
-    const lf_snapshot *s = t->s;
-    const tree_node *n = &t->out[i];
-    lf_collection_members m;
-    uint32_t first = s->domtree_offset[n->node] + n->shown, hidden = n->kids - n->shown;
-    if (lf_collection_members_below(s, s->domtree_child + first, hidden, lf_is_reference_array(s, n->node), &m) ||
-        lf_group_payload(s, &m, 0)) {
-        lf_collection_members_free(&m);
-        return -1;
-    }
     uint64_t rest_count = 0, rest_retained = 0;
     int rc = 0;
-    for (size_t g = 0; g < m.group_count && !rc; g++) {
-        const lf_class_group *c = &m.group[g];
+    for (size_t g = 0; g < count && !rc; g++) {
+        const lf_class_group *c = &group[g];
         if (g >= GROUPS) {
             rest_count += c->count;
             rest_retained += c->retained;
             continue;
         }
         rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)c->count, 0, c->retained, 0,
-                                     c->cls, c->structure});
+                                     c->cls, (uint8_t)c->structure, 0, 0, 0});
     }
     if (!rc && rest_count)
         rc = add_node(t, (tree_node){LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, (uint32_t)rest_count, 0, rest_retained,
-                                     0, LF_NODE_NONE, 0});
+                                     0, LF_NODE_NONE, 0, 0, 0, 0});
+    return rc;
+}
+
+/* The children of out[i] not taken, by class: of a collection, its members
+ * after those taken (the first `shown` of them), through its structure
+ * (issue 32, "29,990 x Session"); of another object, its dominator-tree
+ * children after those taken. Returns 0 or -1 (memory). */
+static int add_more_by_class(tree *t, size_t i)
+{
+    const lf_snapshot *s = t->s;
+    const tree_node n = t->out[i];
+    if (n.members && n.shown == n.kids) /* every member listed was taken: the groups kept are the rest */
+        return add_groups(t, i, t->groups + n.group_first, n.group_count);
+    /* the budget ran out before a member listed was taken (walked again), or
+     * another object's children */
+    lf_collection_members m;
+    uint32_t first = s->domtree_offset[n.node] + n.shown;
+    int rc = n.members ? lf_collection_members_of(s, n.node, &m)
+                       : lf_collection_members_below(s, s->domtree_child + first, n.kids - n.shown, 0, &m);
+    if (!rc)
+        rc = lf_group_payload(s, &m, n.members ? n.shown : 0) || add_groups(t, i, m.group, m.group_count) ? -1 : 0;
     lf_collection_members_free(&m);
     return rc;
 }
@@ -178,7 +247,7 @@ static int add_more(tree *t)
     size_t taken = t->count;
     for (size_t i = 0; i < taken; i++) {
         const tree_node *n = &t->out[i];
-        if (n->shown == n->kids)
+        if (n->shown == n->kids && !n->members)
             continue;
         if (n->node != LF_NODE_NONE) {
             if (add_more_by_class(t, i))
@@ -186,7 +255,7 @@ static int add_more(tree *t)
             continue;
         }
         tree_node more = {LF_NODE_NONE, (uint32_t)i, LF_NODE_NONE, n->kids - n->shown, 0,
-                          n->retained - n->shown_retained, 0, LF_NODE_NONE, 0};
+                          n->retained - n->shown_retained, 0, LF_NODE_NONE, 0, 0, 0, 0};
         if (add_node(t, more))
             return -1;
     }
@@ -202,7 +271,7 @@ static int build(tree *t, uint32_t limit)
     for (size_t r = 0; r < t->view.row_count; r++)
         heap += t->view.row[r].retained;
     uint32_t rows = (uint32_t)t->view.row_count;
-    if (add_node(t, (tree_node){LF_NODE_NONE, NO_PARENT, LF_NODE_NONE, rows, 0, heap, 0, LF_NODE_NONE, 0}))
+    if (add_node(t, (tree_node){LF_NODE_NONE, NO_PARENT, LF_NODE_NONE, rows, 0, heap, 0, LF_NODE_NONE, 0, 0, 0, 0}))
         return -1;
     if (rows && heap_push(t, (pending){t->view.row[0].retained, 0, 0, rows}))
         return -1;
@@ -243,8 +312,33 @@ static void write_value(FILE *f, const lf_snapshot *s, uint32_t v)
     report_json_str(f, cell, cli_escape_text(text, len, cut, cell, sizeof cell));
 }
 
-/* [parent, label, field, shallow, retained, id, more, value]: more is the
- * count a "more" node stands for, else 0; value a string's preview. */
+/* The rest of a row that stands for objects: the top, a class ("3,000 x
+ * Session") or the rest ("12 more"). */
+static void write_count_row(FILE *f, const lf_snapshot *s, const tree_node *n)
+{
+    char text[512], num[32];
+    lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
+    cli_count_text(num, sizeof num, n->kids);
+    int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
+              : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%s more", num)
+                                       : snprintf(text, sizeof text, "%s x %.*s%s", num,
+                                                  (int)(name.len > 300 ? 300 : name.len), name.ptr,
+                                                  n->entries ? " (entries)" : "");
+    len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
+    report_json_str(f, text, (size_t)len);
+    fprintf(f, ",\"\",null,%llu,null,%u,null,0,", (unsigned long long)n->retained,
+            n->parent == NO_PARENT ? 0 : n->kids);
+    if (n->cls == LF_NODE_NONE)
+        fputs("null", f);
+    else
+        report_json_cut(f, name, REPORT_TREE_LABEL_MAX);
+    putc(']', f);
+}
+
+/* [parent, label, field, shallow, retained, id, more, value, members, cls]:
+ * more is the count a "more" node stands for, else 0; value a string's
+ * preview; members 1 when the node's children are what a collection holds;
+ * cls the class name of a "more" node of one class, else null. */
 static int write_rows(FILE *f, tree *t)
 {
     const lf_snapshot *s = t->s;
@@ -259,17 +353,7 @@ static int write_rows(FILE *f, tree *t)
         const tree_node *n = &t->out[i];
         fprintf(f, "%s\n[%d,", i ? "," : "", n->parent == NO_PARENT ? -1 : (int)n->parent);
         if (n->node == LF_NODE_NONE) {
-            char text[512];
-            lf_str name = n->cls == LF_NODE_NONE ? (lf_str){"", 0} : lf_snapshot_class_name(s, n->cls);
-            int len = n->parent == NO_PARENT    ? snprintf(text, sizeof text, "all reachable objects")
-                      : n->cls == LF_NODE_NONE ? snprintf(text, sizeof text, "%u more", n->kids)
-                                               : snprintf(text, sizeof text, "%u x %.*s%s", n->kids,
-                                                          (int)(name.len > 300 ? 300 : name.len), name.ptr,
-                                                          n->entries ? " (entries)" : "");
-            len = len < 0 ? 0 : len < (int)sizeof text ? len : (int)sizeof text - 1;
-            report_json_str(f, text, (size_t)len);
-            fprintf(f, ",\"\",null,%llu,null,%u,null]", (unsigned long long)n->retained,
-                    n->parent == NO_PARENT ? 0 : n->kids);
+            write_count_row(f, s, n);
             continue;
         }
         report_json_cut(f, lf_snapshot_object_label(s, n->node), REPORT_TREE_LABEL_MAX);
@@ -283,7 +367,7 @@ static int write_rows(FILE *f, tree *t)
         report_json_id(f, s, n->node);
         fputs(",0,", f);
         write_value(f, s, n->node);
-        putc(']', f);
+        fprintf(f, ",%d,null]", n->members);
     }
     int rc = dom_roots_failed(&roots) || lf_holders_failed(&h) ? -1 : 0;
     dom_roots_free(&roots);
@@ -293,7 +377,7 @@ static int write_rows(FILE *f, tree *t)
 
 int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
 {
-    tree t = {.s = s};
+    tree t = {.s = s, .min = lf_view_min(s)};
     int rc = build(&t, nodes);
     if (!rc) {
         fprintf(f, "{\"limit\":%u,\"rows\":[", nodes);
@@ -302,6 +386,8 @@ int report_write_tree(FILE *f, const lf_snapshot *s, uint32_t nodes)
     }
     lf_big_free(t.out);
     lf_big_free(t.heap);
+    lf_big_free(t.listed);
+    lf_big_free(t.groups);
     lf_top_view_free(&t.view);
     return rc;
 }

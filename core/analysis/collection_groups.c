@@ -117,6 +117,14 @@ int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, siz
     return 0;
 }
 
+size_t lf_collection_shown(const lf_snapshot *s, const lf_collection_members *m, uint64_t top, uint64_t min)
+{
+    size_t shown = 0;
+    while (shown < m->payload_count && (top == 0 || shown < top) && lf_snapshot_retained(s, m->payload[shown]) >= min)
+        shown++;
+    return shown;
+}
+
 int lf_group_payload(const lf_snapshot *s, lf_collection_members *out, size_t from)
 {
     Pvoid_t index = NULL;

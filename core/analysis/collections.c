@@ -114,6 +114,28 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
            (class_kind(s, s->object_class[v]) & (CLASS_ARRAY | CLASS_JS_ARRAY));
 }
 
+/* A JDK collection that holds its entries itself, not through an array: a
+ * TreeMap its root, a LinkedHashMap or a LinkedList entries linked to each
+ * other from both ends (each dominated by the collection). Not an entry
+ * holding the next one: that is structure. */
+static int holds_entries(const lf_snapshot *s, uint32_t v)
+{
+    uint32_t cls = s->object_class[v];
+    if (cls >= s->class_count || (class_kind(s, cls) & (CLASS_JDK | CLASS_ENTRY)) != CLASS_JDK)
+        return 0;
+    for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1]; i++) {
+        uint32_t c = s->object_class[s->domtree_child[i]];
+        if (c < s->class_count && (class_kind(s, c) & CLASS_ENTRY))
+            return 1;
+    }
+    return 0;
+}
+
+int lf_holds_members(const lf_snapshot *s, uint32_t v)
+{
+    return lf_is_reference_array(s, v) || lf_is_v8_dictionary(s, v) || holds_entries(s, v);
+}
+
 int lf_is_structure(const lf_snapshot *s, uint32_t v)
 {
     uint32_t d = s->idom[v];

@@ -62,6 +62,13 @@ int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v);
  * a JavaScript Array): its children are what views group by class. */
 int lf_is_reference_array(const lf_snapshot *s, uint32_t v);
 
+/* Whether the views (the `dominators` tree, the report's tree) show what
+ * node v holds as a collection's members (lf_collection_members_of), by
+ * class: v is an array of references, a V8 object used as a dictionary, or
+ * a JDK collection whose entries are its own children (TreeMap,
+ * LinkedHashMap, LinkedList). Scans v's edges or children: ask once per node. */
+int lf_holds_members(const lf_snapshot *s, uint32_t v);
+
 /* Whether node v is part of a collection's structure as far as v alone
  * tells: a backing store, an entry class, or of its dominator's class. */
 int lf_is_structure(const lf_snapshot *s, uint32_t v);
@@ -90,6 +97,10 @@ int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection
  * the payload as they are (a node that is no collection). */
 int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, size_t count, int through,
                                 lf_collection_members *out);
+/* How many of m's payload, largest first, a view shows one by one: at most
+ * top (0: no limit), each retaining at least min. Both views take the same
+ * prefix, so their groups (the rest, lf_group_payload) count the same. */
+size_t lf_collection_shown(const lf_snapshot *s, const lf_collection_members *m, uint64_t top, uint64_t min);
 /* Appends groups by class name of payload[from..] (what the views do not
  * show one by one) to out->group and sorts all groups, largest retained
  * first. Returns 0 or -1 (memory). */

@@ -6,6 +6,12 @@
 
 #include "topcursor.h"
 
+uint64_t lf_view_min(const lf_snapshot *s)
+{
+    /* as `--min 0.1%` reads it (cli_parse_size), to the byte */
+    return (uint64_t)(0.1 * (double)s->reachable_shallow / 100.0 + 0.5);
+}
+
 int lf_is_synthetic(const lf_snapshot *s, uint32_t node)
 {
     if (s->source_format != LF_FORMAT_V8 || lf_snapshot_shallow(s, node) != 0)

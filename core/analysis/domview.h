@@ -29,6 +29,13 @@
 
 #include "../model/snapshot.h"
 
+/* The default view's bounds, `dominators` without --top and --min: at most
+ * LF_VIEW_TOP children of a node one by one, each retaining at least
+ * lf_view_min (0.1% of the reachable heap). The report's tree shows a
+ * collection's members with the same bounds, so both count alike. */
+enum { LF_VIEW_TOP = 10 };
+uint64_t lf_view_min(const lf_snapshot *s);
+
 /* Whether node is one of V8's synthetic nodes: a V8 snapshot's named node
  * of size 0 (the V8 reader names exactly its synthetic nodes). */
 int lf_is_synthetic(const lf_snapshot *s, uint32_t node);

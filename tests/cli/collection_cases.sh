@@ -204,12 +204,52 @@ rows_ dominators_collection_groups_v8 "300 x Session 12000
      NR > 1 && $1 == want && $10 >= 300 {print $7, $5}' \
     dominators $NC/collections_leak-300.heapsnapshot.gz --depth 6 --top 3 --format tsv
 
+# A TreeMap's and a LinkedHashMap's entries are their own children, not an
+# array's: still one row per class at the map (issue 47), each entry counted:
+# Registry.LRU's 300 HashMap$TreeNode (56 B), LruPage (24), LruKey (16) and
+# its table (one HashMap$Node[], 2,064 B, in the summary); Registry.ORDERS'
+# 300 TreeMap$Entry (40), TreeVal (24), TreeKey (16).
+rows_ dominators_collection_jdk_entries "LRU 300 x java.util.HashMap\$TreeNode (entries) 16800
+LRU 300 x LruPage 7200
+LRU 300 x LruKey 4800
+ORDERS 300 x java.util.TreeMap\$Entry (entries) 12000
+ORDERS 300 x TreeVal 7200
+ORDERS 300 x TreeKey 4800" \
+    'NR > 1 && $1 == 0 {at = $11 ~ /^static field Registry\.(LRU|ORDERS)$/ ? substr($11, 23) : ""}
+     NR > 1 && $1 == 1 && at != "" && $10 != "" {sub(/^ */, "", $7); print at, $7, $5}' \
+    dominators $C/collections-300.hprof.gz --format tsv
+
+# Entries chained in their buckets (issue 47, fixtures/java/src/MapSessions.java):
+# MapSessions.SESSIONS holds 3,000 sessions in 1,000 chains of 3, CONNS
+# 1,200 connections in 600 chains of 2. Below each table, one row per class
+# with every entry counted, never a bucket: a Session retains 240 B
+# (720,000), its HashMap$Node 32 (96,000), its key 16 (48,000); a Conn 144
+# (172,800), its node 32 (38,400), its key 16 (19,200). The report's tree
+# shows the same rows (tests/report/check_report.js).
+rows_ dominators_map_sessions "SESSIONS 3,000 x MapSessions\$Session 720000 3000
+SESSIONS 3,000 x java.util.HashMap\$Node (entries) 96000 3000
+SESSIONS 3,000 x MapSessions\$SessionKey 48000 3000
+CONNS 1,200 x MapSessions\$Conn 172800 1200
+CONNS 1,200 x java.util.concurrent.ConcurrentHashMap\$Node (entries) 38400 1200
+CONNS 1,200 x MapSessions\$ConnKey 19200 1200" \
+    'NR > 1 && $1 == 0 {at = $11 ~ /^static field MapSessions\./ ? substr($11, 26) : ""}
+     NR > 1 && $1 == 2 && at != "" {sub(/^ */, "", $7); print at, $7, $5, $10}' \
+    dominators $J/map_sessions.hprof.gz --format tsv
+# V8 (fixtures/node/map_sessions.js): app.sessions, a Map, holds 3,000
+# Sessions below its table; app.connsById, an object used as a dictionary,
+# 1,200 Conns, one row too (before: "... 1,201 more" beside its properties).
+rows_ dominators_map_sessions_v8 "sessions 3,000 x Session
+connsById 1,200 x Conn" \
+    '$8 == "sessions" {at = $8; want = $1 + 2} $8 == "connsById" {at = $8; want = $1 + 1}
+     NR > 1 && $1 == want && $7 ~ / x (Session|Conn)$/ {sub(/^ */, "", $7); print at, $7}' \
+    dominators $NC/map_sessions.heapsnapshot.gz --depth 4 --format tsv
+
 # The report's tree (its icicle and table): the children it leaves out are
 # grouped by class, through a collection's structure: Registry.EVENTS'
 # elementData holds 900 ListEvent (24 B each: 21,600), none of them taken
 # one by one; the mixed Hashtable's table shows its entries as "(entries)".
 "$LF" report $C/collections-300.hprof.gz -o "$tmp/collections.html" 2>/dev/null
-if grep -q '"900 x ListEvent","",null,21600,null,900,null\]' "$tmp/collections.html" &&
+if grep -q '"900 x ListEvent","",null,21600,null,900,null,0,"ListEvent"\]' "$tmp/collections.html" &&
    grep -q ' x java.util.Hashtable\$Entry (entries)"' "$tmp/collections.html"; then
     pass=$((pass + 1))
 else

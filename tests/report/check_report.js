@@ -88,16 +88,13 @@ async function plantedLeak(browser) {
   const held = await page.$eval('#children', (t) => Number(t.dataset.children));
   const rows = await childRows(page);
   check('planted: the Object[] holds 1000 objects', held === 1000, held);
-  check('planted: they are Leaked, held by [i]', rows.length > 0 &&
-    rows.every((r) => r.label === 'Leaked' && /^\[\d+\]$/.test(r.field)), JSON.stringify(rows.slice(0, 3)));
+  // an array's elements are what a collection holds: one row per class, with
+  // their count and bytes, as `dominators` shows them (1000 x 136 B)
+  const elements = await level(page, 1);
+  check('planted: they are one row, 1,000 x Leaked, retaining 136000 bytes', rows.length === 1 &&
+    elements.length === 1 && elements[0].label === '1,000 x Leaked' && elements[0].retained === 136000,
+  JSON.stringify(elements));
   await page.screenshot({ path: path.join(shots, 'planted-array.png'), fullPage: true });
-  // 1000 children: 25 rows first, the rest (up to 200) when asked
-  check('planted: the first 25 of them are listed, then one row for the rest', rows.length === 25 &&
-    (await page.$eval('#children tr.more-rows', (r) => r.textContent)).startsWith('\u2026 975 more rows'), rows.length);
-  await page.click('#children tr.more-rows');
-  const all = await childRows(page);
-  check('planted: clicking it lists 200', all.length === 200 &&
-    (await page.$eval('#children tr.more-rows', (r) => r.textContent)) === '\u2026 800 more rows', all.length);
 
   await page.click('#crumbs .crumb[data-index="0"]');
   const back = await level(page, 1);
@@ -150,6 +147,146 @@ async function classTable(page) {
   check('classes: a click on class sorts by name', ordered(await classValues(page), 0, false));
 }
 
+// A holder that is no collection (a class of the program's own with 1000
+// fields) keeps its children one by one: the table lists the first 25, then
+// one row for the rest, and 200 when asked. Item k retains 1000 + k bytes,
+// so the order is fixed.
+async function manyChildren(browser) {
+  const graph = path.join(outDir, 'many-children.txt');
+  const lines = ['root\t1\tstatic field\tRegistry.ITEMS', 'node\t1\t16\tRegistry'];
+  for (let k = 0; k < 1000; k++) {
+    lines.push('node\t' + (10 + k) + '\t' + (1000 + k) + '\tItem');
+    lines.push('edge\t1\t' + (10 + k) + '\tstrong\titem' + k);
+  }
+  fs.writeFileSync(graph, lines.join('\n') + '\n');
+  const page = await open(browser, report('many-children', [graph]), []);
+  await page.click('#icicle .cell[data-field="static field Registry.ITEMS"]');
+  const rows = await childRows(page);
+  check('children: the first 25 of 1000 are listed, largest first, then one row for the rest', rows.length === 25 &&
+    rows[0].field === 'item999' && rows[24].field === 'item975' &&
+    (await page.$eval('#children tr.more-rows', (r) => r.textContent)).startsWith('\u2026 975 more rows'),
+  JSON.stringify(rows.slice(0, 2)));
+  await page.click('#children tr.more-rows');
+  const all = await childRows(page);
+  check('children: clicking it lists 200', all.length === 200 &&
+    (await page.$eval('#children tr.more-rows', (r) => r.textContent)) === '\u2026 800 more rows', all.length);
+  await page.close();
+}
+
+// `leakfind dominators` on file: the rows that group a collection's members
+// ("3,000 x Session") below the row that `at` picks, `below` levels down.
+function dominatorGroups(file, at, below) {
+  const tsv = execFileSync(leakfind, ['dominators', file, '--depth', '8', '--format', 'tsv', '--no-progress'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const rows = tsv.trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const start = rows.findIndex(at), depth = Number(rows[start] && rows[start][0]), groups = [];
+  for (let i = start + 1; start >= 0 && i < rows.length && Number(rows[i][0]) > depth; i++)
+    if (Number(rows[i][0]) === depth + below && /^[\d,]+ x /.test(rows[i][6].trim()))
+      groups.push({ label: rows[i][6].trim(), retained: Number(rows[i][4]) });
+  return groups;
+}
+
+// Zooms into the icicle's box whose field is `field`, then into its largest
+// child `deeper` times; the boxes one level below, largest first.
+async function zoomInto(page, field, deeper) {
+  await page.click('#icicle .cell[data-field="' + field + '"]');
+  for (let k = 0; k < deeper; k++)
+    await page.click('#icicle .cell[data-index="' + (await level(page, 1))[0].index + '"]');
+  return level(page, 1);
+}
+
+function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+// fixtures/java/src/MapSessions.java: a HashMap of 3,000 sessions in 1,000
+// bucket chains of 3, a ConcurrentHashMap of 1,200 connections in 600 of 2.
+// Below each table, one box per class of what the map holds, with the
+// planted count and bytes (Session 240 B retained, Conn 144, a map's Node
+// 32, a key 16), never a box per bucket; and what `dominators` prints.
+async function mapSessionsJava(browser) {
+  const dump = path.join(repo, 'fixtures/java/dumps/map_sessions.hprof.gz');
+  const want = {
+    SESSIONS: [{ label: '3,000 x MapSessions$Session', retained: 720000 },
+      { label: '3,000 x java.util.HashMap$Node (entries)', retained: 96000 },
+      { label: '3,000 x MapSessions$SessionKey', retained: 48000 }],
+    CONNS: [{ label: '1,200 x MapSessions$Conn', retained: 172800 },
+      { label: '1,200 x java.util.concurrent.ConcurrentHashMap$Node (entries)', retained: 38400 },
+      { label: '1,200 x MapSessions$ConnKey', retained: 19200 }],
+  };
+  for (const nodes of [null, 12000]) {
+    const name = 'map-sessions' + (nodes ? '-' + nodes : '');
+    const problems = [];
+    const page = await open(browser, report(name, [dump].concat(nodes ? ['--nodes', String(nodes)] : [])), problems);
+    for (const field of ['SESSIONS', 'CONNS']) {
+      const shown = (await zoomInto(page, 'static field MapSessions.' + field, 1)).map((c) => ({ label: c.label, retained: c.retained }));
+      check(name + ': below ' + field + '\'s table, one box per class with the planted count and bytes',
+        same(shown, want[field]), JSON.stringify(shown.slice(0, 4)));
+      const heading = await page.$eval('#tree-section h3', (h) => h.textContent);
+      const entries = field === 'SESSIONS' ? '9,000' : '3,600';
+      check(name + ': the table below reads as what the collection holds, ' + entries + ' objects (entries, keys, values)',
+        heading.startsWith('In the collection ') && heading.endsWith(': ' + entries + ' objects'), heading);
+      const cli = dominatorGroups(dump, (r) => r[10] === 'static field MapSessions.' + field, 2);
+      check(name + ': `dominators` shows these rows there too', same(cli, want[field]), JSON.stringify(cli));
+      if (field === 'SESSIONS' && !nodes)
+        await page.screenshot({ path: path.join(shots, 'map-sessions-table.png') });
+      await page.click('#crumbs .crumb[data-index="0"]');
+    }
+    check(name + ': no request, no script error', problems.length === 0, problems.join('; '));
+    await page.close();
+  }
+}
+
+// fixtures/java/series/src/CollectionSeries.java after 300 operations: each
+// collection's planted class is one box of all its entries, at the
+// collection (a TreeMap's and a LinkedHashMap's entries are the map's own
+// children) or below its array, whatever bucket or tree depth they sit at.
+async function collectionSeries(browser) {
+  const dump = path.join(repo, 'fixtures/java/series/dumps/collections-300.hprof.gz');
+  const page = await open(browser, report('collections-300', [dump]), []);
+  const want = [['SESSIONS', 1, '300 x HmSession'], ['CONNS', 1, '600 x ChmConn'], ['LRU', 0, '300 x LruPage'],
+    ['WEAK', 1, '300 x WVal'], ['ORDERS', 0, '300 x TreeVal'], ['EVENTS', 1, '900 x ListEvent'],
+    ['MIXED', 1, '900 x java.util.UUID']];
+  const got = [];
+  for (const [field, deeper, label] of want) {
+    const boxes = await zoomInto(page, 'static field Registry.' + field, deeper);
+    const of = label.replace(/^\d+ x /, ' x ');
+    got.push(field + ' ' + boxes.filter((b) => b.label.endsWith(of)).map((b) => b.label).join('+'));
+    await page.click('#crumbs .crumb[data-index="0"]');
+  }
+  check('collections-300: one box per collection of its planted class, every entry counted',
+    same(got, want.map(([field, _d, label]) => field + ' ' + label)), JSON.stringify(got));
+  await page.close();
+}
+
+// fixtures/node/map_sessions.js: a Map of 3,000 Sessions, an object used as
+// a dictionary of 1,200 Conns. Their sizes are V8's: the counts are checked.
+async function mapSessionsV8(browser) {
+  const dump = path.join(repo, 'fixtures/node/map_sessions.heapsnapshot.gz');
+  for (const nodes of [null, 12000]) {
+    const name = 'v8-map-sessions' + (nodes ? '-' + nodes : '');
+    const problems = [];
+    const page = await open(browser, report(name, [dump].concat(nodes ? ['--nodes', String(nodes)] : [])), problems);
+    const table = await zoomInto(page, 'sessions', 1);
+    const sessions = table.filter((c) => / x Session$/.test(c.label) || c.label === 'Session');
+    check(name + ': below the Map\'s table, one box of 3,000 x Session', sessions.length === 1 &&
+      sessions[0].label === '3,000 x Session', JSON.stringify(sessions.slice(0, 3)));
+    const cliSessions = dominatorGroups(dump, (r) => r[7] === 'sessions', 2).filter((g) => / x Session$/.test(g.label));
+    check(name + ': `dominators` shows 3,000 x Session there too, with the same bytes', cliSessions.length === 1 &&
+      cliSessions[0].label === '3,000 x Session' && sessions.length === 1 && cliSessions[0].retained === sessions[0].retained,
+    JSON.stringify(cliSessions));
+    await page.click('#crumbs .crumb[data-index="0"]');
+    const dict = await zoomInto(page, 'connsById', 0);
+    const conns = dict.filter((c) => / x Conn$/.test(c.label) || c.label === 'Conn');
+    check(name + ': below the dictionary, one box of 1,200 x Conn', conns.length === 1 && conns[0].label === '1,200 x Conn',
+      JSON.stringify(conns.slice(0, 3)));
+    const cliConns = dominatorGroups(dump, (r) => r[7] === 'connsById', 1).filter((g) => / x Conn$/.test(g.label));
+    check(name + ': `dominators` shows 1,200 x Conn there too, with the same bytes', cliConns.length === 1 &&
+      cliConns[0].label === '1,200 x Conn' && conns.length === 1 && cliConns[0].retained === conns[0].retained,
+    JSON.stringify(cliConns));
+    check(name + ': no request, no script error', problems.length === 0, problems.join('; '));
+    await page.close();
+  }
+}
+
 // The Java leak series (fixtures/java/series/README.md): each operation keeps
 // 2 LeakedSession and 1 LeakedToken in SessionRegistry.SESSIONS; dumps after
 // 100, 200 and 300 operations.
@@ -174,12 +311,34 @@ async function series(browser) {
     growth.length > 0 && growth[0][0] === 'LeakedSession' && growth[0][1] === '200, 400, 600' && growth[0][4] === 'grows',
     JSON.stringify(growth[0]));
   check('series: its holder is SessionRegistry.SESSIONS', growth.length > 0 && growth[0][5].includes('SessionRegistry.SESSIONS'));
+  // the headline: the class that leaks, its rate, the bytes of all that
+  // grows per operation (2 x 32 + 16 = 80), where it is held, then the rest
   await suspects(page, 'series', (x) => x.kind === 'growth' && x.cls === 'LeakedSession' &&
-    x.summary.includes('SessionRegistry.SESSIONS') && x.summary.includes('LeakedSession +2.00') &&
-    x.summary.includes('LeakedToken +1.00') && x.summary.includes('objects 200, 400, 600'),
-  'the first suspect grows under SessionRegistry.SESSIONS: 2 LeakedSession and 1 LeakedToken per operation');
+    x.summary === 'LeakedSession +2.00 per unit of workload (80 B per unit in all) in static field ' +
+      'SessionRegistry.SESSIONS (java.util.ArrayList); with it LeakedToken +1.00 (objects 200, 400, 600)',
+  'the headline: LeakedSession +2.00 per operation, 80 B per operation in SessionRegistry.SESSIONS, then LeakedToken +1.00');
   await page.screenshot({ path: path.join(shots, 'series.png'), fullPage: true });
   check('series: no request left the disk, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+// fixtures/node/collections.js over 100, 200, 300 requests: its largest
+// finding per request, 2 Recent of 40 bytes pushed on app.recent, leads with
+// the class, its rate, its 80 bytes and the Array; Session (40 B and a
+// 24-byte key string: 64 per request) in app.sessions among the others.
+async function seriesV8(browser) {
+  const dumps = [100, 200, 300].map((n) => path.join(repo, 'fixtures/node/collections_leak-' + n + '.heapsnapshot.gz'));
+  const file = report('series-v8', [dumps[2], dumps[0], dumps[1], '--workload', '300,100,200']);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const heads = await page.$$eval('#suspects details.suspect summary', (ss) => ss.map((x) => x.textContent));
+  check('series-v8: the headline of Recent: 2 per request, 80 B, in app.recent', heads.some((h) =>
+    h.startsWith('Recent +2.00 per unit of workload (80 B per unit) in (root) / [] (global) / app (Object) / recent (Array)')),
+  JSON.stringify(heads));
+  check('series-v8: the headline of Session: 1 per request, 64 B with its key, in app.sessions', heads.some((h) =>
+    h.startsWith('Session +1.00 per unit of workload (64 B per unit in all) in (root) / [] (global) / app (Object) / sessions (Map)')),
+  JSON.stringify(heads));
+  check('series-v8: no request, no script error', problems.length === 0, problems.join('; '));
   await page.close();
 }
 
@@ -246,7 +405,12 @@ async function hostile(browser) {
     args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'] });
   try {
     await plantedLeak(browser);
+    await manyChildren(browser);
+    await mapSessionsJava(browser);
+    await mapSessionsV8(browser);
+    await collectionSeries(browser);
     await series(browser);
+    await seriesV8(browser);
     await hostile(browser);
     await rootKinds(browser);
     await dupStrings(browser);

@@ -53,23 +53,52 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 
 # The size bound: 3.6M objects (build/gen_arrays: 4 arrays of 262,144 Items,
-# 3 of 1,048,576), a page of at most --nodes objects and a few hundred KB.
+# 3 of 1,048,576), a page of at most --nodes objects and a few hundred KB
+# (an array's Items are one box per class, as `dominators` shows them).
 log=$(mktemp)
 trap 'rm -f "$log" "$out/arrays.hprof"' EXIT
+# sized NAME INPUT OBJECTS: the report of INPUT with --nodes 3000, then 500,
+# carries OBJECTS objects (check_size.js: "N" exactly, "<=" at most --nodes)
+sized() {
+    for nodes in 3000 500; do
+        if "$lf" report "$2" --nodes "$nodes" -o "$out/$1-$nodes.html" --no-progress; then
+            node tests/report/check_size.js "$out/$1-$nodes.html" "$(echo "$3" | sed "s/N/$nodes/")" 5000000 >"$log" 2>&1
+            tally "$log"
+        else
+            bad "report on $1 (--nodes $nodes)"
+        fi
+    done
+}
 "$build/gen_arrays" "$out/arrays.hprof" 4 3 >/dev/null
-for nodes in 3000 500; do
-    if "$lf" report "$out/arrays.hprof" --nodes "$nodes" -o "$out/arrays-$nodes.html" --no-progress; then
-        node tests/report/check_size.js "$out/arrays-$nodes.html" "$nodes" 5000000 >"$log" 2>&1
-        tally "$log"
-    else
-        bad "report on the generated dump (--nodes $nodes)"
-    fi
-done
+sized arrays "$out/arrays.hprof" "<=N"
+
+# The budget, where no collection folds the objects: Wide.ROOT holds 2,000
+# Branches (Branch k: 100 + k bytes) by fields, each 2 Leaves of 10 bytes:
+# 6,001 objects. The page takes exactly --nodes of them, the largest first
+# (every Branch retains more than any Leaf).
+awk 'BEGIN {
+    OFS = "\t"
+    print "root", 1, "static field", "Wide.ROOT"
+    print "node", 1, 16, "Wide"
+    for (k = 0; k < 2000; k++) {
+        b = 10 + 3 * k
+        print "node", b, 100 + k, "Branch"
+        print "edge", 1, b, "strong", "branch" k
+        for (j = 1; j <= 2; j++) {
+            print "node", b + j, 10, "Leaf"
+            print "edge", b, b + j, "strong", "leaf" j
+        }
+    }
+}' >"$out/wide.txt"
+sized wide "$out/wide.txt" N
 
 # A chain of 200 objects of two alternating classes (so no one-class chain
 # stops the walk) above an array of 100 Items of 1000 bytes: the only
 # suspect's accumulation point is the array, 201 hops from the root. The
 # page keeps the first 5 and the last 35: "... 161 more hops" between.
+# Its tree: the 200 links, the array and, as `dominators` shows them, the
+# 10 largest Items (each retains 1000 bytes, over 0.1% of the 103,616-byte
+# heap), the 90 others one box: 211 objects.
 awk 'BEGIN {
     OFS = "\t"
     print "root", 1, "static field", "Chain.HEAD"
@@ -84,10 +113,20 @@ awk 'BEGIN {
     }
 }' >"$out/chain.txt"
 if "$lf" report "$out/chain.txt" -o "$out/chain.html" --no-progress; then
-    node tests/report/check_size.js "$out/chain.html" 301 5000000 161 >"$log" 2>&1
+    node tests/report/check_size.js "$out/chain.html" 211 5000000 161 >"$log" 2>&1
     tally "$log"
 else
     bad "report on a chain of 200"
+fi
+# With --nodes 205 the page runs out after 4 of those 10 Items: the other
+# 96 are one box, all Items counted (the 6 left out join the 90).
+if "$lf" report "$out/chain.txt" --nodes 205 -o "$out/chain-205.html" --no-progress; then
+    node tests/report/check_size.js "$out/chain-205.html" 205 5000000 161 >"$log" 2>&1
+    tally "$log"
+    grep -q '"96 x Item","",null,96000,' "$out/chain-205.html" && ok "report --nodes 205: 4 Items, then one box of 96" ||
+        bad "report --nodes 205: no box of 96 Items"
+else
+    bad "report on a chain of 200 (--nodes 205)"
 fi
 
 if [ ! -x /usr/bin/chromium ]; then
