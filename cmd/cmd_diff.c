@@ -196,9 +196,9 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     /* new/deleted: only when both snapshots say their ids are stable (V8,
      * leakfind files written so); empty otherwise */
     static const out_column columns[] = {
-        {"count_before", OUT_U64}, {"count_after", OUT_U64}, {"count_delta", OUT_I64},
-        {"shallow_delta", OUT_I64}, {"retained_delta", OUT_I64}, {"new", OUT_U64},
-        {"deleted", OUT_U64}, {"new_bytes", OUT_U64}, {"freed_bytes", OUT_U64}, {"class", OUT_STR},
+        {"count_before", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count_after", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"shallow_delta", OUT_I64, LF_CUT_END, OUT_NORMAL}, {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL}, {"new", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"deleted", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"new_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"freed_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
     };
     out_column cols[10];
     memcpy(cols, columns, sizeof cols);

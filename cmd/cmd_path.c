@@ -99,10 +99,10 @@ static const cli_spec path_spec = {path_usage, path_options, 22, NULL};
 #define MAX_DISJOINT 10
 
 static const out_column columns[] = {
-    {"target", OUT_ID}, {"path", OUT_U64}, {"distance", OUT_U64}, {"depth", OUT_U64},
-    {"id", OUT_ID}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"class", OUT_STR},
-    {"field", OUT_STR}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
-    {"value", OUT_STR_SOMETIMES},
+    {"target", OUT_ID, LF_CUT_END, OUT_OPTIONAL}, {"path", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"distance", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"field", OUT_STR, LF_CUT_END, OUT_KEY}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
 static const lf_snapshot *by_retained_snapshot;
@@ -232,9 +232,9 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
                        out_format format)
 {
     static const out_column merge_columns[] = {
-        {"depth", OUT_U64}, {"count", OUT_U64}, {"id", OUT_ID}, {"shallow", OUT_U64},
-        {"retained", OUT_U64}, {"class", OUT_STR}, {"field", OUT_STR}, {"root", OUT_STR},
-        {"location", OUT_STR_SOMETIMES}, {"value", OUT_STR_SOMETIMES},
+        {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"field", OUT_STR, LF_CUT_END, OUT_KEY}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL}, {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     };
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);

@@ -193,7 +193,7 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         }
         memcpy(name, c.name, c.len);
         name[c.len] = 0;
-        cols[i] = (out_column){name, column_type(c.flavor)};
+        cols[i] = (out_column){name, column_type(c.flavor), LF_CUT_END, OUT_NORMAL};
     }
     query_out o = {out_begin(stdout, ctx->format, cols, (int)n), s, q, NULL, 4 * 4 * 200 + 64};
     o.cell = malloc(o.cell_cap);

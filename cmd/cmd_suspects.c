@@ -7,7 +7,9 @@
 
 #include "../core/analysis/suspects.h"
 #include "cli/cli.h"
+#include "cli/out_table.h"
 #include "cli/series.h"
+#include "suspects/suspects_text.h"
 #include "commands.h"
 
 static const char suspects_usage[] =
@@ -35,6 +37,7 @@ static const char suspects_usage[] =
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
     uint64_t top, min_growth;
+    double minor;             /* percent of the largest growth's bytes per unit */
     series_workload workload; /* in argument order until put in series order */
     int exit_code;
 } suspects_state;
@@ -52,6 +55,12 @@ static const cli_option suspects_options[] = {
     {"min-growth", 0, "N", CLI_COUNT, CLI_AT(suspects_state, min_growth),
      .help = "objects a growth finding gains, first snapshot to last\n"
              "(default 10; the rest of trend's rule applies as is)"},
+    {"minor", 0, "PCT", CLI_REAL, CLI_AT(suspects_state, minor),
+     .help = "a growth finding whose bytes per unit are under PCT of\n"
+             "the largest one's, or whose rate reads 0.00, is minor:\n"
+             "named in a note, not listed (default 1; 0: list all\n"
+             "but those of rate 0.00)",
+     .lo = 0, .hi = 100},
     {"exit-code", 0, NULL, CLI_FLAG, CLI_AT(suspects_state, exit_code),
      .help = "exit 1 when there is a growth finding, or, for one\n"
              "snapshot alone, any finding"},
@@ -105,11 +114,11 @@ static size_t growth_text(const lf_trend *t, const lf_suspect *f, char *buf, siz
 }
 
 static const out_column suspect_columns[] = {
-    {"rank", OUT_U64}, {"kind", OUT_STR}, {"retained", OUT_U64}, {"retained_pct", OUT_PCT},
-    {"instances", OUT_U64}, {"class", OUT_STR}, {"id", OUT_ID}, {"accumulation_id", OUT_ID},
-    {"accumulation_class", OUT_STR}, {"accumulated_count", OUT_U64}, {"accumulated_class", OUT_STR},
-    {"accumulated_bytes", OUT_U64}, {"rate", OUT_REAL}, {"counts", OUT_STR}, {"path", OUT_STR},
-    {"grows", OUT_STR}, {"bytes_rate", OUT_REAL}, {"held_by", OUT_STR},
+    {"rank", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
+    {"instances", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"accumulation_id", OUT_ID, LF_CUT_END, OUT_OPTIONAL},
+    {"accumulation_class", OUT_STR, LF_CUT_CLASS, OUT_OPTIONAL}, {"accumulated_count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"accumulated_class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+    {"accumulated_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"rate", OUT_REAL, LF_CUT_END, OUT_NORMAL}, {"counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL}, {"path", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"grows", OUT_STR, LF_CUT_END, OUT_OPTIONAL}, {"bytes_rate", OUT_REAL, LF_CUT_END, OUT_OPTIONAL}, {"held_by", OUT_STR, LF_CUT_END, OUT_OPTIONAL},
 };
 
 /* One finding's row (see suspect_columns). */
@@ -166,12 +175,60 @@ static void write_finding(out_writer *w, const lf_snapshot *s, const lf_trend *t
     out_row_end(w);
 }
 
+/* The findings as rows (TSV, JSON) or, on a terminal, paragraphs
+ * (suspects_text.h); minor ones are left to note_minor. 0 or an exit code. */
+static int write_findings(const cli_context *ctx, const lf_snapshot *s, const lf_trend *t, const suspects_state *o,
+                          const lf_suspect_list *list)
+{
+    if (ctx->format == OUT_TABLE) {
+        size_t width = out_table_limit();
+        suspects_text x = {s, t->series > 1 ? t : NULL, o->workload.given ? "unit of workload" : "snapshot",
+                           width ? width : 80};
+        if (suspects_write_text(stdout, &x, list) == 0)
+            return 0;
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    out_writer *w = out_begin(stdout, ctx->format, suspect_columns,
+                              (int)(sizeof suspect_columns / sizeof *suspect_columns));
+    for (size_t k = 0, rank = 0; k < list->count; k++)
+        if (!list->item[k].minor)
+            write_finding(w, s, t, &list->item[k], ++rank);
+    out_end(w);
+    return 0;
+}
+
+/* The growth findings too small to chase, in one note: what, how fast, where. */
+static void note_minor(const cli_context *ctx, const lf_snapshot *s, const lf_trend *t, const suspects_state *o,
+                       const lf_suspect_list *list)
+{
+    char text[2048], path[1024];
+    size_t at = 0, count = 0;
+    for (size_t k = 0; k < list->count; k++) {
+        const lf_suspect *f = &list->item[k];
+        if (!f->minor)
+            continue;
+        if (count++ < 3 && at + 1 < sizeof text) {
+            lf_str name = {t->names.bytes + t->names.offset[f->name], t->names.offset[f->name + 1] - t->names.offset[f->name]};
+            size_t len = lf_suspect_path_text(s, f, path, sizeof path);
+            int n = snprintf(text + at, sizeof text - at, "%s%.*s %+.2f in %.*s", at ? "; " : "",
+                             name.len > 300 ? 300 : (int)name.len, name.ptr, f->rate, len ? (int)len : 10,
+                             len ? path : "(GC roots)");
+            at = n < 0 ? at : at + (size_t)n < sizeof text ? at + (size_t)n : sizeof text - 1;
+        }
+    }
+    if (count && !ctx->quiet)
+        cli_message("note", "%zu smaller growth%s left out (under %g%% of the largest's bytes per unit, or 0.00 per "
+                    "unit): %s%s; --minor 0 lists them", count, count == 1 ? "" : "s", o->minor, text,
+                    count > 3 ? "; ..." : "");
+}
+
 /* Growth findings (a series), then size findings, with their paths;
  * 0 or an exit code. */
 static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, const lf_trend *t,
                     const suspects_state *o, lf_suspect_list *list)
 {
-    const lf_trend_rule rule = {o->min_growth, 0.9, 0, 0.5};
+    const lf_trend_rule rule = {o->min_growth, 0.9, 0, 0.5, o->minor / 100};
     lf_error err;
     cli_progress(ctx, "finding suspects");
     int rc = lf_suspects_find(s, t, o->workload.value, &rule, o->threshold, o->top, list, &err);
@@ -193,18 +250,17 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     }
     lf_suspect_list list = {0};
     if (!(rc = find_all(ctx, series[n - 1], &s, &t, o, &list))) {
-        out_writer *w = out_begin(stdout, ctx->format, suspect_columns,
-                                  (int)(sizeof suspect_columns / sizeof *suspect_columns));
-        size_t growth = 0;
+        size_t shown = 0, growth = 0;
         for (size_t k = 0; k < list.count; k++) {
-            write_finding(w, &s, &t, &list.item[k], k + 1);
-            growth += list.item[k].kind == LF_SUSPECT_GROWTH;
+            shown += !list.item[k].minor;
+            growth += list.item[k].kind == LF_SUSPECT_GROWTH && !list.item[k].minor;
         }
-        out_end(w);
-        if (list.count == 0 && !ctx->quiet)
+        rc = write_findings(ctx, &s, &t, o, &list);
+        note_minor(ctx, &s, &t, o, &list);
+        if (shown == 0 && !ctx->quiet)
             cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s",
                         o->threshold * 100, n > 1 ? ", and nothing grows with the workload under one holder" : "");
-        if (o->exit_code && (n > 1 ? growth > 0 : list.count > 0))
+        if (!rc && o->exit_code && (n > 1 ? growth > 0 : shown > 0))
             rc = EXIT_CONDITION;
     }
     lf_suspect_list_free(&list);
@@ -221,6 +277,7 @@ int cmd_suspects(int argc, char **argv)
     opt.threshold = 0.1;
     opt.top = 10;
     opt.min_growth = 10;
+    opt.minor = 1;
     char **pos;
     int npos;
     int rc = cli_parse(&ctx, argc, argv, &suspects_spec, &opt, &pos, &npos);

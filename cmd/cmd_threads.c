@@ -39,8 +39,8 @@ static const cli_option threads_options[] = {
 static const cli_spec threads_spec = {threads_usage, threads_options, 17, NULL};
 
 static const out_column columns[] = {
-    {"depth", OUT_U64}, {"thread", OUT_STR},   {"frame", OUT_STR},   {"id", OUT_ID},
-    {"class", OUT_STR}, {"shallow", OUT_U64}, {"retained", OUT_U64}, {"value", OUT_STR_SOMETIMES},
+    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"thread", OUT_STR, LF_CUT_END, OUT_NORMAL},   {"frame", OUT_STR, LF_CUT_PATH, OUT_KEY},   {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
 static void write_thread_name(out_writer *w, const lf_snapshot *s, const lf_thread *t)

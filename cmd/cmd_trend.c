@@ -197,9 +197,9 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
                        const trend_row *rows, uint32_t n)
 {
     static const out_column columns[] = {
-        {"slope", OUT_REAL}, {"r2", OUT_REAL}, {"monotonic", OUT_BOOL}, {"flagged", OUT_BOOL},
-        {"counts", OUT_STR}, {"class", OUT_STR}, {"holder_counts", OUT_STR}, {"holder", OUT_STR},
-        {"verdict", OUT_STR},
+        {"slope", OUT_REAL, LF_CUT_END, OUT_NORMAL}, {"r2", OUT_REAL, LF_CUT_END, OUT_SECONDARY}, {"monotonic", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL}, {"flagged", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL},
+        {"counts", OUT_LIST, LF_CUT_END, OUT_SECONDARY}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"holder_counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL}, {"holder", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"verdict", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     out_column cols[9];
     memcpy(cols, columns, sizeof cols);

@@ -196,6 +196,7 @@ int cli_parse(cli_context *ctx, int argc, char **argv, const cli_spec *spec, voi
         }
     }
     set_memory_budget(ctx);
+    out_set_quiet(ctx->quiet);
     *positional = pos;
     *npositional = np;
     return 0;

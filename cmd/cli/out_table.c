@@ -22,56 +22,106 @@ size_t out_table_limit(void)
     return 80;
 }
 
-/* The table's width when no text column is wider than cap. */
-static size_t width_at(const size_t *width, const int *whole, int ncols, size_t cap)
+/* The table's width: shown columns, two spaces between them. */
+static size_t table_width(const out_fit *col, int ncols)
 {
-    size_t total = ncols > 0 ? 2 * (size_t)(ncols - 1) : 0;
+    size_t total = 0;
+    int shown = 0;
     for (int c = 0; c < ncols; c++)
-        total += whole[c] || width[c] < cap ? width[c] : cap;
-    return total;
+        if (!col[c].dropped) {
+            total += col[c].width;
+            shown++;
+        }
+    return total + (shown > 0 ? 2 * (size_t)(shown - 1) : 0);
 }
 
-void out_table_fit(size_t *width, const int *whole, int ncols, size_t limit)
+/* A text column's width at level L: key columns get twice a normal one's,
+ * none less than its minimum nor more than its widest cell. */
+static size_t level_width(const out_fit *c, size_t level)
 {
-    size_t widest = 0;
+    size_t min = c->rank == OUT_KEY ? OUT_TABLE_MIN_KEY : OUT_TABLE_MIN_TEXT;
+    size_t want = c->rank == OUT_KEY ? 2 * level : level;
+    if (c->width <= min)
+        return c->width;
+    return want < min ? min : want > c->width ? c->width : want;
+}
+
+static size_t width_at(const out_fit *col, int ncols, size_t level)
+{
+    size_t total = 0;
+    int shown = 0;
     for (int c = 0; c < ncols; c++)
-        if (!whole[c] && width[c] > widest)
-            widest = width[c];
-    if (limit == 0 || widest <= OUT_TABLE_MIN_TEXT || width_at(width, whole, ncols, widest) <= limit)
-        return;
-    /* the largest cap that fits, by bisection: width_at grows with cap */
-    size_t lo = OUT_TABLE_MIN_TEXT, hi = widest;
+        if (!col[c].dropped) {
+            total += col[c].whole ? col[c].width : level_width(&col[c], level);
+            shown++;
+        }
+    return total + (shown > 0 ? 2 * (size_t)(shown - 1) : 0);
+}
+
+/* The largest level at which the columns fit, by bisection (width_at
+ * grows with the level). */
+static size_t fitting_level(const out_fit *col, int ncols, size_t limit)
+{
+    size_t lo = 0, hi = 0;
+    for (int c = 0; c < ncols; c++)
+        if (!col[c].dropped && !col[c].whole && col[c].width > hi)
+            hi = col[c].width;
     while (lo < hi) {
         size_t mid = lo + (hi - lo + 1) / 2;
-        if (width_at(width, whole, ncols, mid) <= limit)
+        if (width_at(col, ncols, mid) <= limit)
             lo = mid;
         else
             hi = mid - 1;
     }
-    for (int c = 0; c < ncols; c++)
-        if (!whole[c] && width[c] > lo)
-            width[c] = lo;
+    return lo;
 }
 
-size_t out_table_cut(out_buf *b, const char *text, size_t len, size_t cell_width, size_t width)
+/* Whether some key column would be narrower than is comfortable to read. */
+static int keys_cramped(const out_fit *col, int ncols, size_t level)
+{
+    for (int c = 0; c < ncols; c++)
+        if (!col[c].dropped && col[c].rank == OUT_KEY && level_width(&col[c], level) < OUT_TABLE_KEY_COMFORT &&
+            level_width(&col[c], level) < col[c].width)
+            return 1;
+    return 0;
+}
+
+void out_table_fit(out_fit *col, int ncols, size_t limit)
+{
+    if (limit == 0 || table_width(col, ncols) <= limit)
+        return;
+    for (int c = ncols - 1; c >= 0 && table_width(col, ncols) > limit; c--)
+        if (col[c].rank == OUT_OPTIONAL)
+            col[c].dropped = 1;
+    if (table_width(col, ncols) <= limit)
+        return;
+    /* the text columns share what is left, secondary ones gone first when
+     * the answer would be cramped */
+    size_t level = fitting_level(col, ncols, limit);
+    for (int c = ncols - 1; c >= 0 && keys_cramped(col, ncols, level); c--)
+        if (col[c].rank == OUT_SECONDARY) {
+            col[c].dropped = 1;
+            level = fitting_level(col, ncols, limit);
+        }
+    for (int c = 0; c < ncols; c++)
+        if (!col[c].dropped && !col[c].whole)
+            col[c].width = level_width(&col[c], level);
+}
+
+size_t out_table_cut(out_buf *b, const char *text, size_t len, size_t cell_width, size_t pad, size_t width,
+                     lf_cut_style style)
 {
     if (cell_width <= width) {
         out_buf_put(b, text, len);
         return cell_width;
     }
-    if (width == 0)
-        return 0;
-    size_t keep = 0, chars = 0;
-    while (keep < len) { /* the first width - 1 characters, whole */
-        size_t next = keep + 1;
-        while (next < len && ((unsigned char)text[next] & 0xc0) == 0x80)
-            next++;
-        if (chars + 1 > width - 1)
-            break;
-        chars++;
-        keep = next;
-    }
-    out_buf_put(b, text, keep);
-    out_buf_put(b, "\xe2\x80\xa6", 3); /* U+2026 HORIZONTAL ELLIPSIS */
-    return chars + 1;
+    if (pad >= width) /* too deep to show anything of the name */
+        pad = width > 1 ? width - 1 : 0;
+    out_buf_put(b, text, pad);
+    size_t room = width - pad, shown = 0, n = len - (pad < len ? pad : len);
+    if (out_buf_reserve(b, n + 4))
+        return pad;
+    size_t wrote = lf_name_cut(text + pad, n, room, style, b->p + b->len, n + 4, &shown);
+    b->len += wrote;
+    return pad + shown;
 }

@@ -12,6 +12,7 @@ typedef struct cell {
     size_t at;      /* table mode: the rendered cell, text.p[at .. at + len) */
     size_t len;
     size_t width;   /* display width (UTF-8 code points) */
+    size_t pad;     /* of which the first are a tree's indent */
 } cell;
 
 struct out_writer {
@@ -32,6 +33,12 @@ struct out_writer {
 
 /* Set when a writer dropped output for want of memory (out_lost_output). */
 static int lost_output;
+static int quiet;
+
+void out_set_quiet(int q)
+{
+    quiet = q;
+}
 
 int out_lost_output(void)
 {
@@ -186,7 +193,7 @@ static void table_cell(out_writer *w, const char *s, size_t len)
     memset(text, ' ', pad);
     for (size_t i = 0; i < len; i++) /* a table is for eyes: control bytes become '?' */
         text[pad + i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    w->cells[w->cell_count] = (cell){w->text.len, len + pad, pad + display_width(s, len)};
+    w->cells[w->cell_count] = (cell){w->text.len, len + pad, pad + display_width(s, len), pad};
     w->text.len += len + pad;
     w->cell_count++;
     w->indent = 0;
@@ -479,45 +486,74 @@ static int shown_columns(const out_writer *w, size_t rows, int *col)
     return n;
 }
 
-/* A table's rows, aligned (numbers to the right, text to the left) and
- * fitted to the terminal (out_table.h); width, numeric and whole are kept
- * per shown column. */
+/* Says which columns a table left out to fit the terminal. */
+static void note_dropped(const out_writer *w, const int *col, const out_fit *fit, int ncols, size_t limit)
+{
+    char names[512];
+    size_t at = 0;
+    names[0] = 0;
+    for (int i = 0; i < ncols && at + 1 < sizeof names; i++)
+        if (fit[i].dropped) {
+            int n = snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", w->cols[col[i]].name);
+            at = n < 0 ? at : at + (size_t)n < sizeof names ? at + (size_t)n : sizeof names - 1;
+        }
+    if (at && !quiet)
+        fprintf(stderr, "leakfind: note: left out to fit %zu columns: %s (--format tsv has every column)\n", limit,
+                names);
+}
+
+/* One row of the table: its shown cells aligned (numbers to the right,
+ * text to the left) and cut to their columns. */
+static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols)
+{
+    int last = ncols - 1;
+    while (last > 0 && fit[last].dropped)
+        last--;
+    for (int i = 0, first = 1; i < ncols; i++) {
+        if (fit[i].dropped)
+            continue;
+        const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
+        if (!first)
+            out_buf_put(&w->row, "  ", 2);
+        first = 0;
+        if (numeric[i]) {
+            put_spaces(&w->row, fit[i].width - x->width);
+            out_buf_put(&w->row, w->text.p + x->at, x->len);
+            continue;
+        }
+        size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, x->pad, fit[i].width,
+                                     w->cols[col[i]].cut);
+        if (i < last)
+            put_spaces(&w->row, fit[i].width - shown);
+    }
+    out_buf_put(&w->row, "\n", 1);
+    row_done(w);
+}
+
+/* A table's rows, fitted to the terminal (out_table.h). */
 static void write_table(out_writer *w)
 {
-    size_t rows = w->cell_count / (size_t)w->ncols;
-    size_t *all_width = column_widths(w, rows), *width = calloc((size_t)w->ncols, sizeof *width);
-    int *col = calloc((size_t)w->ncols, sizeof *col), *numeric = calloc((size_t)w->ncols, sizeof *numeric),
-        *whole = calloc((size_t)w->ncols, sizeof *whole);
-    if (!all_width || !width || !col || !numeric || !whole) {
-        free(all_width), free(width), free(col), free(numeric), free(whole);
+    size_t rows = w->cell_count / (size_t)w->ncols, limit = out_table_limit();
+    size_t *all_width = column_widths(w, rows);
+    out_fit *fit = calloc((size_t)w->ncols, sizeof *fit);
+    int *col = calloc((size_t)w->ncols, sizeof *col), *numeric = calloc((size_t)w->ncols, sizeof *numeric);
+    if (!all_width || !fit || !col || !numeric) {
+        free(all_width), free(fit), free(col), free(numeric);
         lost_output = 1;
         return;
     }
     const int ncols = shown_columns(w, rows, col);
     for (int i = 0; i < ncols; i++) { /* numbers and ids are never cut */
-        width[i] = all_width[col[i]];
-        numeric[i] = is_numeric(w->cols[col[i]].type);
-        whole[i] = numeric[i] || w->cols[col[i]].type == OUT_ID;
+        const out_column *c = &w->cols[col[i]];
+        numeric[i] = is_numeric(c->type);
+        int whole = numeric[i] || c->type == OUT_ID || c->type == OUT_LIST || all_width[col[i]] <= OUT_TABLE_SHORT;
+        fit[i] = (out_fit){all_width[col[i]], whole, c->rank, 0};
     }
-    out_table_fit(width, whole, ncols, out_table_limit());
-    for (size_t r = 0; r < rows; r++) {
-        for (int i = 0; i < ncols; i++) {
-            const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
-            if (i > 0)
-                out_buf_put(&w->row, "  ", 2);
-            if (numeric[i]) {
-                put_spaces(&w->row, width[i] - x->width);
-                out_buf_put(&w->row, w->text.p + x->at, x->len);
-                continue;
-            }
-            size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, width[i]);
-            if (i < ncols - 1)
-                put_spaces(&w->row, width[i] - shown);
-        }
-        out_buf_put(&w->row, "\n", 1);
-        row_done(w);
-    }
-    free(all_width), free(width), free(col), free(numeric), free(whole);
+    out_table_fit(fit, ncols, limit);
+    for (size_t r = 0; r < rows; r++)
+        table_row(w, r, col, fit, numeric, ncols);
+    note_dropped(w, col, fit, ncols, limit);
+    free(all_width), free(fit), free(col), free(numeric);
 }
 
 void out_end(out_writer *w)

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../core/base/name_cut.h"
+
 typedef enum out_format { OUT_TABLE, OUT_TSV, OUT_JSON } out_format;
 
 typedef enum out_type {
@@ -21,12 +23,30 @@ typedef enum out_type {
      * `location`, a string's `value`): TSV and JSON always have it, a table shows it only when
      * some row has one, so a terminal does not give it width for nothing. */
     OUT_STR_SOMETIMES,
+    /* A list of counts (out_u64_list): text, but never cut in a table, where
+     * "300,600…" would hide the answer. */
+    OUT_LIST,
 } out_type;
+
+/* What a column is to a person reading a table on a terminal (DESIGN 15):
+ * when the table is wider than the screen, optional columns go first (a
+ * note names them), then the others narrow, the key ones last. */
+typedef enum out_rank {
+    OUT_NORMAL = 0,
+    OUT_KEY,        /* the answer: a class, a holder, a path */
+    OUT_OPTIONAL,   /* what another column says too, or detail: left out first */
+    OUT_SECONDARY,  /* left out next, when the key columns would be narrow */
+} out_rank;
 
 typedef struct out_column {
     const char *name;
     out_type type;
+    lf_cut_style cut;  /* how a text too long for its column is cut (name_cut.h) */
+    out_rank rank;
 } out_column;
+
+/* -q: a table left out columns without saying so. */
+void out_set_quiet(int quiet);
 
 typedef struct out_writer out_writer;
 

@@ -39,8 +39,9 @@ int cli_parse_percent(const char *s, double *share);
      .lo = -INFINITY, .hi = INFINITY},                                                       \
     {"min-share", 0, "R", CLI_REAL, CLI_AT(type, rule.min_share), .help = share_help,       \
      .lo = 0, .hi = 1}
-/* The rule with no option given: 10 instances, r2 0.9, slope 0, share 0.5. */
-#define SERIES_RULE_DEFAULT ((lf_trend_rule){10, 0.9, 0, 0.5})
+/* The rule with no option given: 10 instances, r2 0.9, slope 0, share 0.5;
+ * growth findings under 1% of the largest one's bytes per unit are minor. */
+#define SERIES_RULE_DEFAULT ((lf_trend_rule){10, 0.9, 0, 0.5, 0.01})
 /* --workload W1,W2,...: 0 or a usage error. series_workload_option is
  * the CLI_CUSTOM reading of a row on a series_workload field. */
 int series_parse_workload(cli_context *ctx, const char *arg, series_workload *w);

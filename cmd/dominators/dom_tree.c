@@ -18,10 +18,10 @@
 #include "../../core/base/bigmem.h"
 
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
-    {"depth", OUT_U64}, {"id", OUT_ID}, {"idom", OUT_ID}, {"shallow", OUT_U64},
-    {"retained", OUT_U64}, {"retained_pct", OUT_PCT}, {"class", OUT_STR}, {"field", OUT_STR},
-    {"hidden", OUT_U64}, {"group", OUT_U64}, {"root", OUT_STR}, {"location", OUT_STR_SOMETIMES},
-    {"value", OUT_STR_SOMETIMES},
+    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"idom", OUT_ID, LF_CUT_END, OUT_OPTIONAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"field", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"hidden", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"group", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
 enum { ITEM_OBJECT, ITEM_TOP_OBJECT, ITEM_GROUP, ITEM_SUMMARY, ITEM_CLASS_GROUP };

@@ -181,8 +181,10 @@ int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, cons
     report_json_real(f, threshold);
     fprintf(f, ",\"heap\":%llu,\"items\":[", (unsigned long long)s->reachable_shallow);
     int rc = 0;
-    for (size_t i = 0; i < list->count && !rc; i++) {
-        fputs(i ? ",\n" : "\n", f);
+    for (size_t i = 0, shown = 0; i < list->count && !rc; i++) {
+        if (list->item[i].minor) /* not worth a look (suspects.h): the page leaves them out */
+            continue;
+        fputs(shown++ ? ",\n" : "\n", f);
         rc = write_one(f, s, t, &roots, &list->item[i]);
     }
     fputs("]}", f);

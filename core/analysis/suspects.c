@@ -442,9 +442,25 @@ int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *work
 {
     if (t && t->series > 1 && lf_suspects_by_growth(t, s, workload, rule, list, err))
         return -1;
-    if (lf_suspects_by_size(s, threshold, list, err))
-        return -1;
-    if (top)
+    lf_suspect_list minor = {0};
+    size_t kept = 0;
+    for (size_t k = 0; k < list->count; k++) /* the minor ones wait apart */
+        if (!list->item[k].minor)
+            list->item[kept++] = list->item[k];
+        else if (lf_suspect_add(&minor, &list->item[k]))
+            return lf_fail_nomem(err, "suspects");
+    list->count = kept;
+    int rc = lf_suspects_by_size(s, threshold, list, err);
+    if (!rc && top)
         lf_suspect_list_truncate(list, top);
-    return lf_suspect_paths(s, list, err);
+    if (!rc && lf_vec_reserve((void **)&list->item, &list->cap, list->count + minor.count, sizeof *list->item))
+        rc = lf_fail_nomem(err, "suspects");
+    if (rc) {
+        lf_suspect_list_free(&minor);
+        return -1;
+    }
+    memcpy(list->item + list->count, minor.item, minor.count * sizeof *minor.item);
+    list->count += minor.count;
+    lf_big_free(minor.item);
+    return rc ? -1 : lf_suspect_paths(s, list, err);
 }

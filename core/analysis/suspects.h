@@ -83,6 +83,9 @@ typedef struct lf_suspect {
     /* growth: the holder is held only through Gc.finalise registrations
      * (OCaml `finaliser` roots, no reference from any object) */
     uint8_t finaliser_held;
+    /* growth: not worth a person's time (LF_SUSPECT_MINOR_RATE); listed
+     * after every other finding, never counted in `top` */
+    uint8_t minor;
     /* The shortest path from a GC root to acc.point (lf_suspect_paths):
      * path[0] is an object a root names; NULL when none was asked for or no
      * root reaches it. */
@@ -105,9 +108,17 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
 int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
                           const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err);
 
+/* A growth finding is minor, a growth nobody should chase (a few
+ * keep-alive streams, locale data cached once in a while beside a leak of
+ * a session per request), when its class's rate would print as 0.00 per
+ * unit, or when its bytes per unit are below rule->minor_share of the
+ * largest growth finding's. */
+#define LF_SUSPECT_MINOR_RATE 0.005
+
 /* All of it, as `suspects` and `report` show it: t's growth findings when
  * the series has more than one snapshot (t may be NULL), then the size
- * findings, the first `top` kept (0: all), each with its path. */
+ * findings, the first `top` kept (0: all), each with its path; then the
+ * minor growth findings (minor set). */
 int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
                      double threshold, size_t top, lf_suspect_list *list, lf_error *err);
 

@@ -1,6 +1,7 @@
 /* suspects_growth.c - growth findings of a series (see suspects.h). */
 #include "suspects.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -413,5 +414,7 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
         if (name_the_leak(t, last, &f[k]))
             return lf_fail_nomem(err, "growth findings");
     qsort(f, count, sizeof *f, by_bytes_rate);
+    for (size_t k = 0; k < count; k++) /* the largest, f[0], is a finding unless its rate is nothing */
+        f[k].minor = fabs(f[k].rate) < LF_SUSPECT_MINOR_RATE || f[k].bytes_rate < rule->minor_share * f[0].bytes_rate;
     return 0;
 }

@@ -38,7 +38,10 @@ lf_trend_fit lf_trend_fit_counts(const uint64_t *y, uint32_t n, const double *wo
 typedef struct lf_trend_rule {
     uint64_t min_growth;
     double min_r2, min_slope;
-    double min_share;         /* of the class's gain one holder must carry */
+    double min_share;         /* of the class's gain the growing holders must carry */
+    /* Growth findings only (suspects.h): below this share of the largest
+     * finding's bytes per unit, a finding is minor; 0: none is */
+    double minor_share;
 } lf_trend_rule;
 
 int lf_trend_grows(const uint64_t *y, uint32_t n, const lf_trend_fit *fit, const lf_trend_rule *rule);

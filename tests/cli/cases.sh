@@ -181,12 +181,14 @@ case_ path_exclude_simple_name 0 path $G/simple_names.txt 0x3 --exclude StageLis
 case_ path_exclude_ambiguous 2 path $G/simple_names.txt 0x3 --exclude Node.listener
 case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json
 case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
-# A table fits $COLUMNS (fixtures/graphs/wide_table.txt, issue 33 item 4):
+# A table fits $COLUMNS (fixtures/graphs/wide_table.txt, issues 33 and 47):
 # unlimited it is 195 wide (class 60 with the summary row, root 58). At 160
-# the numbers (43) and gaps (20) leave 97: id 3, idom 4, field 7 and class
-# and root cut to 41 each (2 x 42 would be 1 too many), a cut cell ending in
-# an ellipsis. At 80 nothing fits: text columns go to their least (8).
-# TSV (and JSON) are never cut. --no-group keeps the array's summary row
+# the optional columns go (depth, idom, shallow, hidden, group: a note names
+# them) and the rest fits whole. At 80 retained_pct goes too (the class
+# would be narrower than 28), and class and root share what is left: the
+# class's packages to their initials (c.e.r.SessionRegistry), else its end
+# (...SessionRegistry$Entry[]); the root its kind and its end. Every line
+# fits. TSV (and JSON) are never cut. --no-group keeps the array's summary row
 # (grouped by class it would read "4 x ...$Entry (entries)").
 export COLUMNS=160
 case_ table_wide_160 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --no-group --format table

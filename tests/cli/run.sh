@@ -104,7 +104,7 @@ J=fixtures/java/dumps
 # file mentions. Their checks that are not case_/rows_/help_ run too.
 # CLI_FILES, CLI_SKIP: which case files (run_all.sh shares them between its
 # lanes; the reruns skip the mutation cases). oom_cases needs scale_cases.
-files=${CLI_FILES:-"cases series_cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases threads_cases query_cases mutation scale_cases oom_cases"}
+files=${CLI_FILES:-"cases series_cases table_cases hprof_cases v8_cases domview_cases suspects_cases holder_cases collection_cases cache_cases pipe_cases inspect_cases strings_cases threads_cases query_cases mutation scale_cases oom_cases"}
 for skip in ${CLI_SKIP:-}; do
     files=$(for f in $files; do [ "$f" = "$skip" ] || echo "$f"; done)
 done

@@ -22,6 +22,8 @@
     T(test_strtab_interning)               \
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
+    T(test_name_cut_class)                 \
+    T(test_name_cut_path)                  \
     T(test_clock_hprof_header)             \
     T(test_clock_v8_ids)                   \
     T(test_clock_probe_files)              \

@@ -1,0 +1,193 @@
+/* suspects_text.c - see suspects_text.h. */
+#include "suspects_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/base/name_cut.h"
+#include "../cli/count_text.h"
+#include "../cli/output.h"
+#include "../cli/out_text.h"
+
+/* "   held by   ": where a finding's lines start their text. */
+#define LABEL_AT 3
+#define TEXT_AT 13
+#define PATH_TEXT 8192
+
+/* Where to break text (len bytes) so that its first part takes at most
+ * room columns: after a path's " / ", else at a space, else at room. */
+static size_t break_at(const char *text, size_t len, size_t room)
+{
+    size_t cols = 0, i = 0, space = 0, step = 0;
+    while (i < len) {
+        if (cols == room)
+            break;
+        if (text[i] == ' ')
+            space = i;
+        if (i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
+            step = i + 2; /* the line ends with "/" */
+        i++;
+        while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
+            i++;
+        cols++;
+    }
+    if (i >= len)
+        return len;
+    if (step > room / 3)
+        return step;
+    return space > room / 3 ? space : i;
+}
+
+/* text, wrapped to the width, each line after the first at TEXT_AT. */
+static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width)
+{
+    size_t room = width > TEXT_AT + 20 ? width - TEXT_AT : 20;
+    for (int first = 1; len > 0; first = 0) {
+        if (!first) {
+            out_buf_put(b, "\n", 1);
+            for (int i = 0; i < TEXT_AT; i++)
+                out_buf_put(b, " ", 1);
+        }
+        size_t n = break_at(text, len, room);
+        out_buf_put(b, text, n);
+        text += n;
+        len -= n;
+        while (len > 0 && *text == ' ') /* the break's blank */
+            text++, len--;
+    }
+}
+
+/* "   label     text" and its continuations. */
+static void labelled(out_buf *b, const char *label, const char *text, size_t len, size_t width)
+{
+    char head[TEXT_AT + 1];
+    snprintf(head, sizeof head, "%*s%-*s", LABEL_AT, "", TEXT_AT - LABEL_AT, label);
+    out_buf_put(b, head, TEXT_AT);
+    put_wrapped(b, text, len, width);
+    out_buf_put(b, "\n", 1);
+}
+
+static lf_str trend_name(const lf_trend *t, uint32_t name)
+{
+    return (lf_str){t->names.bytes + t->names.offset[name], t->names.offset[name + 1] - t->names.offset[name]};
+}
+
+/* Bytes per unit: "80 B", "4.5 B", "1.2 KiB". */
+static void rate_bytes(char *buf, size_t size, double v)
+{
+    if (v >= 1024)
+        out_format_bytes(buf, size, (uint64_t)(v + 0.5));
+    else
+        snprintf(buf, size, v >= 10 || v == 0 ? "%.0f B" : "%.1f B", v);
+}
+
+/* An object's id as the other outputs show it: 0x hex, or @N (V8). */
+static void id_text(const lf_snapshot *s, uint32_t node, char *buf, size_t size)
+{
+    snprintf(buf, size, (s->flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
+             (unsigned long long)lf_snapshot_object_id(s, node));
+}
+
+/* "600 x LeakedSession at java.lang.Object[] 0xfd5bf8c0": what piles up at
+ * the accumulation point; 0 when nothing does. */
+static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf, size_t size)
+{
+    const lf_snapshot *s = x->s;
+    if (f->node == LF_NODE_NONE || f->acc.count == 0 || f->acc.cls == LF_NODE_NONE)
+        return 0;
+    char count[32], bytes[32];
+    cli_count_text(count, sizeof count, f->acc.count);
+    out_format_bytes(bytes, sizeof bytes, f->acc.bytes);
+    lf_str cls = lf_snapshot_class_name(s, f->acc.cls), at = lf_snapshot_object_label(s, f->acc.point);
+    char id[32];
+    id_text(s, f->acc.point, id, sizeof id);
+    int n = snprintf(buf, size, "%s x %.*s (%s) at %.*s %s", count, (int)cls.len, cls.ptr, bytes, (int)at.len, at.ptr,
+                     id);
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* A growth finding: what leaks and how fast, then held by, the counts and
+ * the other classes, what it retains and where it piles up. */
+static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text)
+{
+    const lf_trend *t = x->t;
+    lf_str lead = trend_name(t, f->name);
+    char bytes[32], line[1024];
+    rate_bytes(bytes, sizeof bytes, f->bytes_rate);
+    snprintf(line, sizeof line, "%.*s grows by %.2f per %s (%s per %s%s)", (int)lead.len, lead.ptr, f->rate,
+             x->unit, bytes, strcmp(x->unit, "snapshot") ? "unit" : "snapshot", f->grows_count > 1 ? " in all" : "");
+    put_wrapped(b, line, strlen(line), x->width);
+    out_buf_put(b, "\n", 1);
+    size_t len = lf_suspect_path_text(x->s, f, text, PATH_TEXT);
+    labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width);
+    size_t at = 0;
+    for (uint32_t i = 0; i < t->series && at + 32 < PATH_TEXT; i++)
+        at += (size_t)cli_count_text(text + at, PATH_TEXT - at, f->counts[i]),
+            at += (size_t)snprintf(text + at, PATH_TEXT - at, "%s", i + 1 < t->series ? ", " : "");
+    at += (size_t)snprintf(text + at, PATH_TEXT - at, " %.*s, oldest first", (int)lead.len, lead.ptr);
+    for (uint32_t k = 1; k < f->grows_count && at + 64 < PATH_TEXT; k++) {
+        lf_str other = trend_name(t, f->grows[k].name);
+        int n = snprintf(text + at, PATH_TEXT - at, "%s%.*s %+.2f", k == 1 ? "; with it " : ", ",
+                         other.len > 1000 ? 1000 : (int)other.len, other.ptr, f->grows[k].rate);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    labelled(b, "objects", text, at < PATH_TEXT ? at : PATH_TEXT - 1, x->width);
+    if (f->finaliser_held)
+        labelled(b, "note", "held only by its Gc.finalise registrations (finaliser roots)", 60, x->width);
+}
+
+/* A size finding: the object or the class, what it retains, its path. */
+static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text)
+{
+    const lf_snapshot *s = x->s;
+    double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
+    char bytes[32], count[32], line[1400];
+    out_format_bytes(bytes, sizeof bytes, f->retained);
+    lf_str cls = lf_snapshot_class_name(s, f->cls), label = lf_snapshot_object_label(s, f->node);
+    char idtext[32];
+    id_text(s, f->node, idtext, sizeof idtext);
+    if (f->kind == LF_SUSPECT_CLASS) {
+        cli_count_text(count, sizeof count, f->instances);
+        snprintf(line, sizeof line, "%s %.*s retain %s, %.2f%% of the heap (the largest %s)", count,
+                 cls.len > 1000 ? 1000 : (int)cls.len, cls.ptr, bytes, 100.0 * (double)f->retained / heap, idtext);
+    } else {
+        snprintf(line, sizeof line, "%.*s %s retains %s, %.2f%% of the heap", label.len > 1000 ? 1000 : (int)label.len,
+                 label.ptr, idtext, bytes, 100.0 * (double)f->retained / heap);
+    }
+    put_wrapped(b, line, strlen(line), x->width);
+    out_buf_put(b, "\n", 1);
+    size_t len = lf_suspect_path_text(s, f, text, PATH_TEXT);
+    if (len)
+        labelled(b, "path", text, len, x->width);
+}
+
+int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *list)
+{
+    out_buf b = {0};
+    char *text = malloc(PATH_TEXT);
+    if (!text)
+        return -1;
+    size_t shown = 0;
+    for (size_t k = 0; k < list->count; k++) {
+        const lf_suspect *s = &list->item[k];
+        if (s->minor)
+            continue;
+        char number[32];
+        int n = snprintf(number, sizeof number, "%s%zu. ", shown ? "\n" : "", shown + 1);
+        out_buf_put(&b, number, (size_t)n);
+        shown++;
+        if (s->kind == LF_SUSPECT_GROWTH)
+            growth(&b, x, s, text);
+        else
+            size_finding(&b, x, s, text);
+        size_t len = where_text(x, s, text, PATH_TEXT);
+        if (len)
+            labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width);
+    }
+    free(text);
+    if (b.len)
+        fwrite(b.p, 1, b.len, f);
+    int failed = b.failed;
+    out_buf_free(&b);
+    return failed ? -1 : 0;
+}

@@ -1,0 +1,422 @@
+/* name_cut.c - see name_cut.h. Candidates are made shortest-loss first and
+ * the first that fits is kept; names are short, so each candidate is built
+ * whole in a scratch buffer. */
+#include "name_cut.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ELLIPSIS "\xe2\x80\xa6"
+#define ELLIPSIS_LEN 3
+#define STEP_SEP " / "
+#define MAX_STEPS 64
+/* A path cut at its front keeps at least this much of its end. */
+#define MIN_TAIL 10
+
+static int continuation(unsigned char c)
+{
+    return (c & 0xc0) == 0x80;
+}
+
+size_t lf_text_width(const char *text, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w += !continuation((unsigned char)text[i]);
+    return w;
+}
+
+/* Bytes of the first `chars` characters of text. */
+static size_t bytes_of_first(const char *text, size_t len, size_t chars)
+{
+    size_t i = 0;
+    for (size_t c = 0; i < len; c++) {
+        if (c == chars)
+            break;
+        i++;
+        while (i < len && continuation((unsigned char)text[i]))
+            i++;
+    }
+    return i;
+}
+
+/* A growing text, cut off (and marked) when out of memory. */
+typedef struct cut_buf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} cut_buf;
+
+static void put(cut_buf *b, const char *s, size_t n)
+{
+    if (b->failed || n == 0)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 128;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->failed = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+/* Copies b (or its first `width` columns, cut at the end, when it is still
+ * too wide or could not be made) to out. */
+static size_t emit(const char *text, size_t len, size_t width, char *out, size_t size, size_t *shown)
+{
+    size_t w = lf_text_width(text, len), n = len, cols = w;
+    int ellipsis = 0;
+    if (w > width) {
+        ellipsis = width > 0;
+        n = bytes_of_first(text, len, width > 0 ? width - 1 : 0);
+        cols = width;
+    }
+    if (size == 0)
+        return 0;
+    size_t extra = ellipsis ? ELLIPSIS_LEN : 0;
+    if (n + extra + 1 > size) { /* the caller's room is the limit */
+        n = size > extra + 1 ? size - extra - 1 : 0;
+        while (n > 0 && continuation((unsigned char)text[n]))
+            n--;
+        if (n + extra + 1 > size)
+            extra = 0, ellipsis = 0;
+        cols = lf_text_width(text, n) + (size_t)ellipsis;
+    }
+    memcpy(out, text, n);
+    if (ellipsis)
+        memcpy(out + n, ELLIPSIS, ELLIPSIS_LEN);
+    n += extra;
+    out[n] = 0;
+    if (shown)
+        *shown = cols;
+    return n;
+}
+
+/* head, an ellipsis and the last columns of tail that fit width, into b. */
+static void front_cut(cut_buf *b, const char *head, size_t head_len, const char *tail, size_t tail_len,
+                      size_t width)
+{
+    size_t head_w = lf_text_width(head, head_len);
+    size_t room = width > head_w + 1 ? width - head_w - 1 : 0;
+    size_t tail_w = lf_text_width(tail, tail_len);
+    size_t skip = bytes_of_first(tail, tail_len, tail_w > room ? tail_w - room : 0);
+    /* from the start of a word or a name part (Tracker.ACTIVE, not
+     * s.Tracker.ACTIVE), when one starts in the first few kept */
+    if (skip > 0 && !strchr("./ $", tail[skip - 1]))
+        for (size_t i = skip; i + 1 < tail_len && i < skip + 4; i++)
+            if (strchr("./ $", tail[i])) {
+                skip = i + 1;
+                break;
+            }
+    b->len = 0;
+    put(b, head, head_len);
+    put(b, ELLIPSIS, ELLIPSIS_LEN);
+    put(b, tail + skip, tail_len - skip);
+}
+
+/* Where the packages of a class name end: the last '.' before its first
+ * '<', '[', '(' or ' ' (a generic's arguments, an array, a note), or 0. */
+static size_t package_end(const char *name, size_t len)
+{
+    size_t stop = 0, last_dot = 0;
+    while (stop < len && !strchr("<[( ", name[stop]))
+        stop++;
+    for (size_t i = 0; i < stop; i++)
+        if (name[i] == '.')
+            last_dot = i;
+    return last_dot;
+}
+
+/* name with its first k packages as their initials into b (the rest as is). */
+static void abbreviate(cut_buf *b, const char *name, size_t len, size_t end, unsigned k)
+{
+    size_t i = 0;
+    unsigned done = 0;
+    while (i < end && done < k) {
+        size_t j = i;
+        while (j < end && name[j] != '.')
+            j++;
+        size_t first = bytes_of_first(name + i, j - i, 1);
+        put(b, name + i, first ? first : 0);
+        put(b, ".", 1);
+        i = j + 1;
+        done++;
+    }
+    if (i < len)
+        put(b, name + i, len - i);
+}
+
+static unsigned package_count(const char *name, size_t end)
+{
+    unsigned n = end > 0;
+    for (size_t i = 0; i < end; i++)
+        n += name[i] == '.';
+    return n;
+}
+
+/* The class name cut into b: packages to initials from the left while it
+ * does not fit (all of them with full = 1, for paths), else its end. */
+/* What comes before a class name and stays: "class " (a class object) or a
+ * count of a group ("1,285 x "); its bytes. */
+static size_t class_head(const char *text, size_t len)
+{
+    if (len > 6 && memcmp(text, "class ", 6) == 0)
+        return 6;
+    size_t i = 0;
+    while (i < len && ((text[i] >= '0' && text[i] <= '9') || (i > 0 && text[i] == ',')))
+        i++;
+    return i > 0 && i + 3 < len && memcmp(text + i, " x ", 3) == 0 ? i + 3 : 0;
+}
+
+static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, int full)
+{
+    size_t head = class_head(text, len);
+    const char *name = text + head;
+    size_t name_len = len - head, end = package_end(name, name_len);
+    unsigned packages = package_count(name, end);
+    if (full && packages == 0) {
+        b->len = 0;
+        put(b, text, len);
+        return;
+    }
+    if (packages > 0) { /* every package or none: j.u.c.X, never j.util.concurrent.X */
+        b->len = 0;
+        put(b, text, head);
+        abbreviate(b, name, name_len, end, packages);
+        if (full || (!b->failed && lf_text_width(b->p, b->len) <= width))
+            return; /* with full, the shortest form: the caller cuts further */
+    }
+    front_cut(b, text, head, name, name_len, width);
+}
+
+/* --- paths ------------------------------------------------------------- */
+
+typedef struct step {
+    const char *label;   /* the step without its class */
+    size_t label_len;
+    const char *cls;     /* the class in " (...)" at its end, or NULL */
+    size_t cls_len;
+} step;
+
+static size_t split_steps(const char *text, size_t len, step *s)
+{
+    size_t n = 0, i = 0;
+    while (n < MAX_STEPS) {
+        const char *sep = NULL;
+        for (size_t j = i; j + 3 <= len; j++)
+            if (memcmp(text + j, STEP_SEP, 3) == 0) {
+                sep = text + j;
+                break;
+            }
+        size_t end = sep ? (size_t)(sep - text) : len;
+        if (n == MAX_STEPS - 1) /* the rest as one step */
+            end = len, sep = NULL;
+        step *x = &s[n++];
+        x->label = text + i;
+        x->label_len = end - i;
+        x->cls = NULL;
+        x->cls_len = 0;
+        if (end > i && text[end - 1] == ')') { /* "name (Class)" */
+            for (size_t k = end - 1; k > i + 1; k--)
+                if (text[k] == '(' && text[k - 1] == ' ') {
+                    x->label_len = k - 1 - i;
+                    x->cls = text + k + 1;
+                    x->cls_len = end - k - 2;
+                    break;
+                }
+        }
+        if (!sep)
+            break;
+        i = end + 3;
+    }
+    return n;
+}
+
+/* Step k into b: its label and, when with_class, its class (packages to
+ * initials when short). */
+static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
+{
+    put(b, x->label, x->label_len);
+    if (!with_class || !x->cls)
+        return;
+    put(b, " (", 2);
+    if (short_class) {
+        cut_buf c = {0};
+        cut_class(&c, x->cls, x->cls_len, 0, 1);
+        if (c.failed)
+            put(b, x->cls, x->cls_len);
+        else
+            put(b, c.p, c.len);
+        free(c.p);
+    } else {
+        put(b, x->cls, x->cls_len);
+    }
+    put(b, ")", 1);
+}
+
+/* What of a path's steps is kept, from all (classes shortened) to least. */
+typedef struct path_form {
+    int middle_classes, first_class, last_class;
+    size_t tail;         /* the last steps kept after the first (the others: an ellipsis) */
+} path_form;
+
+/* The path of steps s[0..n) into b, in the form f. */
+static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
+{
+    b->len = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0 && k < n - f->tail)
+            continue;
+        if (k > 0)
+            put(b, STEP_SEP, 3);
+        if (k > 0 && k == n - f->tail && f->tail < n - 1) {
+            put(b, ELLIPSIS, ELLIPSIS_LEN);
+            put(b, STEP_SEP, 3);
+        }
+        int with_class = k == 0 ? f->first_class : k == n - 1 ? f->last_class : f->middle_classes;
+        put_step(b, &s[k], with_class, 1);
+    }
+}
+
+/* The kind that starts a root's step ("static field", "thread", "JNI
+ * global"): its first words without a '.', at most two, never the last. */
+static size_t kind_length(const char *label, size_t len)
+{
+    size_t end = 0, words = 0;
+    for (size_t i = 0; i <= len && words < 2; i++) {
+        if (i < len && label[i] != ' ')
+            continue;
+        size_t start = end ? end + 1 : 0;
+        if (memchr(label + start, '.', i - start) || i == len)
+            break;
+        end = i;
+        words++;
+    }
+    return end ? end + 1 : 0;
+}
+
+/* Columns of the last two dotted names of text (Tracker.ACTIVE in
+ * com.acme.Tracker.ACTIVE): what tells one static field from another. */
+static size_t last_names_width(const char *text, size_t len)
+{
+    size_t end = len, dots = 0, i = len;
+    while (end > 0 && text[end - 1] == ' ')
+        end--;
+    for (i = end; i > 0; i--) {
+        if (text[i - 1] == ' ' || (text[i - 1] == '.' && ++dots == 2))
+            break;
+    }
+    return lf_text_width(text + i, end - i);
+}
+
+static int fits(const cut_buf *b, size_t width)
+{
+    return !b->failed && lf_text_width(b->p, b->len) <= width;
+}
+
+/* The forms of a path, most kept first: classes shortened; the middle
+ * steps' classes dropped, then the first's; the middle steps, from the
+ * second on; the last's class. The first that fits is in b (1), else the
+ * last tried (0). */
+static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
+{
+    size_t all = n > 1 ? n - 1 : 0;
+    path_form f[] = {{1, 1, 1, all}, {0, 1, 1, all}, {0, 0, 1, all}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        build_path(b, s, n, &f[i]);
+        if (fits(b, width))
+            return 1;
+    }
+    for (size_t tail = n > 2 ? n - 2 : 0; tail >= 1 && n > 2; tail--) {
+        build_path(b, s, n, &(path_form){0, 0, 1, tail});
+        if (fits(b, width))
+            return 1;
+    }
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all});
+    return fits(b, width);
+}
+
+/* The dotted name after the kind of a one-step path (a static field
+ * com.acme.Tracker.ACTIVE, a frame's java.util.concurrent.locks.
+ * LockSupport.park): its packages to initials, the class and the member
+ * kept (c.a.Tracker.ACTIVE), into b; 0 when it has no packages. */
+static int abbreviate_member(cut_buf *b, const char *text, size_t len)
+{
+    size_t kind = kind_length(text, len), end = kind;
+    while (end < len && text[end] != ' ')
+        end++;
+    size_t dots[2] = {0, 0};
+    unsigned count = 0;
+    for (size_t i = kind; i < end; i++)
+        if (text[i] == '.') {
+            dots[0] = dots[1];
+            dots[1] = i;
+            count++;
+        }
+    if (count < 3) /* at least one package before Class.member */
+        return 0;
+    cut_buf name = {0};
+    abbreviate(&name, text + kind, end - kind, dots[0] - kind, count - 1);
+    b->len = 0;
+    put(b, text, kind);
+    put(b, name.p, name.len);
+    put(b, text + end, len - end);
+    int ok = !name.failed;
+    free(name.p);
+    return ok;
+}
+
+static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
+{
+    step s[MAX_STEPS];
+    size_t n = split_steps(text, len, s);
+    if (shortest_path_form(b, s, n, width) || b->failed)
+        return;
+    cut_buf whole = {0};
+    put(&whole, b->p, b->len);
+    if (n == 1 && !whole.failed && abbreviate_member(b, whole.p, whole.len)) {
+        if (fits(b, width))
+            goto out;
+        whole.len = 0;
+        put(&whole, b->p, b->len);
+    }
+    /* still too long: the first step's kind, and the end of the rest */
+    if (!whole.failed) {
+        /* the kind stays while what it is of keeps its last two names
+         * (Tracker.ACTIVE) or MIN_TAIL columns, whichever is more */
+        size_t kind = kind_length(whole.p, whole.len);
+        size_t need = last_names_width(whole.p + kind, whole.len - kind);
+        if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
+            front_cut(b, NULL, 0, whole.p + kind, whole.len - kind, width); /* the kind goes whole */
+        else
+            front_cut(b, whole.p, kind, whole.p + kind, whole.len - kind, width);
+    }
+out:
+    free(whole.p);
+}
+
+size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style style, char *out, size_t size,
+                   size_t *shown)
+{
+    /* a summary row ("... 10 more: ...") in a class column is free text */
+    int summary = len > 4 && memcmp(text, "... ", 4) == 0;
+    if (lf_text_width(text, len) <= width || style == LF_CUT_END || summary)
+        return emit(text, len, width, out, size, shown);
+    cut_buf b = {0};
+    if (style == LF_CUT_CLASS)
+        cut_class(&b, text, len, width, 0);
+    else
+        cut_path(&b, text, len, width);
+    size_t n = b.failed || !b.p ? emit(text, len, width, out, size, shown)
+                                : emit(b.p, b.len, width, out, size, shown);
+    free(b.p);
+    return n;
+}

@@ -1,0 +1,42 @@
+# Tables a person can read (issue 47, DESIGN 15): at 80, 120 and 160
+# columns every line fits $COLUMNS and the cell that answers (the class, the
+# holder) shows the name planted; long names are cut where they do not tell
+# rows apart (core/base/name_cut.h, unit-tested in tests/unit/test_name_cut.c).
+SJ=fixtures/java/series/dumps
+CS="$SJ/collections-100.hprof.gz $SJ/collections-200.hprof.gz $SJ/collections-300.hprof.gz"
+NS="$SJ/noise-1000.hprof.gz $SJ/noise-2000.hprof.gz $SJ/noise-3000.hprof.gz"
+# fits NAME COLUMNS WANT ARGS...: exit 0, every line of stdout at most
+# COLUMNS characters, and stdout holds WANT (a fixed string)
+fits() {
+    name=$1 cols=$2 want=$3
+    shift 3
+    wanted "$name" || return 0
+    COLUMNS=$cols "$LF" "$@" >"$tmp/fits" 2>/dev/null
+    code=$?
+    widest=$(python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$tmp/fits")
+    if [ "$code" = 0 ] && [ "$widest" -le "$cols" ] && grep -qF -- "$want" "$tmp/fits"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: exit $code, widest line $widest of $cols, '$want' $(grep -qF -- "$want" "$tmp/fits" && echo shown || echo missing)"
+        head -5 "$tmp/fits"
+        fail=$((fail + 1))
+    fi
+}
+for c in 80 120 160; do
+    # trend: the holder's field and the leaking class, whatever the width
+    fits table_trend_$c $c "Registry.SESSIONS" trend $CS --format table
+    fits table_trend_class_$c $c "HmSession" trend $CS --format table
+    # suspects: a paragraph per finding, the holder named in full
+    fits table_suspects_$c $c "NoiseSeries\$SessionStore.SESSIONS" suspects $NS --workload 1000,2000,3000 --format table
+    fits table_dominators_$c $c "Sessions.ALL" dominators fixtures/java/dumps/sessions.hprof.gz --format table
+    fits table_roots_$c $c "Sessions.ALL" roots fixtures/java/dumps/sessions.hprof.gz --format table
+    fits table_path_$c $c "Sessions\$Session" path fixtures/java/dumps/sessions.hprof.gz --class Session --top 1 --format table
+done
+# the goldens at 80 and 160: what is cut and how (class packages to their
+# initials, a holder's kind and the end of its name), the columns left out
+export COLUMNS=80
+case_ table_trend_80 0 trend $CS --workload 100,200,300 --top 8 --format table
+case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
+export COLUMNS=160
+case_ table_trend_160 0 trend $CS --workload 100,200,300 --top 8 --format table
+unset COLUMNS

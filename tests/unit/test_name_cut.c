@@ -1,0 +1,78 @@
+/* test_name_cut.c - long names cut where they do not tell rows apart
+ * (core/base/name_cut.h): the expected texts are the issue's own examples
+ * and their like, worked out by hand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/base/name_cut.h"
+#include "test.h"
+#include "tests.h"
+
+/* cut(text, width, style) must give want, want's width at most width. */
+static void expect_cut(const char *text, size_t width, lf_cut_style style, const char *want)
+{
+    char out[512];
+    size_t shown = 0;
+    size_t n = lf_name_cut(text, strlen(text), width, style, out, sizeof out, &shown);
+    if (strcmp(out, want) != 0 || n != strlen(want) || shown > width ||
+        shown != lf_text_width(want, strlen(want))) {
+        test_failures++;
+        fprintf(stderr, "  cut('%s', %zu, %d) = '%s' (%zu columns), expected '%s'\n", text, width, (int)style, out,
+                shown, want);
+    }
+}
+
+void test_name_cut_class(void)
+{
+    const char *chm = "java.util.concurrent.ConcurrentHashMap$Node";
+    expect_cut(chm, 80, LF_CUT_CLASS, chm);
+    expect_cut(chm, 28, LF_CUT_CLASS, "j.u.c.ConcurrentHashMap$Node");
+    /* every package or none: never j.u.concurrent.ConcurrentHashMap$Node */
+    expect_cut(chm, 37, LF_CUT_CLASS, "j.u.c.ConcurrentHashMap$Node");
+    /* the end, from a name part's start when it is near */
+    expect_cut("java.util.concurrent.ConcurrentHashMap$TreeNode", 25, LF_CUT_CLASS,
+               "\xe2\x80\xa6ncurrentHashMap$TreeNode");
+    /* the packages' initials do not fit: the end of the name */
+    expect_cut("org.eclipse.jetty.server.session.SessionData", 20, LF_CUT_CLASS, "\xe2\x80\xa6session.SessionData");
+    expect_cut("org.eclipse.jetty.server.session.Session", 20, LF_CUT_CLASS, "o.e.j.s.s.Session");
+    /* a class object keeps its "class " */
+    expect_cut("class java.util.concurrent.ConcurrentHashMap", 30, LF_CUT_CLASS, "class j.u.c.ConcurrentHashMap");
+    /* a generic's arguments are not packages; an array keeps its [] */
+    expect_cut("System.Collections.Generic.Dictionary<System.String, Acme.Session>", 50, LF_CUT_CLASS,
+               "S.C.G.Dictionary<System.String, Acme.Session>");
+    expect_cut("java.lang.Object[]", 12, LF_CUT_CLASS, "j.l.Object[]");
+    /* a group's count stays; a summary is free text */
+    expect_cut("990 x org.eclipse.jetty.server.session.Session", 24, LF_CUT_CLASS, "990 x o.e.j.s.s.Session");
+    expect_cut("... 10 more: 10 Sessions$AdminSession", 16, LF_CUT_CLASS, "... 10 more: 1\xe2\x80\xa6");
+    /* no packages: the end */
+    expect_cut("system / Context", 10, LF_CUT_CLASS, "\xe2\x80\xa6/ Context");
+    /* free text: its start */
+    expect_cut("... 2,502 more: byte[]", 10, LF_CUT_END, "... 2,502\xe2\x80\xa6");
+}
+
+void test_name_cut_path(void)
+{
+    const char *holder = "static field com.acme.metrics.Tracker.ACTIVE (java.util.concurrent.ConcurrentHashMap)";
+    expect_cut(holder, 100, LF_CUT_PATH, holder);
+    /* classes shortened first */
+    expect_cut(holder, 70, LF_CUT_PATH, "static field com.acme.metrics.Tracker.ACTIVE (j.u.c.ConcurrentHashMap)");
+    /* then the kind and the end of the name; narrower, the end alone */
+    expect_cut(holder, 30, LF_CUT_PATH, "static field \xe2\x80\xa6Tracker.ACTIVE");
+    expect_cut("static field Sessions.ALL", 16, LF_CUT_PATH, "\xe2\x80\xa6Sessions.ALL");
+    /* a member's packages to initials, its class and name kept */
+    expect_cut(holder, 34, LF_CUT_PATH, "static field c.a.m.Tracker.ACTIVE");
+    expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 36, LF_CUT_PATH,
+               "frame 2: j.u.c.l.LockSupport.park");
+    const char *path = "static field Registry.INSTANCE (Registry) / listeners (java.util.ArrayList) / "
+                       "elementData (java.lang.Object[])";
+    /* the middle steps' classes, then the root's, then the middle steps */
+    expect_cut(path, 85, LF_CUT_PATH,
+               "static field Registry.INSTANCE (Registry) / listeners / elementData (j.l.Object[])");
+    expect_cut(path, 75, LF_CUT_PATH, "static field Registry.INSTANCE / listeners / elementData (j.l.Object[])");
+    expect_cut(path, 66, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData (j.l.Object[])");
+    expect_cut(path, 50, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData");
+    /* a thread's frames: the middle goes before the thread or the local */
+    const char *frames = "thread main / frame 3: com.acme.Server.handle (Server.java:42) / "
+                         "frame 2: com.acme.Server.loop (Server.java:17) / local (java.util.ArrayList)";
+    expect_cut(frames, 60, LF_CUT_PATH, "thread main / \xe2\x80\xa6 / local (j.u.ArrayList)");
+}
