@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/base/suggest.h"
 #include "cli.h"
-#include "suggest.h"
 
 /* The part of name after its last c (none: all of it). */
 static lf_str after_last(lf_str name, char c)
@@ -100,9 +100,7 @@ uint8_t *class_match(const lf_snapshot *s, const char *pattern, size_t len, uint
 
 void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *buf, size_t size)
 {
-    enum { WANT = 3 };
-    uint32_t best[WANT];
-    size_t best_d[WANT], found = 0;
+    suggest_best best = {0};
     const size_t max = suggest_max_distance(len);
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
@@ -112,27 +110,15 @@ void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *
         if (d > max)
             continue;
         int seen = 0; /* one suggestion per name (classes of several loaders) */
-        for (size_t k = 0; k < found; k++)
-            seen |= str_is(lf_snapshot_class_name(s, best[k]), name.ptr, name.len);
-        if (seen)
-            continue;
-        size_t at = found < WANT ? found++ : WANT;
-        while (at > 0 && best_d[at - 1] > d) {
-            if (at < WANT) {
-                best[at] = best[at - 1];
-                best_d[at] = best_d[at - 1];
-            }
-            at--;
-        }
-        if (at < WANT) {
-            best[at] = c;
-            best_d[at] = d;
-        }
+        for (size_t k = 0; k < best.count; k++)
+            seen |= str_is(lf_snapshot_class_name(s, (uint32_t)best.name[k]), name.ptr, name.len);
+        if (!seen)
+            suggest_offer(&best, c, d);
     }
     size_t used = 0;
     buf[0] = 0;
-    for (size_t k = 0; k < found && used < size; k++) {
-        lf_str name = lf_snapshot_class_name(s, best[k]);
+    for (size_t k = 0; k < best.count && used < size; k++) {
+        lf_str name = lf_snapshot_class_name(s, (uint32_t)best.name[k]);
         int n = snprintf(buf + used, size - used, "%s%.*s", k ? ", " : "", (int)name.len, name.ptr);
         if (n < 0)
             break;
