@@ -48,22 +48,30 @@ static const cli_option query_options[] = {
 static const cli_spec query_spec = {query_usage, query_options, 17, NULL};
 
 /* A query error: the message, then the query with a caret under the place. */
-static int query_error(const char *text, const lf_error *err)
+static int query_error_at(const char *text, size_t at, const char *message)
 {
-    if (err->kind == LF_ERR_SYSTEM) {
-        cli_message("error", "%s", err->reason);
-        return EXIT_SYSTEM;
-    }
-    size_t at = (size_t)err->position, len = strlen(text), line_start = 0, line = 1;
+    size_t len = strlen(text), line_start = 0, line = 1;
     for (size_t i = 0; i < at && i < len; i++)
         if (text[i] == '\n')
             line_start = i + 1, line++;
     size_t line_end = line_start;
     while (line_end < len && text[line_end] != '\n')
         line_end++;
-    cli_message("error", "query: %s (line %zu, column %zu)", err->reason, line, at - line_start + 1);
+    cli_message("error", "query: %s (line %zu, column %zu)", message, line, at - line_start + 1);
     fprintf(stderr, "  %.*s\n  %*s^\n", (int)(line_end - line_start), text + line_start, (int)(at - line_start), "");
     return EXIT_USAGE;
+}
+
+/* The library's query error (its reason, then its detail when it has one). */
+static int query_error(const char *text, const lf_error *err)
+{
+    if (err->kind == LF_ERR_SYSTEM) {
+        cli_message("error", "%s", err->reason);
+        return EXIT_SYSTEM;
+    }
+    char message[sizeof err->reason + sizeof err->detail + 2];
+    snprintf(message, sizeof message, "%s%s%s", err->reason, err->detail[0] ? " " : "", err->detail);
+    return query_error_at(text, (size_t)err->position, message);
 }
 
 typedef struct query_out {
@@ -138,17 +146,57 @@ static out_type column_type(lf_qflavor flavor)
     }
 }
 
-/* The classes each name in the query means, as --class takes them. */
-static int resolve_classes(lf_query *q, const lf_snapshot *s)
+/* Class name i of the query: the classes it means, as --class takes them;
+ * in quotes and matching no name, as MAT's regular expression. A name
+ * that means no class is an error with the closest names, not an empty
+ * answer. */
+static int resolve_class(lf_query *q, size_t i, const lf_snapshot *s, const char *text)
+{
+    lf_qclass c = lf_query_class(q, i);
+    uint32_t matched, names;
+    int simple;
+    char why[2048], near[1024];
+    uint8_t *match = class_match(s, c.pattern, c.len, &matched, &names, &simple);
+    if (match && simple && names > 1) {
+        class_ambiguity(s, "class", c.pattern, c.len, match, names, why, sizeof why);
+        free(match);
+        return query_error_at(text, c.pos, why);
+    }
+    if (match && matched == 0 && c.quoted) {
+        free(match);
+        int rc = class_match_regex(s, c.pattern, c.len, &match, &matched, near, sizeof near);
+        if (rc == 1)
+            snprintf(why, sizeof why, "no class is named '%.*s', and it is no regular expression: %s", (int)c.len,
+                     c.pattern, near);
+        if (rc == 1)
+            return query_error_at(text, c.pos, why);
+    }
+    if (!match) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    if (matched == 0) {
+        free(match);
+        int pattern = c.quoted || memchr(c.pattern, '*', c.len) || memchr(c.pattern, '?', c.len) ||
+                      memchr(c.pattern, '[', c.len);
+        class_suggest(s, c.pattern, c.len, near, sizeof near);
+        if (pattern)
+            snprintf(why, sizeof why, "no class matches '%.*s' in this snapshot", (int)c.len, c.pattern);
+        else
+            snprintf(why, sizeof why, "no class '%.*s' in this snapshot%s%s%s", (int)c.len, c.pattern,
+                     near[0] ? " (did you mean " : "", near, near[0] ? "?)" : "");
+        return query_error_at(text, c.pos, why);
+    }
+    lf_query_set_class(q, i, match);
+    return EXIT_OK;
+}
+
+static int resolve_classes(lf_query *q, const lf_snapshot *s, const char *text)
 {
     for (size_t i = 0; i < lf_query_class_count(q); i++) {
-        lf_qclass c = lf_query_class(q, i);
-        uint8_t *match;
-        uint32_t matched;
-        int rc = class_choose(s, "class", c.pattern, c.len, &match, &matched);
+        int rc = resolve_class(q, i, s, text);
         if (rc)
             return rc;
-        lf_query_set_class(q, i, match);
     }
     return EXIT_OK;
 }
@@ -169,7 +217,7 @@ static int names_fields(const lf_snapshot *s)
 static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const char *path, const char *text)
 {
     lf_error err = {0};
-    int rc = resolve_classes(q, s);
+    int rc = resolve_classes(q, s, text);
     if (rc)
         return rc;
     if (lf_query_prepare(q, s, &err))

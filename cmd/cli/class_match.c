@@ -2,6 +2,7 @@
 #include "class_match.h"
 
 #include <fnmatch.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,58 @@ static void list_names(const lf_snapshot *s, const uint8_t *match, uint32_t name
         snprintf(buf + used, size - used, " and %u more", names - listed);
 }
 
+void class_ambiguity(const lf_snapshot *s, const char *option, const char *pattern, size_t len,
+                     const uint8_t *match, uint32_t names, char *buf, size_t size)
+{
+    char text[1024];
+    list_names(s, match, names, text, sizeof text);
+    snprintf(buf, size, "%s '%.*s' is the simple name of %u classes: %s; give the full name, or a glob ('*%.*s') "
+             "for all of them", option, (int)len, pattern, names, text, (int)len, pattern);
+}
+
+int class_match_regex(const lf_snapshot *s, const char *pattern, size_t len, uint8_t **match, uint32_t *matched,
+                      char *why, size_t size)
+{
+    char *anchored = malloc(len + 5);
+    regex_t re;
+    *match = NULL;
+    *matched = 0;
+    if (!anchored)
+        return -1;
+    snprintf(anchored, len + 5, "^(%.*s)$", (int)len, pattern); /* the whole name, as Java's matches() */
+    int rc = regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+    free(anchored);
+    if (rc) {
+        regerror(rc, &re, why, size);
+        return 1;
+    }
+    char *name = NULL;
+    size_t cap = 0;
+    if (!(*match = calloc((size_t)s->class_count + 1, 1)))
+        goto nomem;
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        lf_str n = lf_snapshot_class_name(s, c);
+        if (n.len >= cap) {
+            char *grown = realloc(name, n.len + 1);
+            if (!grown)
+                goto nomem;
+            name = grown, cap = n.len + 1;
+        }
+        memcpy(name, n.ptr, n.len);
+        name[n.len] = 0;
+        *matched += (*match)[c] = (uint8_t)(regexec(&re, name, 0, NULL, 0) == 0);
+    }
+    free(name);
+    regfree(&re);
+    return 0;
+nomem:
+    free(name);
+    free(*match);
+    *match = NULL;
+    regfree(&re);
+    return -1;
+}
+
 int class_choose(const lf_snapshot *s, const char *option, const char *pattern, size_t len, uint8_t **match,
                  uint32_t *matched)
 {
@@ -159,9 +212,8 @@ int class_choose(const lf_snapshot *s, const char *option, const char *pattern, 
         return EXIT_SYSTEM;
     }
     if (simple && names > 1) {
-        list_names(s, *match, names, text, sizeof text);
-        cli_message("error", "%s '%.*s' is the simple name of %u classes: %s; give the full name, or a glob "
-                    "('*%.*s') for all of them", option, (int)len, pattern, names, text, (int)len, pattern);
+        class_ambiguity(s, option, pattern, len, *match, names, text, sizeof text);
+        cli_message("error", "%s", text);
         free(*match);
         *match = NULL;
         return EXIT_USAGE;

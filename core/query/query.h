@@ -67,6 +67,7 @@ typedef struct lf_qclass {
     size_t len;
     uint32_t pos;        /* byte offset in the query text */
     int subclasses;
+    int quoted;          /* written in quotes: the text between them, raw (MAT's regular expressions) */
 } lf_qclass;
 
 /* Parses text[0 .. len). 0, or -1 with err (a syntax error: position is

@@ -45,12 +45,12 @@ static int add_seg(parser *p, uint8_t attr, uint32_t field, uint32_t pos)
     return 0;
 }
 
-static int add_class(parser *p, uint32_t at, uint32_t len, uint32_t pos, int subclasses)
+static int add_class(parser *p, uint32_t at, uint32_t len, uint32_t pos, int subclasses, int quoted)
 {
     lf_query *q = p->q;
     if (q->cls_count >= Q_MAX_CLASSES)
         return lx_fail(p, pos, "more than %d class names in one query", Q_MAX_CLASSES);
-    q->cls[q->cls_count] = (lf_qclass){q->text + at, len, pos, subclasses};
+    q->cls[q->cls_count] = (lf_qclass){q->text + at, len, pos, subclasses, quoted};
     return (int)q->cls_count++;
 }
 
@@ -131,14 +131,14 @@ static int parse_class_name(parser *p, int subclasses)
     if (p->t.kind == T_STR) {
         uint32_t at = p->t.pos + 1, len = p->t.end - p->t.pos - 2;
         lx_next(p);
-        return add_class(p, at, len, pos, subclasses);
+        return add_class(p, at, len, pos, subclasses, 1);
     }
     uint32_t end = pos;
     while (end < p->len && !isspace((unsigned char)p->text[end]) && !strchr(",()'\"", p->text[end]))
         end++;
     if (end == pos || p->t.kind == T_END || (p->t.kind == T_IDENT && lx_is_keyword(p)))
         return lx_expected(p, "a class name");
-    int c = add_class(p, pos, end - pos, pos, subclasses);
+    int c = add_class(p, pos, end - pos, pos, subclasses, 0);
     p->t.end = end;
     lx_next(p);
     return c;
@@ -174,6 +174,8 @@ static int32_t parse_call(parser *p)
     } else if (fns[k].kind == QN_CALL) {
         if (p->t.kind != T_STR)
             return lx_expected(p, "a root kind in quotes (\"static field\", \"thread\", ...)");
+        if (lx_string_value(p))
+            return -1;
         if ((arg = add_node(p, QN_STR, p->t.pos, p->t.end)) < 0)
             return -1;
         p->q->node[arg].at = (uint32_t)p->t.i;
@@ -208,6 +210,8 @@ static int32_t parse_primary(parser *p)
         lx_next(p);
         return n;
     case T_STR:
+        if (lx_string_value(p))
+            return -1;
         if ((n = add_node(p, QN_STR, t.pos, t.end)) >= 0)
             p->q->node[n].at = (uint32_t)t.i, p->q->node[n].len = (uint32_t)t.d;
         lx_next(p);
@@ -498,7 +502,7 @@ int lf_query_parse(const char *text, size_t len, lf_query **out, lf_error *err)
         return lf_fail_nomem(err, "parsing the query");
     }
     q->limit = UINT64_MAX;
-    parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
+    parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
     lx_next(&p);
     if (p.t.kind == T_END && !p.failed)
         lx_fail(&p, p.t.pos, "an empty query: try 'select count() from CLASS' (see leakfind query -h)");

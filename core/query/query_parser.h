@@ -19,6 +19,7 @@ typedef struct token {
     double d;
     uint8_t op;             /* T_OP: q_cmp */
     int quoted;             /* T_IDENT written `so` (never a keyword) */
+    uint32_t bad_escape;    /* T_STR: 1 + where an escape the language lacks is, 0 none */
 } token;
 
 typedef struct parser {
@@ -44,6 +45,10 @@ int lx_is_keyword(const parser *p);
 int lx_expected(parser *p, const char *what);
 int lx_accept_word(parser *p, const char *word);
 int lx_expect_word(parser *p, const char *word);
+/* The current token as a string value: -1 (failed) when it holds an escape
+ * the language lacks. A class name in quotes is read raw, so that MAT's
+ * regular expressions ("java\\.util\\..*") pass the lexer. */
+int lx_string_value(parser *p);
 
 /* Checks of a parsed query (query_check.c): aggregates only where they
  * belong; then, once the default columns are in, every column of an

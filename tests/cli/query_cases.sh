@@ -120,3 +120,16 @@ case_ query_err_index 2 query $QS "select payload[-1] from Session"
 # a glob for the class names; '*' alone for every object
 case_ query_from_glob 0 query $QS "select @class, count() from *Session group by @class order by @class"
 case_ query_from_all 0 query $QS "select count() from * where @class = 'byte[]' and @length = 777"
+# Issue 47: a question that cannot be answered is an error with the place
+# and the closest names, never 0. A class name that means no class (the
+# closest: Session, Sessions by simple name, ModuleDescriptor$Version at
+# distance 2); a glob that matches none; a simple name two JDK classes end
+# with (HashMap$Node, ConcurrentHashMap$Node, in the dump's class order)
+case_ query_err_no_class 2 query $QS "select count() from Sesion"
+case_ query_err_no_class_glob 2 query $QS "select count() from *Sesion"
+case_ query_err_simple_name 2 query $QS "select count() from Node where hash = 0"
+# a class name in double quotes that no class has is Eclipse MAT's regular
+# expression over the whole name (its escapes pass the lexer): the 990
+# sessions and 10 admin sessions; one that is no regular expression either
+case_ query_class_regex 0 query $QS "select @class, count() from \"Sessions\\\$(Admin)?Session\" group by @class order by @class"
+case_ query_err_regex 2 query $QS "select count() from \"Sessions\\\$(Admin\""
