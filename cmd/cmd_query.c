@@ -175,7 +175,7 @@ static int resolve_class(lf_query *q, size_t i, const lf_snapshot *s, const char
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }
-    if (matched == 0) {
+    if (matched == 0 && !(c.subclasses && lf_query_known_interface(c.pattern, c.len))) {
         free(match);
         int pattern = c.quoted || memchr(c.pattern, '*', c.len) || memchr(c.pattern, '?', c.len) ||
                       memchr(c.pattern, '[', c.len);
@@ -222,6 +222,8 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         return rc;
     if (lf_query_prepare(q, s, &err))
         return query_error(text, &err);
+    for (size_t i = 0; i < lf_query_note_count(q); i++)
+        cli_message("note", "%s", lf_query_note(q, i));
     if (lf_query_uses_fields(q) && s->source_format == LF_FORMAT_HPROF && !lf_hprof_lazy(s))
         cli_message("note", "'%s' keeps references, not the dump's values: fields that hold a number are null "
                     "and strings show as their ids (query the .hprof itself)", path);

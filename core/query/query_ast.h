@@ -50,7 +50,7 @@ typedef struct q_text {
     uint32_t at, len;             /* in text */
 } q_text;
 
-enum { Q_MAX_ITEMS = 64, Q_MAX_GROUP = 8, Q_MAX_CLASSES = 64 };
+enum { Q_MAX_ITEMS = 64, Q_MAX_GROUP = 8, Q_MAX_CLASSES = 64, Q_MAX_NOTES = 4 };
 
 struct q_fields;
 
@@ -88,6 +88,8 @@ struct lf_query {
     size_t bitmap_count;
     void *root_by_node;           /* (node, kind) of every root, sorted by node: @root */
     struct q_fields *fields;
+    char note[Q_MAX_NOTES][300];  /* what the caller should say on stderr (lf_query_note) */
+    size_t note_count;
 };
 
 /* Evaluation (query_eval.c). */
@@ -129,6 +131,14 @@ int q_object_scalar(q_eval *e, uint32_t obj, lf_qvalue *out);
 
 /* Text kept for the row (arena); NULL when out of memory. */
 char *q_eval_room(q_eval *e, size_t n);
+
+/* The from list's classes into q->from_match (query_classes.c); the
+ * classes of name c, subclasses with instanceof, into into. */
+int q_from_classes(lf_query *q, const lf_snapshot *s, lf_error *err);
+int q_class_set(lf_query *q, const lf_snapshot *s, size_t c, uint8_t *into, lf_error *err);
+/* The JDK classes known to implement the interface name (query_interfaces.c),
+ * up to max into out; how many. */
+size_t q_jdk_implementors(const char *name, size_t len, const char **out, size_t max);
 
 /* Prepare-time maps (query_prepare.c). */
 int q_prepare_maps(lf_query *q, const lf_snapshot *s, lf_error *err);

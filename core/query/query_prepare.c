@@ -1,5 +1,5 @@
 /* query_prepare.c - what a query's predicates need before the pass: the
- * classes of its from list (subclasses for instanceof), the objects each
+ * classes of its from list (query_classes.c), the objects each
  * reachable(KIND) reaches, the objects each owned_by(CLASS) is under in
  * the dominator tree, and the roots by object for @root. */
 #include <stdio.h>
@@ -9,46 +9,10 @@
 
 #include "../base/bigmem.h"
 #include "../base/vec.h"
-#include "../hprof/hprof_values.h"
 #include "query_ast.h"
 
 static void set_bit(uint8_t *bits, uint32_t v) { bits[v >> 3] |= (uint8_t)(1u << (v & 7)); }
 static int get_bit(const uint8_t *bits, uint32_t v) { return bits[v >> 3] >> (v & 7) & 1; }
-
-/* class -> 1 for the classes cls names, with their subclasses when asked. */
-static int class_set(lf_query *q, const lf_snapshot *s, size_t c, uint8_t *into, lf_error *err)
-{
-    const uint8_t *match = q->cls_match[c];
-    if (!match)
-        return q_fail(err, q->cls[c].pos, "internal: class name not resolved");
-    const struct hprof_lazy *l = lf_hprof_lazy(s);
-    if (q->cls[c].subclasses && !l)
-        return q_fail(err, q->cls[c].pos, "instanceof needs the class hierarchy, which only a JVM dump read "
-                      "as it is keeps (not a V8, .NET or OCaml snapshot, a cache or an .lfs)");
-    for (uint32_t k = 0; k < s->class_count; k++) {
-        uint32_t up = k;
-        for (uint32_t hops = 0; up != UINT32_MAX && hops <= s->class_count; hops++) {
-            if (match[up]) {
-                into[k] = 1;
-                break;
-            }
-            up = q->cls[c].subclasses ? lf_jclass_super(l, up) : UINT32_MAX;
-        }
-    }
-    return 0;
-}
-
-static int from_classes(lf_query *q, const lf_snapshot *s, lf_error *err)
-{
-    if (q->from_count == 0)
-        return 0;
-    if (!(q->from_match = calloc(s->class_count + 1, 1)))
-        return lf_fail_nomem(err, "choosing classes");
-    for (size_t c = 0; c < q->from_count; c++)
-        if (class_set(q, s, c, q->from_match, err))
-            return -1;
-    return 0;
-}
 
 /* Root kinds are matched without regard to case. */
 static int same_kind(const char *a, size_t a_len, const char *b, size_t b_len)
@@ -208,7 +172,7 @@ static int call_maps(lf_query *q, const lf_snapshot *s, lf_error *err)
             continue;
         }
         uint8_t *classes = calloc(s->class_count + 1, 1);
-        int rc = classes ? class_set(q, s, cls, classes, err) : lf_fail_nomem(err, "preparing the query");
+        int rc = classes ? q_class_set(q, s, cls, classes, err) : lf_fail_nomem(err, "preparing the query");
         if (!rc && !s->idom)
             rc = q_fail(err, x->pos, "owned_by needs the dominator tree");
         if (!rc)
@@ -260,7 +224,7 @@ uint32_t q_root_kind(const lf_query *q, uint32_t obj)
 
 int q_prepare_maps(lf_query *q, const lf_snapshot *s, lf_error *err)
 {
-    if (from_classes(q, s, err) || call_maps(q, s, err) || root_index(q, s, err))
+    if (q_from_classes(q, s, err) || call_maps(q, s, err) || root_index(q, s, err))
         return -1;
     return 0;
 }

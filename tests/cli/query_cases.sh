@@ -133,3 +133,33 @@ case_ query_err_simple_name 2 query $QS "select count() from Node where hash = 0
 # sessions and 10 admin sessions; one that is no regular expression either
 case_ query_class_regex 0 query $QS "select @class, count() from \"Sessions\\\$(Admin)?Session\" group by @class order by @class"
 case_ query_err_regex 2 query $QS "select count() from \"Sessions\\\$(Admin\""
+# instanceof an interface (fixtures/java/src/QueryShapes.java): a dump
+# records no interfaces, so the JDK classes known to implement it and their
+# subclasses, said on stderr. The holder owns 8 maps the table finds (5 of
+# the JDK, 2 Registry extending HashMap, a Dict extending AbstractMap) and
+# Direct, which implements Map itself and cannot be found
+QH=$J/query_shapes.hprof.gz
+case_ query_instanceof_interface 0 query $QH \
+    "select @class, count() from instanceof java.util.Map where owned_by(QueryShapes\$Holder) group by @class order by @class"
+case_ query_instanceof_interface_json 0 query $QH --format json \
+    "select @class, count() from instanceof java.util.Map where owned_by(QueryShapes\$Holder) group by @class order by @class"
+# Deque: the ArrayDeque and the LinkedList; CharSequence: 2 StringBuilder,
+# a StringBuffer, a String
+case_ query_instanceof_deque 0 query $QH \
+    "select @class, count() from instanceof java.util.Deque where owned_by(QueryShapes\$Holder) group by @class order by @class"
+case_ query_instanceof_text 0 query $QH \
+    "select @class, count() from instanceof java.lang.CharSequence where owned_by(QueryShapes\$Holder) group by @class order by @class"
+# an interface of the program (Shape): no objects, no subclasses, not the
+# JDK's: an error that says why and what to write; an interface without
+# instanceof; an abstract class without it (0, and a note: its 3 Circle and
+# 4 Square are its subclasses')
+case_ query_err_interface 2 query $QH "select count() from instanceof QueryShapes\$Shape"
+case_ query_err_interface_plain 2 query $QH "select count() from java.util.Map"
+case_ query_abstract_plain 0 query $QH "select count() from QueryShapes\$Base"
+# every row of the table holds on the JDK here (a class that implements
+# the interface, whose superclass does not)
+if command -v java >/dev/null 2>&1; then
+    check_ query_jdk_interfaces java fixtures/java/tools/JdkInterfaces.java --check core/query/query_interfaces.c
+else
+    echo "skip query_jdk_interfaces: no java on PATH"
+fi

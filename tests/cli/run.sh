@@ -6,7 +6,7 @@
 # usage: tests/cli/run.sh BUILD_DIR [NAME]   (prints "N passed, M failed" last)
 #   CLI_FILES="cases v8_cases": only the cases of those files (tests/cli/*.sh);
 #   CLI_SKIP="mutation": all but those.
-#   NAME: only the case of that name (case_, rows_, help_), from the case
+#   NAME: only the case of that name (case_, rows_, help_, check_), from the case
 #   files that mention it.
 set -u
 build=${1:-build}
@@ -37,6 +37,7 @@ counted() {
     nfail=$((nfail + fail - f0))
 }
 case_() { counted case_run "$@"; }
+check_() { counted check_run "$@"; }
 help_() { counted help_run "$@"; }
 rows_() { counted rows_run "$@"; }
 
@@ -58,6 +59,17 @@ case_run() {
         fi
     done
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+# check_ NAME COMMAND...: the command (a checker script) must exit 0.
+check_run() {
+    name=$1
+    shift
+    if "$@" >"$tmp/out" 2>&1; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name:"; head -8 "$tmp/out"; fail=$((fail + 1))
+    fi
 }
 
 # help_ NAME ARGS... : -h exits 0 and prints a usage line naming the command.
