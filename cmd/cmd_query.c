@@ -251,6 +251,11 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         rc = EXIT_SYSTEM, cli_message("error", "out of memory");
     else if (lf_query_run(q, s, write_row, &o, &err))
         rc = cli_input_error(path, &err);
+    uint64_t garbage = lf_query_unreachable_matches(q);
+    if (rc == EXIT_OK && garbage)
+        cli_message("note", "left out %llu object%s that match%s but no root reaches (garbage not collected yet; "
+                    "--keep-unreachable takes them)", (unsigned long long)garbage, garbage == 1 ? "" : "s",
+                    garbage == 1 ? "es" : "");
     out_end(o.w);
     free(o.cell);
     for (size_t i = 0; i < n; i++)

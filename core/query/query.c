@@ -67,3 +67,8 @@ const char *lf_query_note(const lf_query *q, size_t i)
 {
     return q->note[i];
 }
+
+uint64_t lf_query_unreachable_matches(const lf_query *q)
+{
+    return q->unreachable_matches;
+}

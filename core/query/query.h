@@ -101,6 +101,12 @@ int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
 size_t lf_query_note_count(const lf_query *q);
 const char *lf_query_note(const lf_query *q, size_t i);
 
+/* After lf_query_run: the objects of the from classes that passed where
+ * but were left out as no root reaches them (garbage not yet collected),
+ * among the objects the pass met (it stops at `limit` when nothing orders
+ * the rows). 0 with --keep-unreachable, which makes them roots. */
+uint64_t lf_query_unreachable_matches(const lf_query *q);
+
 /* A row of output: n cells, valid until the call returns. Nonzero stops. */
 typedef int (*lf_query_row_fn)(void *ctx, const lf_qvalue *cell, size_t n);
 

@@ -85,12 +85,18 @@ struct lf_query {
     const lf_snapshot *s;
     uint8_t *from_match;          /* class -> 1 when in the from list (NULL: all) */
     uint8_t **bitmap;             /* per QN_CALL (node.i): node -> bit */
+    uint8_t *live;                /* node -> bit: may be chosen (reachable); NULL: every object */
     size_t bitmap_count;
     void *root_by_node;           /* (node, kind) of every root, sorted by node: @root */
     struct q_fields *fields;
+    uint64_t unreachable_matches; /* lf_query_run: objects left out as unreachable that matched */
     char note[Q_MAX_NOTES][300];  /* what the caller should say on stderr (lf_query_note) */
     size_t note_count;
 };
+
+/* One bit per object (node space), as the prepared maps hold them. */
+static inline void q_bit_set(uint8_t *bits, uint32_t v) { bits[v >> 3] |= (uint8_t)(1u << (v & 7)); }
+static inline int q_bit(const uint8_t *bits, uint32_t v) { return bits[v >> 3] >> (v & 7) & 1; }
 
 /* Evaluation (query_eval.c). */
 typedef struct q_eval {
@@ -139,6 +145,12 @@ int q_class_set(lf_query *q, const lf_snapshot *s, size_t c, uint8_t *into, lf_e
 /* The JDK classes known to implement the interface name (query_interfaces.c),
  * up to max into out; how many. */
 size_t q_jdk_implementors(const char *name, size_t len, const char **out, size_t max);
+
+/* Walks from the roots (query_reach.c): the objects a query may choose
+ * into q->live; the objects the roots of call's kind name (rooted) or reach
+ * (reachable) into bits. */
+int q_live_objects(lf_query *q, const lf_snapshot *s, lf_error *err);
+int q_root_bits(const lf_query *q, const lf_snapshot *s, const q_node *call, uint8_t *bits, lf_error *err);
 
 /* Prepare-time maps (query_prepare.c). */
 int q_prepare_maps(lf_query *q, const lf_snapshot *s, lf_error *err);

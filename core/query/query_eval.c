@@ -77,8 +77,6 @@ static uint64_t utf8_chars(const char *p, size_t len)
     return n;
 }
 
-static int has_bit(const uint8_t *bits, uint32_t v) { return bits[v >> 3] >> (v & 7) & 1; }
-
 static lf_qvalue attribute(q_eval *e, uint8_t attr, uint32_t obj)
 {
     const lf_snapshot *s = e->s;
@@ -265,7 +263,7 @@ lf_qvalue q_value_of(q_eval *e, int32_t n, uint32_t obj)
         break;
     case QN_BOOL: v.type = LF_QV_BOOL, v.i = x->i; break;
     case QN_PATH: v = eval_path(e, x, obj); break;
-    case QN_CALL: v.type = LF_QV_BOOL, v.i = has_bit(e->q->bitmap[x->i], obj); break;
+    case QN_CALL: v.type = LF_QV_BOOL, v.i = q_bit(e->q->bitmap[x->i], obj); break;
     case QN_NOT: v.type = LF_QV_BOOL, v.i = !q_eval_true(e, x->a, obj); break;
     case QN_AND: v.type = LF_QV_BOOL, v.i = q_eval_true(e, x->a, obj) && q_eval_true(e, x->b, obj); break;
     case QN_OR: v.type = LF_QV_BOOL, v.i = q_eval_true(e, x->a, obj) || q_eval_true(e, x->b, obj); break;
