@@ -201,19 +201,6 @@ static int resolve_classes(lf_query *q, const lf_snapshot *s, const char *text)
     return EXIT_OK;
 }
 
-/* Whether some reference of s is labelled with a field name. Only for the
- * labels a snapshot keeps in memory (an .lfs): the lazy readers' formats
- * (JVM, V8) have field names. */
-static int names_fields(const lf_snapshot *s)
-{
-    if (!s->edge_kind)
-        return 1;
-    for (uint64_t e = 0; e < s->edge_count; e++)
-        if (s->edge_kind[e] == LF_EDGE_KIND_FIELD)
-            return 1;
-    return 0;
-}
-
 static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const char *path, const char *text)
 {
     lf_error err = {0};
@@ -225,11 +212,8 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
     for (size_t i = 0; i < lf_query_note_count(q); i++)
         cli_message("note", "%s", lf_query_note(q, i));
     if (lf_query_uses_fields(q) && s->source_format == LF_FORMAT_HPROF && !lf_hprof_lazy(s))
-        cli_message("note", "'%s' keeps references, not the dump's values: fields that hold a number are null "
-                    "and strings show as their ids (query the .hprof itself)", path);
-    if (lf_query_uses_fields(q) && !names_fields(s))
-        cli_message("note", "'%s' names no fields (an OCaml snapshot numbers them: [0], [1], ...): every field "
-                    "by name reads as null", path);
+        cli_message("note", "'%s' keeps references, not the dump's values: strings show as their ids (query the "
+                    ".hprof itself)", path);
     size_t n = lf_query_column_count(q);
     out_column cols[64];
     for (size_t i = 0; i < n && i < 64; i++) {

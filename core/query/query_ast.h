@@ -130,6 +130,11 @@ int q_fields_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
 void q_fields_free(lf_query *q);
 /* The value of field f of obj; LF_QV_NULL when obj has none. -1 on a damaged record. */
 int q_field(q_eval *e, uint32_t obj, uint32_t f, lf_qvalue *out);
+/* JVM dumps read as they are: whether instances of class klass have
+ * field f (theirs or a superclass's), whether the class object obj has a
+ * static field f: 1, 0, or -1 with err (a damaged record). */
+int q_jvm_instance_field(const lf_query *q, uint32_t klass, uint32_t f, lf_error *err);
+int q_jvm_static_field(const lf_query *q, uint32_t obj, uint32_t f, lf_error *err);
 /* Element i of obj (a JVM array's, or the reference labelled [i]). */
 int q_element(q_eval *e, uint32_t obj, uint32_t i, lf_qvalue *out);
 /* The plain value of an object that stands for one (see q_scalar); 0 when none. */
@@ -151,6 +156,10 @@ size_t q_jdk_implementors(const char *name, size_t len, const char **out, size_t
  * (reachable) into bits. */
 int q_live_objects(lf_query *q, const lf_snapshot *s, lf_error *err);
 int q_root_bits(const lf_query *q, const lf_snapshot *s, const q_node *call, uint8_t *bits, lf_error *err);
+
+/* Every field the query names is one the objects it reads can have
+ * (query_names.c): 0, or -1 with err, the closest names in its detail. */
+int q_check_field_names(lf_query *q, const lf_snapshot *s, lf_error *err);
 
 /* Prepare-time maps (query_prepare.c). */
 int q_prepare_maps(lf_query *q, const lf_snapshot *s, lf_error *err);

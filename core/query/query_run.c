@@ -195,7 +195,7 @@ int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err)
         if (q->seg[i].attr == QT_RETAINED && !lf_snapshot_has_retained(s))
             return q_fail(err, q->seg[i].pos, "@retained needs the analysis");
     }
-    if (q_fields_prepare(q, s, err) || q_prepare_maps(q, s, err))
+    if (q_fields_prepare(q, s, err) || q_prepare_maps(q, s, err) || q_check_field_names(q, s, err))
         return -1;
     return 0;
 }
