@@ -14,6 +14,7 @@ typedef enum q_kind {
     QN_NOT, QN_AND, QN_OR,
     QN_CMP,         /* op: q_cmp */
     QN_IS_NULL,     /* a is null; op 1: is not null */
+    QN_OBJECT,      /* select objects: a's object shown as its id, not as the value it stands for */
 } q_kind;
 
 typedef enum q_cmp { QC_EQ, QC_NE, QC_LT, QC_LE, QC_GT, QC_GE, QC_LIKE } q_cmp;
@@ -21,7 +22,8 @@ typedef enum q_agg { QA_COUNT, QA_SUM, QA_MIN, QA_MAX, QA_AVG } q_agg;
 typedef enum q_fn { QF_REACHABLE, QF_OWNED_BY, QF_ROOTED } q_fn;
 typedef enum q_attr {
     QT_FIELD, QT_ID, QT_CLASS, QT_SHALLOW, QT_RETAINED, QT_LENGTH, QT_TEXT, QT_ROOT, QT_OWNER,
-    QT_ELEMENT      /* [field]: element field of an array, OCaml field field */
+    QT_ELEMENT,     /* [field]: element field of an array, OCaml field field */
+    QT_SELF         /* from's alias: the object itself */
 } q_attr;
 
 typedef struct q_seg {
@@ -73,6 +75,12 @@ struct lf_query {
     uint8_t *cls_match[Q_MAX_CLASSES];
     size_t cls_count;
     size_t from_count;            /* cls[0 .. from_count) are the from list; 0: every object */
+    uint64_t from_id[Q_MAX_CLASSES];      /* from objects ID, ...: the objects' ids */
+    uint32_t from_id_pos[Q_MAX_CLASSES];
+    size_t from_id_count;
+    uint32_t alias_at, alias_len;         /* from CLASS ALIAS: in text; len 0: none */
+    uint32_t distinct;                    /* select distinct: 1 + where the word is; 0: none */
+    int objects;                          /* select objects */
     int32_t where;                /* -1: none */
     int32_t group[Q_MAX_GROUP];
     size_t group_count;
@@ -84,6 +92,7 @@ struct lf_query {
     /* lf_query_prepare */
     const lf_snapshot *s;
     uint8_t *from_match;          /* class -> 1 when in the from list (NULL: all) */
+    uint8_t *from_nodes;          /* node -> bit: the objects of from objects (NULL: none named) */
     uint8_t **bitmap;             /* per QN_CALL (node.i): node -> bit */
     uint8_t *live;                /* node -> bit: may be chosen (reachable); NULL: every object */
     size_t bitmap_count;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bigmem.h"
 #include "../hprof/hprof_values.h"
 #include "query_ast.h"
 
@@ -186,8 +187,30 @@ static uint8_t *classes_with_objects(const lf_snapshot *s)
     return has;
 }
 
+/* from objects ID, ...: the objects with those ids, an error at an id no
+ * object has. */
+static int from_objects(lf_query *q, const lf_snapshot *s, lf_error *err)
+{
+    /* from_match: their classes, what the fields they are asked for are
+     * checked against (query_names.c); the pass takes the objects alone */
+    if (!(q->from_nodes = lf_big_calloc(s->object_count / 8 + 1, 1)) ||
+        !(q->from_match = calloc((size_t)s->class_count + 1, 1)))
+        return lf_fail_nomem(err, "choosing objects");
+    for (size_t i = 0; i < q->from_id_count; i++) {
+        uint32_t v = lf_snapshot_find_id(s, q->from_id[i]);
+        if (v == LF_NODE_NONE || v >= s->object_count)
+            return q_fail(err, q->from_id_pos[i], "no object has the id %.*s in this snapshot",
+                          (int)(strcspn(q->text + q->from_id_pos[i], " ,\t\n")), q->text + q->from_id_pos[i]);
+        q_bit_set(q->from_nodes, v);
+        q->from_match[s->object_class[v]] = 1;
+    }
+    return 0;
+}
+
 int q_from_classes(lf_query *q, const lf_snapshot *s, lf_error *err)
 {
+    if (q->from_id_count)
+        return from_objects(q, s, err);
     if (q->from_count == 0)
         return 0;
     uint8_t *has_objects = classes_with_objects(s);

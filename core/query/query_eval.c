@@ -130,7 +130,9 @@ static lf_qvalue eval_path(q_eval *e, const q_node *x, uint32_t obj)
         if (v.type != LF_QV_OBJ && v.type != LF_QV_ID)
             return null_value;
         uint32_t at = v.node;
-        if (seg->attr == QT_ELEMENT) {
+        if (seg->attr == QT_SELF) {
+            continue;
+        } else if (seg->attr == QT_ELEMENT) {
             if (q_element(e, at, seg->field, &v))
                 return null_value;
         } else if (seg->attr != QT_FIELD) {
@@ -270,6 +272,11 @@ lf_qvalue q_value_of(q_eval *e, int32_t n, uint32_t obj)
     case QN_CMP: v.type = LF_QV_BOOL, v.i = compare_op(e, x, obj); break;
     case QN_IS_NULL:
         v.type = LF_QV_BOOL, v.i = (q_value_of(e, x->a, obj).type == LF_QV_NULL) != (x->op != 0);
+        break;
+    case QN_OBJECT: /* an ID is shown as it is, where an object shows the value it stands for */
+        v = q_value_of(e, x->a, obj);
+        if (v.type == LF_QV_OBJ)
+            v.type = LF_QV_ID;
         break;
     default: break; /* aggregates are the run's */
     }

@@ -110,7 +110,9 @@ static void lex_number(parser *p, token *t, uint32_t at)
     for (end = i; end < p->len && isalpha((unsigned char)s[end]); end++)
         ;
     int64_t unit = 1;
-    if (end > i && !(unit = size_unit(s + i, end - i))) {
+    if (end == i + 1 && (s[i] == 'L' || s[i] == 'l') && !real)
+        unit = 1; /* Java's long, as MAT's queries write one: 1024L */
+    else if (end > i && !(unit = size_unit(s + i, end - i))) {
         t->kind = T_BAD;
         t->end = end;
         return;

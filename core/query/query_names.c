@@ -51,6 +51,8 @@ static int unknown_field(const lf_query *q, const lf_snapshot *s, const q_seg *s
 /* The objects a path's first step reads: the ones the query may choose. */
 static int first_reads(const lf_query *q, const lf_snapshot *s, uint32_t v)
 {
+    if (q->from_nodes)
+        return q_bit(q->from_nodes, v);
     return (!q->live || q_bit(q->live, v)) && (!q->from_match || q->from_match[s->object_class[v]]);
 }
 
@@ -218,12 +220,31 @@ static int check_below(const lf_query *q, const lf_snapshot *s, int32_t n, uint8
     return check_below(q, s, x->a, done, err) || check_below(q, s, x->b, done, err) ? -1 : 0;
 }
 
+/* An alias that is also a field of the objects: `from Session state`
+ * would read state as the object where the field was meant. */
+static int check_alias(const lf_query *q, const lf_snapshot *s, lf_error *err)
+{
+    int used = 0;
+    for (size_t k = 0; k < q->seg_count; k++)
+        used |= q->seg[k].attr == QT_SELF;
+    for (uint32_t f = 0; used && f < q->field_count; f++) {
+        if (q->field[f].len != q->alias_len || memcmp(q->text + q->field[f].at, q->text + q->alias_at, q->alias_len))
+            continue;
+        int known = field_known(q, s, f, 1, err);
+        if (known)
+            return known < 0 ? -1 : q_fail(err, q->alias_at, "'%.*s' names the objects and is also a field of "
+                                           "theirs: give the objects another name", (int)q->alias_len,
+                                           q->text + q->alias_at);
+    }
+    return 0;
+}
+
 int q_check_field_names(lf_query *q, const lf_snapshot *s, lf_error *err)
 {
     uint8_t *done = calloc(2 * q->field_count + 1, 1);
     if (!done)
         return lf_fail_nomem(err, "checking the query's fields");
-    int rc = check_below(q, s, q->where, done, err);
+    int rc = check_alias(q, s, err) ? -1 : check_below(q, s, q->where, done, err);
     for (size_t i = 0; i < q->item_count && rc == 0; i++)
         rc = check_below(q, s, q->item[i].expr, done, err);
     for (size_t g = 0; g < q->group_count && rc == 0; g++)

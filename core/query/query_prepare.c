@@ -132,7 +132,9 @@ void q_prepare_free(lf_query *q)
     free(q->bitmap);
     free(q->root_by_node);
     lf_big_free(q->live);
+    lf_big_free(q->from_nodes);
     q->live = NULL;
+    q->from_nodes = NULL;
     q->from_match = NULL;
     q->bitmap = NULL;
     q->bitmap_count = 0;

@@ -33,6 +33,8 @@ int q_keep_text(q_run *r, lf_qvalue *v, size_t max, size_t *at)
 int q_chosen(q_run *r, uint32_t v)
 {
     lf_query *q = r->q;
+    if (q->from_nodes) /* objects named by their ids: whether reachable or not */
+        return q_bit(q->from_nodes, v) && (q->where < 0 || q_eval_true(&r->e, q->where, v));
     if (q->from_match && !q->from_match[r->s->object_class[v]])
         return 0;
     if (q->where >= 0 && !q_eval_true(&r->e, q->where, v))

@@ -190,3 +190,34 @@ case_ query_err_not_object 2 query $QS "select @class.name from Session"
 case_ query_err_field_static 2 query $QS "select count() from java.lang.Class where ALLL is not null"
 # V8: the properties Session objects and the Session prototype have
 case_ query_err_v8_field 2 query $QV "select count() from Session where tennant = 'acme'"
+# Eclipse MAT's OQL: an alias after the class (s.f is the field f, s the
+# object), MAT's names of our @attributes, a long's L; the sums by tenant
+case_ query_mat_alias 0 query $QS \
+    "SELECT s.tenant, count(), sum(s.@retainedHeapSize) FROM Sessions\$Session s WHERE s.@usedHeapSize = 48L GROUP BY s.tenant"
+case_ query_mat_alias_json 0 query $QS --format json \
+    "SELECT s.tenant, count(), sum(s.@retainedHeapSize) FROM Sessions\$Session s WHERE s.@usedHeapSize = 48L GROUP BY s.tenant"
+# s alone: the object (the literal "admin" as its text)
+case_ query_mat_alias_self 0 query $QS "SELECT s FROM java.lang.String s WHERE s = 'admin'"
+# distinct: group by without an aggregate (the three states); with objects,
+# the objects themselves, not the values they stand for: DupStrings' 1,000
+# copies of one text (fixtures/java/src/DupStrings.java)
+case_ query_mat_distinct 0 query $QS "SELECT DISTINCT s.state FROM instanceof Sessions\$Session s"
+case_ query_mat_distinct_json 0 query $QS --format json "SELECT DISTINCT s.state FROM instanceof Sessions\$Session s"
+rows_ query_mat_distinct_objects "1000" 'END {print NR - 1}' \
+    query $J/dup_strings.hprof.gz "SELECT DISTINCT OBJECTS s FROM java.lang.String s WHERE s = 'session-state:INVALID'"
+rows_ query_mat_distinct_values "session-state:INVALID" 'NR > 1' \
+    query $J/dup_strings.hprof.gz "SELECT DISTINCT s FROM java.lang.String s WHERE s = 'session-state:INVALID'"
+# from objects ID: the session with hits 7 (an AdminSession, role admin),
+# found by its id
+admin7=$("$LF" query $QS "select @id from instanceof Session where hits = 7" 2>/dev/null | sed -n 2p)
+case_ query_mat_from_objects 0 query $QS "SELECT s.hits, s.role FROM OBJECTS $admin7 s"
+case_ query_err_mat_from_objects 2 query $QS "SELECT * FROM OBJECTS 0x1"
+case_ query_err_mat_subquery 2 query $QS "SELECT * FROM OBJECTS (SELECT * FROM Session)"
+# what leakfind says otherwise, and how: methods, MAT's functions, LIKE's
+# regular expressions, distinct over an aggregate, an alias that is a field
+case_ query_err_mat_method 2 query $QS "SELECT s.hits FROM Session s WHERE s.tenant.startsWith(\"glo\")"
+case_ query_err_mat_tostring 2 query $QS "SELECT s.hits FROM Session s WHERE toString(s.tenant) = 'acme'"
+case_ query_err_mat_classof 2 query $QS "SELECT DISTINCT classof(s) FROM instanceof Session s"
+case_ query_err_mat_like 2 query $QS "SELECT count() FROM java.lang.String s WHERE s LIKE \".*glob.*\""
+case_ query_err_mat_distinct 2 query $QS "SELECT DISTINCT count() FROM Session"
+case_ query_err_mat_alias_field 2 query $QS "select count() from Session state where state = 'INVALID'"
