@@ -130,6 +130,8 @@ int q_eval_true(q_eval *e, int32_t n, uint32_t obj);
 /* An object as its plain value where it stands for one: a String's text,
  * an enum's name, a boxed number, a V8 heap number; else v itself. */
 lf_qvalue q_scalar(q_eval *e, lf_qvalue v);
+/* Whether text s[0 .. sn) matches the shell glob p[0 .. pn) (like). */
+int q_glob(const char *p, size_t pn, const char *s, size_t sn);
 /* -1, 0, 1 (nulls first, then booleans, numbers, texts, objects). */
 int q_compare(const lf_qvalue *a, const lf_qvalue *b);
 /* Copies v's text into the arena's keeping (group keys outlive rows). */

@@ -38,12 +38,32 @@ static int needs_hierarchy(const lf_query *q, const lf_snapshot *s, size_t c, lf
     return 0;
 }
 
+/* Whether every class name c matched is an interface of the JDK table:
+ * no object is of one, so no object is owned by one. */
+static int only_interfaces(const lf_query *q, const lf_snapshot *s, size_t c)
+{
+    int matched = 0;
+    for (uint32_t k = 0; k < s->class_count; k++) {
+        if (!q->cls_match[c][k])
+            continue;
+        lf_str name = lf_snapshot_class_name(s, k);
+        if (!lf_query_known_interface(name.ptr, name.len))
+            return 0;
+        matched = 1;
+    }
+    return matched;
+}
+
 int q_class_set(lf_query *q, const lf_snapshot *s, size_t c, uint8_t *into, lf_error *err)
 {
     if (!q->cls_match[c])
         return q_fail(err, q->cls[c].pos, "internal: class name not resolved");
     if (needs_hierarchy(q, s, c, err))
         return -1;
+    if (only_interfaces(q, s, c))
+        return q_fail(err, q->cls[c].pos, "'%.*s' is an interface: no object is of it alone, so none owns "
+                      "another; write: owned_by(A), A a class that implements it", (int)q->cls[c].len,
+                      q->cls[c].pattern);
     close_under_subclasses(s, lf_hprof_lazy(s), q->cls_match[c], q->cls[c].subclasses, into);
     return 0;
 }

@@ -196,7 +196,7 @@ int q_compare(const lf_qvalue *a, const lf_qvalue *b)
 
 /* Shell-style: * any run, ? one character (a byte). Iterative, with one
  * point to go back to: linear in practice, never exponential. */
-static int glob(const char *p, size_t pn, const char *s, size_t sn)
+int q_glob(const char *p, size_t pn, const char *s, size_t sn)
 {
     size_t i = 0, j = 0, star_p = SIZE_MAX, star_s = 0;
     while (j < sn) {
@@ -230,7 +230,7 @@ static int compare_op(q_eval *e, const q_node *x, uint32_t obj)
     lf_qvalue a = q_scalar(e, q_value_of(e, x->a, obj)), b = q_scalar(e, q_value_of(e, x->b, obj));
     if (x->op == QC_LIKE)
         return a.type == LF_QV_STR && a.chars == utf8_chars(a.str, a.len) &&
-               glob(e->q->lit + e->q->node[x->b].at, e->q->node[x->b].len, a.str, a.len);
+               q_glob(e->q->lit + e->q->node[x->b].at, e->q->node[x->b].len, a.str, a.len);
     int na = a.type == LF_QV_INT || a.type == LF_QV_REAL, nb = b.type == LF_QV_INT || b.type == LF_QV_REAL;
     if (na && !nb)
         b = as_number(e, b);

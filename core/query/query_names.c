@@ -206,6 +206,35 @@ static int check_path(const lf_query *q, const lf_snapshot *s, const q_node *x, 
     return 0;
 }
 
+/* @class = 'NAME' (or !=, like 'GLOB') where no class of the snapshot is
+ * so named: the comparison would hold for no object (or for every one). */
+static int check_class_literal(const lf_query *q, const lf_snapshot *s, const q_node *x, lf_error *err)
+{
+    if (x->kind != QN_CMP || (x->op != QC_EQ && x->op != QC_NE && x->op != QC_LIKE))
+        return 0;
+    const q_node *a = &q->node[x->a], *b = &q->node[x->b];
+    if (a->kind == QN_STR) {
+        const q_node *t = a;
+        a = b, b = t;
+    }
+    if (a->kind != QN_PATH || b->kind != QN_STR || q->seg[a->at + a->len - 1].attr != QT_CLASS)
+        return 0;
+    const char *want = q->lit + b->at;
+    suggest_best best = {0};
+    size_t max = suggest_max_distance(b->len);
+    for (uint32_t k = 0; k < s->class_count; k++) {
+        lf_str n = lf_snapshot_class_name(s, k);
+        if (x->op == QC_LIKE ? q_glob(want, b->len, n.ptr, n.len) : same_text(n, (lf_str){want, b->len}))
+            return 0;
+        size_t d = suggest_distance(want, b->len, n.ptr, n.len, max);
+        if (d <= max && (best.count == 0 || !same_text(lf_snapshot_class_name(s, (uint32_t)best.name[0]), n)))
+            suggest_offer(&best, k, d);
+    }
+    lf_str near = best.count ? lf_snapshot_class_name(s, (uint32_t)best.name[0]) : (lf_str){"", 0};
+    return q_fail(err, b->pos, "no class %s '%.*s' in this snapshot%s%.*s%s", x->op == QC_LIKE ? "matches" : "is named",
+                  (int)b->len, want, near.len ? " (did you mean '" : "", (int)near.len, near.ptr, near.len ? "'?)" : "");
+}
+
 /* Checks the paths below node n that the pass evaluates. Recursion is
  * over the query's expression, which the parser caps. */
 static int check_below(const lf_query *q, const lf_snapshot *s, int32_t n, uint8_t *done, lf_error *err)
@@ -217,6 +246,8 @@ static int check_below(const lf_query *q, const lf_snapshot *s, int32_t n, uint8
         return check_path(q, s, x, done, err);
     if (x->kind == QN_CALL) /* its argument is a root kind or a class name */
         return 0;
+    if (check_class_literal(q, s, x, err))
+        return -1;
     return check_below(q, s, x->a, done, err) || check_below(q, s, x->b, done, err) ? -1 : 0;
 }
 

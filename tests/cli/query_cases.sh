@@ -221,3 +221,8 @@ case_ query_err_mat_classof 2 query $QS "SELECT DISTINCT classof(s) FROM instanc
 case_ query_err_mat_like 2 query $QS "SELECT count() FROM java.lang.String s WHERE s LIKE \".*glob.*\""
 case_ query_err_mat_distinct 2 query $QS "SELECT DISTINCT count() FROM Session"
 case_ query_err_mat_alias_field 2 query $QS "select count() from Session state where state = 'INVALID'"
+# in the same spirit: a class name compared with @class that no class has
+# (it would hold for no object), and owned_by an interface (no object is
+# of one, so none is owned by one)
+case_ query_err_class_literal 2 query $QS "select count() from * where @class = 'Sessions\$Sesion'"
+case_ query_err_owned_by_interface 2 query $QS "select count() from byte[] where owned_by(java.util.Map)"
