@@ -231,8 +231,9 @@ static int check_class_literal(const lf_query *q, const lf_snapshot *s, const q_
             suggest_offer(&best, k, d);
     }
     lf_str near = best.count ? lf_snapshot_class_name(s, (uint32_t)best.name[0]) : (lf_str){"", 0};
-    return q_fail(err, b->pos, "no class %s '%.*s' in this snapshot%s%.*s%s", x->op == QC_LIKE ? "matches" : "is named",
-                  (int)b->len, want, near.len ? " (did you mean '" : "", (int)near.len, near.ptr, near.len ? "'?)" : "");
+    return q_fail(err, b->pos, "no class %s '%.*s' in this snapshot%s%.*s%s",
+                  x->op == QC_LIKE ? "matches" : "is named", (int)b->len, want, near.len ? " (did you mean '" : "",
+                  (int)near.len, near.ptr, near.len ? "'?)" : "");
 }
 
 /* Checks the paths below node n that the pass evaluates. Recursion is
