@@ -154,6 +154,9 @@ int mat_objects_items(parser *p)
     lf_query *q = p->q;
     for (size_t i = 0; q->objects && i < q->item_count; i++) {
         const q_node inner = q->node[q->item[i].expr];
+        if (inner.kind == QN_AGG)
+            return lx_fail(p, inner.pos, "select objects lists objects, which an aggregate is not: write: select "
+                           "without objects");
         int32_t n = px_add_node(p, QN_OBJECT, inner.pos, inner.end);
         if (n < 0)
             return -1;
