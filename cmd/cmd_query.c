@@ -16,22 +16,30 @@ static const char query_usage[] =
     "\n"
     "Selects objects and aggregates them, in one pass over the snapshot:\n"
     "\n"
-    "  [select ITEMS] [from CLASSES] [where CONDITION]\n"
+    "  [select [distinct] ITEMS] [from CLASSES [ALIAS]] [where CONDITION]\n"
     "  [group by VALUES] [order by VALUE [asc|desc]] [limit N]\n"
     "\n"
     "ITEMS: * (id, class, shallow, retained, value) or values, each with an\n"
     "optional 'as NAME'; with count(), sum(V), min(V), max(V), avg(V), one\n"
     "row per group. CLASSES: class names as --class takes them (Session,\n"
-    "java.util.*, byte[]), 'instanceof NAME' for subclasses too, '*' or none\n"
-    "for every object. A VALUE is a field (state, owner.name: JVM fields,\n"
-    "V8 properties), an element ([0], payload[3]; OCaml fields are [N]),\n"
-    "an @attribute (@id @class @shallow @retained @length @text @root\n"
-    "@owner), a number (-3, 0x7f3a, 64K, 1MiB), a 'string', null, true,\n"
-    "false. A String field compares as its text, an enum as its name, a\n"
-    "boxed number as the number. CONDITION: comparisons (= != < <= > >=,\n"
-    "like 'glob*', is [not] null) joined by and, or, not, parentheses, and\n"
+    "java.util.*, byte[]), 'instanceof NAME' for subclasses too (for a JDK\n"
+    "interface such as java.util.Map, the JDK classes known to implement it),\n"
+    "'*' or none for every object; only objects the roots reach, unless\n"
+    "--keep-unreachable. An ALIAS names the object: from Session s ...\n"
+    "s.state. A VALUE is a field (state, owner.name: JVM fields, V8\n"
+    "properties), an element ([0], payload[3]; OCaml fields are [N]), an\n"
+    "@attribute (@id @class @shallow @retained @length @text @root @owner),\n"
+    "a number (-3, 0x7f3a, 64K, 1MiB), a 'string', null, true, false. A\n"
+    "String field compares as its text, an enum as its name, a boxed number\n"
+    "as the number. CONDITION: comparisons (= != < <= > >=, like 'glob*',\n"
+    "is [not] null) joined by and, or, not, parentheses, and\n"
     "reachable('KIND') (reached from roots of that kind), rooted('KIND'),\n"
     "owned_by(CLASS) (a CLASS object is among its dominators).\n"
+    "\n"
+    "A class or a field the snapshot does not have is an error with the\n"
+    "closest names, never an empty answer. Eclipse MAT's DISTINCT, OBJECTS,\n"
+    "FROM OBJECTS 0x..., \"regular expressions\" and @usedHeapSize work; its\n"
+    "methods and functions are errors that show how to write them here.\n"
     "\n"
     "  leakfind query heap.hprof \"select count() from Session where state = 'INVALID'\"\n"
     "  leakfind query heap.hprof \"from byte[] where not reachable('static field')\n"
@@ -48,22 +56,30 @@ static const cli_option query_options[] = {
 static const cli_spec query_spec = {query_usage, query_options, 17, NULL};
 
 /* A query error: the message, then the query with a caret under the place. */
-static int query_error(const char *text, const lf_error *err)
+static int query_error_at(const char *text, size_t at, const char *message)
 {
-    if (err->kind == LF_ERR_SYSTEM) {
-        cli_message("error", "%s", err->reason);
-        return EXIT_SYSTEM;
-    }
-    size_t at = (size_t)err->position, len = strlen(text), line_start = 0, line = 1;
+    size_t len = strlen(text), line_start = 0, line = 1;
     for (size_t i = 0; i < at && i < len; i++)
         if (text[i] == '\n')
             line_start = i + 1, line++;
     size_t line_end = line_start;
     while (line_end < len && text[line_end] != '\n')
         line_end++;
-    cli_message("error", "query: %s (line %zu, column %zu)", err->reason, line, at - line_start + 1);
+    cli_message("error", "query: %s (line %zu, column %zu)", message, line, at - line_start + 1);
     fprintf(stderr, "  %.*s\n  %*s^\n", (int)(line_end - line_start), text + line_start, (int)(at - line_start), "");
     return EXIT_USAGE;
+}
+
+/* The library's query error (its reason, then its detail when it has one). */
+static int query_error(const char *text, const lf_error *err)
+{
+    if (err->kind == LF_ERR_SYSTEM) {
+        cli_message("error", "%s", err->reason);
+        return EXIT_SYSTEM;
+    }
+    char message[sizeof err->reason + sizeof err->detail + 2];
+    snprintf(message, sizeof message, "%s%s%s", err->reason, err->detail[0] ? " " : "", err->detail);
+    return query_error_at(text, (size_t)err->position, message);
 }
 
 typedef struct query_out {
@@ -138,48 +154,74 @@ static out_type column_type(lf_qflavor flavor)
     }
 }
 
-/* The classes each name in the query means, as --class takes them. */
-static int resolve_classes(lf_query *q, const lf_snapshot *s)
+/* Class name i of the query: the classes it means, as --class takes them;
+ * in quotes and matching no name, as MAT's regular expression. A name
+ * that means no class is an error with the closest names, not an empty
+ * answer. */
+static int resolve_class(lf_query *q, size_t i, const lf_snapshot *s, const char *text)
 {
-    for (size_t i = 0; i < lf_query_class_count(q); i++) {
-        lf_qclass c = lf_query_class(q, i);
-        uint8_t *match;
-        uint32_t matched;
-        int rc = class_choose(s, "class", c.pattern, c.len, &match, &matched);
-        if (rc)
-            return rc;
-        lf_query_set_class(q, i, match);
+    lf_qclass c = lf_query_class(q, i);
+    uint32_t matched, names;
+    int simple;
+    char why[2048], near[1024];
+    uint8_t *match = class_match(s, c.pattern, c.len, &matched, &names, &simple);
+    if (match && simple && names > 1) {
+        class_ambiguity(s, "class", c.pattern, c.len, match, names, why, sizeof why);
+        free(match);
+        return query_error_at(text, c.pos, why);
     }
+    if (match && matched == 0 && c.quoted) {
+        free(match);
+        int rc = class_match_regex(s, c.pattern, c.len, &match, &matched, near, sizeof near);
+        if (rc == 1)
+            snprintf(why, sizeof why, "no class is named '%.*s', and it is no regular expression: %s", (int)c.len,
+                     c.pattern, near);
+        if (rc == 1)
+            return query_error_at(text, c.pos, why);
+    }
+    if (!match) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    if (matched == 0 && !(c.subclasses && lf_query_known_interface(c.pattern, c.len))) {
+        free(match);
+        int pattern = c.quoted || memchr(c.pattern, '*', c.len) || memchr(c.pattern, '?', c.len) ||
+                      memchr(c.pattern, '[', c.len);
+        class_suggest(s, c.pattern, c.len, near, sizeof near);
+        if (pattern)
+            snprintf(why, sizeof why, "no class matches '%.*s' in this snapshot", (int)c.len, c.pattern);
+        else
+            snprintf(why, sizeof why, "no class '%.*s' in this snapshot%s%s%s", (int)c.len, c.pattern,
+                     near[0] ? " (did you mean " : "", near, near[0] ? "?)" : "");
+        return query_error_at(text, c.pos, why);
+    }
+    lf_query_set_class(q, i, match);
     return EXIT_OK;
 }
 
-/* Whether some reference of s is labelled with a field name. Only for the
- * labels a snapshot keeps in memory (an .lfs): the lazy readers' formats
- * (JVM, V8) have field names. */
-static int names_fields(const lf_snapshot *s)
+static int resolve_classes(lf_query *q, const lf_snapshot *s, const char *text)
 {
-    if (!s->edge_kind)
-        return 1;
-    for (uint64_t e = 0; e < s->edge_count; e++)
-        if (s->edge_kind[e] == LF_EDGE_KIND_FIELD)
-            return 1;
-    return 0;
+    for (size_t i = 0; i < lf_query_class_count(q); i++) {
+        int rc = resolve_class(q, i, s, text);
+        if (rc)
+            return rc;
+    }
+    return EXIT_OK;
 }
 
 static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const char *path, const char *text)
 {
     lf_error err = {0};
-    int rc = resolve_classes(q, s);
+    int rc = resolve_classes(q, s, text);
     if (rc)
         return rc;
     if (lf_query_prepare(q, s, &err))
         return query_error(text, &err);
+    for (size_t i = 0; i < lf_query_note_count(q); i++)
+        cli_message("note", "%s", lf_query_note(q, i));
     if (lf_query_uses_fields(q) && s->source_format == LF_FORMAT_HPROF && !lf_hprof_lazy(s))
-        cli_message("note", "'%s' keeps references, not the dump's values: fields that hold a number are null "
-                    "and strings show as their ids (query the .hprof itself)", path);
-    if (lf_query_uses_fields(q) && !names_fields(s))
-        cli_message("note", "'%s' names no fields (an OCaml snapshot numbers them: [0], [1], ...): every field "
-                    "by name reads as null", path);
+        cli_message("note", "'%s' keeps references, not the dump's values: strings show as their ids (query the "
+                    ".hprof itself)", path);
     size_t n = lf_query_column_count(q);
     out_column cols[64];
     for (size_t i = 0; i < n && i < 64; i++) {
@@ -201,6 +243,11 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         rc = EXIT_SYSTEM, cli_message("error", "out of memory");
     else if (lf_query_run(q, s, write_row, &o, &err))
         rc = cli_input_error(path, &err);
+    uint64_t garbage = lf_query_unreachable_matches(q);
+    if (rc == EXIT_OK && garbage)
+        cli_message("note", "left out %llu object%s that match%s but no root reaches (garbage not collected yet; "
+                    "--keep-unreachable takes them)", (unsigned long long)garbage, garbage == 1 ? "" : "s",
+                    garbage == 1 ? "es" : "");
     out_end(o.w);
     free(o.cell);
     for (size_t i = 0; i < n; i++)

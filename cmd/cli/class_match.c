@@ -2,12 +2,13 @@
 #include "class_match.h"
 
 #include <fnmatch.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/base/suggest.h"
 #include "cli.h"
-#include "suggest.h"
 
 /* The part of name after its last c (none: all of it). */
 static lf_str after_last(lf_str name, char c)
@@ -100,9 +101,7 @@ uint8_t *class_match(const lf_snapshot *s, const char *pattern, size_t len, uint
 
 void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *buf, size_t size)
 {
-    enum { WANT = 3 };
-    uint32_t best[WANT];
-    size_t best_d[WANT], found = 0;
+    suggest_best best = {0};
     const size_t max = suggest_max_distance(len);
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
@@ -112,27 +111,15 @@ void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *
         if (d > max)
             continue;
         int seen = 0; /* one suggestion per name (classes of several loaders) */
-        for (size_t k = 0; k < found; k++)
-            seen |= str_is(lf_snapshot_class_name(s, best[k]), name.ptr, name.len);
-        if (seen)
-            continue;
-        size_t at = found < WANT ? found++ : WANT;
-        while (at > 0 && best_d[at - 1] > d) {
-            if (at < WANT) {
-                best[at] = best[at - 1];
-                best_d[at] = best_d[at - 1];
-            }
-            at--;
-        }
-        if (at < WANT) {
-            best[at] = c;
-            best_d[at] = d;
-        }
+        for (size_t k = 0; k < best.count; k++)
+            seen |= str_is(lf_snapshot_class_name(s, (uint32_t)best.name[k]), name.ptr, name.len);
+        if (!seen)
+            suggest_offer(&best, c, d);
     }
     size_t used = 0;
     buf[0] = 0;
-    for (size_t k = 0; k < found && used < size; k++) {
-        lf_str name = lf_snapshot_class_name(s, best[k]);
+    for (size_t k = 0; k < best.count && used < size; k++) {
+        lf_str name = lf_snapshot_class_name(s, (uint32_t)best.name[k]);
         int n = snprintf(buf + used, size - used, "%s%.*s", k ? ", " : "", (int)name.len, name.ptr);
         if (n < 0)
             break;
@@ -161,6 +148,58 @@ static void list_names(const lf_snapshot *s, const uint8_t *match, uint32_t name
         snprintf(buf + used, size - used, " and %u more", names - listed);
 }
 
+void class_ambiguity(const lf_snapshot *s, const char *option, const char *pattern, size_t len,
+                     const uint8_t *match, uint32_t names, char *buf, size_t size)
+{
+    char text[1024];
+    list_names(s, match, names, text, sizeof text);
+    snprintf(buf, size, "%s '%.*s' is the simple name of %u classes: %s; give the full name, or a glob ('*%.*s') "
+             "for all of them", option, (int)len, pattern, names, text, (int)len, pattern);
+}
+
+int class_match_regex(const lf_snapshot *s, const char *pattern, size_t len, uint8_t **match, uint32_t *matched,
+                      char *why, size_t size)
+{
+    char *anchored = malloc(len + 5);
+    regex_t re;
+    *match = NULL;
+    *matched = 0;
+    if (!anchored)
+        return -1;
+    snprintf(anchored, len + 5, "^(%.*s)$", (int)len, pattern); /* the whole name, as Java's matches() */
+    int rc = regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+    free(anchored);
+    if (rc) {
+        regerror(rc, &re, why, size);
+        return 1;
+    }
+    char *name = NULL;
+    size_t cap = 0;
+    if (!(*match = calloc((size_t)s->class_count + 1, 1)))
+        goto nomem;
+    for (uint32_t c = 0; c < s->class_count; c++) {
+        lf_str n = lf_snapshot_class_name(s, c);
+        if (n.len >= cap) {
+            char *grown = realloc(name, n.len + 1);
+            if (!grown)
+                goto nomem;
+            name = grown, cap = n.len + 1;
+        }
+        memcpy(name, n.ptr, n.len);
+        name[n.len] = 0;
+        *matched += (*match)[c] = (uint8_t)(regexec(&re, name, 0, NULL, 0) == 0);
+    }
+    free(name);
+    regfree(&re);
+    return 0;
+nomem:
+    free(name);
+    free(*match);
+    *match = NULL;
+    regfree(&re);
+    return -1;
+}
+
 int class_choose(const lf_snapshot *s, const char *option, const char *pattern, size_t len, uint8_t **match,
                  uint32_t *matched)
 {
@@ -173,9 +212,8 @@ int class_choose(const lf_snapshot *s, const char *option, const char *pattern, 
         return EXIT_SYSTEM;
     }
     if (simple && names > 1) {
-        list_names(s, *match, names, text, sizeof text);
-        cli_message("error", "%s '%.*s' is the simple name of %u classes: %s; give the full name, or a glob "
-                    "('*%.*s') for all of them", option, (int)len, pattern, names, text, (int)len, pattern);
+        class_ambiguity(s, option, pattern, len, *match, names, text, sizeof text);
+        cli_message("error", "%s", text);
         free(*match);
         *match = NULL;
         return EXIT_USAGE;

@@ -24,6 +24,19 @@ uint8_t *class_match(const lf_snapshot *s, const char *pattern, size_t len, uint
  * separated, into buf ("" when none is close). */
 void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *buf, size_t size);
 
+/* Why a simple name matched is no answer: "OPTION 'NAME' is the simple
+ * name of N classes: a.X, b.X; give the full name, or a glob ('*NAME')
+ * for all of them", into buf. */
+void class_ambiguity(const lf_snapshot *s, const char *option, const char *pattern, size_t len,
+                     const uint8_t *match, uint32_t names, char *buf, size_t size);
+/* class -> 1 when its whole name matches the POSIX extended regular
+ * expression pattern[0 .. len) (Eclipse MAT writes class patterns as
+ * regular expressions in quotes): *match, a new array the caller frees,
+ * and *matched. 0; 1 when pattern is no regular expression (why: regerror's
+ * words); -1 out of memory. */
+int class_match_regex(const lf_snapshot *s, const char *pattern, size_t len, uint8_t **match, uint32_t *matched,
+                      char *why, size_t size);
+
 /* The classes `option` names for a command, with the messages: a simple
  * name several classes end with is an error that lists them (EXIT_USAGE); no
  * class warns with the closest names (EXIT_OK, *matched 0). *match is the

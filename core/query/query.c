@@ -57,3 +57,18 @@ int lf_query_uses_fields(const lf_query *q)
             return 1;
     return 0;
 }
+
+size_t lf_query_note_count(const lf_query *q)
+{
+    return q->note_count;
+}
+
+const char *lf_query_note(const lf_query *q, size_t i)
+{
+    return q->note[i];
+}
+
+uint64_t lf_query_unreachable_matches(const lf_query *q)
+{
+    return q->unreachable_matches;
+}

@@ -67,6 +67,7 @@ typedef struct lf_qclass {
     size_t len;
     uint32_t pos;        /* byte offset in the query text */
     int subclasses;
+    int quoted;          /* written in quotes: the text between them, raw (MAT's regular expressions) */
 } lf_qclass;
 
 /* Parses text[0 .. len). 0, or -1 with err (a syntax error: position is
@@ -85,11 +86,26 @@ lf_qcolumn lf_query_column(const lf_query *q, size_t i);
 /* Whether the query reads fields (the caller says when the format has none). */
 int lf_query_uses_fields(const lf_query *q);
 
+/* Whether name is an interface of the JDK that instanceof knows the
+ * implementing classes of (a heap dump records none: docs/QUERY.md). */
+int lf_query_known_interface(const char *name, size_t len);
+
 /* Checks the query against s (analysed: idom and retained) and computes what
  * its predicates need (reachable(KIND), owned_by(CLASS)): 0, or -1 with err
  * (position in the query: a root kind s does not have, instanceof where s
  * keeps no superclasses; memory). Every class name must be set first. */
 int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
+
+/* What prepare found worth saying on stderr (an assumption, a likely
+ * mistake): sentences without "note:". */
+size_t lf_query_note_count(const lf_query *q);
+const char *lf_query_note(const lf_query *q, size_t i);
+
+/* After lf_query_run: the objects of the from classes that passed where
+ * but were left out as no root reaches them (garbage not yet collected),
+ * among the objects the pass met (it stops at `limit` when nothing orders
+ * the rows). 0 with --keep-unreachable, which makes them roots. */
+uint64_t lf_query_unreachable_matches(const lf_query *q);
 
 /* A row of output: n cells, valid until the call returns. Nonzero stops. */
 typedef int (*lf_query_row_fn)(void *ctx, const lf_qvalue *cell, size_t n);

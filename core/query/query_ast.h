@@ -14,6 +14,7 @@ typedef enum q_kind {
     QN_NOT, QN_AND, QN_OR,
     QN_CMP,         /* op: q_cmp */
     QN_IS_NULL,     /* a is null; op 1: is not null */
+    QN_OBJECT,      /* select objects: a's object shown as its id, not as the value it stands for */
 } q_kind;
 
 typedef enum q_cmp { QC_EQ, QC_NE, QC_LT, QC_LE, QC_GT, QC_GE, QC_LIKE } q_cmp;
@@ -21,7 +22,8 @@ typedef enum q_agg { QA_COUNT, QA_SUM, QA_MIN, QA_MAX, QA_AVG } q_agg;
 typedef enum q_fn { QF_REACHABLE, QF_OWNED_BY, QF_ROOTED } q_fn;
 typedef enum q_attr {
     QT_FIELD, QT_ID, QT_CLASS, QT_SHALLOW, QT_RETAINED, QT_LENGTH, QT_TEXT, QT_ROOT, QT_OWNER,
-    QT_ELEMENT      /* [field]: element field of an array, OCaml field field */
+    QT_ELEMENT,     /* [field]: element field of an array, OCaml field field */
+    QT_SELF         /* from's alias: the object itself */
 } q_attr;
 
 typedef struct q_seg {
@@ -50,7 +52,7 @@ typedef struct q_text {
     uint32_t at, len;             /* in text */
 } q_text;
 
-enum { Q_MAX_ITEMS = 64, Q_MAX_GROUP = 8, Q_MAX_CLASSES = 64 };
+enum { Q_MAX_ITEMS = 64, Q_MAX_GROUP = 8, Q_MAX_CLASSES = 64, Q_MAX_NOTES = 4 };
 
 struct q_fields;
 
@@ -73,6 +75,12 @@ struct lf_query {
     uint8_t *cls_match[Q_MAX_CLASSES];
     size_t cls_count;
     size_t from_count;            /* cls[0 .. from_count) are the from list; 0: every object */
+    uint64_t from_id[Q_MAX_CLASSES];      /* from objects ID, ...: the objects' ids */
+    uint32_t from_id_pos[Q_MAX_CLASSES];
+    size_t from_id_count;
+    uint32_t alias_at, alias_len;         /* from CLASS ALIAS: in text; len 0: none */
+    uint32_t distinct;                    /* select distinct: 1 + where the word is; 0: none */
+    int objects;                          /* select objects */
     int32_t where;                /* -1: none */
     int32_t group[Q_MAX_GROUP];
     size_t group_count;
@@ -84,11 +92,20 @@ struct lf_query {
     /* lf_query_prepare */
     const lf_snapshot *s;
     uint8_t *from_match;          /* class -> 1 when in the from list (NULL: all) */
+    uint8_t *from_nodes;          /* node -> bit: the objects of from objects (NULL: none named) */
     uint8_t **bitmap;             /* per QN_CALL (node.i): node -> bit */
+    uint8_t *live;                /* node -> bit: may be chosen (reachable); NULL: every object */
     size_t bitmap_count;
     void *root_by_node;           /* (node, kind) of every root, sorted by node: @root */
     struct q_fields *fields;
+    uint64_t unreachable_matches; /* lf_query_run: objects left out as unreachable that matched */
+    char note[Q_MAX_NOTES][300];  /* what the caller should say on stderr (lf_query_note) */
+    size_t note_count;
 };
+
+/* One bit per object (node space), as the prepared maps hold them. */
+static inline void q_bit_set(uint8_t *bits, uint32_t v) { bits[v >> 3] |= (uint8_t)(1u << (v & 7)); }
+static inline int q_bit(const uint8_t *bits, uint32_t v) { return bits[v >> 3] >> (v & 7) & 1; }
 
 /* Evaluation (query_eval.c). */
 typedef struct q_eval {
@@ -113,6 +130,8 @@ int q_eval_true(q_eval *e, int32_t n, uint32_t obj);
 /* An object as its plain value where it stands for one: a String's text,
  * an enum's name, a boxed number, a V8 heap number; else v itself. */
 lf_qvalue q_scalar(q_eval *e, lf_qvalue v);
+/* Whether text s[0 .. sn) matches the shell glob p[0 .. pn) (like). */
+int q_glob(const char *p, size_t pn, const char *s, size_t sn);
 /* -1, 0, 1 (nulls first, then booleans, numbers, texts, objects). */
 int q_compare(const lf_qvalue *a, const lf_qvalue *b);
 /* Copies v's text into the arena's keeping (group keys outlive rows). */
@@ -122,6 +141,11 @@ int q_fields_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
 void q_fields_free(lf_query *q);
 /* The value of field f of obj; LF_QV_NULL when obj has none. -1 on a damaged record. */
 int q_field(q_eval *e, uint32_t obj, uint32_t f, lf_qvalue *out);
+/* JVM dumps read as they are: whether instances of class klass have
+ * field f (theirs or a superclass's), whether the class object obj has a
+ * static field f: 1, 0, or -1 with err (a damaged record). */
+int q_jvm_instance_field(const lf_query *q, uint32_t klass, uint32_t f, lf_error *err);
+int q_jvm_static_field(const lf_query *q, uint32_t obj, uint32_t f, lf_error *err);
 /* Element i of obj (a JVM array's, or the reference labelled [i]). */
 int q_element(q_eval *e, uint32_t obj, uint32_t i, lf_qvalue *out);
 /* The plain value of an object that stands for one (see q_scalar); 0 when none. */
@@ -129,6 +153,24 @@ int q_object_scalar(q_eval *e, uint32_t obj, lf_qvalue *out);
 
 /* Text kept for the row (arena); NULL when out of memory. */
 char *q_eval_room(q_eval *e, size_t n);
+
+/* The from list's classes into q->from_match (query_classes.c); the
+ * classes of name c, subclasses with instanceof, into into. */
+int q_from_classes(lf_query *q, const lf_snapshot *s, lf_error *err);
+int q_class_set(lf_query *q, const lf_snapshot *s, size_t c, uint8_t *into, lf_error *err);
+/* The JDK classes known to implement the interface name (query_interfaces.c),
+ * up to max into out; how many. */
+size_t q_jdk_implementors(const char *name, size_t len, const char **out, size_t max);
+
+/* Walks from the roots (query_reach.c): the objects a query may choose
+ * into q->live; the objects the roots of call's kind name (rooted) or reach
+ * (reachable) into bits. */
+int q_live_objects(lf_query *q, const lf_snapshot *s, lf_error *err);
+int q_root_bits(const lf_query *q, const lf_snapshot *s, const q_node *call, uint8_t *bits, lf_error *err);
+
+/* Every field the query names is one the objects it reads can have
+ * (query_names.c): 0, or -1 with err, the closest names in its detail. */
+int q_check_field_names(lf_query *q, const lf_snapshot *s, lf_error *err);
 
 /* Prepare-time maps (query_prepare.c). */
 int q_prepare_maps(lf_query *q, const lf_snapshot *s, lf_error *err);

@@ -77,8 +77,6 @@ static uint64_t utf8_chars(const char *p, size_t len)
     return n;
 }
 
-static int has_bit(const uint8_t *bits, uint32_t v) { return bits[v >> 3] >> (v & 7) & 1; }
-
 static lf_qvalue attribute(q_eval *e, uint8_t attr, uint32_t obj)
 {
     const lf_snapshot *s = e->s;
@@ -132,7 +130,9 @@ static lf_qvalue eval_path(q_eval *e, const q_node *x, uint32_t obj)
         if (v.type != LF_QV_OBJ && v.type != LF_QV_ID)
             return null_value;
         uint32_t at = v.node;
-        if (seg->attr == QT_ELEMENT) {
+        if (seg->attr == QT_SELF) {
+            continue;
+        } else if (seg->attr == QT_ELEMENT) {
             if (q_element(e, at, seg->field, &v))
                 return null_value;
         } else if (seg->attr != QT_FIELD) {
@@ -196,7 +196,7 @@ int q_compare(const lf_qvalue *a, const lf_qvalue *b)
 
 /* Shell-style: * any run, ? one character (a byte). Iterative, with one
  * point to go back to: linear in practice, never exponential. */
-static int glob(const char *p, size_t pn, const char *s, size_t sn)
+int q_glob(const char *p, size_t pn, const char *s, size_t sn)
 {
     size_t i = 0, j = 0, star_p = SIZE_MAX, star_s = 0;
     while (j < sn) {
@@ -230,7 +230,7 @@ static int compare_op(q_eval *e, const q_node *x, uint32_t obj)
     lf_qvalue a = q_scalar(e, q_value_of(e, x->a, obj)), b = q_scalar(e, q_value_of(e, x->b, obj));
     if (x->op == QC_LIKE)
         return a.type == LF_QV_STR && a.chars == utf8_chars(a.str, a.len) &&
-               glob(e->q->lit + e->q->node[x->b].at, e->q->node[x->b].len, a.str, a.len);
+               q_glob(e->q->lit + e->q->node[x->b].at, e->q->node[x->b].len, a.str, a.len);
     int na = a.type == LF_QV_INT || a.type == LF_QV_REAL, nb = b.type == LF_QV_INT || b.type == LF_QV_REAL;
     if (na && !nb)
         b = as_number(e, b);
@@ -265,13 +265,18 @@ lf_qvalue q_value_of(q_eval *e, int32_t n, uint32_t obj)
         break;
     case QN_BOOL: v.type = LF_QV_BOOL, v.i = x->i; break;
     case QN_PATH: v = eval_path(e, x, obj); break;
-    case QN_CALL: v.type = LF_QV_BOOL, v.i = has_bit(e->q->bitmap[x->i], obj); break;
+    case QN_CALL: v.type = LF_QV_BOOL, v.i = q_bit(e->q->bitmap[x->i], obj); break;
     case QN_NOT: v.type = LF_QV_BOOL, v.i = !q_eval_true(e, x->a, obj); break;
     case QN_AND: v.type = LF_QV_BOOL, v.i = q_eval_true(e, x->a, obj) && q_eval_true(e, x->b, obj); break;
     case QN_OR: v.type = LF_QV_BOOL, v.i = q_eval_true(e, x->a, obj) || q_eval_true(e, x->b, obj); break;
     case QN_CMP: v.type = LF_QV_BOOL, v.i = compare_op(e, x, obj); break;
     case QN_IS_NULL:
         v.type = LF_QV_BOOL, v.i = (q_value_of(e, x->a, obj).type == LF_QV_NULL) != (x->op != 0);
+        break;
+    case QN_OBJECT: /* an ID is shown as it is, where an object shows the value it stands for */
+        v = q_value_of(e, x->a, obj);
+        if (v.type == LF_QV_OBJ)
+            v.type = LF_QV_ID;
         break;
     default: break; /* aggregates are the run's */
     }

@@ -100,7 +100,7 @@ static size_t sid_name(const q_fields *f, uint64_t sid)
 
 /* The offsets of the wanted fields in an instance of klass: its own fields
  * shadow its superclasses' (the walk meets them first). */
-static int lay_out(q_eval *e, q_fields *f, uint32_t klass)
+static int lay_out(q_fields *f, uint32_t klass, lf_error *err)
 {
     uint32_t *offset = f->offset + (size_t)klass * f->names;
     uint8_t *type = f->type + (size_t)klass * f->names;
@@ -110,7 +110,7 @@ static int lay_out(q_eval *e, q_fields *f, uint32_t klass)
     lf_jfield field;
     int got;
     lf_jfields_layout(&w, f->jvm, klass);
-    while ((got = lf_jfields_next(&w, &field, e->err)) == 1) {
+    while ((got = lf_jfields_next(&w, &field, err)) == 1) {
         size_t k = sid_name(f, field.name_sid);
         if (k != SIZE_MAX && offset[k] == NO_OFFSET && field.at < NO_OFFSET)
             offset[k] = (uint32_t)field.at, type[k] = field.value.type;
@@ -160,17 +160,24 @@ static lf_qvalue jvm_value(q_eval *e, lf_jvalue v)
     return out;
 }
 
-static int jvm_static(q_eval *e, q_fields *f, const lf_jobject *o, size_t k, lf_qvalue *out)
+/* Static field k of the class o mirrors into *x: 1, 0 none, -1 with err. */
+static int find_static(const q_fields *f, const lf_jobject *o, size_t k, lf_jfield *x, lf_error *err)
 {
     lf_jfield_walk w;
-    lf_jfield field;
     int got;
     lf_jfields_start(&w, f->jvm, o, 1);
-    while ((got = lf_jfields_next(&w, &field, e->err)) == 1)
-        if (sid_name(f, field.name_sid) == k) {
-            *out = jvm_value(e, field.value);
-            return 0;
-        }
+    while ((got = lf_jfields_next(&w, x, err)) == 1)
+        if (sid_name(f, x->name_sid) == k)
+            return 1;
+    return got;
+}
+
+static int jvm_static(q_eval *e, q_fields *f, const lf_jobject *o, size_t k, lf_qvalue *out)
+{
+    lf_jfield field;
+    int got = find_static(f, o, k, &field, e->err);
+    if (got == 1)
+        *out = jvm_value(e, field.value);
     return got < 0 ? -1 : 0;
 }
 
@@ -183,7 +190,7 @@ static int jvm_field(q_eval *e, q_fields *f, uint32_t obj, size_t k, lf_qvalue *
         return jvm_static(e, f, &o, k, out);
     if (o.kind != LF_J_INSTANCE || o.klass >= e->s->class_count)
         return 0;
-    if (!f->laid_out[o.klass] && lay_out(e, f, o.klass))
+    if (!f->laid_out[o.klass] && lay_out(f, o.klass, e->err))
         return -1;
     size_t at = (size_t)o.klass * f->names + k;
     if (f->offset[at] == NO_OFFSET)
@@ -195,6 +202,23 @@ static int jvm_field(q_eval *e, q_fields *f, uint32_t obj, size_t k, lf_qvalue *
     if (lf_jfield_value(f->jvm, &o, f->offset[at], f->type[at], &v, &short_record) == 0)
         *out = jvm_value(e, v);
     return 0;
+}
+
+int q_jvm_instance_field(const lf_query *q, uint32_t klass, uint32_t field, lf_error *err)
+{
+    q_fields *f = q->fields;
+    if (klass >= q->s->class_count || (!f->laid_out[klass] && lay_out(f, klass, err)))
+        return klass >= q->s->class_count ? 0 : -1;
+    return f->offset[(size_t)klass * f->names + field] != NO_OFFSET;
+}
+
+int q_jvm_static_field(const lf_query *q, uint32_t obj, uint32_t field, lf_error *err)
+{
+    lf_jobject o;
+    lf_jfield x;
+    if (lf_jobject_read(q->fields->jvm, obj, &o, err))
+        return -1;
+    return o.kind == LF_J_CLASS ? find_static(q->fields, &o, field, &x, err) : 0;
 }
 
 /* The reference of obj labelled with name (any format): the object's

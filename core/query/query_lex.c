@@ -110,7 +110,9 @@ static void lex_number(parser *p, token *t, uint32_t at)
     for (end = i; end < p->len && isalpha((unsigned char)s[end]); end++)
         ;
     int64_t unit = 1;
-    if (end > i && !(unit = size_unit(s + i, end - i))) {
+    if (end == i + 1 && (s[i] == 'L' || s[i] == 'l') && !real)
+        unit = 1; /* Java's long, as MAT's queries write one: 1024L */
+    else if (end > i && !(unit = size_unit(s + i, end - i))) {
         t->kind = T_BAD;
         t->end = end;
         return;
@@ -144,11 +146,11 @@ static void lex_string(parser *p, token *t, uint32_t at)
             case 'r': c = '\r'; break;
             case '0': c = '\0'; break;
             case '\\': case '"': case '\'': c = s[i]; break;
-            default:
-                lx_fail(p, i - 1, "unknown escape '\\%c' in a string (\\\\, \\\", \\', \\n, \\t, \\r, \\0)", s[i]);
-                t->kind = T_BAD;
-                t->end = i + 1;
-                return;
+            default: /* an error only where the string is a value: lx_string_value */
+                if (!t->bad_escape)
+                    t->bad_escape = i; /* 1 + the backslash's place */
+                c = s[i];
+                break;
             }
         }
         if (lf_vec_reserve((void **)&p->q->lit, &p->q->lit_cap, p->q->lit_len + 2, 1)) {
@@ -198,7 +200,7 @@ void lx_next(parser *p)
     p->prev_end = p->t.end;
     while (i < p->len && isspace((unsigned char)s[i]))
         i++;
-    token t = {T_END, i, i, 0, 0, 0, 0};
+    token t = {T_END, i, i, 0, 0, 0, 0, 0};
     if (i >= p->len) {
         p->t = t;
         return;
@@ -273,6 +275,14 @@ int lx_expected(parser *p, const char *what)
     if (p->t.kind == T_BAD && !p->failed)
         return lx_fail(p, p->t.pos, "%s is not a token the query language has (expected %s)", found, what);
     return lx_fail(p, p->t.pos, "expected %s, found %s", what, found);
+}
+
+int lx_string_value(parser *p)
+{
+    uint32_t at = p->t.bad_escape;
+    if (!at)
+        return 0;
+    return lx_fail(p, at - 1, "unknown escape '\\%c' in a string (\\\\, \\\", \\', \\n, \\t, \\r, \\0)", p->text[at]);
 }
 
 int lx_accept_word(parser *p, const char *word)

@@ -45,12 +45,12 @@ static int add_seg(parser *p, uint8_t attr, uint32_t field, uint32_t pos)
     return 0;
 }
 
-static int add_class(parser *p, uint32_t at, uint32_t len, uint32_t pos, int subclasses)
+static int add_class(parser *p, uint32_t at, uint32_t len, uint32_t pos, int subclasses, int quoted)
 {
     lf_query *q = p->q;
     if (q->cls_count >= Q_MAX_CLASSES)
         return lx_fail(p, pos, "more than %d class names in one query", Q_MAX_CLASSES);
-    q->cls[q->cls_count] = (lf_qclass){q->text + at, len, pos, subclasses};
+    q->cls[q->cls_count] = (lf_qclass){q->text + at, len, pos, subclasses, quoted};
     return (int)q->cls_count++;
 }
 
@@ -84,12 +84,15 @@ static int parse_segment(parser *p)
     if (t.kind == T_LB)
         return parse_index(p);
     if (t.kind == T_ATTR) {
+        uint8_t attr = mat_attribute(p->text + t.pos + 1, t.end - t.pos - 1); /* @usedHeapSize: @shallow */
         for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
             if (strlen(attrs[k].name) == t.end - t.pos - 1 &&
-                memcmp(attrs[k].name, p->text + t.pos + 1, t.end - t.pos - 1) == 0) {
-                lx_next(p);
-                return add_seg(p, attrs[k].attr, 0, t.pos);
-            }
+                memcmp(attrs[k].name, p->text + t.pos + 1, t.end - t.pos - 1) == 0)
+                attr = attrs[k].attr;
+        if (attr != MAT_NO_ATTRIBUTE) {
+            lx_next(p);
+            return add_seg(p, attr, 0, t.pos);
+        }
         return lx_fail(p, t.pos, "unknown attribute '%.*s' (@id, @class, @shallow, @retained, @length, @text, "
                     "@root, @owner)", (int)(t.end - t.pos), p->text + t.pos);
     }
@@ -109,6 +112,15 @@ static int32_t parse_path(parser *p)
         return -1;
     p->q->node[n].at = (uint32_t)p->q->seg_count;
     do {
+        if (p->q->node[n].len > 0 && p->t.kind == T_IDENT && !p->t.quoted) { /* name.startsWith('x') */
+            token save = p->t;
+            uint32_t dot_end = p->prev_end;
+            lx_next(p);
+            int call = p->t.kind == T_LP;
+            p->t = save, p->prev_end = dot_end;
+            if (call)
+                return mat_method(p, pos, dot_end - 1);
+        }
         if (parse_segment(p))
             return -1;
         p->q->node[n].len++;
@@ -131,14 +143,14 @@ static int parse_class_name(parser *p, int subclasses)
     if (p->t.kind == T_STR) {
         uint32_t at = p->t.pos + 1, len = p->t.end - p->t.pos - 2;
         lx_next(p);
-        return add_class(p, at, len, pos, subclasses);
+        return add_class(p, at, len, pos, subclasses, 1);
     }
     uint32_t end = pos;
     while (end < p->len && !isspace((unsigned char)p->text[end]) && !strchr(",()'\"", p->text[end]))
         end++;
     if (end == pos || p->t.kind == T_END || (p->t.kind == T_IDENT && lx_is_keyword(p)))
         return lx_expected(p, "a class name");
-    int c = add_class(p, pos, end - pos, pos, subclasses);
+    int c = add_class(p, pos, end - pos, pos, subclasses, 0);
     p->t.end = end;
     lx_next(p);
     return c;
@@ -156,6 +168,8 @@ static int32_t parse_call(parser *p)
     while (k < n && !(strlen(fns[k].name) == name.end - name.pos &&
                       strncasecmp(fns[k].name, p->text + name.pos, name.end - name.pos) == 0))
         k++;
+    if (k == n && mat_function(p))
+        return -1;
     if (k == n)
         return lx_fail(p, name.pos, "unknown function '%.*s' (count, sum, min, max, avg, reachable, owned_by, "
                     "rooted)", (int)(name.end - name.pos), p->text + name.pos);
@@ -174,6 +188,8 @@ static int32_t parse_call(parser *p)
     } else if (fns[k].kind == QN_CALL) {
         if (p->t.kind != T_STR)
             return lx_expected(p, "a root kind in quotes (\"static field\", \"thread\", ...)");
+        if (lx_string_value(p))
+            return -1;
         if ((arg = add_node(p, QN_STR, p->t.pos, p->t.end)) < 0)
             return -1;
         p->q->node[arg].at = (uint32_t)p->t.i;
@@ -208,6 +224,8 @@ static int32_t parse_primary(parser *p)
         lx_next(p);
         return n;
     case T_STR:
+        if (lx_string_value(p))
+            return -1;
         if ((n = add_node(p, QN_STR, t.pos, t.end)) >= 0)
             p->q->node[n].at = (uint32_t)t.i, p->q->node[n].len = (uint32_t)t.d;
         lx_next(p);
@@ -277,6 +295,8 @@ static int32_t parse_comparison(parser *p)
         return -1;
     if (op == QC_LIKE && p->q->node[right].kind != QN_STR)
         return lx_fail(p, p->q->node[right].pos, "like takes a pattern in quotes (* and ? as in a shell)");
+    if (op == QC_LIKE && mat_like_pattern(p, right))
+        return -1;
     int32_t n = add_node(p, QN_CMP, p->q->node[left].pos, p->q->node[right].end);
     if (n >= 0)
         p->q->node[n].a = left, p->q->node[n].b = right, p->q->node[n].op = op;
@@ -327,6 +347,16 @@ static int32_t parse_expr(parser *p)
     int32_t n = parse_binary(p, "or", QN_OR, parse_and);
     p->depth--;
     return n;
+}
+
+int32_t px_add_node(parser *p, q_kind kind, uint32_t pos, uint32_t end)
+{
+    return add_node(p, kind, pos, end);
+}
+
+int32_t px_parse_expr(parser *p)
+{
+    return parse_expr(p);
 }
 
 /* --- clauses -------------------------------------------------------------- */
@@ -393,13 +423,33 @@ static int parse_items(parser *p)
     return 0;
 }
 
+/* from CLASSES ALIAS, from CLASSES as ALIAS (MAT's): the alias names the
+ * object in paths (query_mat.c). */
+static int parse_alias(parser *p)
+{
+    int as = lx_accept_word(p, "as");
+    if (p->t.kind != T_IDENT || p->t.quoted || lx_is_keyword(p))
+        return as ? lx_expected(p, "a name for the object after 'as'") : 0;
+    p->q->alias_at = p->t.pos;
+    p->q->alias_len = p->t.end - p->t.pos;
+    lx_next(p);
+    return 0;
+}
+
 static int parse_from(parser *p)
 {
+    if (lx_is_word(p, "objects")) { /* MAT's objects by id, unless a class is named objects */
+        token save = p->t;
+        lx_next(p);
+        if (p->t.kind == T_INT || p->t.kind == T_LP)
+            return mat_from_objects(p) || parse_alias(p);
+        p->t = save;
+    }
     uint32_t after = p->t.end;
     int glob = after < p->len && !isspace((unsigned char)p->text[after]) && !strchr(",()", p->text[after]);
     if (p->t.kind == T_STAR && !glob) { /* '*' alone: every object; *Session is a glob */
         lx_next(p);
-        return 0;
+        return parse_alias(p);
     }
     do {
         int sub = lx_accept_word(p, "instanceof");
@@ -407,7 +457,7 @@ static int parse_from(parser *p)
             return -1;
         p->q->from_count++;
     } while (p->t.kind == T_COMMA && (lx_next(p), 1));
-    return 0;
+    return parse_alias(p);
 }
 
 static int parse_group_by(parser *p)
@@ -427,7 +477,7 @@ static int parse_clauses(parser *p)
 {
     lf_query *q = p->q;
     uint32_t start = p->t.pos;
-    if (lx_accept_word(p, "select") && parse_items(p))
+    if (lx_accept_word(p, "select") && (mat_select_words(p) || parse_items(p) || mat_objects_items(p)))
         return -1;
     if (lx_accept_word(p, "from") && parse_from(p))
         return -1;
@@ -498,12 +548,14 @@ int lf_query_parse(const char *text, size_t len, lf_query **out, lf_error *err)
         return lf_fail_nomem(err, "parsing the query");
     }
     q->limit = UINT64_MAX;
-    parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
+    parser p = {q, q->text, (uint32_t)len, {T_END, 0, 0, 0, 0, 0, 0, 0}, 0, 0, err, 0};
     lx_next(&p);
     if (p.t.kind == T_END && !p.failed)
         lx_fail(&p, p.t.pos, "an empty query: try 'select count() from CLASS' (see leakfind query -h)");
+    if (!p.failed && !parse_clauses(&p))
+        mat_apply_alias(&p);
     if (!p.failed)
-        parse_clauses(&p);
+        mat_distinct(&p);
     if (!p.failed && q->node_count > MAX_NODES)
         lx_fail(&p, 0, "the query has more than %d parts", MAX_NODES);
     if (!p.failed && !q_check_aggregates(&p) && !default_items(&p))

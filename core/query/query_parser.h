@@ -19,6 +19,7 @@ typedef struct token {
     double d;
     uint8_t op;             /* T_OP: q_cmp */
     int quoted;             /* T_IDENT written `so` (never a keyword) */
+    uint32_t bad_escape;    /* T_STR: 1 + where an escape the language lacks is, 0 none */
 } token;
 
 typedef struct parser {
@@ -44,6 +45,26 @@ int lx_is_keyword(const parser *p);
 int lx_expected(parser *p, const char *what);
 int lx_accept_word(parser *p, const char *word);
 int lx_expect_word(parser *p, const char *word);
+/* The current token as a string value: -1 (failed) when it holds an escape
+ * the language lacks. A class name in quotes is read raw, so that MAT's
+ * regular expressions ("java\\.util\\..*") pass the lexer. */
+int lx_string_value(parser *p);
+
+/* The parser's own, for query_mat.c. */
+int32_t px_add_node(parser *p, q_kind kind, uint32_t pos, uint32_t end);
+int32_t px_parse_expr(parser *p);
+
+/* Eclipse MAT's ways (query_mat.c): what works, and errors that show ours. */
+enum { MAT_NO_ATTRIBUTE = 0xff };
+uint8_t mat_attribute(const char *name, size_t len);
+int mat_like_pattern(parser *p, int32_t right);
+int mat_method(parser *p, uint32_t path_pos, uint32_t path_end);
+int mat_function(parser *p);
+int mat_select_words(parser *p);
+int mat_objects_items(parser *p);
+int mat_distinct(parser *p);
+int mat_from_objects(parser *p);
+void mat_apply_alias(parser *p);
 
 /* Checks of a parsed query (query_check.c): aggregates only where they
  * belong; then, once the default columns are in, every column of an

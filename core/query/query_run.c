@@ -30,12 +30,20 @@ int q_keep_text(q_run *r, lf_qvalue *v, size_t max, size_t *at)
     return 0;
 }
 
-int q_chosen(const q_run *r, uint32_t v)
+int q_chosen(q_run *r, uint32_t v)
 {
-    const lf_query *q = r->q;
+    lf_query *q = r->q;
+    if (q->from_nodes) /* objects named by their ids: whether reachable or not */
+        return q_bit(q->from_nodes, v) && (q->where < 0 || q_eval_true(&r->e, q->where, v));
     if (q->from_match && !q->from_match[r->s->object_class[v]])
         return 0;
-    return q->where < 0 || q_eval_true((q_eval *)&r->e, q->where, v);
+    if (q->where >= 0 && !q_eval_true(&r->e, q->where, v))
+        return 0;
+    if (q->live && !q_bit(q->live, v)) { /* garbage: left out, and counted for the caller to say so */
+        q->unreachable_matches++;
+        return 0;
+    }
+    return 1;
 }
 
 /* The cells of obj's row, to the caller. */
@@ -189,7 +197,7 @@ int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err)
         if (q->seg[i].attr == QT_RETAINED && !lf_snapshot_has_retained(s))
             return q_fail(err, q->seg[i].pos, "@retained needs the analysis");
     }
-    if (q_fields_prepare(q, s, err) || q_prepare_maps(q, s, err))
+    if (q_fields_prepare(q, s, err) || q_prepare_maps(q, s, err) || q_check_field_names(q, s, err))
         return -1;
     return 0;
 }
@@ -197,6 +205,7 @@ int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err)
 int lf_query_run(lf_query *q, const lf_snapshot *s, lf_query_row_fn row, void *ctx, lf_error *err)
 {
     q_run r = {q, s, {0}, row, ctx, err, NULL, 0, 0};
+    q->unreachable_matches = 0;
     if (q_eval_init(&r.e, q, s, err))
         return -1;
     int rc;

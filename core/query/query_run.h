@@ -22,8 +22,9 @@ typedef struct q_run {
  * store at *at and sets v->str NULL: read it back as store + *at, since
  * the store moves as it grows. 0, or -1 out of memory. */
 int q_keep_text(q_run *r, lf_qvalue *v, size_t max, size_t *at);
-/* Whether object v is of the from classes and passes where. */
-int q_chosen(const q_run *r, uint32_t v);
+/* Whether object v is of the from classes, passes where and is reachable
+ * (one that is not is counted in q->unreachable_matches). */
+int q_chosen(q_run *r, uint32_t v);
 /* v's row to the caller: its return (nonzero stops), -1 on a damaged record. */
 int q_object_row(q_run *r, uint32_t v);
 /* An aggregate query's pass and rows. */

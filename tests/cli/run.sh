@@ -6,7 +6,7 @@
 # usage: tests/cli/run.sh BUILD_DIR [NAME]   (prints "N passed, M failed" last)
 #   CLI_FILES="cases v8_cases": only the cases of those files (tests/cli/*.sh);
 #   CLI_SKIP="mutation": all but those.
-#   NAME: only the case of that name (case_, rows_, help_), from the case
+#   NAME: only the case of that name (case_, rows_, help_, check_), from the case
 #   files that mention it.
 #   CLI_ACTUAL=DIR: a failing case_'s stdout and stderr are kept in DIR.
 set -u
@@ -38,6 +38,7 @@ counted() {
     nfail=$((nfail + fail - f0))
 }
 case_() { counted case_run "$@"; }
+check_() { counted check_run "$@"; }
 help_() { counted help_run "$@"; }
 rows_() { counted rows_run "$@"; }
 
@@ -63,6 +64,17 @@ case_run() {
     # expected files (never to copy over them unread)
     if [ $ok = 0 ] && [ -n "${CLI_ACTUAL:-}" ]; then
         mkdir -p "$CLI_ACTUAL" && cp "$tmp/out" "$CLI_ACTUAL/$name.out" && cp "$tmp/err" "$CLI_ACTUAL/$name.err"
+    fi
+}
+
+# check_ NAME COMMAND...: the command (a checker script) must exit 0.
+check_run() {
+    name=$1
+    shift
+    if "$@" >"$tmp/out" 2>&1; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name:"; head -8 "$tmp/out"; fail=$((fail + 1))
     fi
 }
 

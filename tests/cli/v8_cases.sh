@@ -6,17 +6,6 @@
 N=fixtures/node
 V=fixtures/v8
 
-# check_ NAME COMMAND...: the command (a checker script) must exit 0.
-check_() {
-    name=$1
-    shift
-    if "$@" >"$tmp/out" 2>&1; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name:"; head -8 "$tmp/out"; fail=$((fail + 1))
-    fi
-}
-
 # Every node's self size, immediate dominator and retained size equal DevTools'.
 for s in listener_leak-1 listener_leak-2 weak_cache; do
     check_ devtools_nodes_$s sh tests/v8/devtools_check.sh nodes "$LF" $N/$s.heapsnapshot.gz $N/$s.devtools.tsv.gz

@@ -1,7 +1,8 @@
 /* fuzz_query.c - the query language: arbitrary text parsed, and when it
  * parses, prepared and run against real snapshots (the Sessions fixtures:
- * a JVM dump, whose fields are read from its records, and a V8 snapshot),
- * the first byte choosing which. Class names are resolved here by their
+ * a JVM dump, whose fields are read from its records, and a V8 snapshot;
+ * QueryShapes, a JVM dump with interfaces, garbage and weak references),
+ * the first byte choosing which ('0', '1', '2'). Class names are resolved here by their
  * full or simple name (cmd/'s rules are the CLI's). Run from the
  * repository's root, as run_libfuzzer.sh and the replay do. */
 #include <stdlib.h>
@@ -12,13 +13,15 @@
 #include "../../core/query/query.h"
 #include "fuzz.h"
 
-static lf_snapshot snapshots[2];
-static int opened[2];
+enum { SNAPSHOTS = 3 };
+static lf_snapshot snapshots[SNAPSHOTS];
+static int opened[SNAPSHOTS];
 
 static const lf_snapshot *snapshot(int which)
 {
-    static const char *const paths[2] = {"fixtures/java/dumps/sessions.hprof.gz",
-                                         "fixtures/node/sessions.heapsnapshot.gz"};
+    static const char *const paths[SNAPSHOTS] = {"fixtures/java/dumps/sessions.hprof.gz",
+                                                 "fixtures/node/sessions.heapsnapshot.gz",
+                                                 "fixtures/java/dumps/query_shapes.hprof.gz"};
     if (!opened[which]) {
         lf_open_options options = {0};
         lf_error err;
@@ -60,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lf_error err;
     if (lf_query_parse((const char *)data + 1, size - 1, &q, &err))
         return 0;
-    const lf_snapshot *s = snapshot(data[0] & 1);
+    const lf_snapshot *s = snapshot(data[0] % SNAPSHOTS);
     int ok = s != NULL;
     for (size_t i = 0; ok && i < lf_query_class_count(q); i++) {
         uint8_t *match = resolve(s, lf_query_class(q, i));

@@ -48,3 +48,19 @@ size_t suggest_max_distance(size_t len)
     size_t m = len / 3;
     return m < 1 ? 1 : m > 4 ? 4 : m;
 }
+
+void suggest_offer(suggest_best *b, uint64_t name, size_t distance)
+{
+    size_t at = b->count < SUGGEST_KEEP ? b->count++ : SUGGEST_KEEP;
+    while (at > 0 && b->distance[at - 1] > distance) {
+        if (at < SUGGEST_KEEP) {
+            b->distance[at] = b->distance[at - 1];
+            b->name[at] = b->name[at - 1];
+        }
+        at--;
+    }
+    if (at < SUGGEST_KEEP) {
+        b->distance[at] = distance;
+        b->name[at] = name;
+    }
+}
