@@ -303,18 +303,22 @@ static size_t kind_length(const char *label, size_t len)
     return end ? end + 1 : 0;
 }
 
-/* Columns of the last two dotted names of text (Tracker.ACTIVE in
- * com.acme.Tracker.ACTIVE): what tells one static field from another. */
-static size_t last_names_width(const char *text, size_t len)
+/* Bytes at the end of text that are its last two dotted names
+ * (Tracker.ACTIVE in com.acme.Tracker.ACTIVE): what tells one static field
+ * from another. */
+static size_t last_names_bytes(const char *text, size_t len)
 {
-    size_t end = len, dots = 0, i = len;
-    while (end > 0 && text[end - 1] == ' ')
-        end--;
-    for (i = end; i > 0; i--) {
+    size_t dots = 0, i;
+    for (i = len; i > 0; i--)
         if (text[i - 1] == ' ' || (text[i - 1] == '.' && ++dots == 2))
             break;
-    }
-    return lf_text_width(text + i, end - i);
+    return len - i;
+}
+
+static size_t last_names_width(const char *text, size_t len)
+{
+    size_t n = last_names_bytes(text, len);
+    return lf_text_width(text + len - n, n);
 }
 
 static int fits(const cut_buf *b, size_t width)
@@ -396,8 +400,9 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
         size_t need = last_names_width(whole.p + kind, whole.len - kind);
         if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
             front_cut(b, NULL, 0, whole.p + kind, whole.len - kind, width); /* the kind goes whole */
-        else
-            front_cut(b, whole.p, kind, whole.p + kind, whole.len - kind, width);
+        else /* the kind, and the last names whole */
+            front_cut(b, whole.p, kind, whole.p + whole.len - last_names_bytes(whole.p + kind, whole.len - kind),
+                      last_names_bytes(whole.p + kind, whole.len - kind), width);
     }
 out:
     free(whole.p);

@@ -43,7 +43,7 @@ void test_name_cut_class(void)
     expect_cut("java.lang.Object[]", 12, LF_CUT_CLASS, "j.l.Object[]");
     /* a group's count stays; a summary is free text */
     expect_cut("990 x org.eclipse.jetty.server.session.Session", 24, LF_CUT_CLASS, "990 x o.e.j.s.s.Session");
-    expect_cut("... 10 more: 10 Sessions$AdminSession", 16, LF_CUT_CLASS, "... 10 more: 1\xe2\x80\xa6");
+    expect_cut("... 10 more: 10 Sessions$AdminSession", 16, LF_CUT_CLASS, "... 10 more: 10\xe2\x80\xa6");
     /* no packages: the end */
     expect_cut("system / Context", 10, LF_CUT_CLASS, "\xe2\x80\xa6/ Context");
     /* free text: its start */
