@@ -18,9 +18,9 @@
  *    that together retain at least --min becomes one group row (their
  *    retained sizes add up: dominator-tree siblings share nothing). The
  *    entries visible alone stay rows of their own, whatever their class.
- *    Groups and those rows are then ranked together and all shown (--top
- *    limits the owners shown alone, not the groups); what is left goes to
- *    one summary row. */
+ *    Groups and those rows are then ranked together and the first --top
+ *    of them shown (a group is one row, as an owner is); what is left goes
+ *    to one summary row. */
 #ifndef LF_DOMVIEW_H
 #define LF_DOMVIEW_H
 

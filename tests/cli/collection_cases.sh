@@ -217,7 +217,7 @@ ORDERS 300 x TreeVal 7200
 ORDERS 300 x TreeKey 4800" \
     'NR > 1 && $1 == 0 {at = $11 ~ /^static field Registry\.(LRU|ORDERS)$/ ? substr($11, 23) : ""}
      NR > 1 && $1 == 1 && at != "" && $10 != "" {sub(/^ */, "", $7); print at, $7, $5}' \
-    dominators $C/collections-300.hprof.gz --format tsv
+    dominators $C/collections-300.hprof.gz --top 20 --format tsv
 
 # Entries chained in their buckets (issue 47, fixtures/java/src/MapSessions.java):
 # MapSessions.SESSIONS holds 3,000 sessions in 1,000 chains of 3, CONNS

@@ -7,6 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     lf_snapshot s;
     lf_error err;
+    (void)lf_gcdump_clock(data, size);
     if (lf_gcdump_parse(data, size, NULL, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
         lf_snapshot_free(&s);

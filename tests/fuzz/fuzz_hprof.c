@@ -66,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         flags |= LF_HPROF_PARTIAL;
     lf_snapshot s;
     lf_error err;
+    (void)lf_hprof_header_clock(data + 1, size - 1);
     if (lf_hprof_parse(data + 1, size - 1, flags, 1 + (data[0] & 4) / 4, &s, &err) == 0) {
         fuzz_exercise_snapshot(&s);
         exercise_values(&s);

@@ -22,10 +22,22 @@ static void exercise_values(const lf_snapshot *s)
     lf_v8_edge_types(l, 0, end, edge_type);
 }
 
+/* The clock scan (v8_clock.c) fed in pieces of 1 to 64 bytes, as a gzip
+ * stream hands them over. */
+static void exercise_clock(const uint8_t *data, size_t size, size_t piece)
+{
+    lf_v8_clock_scan *scan = lf_v8_clock_begin();
+    int rc = scan ? 0 : -1;
+    for (size_t at = 0; at < size && rc == 0; at += piece)
+        rc = lf_v8_clock_feed(scan, data + at, size - at < piece ? size - at : piece);
+    lf_v8_clock_end(scan, rc == 1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
+    exercise_clock(data + 1, size - 1, 1 + (data[0] >> 2));
     lf_snapshot s;
     lf_error err;
     if (lf_v8_parse(data + 1, size - 1, 1 + (data[0] & 1), (data[0] & 2) != 0, &s, &err) == 0) {
