@@ -29,7 +29,7 @@ static lf_clock v8_clock(gzFile gz, const uint8_t *head, size_t head_len)
     int rc = scan && piece ? lf_v8_clock_feed(scan, head, head_len) : -1;
     while (rc == 0) {
         int got = gzread(gz, piece, PIECE);
-        rc = got > 0 ? lf_v8_clock_feed(scan, piece, (size_t)got) : -1;
+        rc = got >= 0 ? lf_v8_clock_feed(scan, piece, (size_t)got) : -1; /* 0 bytes: the end */
     }
     free(piece);
     return lf_v8_clock_end(scan, rc == 1);

@@ -20,9 +20,10 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, 
 
 /* When a snapshot was taken, as far as V8 says: the largest id of a heap
  * object (LF_CLOCK_V8_IDS), which only grows between snapshots of one
- * process. Read from the file's start, fed in pieces of any size:
- * lf_v8_clock_feed returns 1 once the nodes array has been read, 0 for
- * more, -1 when the bytes do not give it; lf_v8_clock_end frees the scan
+ * process. Read from the file's start, fed in pieces of any size, then a
+ * piece of length 0 at the end of the file: lf_v8_clock_feed returns 1
+ * once the nodes array has been read, 0 for more, -1 when the bytes do not
+ * give it; lf_v8_clock_end frees the scan
  * and gives the clock (none unless whole, i.e. feed returned 1). */
 typedef struct lf_v8_clock_scan lf_v8_clock_scan;
 lf_v8_clock_scan *lf_v8_clock_begin(void);

@@ -26,6 +26,7 @@ lf_clock v8_clock_of(const v8_raw *raw)
 struct lf_v8_clock_scan {
     uint8_t *head;            /* the bytes before the values, while looking for them */
     size_t head_len;
+    size_t tried_at;          /* head_len at the last parse of the head */
     int in_values;            /* past "nodes":[ */
     v8_nodes_layout layout;
     unsigned field;           /* of the value being read, in its row */
@@ -86,13 +87,20 @@ static int scan_values(lf_v8_clock_scan *c, const uint8_t *p, size_t len)
 int lf_v8_clock_feed(lf_v8_clock_scan *c, const uint8_t *data, size_t len)
 {
     if (c->in_values)
-        return scan_values(c, data, len);
+        return len ? scan_values(c, data, len) : -1; /* the end, before the array's */
     size_t take = len < HEAD_MAX - c->head_len ? len : HEAD_MAX - c->head_len;
-    memcpy(c->head + c->head_len, data, take);
+    if (take)
+        memcpy(c->head + c->head_len, data, take);
     c->head_len += take;
+    /* the head is parsed again only once it has doubled (or at the end, or
+     * full): small pieces cost linear time, not quadratic */
+    int last = len == 0 || c->head_len == HEAD_MAX;
+    if (!last && c->head_len < 2 * c->tried_at)
+        return 0;
+    c->tried_at = c->head_len;
     lf_error err;
     if (v8_probe_nodes(c->head, c->head_len, &c->layout, &err))
-        return err.truncated && take == len ? 0 : -1;
+        return err.truncated && take == len && !last ? 0 : -1;
     c->in_values = 1;
     /* the values that came with the header, then the rest of this piece */
     int rc = scan_values(c, c->head + c->layout.values_at, c->head_len - c->layout.values_at);

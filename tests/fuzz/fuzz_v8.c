@@ -30,6 +30,8 @@ static void exercise_clock(const uint8_t *data, size_t size, size_t piece)
     int rc = scan ? 0 : -1;
     for (size_t at = 0; at < size && rc == 0; at += piece)
         rc = lf_v8_clock_feed(scan, data + at, size - at < piece ? size - at : piece);
+    if (rc == 0)
+        rc = lf_v8_clock_feed(scan, data, 0);
     lf_v8_clock_end(scan, rc == 1);
 }
 

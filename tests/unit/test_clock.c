@@ -84,13 +84,15 @@ void test_clock_v8_ids(void)
         int rc = 0;
         for (size_t at = 0; at < len && rc == 0; at += piece)
             rc = lf_v8_clock_feed(scan, (const uint8_t *)v8_with_natives + at, len - at < piece ? len - at : piece);
+        if (rc == 0) /* the end of the file */
+            rc = lf_v8_clock_feed(scan, NULL, 0);
         lf_clock c = lf_v8_clock_end(scan, rc == 1);
         CHECK(rc == 1 && c.kind == LF_CLOCK_V8_IDS && c.value == 41);
     }
     /* cut before the nodes end, or a value no nodes array has: not known */
     lf_v8_clock_scan *scan = lf_v8_clock_begin();
     int rc = lf_v8_clock_feed(scan, (const uint8_t *)v8_with_natives, 400);
-    CHECK(rc == 0 && lf_v8_clock_end(scan, rc == 1).kind == LF_CLOCK_NONE);
+    CHECK(rc == 0 && lf_v8_clock_feed(scan, NULL, 0) == -1 && lf_v8_clock_end(scan, 0).kind == LF_CLOCK_NONE);
     char *bad = strdup(v8_with_natives);
     char *at = strstr(bad, "2,2,41");
     at[4] = '-';
