@@ -265,6 +265,35 @@ size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
     return n < 0 || size == 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+size_t lf_path_from_static(char *buf, size_t len, size_t size)
+{
+    static const char step_class[] = " / (class ";
+    const size_t mark = sizeof step_class - 1;
+    char *at = NULL;
+    for (char *p = buf; (p = memmem(p, len - (size_t)(p - buf), step_class, mark)) != NULL; p += mark)
+        at = p; /* the last class object reached by no field */
+    if (!at && len > 7 && memcmp(buf, "(class ", 7) == 0)
+        at = buf - 3; /* the path's first step */
+    if (!at)
+        return len;
+    const char *name = at + mark, *end = buf + len;
+    const char *close = memchr(name, ')', (size_t)(end - name));
+    if (!close || (size_t)(end - close) < 4 || memcmp(close + 1, " / ", 3) != 0)
+        return len;
+    const char *field = close + 4;
+    char *out = malloc(len + 32);
+    if (!out)
+        return len;
+    int n = snprintf(out, len + 32, "static field %.*s.%.*s", (int)(close - name), name, (int)(end - field), field);
+    size_t m = n < 0 ? 0 : (size_t)n < len + 32 ? (size_t)n : len + 31;
+    if (m + 1 <= size) {
+        memcpy(buf, out, m + 1);
+        len = m;
+    }
+    free(out);
+    return len;
+}
+
 size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     const lf_snapshot *s = holders->s;
@@ -294,5 +323,5 @@ size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
     }
     if (size)
         buf[o < size ? o : size - 1] = '\0';
-    return o;
+    return size ? lf_path_from_static(buf, o < size ? o : size - 1, size) : 0;
 }

@@ -47,5 +47,12 @@ const lf_owner *lf_owners_find(const lf_owner_table *t, uint64_t signature);
  * the dominator chain of node, from its top owner, at most the last 12 hops;
  * holders answers for the snapshot of node. */
 size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size);
+/* A path that reaches a class object by no field of its own (its loader is
+ * not one whose statics are roots, and a thread or a loader holds the
+ * class: "thread main / (class AuditLog) / EVENTS (java.util.ArrayList)")
+ * is named as Java names the static, from the class on: "static field
+ * AuditLog.EVENTS (java.util.ArrayList)" (issue 47). buf holds len bytes of
+ * the path (room for size); returns the new length. */
+size_t lf_path_from_static(char *buf, size_t len, size_t size);
 
 #endif

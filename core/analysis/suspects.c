@@ -9,6 +9,7 @@
 
 #include "collections.h"
 #include "domview.h"
+#include "owners.h"
 #include "../base/vec.h"
 #include "../base/bigmem.h"
 
@@ -434,7 +435,7 @@ size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf
         }
         put_hop(s, f, i, buf, size, &at);
     }
-    return at;
+    return size ? lf_path_from_static(buf, at, size) : 0;
 }
 
 int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,

@@ -375,5 +375,5 @@ size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, si
             break;
         o += (size_t)n < size - o ? (size_t)n : size - o - 1;
     }
-    return o < size ? o : size - 1;
+    return lf_path_from_static(buf, o < size ? o : size - 1, size);
 }

@@ -84,3 +84,12 @@ java.util.concurrent.ConcurrentHashMap grows
 java.util.concurrent.ConcurrentHashMap\$Node[] grows" \
     '$6 ~ /^(DictSeries|byte\[\]|java.lang.String$|java.util.concurrent.ConcurrentHashMap)/ && $6 !~ /TreeBin|TreeNode|Forwarding/ {print $6, $9}' \
     trend $SJ/dict-3000.hprof.gz $SJ/dict-1000.hprof.gz $SJ/dict-2000.hprof.gz
+# A class whose statics are no roots, held by a thread by no field
+# (fixtures/graphs/make_static_holder.sh): its static reads as Java names it
+SH="$G/static_holder-1.txt $G/static_holder-2.txt $G/static_holder-3.txt"
+rows_ series_static_holder_trend "AuditEvent 10.00 static field AuditLog.EVENTS (java.util.ArrayList)" \
+    '$4 == "yes" {print $6, $1, $8}' trend $SH
+rows_ series_static_holder_suspects "AuditEvent static field AuditLog.EVENTS (java.util.ArrayList) / elementData (java.lang.Object[])" \
+    '$2 == "growth" {print $6, $15}' suspects $SH --workload 1,2,3
+rows_ series_static_holder_owners "java.util.ArrayList static field AuditLog.EVENTS (java.util.ArrayList)" \
+    'NR == 2 {print $5, $6}' diff --owners $G/static_holder-1.txt $G/static_holder-3.txt
