@@ -173,12 +173,20 @@ static void print_rows(const cli_context *ctx, const lf_snapshot *s, const lf_cl
                        uint32_t listed, uint64_t top)
 {
     static const out_column class_cols[] = {
-        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"loader", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+        {"loader", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
     };
     static const out_column loader_cols[] = {
-        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL}, {"loader", OUT_STR, LF_CUT_CLASS, OUT_NORMAL}, {"classes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
+        {"loader", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+        {"classes", OUT_U64, LF_CUT_END, OUT_NORMAL},
     };
     /* a table is for people: no empty loader column where there are none */
     const int loader_column = loaders || s->class_loader || ctx->format != OUT_TABLE;

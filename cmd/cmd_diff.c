@@ -196,14 +196,23 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     /* new/deleted: only when both snapshots say their ids are stable (V8,
      * leakfind files written so); empty otherwise */
     static const out_column columns[] = {
-        {"count_before", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count_after", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
-        {"shallow_delta", OUT_I64, LF_CUT_END, OUT_NORMAL}, {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL}, {"new", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"deleted", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"new_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"freed_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+        {"count_before", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count_after", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"shallow_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"new", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"deleted", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"new_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"freed_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
     };
     out_column cols[10];
     memcpy(cols, columns, sizeof cols);
-    if (opt->by_site)
+    if (opt->by_site) {
         cols[9].name = "site";
+        cols[9].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */
+    }
     out_writer *w = out_begin(stdout, ctx->format, cols, 10);
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const lf_class_delta *r = &d.row[order[k]];

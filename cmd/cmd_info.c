@@ -329,7 +329,10 @@ int cmd_info(int argc, char **argv)
     }
     const info_sums sum = sum_dump(&s, &totals);
 
-    static const out_column cols[] = {{"key", OUT_STR, LF_CUT_END, OUT_KEY}, {"value", OUT_STR, LF_CUT_END, OUT_NORMAL}};
+    static const out_column cols[] = {
+        {"key", OUT_STR, LF_CUT_END, OUT_KEY},
+        {"value", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    };
     info_rows r = {&ctx, NULL, 1};
     if (ctx.format != OUT_JSON)
         r.w = out_begin(stdout, ctx.format, cols, 2);

@@ -99,9 +99,17 @@ static const cli_spec path_spec = {path_usage, path_options, 22, NULL};
 #define MAX_DISJOINT 10
 
 static const out_column columns[] = {
-    {"target", OUT_ID, LF_CUT_END, OUT_OPTIONAL}, {"path", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"distance", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
-    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-    {"field", OUT_STR, LF_CUT_END, OUT_KEY}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"target", OUT_ID, LF_CUT_END, OUT_OPTIONAL},
+    {"path", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"distance", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"field", OUT_STR, LF_CUT_END, OUT_KEY},
+    {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
@@ -232,9 +240,16 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
                        out_format format)
 {
     static const out_column merge_columns[] = {
-        {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"field", OUT_STR, LF_CUT_END, OUT_KEY}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
-        {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL}, {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+        {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+        {"field", OUT_STR, LF_CUT_END, OUT_KEY},
+        {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+        {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     };
     size_t n = t->count;
     uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);

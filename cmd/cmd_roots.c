@@ -163,12 +163,24 @@ int cmd_roots(int argc, char **argv)
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;
     static const out_column root_columns[] = {
-        {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY},
-        {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_SECONDARY}, {"name", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"reachable", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY},
+        {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_SECONDARY},
+        {"name", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"reachable", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     };
     static const out_column kind_columns[] = {
-        {"roots", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"objects", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
-        {"only_objects", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"only", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"only_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL}, {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"roots", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"objects", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
+        {"only_objects", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"only", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"only_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
+        {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     out_writer *w = opt.by_kind ? out_begin(stdout, ctx.format, kind_columns, 8)

@@ -127,11 +127,20 @@ int cmd_strings(int argc, char **argv)
         return EXIT_USAGE;
     }
     static const out_column dup_columns[] = {
-        {"copies", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"wasted", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"bytes", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"owner_copies", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"copies", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"wasted", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"owner_copies", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     static const out_column largest_columns[] = {
-        {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"length", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+        {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     lf_string_set set;
     lf_error err;

@@ -114,11 +114,24 @@ static size_t growth_text(const lf_trend *t, const lf_suspect *f, char *buf, siz
 }
 
 static const out_column suspect_columns[] = {
-    {"rank", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
-    {"instances", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"accumulation_id", OUT_ID, LF_CUT_END, OUT_OPTIONAL},
-    {"accumulation_class", OUT_STR, LF_CUT_CLASS, OUT_OPTIONAL}, {"accumulated_count", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"accumulated_class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
-    {"accumulated_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"rate", OUT_REAL, LF_CUT_END, OUT_NORMAL}, {"counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL}, {"path", OUT_STR, LF_CUT_PATH, OUT_KEY},
-    {"grows", OUT_STR, LF_CUT_END, OUT_OPTIONAL}, {"bytes_rate", OUT_REAL, LF_CUT_END, OUT_OPTIONAL}, {"held_by", OUT_STR, LF_CUT_END, OUT_OPTIONAL},
+    {"rank", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"retained_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
+    {"instances", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"accumulation_id", OUT_ID, LF_CUT_END, OUT_OPTIONAL},
+    {"accumulation_class", OUT_STR, LF_CUT_CLASS, OUT_OPTIONAL},
+    {"accumulated_count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"accumulated_class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+    {"accumulated_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"rate", OUT_REAL, LF_CUT_END, OUT_NORMAL},
+    {"counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL},
+    {"path", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"grows", OUT_STR, LF_CUT_END, OUT_OPTIONAL},
+    {"bytes_rate", OUT_REAL, LF_CUT_END, OUT_OPTIONAL},
+    {"held_by", OUT_STR, LF_CUT_END, OUT_OPTIONAL},
 };
 
 /* One finding's row (see suspect_columns). */
@@ -209,7 +222,8 @@ static void note_minor(const cli_context *ctx, const lf_snapshot *s, const lf_tr
         if (!f->minor)
             continue;
         if (count++ < 3 && at + 1 < sizeof text) {
-            lf_str name = {t->names.bytes + t->names.offset[f->name], t->names.offset[f->name + 1] - t->names.offset[f->name]};
+            lf_str name = {t->names.bytes + t->names.offset[f->name],
+                           t->names.offset[f->name + 1] - t->names.offset[f->name]};
             size_t len = lf_suspect_path_text(s, f, path, sizeof path);
             int n = snprintf(text + at, sizeof text - at, "%s%.*s %+.2f in %.*s", at ? "; " : "",
                              name.len > 300 ? 300 : (int)name.len, name.ptr, f->rate, len ? (int)len : 10,
@@ -286,7 +300,8 @@ int cmd_suspects(int argc, char **argv)
     static char *series[SERIES_MAX];
     if (npos < 1 || npos > SERIES_MAX)
         rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
-    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) && !(rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series)))
+    if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) &&
+        !(rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series)))
         rc = run(&ctx, series, npos, &opt);
     free(pos);
     return rc;

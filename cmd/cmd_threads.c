@@ -39,8 +39,14 @@ static const cli_option threads_options[] = {
 static const cli_spec threads_spec = {threads_usage, threads_options, 17, NULL};
 
 static const out_column columns[] = {
-    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"thread", OUT_STR, LF_CUT_END, OUT_NORMAL},   {"frame", OUT_STR, LF_CUT_PATH, OUT_KEY},   {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
-    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"thread", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"frame", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
 static void write_thread_name(out_writer *w, const lf_snapshot *s, const lf_thread *t)

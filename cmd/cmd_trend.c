@@ -197,14 +197,22 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
                        const trend_row *rows, uint32_t n)
 {
     static const out_column columns[] = {
-        {"slope", OUT_REAL, LF_CUT_END, OUT_NORMAL}, {"r2", OUT_REAL, LF_CUT_END, OUT_SECONDARY}, {"monotonic", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL}, {"flagged", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL},
-        {"counts", OUT_LIST, LF_CUT_END, OUT_SECONDARY}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"holder_counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL}, {"holder", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"slope", OUT_REAL, LF_CUT_END, OUT_NORMAL},
+        {"r2", OUT_REAL, LF_CUT_END, OUT_SECONDARY},
+        {"monotonic", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL},
+        {"flagged", OUT_BOOL, LF_CUT_END, OUT_OPTIONAL},
+        {"counts", OUT_LIST, LF_CUT_END, OUT_SECONDARY},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+        {"holder_counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL},
+        {"holder", OUT_STR, LF_CUT_PATH, OUT_KEY},
         {"verdict", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     out_column cols[9];
     memcpy(cols, columns, sizeof cols);
-    if (opt->by_site)
+    if (opt->by_site) {
         cols[5].name = "site";
+        cols[5].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */
+    }
     out_writer *w = out_begin(stdout, ctx->format, cols, 9);
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const trend_row *r = &rows[k];

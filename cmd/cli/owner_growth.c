@@ -90,8 +90,12 @@ int show_owner_growth(const cli_context *ctx, const lf_snapshot *s, uint64_t top
     sorting_owners = &t;
     qsort(order, n, sizeof *order, by_owner_growth);
     static const out_column columns[] = {
-        {"objects_per_unit", OUT_REAL, LF_CUT_END, OUT_NORMAL}, {"objects_delta", OUT_I64, LF_CUT_END, OUT_NORMAL}, {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
-        {"objects_before", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"objects_after", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+        {"objects_per_unit", OUT_REAL, LF_CUT_END, OUT_NORMAL},
+        {"objects_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
+        {"objects_before", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"objects_after", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
         {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY},
     };
     const int with_slope = span > 0;

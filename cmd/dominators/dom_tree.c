@@ -18,9 +18,18 @@
 #include "../../core/base/bigmem.h"
 
 const out_column dom_columns[DOM_COLUMN_COUNT] = {
-    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"idom", OUT_ID, LF_CUT_END, OUT_OPTIONAL}, {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"field", OUT_STR, LF_CUT_END, OUT_NORMAL},
-    {"hidden", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"group", OUT_U64, LF_CUT_END, OUT_OPTIONAL}, {"root", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"depth", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"idom", OUT_ID, LF_CUT_END, OUT_OPTIONAL},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"field", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"hidden", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"group", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 

@@ -9,8 +9,16 @@
 #include "../cli/cli.h"
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
-    {"section", OUT_STR, LF_CUT_END, OUT_NORMAL}, {"index", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"name", OUT_STR, LF_CUT_PATH, OUT_KEY}, {"kind", OUT_STR, LF_CUT_PATH, OUT_NORMAL}, {"value", OUT_STR, LF_CUT_END, OUT_KEY},
-    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL}, {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY}, {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL}, {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"section", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"index", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"name", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"kind", OUT_STR, LF_CUT_PATH, OUT_NORMAL},
+    {"value", OUT_STR, LF_CUT_END, OUT_KEY},
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
 void inspect_cells(const inspect_ctx *c, const char *section, uint64_t index, const char *name, size_t name_len,

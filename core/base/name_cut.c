@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
+#include "vec.h"
+
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ELLIPSIS_LEN 3
 #define STEP_SEP " / "
@@ -51,17 +54,9 @@ static void put(cut_buf *b, const char *s, size_t n)
 {
     if (b->failed || n == 0)
         return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 128;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->failed = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
+    if (lf_vec_reserve((void **)&b->p, &b->cap, b->len + n + 1, 1)) {
+        b->failed = 1;
+        return;
     }
     memcpy(b->p + b->len, s, n);
     b->len += n;
@@ -255,7 +250,7 @@ static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
             put(b, x->cls, x->cls_len);
         else
             put(b, c.p, c.len);
-        free(c.p);
+        lf_big_free(c.p);
     } else {
         put(b, x->cls, x->cls_len);
     }
@@ -374,7 +369,7 @@ static int abbreviate_member(cut_buf *b, const char *text, size_t len)
     put(b, name.p, name.len);
     put(b, text + end, len - end);
     int ok = !name.failed;
-    free(name.p);
+    lf_big_free(name.p);
     return ok;
 }
 
@@ -405,7 +400,7 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
                       last_names_bytes(whole.p + kind, whole.len - kind), width);
     }
 out:
-    free(whole.p);
+    lf_big_free(whole.p);
 }
 
 size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style style, char *out, size_t size,
@@ -422,6 +417,6 @@ size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style styl
         cut_path(&b, text, len, width);
     size_t n = b.failed || !b.p ? emit(text, len, width, out, size, shown)
                                 : emit(b.p, b.len, width, out, size, shown);
-    free(b.p);
+    lf_big_free(b.p);
     return n;
 }
