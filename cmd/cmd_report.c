@@ -52,7 +52,9 @@ static const cli_option report_options[] = {
     {"nodes", 0, "N", CLI_COUNT, CLI_AT(report_state, nodes), .min = 1, .max = MAX_NODES,
      .help = "dominator-tree objects in the page (default 3000):\n"
              "the largest from the top owners down; the children\n"
-             "left out of each become one 'N more' box"},
+             "left out of each become boxes by class and one 'N\n"
+             "more' box; a collection's members are boxes by class,\n"
+             "as `dominators` shows them"},
     {"classes", 0, "N", CLI_COUNT, CLI_AT(report_state, classes), .max = MAX_CLASSES,
      .help = "rows of the class table (default 500, by retained)"},
     {"threshold", 0, "PCT", CLI_PERCENT, CLI_AT(report_state, threshold),
