@@ -93,3 +93,12 @@ rows_ series_static_holder_suspects "AuditEvent static field AuditLog.EVENTS (ja
     '$2 == "growth" {print $6, $15}' suspects $SH --workload 1,2,3
 rows_ series_static_holder_owners "java.util.ArrayList static field AuditLog.EVENTS (java.util.ArrayList)" \
     'NR == 2 {print $5, $6}' diff --owners $G/static_holder-1.txt $G/static_holder-3.txt
+# V8 (stable ids): a holder's counts include the objects that were there in
+# the first snapshot, as its members count them (fixtures/node/collections.js:
+# 1 Session per request in app.sessions, 100, 200, 300; 2 Recent in
+# app.recent, 200, 400, 600), never "0, 100, 200" beside 300 accumulated
+NC=fixtures/node
+rows_ series_v8_counts "Recent 200,400,600 600
+Session 100,200,300 300" '$2 == "growth" && ($6 == "Session" || $6 == "Recent") {print $6, $14, $10}' \
+    suspects $NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-200.heapsnapshot.gz \
+    $NC/collections_leak-300.heapsnapshot.gz --workload 100,200,300
