@@ -196,8 +196,8 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     /* new/deleted: only when both snapshots say their ids are stable (V8,
      * leakfind files written so); empty otherwise */
     static const out_column columns[] = {
-        {"count_before", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"count_after", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count_before", OUT_U64, LF_CUT_END, OUT_SECONDARY},
+        {"count_after", OUT_U64, LF_CUT_END, OUT_SECONDARY},
         {"count_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
         {"shallow_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
         {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},

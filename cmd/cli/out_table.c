@@ -98,8 +98,9 @@ void out_table_fit(out_fit *col, int ncols, size_t limit)
     /* the text columns share what is left, secondary ones gone first when
      * the answer would be cramped */
     size_t level = fitting_level(col, ncols, limit);
-    for (int c = ncols - 1; c >= 0 && keys_cramped(col, ncols, level); c--)
-        if (col[c].rank == OUT_SECONDARY) {
+    for (int c = ncols - 1; c >= 0; c--)
+        if (col[c].rank == OUT_SECONDARY &&
+            (keys_cramped(col, ncols, level) || width_at(col, ncols, level) > limit)) {
             col[c].dropped = 1;
             level = fitting_level(col, ncols, limit);
         }

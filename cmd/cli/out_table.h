@@ -2,7 +2,7 @@
  * contract): the columns that carry the answer keep their width, the rest
  * give way. Optional columns are left out first, last listed first, and
  * secondary ones next when a key column would be narrower than
- * OUT_TABLE_KEY_COMFORT; then the text columns share what is left, a key column (a class, a holder, a
+ * OUT_TABLE_KEY_COMFORT or the table would not fit at all; then the text columns share what is left, a key column (a class, a holder, a
  * path) twice as wide as another, none narrower than its minimum. A cell
  * wider than its column is cut as its column says (name_cut.h: a class
  * name loses its packages' letters, a path its middle). Numbers, ids and

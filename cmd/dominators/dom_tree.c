@@ -25,7 +25,7 @@ const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
     {"retained_pct", OUT_PCT, LF_CUT_END, OUT_SECONDARY},
     {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-    {"field", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    {"field", OUT_STR, LF_CUT_PATH, OUT_NORMAL},
     {"hidden", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     {"group", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},

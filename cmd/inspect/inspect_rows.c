@@ -10,13 +10,13 @@
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
     {"section", OUT_STR, LF_CUT_END, OUT_NORMAL},
-    {"index", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"index", OUT_U64, LF_CUT_END, OUT_SECONDARY},
     {"name", OUT_STR, LF_CUT_PATH, OUT_KEY},
-    {"kind", OUT_STR, LF_CUT_PATH, OUT_NORMAL},
+    {"kind", OUT_STR, LF_CUT_PATH, OUT_SECONDARY},
     {"value", OUT_STR, LF_CUT_END, OUT_KEY},
     {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
-    {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-    {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"class", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
     {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
