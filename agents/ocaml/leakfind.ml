@@ -25,9 +25,11 @@ let sample_allocations ?(rate = 1e-4) () =
   if not (rate > 0. && rate <= 1.) then
     invalid_arg "Leakfind.sample_allocations: rate must be in (0, 1]";
   let keep (a : Gc.Memprof.allocation) = Some a.callstack in
-  Gc.Memprof.start ~sampling_rate:rate ~callstack_size:64
-    { Gc.Memprof.null_tracker with
-      alloc_minor = keep;
-      alloc_major = keep;
-      promote = (fun callstack -> Some callstack) };
+  (* OCaml 5.3's start returns the profile it begins, 4.x's unit *)
+  ignore
+    (Gc.Memprof.start ~sampling_rate:rate ~callstack_size:64
+       { Gc.Memprof.null_tracker with
+         alloc_minor = keep;
+         alloc_major = keep;
+         promote = (fun callstack -> Some callstack) });
   sampling rate

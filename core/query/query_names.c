@@ -368,7 +368,7 @@ static int jvm_offers(const lf_query *q, const lf_snapshot *s, int first, name_o
     for (size_t i = 0; got >= 0 && i < n; i++)
         if (name[i].ptr)
             offer(o, name[i]);
-    free(sid);
+    lf_big_free(sid); /* lf_vec_reserve's: a file mapping when spilled */
     free(name);
     return got < 0 ? -1 : 0;
 }
