@@ -144,8 +144,11 @@ static int list_members(tree *t, tree_node *n, uint32_t *first)
              lf_vec_reserve((void **)&t->listed, &t->listed_cap, t->listed_count + shown, sizeof *t->listed) ||
              lf_vec_reserve((void **)&t->groups, &t->group_cap, t->group_count + m.group_count, sizeof *t->groups);
     if (!rc) {
-        memcpy(t->listed + t->listed_count, m.payload, shown * sizeof *m.payload);
-        memcpy(t->groups + t->group_count, m.group, m.group_count * sizeof *m.group);
+        /* an empty list may be NULL on either side, which memcpy may not be given */
+        if (shown)
+            memcpy(t->listed + t->listed_count, m.payload, shown * sizeof *m.payload);
+        if (m.group_count)
+            memcpy(t->groups + t->group_count, m.group, m.group_count * sizeof *m.group);
         n->members = 1;
         *first = (uint32_t)t->listed_count;
         n->kids = (uint32_t)shown;

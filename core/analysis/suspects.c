@@ -460,7 +460,8 @@ int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *work
         lf_suspect_list_free(&minor);
         return -1;
     }
-    memcpy(list->item + list->count, minor.item, minor.count * sizeof *minor.item);
+    if (minor.count) /* an empty list's item is NULL, which memcpy may not be given */
+        memcpy(list->item + list->count, minor.item, minor.count * sizeof *minor.item);
     list->count += minor.count;
     lf_big_free(minor.item);
     return rc ? -1 : lf_suspect_paths(s, list, err);
