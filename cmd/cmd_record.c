@@ -5,8 +5,8 @@
  * (build/leakfind-agent-ocaml4.so or -ocaml5.so, or PREFIX/lib/leakfind/ once
  * installed). The agent binds to the runtime's symbols, so the program must
  * export them; that, and which runtime it is, is checked before it starts. The program's exit status
- * is passed through; the snapshot signal and the ones that end a program
- * (TERM, HUP, INT, QUIT) sent to leakfind are passed on. */
+ * is passed through; signals sent to leakfind are passed on or kept
+ * (record/record_watch.c), and the program never outlives leakfind. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -21,7 +21,7 @@
 #include "cli/cli.h"
 #include "commands.h"
 #include "record/record_dotnet.h"
-#include "record/record_spawn.h"
+#include "record/record_watch.h"
 
 static const char record_usage[] =
     "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
@@ -36,8 +36,9 @@ static const char record_usage[] =
     "library (docs/OCAML.md). A .NET program (dotnet APP.dll, or its apphost)\n"
     "runs as it is, and leakfind writes PREFIX.1.gcdump, ... with dotnet-gcdump\n"
     "(on PATH or in ~/.dotnet/tools; docs/DOTNET.md). Exit status: the\n"
-    "program's. TERM, HUP, INT and QUIT sent to leakfind are passed on to the\n"
-    "program.\n";
+    "program's. TERM, HUP, INT, QUIT and the snapshot signal sent to leakfind\n"
+    "are passed on to the program; USR1 and USR2 too when it handles them, else\n"
+    "leakfind keeps them and says so. Killing leakfind kills the program.\n";
 
 typedef struct record_state {
     long every;
@@ -294,66 +295,6 @@ static int set_agent_environment(const char *agent, const record_state *r, const
     return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
 }
 
-static volatile sig_atomic_t child_pid;
-
-static void pass_on(int sig)
-{
-    if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
-}
-
-/* The signals that end a program: passed on, so that record ends with it
- * rather than leaving it orphaned, unless the terminal sent them (the
- * kernel, to the whole foreground process group: the program has it too).
- * An ignored HUP or TERM (nohup) stays ignored, by both; INT and QUIT
- * reach the program even from a shell's background job, as before. */
-static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
-
-static void pass_on_ending(int sig, siginfo_t *info, void *unused)
-{
-    (void)unused;
-    if (!info || info->si_code != SI_KERNEL)
-        pass_on(sig);
-}
-
-/* Installs the handlers (exec gives the program the default actions back). */
-static void handle_signals(int signo)
-{
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_sigaction = pass_on_ending;
-    sa.sa_flags = SA_RESTART | SA_SIGINFO;
-    for (size_t i = 0; i < sizeof ending_signals / sizeof *ending_signals; i++) {
-        int sig = ending_signals[i];
-        if (sig == signo || sigaction(sig, NULL, &old) ||
-            (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM)))
-            continue;
-        sigaction(sig, &sa, NULL);
-    }
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = pass_on;
-    sa.sa_flags = SA_RESTART;
-    if (signo)
-        sigaction(signo, &sa, NULL);
-}
-
-static int run_program(char **argv, const char *file, int signo)
-{
-    handle_signals(signo);
-    pid_t pid = record_spawn(argv, file, &child_pid);
-    if (pid < 0)
-        return EXIT_SYSTEM;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return EXIT_SYSTEM;
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
-}
-
 /* The dump prefix of `dotnet app.dll`: "app"; of an apphost: its name. */
 static void dotnet_prefix(char **argv, char *out, size_t len)
 {
@@ -431,5 +372,7 @@ int cmd_record(int argc, char **argv)
         cli_message("note", "snapshots %s.N.lfs on signal %d (kill -%d %ld)", prefix, r.signo,
                     r.signo, (long)getpid());
     free(base);
-    return run_program(argv + dashes + 1, file, r.signo);
+    record_watch w = {argv[dashes + 1], r.signo, r.every};
+    rc = record_watch_run(argv + dashes + 1, file, &w);
+    return rc < 0 ? EXIT_SYSTEM : rc;
 }

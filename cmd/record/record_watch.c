@@ -1,0 +1,173 @@
+/* record_watch.c - the recorded program's lifetime and the signals sent to
+ * leakfind meanwhile (record_watch.h).
+ *
+ * leakfind installs no handler that acts: it blocks the signals it watches
+ * (and SIGCHLD) and takes them one at a time with sigwaitinfo, so that
+ * each is decided outside a handler, where /proc may be read, and none can
+ * kill leakfind before the program. */
+#include "record_watch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../cli/cli.h"
+#include "record_spawn.h"
+
+/* Those that end a program: passed on, so that stopping record stops the
+ * program, unless the terminal sent them (the kernel, to the whole
+ * foreground process group: the program has it too). */
+static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+/* The others (USR1, USR2) a program may use for its own ends: passed on
+ * only when it handles or ignores them, since their default action would
+ * end it. */
+
+static void wake_only(int sig)
+{
+    (void)sig; /* never runs: the signals are blocked; it keeps them from being ignored */
+}
+
+/* A mask in /proc/PID/status ("SigCgt:", "SigIgn:") has bit N-1 for signal N. */
+static int status_mask_has(const char *line, int sig)
+{
+    unsigned long long mask = strtoull(line, NULL, 16);
+    return sig <= 64 && (mask >> (sig - 1)) & 1;
+}
+
+/* Whether the program catches or ignores sig (1), leaves it at its
+ * default action (0), or cannot be asked (-1). */
+static int program_handles(pid_t pid, int sig)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int handled = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "SigIgn:", 7) == 0 && status_mask_has(line + 7, sig))
+            handled = 1;
+        else if (strncmp(line, "SigCgt:", 7) == 0)
+            handled = handled == 1 || status_mask_has(line + 7, sig);
+    }
+    fclose(f);
+    return handled;
+}
+
+static int is_one_of(int sig, const int *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == sig)
+            return 1;
+    return 0;
+}
+
+/* "SIGUSR1", or "signal 40" for one with no name here. */
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"},
+        {SIGQUIT, "SIGQUIT"}, {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    snprintf(buf, len, "signal %d", sig);
+    return buf;
+}
+
+/* USR1 or USR2 that is not the snapshot signal, which the program would
+ * die of: kept, and said (once per signal) with what to send instead. */
+static void keep_user_signal(int sig, pid_t pid, const record_watch *w)
+{
+    static int said[2];
+    int *once = &said[sig == SIGUSR2];
+    char a[32], b[32];
+    if ((*once)++)
+        return;
+    if (w->snapshot_signal)
+        cli_message("warning", "%s not passed on: '%s' (pid %ld) does not handle it, and it would end "
+                               "the program; the snapshot signal is %s (kill -%d %ld)",
+                    sig_name(sig, a, sizeof a), w->program, (long)pid,
+                    sig_name(w->snapshot_signal, b, sizeof b),
+                    w->snapshot_signal, (long)getpid());
+    else
+        cli_message("warning", "%s not passed on: '%s' (pid %ld) does not handle it, and it would end "
+                               "the program; snapshots come every %ld major cycles here (--signal "
+                               "USR1 adds a snapshot on demand)",
+                    sig_name(sig, a, sizeof a), w->program, (long)pid, w->every_major);
+}
+
+static void pass_on(int sig, const siginfo_t *info, pid_t pid, const record_watch *w)
+{
+    int from_terminal = info->si_code == SI_KERNEL;
+    if (sig == w->snapshot_signal || is_one_of(sig, ending_signals, 4)) {
+        if (!from_terminal)
+            kill(pid, sig);
+        return;
+    }
+    if (program_handles(pid, sig) != 0) /* unknown: as if sent to it directly */
+        kill(pid, sig);
+    else
+        keep_user_signal(sig, pid, w);
+}
+
+/* The signals waited for: every one above, but an ignored HUP or TERM
+ * (nohup), which stays ignored by both; INT and QUIT reach the program
+ * even from a shell's background job, which ignores them. */
+static void watched_signals(const record_watch *w, sigset_t *set)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = wake_only;
+    sigemptyset(set);
+    sigaddset(set, SIGCHLD);
+    signal(SIGCHLD, SIG_DFL); /* an inherited SIG_IGN would reap the program unseen */
+    int all[7] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, w->snapshot_signal};
+    for (size_t i = 0; i < 7; i++) {
+        int sig = all[i];
+        if (sig <= 0 || sigaction(sig, NULL, &old))
+            continue;
+        if (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM) && sig != w->snapshot_signal)
+            continue;
+        sigaction(sig, &sa, NULL); /* exec gives the program the default action back */
+        sigaddset(set, sig);
+    }
+}
+
+int record_watch_run(char **argv, const char *file, const record_watch *w)
+{
+    static volatile sig_atomic_t pid_slot;
+    sigset_t set, before;
+    watched_signals(w, &set);
+    sigprocmask(SIG_BLOCK, &set, &before);
+    pid_t pid = record_spawn(argv, file, &pid_slot, &before);
+    if (pid < 0)
+        return -1;
+    for (;;) {
+        siginfo_t info;
+        int sig = sigwaitinfo(&set, &info);
+        if (sig < 0) {
+            if (errno == EINTR)
+                continue;
+            cli_message("error", "waiting for '%s': %s", w->program, strerror(errno));
+            return -1;
+        }
+        if (sig != SIGCHLD) {
+            pass_on(sig, &info, pid, w);
+            continue;
+        }
+        int status;
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done < 0 && errno != EINTR) {
+            cli_message("error", "waiting for '%s': %s", w->program, strerror(errno));
+            return -1;
+        }
+        if (done == pid && (WIFEXITED(status) || WIFSIGNALED(status)))
+            return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    }
+}
