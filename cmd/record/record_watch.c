@@ -1,13 +1,15 @@
 /* record_watch.c - the recorded program's lifetime and the signals sent to
  * leakfind meanwhile (record_watch.h).
  *
- * leakfind installs no handler that acts: it blocks the signals it watches
- * (and SIGCHLD) and takes them one at a time with sigwaitinfo, so that
- * each is decided outside a handler, where /proc may be read, and none can
- * kill leakfind before the program. */
+ * The handler only writes what came (the signal and who sent it) to a pipe
+ * that the main thread reads, one at a time, so that each is decided
+ * outside a handler, where /proc may be read. A pipe and not sigwaitinfo:
+ * leakfind has a thread of its own (core/base/resident.c) that blocks no
+ * signal, and a signal sent to the process may be given to it. */
 #include "record_watch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +28,20 @@ static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
  * only when it handles or ignores them, since their default action would
  * end it. */
 
-static void wake_only(int sig)
+static int signal_pipe[2] = {-1, -1};
+
+typedef struct came {
+    int sig, code;
+} came;
+
+static void note_signal(int sig, siginfo_t *info, void *unused)
 {
-    (void)sig; /* never runs: the signals are blocked; it keeps them from being ignored */
+    (void)unused;
+    int saved = errno;
+    came c = {sig, info ? info->si_code : SI_USER};
+    ssize_t n = write(signal_pipe[1], &c, sizeof c); /* atomic: under PIPE_BUF */
+    (void)n;
+    errno = saved;
 }
 
 /* A mask in /proc/PID/status ("SigCgt:", "SigIgn:") has bit N-1 for signal N. */
@@ -101,9 +114,9 @@ static void keep_user_signal(int sig, pid_t pid, const record_watch *w)
                     sig_name(sig, a, sizeof a), w->program, (long)pid, w->every_major);
 }
 
-static void pass_on(int sig, const siginfo_t *info, pid_t pid, const record_watch *w)
+static void pass_on(int sig, int code, pid_t pid, const record_watch *w)
 {
-    int from_terminal = info->si_code == SI_KERNEL;
+    int from_terminal = code == SI_KERNEL;
     if (sig == w->snapshot_signal || is_one_of(sig, ending_signals, 4)) {
         if (!from_terminal)
             kill(pid, sig);
@@ -115,52 +128,40 @@ static void pass_on(int sig, const siginfo_t *info, pid_t pid, const record_watc
         keep_user_signal(sig, pid, w);
 }
 
-/* The signals waited for: every one above, but an ignored HUP or TERM
+/* The signals handled: every one above, but an ignored HUP or TERM
  * (nohup), which stays ignored by both; INT and QUIT reach the program
- * even from a shell's background job, which ignores them. */
-static void watched_signals(const record_watch *w, sigset_t *set)
+ * even from a shell's background job, which ignores them. exec gives the
+ * program the default action of each handled one back. */
+static void handle_signals(const record_watch *w)
 {
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = wake_only;
-    sigemptyset(set);
-    sigaddset(set, SIGCHLD);
-    signal(SIGCHLD, SIG_DFL); /* an inherited SIG_IGN would reap the program unseen */
-    int all[7] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, w->snapshot_signal};
-    for (size_t i = 0; i < 7; i++) {
+    sa.sa_sigaction = note_signal;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    int all[8] = {SIGCHLD, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, w->snapshot_signal};
+    for (size_t i = 0; i < 8; i++) {
         int sig = all[i];
         if (sig <= 0 || sigaction(sig, NULL, &old))
             continue;
         if (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM) && sig != w->snapshot_signal)
             continue;
-        sigaction(sig, &sa, NULL); /* exec gives the program the default action back */
-        sigaddset(set, sig);
+        sigaction(sig, &sa, NULL);
     }
 }
 
 int record_watch_run(char **argv, const char *file, const record_watch *w)
 {
     static volatile sig_atomic_t pid_slot;
-    sigset_t set, before;
-    watched_signals(w, &set);
-    sigprocmask(SIG_BLOCK, &set, &before);
-    pid_t pid = record_spawn(argv, file, &pid_slot, &before);
+    if (pipe2(signal_pipe, O_CLOEXEC)) {
+        cli_message("error", "cannot start '%s': %s", w->program, strerror(errno));
+        return -1;
+    }
+    handle_signals(w);
+    pid_t pid = record_spawn(argv, file, &pid_slot, NULL);
     if (pid < 0)
         return -1;
     for (;;) {
-        siginfo_t info;
-        int sig = sigwaitinfo(&set, &info);
-        if (sig < 0) {
-            if (errno == EINTR)
-                continue;
-            cli_message("error", "waiting for '%s': %s", w->program, strerror(errno));
-            return -1;
-        }
-        if (sig != SIGCHLD) {
-            pass_on(sig, &info, pid, w);
-            continue;
-        }
         int status;
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done < 0 && errno != EINTR) {
@@ -169,5 +170,13 @@ int record_watch_run(char **argv, const char *file, const record_watch *w)
         }
         if (done == pid && (WIFEXITED(status) || WIFSIGNALED(status)))
             return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+        came c; /* the child's end comes as SIGCHLD: no wait is missed */
+        ssize_t n = read(signal_pipe[0], &c, sizeof c);
+        if (n == (ssize_t)sizeof c && c.sig != SIGCHLD)
+            pass_on(c.sig, c.code, pid, w);
+        else if (n < 0 && errno != EINTR) {
+            cli_message("error", "waiting for '%s': %s", w->program, strerror(errno));
+            return -1;
+        }
     }
 }

@@ -321,7 +321,7 @@ check_record() { # the same program, recorded and linked
     expect "record: the program's exit code" 7 $?
 }
 
-check_record_signals() { # TERM, HUP and INT sent to record end the program too
+check_record_signals() { # every signal a person sends record: the program never outlives it
     d=$1
     printf '%s\n' 'let () = let oc = open_out Sys.argv.(1) in' \
         '  output_string oc (string_of_int (Unix.getpid ())); close_out oc; Unix.sleep 60' > "$d/waiting.ml"
@@ -331,22 +331,98 @@ check_record_signals() { # TERM, HUP and INT sent to record end the program too
         pidfile="$d/waiting-$sig.pid"
         "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
         rec=$!
-        tries=0
-        while [ ! -s "$pidfile" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        wait_for_pid "$pidfile"
         kill -"$sig" $rec
         (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$! # record hanging: a failure, not a hang
         wait $rec
         status=$?
         kill $watchdog 2>/dev/null
-        program=$(cat "$pidfile" 2>/dev/null)
-        alive=gone
-        if [ -n "$program" ] && kill -0 "$program" 2>/dev/null; then
-            alive=running
-            kill -KILL "$program"
-        fi
         expect "record: SIG$sig passed on, record exits with the program's status" \
-            "$((128 + ${sig_num#*:})) gone" "$status $alive"
+            "$((128 + ${sig_num#*:})) gone" "$status $(program_state "$pidfile")"
     done
+    # USR2 (USR1 the snapshot signal), and USR1 with --every-major alone:
+    # signals the program leaves at their default action, which would end
+    # it. record keeps them and says so, and stays: the TERM sent after it
+    # reaches the program (143); a record that died of USR2 or USR1 says 140
+    # or 138, and leaves the program running.
+    for case in "USR2::SIGUSR2:the snapshot signal is SIGUSR1 (kill -10 REC)" \
+        "USR1:--every-major 5:SIGUSR1:snapshots come every 5 major cycles here (--signal USR1 adds a snapshot on demand)"; do
+        sig=${case%%:*}; rest=${case#*:}; opts=${rest%%:*}; rest=${rest#*:}; name=${rest%%:*}; tail=${rest#*:}
+        pidfile="$d/waiting-kept-$sig.pid"
+        "$lf" record -q $opts -o "$d/waiting" -- "$d/waiting" "$pidfile" 2>"$d/waiting-kept-$sig.err" &
+        rec=$!
+        wait_for_pid "$pidfile"
+        kill -"$sig" $rec
+        kill -TERM $rec
+        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        program=$(cat "$pidfile" 2>/dev/null)
+        expect "record $opts: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
+            "143 gone|leakfind: warning: $name not passed on: '$d/waiting' (pid $program) does not handle it, and it would end the program; $(echo "$tail" | sed "s/REC/$rec/")" \
+            "$status $(program_state "$pidfile")|$(cat "$d/waiting-kept-$sig.err")"
+    done
+    # SIGKILL to record, which nothing can catch: the kernel kills the
+    # program too (PR_SET_PDEATHSIG), three times over
+    for n in 1 2 3; do
+        pidfile="$d/waiting-killed-$n.pid"
+        "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
+        rec=$!
+        wait_for_pid "$pidfile"
+        kill -KILL $rec
+        wait $rec
+        status=$?
+        tries=0 # the program's SIGKILL is on its way when record is reaped
+        while [ "$(program_state "$pidfile")" != gone ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        expect "record: SIGKILL to record ends the program too (run $n)" "137 gone" "$status $(program_state "$pidfile")"
+    done
+}
+
+# program_state PIDFILE: "gone" when the pid it holds is no process or a
+# zombie (dead: PID 1 here may never reap what it inherits, and kill -0
+# succeeds on a zombie), else "running", and then it is killed
+program_state() {
+    p=$(cat "$1" 2>/dev/null)
+    st=$( [ -n "$p" ] && sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
+    if [ -z "$st" ] || [ "$st" = Z ]; then echo gone; else echo running; kill -KILL "$p"; fi
+}
+
+wait_for_pid() { # the program's own pid in the file: it runs, the agent in place
+    tries=0
+    while [ ! -s "$1" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+}
+
+check_record_own_handler() { # a program that takes the snapshot signal for itself
+    d=$1
+    # own.ml: handles USR1 itself, writes its pid, ends once its handler ran
+    printf '%s\n' 'let got = ref 0' 'let () = Sys.set_signal Sys.sigusr1 (Sys.Signal_handle (fun _ -> incr got));' \
+        '  let oc = open_out Sys.argv.(1) in output_string oc (string_of_int (Unix.getpid ())); close_out oc;' \
+        '  while !got = 0 do Unix.sleepf 0.01 done; Printf.printf "own handler: %d\n" !got' > "$d/own.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg own.ml -o own 2>/dev/null)
+    "$lf" record -q -o "$d/own" -- "$d/own" "$d/own.pid" >"$d/own.out" 2>"$d/own.err" &
+    rec=$!
+    wait_for_pid "$d/own.pid"
+    kill -USR1 $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    expect "record: a program's own handler for the snapshot signal gets it, no snapshot, and it is said with --signal USR2" \
+        "0 own handler: 1|0|leakfind: 'own' (pid $(cat "$d/own.pid")) installs its own handler for SIGUSR1, the snapshot signal: snapshot requests go to the program, and none is written; record it with --signal USR2 (or another signal it leaves alone)" \
+        "$status $(cat "$d/own.out")|$(ls "$d" | grep -c '^own\.[0-9]*\.lfs$')|$(cat "$d/own.err")"
+    # --every-major alone: USR1 is the program's, which handles it: passed on, nothing said
+    rm -f "$d/own.pid"
+    "$lf" record -q --every-major 1000 -o "$d/own-major" -- "$d/own" "$d/own.pid" >"$d/own.out" 2>"$d/own.err" &
+    rec=$!
+    wait_for_pid "$d/own.pid"
+    kill -USR1 $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    expect "record --every-major: USR1, which the program handles, passed on to it" \
+        "0 own handler: 1|" "$status $(cat "$d/own.out")|$(cat "$d/own.err")"
 }
 
 # ms since the epoch
@@ -594,6 +670,7 @@ else
         check_record "$work/bin"
         [ "$runtime" = 5.1 ] || check_record_sample "$work/bin"
         check_record_signals "$work/bin"
+        check_record_own_handler "$work/bin"
         check_record_budget "$work/bin"
         check_record_idle "$work/bin"
         check_names_tool
