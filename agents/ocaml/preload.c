@@ -2,7 +2,8 @@
  * record` (LD_PRELOAD). The program must export the runtime's symbols
  * (linked with `-ccopt -Wl,-E` or for natdynlink); record checks that before
  * it starts the program. Settings come from the environment record sets,
- * and are removed so that the program's own children run without the agent. */
+ * and are removed so that the program's own children run without the agent
+ * (with --follow, agents/follow/follow.c, they run with the follower). */
 #define CAML_INTERNALS
 #include "agent.h"
 
@@ -25,6 +26,8 @@ static void restore_environment(void)
         unsetenv("LD_PRELOAD");
     unsetenv("LEAKFIND_RECORD_SAVED_PRELOAD");
     unsetenv("LEAKFIND_RECORD_PREFIX");
+    if (getenv("LEAKFIND_FOLLOW_PREFIX")) /* record --follow: the same triggers for what it runs, */
+        return;                           /* whose LD_PRELOAD (saved) is the follower again */
     unsetenv("LEAKFIND_RECORD_EVERY_MAJOR");
     unsetenv("LEAKFIND_RECORD_SIGNAL");
     unsetenv("LEAKFIND_RECORD_SAMPLE");

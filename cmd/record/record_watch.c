@@ -10,15 +10,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cli/cli.h"
 #include "record_spawn.h"
+#include "record_tree.h"
 
 /* Those that end a program: passed on, so that stopping record stops the
  * program, unless the terminal sent them (the kernel, to the whole
@@ -117,6 +122,13 @@ static void keep_user_signal(int sig, pid_t pid, const record_watch *w)
 static void pass_on(int sig, int code, pid_t pid, const record_watch *w)
 {
     int from_terminal = code == SI_KERNEL;
+    if (sig == w->snapshot_signal && w->follow) {
+        static int said;
+        if (!record_tree_signal(pid, sig) && !said++)
+            cli_message("warning", "no process under '%s' is recorded yet: the snapshot signal went to "
+                                   "none", w->program);
+        return;
+    }
     if (sig == w->snapshot_signal || is_one_of(sig, ending_signals, 4)) {
         if (!from_terminal)
             kill(pid, sig);
@@ -150,6 +162,45 @@ static void handle_signals(const record_watch *w)
     }
 }
 
+/* Whether a snapshot PREFIX.*.lfs was written from `since` on (to the
+ * second: an older one, of an earlier run, does not count). */
+static int written_since(const char *prefix, time_t since)
+{
+    char pattern[PATH_MAX * 2];
+    size_t k = 0;
+    for (const char *p = prefix; *p && k < sizeof pattern - 16; p++) {
+        if (strchr("*?[\\", *p))
+            pattern[k++] = '\\';
+        pattern[k++] = *p;
+    }
+    snprintf(pattern + k, sizeof pattern - k, ".*.lfs");
+    glob_t g;
+    int found = 0;
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        struct stat st;
+        for (size_t i = 0; !found && i < g.gl_pathc; i++)
+            found = stat(g.gl_pathv[i], &st) == 0 && st.st_mtime >= since;
+        globfree(&g);
+    }
+    return found;
+}
+
+/* Nothing written: the usual reasons, so that a run that recorded nothing
+ * is not taken for one that found nothing. */
+static void say_nothing_written(const record_watch *w)
+{
+    if (w->follow)
+        cli_message("note", "nothing recorded: no snapshot %s.*.lfs was written (no native OCaml program "
+                            "of a runtime the agent reads ran under '%s', or none was asked for one%s)",
+                    w->prefix, w->program, w->every_major ? " or ended a major cycle" : "");
+    else
+        cli_message("note", "nothing recorded: no snapshot %s.*.lfs was written (%s); the agent records "
+                            "'%s' itself, not the programs it runs: --follow records those",
+                    w->prefix, w->every_major ? "no major cycle ended that --every-major counts, nor "
+                                                "came a snapshot signal"
+                                              : "no snapshot signal came", w->program);
+}
+
 int record_watch_run(char **argv, const char *file, const record_watch *w)
 {
     static volatile sig_atomic_t pid_slot;
@@ -158,6 +209,7 @@ int record_watch_run(char **argv, const char *file, const record_watch *w)
         return -1;
     }
     handle_signals(w);
+    time_t started = time(NULL);
     pid_t pid = record_spawn(argv, file, &pid_slot, NULL);
     if (pid < 0)
         return -1;
@@ -168,8 +220,11 @@ int record_watch_run(char **argv, const char *file, const record_watch *w)
             cli_message("error", "waiting for '%s': %s", w->program, strerror(errno));
             return -1;
         }
-        if (done == pid && (WIFEXITED(status) || WIFSIGNALED(status)))
+        if (done == pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
+            if (!w->quiet && !written_since(w->prefix, started))
+                say_nothing_written(w);
             return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+        }
         came c; /* the child's end comes as SIGCHLD: no wait is missed */
         ssize_t n = read(signal_pipe[0], &c, sizeof c);
         if (n == (ssize_t)sizeof c && c.sig != SIGCHLD)
