@@ -24,8 +24,8 @@
 #include "record/record_watch.h"
 
 static const char record_usage[] =
-    "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
-    "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
+    "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [--follow]\n"
+    "                       [-o PREFIX] [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
     "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- dotnet APP.dll [ARGS...]\n"
     "\n"
@@ -33,12 +33,14 @@ static const char record_usage[] =
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
-    "library (docs/OCAML.md). A .NET program (dotnet APP.dll, or its apphost)\n"
-    "runs as it is, and leakfind writes PREFIX.1.gcdump, ... with dotnet-gcdump\n"
-    "(on PATH or in ~/.dotnet/tools; docs/DOTNET.md). Exit status: the\n"
-    "program's. TERM, HUP, INT, QUIT and the snapshot signal sent to leakfind\n"
-    "are passed on to the program; USR1 and USR2 too when it handles them, else\n"
-    "leakfind keeps them and says so. Killing leakfind kills the program.\n";
+    "library (docs/OCAML.md). With --follow, the native OCaml programs that\n"
+    "PROGRAM (a script, ocamlfind, any wrapper) runs are recorded too. A .NET\n"
+    "program (dotnet APP.dll, or its apphost) runs as it is, and leakfind\n"
+    "writes PREFIX.1.gcdump, ... with dotnet-gcdump (on PATH or in\n"
+    "~/.dotnet/tools; docs/DOTNET.md). Exit status: the program's. TERM,\n"
+    "HUP, INT, QUIT and the snapshot signal sent to leakfind are passed on to\n"
+    "the program; USR1 and USR2 too when it handles them, else leakfind keeps\n"
+    "them and says so. Killing leakfind kills the program.\n";
 
 typedef struct record_state {
     long every;

@@ -103,7 +103,14 @@ __attribute__((constructor)) static void follow(int argc, char **argv, char **en
         say("leakfind: note: following '%s' (pid %ld), a native OCaml program: snapshots %s.N.lfs\n",
             name, pid, own);
     /* The same file, arguments and environment, the agent first: nothing
-     * of the program has run yet. */
+     * of the program has run yet. By its path, not /proc/self/exe, which
+     * would name the process "exe" (ps, /proc/PID/comm). */
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        execve(self, argv, environ);
+    }
     execve("/proc/self/exe", argv, environ);
 fail:
     say("leakfind: note: not recorded: '%s' (pid %ld): %s\n", name, pid, strerror(errno));

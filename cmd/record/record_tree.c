@@ -50,7 +50,7 @@ static int has_agent(pid_t pid)
     return found;
 }
 
-int record_tree_signal(pid_t root, int sig)
+int record_tree_signal(pid_t root, int sig, int agents_only)
 {
     DIR *dir = opendir("/proc");
     if (!dir)
@@ -81,7 +81,7 @@ int record_tree_signal(pid_t root, int sig)
     }
     int sent = 0;
     for (size_t i = 0; i < n; i++)
-        if (procs[i].under && has_agent(procs[i].pid) && kill(procs[i].pid, sig) == 0)
+        if (procs[i].under && (!agents_only || has_agent(procs[i].pid)) && kill(procs[i].pid, sig) == 0)
             sent++;
     free(procs);
     return sent;

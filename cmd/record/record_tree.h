@@ -5,7 +5,8 @@
 
 #include <sys/types.h>
 
-/* Sends sig to each of them; returns how many it was sent to. */
-int record_tree_signal(pid_t root, int sig);
+/* Sends sig to each of them (agents_only 0: to every process under the
+ * program, it included); returns how many it was sent to. */
+int record_tree_signal(pid_t root, int sig, int agents_only);
 
 #endif

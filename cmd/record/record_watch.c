@@ -104,7 +104,7 @@ static void keep_user_signal(int sig, pid_t pid, const record_watch *w)
     static int said[2];
     int *once = &said[sig == SIGUSR2];
     char a[32], b[32];
-    if ((*once)++)
+    if ((*once)++ || w->quiet)
         return;
     if (w->snapshot_signal)
         cli_message("warning", "%s not passed on: '%s' (pid %ld) does not handle it, and it would end "
@@ -124,13 +124,15 @@ static void pass_on(int sig, int code, pid_t pid, const record_watch *w)
     int from_terminal = code == SI_KERNEL;
     if (sig == w->snapshot_signal && w->follow) {
         static int said;
-        if (!record_tree_signal(pid, sig) && !said++)
+        if (!record_tree_signal(pid, sig, 1) && !said++ && !w->quiet)
             cli_message("warning", "no process under '%s' is recorded yet: the snapshot signal went to "
                                    "none", w->program);
         return;
     }
     if (sig == w->snapshot_signal || is_one_of(sig, ending_signals, 4)) {
-        if (!from_terminal)
+        if (!from_terminal && w->follow) /* a wrapper's children would outlive it */
+            record_tree_signal(pid, sig, 0);
+        else if (!from_terminal)
             kill(pid, sig);
         return;
     }

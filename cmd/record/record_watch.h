@@ -11,7 +11,7 @@ typedef struct record_watch {
     int snapshot_signal; /* always passed on; 0: none */
     long every_major;    /* the other trigger, for messages; 0: none */
     int follow;          /* --follow: the snapshot signal goes to every recorded process */
-    int quiet;           /* no note at the end */
+    int quiet;           /* -q: no warning, no note */
 } record_watch;
 
 /* Runs file with argv and waits for it. Returns its exit status (128 + N
