@@ -400,7 +400,7 @@ int cmd_record(int argc, char **argv)
     if ((rc = check_program(file, &runtime, &why)))
         return rc;
     if (why && !r.follow) { /* a wrapper may run one: say how to record that */
-        int wrapper = runtime == RUNTIME_UNKNOWN && !strstr(why, "ELF");
+        int wrapper = strncmp(why, "a script", 8) == 0 || strncmp(why, "not an OCaml native", 19) == 0;
         cli_message("error", "'%s': %s%s", file, why,
                     wrapper ? "; if it runs a native OCaml program, --follow records that" : "");
         return EXIT_INPUT;

@@ -291,7 +291,7 @@ check_record() { # the same program, recorded and linked
     ls "$d"/recorded_hidden.*.lfs >/dev/null 2>&1
     expect "record: ... and writes nothing" 2 $?
     msg=$("$lf" record -- /bin/true 2>&1)
-    expect "record: not OCaml" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program)" "$? $msg"
+    expect "record: not OCaml, --follow suggested" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program); if it runs a native OCaml program, --follow records that" "$? $msg"
     # Stand-ins that export what the probe looks for: OCaml 5 runtimes of
     # each release, told apart by the first function each added (5.1's
     # caml_sys_is_regular_file, 5.2's caml_ext_table_add_noexc), and one of
@@ -349,7 +349,7 @@ check_record_signals() { # every signal a person sends record: the program never
         "USR1:--every-major 5:SIGUSR1:snapshots come every 5 major cycles here (--signal USR1 adds a snapshot on demand)"; do
         sig=${case%%:*}; rest=${case#*:}; opts=${rest%%:*}; rest=${rest#*:}; name=${rest%%:*}; tail=${rest#*:}
         pidfile="$d/waiting-kept-$sig.pid"
-        "$lf" record -q $opts -o "$d/waiting" -- "$d/waiting" "$pidfile" 2>"$d/waiting-kept-$sig.err" &
+        "$lf" record $opts -o "$d/waiting" -- "$d/waiting" "$pidfile" 2>"$d/waiting-kept-$sig.err" &
         rec=$!
         wait_for_pid "$pidfile"
         kill -"$sig" $rec
@@ -359,9 +359,9 @@ check_record_signals() { # every signal a person sends record: the program never
         status=$?
         kill $watchdog 2>/dev/null
         program=$(cat "$pidfile" 2>/dev/null)
-        expect "record $opts: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
+        expect "record${opts:+ $opts}: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
             "143 gone|leakfind: warning: $name not passed on: '$d/waiting' (pid $program) does not handle it, and it would end the program; $(echo "$tail" | sed "s/REC/$rec/")" \
-            "$status $(program_state "$pidfile")|$(cat "$d/waiting-kept-$sig.err")"
+            "$status $(program_state "$pidfile")|$(grep '^leakfind: warning:' "$d/waiting-kept-$sig.err")"
     done
     # SIGKILL to record, which nothing can catch: the kernel kills the
     # program too (PR_SET_PDEATHSIG), three times over
@@ -391,6 +391,58 @@ program_state() {
 wait_for_pid() { # the program's own pid in the file: it runs, the agent in place
     tries=0
     while [ ! -s "$1" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+}
+
+check_record_follow() { # --follow: the native OCaml programs a wrapper runs
+    d=$1
+    printf '#!/bin/sh\n# a wrapper: runs its arguments, says how they ended\n"$@"\necho "wrapper: $?"\n' > "$d/wrap.sh"
+    chmod +x "$d/wrap.sh"
+    msg=$("$lf" record -q -o "$d/unfollowed" -- "$d/wrap.sh" "$d/six" 2>&1)
+    expect "record: a wrapper script without --follow is refused, --follow suggested" \
+        "3 leakfind: error: '$d/wrap.sh': a script or an OCaml bytecode program, not native code: compile it with ocamlopt; if it runs a native OCaml program, --follow records that" \
+        "$? $msg"
+    # six.ml signals itself six times: six snapshots, each one cons more
+    # (a 16 B ref and 24 B a cell: the sixth holds 16 + 6 x 24 = 160 B)
+    out=$("$lf" record --follow -o "$d/fw" -- "$d/wrap.sh" "$d/six" 2>"$d/fw.err")
+    status=$?
+    pid=$(ls "$d" | sed -n 's/^fw\.six-\([0-9]*\)\.1\.lfs$/\1/p')
+    expect "record --follow, a script that runs an OCaml program: the wrapper runs as it would, the child recorded, said" \
+        "0 wrapper: 0|1 2 3 4 5 6 |leakfind: note: following 'six' (pid $pid), a native OCaml program: snapshots $d/fw.six-$pid.N.lfs" \
+        "$status $out|$(ls "$d" | sed -n "s/^fw\.six-$pid\.\([0-9]*\)\.lfs$/\1/p" | sort -n | tr '\n' ' ')|$(grep following "$d/fw.err")"
+    expect "record --follow: the child's last snapshot holds its six cells" 160 \
+        "$(root_retained "$d/fw.six-$pid.6.lfs" global Six.[0])"
+    # the program itself an OCaml program: PREFIX.N.lfs, as without --follow
+    "$lf" record -q --follow -o "$d/ftop" -- "$d/six"
+    expect "record --follow, an OCaml program run directly: its own snapshots, PREFIX.N.lfs" "0 6" \
+        "$? $(ls "$d" | grep -c '^ftop\.[0-9]*\.lfs$')"
+    # the snapshot signal and TERM, sent to record: the signal to the
+    # recorded program under the wrapper (not to the shell, which would
+    # die of it), TERM to both (the program would outlive its wrapper)
+    pidfile="$d/fwait.pid"
+    "$lf" record -q --follow -o "$d/fwait" -- "$d/wrap.sh" "$d/waiting" "$pidfile" >/dev/null &
+    rec=$!
+    wait_for_pid "$pidfile"
+    kill -USR1 $rec
+    tries=0
+    while ! ls "$d"/fwait.waiting-*.1.lfs >/dev/null 2>&1 && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+    kill -TERM $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    expect "record --follow: the snapshot signal reaches the program under the wrapper, TERM ends both" \
+        "143 gone 1" "$status $(program_state "$pidfile") $(ls "$d" | grep -c "^fwait\.waiting-$(cat "$pidfile")\.1\.lfs$")"
+    # ocamlfind, an OCaml program itself, runs the compiler: both recorded
+    # (the 5 tier's ocamlfind runs OCaml 5's compiler: the 5 agent follows)
+    mkdir -p "$d/fopt" && cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" "$d/fopt/cif.ml"
+    (cd "$d/fopt" && "$lf" record -q --follow --every-major 3 -o oc -- ocamlfind ocamlopt -c cif.ml)
+    status=$?
+    last=$(ls "$d"/fopt/oc.ocamlopt*-*.lfs 2>/dev/null | sort -t. -k3 -n | tail -1)
+    # the compiler's heap, not ocamlfind's: the type checker's globals (Env, Ctype)
+    expect "record --follow -- ocamlfind ocamlopt: compiled, and the compiler's heap recorded" \
+        "0 yes Ctype Env" "$status $([ -f "$d/fopt/cif.cmx" ] && echo yes) $("$lf" roots "$last" --top 0 --format tsv 2>/dev/null |
+            awk -F'\t' '$5 == "global" { split($7, m, "."); if (m[1] == "Env" || m[1] == "Ctype") g[m[1]] = 1 }
+                END { for (k in g) print k }' | sort | tr '\n' ' ' | sed 's/ $//')"
 }
 
 check_record_own_handler() { # a program that takes the snapshot signal for itself
@@ -672,6 +724,7 @@ else
         check_record_signals "$work/bin"
         check_record_own_handler "$work/bin"
         check_record_budget "$work/bin"
+        check_record_follow "$work/bin"
         check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
