@@ -206,7 +206,8 @@ static void say_nothing_written(const record_watch *w)
 int record_watch_run(char **argv, const char *file, const record_watch *w)
 {
     static volatile sig_atomic_t pid_slot;
-    if (pipe2(signal_pipe, O_CLOEXEC)) {
+    /* the handler never waits: past 8,192 unread signals, one is dropped */
+    if (pipe2(signal_pipe, O_CLOEXEC) || fcntl(signal_pipe[1], F_SETFL, O_NONBLOCK)) {
         cli_message("error", "cannot start '%s': %s", w->program, strerror(errno));
         return -1;
     }
