@@ -34,6 +34,7 @@ static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
  * end it. */
 
 static int signal_pipe[2] = {-1, -1};
+static long requests_passed; /* snapshot signals passed on */
 
 typedef struct came {
     int sig, code;
@@ -122,6 +123,8 @@ static void keep_user_signal(int sig, pid_t pid, const record_watch *w)
 static void pass_on(int sig, int code, pid_t pid, const record_watch *w)
 {
     int from_terminal = code == SI_KERNEL;
+    if (sig == w->snapshot_signal && !from_terminal)
+        requests_passed++;
     if (sig == w->snapshot_signal && w->follow) {
         static int said;
         if (!record_tree_signal(pid, sig, 1) && !said++ && !w->quiet)
@@ -191,7 +194,15 @@ static int written_since(const char *prefix, time_t since)
  * is not taken for one that found nothing. */
 static void say_nothing_written(const record_watch *w)
 {
-    if (w->follow)
+    char name[32];
+    if (requests_passed)
+        cli_message("note", "nothing recorded: %ld snapshot request%s passed on (%s), and no snapshot "
+                            "%s.*.lfs was written: the program may take that signal for itself (then "
+                            "--signal %s records it), or have ended before it could write one",
+                    requests_passed, requests_passed > 1 ? "s" : "",
+                    sig_name(w->snapshot_signal, name, sizeof name), w->prefix,
+                    w->snapshot_signal == SIGUSR1 ? "USR2" : "USR1");
+    else if (w->follow)
         cli_message("note", "nothing recorded: no snapshot %s.*.lfs was written (no native OCaml program "
                             "of a runtime the agent reads ran under '%s', or none was asked for one%s)",
                     w->prefix, w->program, w->every_major ? " or ended a major cycle" : "");
