@@ -339,6 +339,7 @@ check_record_signals() { # every signal a person sends record: the program never
         kill $watchdog 2>/dev/null
         expect "record: SIG$sig passed on, record exits with the program's status" \
             "$((128 + ${sig_num#*:})) gone" "$status $(program_state "$pidfile")"
+        end_program "$pidfile"
     done
     # USR2 (USR1 the snapshot signal), and USR1 with --every-major alone:
     # signals the program leaves at their default action, which would end
@@ -362,6 +363,7 @@ check_record_signals() { # every signal a person sends record: the program never
         expect "record${opts:+ $opts}: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
             "143 gone|leakfind: warning: $name not passed on: '$d/waiting' (pid $program) does not handle it, and it would end the program; $(echo "$tail" | sed "s/REC/$rec/")" \
             "$status $(program_state "$pidfile")|$(grep '^leakfind: warning:' "$d/waiting-kept-$sig.err")"
+        end_program "$pidfile"
     done
     # SIGKILL to record, which nothing can catch: the kernel kills the
     # program too (PR_SET_PDEATHSIG), three times over
@@ -374,18 +376,23 @@ check_record_signals() { # every signal a person sends record: the program never
         wait $rec
         status=$?
         tries=0 # the program's SIGKILL is on its way when record is reaped
-        while [ "$(program_state "$pidfile")" != gone ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        while [ "$(program_state "$pidfile")" != gone ] && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
         expect "record: SIGKILL to record ends the program too (run $n)" "137 gone" "$status $(program_state "$pidfile")"
+        end_program "$pidfile"
     done
 }
 
 # program_state PIDFILE: "gone" when the pid it holds is no process or a
 # zombie (dead: PID 1 here may never reap what it inherits, and kill -0
-# succeeds on a zombie), else "running", and then it is killed
+# succeeds on a zombie), else "running"
 program_state() {
     p=$(cat "$1" 2>/dev/null)
     st=$( [ -n "$p" ] && sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
-    if [ -z "$st" ] || [ "$st" = Z ]; then echo gone; else echo running; kill -KILL "$p"; fi
+    if [ -z "$st" ] || [ "$st" = Z ]; then echo gone; else echo running; fi
+}
+# end_program PIDFILE: after the check, a program left running is ended
+end_program() {
+    [ "$(program_state "$1")" = gone ] || kill -KILL "$(cat "$1")"
 }
 
 wait_for_pid() { # the program's own pid in the file: it runs, the agent in place
@@ -437,6 +444,7 @@ check_record_follow() { # --follow: the native OCaml programs a wrapper runs
     kill $watchdog 2>/dev/null
     expect "record --follow: the snapshot signal reaches the program under the wrapper, TERM ends both" \
         "143 gone 1" "$status $(program_state "$pidfile") $(ls "$d" | grep -c "^fwait\.waiting-$(cat "$pidfile")\.1\.lfs$")"
+    end_program "$pidfile"
     # ocamlfind, an OCaml program itself, runs the compiler: both recorded
     # (the 5 tier's ocamlfind runs OCaml 5's compiler: the 5 agent follows)
     mkdir -p "$d/fopt" && cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" "$d/fopt/cif.ml"
