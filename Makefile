@@ -141,7 +141,7 @@ fuzz:
 
 # make install PREFIX=DIR: the binary, its man page, its bash completion, and
 # for each OCaml runtime built (4, 5 for 5.3, 51 for 5.1) the agent for
-# `leakfind record` (PREFIX/lib/leakfind), the names tool (PREFIX/bin) and
+# `leakfind record` (PREFIX/lib/leakfind, with record --follow's follower), the names tool (PREFIX/bin) and
 # the findlib package `leakfind` of that compiler (PREFIX/lib/ocaml for 4,
 # PREFIX/lib/ocaml5 and ocaml51 for OCaml 5:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
@@ -164,6 +164,8 @@ install: all
 	    $(BUILD)/$$dir/leakfind/leakfind.cmx $(BUILD)/$$dir/leakfind/leakfind.mli \
 	    $(BUILD)/$$dir/leakfind/libleakfind_ocaml.a $(DESTDIR)$(PREFIX)/lib/$$dir/leakfind/ || exit 1; \
 	done
+	[ ! -f $(BUILD)/leakfind-follow.so ] || \
+	  install -m 644 $(BUILD)/leakfind-follow.so $(DESTDIR)$(PREFIX)/lib/leakfind/
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -5,8 +5,8 @@
  * (build/leakfind-agent-ocaml4.so or -ocaml5.so, or PREFIX/lib/leakfind/ once
  * installed). The agent binds to the runtime's symbols, so the program must
  * export them; that, and which runtime it is, is checked before it starts. The program's exit status
- * is passed through; the snapshot signal and the ones that end a program
- * (TERM, HUP, INT, QUIT) sent to leakfind are passed on. */
+ * is passed through; signals sent to leakfind are passed on or kept
+ * (record/record_watch.c), and the program never outlives leakfind. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -21,11 +21,11 @@
 #include "cli/cli.h"
 #include "commands.h"
 #include "record/record_dotnet.h"
-#include "record/record_spawn.h"
+#include "record/record_watch.h"
 
 static const char record_usage[] =
-    "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [-o PREFIX]\n"
-    "                       [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
+    "usage: leakfind record [--every-major N] [--signal SIG] [--sample RATE] [--follow]\n"
+    "                       [-o PREFIX] [--max-snapshots N] [--max-bytes SIZE] -- PROGRAM [ARGS...]\n"
     "       leakfind record [--every SECONDS] [--signal SIG] [-o PREFIX]\n"
     "                       [--max-snapshots N] [--max-bytes SIZE] -- dotnet APP.dll [ARGS...]\n"
     "\n"
@@ -33,11 +33,14 @@ static const char record_usage[] =
     "writes heap snapshots PREFIX.1.lfs, PREFIX.2.lfs, ... The program needs no\n"
     "agent code, but must export the runtime's symbols: link it with\n"
     "'-ccopt -Wl,-E' (or for natdynlink); otherwise link it with the Leakfind\n"
-    "library (docs/OCAML.md). A .NET program (dotnet APP.dll, or its apphost)\n"
-    "runs as it is, and leakfind writes PREFIX.1.gcdump, ... with dotnet-gcdump\n"
-    "(on PATH or in ~/.dotnet/tools; docs/DOTNET.md). Exit status: the\n"
-    "program's. TERM, HUP, INT and QUIT sent to leakfind are passed on to the\n"
-    "program.\n";
+    "library (docs/OCAML.md). With --follow, the native OCaml programs that\n"
+    "PROGRAM (a script, ocamlfind, any wrapper) runs are recorded too. A .NET\n"
+    "program (dotnet APP.dll, or its apphost) runs as it is, and leakfind\n"
+    "writes PREFIX.1.gcdump, ... with dotnet-gcdump (on PATH or in\n"
+    "~/.dotnet/tools; docs/DOTNET.md). Exit status: the program's. TERM,\n"
+    "HUP, INT, QUIT and the snapshot signal sent to leakfind are passed on to\n"
+    "the program; USR1 and USR2 too when it handles them, else leakfind keeps\n"
+    "them and says so. Killing leakfind kills the program.\n";
 
 typedef struct record_state {
     long every;
@@ -47,6 +50,7 @@ typedef struct record_state {
     const char *prefix;
     long max_snapshots;  /* 0: no limit */
     uint64_t max_bytes;  /* 0: no limit */
+    int follow;          /* the native OCaml programs it runs, too */
 } record_state;
 
 static int signal_number(const char *s)
@@ -130,6 +134,10 @@ static const cli_option record_options[] = {
              "the allocation sites of the sampled blocks still alive\n"
              "(leakfind sites); file and line need a program built\n"
              "with -g"},
+    {"follow", 0, NULL, CLI_FLAG, CLI_AT(record_state, follow),
+     .help = "(OCaml) record every native OCaml program PROGRAM runs,\n"
+             "and theirs: PREFIX.NAME-PID.N.lfs each (PROGRAM may be a\n"
+             "script or any wrapper)"},
     {"output", 'o', "PREFIX", CLI_STRING, CLI_AT(record_state, prefix),
      .help = "snapshot names (default: the program's name)"},
     {"max-snapshots", 0, "N", CLI_CUSTOM, CLI_AT(record_state, max_snapshots),
@@ -184,9 +192,9 @@ static const char *ocaml5_release_refused(unsigned linked, int *runtime)
     return "an OCaml 5.0 program: the agent reads OCaml 5.1's and 5.3's runtimes (docs/OCAML.md)";
 }
 
-/* Says why the agent cannot run in this program, or sets its runtime and
- * returns 0. */
-static int check_program(const char *file, int *runtime)
+/* Sets *why to why the agent cannot run in this program (NULL: it can, and
+ * *runtime is set); returns an exit code when the file cannot be read. */
+static int check_program(const char *file, int *runtime, const char **why_not)
 {
     /* 1 every native program; 2 and 8 OCaml 4; 16 and 32 OCaml 5; 64, 128
      * and 256 tell OCaml 5's releases apart (ocaml5_release_refused) */
@@ -220,10 +228,8 @@ static int check_program(const char *file, int *runtime)
         why = "an OCaml program that does not export its runtime's symbols: relink it with "
               "'-ccopt -Wl,-E', or link it with the Leakfind library and call "
               "Leakfind.dump (docs/OCAML.md)";
-    if (!why)
-        return 0;
-    cli_message("error", "'%s': %s", file, why);
-    return EXIT_INPUT;
+    *why_not = why;
+    return 0;
 }
 
 /* The agent of that runtime next to this binary (build tree) or in
@@ -264,22 +270,26 @@ static int find_runtime_agent(const char *file, int runtime, char *agent, size_t
     return EXIT_SYSTEM;
 }
 
-static int set_agent_environment(const char *agent, const record_state *r, const char *prefix)
+/* LD_PRELOAD with lib first. */
+static int preload_first(const char *lib)
 {
-    char num[32];
     const char *old = getenv("LD_PRELOAD");
-    if (setenv("LEAKFIND_RECORD_SAVED_PRELOAD", old ? old : "", 1) ||
-        setenv("LEAKFIND_RECORD_PREFIX", prefix, 1))
-        return -1;
-    size_t len = strlen(agent) + (old ? strlen(old) + 1 : 0) + 1;
+    size_t len = strlen(lib) + (old ? strlen(old) + 1 : 0) + 1;
     char *preload = malloc(len);
     if (!preload)
         return -1;
-    snprintf(preload, len, "%s%s%s", agent, old && *old ? ":" : "", old ? old : "");
+    snprintf(preload, len, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
     int rc = setenv("LD_PRELOAD", preload, 1);
     free(preload);
+    return rc;
+}
+
+/* What the agent is asked to do, in each process it records. */
+static int set_triggers(const record_state *r)
+{
+    char num[32];
     snprintf(num, sizeof num, "%ld", r->every);
-    if (rc || (r->every && setenv("LEAKFIND_RECORD_EVERY_MAJOR", num, 1)))
+    if (r->every && setenv("LEAKFIND_RECORD_EVERY_MAJOR", num, 1))
         return -1;
     snprintf(num, sizeof num, "%.17g", r->sample_rate);
     if (r->sample_rate > 0 && setenv("LEAKFIND_RECORD_SAMPLE", num, 1))
@@ -294,64 +304,39 @@ static int set_agent_environment(const char *agent, const record_state *r, const
     return r->signo ? setenv("LEAKFIND_RECORD_SIGNAL", num, 1) : 0;
 }
 
-static volatile sig_atomic_t child_pid;
-
-static void pass_on(int sig)
+static int set_agent_environment(const char *agent, const record_state *r, const char *prefix)
 {
-    if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
+    const char *old = getenv("LD_PRELOAD");
+    if (setenv("LEAKFIND_RECORD_SAVED_PRELOAD", old ? old : "", 1) ||
+        setenv("LEAKFIND_RECORD_PREFIX", prefix, 1) || preload_first(agent))
+        return -1;
+    return set_triggers(r);
 }
 
-/* The signals that end a program: passed on, so that record ends with it
- * rather than leaving it orphaned, unless the terminal sent them (the
- * kernel, to the whole foreground process group: the program has it too).
- * An ignored HUP or TERM (nohup) stays ignored, by both; INT and QUIT
- * reach the program even from a shell's background job, as before. */
-static const int ending_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
-
-static void pass_on_ending(int sig, siginfo_t *info, void *unused)
+/* --follow: the follower preloaded (agents/follow/follow.c), which starts
+ * each native OCaml process again with the agent of its runtime, and the
+ * agents built. 0, -1 out of memory, or an exit code after saying why. */
+static int set_follow_environment(const record_state *r, const char *prefix, int quiet)
 {
-    (void)unused;
-    if (!info || info->si_code != SI_KERNEL)
-        pass_on(sig);
-}
-
-/* Installs the handlers (exec gives the program the default actions back). */
-static void handle_signals(int signo)
-{
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_sigaction = pass_on_ending;
-    sa.sa_flags = SA_RESTART | SA_SIGINFO;
-    for (size_t i = 0; i < sizeof ending_signals / sizeof *ending_signals; i++) {
-        int sig = ending_signals[i];
-        if (sig == signo || sigaction(sig, NULL, &old) ||
-            (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGTERM)))
-            continue;
-        sigaction(sig, &sa, NULL);
-    }
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = pass_on;
-    sa.sa_flags = SA_RESTART;
-    if (signo)
-        sigaction(signo, &sa, NULL);
-}
-
-static int run_program(char **argv, const char *file, int signo)
-{
-    handle_signals(signo);
-    pid_t pid = record_spawn(argv, file, &child_pid);
-    if (pid < 0)
+    static const char *const agents[][2] = {{"LEAKFIND_FOLLOW_AGENT4", "leakfind-agent-ocaml4.so"},
+                                            {"LEAKFIND_FOLLOW_AGENT51", "leakfind-agent-ocaml51.so"},
+                                            {"LEAKFIND_FOLLOW_AGENT53", "leakfind-agent-ocaml5.so"}};
+    char path[PATH_MAX], num[32];
+    if (find_agent("leakfind-follow.so", path, sizeof path)) {
+        cli_message("error", "--follow: leakfind-follow.so is not installed next to leakfind or in "
+                             "PREFIX/lib/leakfind: build it with 'make'");
         return EXIT_SYSTEM;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return EXIT_SYSTEM;
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
+    }
+    if (preload_first(path) || setenv("LEAKFIND_FOLLOW_PREFIX", prefix, 1))
+        return -1;
+    for (size_t i = 0; i < 3; i++)
+        if (!find_agent(agents[i][1], path, sizeof path) && setenv(agents[i][0], path, 1))
+            return -1;
+    snprintf(num, sizeof num, "%ld", (long)getpid());
+    if (setenv("LEAKFIND_FOLLOW_RECORD_PID", num, 1) ||
+        (quiet && setenv("LEAKFIND_FOLLOW_QUIET", "1", 1)))
+        return -1;
+    return set_triggers(r);
 }
 
 /* The dump prefix of `dotnet app.dll`: "app"; of an apphost: its name. */
@@ -387,7 +372,7 @@ static int record_dotnet_program(cli_context *ctx, const record_state *r, char *
 int cmd_record(int argc, char **argv)
 {
     cli_context ctx = {.command = "record"};
-    record_state r = {0, 0, 0, 0, NULL, 0, 0};
+    record_state r = {0, 0, 0, 0, NULL, 0, 0, 0};
     int dashes = 1;
     while (dashes < argc && strcmp(argv[dashes], "--") != 0)
         dashes++;
@@ -411,25 +396,43 @@ int cmd_record(int argc, char **argv)
     if (r.every_seconds)
         return cli_usage_error(&ctx, "--every is for .NET programs; an OCaml program takes --every-major");
     int runtime = RUNTIME_UNKNOWN;
-    if ((rc = check_program(file, &runtime)))
+    const char *why = NULL;
+    if ((rc = check_program(file, &runtime, &why)))
         return rc;
-    if (runtime == RUNTIME_OCAML51 && r.sample_rate > 0)
+    if (why && !r.follow) { /* a wrapper may run one: say how to record that */
+        int wrapper = strncmp(why, "a script", 8) == 0 || strncmp(why, "not an OCaml native", 19) == 0;
+        cli_message("error", "'%s': %s%s", file, why,
+                    wrapper ? "; if it runs a native OCaml program, --follow records that" : "");
+        return EXIT_INPUT;
+    }
+    if (!why && runtime == RUNTIME_OCAML51 && r.sample_rate > 0)
         return cli_usage_error(&ctx, "--sample needs Gc.Memprof, which OCaml 5.1 does not have "
                                      "(OCaml 4.14 and 5.3 do): '%s' is OCaml 5.1", file);
-    if ((rc = find_runtime_agent(file, runtime, agent, sizeof agent)))
+    if (!why && !r.follow && (rc = find_runtime_agent(file, runtime, agent, sizeof agent)))
         return rc;
     if (!r.every && !r.signo)
         r.signo = SIGUSR1;
     char *base = strdup(argv[dashes + 1]);
     const char *prefix = r.prefix ? r.prefix : (base ? basename(base) : "leakfind");
-    if (set_agent_environment(agent, &r, prefix)) {
+    rc = r.follow ? set_follow_environment(&r, prefix, ctx.quiet) : set_agent_environment(agent, &r, prefix);
+    if (rc) {
         free(base);
-        cli_message("error", "out of memory");
-        return EXIT_SYSTEM;
+        if (rc < 0)
+            cli_message("error", "out of memory");
+        return rc < 0 ? EXIT_SYSTEM : rc;
     }
-    if (r.signo && !ctx.quiet)
+    if (why && !ctx.quiet) /* why up to its advice, which is for a program recorded itself */
+        cli_message("note", "--follow: '%s' itself is not recorded (%.*s); the native OCaml programs "
+                            "it runs are", file, (int)strcspn(why, ":"), why);
+    if (r.signo && !ctx.quiet && r.follow)
+        cli_message("note", "snapshots on signal %d (kill -%d %ld) of every process recorded: %s.N.lfs "
+                            "of the program, %s.NAME-PID.N.lfs of those it runs", r.signo, r.signo,
+                    (long)getpid(), prefix, prefix);
+    else if (r.signo && !ctx.quiet)
         cli_message("note", "snapshots %s.N.lfs on signal %d (kill -%d %ld)", prefix, r.signo,
                     r.signo, (long)getpid());
+    record_watch w = {argv[dashes + 1], prefix, r.signo, r.every, r.follow, ctx.quiet};
+    rc = record_watch_run(argv + dashes + 1, file, &w);
     free(base);
-    return run_program(argv + dashes + 1, file, r.signo);
+    return rc < 0 ? EXIT_SYSTEM : rc;
 }

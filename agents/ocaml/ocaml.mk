@@ -132,3 +132,11 @@ ocaml-agent:
 	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX or OCAML51_PREFIX (sh tests/setup.sh installs them)" >&2
 endif
 .PHONY: ocaml-agent
+
+# ---- record --follow's preload (agents/follow): libc alone, for it runs
+# in every process a recorded program starts, OCaml or not.
+$(BUILD)/leakfind-follow.so: agents/follow/follow.c
+	$(CC) $(PIC_CFLAGS) -shared -o $@ $< -ldl
+ifneq ($(OCAML_AGENT),)
+ocaml-agent: $(BUILD)/leakfind-follow.so
+endif

@@ -211,7 +211,7 @@ int record_dotnet_run(char **argv, const char *file, const record_dotnet *o)
     if (!o->quiet && o->signo)
         cli_message("note", "dumps %s.N.gcdump on signal %d (kill -%d %ld)%s", o->prefix, o->signo, o->signo,
                     (long)getpid(), o->every_seconds ? " and on the interval" : "");
-    pid_t pid = record_spawn(argv, file, &program_pid);
+    pid_t pid = record_spawn(argv, file, &program_pid, NULL);
     if (pid < 0)
         return EXIT_SYSTEM;
     int rc = watch(&d, pid);

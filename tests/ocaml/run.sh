@@ -291,7 +291,7 @@ check_record() { # the same program, recorded and linked
     ls "$d"/recorded_hidden.*.lfs >/dev/null 2>&1
     expect "record: ... and writes nothing" 2 $?
     msg=$("$lf" record -- /bin/true 2>&1)
-    expect "record: not OCaml" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program)" "$? $msg"
+    expect "record: not OCaml, --follow suggested" "3 leakfind: error: '/bin/true': not an OCaml native program (no caml_start_program); if it runs a native OCaml program, --follow records that" "$? $msg"
     # Stand-ins that export what the probe looks for: OCaml 5 runtimes of
     # each release, told apart by the first function each added (5.1's
     # caml_sys_is_regular_file, 5.2's caml_ext_table_add_noexc), and one of
@@ -321,7 +321,7 @@ check_record() { # the same program, recorded and linked
     expect "record: the program's exit code" 7 $?
 }
 
-check_record_signals() { # TERM, HUP and INT sent to record end the program too
+check_record_signals() { # every signal a person sends record: the program never outlives it
     d=$1
     printf '%s\n' 'let () = let oc = open_out Sys.argv.(1) in' \
         '  output_string oc (string_of_int (Unix.getpid ())); close_out oc; Unix.sleep 60' > "$d/waiting.ml"
@@ -331,22 +331,165 @@ check_record_signals() { # TERM, HUP and INT sent to record end the program too
         pidfile="$d/waiting-$sig.pid"
         "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
         rec=$!
-        tries=0
-        while [ ! -s "$pidfile" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+        wait_for_pid "$pidfile"
         kill -"$sig" $rec
         (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$! # record hanging: a failure, not a hang
         wait $rec
         status=$?
         kill $watchdog 2>/dev/null
-        program=$(cat "$pidfile" 2>/dev/null)
-        alive=gone
-        if [ -n "$program" ] && kill -0 "$program" 2>/dev/null; then
-            alive=running
-            kill -KILL "$program"
-        fi
         expect "record: SIG$sig passed on, record exits with the program's status" \
-            "$((128 + ${sig_num#*:})) gone" "$status $alive"
+            "$((128 + ${sig_num#*:})) gone" "$status $(program_state "$pidfile")"
+        end_program "$pidfile"
     done
+    # USR2 (USR1 the snapshot signal), and USR1 with --every-major alone:
+    # signals the program leaves at their default action, which would end
+    # it. record keeps them and says so, and stays: the TERM sent after it
+    # reaches the program (143); a record that died of USR2 or USR1 says 140
+    # or 138, and leaves the program running.
+    for case in "USR2::SIGUSR2:the snapshot signal is SIGUSR1 (kill -10 REC)" \
+        "USR1:--every-major 5:SIGUSR1:snapshots come every 5 major cycles here (--signal USR1 adds a snapshot on demand)"; do
+        sig=${case%%:*}; rest=${case#*:}; opts=${rest%%:*}; rest=${rest#*:}; name=${rest%%:*}; tail=${rest#*:}
+        pidfile="$d/waiting-kept-$sig.pid"
+        "$lf" record $opts -o "$d/waiting" -- "$d/waiting" "$pidfile" 2>"$d/waiting-kept-$sig.err" &
+        rec=$!
+        wait_for_pid "$pidfile"
+        kill -"$sig" $rec
+        kill -TERM $rec
+        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+        wait $rec
+        status=$?
+        kill $watchdog 2>/dev/null
+        program=$(cat "$pidfile" 2>/dev/null)
+        expect "record${opts:+ $opts}: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
+            "143 gone|leakfind: warning: $name not passed on: '$d/waiting' (pid $program) does not handle it, and it would end the program; $(echo "$tail" | sed "s/REC/$rec/")" \
+            "$status $(program_state "$pidfile")|$(grep '^leakfind: warning:' "$d/waiting-kept-$sig.err")"
+        end_program "$pidfile"
+    done
+    # SIGKILL to record, which nothing can catch: the kernel kills the
+    # program too (PR_SET_PDEATHSIG), three times over
+    for n in 1 2 3; do
+        pidfile="$d/waiting-killed-$n.pid"
+        "$lf" record -q -o "$d/waiting" -- "$d/waiting" "$pidfile" &
+        rec=$!
+        wait_for_pid "$pidfile"
+        kill -KILL $rec
+        wait $rec
+        status=$?
+        tries=0 # the program's SIGKILL is on its way when record is reaped
+        while [ "$(program_state "$pidfile")" != gone ] && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
+        expect "record: SIGKILL to record ends the program too (run $n)" "137 gone" "$status $(program_state "$pidfile")"
+        end_program "$pidfile"
+    done
+}
+
+# program_state PIDFILE: "gone" when the pid it holds is no process or a
+# zombie (dead: PID 1 here may never reap what it inherits, and kill -0
+# succeeds on a zombie), else "running"
+program_state() {
+    p=$(cat "$1" 2>/dev/null)
+    st=$( [ -n "$p" ] && sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
+    if [ -z "$st" ] || [ "$st" = Z ]; then echo gone; else echo running; fi
+}
+# end_program PIDFILE: after the check, a program left running is ended
+end_program() {
+    [ "$(program_state "$1")" = gone ] || kill -KILL "$(cat "$1")"
+}
+
+wait_for_pid() { # the program's own pid in the file: it runs, the agent in place
+    tries=0
+    while [ ! -s "$1" ] && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+}
+
+check_record_follow() { # --follow: the native OCaml programs a wrapper runs
+    d=$1
+    printf '#!/bin/sh\n# a wrapper: runs its arguments, says how they ended\n"$@"\necho "wrapper: $?"\n' > "$d/wrap.sh"
+    chmod +x "$d/wrap.sh"
+    msg=$("$lf" record -q -o "$d/unfollowed" -- "$d/wrap.sh" "$d/six" 2>&1)
+    expect "record: a wrapper script without --follow is refused, --follow suggested" \
+        "3 leakfind: error: '$d/wrap.sh': a script or an OCaml bytecode program, not native code: compile it with ocamlopt; if it runs a native OCaml program, --follow records that" \
+        "$? $msg"
+    # seven.ml exits at once: nothing recorded, said at exit, --follow named
+    "$lf" record -o "$d/none" -- "$d/seven" 2>"$d/none.err"
+    expect "record: a run that wrote no snapshot says so at exit" \
+        "7 leakfind: note: nothing recorded: no snapshot $d/none.*.lfs was written (no snapshot signal came); the agent records '$d/seven' itself, not the programs it runs: --follow records those" \
+        "$? $(grep -v '^leakfind: note: snapshots ' "$d/none.err")"
+    # six.ml signals itself six times: six snapshots, each one cons more
+    # (a 16 B ref and 24 B a cell: the sixth holds 16 + 6 x 24 = 160 B)
+    out=$("$lf" record --follow -o "$d/fw" -- "$d/wrap.sh" "$d/six" 2>"$d/fw.err")
+    status=$?
+    pid=$(ls "$d" | sed -n 's/^fw\.six-\([0-9]*\)\.1\.lfs$/\1/p')
+    expect "record --follow, a script that runs an OCaml program: the wrapper runs as it would, the child recorded, said" \
+        "0 wrapper: 0|1 2 3 4 5 6 |leakfind: note: following 'six' (pid $pid), a native OCaml program: snapshots $d/fw.six-$pid.N.lfs" \
+        "$status $out|$(ls "$d" | sed -n "s/^fw\.six-$pid\.\([0-9]*\)\.lfs$/\1/p" | sort -n | tr '\n' ' ')|$(grep following "$d/fw.err")"
+    expect "record --follow: the child's last snapshot holds its six cells" 160 \
+        "$(root_retained "$d/fw.six-$pid.6.lfs" global Six.[0])"
+    # the program itself an OCaml program: PREFIX.N.lfs, as without --follow
+    "$lf" record -q --follow -o "$d/ftop" -- "$d/six"
+    expect "record --follow, an OCaml program run directly: its own snapshots, PREFIX.N.lfs" "0 6" \
+        "$? $(ls "$d" | grep -c '^ftop\.[0-9]*\.lfs$')"
+    # the snapshot signal and TERM, sent to record: the signal to the
+    # recorded program under the wrapper (not to the shell, which would
+    # die of it), TERM to both (the program would outlive its wrapper)
+    pidfile="$d/fwait.pid"
+    "$lf" record -q --follow -o "$d/fwait" -- "$d/wrap.sh" "$d/waiting" "$pidfile" >/dev/null &
+    rec=$!
+    wait_for_pid "$pidfile"
+    kill -USR1 $rec
+    tries=0
+    while ! ls "$d"/fwait.waiting-*.1.lfs >/dev/null 2>&1 && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+    kill -TERM $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    expect "record --follow: the snapshot signal reaches the program under the wrapper, TERM ends both" \
+        "143 gone 1" "$status $(program_state "$pidfile") $(ls "$d" | grep -c "^fwait\.waiting-$(cat "$pidfile")\.1\.lfs$")"
+    end_program "$pidfile"
+    # ocamlfind, an OCaml program itself, runs the compiler: both recorded
+    # (the 5 tier's ocamlfind runs OCaml 5's compiler: the 5 agent follows)
+    mkdir -p "$d/fopt" && cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" "$d/fopt/cif.ml"
+    (cd "$d/fopt" && "$lf" record -q --follow --every-major 3 -o oc -- ocamlfind ocamlopt -c cif.ml)
+    status=$?
+    last=$(ls "$d"/fopt/oc.ocamlopt*-*.lfs 2>/dev/null | sort -t. -k3 -n | tail -1)
+    # the compiler's heap, not ocamlfind's: the type checker's globals (Env, Ctype)
+    expect "record --follow -- ocamlfind ocamlopt: compiled, and the compiler's heap recorded" \
+        "0 yes Ctype Env" "$status $([ -f "$d/fopt/cif.cmx" ] && echo yes) $("$lf" roots "$last" --top 0 --format tsv 2>/dev/null |
+            awk -F'\t' '$5 == "global" { split($7, m, "."); if (m[1] == "Env" || m[1] == "Ctype") g[m[1]] = 1 }
+                END { for (k in g) print k }' | sort | tr '\n' ' ' | sed 's/ $//')"
+}
+
+check_record_own_handler() { # a program that takes the snapshot signal for itself
+    d=$1
+    # own.ml: handles USR1 itself, writes its pid, ends once its handler ran
+    printf '%s\n' 'let got = ref 0' 'let () = Sys.set_signal Sys.sigusr1 (Sys.Signal_handle (fun _ -> incr got));' \
+        '  let oc = open_out Sys.argv.(1) in output_string oc (string_of_int (Unix.getpid ())); close_out oc;' \
+        '  while !got = 0 do Unix.sleepf 0.01 done; Printf.printf "own handler: %d\n" !got' > "$d/own.ml"
+    (cd "$d" && ocamlfind ocamlopt -package unix -linkpkg own.ml -o own 2>/dev/null)
+    "$lf" record -o "$d/own" -- "$d/own" "$d/own.pid" >"$d/own.out" 2>"$d/own.err" &
+    rec=$!
+    wait_for_pid "$d/own.pid"
+    kill -USR1 $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    # said twice: by the agent when the program takes the signal, by record
+    # at exit (a request passed on, nothing written)
+    expect "record: a program's own handler for the snapshot signal gets it, no snapshot, and it is said with --signal USR2" \
+        "0 own handler: 1|0|leakfind: 'own' (pid $(cat "$d/own.pid")) installs its own handler for SIGUSR1, the snapshot signal: snapshot requests go to the program, and none is written; record it with --signal USR2 (or another signal it leaves alone)|leakfind: note: nothing recorded: 1 snapshot request passed on (SIGUSR1), and no snapshot $d/own.*.lfs was written: the program may take that signal for itself (then --signal USR2 records it), or have ended before it could write one|" \
+        "$status $(cat "$d/own.out")|$(ls "$d" | grep -c '^own\.[0-9]*\.lfs$')|$(grep -v '^leakfind: note: snapshots ' "$d/own.err" | tr '\n' '|')"
+    # --every-major alone: USR1 is the program's, which handles it: passed on, nothing said
+    rm -f "$d/own.pid"
+    "$lf" record -q --every-major 1000 -o "$d/own-major" -- "$d/own" "$d/own.pid" >"$d/own.out" 2>"$d/own.err" &
+    rec=$!
+    wait_for_pid "$d/own.pid"
+    kill -USR1 $rec
+    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
+    wait $rec
+    status=$?
+    kill $watchdog 2>/dev/null
+    expect "record --every-major: USR1, which the program handles, passed on to it" \
+        "0 own handler: 1|" "$status $(cat "$d/own.out")|$(cat "$d/own.err")"
 }
 
 # ms since the epoch
@@ -594,7 +737,9 @@ else
         check_record "$work/bin"
         [ "$runtime" = 5.1 ] || check_record_sample "$work/bin"
         check_record_signals "$work/bin"
+        check_record_own_handler "$work/bin"
         check_record_budget "$work/bin"
+        check_record_follow "$work/bin"
         check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
