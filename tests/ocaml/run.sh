@@ -136,6 +136,22 @@ check_dune_names() { # dune_main.ml: dune's mangled modules read as written (iss
         "$(root_retained "$1"/dune_main.lfs global Action.kept) $(root_retained "$1"/dune_main.lfs global Mylib.Foo.kept)"
 }
 
+check_dune_frames() { # dune_frames.ml + lRijkstraFast.ml: frames and sites read as written (issue 48)
+    # the callback's closure (4 words + header: 40 B) holds Bytes.make 4000
+    # (501 words + header: 4,016 B) and the file name (a constant: 0 B);
+    # List.iter's frame also holds the rest of the list, a constant (0 B)
+    expect "dune frames: the callback's and List.iter's frames, as written" \
+        "LRijkstraFast.Run.Solver.hold.(fun) 4056|Stdlib.List.iter 4056|" \
+        "$("$lf" roots "$1"/dune_frames.lfs --top 0 --format tsv | awk -F'\t' '$5 == "stack" && $3 > 0 {
+            n = $7; sub(/^.*frame [0-9]+: /, "", n); sub(/ \(.*$/, "", n); printf "%s %s|", n, $3 }')"
+    [ "$runtime" = 5.1 ] && return # no Gc.Memprof: no sites
+    "$lf" sites "$1"/dune_frames.lfs --stack 0 --top 0 --format tsv 2>/dev/null |
+        awk -F'\t' 'NR > 1 { s = $7; gsub(/ \([^)]*:[0-9:]*\)/, "", s); print s }' > "$work/frames.txt"
+    expect "dune sites: Hashtbl.resize under LRijkstraFast.Run.Solver.grow, as written" 1 \
+        "$(grep -c '^Stdlib.Hashtbl.resize < LRijkstraFast.Run.Solver.grow < Dune_frames < caml_program$' "$work/frames.txt")"
+    expect "dune sites: no frame spelt Dune__exe__ or Stdlib__" 0 "$(grep -c '__[A-Z]' "$work/frames.txt")"
+}
+
 check_plugin_names() { # plugin.ml, loaded by dynlink_host.ml: named like the program's modules
     expect "$2 dynlink: the plugin's global reads Plugin.kept" "968" \
         "$(root_retained "$1"/dynlink_host.lfs global Plugin.kept)"
@@ -558,11 +574,13 @@ else
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
             ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed &&
+            ./dune_frames "$([ "$runtime" = 5.1 ] || echo sample)" &&
             { [ "$runtime" = 5.1 ] || ./sites; })
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
         check_dune_names "$work/bin" live
+        check_dune_frames "$work/bin"
         check_plugin_names "$work/bin" live
         check_typed "$work/bin" live
         check_bad_shapes "$work/bin"
