@@ -65,6 +65,13 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     expect "$t growing: suspects' rate, bytes and entries" "1.00 168.00 300" \
         "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
             --format tsv | awk -F'\t' '$2 == "growth" { print $13, $17, $10 }')"
+    # the growth row is named by the table's members, the session records
+    # {id; body} (2 fields), not its bucket cells (3 fields: issue 48); each
+    # of the three at 1.00, the string (112 B) before the cell (32 B)
+    expect "$t growing: suspects names the session record, then the others" \
+        "block(tag 0, 2 fields) 300 100,200,300 block(tag 0, 2 fields) +1.00, string +1.00, block(tag 0, 3 fields) +1.00" \
+        "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
+            --format tsv | awk -F'\t' '$2 == "growth" { print $6, $5, $14, $16 }')"
     expect "$t growing control: nothing flagged" "" \
         "$("$lf" trend "$d"/growing-control.1.lfs "$d"/growing-control.2.lfs \
             "$d"/growing-control.3.lfs --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes"')"
