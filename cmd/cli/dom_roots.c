@@ -216,13 +216,15 @@ static int by_root_text(const void *pa, const void *pb)
 /* How many of roots[0 .. n) differ in kind or name; -1: no memory. */
 static long distinct_roots(const lf_snapshot *s, const uint32_t *roots, size_t n)
 {
-    uint32_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (n == 0)
+        return 0;
+    uint32_t *sorted = malloc(n * sizeof *sorted);
     if (!sorted)
         return -1;
     memcpy(sorted, roots, n * sizeof *sorted);
     text_order_snapshot = s;
     qsort(sorted, n, sizeof *sorted, by_root_text);
-    long distinct = n ? 1 : 0;
+    long distinct = 1;
     for (size_t i = 1; i < n; i++)
         distinct += !same_root_text(s, sorted[i - 1], sorted[i]);
     free(sorted);
