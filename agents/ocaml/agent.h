@@ -22,6 +22,7 @@
 
 #include <caml/mlvalues.h>
 
+#include "../../core/base/ocaml_name.h"
 #include "../../core/writer/lfs_writer.h"
 #include "runtime.h" /* ocaml4/ or ocaml5/, by the include path */
 #include "shapes.h"

@@ -113,7 +113,10 @@ static int64_t slot_frames(frame_cache *c, lfs_writer *w, value slot_value)
     for (; dbg && c->len - first < 255; dbg = caml_debuginfo_next(dbg)) {
         struct caml_loc_info li;
         caml_debuginfo_location(dbg, &li);
-        int64_t f = li.loc_valid ? lfs_writer_frame(w, li.loc_defname, li.loc_filename,
+        char fn[256];
+        if (li.loc_valid)
+            lf_ocaml_name(li.loc_defname, strlen(li.loc_defname), fn, sizeof fn);
+        int64_t f = li.loc_valid ? lfs_writer_frame(w, fn, li.loc_filename,
                                                     (uint32_t)AGENT_LOC_LINE(li),
                                                     (uint32_t)AGENT_LOC_COLUMN(li) + 1)
                                  : frame_without_debuginfo(w, s);

@@ -206,68 +206,9 @@ const agent_symbol *agent_symbol_holding(const agent_symbols *s, uintptr_t a)
     return NULL;
 }
 
-static int is_digits(const char *p, size_t n)
-{
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return 0;
-    return 1;
-}
-
-/* The next separator of a symbol's path and its length: "__" (4.x's
- * every level, 5.x's packed units) or "." (5.x after the unit). */
-static const char *next_separator(const char *p, size_t *len)
-{
-    const char *dunder = strstr(p, "__"), *dot = strchr(p, '.');
-    if (dot && (!dunder || dot < dunder)) {
-        *len = 1;
-        return dot;
-    }
-    *len = 2;
-    return dunder;
-}
-
 void agent_demangle(const char *symbol, char *out, size_t outlen)
 {
-    if (outlen == 0)
-        return;
-    if (strncmp(symbol, "caml", 4) != 0 || symbol[4] < 'A' || symbol[4] > 'Z') {
-        snprintf(out, outlen, "%s", symbol);
-        return;
-    }
-    size_t o = 0;
-    const char *p = symbol + 4;
-    /* dune mangles an executable's modules as Dune__exe__Action: the
-     * programmer wrote Action (a wrapped library's Mylib__Foo reads
-     * Mylib.Foo by the rule below) */
-    if (strncmp(p, "Dune__exe__", 11) == 0 && p[11] >= 'A' && p[11] <= 'Z')
-        p += 11;
-    while (*p && o + 1 < outlen) {
-        size_t sep_len;
-        const char *sep = next_separator(p, &sep_len);
-        size_t n = sep ? (size_t)(sep - p) : strlen(p);
-        int module = p[0] >= 'A' && p[0] <= 'Z';
-        size_t keep = n;
-        if (!module) {
-            /* A function: drop the stamp unless the name is anonymous. */
-            const char *us = memrchr(p, '_', n);
-            if (us && is_digits(us + 1, n - (size_t)(us + 1 - p)) &&
-                !(us - p == 3 && strncmp(p, "fun", 3) == 0))
-                keep = (size_t)(us - p);
-            sep = NULL;
-            n = strlen(p);
-        }
-        if (o)
-            out[o++] = '.';
-        for (size_t i = 0; i < keep && o + 1 < outlen; i++)
-            out[o++] = p[i];
-        if (!sep)
-            break;
-        p = sep + sep_len;
-    }
-    out[o] = 0;
+    lf_ocaml_symbol(symbol, out, outlen);
 }
 
 const agent_symbol *agent_symbol_named(const agent_symbols *s, const char *name)

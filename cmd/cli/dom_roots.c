@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LISTED = 3, CHAIN_MAX = 16 };
+/* LISTED roots are named; up to ROOTS_MAX counted, up to HOLDER_LEVELS
+ * levels of holders that no root names looked through. */
+enum { LISTED = 3, CHAIN_MAX = 16, ROOTS_MAX = 1 << 20, HOLDER_LEVELS = 8 };
 
 void dom_roots_init(dom_roots *r, const lf_snapshot *s)
 {
@@ -84,39 +86,98 @@ static size_t roots_of(dom_roots *r, uint32_t node, uint32_t *out, size_t cap)
     return n;
 }
 
-/* Looks for the holders of node and of every expected owner no root
- * names, together. */
-static void find_held(dom_roots *r, uint32_t node)
+/* Looks for the holders of the top owners in ask[0 .. count) and of every
+ * expected owner no root names, together. */
+static void find_held(dom_roots *r, const uint32_t *ask, size_t count)
 {
     size_t kept = 0;
     for (size_t i = 0; i < r->expected_count; i++) {
         uint32_t none, owner = r->expected[i];
-        if (r->s->idom[owner] == LF_NODE_SUPER && roots_of(r, owner, &none, 1) == 0)
+        if (r->s->idom[owner] == LF_NODE_SUPER && roots_of(r, owner, &none, 1) == 0 &&
+            !lf_owner_holders_known(&r->held, owner))
             r->expected[kept++] = owner;
     }
     r->expected_count = kept;
-    dom_roots_expect(r, node);
+    for (size_t i = 0; i < count; i++)
+        dom_roots_expect(r, ask[i]);
     if (lf_owner_holders_find(&r->held, r->s, r->expected, r->expected_count))
         r->held_failed = 1;
     r->expected_count = 0;
 }
 
-/* The first root of each of node's holders (distinct), into out; how many holders. */
-static size_t held_roots(dom_roots *r, uint32_t node, uint32_t *out, size_t cap, size_t *kept)
+typedef struct id_list {
+    uint32_t *v;
+    size_t len, cap;
+} id_list;
+
+static int id_push(id_list *l, uint32_t id)
 {
-    *kept = 0;
-    if (r->held_failed)
-        return 0;
-    if (!lf_owner_holders_known(&r->held, node))
-        find_held(r, node);
-    const uint32_t *holder;
-    size_t total = lf_owner_holders_get(&r->held, node, &holder);
-    for (size_t i = 0; i < total && i < LF_OWNER_HOLDERS_MAX && *kept < cap; i++) {
-        uint32_t root;
-        if (roots_of(r, holder[i], &root, 1))
-            out[(*kept)++] = root;
+    if (lf_vec_reserve((void **)&l->v, &l->cap, l->len + 1, sizeof *l->v))
+        return -1;
+    l->v[l->len++] = id;
+    return 0;
+}
+
+/* The roots of the top owners that hold node, a top owner no root names,
+ * into out, in the order the edges name the holders: a holder that no root
+ * names either is held by other top owners in turn, whose roots count, up
+ * the holders level by level (one pass over the edges per level), each
+ * owner once. Returns 0, or -1 when some were left out (the bounds: the
+ * count is then at least the one given; no memory: held_failed too). */
+static int held_roots(dom_roots *r, uint32_t node, id_list *out)
+{
+    id_list level = {0}, next = {0};
+    Pvoid_t visited = NULL;
+    int rc = 0, fresh;
+    J1S(fresh, visited, (Word_t)node);
+    if (fresh == JERR || id_push(&level, node))
+        rc = -1;
+    for (int depth = 0; rc == 0 && level.len && depth < HOLDER_LEVELS; depth++) {
+        next.len = 0; /* first: this level's owners not looked for yet, together */
+        for (size_t i = 0; i < level.len && rc == 0; i++)
+            if (!lf_owner_holders_known(&r->held, level.v[i]))
+                rc = id_push(&next, level.v[i]);
+        if (rc == 0 && next.len)
+            find_held(r, next.v, next.len);
+        if (rc || r->held_failed) {
+            rc = -1;
+            break;
+        }
+        next.len = 0;
+        for (size_t i = 0; i < level.len && rc == 0; i++) {
+            const uint32_t *holder;
+            size_t n = lf_owner_holders_get(&r->held, level.v[i], &holder);
+            for (size_t j = 0; j < n && rc == 0; j++) {
+                J1S(fresh, visited, (Word_t)holder[j]);
+                if (fresh == JERR)
+                    rc = -1;
+                else if (!fresh)
+                    continue;
+                else if (roots_of(r, holder[j], NULL, 0) == 0)
+                    rc = id_push(&next, holder[j]); /* no root of its own: its holders' */
+                else if (out->len >= ROOTS_MAX)
+                    rc = -1;
+                else if (lf_vec_reserve((void **)&out->v, &out->cap,
+                                        out->len + roots_of(r, holder[j], NULL, 0), sizeof *out->v))
+                    rc = -1;
+                else
+                    out->len += roots_of(r, holder[j], out->v + out->len, out->cap - out->len);
+            }
+        }
+        id_list t = level;
+        level = next;
+        next = t;
     }
-    return total;
+    if (rc && out->len < ROOTS_MAX)
+        r->held_failed = 1; /* no memory: the field is written short */
+    if (rc == 0 && level.len)
+        rc = -1; /* owners still unnamed past HOLDER_LEVELS */
+    Word_t freed;
+    J1FA(freed, visited);
+    (void)freed;
+    lf_big_free(level.v);
+    lf_big_free(next.v);
+    return rc;
 }
 
 /* "static field X.y": a root's kind and name. */
@@ -137,41 +198,82 @@ static int same_root_text(const lf_snapshot *s, uint32_t a, uint32_t b)
            memcmp(na.ptr, nb.ptr, na.len) == 0;
 }
 
+static const lf_snapshot *text_order_snapshot;
+
+static int by_root_text(const void *pa, const void *pb)
+{
+    const lf_snapshot *s = text_order_snapshot;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    lf_str ka = lf_snapshot_string(s, s->root[a].kind), kb = lf_snapshot_string(s, s->root[b].kind);
+    lf_str na = lf_snapshot_string(s, s->root[a].name), nb = lf_snapshot_string(s, s->root[b].name);
+    int c = memcmp(ka.ptr, kb.ptr, ka.len < kb.len ? ka.len : kb.len);
+    if (c || ka.len != kb.len)
+        return c ? c : ka.len < kb.len ? -1 : 1;
+    c = memcmp(na.ptr, nb.ptr, na.len < nb.len ? na.len : nb.len);
+    return c ? c : na.len < nb.len ? -1 : na.len > nb.len;
+}
+
+/* How many of roots[0 .. n) differ in kind or name; -1: no memory. */
+static long distinct_roots(const lf_snapshot *s, const uint32_t *roots, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint32_t *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return -1;
+    memcpy(sorted, roots, n * sizeof *sorted);
+    text_order_snapshot = s;
+    qsort(sorted, n, sizeof *sorted, by_root_text);
+    long distinct = 1;
+    for (size_t i = 1; i < n; i++)
+        distinct += !same_root_text(s, sorted[i - 1], sorted[i]);
+    free(sorted);
+    return distinct;
+}
+
 /* "root: static field X.y", or "3 roots: A, B, C" (at most LISTED named,
- * then "..."); roots alike in kind and name count once. */
+ * then "..."); roots alike in kind and name count once, and the count is
+ * every root's, not the listing's ("2000 roots: finaliser 2000, ...").
+ * "2000+" when some could not be counted (memory, ROOTS_MAX). */
 static size_t root_list_text(dom_roots *r, uint32_t node, char *buf, size_t size)
 {
-    enum { CAP = 256 };
-    uint32_t found[CAP], distinct[CAP];
-    size_t total = roots_of(r, node, found, CAP), kept = 0;
-    int more_holders = 0;
-    if (total == 0 && r->s->idom && r->s->idom[node] == LF_NODE_SUPER) {
+    id_list found = {0};
+    int short_count = 0;
+    size_t direct = roots_of(r, node, NULL, 0);
+    if (direct) {
+        if (lf_vec_reserve((void **)&found.v, &found.cap, direct, sizeof *found.v) == 0)
+            found.len = roots_of(r, node, found.v, direct);
+        else
+            r->held_failed = 1; /* the field written short: an error */
+    } else if (r->s->idom && r->s->idom[node] == LF_NODE_SUPER) {
         /* no root names it: the roots of the top owners whose objects hold it */
-        size_t named, holders = held_roots(r, node, found, CAP, &named);
-        total = named;
-        more_holders = holders > LF_OWNER_HOLDERS_MAX;
+        short_count = held_roots(r, node, &found) != 0;
     }
-    for (size_t i = 0; i < total && i < CAP; i++) {
+    long counted = distinct_roots(r->s, found.v, found.len);
+    uint32_t listed[LISTED];
+    size_t n = 0, shown = 0;
+    for (size_t i = 0; i < found.len && shown < LISTED; i++) {
         size_t j = 0;
-        while (j < kept && !same_root_text(r->s, distinct[j], found[i]))
+        while (j < shown && !same_root_text(r->s, listed[j], found.v[i]))
             j++;
-        if (j == kept)
-            distinct[kept++] = found[i];
+        if (j == shown)
+            listed[shown++] = found.v[i];
     }
-    size_t n = 0;
-    if (kept == 1) {
-        n = root_text(r->s, distinct[0], buf, size);
-    } else if (kept > 1) {
-        int more = total > CAP || kept > LISTED || more_holders;
-        n = (size_t)snprintf(buf, size, "%zu%s roots: ", kept, total > CAP ? "+" : "");
-        for (size_t i = 0; i < kept && i < LISTED; i++) {
+    if (counted < 0)
+        counted = (long)shown, short_count = 1;
+    if (counted == 1 && !short_count) {
+        n = root_text(r->s, listed[0], buf, size);
+    } else if (counted >= 1) {
+        n = (size_t)snprintf(buf, size, "%ld%s roots: ", counted, short_count ? "+" : "");
+        for (size_t i = 0; i < shown; i++) {
             if (i)
                 n += (size_t)snprintf(buf + n, size - n, ", ");
-            n += root_text(r->s, distinct[i], buf + n, size - n - 8);
+            n += root_text(r->s, listed[i], buf + n, size - n - 8);
         }
-        if (more)
+        if ((size_t)counted > shown || short_count)
             n += (size_t)snprintf(buf + n, size - n, ", ...");
     }
+    lf_big_free(found.v);
     return n < size ? n : size - 1;
 }
 

@@ -21,10 +21,12 @@ void lf_owner_holders_free(lf_owner_holders *h)
 {
     Word_t freed;
     JLFA(freed, h->index);
+    J1FA(freed, h->seen);
     JLFA(freed, h->top_memo);
     (void)freed;
+    for (size_t i = 0; i < h->rows; i++)
+        lf_big_free(h->holder[i].node);
     lf_big_free(h->holder);
-    lf_big_free(h->count);
     memset(h, 0, sizeof *h);
 }
 
@@ -39,8 +41,8 @@ size_t lf_owner_holders_get(const lf_owner_holders *h, uint32_t owner, const uin
 {
     PWord_t slot;
     JLG(slot, h->index, (Word_t)owner);
-    *holders = slot ? h->holder[*slot - 1] : NULL;
-    return slot ? h->count[*slot - 1] : 0;
+    *holders = slot ? h->holder[*slot - 1].node : NULL;
+    return slot ? h->holder[*slot - 1].len : 0;
 }
 
 /* A row for owner, unless it has one. Returns 0 or -1 (memory). */
@@ -52,28 +54,31 @@ static int add_row(lf_owner_holders *h, uint32_t owner)
         return -1;
     if (*slot)
         return 0;
-    if (lf_vec_reserve((void **)&h->holder, &h->cap, h->rows + 1, sizeof *h->holder) ||
-        lf_vec_reserve((void **)&h->count, &h->count_cap, h->rows + 1, sizeof *h->count)) {
+    if (lf_vec_reserve((void **)&h->holder, &h->cap, h->rows + 1, sizeof *h->holder)) {
         int deleted;
         JLD(deleted, h->index, (Word_t)owner); /* no row: the owner stays unknown */
         (void)deleted;
         return -1;
     }
-    h->count[h->rows] = 0;
+    h->holder[h->rows] = (lf_holder_list){0};
     *slot = ++h->rows;
     return 0;
 }
 
-/* Adds holder to row, once. */
-static void add_holder(lf_owner_holders *h, size_t row, uint32_t holder)
+/* Adds holder to row, once. Returns 0 or -1 (memory). */
+static int add_holder(lf_owner_holders *h, size_t row, uint32_t holder)
 {
-    uint32_t k = h->count[row];
-    for (uint32_t i = 0; i < k && i < LF_OWNER_HOLDERS_MAX; i++)
-        if (h->holder[row][i] == holder)
-            return;
-    if (k < LF_OWNER_HOLDERS_MAX)
-        h->holder[row][k] = holder;
-    h->count[row] = k + 1;
+    int fresh;
+    J1S(fresh, h->seen, (Word_t)row << 32 | holder);
+    if (fresh == JERR)
+        return -1;
+    if (!fresh)
+        return 0;
+    lf_holder_list *l = &h->holder[row];
+    if (lf_vec_reserve((void **)&l->node, &l->cap, l->len + 1, sizeof *l->node))
+        return -1;
+    l->node[l->len++] = holder;
+    return 0;
 }
 
 /* The top owner above reachable node u: the dominator just below the
@@ -155,8 +160,8 @@ static int scan_edges(lf_owner_holders *h, const lf_snapshot *s, const filter *f
                 continue;
             if (top == LF_NODE_NONE && (top = top_of(h, s, u)) == LF_NODE_NONE)
                 return -1;
-            if (top != t)
-                add_holder(h, *slot - 1, top);
+            if (top != t && add_holder(h, *slot - 1, top))
+                return -1;
         }
     }
     return 0;

@@ -14,14 +14,17 @@
 
 #include "../model/snapshot.h"
 
-enum { LF_OWNER_HOLDERS_MAX = 4 };
+typedef struct lf_holder_list {
+    uint32_t *node;
+    size_t len, cap;
+} lf_holder_list;
 
 typedef struct lf_owner_holders {
-    Pvoid_t index;                            /* JudyL: owner -> row + 1 */
-    uint32_t (*holder)[LF_OWNER_HOLDERS_MAX]; /* by row, in the order the edges name them */
-    uint32_t *count;                          /* by row; past the MAX counted, not kept */
-    size_t rows, cap, count_cap;
-    Pvoid_t top_memo;                         /* JudyL: node -> its top owner, some nodes walked */
+    Pvoid_t index;          /* JudyL: owner -> row + 1 */
+    lf_holder_list *holder; /* by row, each holder once, in the order the edges name them */
+    size_t rows, cap;
+    Pvoid_t seen;           /* Judy1: row << 32 | holder, for "once" */
+    Pvoid_t top_memo;       /* JudyL: node -> its top owner, some nodes walked */
 } lf_owner_holders;
 
 void lf_owner_holders_init(lf_owner_holders *h);
@@ -31,8 +34,8 @@ int lf_owner_holders_known(const lf_owner_holders *h, uint32_t owner);
  * super-root) not known yet, in one pass over the edges. 0 or -1 (memory). */
 int lf_owner_holders_find(lf_owner_holders *h, const lf_snapshot *s, const uint32_t *owners,
                           size_t count);
-/* How many top owners hold owner; the first LF_OWNER_HOLDERS_MAX of them into
- * *holders (NULL when none are known). */
+/* How many top owners hold owner, every one of them into *holders (NULL
+ * when none are known): the count is a count, not a display's cap. */
 size_t lf_owner_holders_get(const lf_owner_holders *h, uint32_t owner, const uint32_t **holders);
 void lf_owner_holders_free(lf_owner_holders *h);
 

@@ -2,9 +2,12 @@
 #include "suspects.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bigmem.h"
+#include "../base/vec.h"
 #include "collections.h"
 #include "owners.h"
 
@@ -330,6 +333,109 @@ static int group_is(const lf_trend *t, const lf_snapshot *s, const lf_class_grou
     return n.len == len && memcmp(n.ptr, t->names.bytes + t->names.offset[name], len) == 0;
 }
 
+/* Whether class group g's class is an OCaml Hashtbl's bucket cell by its
+ * typed label ("(string, Leaky.session) Hashtbl.bucketlist"). */
+static int is_bucket_cell(const lf_snapshot *s, uint32_t cls)
+{
+    static const char tail[] = "Hashtbl.bucketlist";
+    lf_str n = lf_snapshot_class_name(s, cls);
+    size_t k = sizeof tail - 1;
+    return n.len >= k && memcmp(n.ptr + n.len - k, tail, k) == 0;
+}
+
+/* Whether node v's label is "block(tag 0, N fields)"; N into *fields. */
+static int is_untyped_block(const lf_snapshot *s, uint32_t v, unsigned long *fields)
+{
+    char text[64], tail[16];
+    lf_str n = v < s->object_count && s->object_class[v] < s->class_count
+                   ? lf_snapshot_class_name(s, s->object_class[v]) : (lf_str){"", 0};
+    if (n.len >= sizeof text)
+        return 0;
+    memcpy(text, n.ptr, n.len);
+    text[n.len] = 0;
+    return sscanf(text, "block(tag 0, %lu field%15s", fields, tail) == 2 &&
+           (strcmp(tail, "s)") == 0 || strcmp(tail, ")") == 0);
+}
+
+/* Whether holder is an untyped OCaml Hashtbl's bucket array: a block of
+ * 2^k fields dominated by the table's record {size; data; seed;
+ * initial_size} (a block of 4 fields), as 4.x and 5.x lay it out. */
+static int is_untyped_bucket_array(const lf_snapshot *s, uint32_t holder)
+{
+    unsigned long n, table;
+    return holder < s->object_count && is_untyped_block(s, holder, &n) && n && (n & (n - 1)) == 0 &&
+           is_untyped_block(s, s->idom[holder], &table) && table == 4;
+}
+
+/* OCaml's Hashtbl has no entry class that leakfind knows by name, as
+ * java.util's HashMap$Node: its buckets are cells {key; data; next},
+ * chained through next, labelled `... Hashtbl.bucketlist` in a typed
+ * snapshot and `block(tag 0, 3 fields)` in an untyped one (recognised there
+ * below a table's bucket array). The cells among the payload below the
+ * holder are the heads of the chains and the buckets of one entry: the
+ * members are what they hold (the sessions, not the cells: issue 48), and m
+ * is rebuilt below them when there are any. Returns 0 or -1 (memory). */
+/* The next cell of bucket cell x in its chain, dominated by x: typed, the
+ * child of x's own class; untyped, the block in x's field [2] (next). */
+static uint32_t next_cell(const lf_snapshot *s, uint32_t x, int typed)
+{
+    if (typed) {
+        for (uint32_t i = s->domtree_offset[x]; i < s->domtree_offset[x + 1]; i++)
+            if (s->object_class[s->domtree_child[i]] == s->object_class[x])
+                return s->domtree_child[i];
+        return LF_NODE_NONE;
+    }
+    for (uint64_t e = lf_snapshot_edges_begin(s, x); e < lf_snapshot_edges_end(s, x); e++) {
+        uint8_t kind;
+        uint32_t label, t = s->edge_target[e];
+        if ((t & LF_EDGE_WEAK) || lf_snapshot_edge_info(s, e, &kind, &label) ||
+            kind != LF_EDGE_KIND_ELEMENT || label != 2)
+            continue;
+        return s->idom[t] == x ? t : LF_NODE_NONE;
+    }
+    return LF_NODE_NONE;
+}
+
+static int through_bucket_heads(const lf_snapshot *s, uint32_t holder, lf_collection_members *m)
+{
+    int untyped_table = is_untyped_bucket_array(s, holder), rc = 0, found = 0;
+    uint32_t *members = NULL;
+    size_t len = 0, cap = 0;
+    for (size_t i = 0; i < m->payload_count && !rc; i++) {
+        uint32_t x = m->payload[i], cls = s->object_class[x];
+        unsigned long fields;
+        int typed = cls < s->class_count && is_bucket_cell(s, cls);
+        int head = typed || (untyped_table && is_untyped_block(s, x, &fields) && fields == 3);
+        found |= head;
+        if (!head) {
+            rc = lf_vec_reserve((void **)&members, &cap, len + 1, sizeof *members);
+            if (!rc)
+                members[len++] = x;
+            continue;
+        }
+        /* the chain from x: each cell's children but the next cell are members */
+        for (uint32_t cell = x; cell != LF_NODE_NONE && !rc;) {
+            uint32_t next = next_cell(s, cell, typed);
+            for (uint32_t c = s->domtree_offset[cell]; c < s->domtree_offset[cell + 1] && !rc; c++) {
+                if (s->domtree_child[c] == next)
+                    continue;
+                rc = lf_vec_reserve((void **)&members, &cap, len + 1, sizeof *members);
+                if (!rc)
+                    members[len++] = s->domtree_child[c];
+            }
+            cell = next;
+        }
+    }
+    if (!rc && found) { /* the members are the payload; no structure group is needed */
+        lf_big_free(m->payload);
+        m->payload = members, m->payload_count = len, m->payload_cap = cap;
+        m->group_count = 0;
+        members = NULL;
+    }
+    lf_big_free(members);
+    return rc;
+}
+
 /* Which of f's growing classes leaks, as a person names it: of the holder's
  * members in the last snapshot, looking through its collection's structure
  * (entries, buckets, backing arrays: DESIGN 13), the first class by
@@ -347,6 +453,8 @@ static uint32_t leading(const lf_trend *t, const lf_snapshot *s, const lf_suspec
     size_t kid_count = s->domtree_offset[f->node + 1] - s->domtree_offset[f->node];
     if (lf_collection_members_below(s, kids, kid_count, 1, &m))
         return 0;
+    if (through_bucket_heads(s, f->node, &m))
+        return 0; /* m is freed */
     int found = 0;
     if (lf_group_payload(s, &m, 0) == 0)
         for (size_t k = 0; k < m.group_count && !found; k++)

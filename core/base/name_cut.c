@@ -403,12 +403,29 @@ out:
     lf_big_free(whole.p);
 }
 
+/* Whether text is a list of roots, "2000 roots: A, B, C, ..." (a top
+ * owner's root column): cut at its end, its count first, as free text is
+ * (as a path, its "kind" was the count and its end the "...": "4 roots: ….").
+ */
+static int is_root_list(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && text[i] >= '0' && text[i] <= '9')
+        i++;
+    if (i == 0)
+        return 0;
+    if (i < len && text[i] == '+')
+        i++;
+    return len - i > 8 && memcmp(text + i, " roots: ", 8) == 0;
+}
+
 size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style style, char *out, size_t size,
                    size_t *shown)
 {
     /* a summary row ("... 10 more: ...") in a class column is free text */
     int summary = len > 4 && memcmp(text, "... ", 4) == 0;
-    if (lf_text_width(text, len) <= width || style == LF_CUT_END || summary)
+    if (lf_text_width(text, len) <= width || style == LF_CUT_END || summary ||
+        (style == LF_CUT_PATH && is_root_list(text, len)))
         return emit(text, len, width, out, size, shown);
     cut_buf b = {0};
     if (style == LF_CUT_CLASS)

@@ -62,3 +62,12 @@ rows_ suspects_unnamed_top_owner "1 object 89.93 Shared static field A.x (A) / s
 # Right): the hop is searched, the first way (left) taken.
 rows_ suspects_searched_hop "71.43 Shared static field App.instance (App) / left (Left) / shared (Shared)" \
     '$6 == "Shared" { print $4, $6, $15 }' suspects $G/diamond.txt --format tsv --threshold 1
+# An OCaml Hashtbl's growth is named by its members, not its bucket cells,
+# untyped and typed (issue 48; fixtures/graphs/make_ocaml_table_series.sh
+# works it out): instances, class, rate, counts, grows, bytes_rate.
+rows_ suspects_ocaml_table_members "60|block(tag 0, 2 fields)|20.00|20,40,60|block(tag 0, 2 fields) +20.00, string +20.00, block(tag 0, 3 fields) +20.00|3360.00" \
+    '$2 == "growth" { print $5 "|" $6 "|" $13 "|" $14 "|" $16 "|" $17 }' \
+    suspects $G/ocaml_table-3.txt $G/ocaml_table-1.txt $G/ocaml_table-2.txt --workload 3,1,2 --format tsv
+rows_ suspects_ocaml_typed_table_members "60|M.session|20.00|20,40,60|M.session +20.00, string +20.00, (int, M.session) Hashtbl.bucketlist +20.00|3360.00" \
+    '$2 == "growth" { print $5 "|" $6 "|" $13 "|" $14 "|" $16 "|" $17 }' \
+    suspects $G/ocaml_table_typed-3.txt $G/ocaml_table_typed-1.txt $G/ocaml_table_typed-2.txt --workload 3,1,2 --format tsv

@@ -65,6 +65,13 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     expect "$t growing: suspects' rate, bytes and entries" "1.00 168.00 300" \
         "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
             --format tsv | awk -F'\t' '$2 == "growth" { print $13, $17, $10 }')"
+    # the growth row is named by the table's members, the session records
+    # {id; body} (2 fields), not its bucket cells (3 fields: issue 48); each
+    # of the three at 1.00, the string (112 B) before the cell (32 B)
+    expect "$t growing: suspects names the session record, then the others" \
+        "block(tag 0, 2 fields) 300 100,200,300 block(tag 0, 2 fields) +1.00, string +1.00, block(tag 0, 3 fields) +1.00" \
+        "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
+            --format tsv | awk -F'\t' '$2 == "growth" { print $6, $5, $14, $16 }')"
     expect "$t growing control: nothing flagged" "" \
         "$("$lf" trend "$d"/growing-control.1.lfs "$d"/growing-control.2.lfs \
             "$d"/growing-control.3.lfs --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes"')"
@@ -134,6 +141,22 @@ check_field_names() { # fields.ml: names from fields.cmt(i), sizes from the cons
 check_dune_names() { # dune_main.ml: dune's mangled modules read as written (issue 34)
     expect "$2 dune: Dune__exe__Action reads Action, Mylib__Foo Mylib.Foo" "1208 1200" \
         "$(root_retained "$1"/dune_main.lfs global Action.kept) $(root_retained "$1"/dune_main.lfs global Mylib.Foo.kept)"
+}
+
+check_dune_frames() { # dune_frames.ml + lRijkstraFast.ml: frames and sites read as written (issue 48)
+    # the callback's closure (4 words + header: 40 B) holds Bytes.make 4000
+    # (501 words + header: 4,016 B) and the file name (a constant: 0 B);
+    # List.iter's frame also holds the rest of the list, a constant (0 B)
+    expect "dune frames: the callback's and List.iter's frames, as written" \
+        "LRijkstraFast.Run.Solver.hold.(fun) 4056|Stdlib.List.iter 4056|" \
+        "$("$lf" roots "$1"/dune_frames.lfs --top 0 --format tsv | awk -F'\t' '$5 == "stack" && $3 > 0 {
+            n = $7; sub(/^.*frame [0-9]+: /, "", n); sub(/ \(.*$/, "", n); printf "%s %s|", n, $3 }')"
+    [ "$runtime" = 5.1 ] && return # no Gc.Memprof: no sites
+    "$lf" sites "$1"/dune_frames.lfs --stack 0 --top 0 --format tsv 2>/dev/null |
+        awk -F'\t' 'NR > 1 { s = $7; gsub(/ \([^)]*:[0-9:]*\)/, "", s); print s }' > "$work/frames.txt"
+    expect "dune sites: Hashtbl.resize under LRijkstraFast.Run.Solver.grow, as written" 1 \
+        "$(grep -c '^Stdlib.Hashtbl.resize < LRijkstraFast.Run.Solver.grow < Dune_frames < caml_program$' "$work/frames.txt")"
+    expect "dune sites: no frame spelt Dune__exe__ or Stdlib__" 0 "$(grep -c '__[A-Z]' "$work/frames.txt")"
 }
 
 check_plugin_names() { # plugin.ml, loaded by dynlink_host.ml: named like the program's modules
@@ -701,11 +724,13 @@ else
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
             ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed &&
+            ./dune_frames "$([ "$runtime" = 5.1 ] || echo sample)" &&
             { [ "$runtime" = 5.1 ] || ./sites; })
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
         check_dune_names "$work/bin" live
+        check_dune_frames "$work/bin"
         check_plugin_names "$work/bin" live
         check_typed "$work/bin" live
         check_bad_shapes "$work/bin"

@@ -24,6 +24,8 @@
     T(test_textgraph_parse)                \
     T(test_name_cut_class)                 \
     T(test_name_cut_path)                  \
+    T(test_ocaml_name_frames)              \
+    T(test_ocaml_name_symbols)             \
     T(test_clock_hprof_header)             \
     T(test_clock_v8_ids)                   \
     T(test_clock_probe_files)              \

@@ -50,8 +50,10 @@ static void frame_name(char *buf, size_t len, long thread, int frame_no, frame_d
         struct caml_loc_info li;
         caml_debuginfo_location(caml_debuginfo_extract(d), &li);
         if (li.loc_valid) {
-            snprintf(buf, len, "thread %ld frame %d: %s (%s:%d)", thread, frame_no,
-                     li.loc_defname, li.loc_filename, li.loc_lnum);
+            char fn[200];
+            lf_ocaml_name(li.loc_defname, strlen(li.loc_defname), fn, sizeof fn);
+            snprintf(buf, len, "thread %ld frame %d: %s (%s:%d)", thread, frame_no, fn,
+                     li.loc_filename, li.loc_lnum);
             return;
         }
     }

@@ -10,6 +10,7 @@
 #include "ocaml5.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <caml/backtrace_prim.h>
 #include <caml/frame_descriptors.h>
@@ -76,7 +77,9 @@ void agent5_frame_name(char *buf, size_t len, const char *who, int frame_no, voi
         struct caml_loc_info li;
         caml_debuginfo_location(caml_debuginfo_extract(descr), &li);
         if (li.loc_valid) {
-            snprintf(buf, len, "%s%sframe %d: %s (%s:%d)", who, sep, frame_no, li.loc_defname,
+            char fn[200];
+            lf_ocaml_name(li.loc_defname, strlen(li.loc_defname), fn, sizeof fn);
+            snprintf(buf, len, "%s%sframe %d: %s (%s:%d)", who, sep, frame_no, fn,
                      li.loc_filename, AGENT_LOC_LINE(li));
             return;
         }
