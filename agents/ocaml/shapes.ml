@@ -135,7 +135,11 @@ let implementation modname =
               let cmt = Cmt_format.read_cmt file in
               match cmt.Cmt_format.cmt_annots with
               | Cmt_format.Implementation str ->
-                  Some (str, Envaux.env_of_only_summary str.Typedtree.str_final_env)
+                  (* its own flags (-rectypes) while its environment is rebuilt *)
+                  let caller = Unit_flags.save () in
+                  Unit_flags.set cmt.Cmt_format.cmt_args;
+                  Fun.protect ~finally:(fun () -> Unit_flags.restore caller) (fun () ->
+                      Some (str, Envaux.env_of_only_summary str.Typedtree.str_final_env))
               | _ -> None
             with _ -> None)
       in
