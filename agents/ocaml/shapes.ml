@@ -23,6 +23,7 @@ type ty =
   | Var of int (* the n-th parameter of the declaration being read *)
   | Con of string * ty list (* canonical type path, arguments *)
   | Tup of ty list
+  | Fun of string * ty * ty (* "", "l:" or "?l:"; argument, result *)
   | Opaque (* functions, objects, polymorphic variants, existentials *)
 
 type body =
@@ -40,59 +41,8 @@ type decl = { body : body; user : bool (* labels name constructors *) }
 
 (* ---- canonical names *)
 
-(* "Stdlib__Hashtbl" -> "Hashtbl" (a type the programmer writes so), dune's
-   "Dune__exe__Action" -> "Action", "Mylib__Foo" -> "Mylib.Foo". *)
-let module_name modname =
-  let prefix = "Dune__exe__" in
-  let lp = String.length prefix in
-  let modname =
-    if String.length modname > lp && String.sub modname 0 lp = prefix then
-      String.sub modname lp (String.length modname - lp)
-    else modname
-  in
-  let b = Buffer.create (String.length modname) in
-  let n = String.length modname in
-  let i = ref 0 in
-  while !i < n do
-    if !i + 1 < n && modname.[!i] = '_' && modname.[!i + 1] = '_' then (
-      Buffer.add_char b '.';
-      i := !i + 2)
-    else (
-      Buffer.add_char b modname.[!i];
-      incr i)
-  done;
-  Buffer.contents b
-
-(* The name a canonical path is shown by: every module demangled, the
-   standard library's prefix dropped. *)
-let display canonical =
-  let b = Buffer.create (String.length canonical) in
-  let token = Buffer.create 16 in
-  let flush () =
-    let t = Buffer.contents token in
-    Buffer.clear token;
-    let t = module_name t in
-    let t =
-      if String.length t > 7 && String.sub t 0 7 = "Stdlib." then String.sub t 7 (String.length t - 7)
-      else if t = "Stdlib" then ""
-      else if t = "lazy_t" then "Lazy.t"
-      else t
-    in
-    Buffer.add_string b t
-  in
-  String.iter
-    (fun c ->
-      match c with
-      | '(' | ')' ->
-          flush ();
-          Buffer.add_char b c
-      | '.' ->
-          flush ();
-          if Buffer.length b > 0 && Buffer.nth b (Buffer.length b - 1) <> '(' then Buffer.add_char b '.'
-      | c -> Buffer.add_char token c)
-    canonical;
-  flush ();
-  Buffer.contents b
+let module_name = Clean_names.module_name
+let display = Clean_names.display
 
 let rec path_name unit (p : Path.t) =
   match Names_compat.path p with
@@ -160,6 +110,13 @@ let rec translate unit env params ty =
       let name = declare unit env p in
       Con (name, List.map (translate unit env params) args)
   | Ttuple ts -> Tup (List.map (translate unit env params) ts)
+  | Tarrow (l, a, r, _) -> (
+      let a = translate unit env params a and r = translate unit env params r in
+      match l with
+      | Nolabel -> Fun ("", a, r)
+      | Labelled s -> Fun (s ^ ":", a, r)
+      (* an optional argument's type is its option: shown as written *)
+      | Optional s -> Fun ("?" ^ s ^ ":", (match a with Con ("option", [ x ]) -> x | a -> a), r))
   | Tpoly (t, []) -> translate unit env params t
   | _ -> Opaque
 
@@ -333,6 +290,7 @@ let rec subst args = function
   | Var i -> ( try List.nth args i with _ -> Opaque)
   | Con (n, a) -> Con (n, List.map (subst args) a)
   | Tup ts -> Tup (List.map (subst args) ts)
+  | Fun (l, a, r) -> Fun (l, subst args a, subst args r)
   | Opaque -> Opaque
 
 (* Abbreviations expanded: a [sessions] is a [session list], a map module's
@@ -352,13 +310,17 @@ let expand t =
         | Some { body = Alias t'; _ } -> go (depth + 1) (subst args t')
         | _ -> Con (n, List.map (go (depth + 1)) args))
     | Tup ts -> Tup (List.map (go (depth + 1)) ts)
+    | Fun (l, a, r) -> Fun (l, go (depth + 1) a, go (depth + 1) r)
     | t -> t
   in
   go 0 t
 
 let max_key = 400
 
-(* The type as OCaml prints it, or Too_large past max_key bytes. *)
+(* The type as OCaml prints it, or Too_large past max_key bytes: an arrow
+   binds loosest and to the right, so it is parenthesised left of another
+   arrow, in a tuple and as a one-argument constructor's argument
+   ("(int -> int) list"); a tuple in a tuple and as that argument. *)
 let print t =
   let b = Buffer.create 64 in
   let add s =
@@ -367,6 +329,11 @@ let print t =
   in
   let rec go = function
     | Opaque | Var _ -> add "_"
+    | Fun (l, a, r) ->
+        add l;
+        (match a with Fun _ -> atom a | _ -> go a);
+        add " -> ";
+        go r
     | Tup ts -> List.iteri (fun i t -> if i > 0 then add " * "; atom t) ts
     | Con (n, []) -> add (display n)
     | Con (n, [ a ]) ->
@@ -377,7 +344,7 @@ let print t =
         List.iteri (fun i t -> if i > 0 then add ", "; go t) args;
         add (") " ^ display n)
   and atom = function
-    | Tup _ as t ->
+    | (Tup _ | Fun _) as t ->
         add "(";
         go t;
         add ")"
@@ -403,7 +370,7 @@ let module_of name =
 
 let rec shape depth t =
   match t with
-  | Opaque | Var _ -> 0
+  | Opaque | Var _ | Fun _ -> 0 (* a function is a closure: its label says more *)
   | _ when depth > 64 -> 0
   | _ -> (
       match
