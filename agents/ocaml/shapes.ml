@@ -102,23 +102,38 @@ let decls : (string, decl) Hashtbl.t = Hashtbl.create 256
 let synthesized : (string, unit) Hashtbl.t = Hashtbl.create 16 (* functor results: not the user's *)
 
 (* params: the declaration's parameters, by type id, with their positions *)
+(* A type built with -rectypes can be cyclic ('a -> 'a as 'a): a node met
+   again on its own path is unknown (_). A type of more nodes than a label
+   has bytes (max_key, below) could never be printed: it is unknown as a
+   whole, and costs no more than that to find out (Coq's function types). *)
+exception Too_many_nodes
+
 let rec translate unit env params ty =
-  match Names_compat.desc ty with
-  | Tvar _ | Tunivar _ -> (
-      match List.assoc_opt (Names_compat.id ty) params with Some i -> Var i | None -> Opaque)
-  | Tconstr (p, args, _) ->
-      let name = declare unit env p in
-      Con (name, List.map (translate unit env params) args)
-  | Ttuple ts -> Tup (List.map (translate unit env params) ts)
-  | Tarrow (l, a, r, _) -> (
-      let a = translate unit env params a and r = translate unit env params r in
-      match l with
-      | Nolabel -> Fun ("", a, r)
-      | Labelled s -> Fun (s ^ ":", a, r)
-      (* an optional argument's type is its option: shown as written *)
-      | Optional s -> Fun ("?" ^ s ^ ":", (match a with Con ("option", [ x ]) -> x | a -> a), r))
-  | Tpoly (t, []) -> translate unit env params t
-  | _ -> Opaque
+  let budget = ref 400 in
+  let rec go seen ty =
+    let id = Names_compat.id ty in
+    decr budget;
+    if !budget < 0 then raise Too_many_nodes
+    else if List.mem id seen then Opaque
+    else
+      let go = go (id :: seen) in
+      match Names_compat.desc ty with
+      | Tvar _ | Tunivar _ -> ( match List.assoc_opt id params with Some i -> Var i | None -> Opaque)
+      | Tconstr (p, args, _) ->
+          let name = declare unit env p in
+          Con (name, List.map go args)
+      | Ttuple ts -> Tup (List.map go ts)
+      | Tarrow (l, a, r, _) -> (
+          let a = go a and r = go r in
+          match l with
+          | Nolabel -> Fun ("", a, r)
+          | Labelled s -> Fun (s ^ ":", a, r)
+          (* an optional argument's type is its option: shown as written *)
+          | Optional s -> Fun ("?" ^ s ^ ":", (match a with Con ("option", [ x ]) -> x | a -> a), r))
+      | Tpoly (t, []) -> go t
+      | _ -> Opaque
+  in
+  try go [] ty with Too_many_nodes -> Opaque
 
 (* The canonical name of p, its declaration read on first sight. *)
 and declare unit env p =
