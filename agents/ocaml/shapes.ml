@@ -44,13 +44,61 @@ type decl = { body : body; user : bool (* labels name constructors *) }
 let module_name = Clean_names.module_name
 let display = Clean_names.display
 
+(* ---- inside a functor's body, applied: Vcs.Make(Stateid.Self)(Kind) as
+   Stm.Vcs_. The body's own types and modules are named under the
+   application's name (Stm.Vcs_.branch_info), and a type of a parameter is
+   the argument's (OT.t is Stateid.Self.t), read where the argument was
+   named. Frames are pushed while a body's declaration is read. *)
+type frame = {
+  prefix : string; (* the application's canonical name *)
+  locals : Ident.t list; (* the body's types and modules *)
+  params : (Ident.t * arg) list;
+  items : Typedtree.structure_item list; (* the body *)
+  benv : Env.t; (* the body's environment *)
+  funit : string; (* the functor's unit *)
+}
+
+and arg = { a_unit : string; a_env : Env.t; a_path : Path.t; a_ctx : frame list }
+
+let ctx : frame list ref = ref []
+
+let in_ctx c f =
+  let saved = !ctx in
+  ctx := c;
+  Fun.protect ~finally:(fun () -> ctx := saved) f
+
+let is_local id = match !ctx with f :: _ -> List.exists (Ident.same id) f.locals | [] -> false
+
+let param_arg id =
+  match !ctx with
+  | f :: _ -> List.find_map (fun (p, a) -> if Ident.same p id then Some a else None) f.params
+  | [] -> None
+
 let rec path_name unit (p : Path.t) =
   match Names_compat.path p with
-  | Ident id ->
-      if Ident.persistent id || Ident.global id || Ident.is_predef id then Ident.name id
-      else unit ^ "." ^ Ident.name id
+  | Ident id -> (
+      match param_arg id with
+      | Some a -> in_ctx a.a_ctx (fun () -> path_name a.a_unit a.a_path)
+      | None ->
+          if is_local id then (List.hd !ctx).prefix ^ "." ^ Ident.name id
+          else if Ident.persistent id || Ident.global id || Ident.is_predef id then Ident.name id
+          else unit ^ "." ^ Ident.name id)
   | Dot (q, s) -> path_name unit q ^ "." ^ s
   | Apply (f, x) -> path_name unit f ^ "(" ^ path_name unit x ^ ")"
+
+(* The first identifier of a path, and the path with it replaced. *)
+let rec head (p : Path.t) =
+  match Names_compat.path p with Ident id -> Some id | Dot (q, _) -> head q | Apply _ -> None
+
+let rec rebase (p : Path.t) onto =
+  match Names_compat.path p with
+  | Ident _ -> onto
+  | Dot (q, s) -> Path.Pdot (rebase q onto, s)
+  | Apply _ -> p
+
+(* The names below a path's head: M.N.t -> N, t *)
+let rec tail (p : Path.t) =
+  match Names_compat.path p with Ident _ -> [] | Dot (q, s) -> tail q @ [ s ] | Apply _ -> []
 
 let is_stdlib name =
   let n = String.length name in
@@ -101,6 +149,10 @@ let implementation modname =
 let decls : (string, decl) Hashtbl.t = Hashtbl.create 256
 let synthesized : (string, unit) Hashtbl.t = Hashtbl.create 16 (* functor results: not the user's *)
 
+(* functors' bodies by name: the unit, parameters, body, its environment *)
+let bodies : (string, (string * Ident.t list * Typedtree.structure * Env.t) option) Hashtbl.t =
+  Hashtbl.create 16
+
 (* params: the declaration's parameters, by type id, with their positions *)
 (* A type built with -rectypes can be cyclic ('a -> 'a as 'a): a node met
    again on its own path is unknown (_). A type of more nodes than a label
@@ -138,6 +190,11 @@ let rec translate unit env params ty =
 (* The canonical name of p, its declaration read on first sight. *)
 and declare unit env p =
   let p = try Env.normalize_type_path None env p with _ -> p in
+  match Option.bind (head p) param_arg with
+  | Some a -> in_ctx a.a_ctx (fun () -> declare a.a_unit a.a_env (rebase p a.a_path))
+  | None -> declare_here unit env p
+
+and declare_here unit env p =
   let name = path_name unit p in
   if not (Hashtbl.mem decls name) then (
     Hashtbl.replace decls name { body = Abstract; user = false } (* a cycle stops here *);
@@ -207,48 +264,142 @@ and builtin_or_implementation unit env name p =
   | "exn" -> Extensible
   | _ -> (
       match functor_result unit env p with
-      | Some b ->
+      | Some (b, `Stdlib) ->
           Hashtbl.replace synthesized name ();
           b
+      | Some (b, `Body) -> b
       | None -> concrete_in_implementation name)
 
-(* The result of the standard library's Map.Make, Set.Make, Hashtbl.Make or
-   MakeSeeded, whose type t is abstract everywhere but in the functor's body:
-   written here as that body declares it. *)
+(* The result of a functor application's type, abstract everywhere but in
+   the functor's body: the standard library's Map.Make, Set.Make,
+   Hashtbl.Make and MakeSeeded written here as their bodies declare them (a
+   Map.t is Node of an inline record), any other functor whose .cmt is
+   found read from its body. *)
 and functor_result unit env p =
-  match p with
-  | Pdot (m, "t") -> (
+  match Names_compat.path p with
+  | Dot (m, tname) -> (
       let key field = translate unit env [] (Btype.newgenty (Tconstr (Pdot (m, field), [], ref Mnil))) in
+      let std b = Some (b, `Stdlib) in
       match applied_functor unit env m with
-      | Some "Stdlib__Map.Make" ->
+      | Some ("Stdlib__Map.Make", _) when tname = "t" ->
           let self = Con (path_name unit (Pdot (m, "t")), [ Var 0 ]) in
-          Some (Variant [ ("Node", 0, [ self; key "key"; Var 0; self; Opaque ]) ])
-      | Some "Stdlib__Set.Make" ->
+          std (Variant [ ("Node", 0, [ self; key "key"; Var 0; self; Opaque ]) ])
+      | Some ("Stdlib__Set.Make", _) when tname = "t" ->
           let self = Con (path_name unit (Pdot (m, "t")), []) in
-          Some (Variant [ ("Node", 0, [ self; key "elt"; self; Opaque ]) ])
-      | Some ("Stdlib__Hashtbl.Make" | "Stdlib__Hashtbl.MakeSeeded") ->
+          std (Variant [ ("Node", 0, [ self; key "elt"; self; Opaque ]) ])
+      | Some (("Stdlib__Hashtbl.Make" | "Stdlib__Hashtbl.MakeSeeded"), _) when tname = "t" ->
           let table = declare unit env (Pdot (Pident (Ident.create_persistent "Stdlib__Hashtbl"), "t")) in
-          Some (Alias (Con (table, [ key "key"; Var 0 ])))
+          std (Alias (Con (table, [ key "key"; Var 0 ])))
+      | Some (fname, args) when not (is_stdlib fname) -> (
+          match functor_body fname with
+          | Some (funit, ids, str, benv) when List.length ids = List.length args -> (
+              let decl =
+                List.fold_left
+                  (fun acc -> function
+                    | Sig_type (id, d, _, _) when Ident.name id = tname -> Some (id, d) | _ -> acc)
+                  None str.Typedtree.str_type
+              in
+              match decl with
+              | None -> None
+              | Some (_, d) when Names_compat.is_abstract d && d.type_manifest = None -> None
+              | Some (id, d) ->
+                  let locals =
+                    List.filter_map
+                      (function Sig_type (i, _, _, _) | Sig_module (i, _, _, _, _) -> Some i | _ -> None)
+                      str.Typedtree.str_type
+                  in
+                  let frame =
+                    { prefix = path_name unit m; locals; params = List.combine ids args;
+                      items = str.Typedtree.str_items; benv; funit }
+                  in
+                  let name = path_name unit p in
+                  in_ctx [ frame ] (fun () -> Some (read_decl funit benv name (Pident id) d, `Body)))
+          | _ -> None)
       | _ -> None)
   | _ -> None
 
-(* Which functor made module m: a path F(X), or a module bound to an
-   application in its unit's implementation. *)
-and applied_functor unit env m =
-  match m with
-  | Papply (f, _) ->
-      let f = try Env.normalize_module_path None env f with _ -> f in
-      Some (path_name "" f)
-  | _ -> (
-      let name = path_name unit m in
-      match String.split_on_char '.' name with
-      | unitname :: (_ :: _ as inner) when not (String.contains name '(') -> (
-          match implementation unitname with
-          | Some (str, ienv) -> bound_application ienv str.Typedtree.str_items inner
-          | None -> None)
-      | _ -> None)
+(* A functor's parameters and body (a structure), from its unit's .cmt:
+   "Vcs.Make" -> Make's in vcs.cmt. The body's environment rebuilt once. *)
+and functor_body fname =
+  match Hashtbl.find_opt bodies fname with
+  | Some r -> r
+  | None ->
+      let r =
+        match String.split_on_char '.' fname with
+        | funit :: (_ :: _ as inner) when not (String.contains fname '(') -> (
+            match implementation funit with
+            | None -> None
+            | Some (str, _) -> (
+                let rec strip (e : Typedtree.module_expr) =
+                  match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
+                in
+                let rec find items = function
+                  | [] -> None
+                  | name :: rest ->
+                      List.find_map
+                        (fun (item : Typedtree.structure_item) ->
+                          match item.str_desc with
+                          | Tstr_module { mb_name = { txt = Some n; _ }; mb_expr; _ } when n = name -> (
+                              match rest, (strip mb_expr).mod_desc with
+                              | [], _ -> Some mb_expr
+                              | _, Tmod_structure s -> find s.str_items rest
+                              | _ -> None)
+                          | _ -> None)
+                        items
+                in
+                let rec params acc (e : Typedtree.module_expr) =
+                  match (strip e).mod_desc with
+                  | Tmod_functor (Named (Some id, _, _), body) -> params (id :: acc) body
+                  | Tmod_functor (_, body) -> params acc body
+                  | Tmod_structure s when acc <> [] -> Some (List.rev acc, s)
+                  | _ -> None
+                in
+                match Option.bind (find str.Typedtree.str_items inner) (params []) with
+                | None -> None
+                | Some (ids, s) ->
+                    let caller = Unit_flags.save () in
+                    (match find_cmt funit with
+                    | Some f -> ( try Unit_flags.set (Cmt_format.read_cmt f).Cmt_format.cmt_args with _ -> ())
+                    | None -> ());
+                    Fun.protect ~finally:(fun () -> Unit_flags.restore caller) (fun () ->
+                        match Envaux.env_of_only_summary s.str_final_env with
+                        | benv -> Some (funit, ids, s, benv)
+                        | exception _ -> None)))
+        | _ -> None
+      in
+      Hashtbl.replace bodies fname r;
+      r
 
-and bound_application env items = function
+(* Which functor made module m, and its arguments: a path F(X)(Y), a module
+   of a functor's body bound to an application there, or a module bound to
+   an application in its unit's implementation. *)
+and applied_functor unit env m =
+  let here p = { a_unit = unit; a_env = env; a_path = p; a_ctx = !ctx } in
+  match Names_compat.path m with
+  | Apply _ ->
+      let rec spine p acc =
+        match Names_compat.path p with Apply (f, x) -> spine f (here x :: acc) | _ -> (p, acc)
+      in
+      let f, args = spine m [] in
+      let f = try Env.normalize_module_path None env f with _ -> f in
+      Some (path_name "" f, args)
+  | _ -> (
+      match (head m, !ctx) with
+      | Some id, f :: _ when is_local id ->
+          let arg p = { a_unit = f.funit; a_env = f.benv; a_path = p; a_ctx = !ctx } in
+          bound_application f.benv arg f.items (Ident.name id :: tail m)
+      | _ -> (
+          let name = path_name unit m in
+          match String.split_on_char '.' name with
+          | unitname :: (_ :: _ as inner) when not (String.contains name '(') -> (
+              match implementation unitname with
+              | Some (str, ienv) ->
+                  let arg p = { a_unit = unitname; a_env = ienv; a_path = p; a_ctx = [] } in
+                  in_ctx [] (fun () -> bound_application ienv arg str.Typedtree.str_items inner)
+              | None -> None)
+          | _ -> None))
+
+and bound_application env arg items = function
   | [] -> None
   | name :: rest ->
       List.find_map
@@ -258,14 +409,21 @@ and bound_application env items = function
               let rec strip (e : Typedtree.module_expr) =
                 match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
               in
+              (* F(X)(Y): the functor's path and the arguments' *)
+              let rec spine (e : Typedtree.module_expr) acc =
+                match (strip e).mod_desc with
+                | Tmod_apply (f, x, _) -> (
+                    match (strip x).mod_desc with
+                    | Tmod_ident (xp, _) -> spine f (arg xp :: acc)
+                    | _ -> None)
+                | Tmod_ident (fp, _) when acc <> [] ->
+                    let fp = try Env.normalize_module_path None env fp with _ -> fp in
+                    Some (path_name "" fp, acc)
+                | _ -> None
+              in
               match (strip mb_expr).mod_desc, rest with
-              | Tmod_apply (f, _, _), [] -> (
-                  match (strip f).mod_desc with
-                  | Tmod_ident (fp, _) -> (
-                      let fp = try Env.normalize_module_path None env fp with _ -> fp in
-                      Some (path_name "" fp))
-                  | _ -> None)
-              | Tmod_structure s, _ :: _ -> bound_application env s.str_items rest
+              | Tmod_apply _, [] -> spine mb_expr []
+              | Tmod_structure s, _ :: _ -> bound_application env arg s.str_items rest
               | _ -> None)
           | _ -> None)
         items
