@@ -14,7 +14,8 @@
    can be found (the program's own, then the load path's: Debian ships the
    standard library's); the standard library's Map, Set and Hashtbl functors'
    results are known here by construction (their types are abstract even in
-   the implementation's signature). Written for OCaml 4.13/4.14's and 5's
+   the implementation's signature), any other functor's read from its body
+   in its unit's .cmt. Written for OCaml 4.13/4.14's and 5's
    compiler-libs, their differences in Names_compat. *)
 
 open Types
@@ -24,7 +25,7 @@ type ty =
   | Con of string * ty list (* canonical type path, arguments *)
   | Tup of ty list
   | Fun of string * ty * ty (* "", "l:" or "?l:"; argument, result *)
-  | Opaque (* functions, objects, polymorphic variants, existentials *)
+  | Opaque (* objects, polymorphic variants, existentials, cycles *)
 
 type body =
   | Abstract (* nothing to follow: int, string, float, unknown *)

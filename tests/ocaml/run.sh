@@ -198,6 +198,12 @@ check_real_program() { # ocamlopt.opt, which nobody here wrote, with the .cmt fi
     "$names_tool" "$cl"/*.cmt "$(ocamlfind ocamlopt -where)"/*.cmt > opt.names 2> names.err
     expect "names of compiler-libs and the standard library: every unit typed, no complaint" "0 " \
         "$? $(cat names.err)"
+    # Misc's own module Stdlib (Misc.Stdlib.String.Map) once read
+    # Misc..String.Map: no label has an empty path component ("..." cuts a long one)
+    expect "names of compiler-libs: no empty path component, Misc's own Stdlib kept" \
+        "0 Parsetree.expression Misc.Stdlib.String.Map.t" \
+        "$(awk -F'\t' '$1 == "#shape" { if ($4 ~ /[^.]\.\.[^.]/) n++; if ($4 == "Parsetree.expression Misc.Stdlib.String.Map.t") m = $4 }
+            END { print n + 0, m }' opt.names)"
     cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" cif.ml
     LEAKFIND_NAMES="$work/opt/opt.names" "$lf" record -q --every-major 3 -o oc -- "$opt" -c cif.ml
     last=$(ls oc.*.lfs | sort -t. -k2 -n | tail -1)
