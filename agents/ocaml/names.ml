@@ -94,11 +94,29 @@ let shapes_of unit str rows =
   Envaux.reset_cache ();
   match Envaux.env_of_only_summary str.str_final_env with
   | env ->
-      List.map
-        (fun (i, id) -> (i, Ident.name id, try Shapes.of_item unit env str.str_type id with _ -> 0))
-        rows
+      (* a .cmi read later, on a type's first use, can fail too: the first
+         such error is said, with how many values it left untyped *)
+      let failed = ref [] in
+      let shapes =
+        List.map
+          (fun (i, id) ->
+            ( i,
+              Ident.name id,
+              try Shapes.of_item unit env str.str_type id
+              with e ->
+                failed := (Ident.name id, e) :: !failed;
+                0 ))
+          rows
+      in
+      (match List.rev !failed with
+      | [] -> ()
+      | (name, e) :: rest ->
+          Printf.eprintf "leakfind-ocaml-names: %s: no type for %s%s: %s\n" unit name
+            (if rest = [] then "" else Printf.sprintf " (and %d more)" (List.length rest))
+            (Compiler_error.text e));
+      shapes
   | exception e ->
-      Printf.eprintf "leakfind-ocaml-names: %s: no types (%s)\n" unit (Printexc.to_string e);
+      Printf.eprintf "leakfind-ocaml-names: %s: no types: %s\n" unit (Compiler_error.text e);
       List.map (fun (i, id) -> (i, Ident.name id, 0)) rows
 
 let print_unit cmt_file =
@@ -107,6 +125,7 @@ let print_unit cmt_file =
       let unit = cmt.Cmt_format.cmt_modname in
       let m = module_name unit in
       let rows = positions (defined_idents str.str_items) (exported cmt_file) in
+      Unit_flags.set cmt.Cmt_format.cmt_args;
       List.iter
         (fun (i, name, shape) -> Printf.printf "%s\t%d\t%s\t%d\n" m i name shape)
         (if !with_types then shapes_of unit str rows

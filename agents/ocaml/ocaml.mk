@@ -77,7 +77,8 @@ endif
 # compiler and with each OCaml 5 (leakfind-ocaml5-names, -ocaml51-names),
 # each with the Names_compat of its release (names_compat_5_1.ml) or else of
 # its family (names_compat_4.ml, names_compat_5.ml).
-NAMES_SRC := agents/ocaml/names_compat.mli agents/ocaml/shapes.ml agents/ocaml/names.ml
+NAMES_SRC := agents/ocaml/names_compat.mli agents/ocaml/unit_flags.ml agents/ocaml/compiler_error.ml \
+  agents/ocaml/clean_names.ml agents/ocaml/shapes.ml agents/ocaml/names.ml
 names_release = agents/ocaml/names_compat_$(subst $() ,_,$(wordlist 1,2,$(subst ., ,$(1)))).ml
 names_compat = $(or $(wildcard $(names_release)),agents/ocaml/names_compat_$(firstword $(subst ., ,$(1))).ml)
 
@@ -89,7 +90,7 @@ define names_tool
 	cp $(call names_compat,$(2)) $(1)/names_compat.ml
 	rm -f $@
 	cd $(1) && $(3) ocamlfind ocamlopt -package compiler-libs.common -linkpkg names_compat.mli \
-	  names_compat.ml shapes.ml names.ml -o $(abspath $@) 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
+	  names_compat.ml unit_flags.ml compiler_error.ml clean_names.ml shapes.ml names.ml -o $(abspath $@) 2>&1 | { grep -v "findlib: \[WARNING\]" || true; }
 	test -f $@
 endef
 

@@ -14,7 +14,8 @@
    can be found (the program's own, then the load path's: Debian ships the
    standard library's); the standard library's Map, Set and Hashtbl functors'
    results are known here by construction (their types are abstract even in
-   the implementation's signature). Written for OCaml 4.13/4.14's and 5's
+   the implementation's signature), any other functor's read from its body
+   in its unit's .cmt. Written for OCaml 4.13/4.14's and 5's
    compiler-libs, their differences in Names_compat. *)
 
 open Types
@@ -23,7 +24,8 @@ type ty =
   | Var of int (* the n-th parameter of the declaration being read *)
   | Con of string * ty list (* canonical type path, arguments *)
   | Tup of ty list
-  | Opaque (* functions, objects, polymorphic variants, existentials *)
+  | Fun of string * ty * ty (* "", "l:" or "?l:"; argument, result *)
+  | Opaque (* objects, polymorphic variants, existentials, cycles *)
 
 type body =
   | Abstract (* nothing to follow: int, string, float, unknown *)
@@ -40,67 +42,64 @@ type decl = { body : body; user : bool (* labels name constructors *) }
 
 (* ---- canonical names *)
 
-(* "Stdlib__Hashtbl" -> "Hashtbl" (a type the programmer writes so), dune's
-   "Dune__exe__Action" -> "Action", "Mylib__Foo" -> "Mylib.Foo". *)
-let module_name modname =
-  let prefix = "Dune__exe__" in
-  let lp = String.length prefix in
-  let modname =
-    if String.length modname > lp && String.sub modname 0 lp = prefix then
-      String.sub modname lp (String.length modname - lp)
-    else modname
-  in
-  let b = Buffer.create (String.length modname) in
-  let n = String.length modname in
-  let i = ref 0 in
-  while !i < n do
-    if !i + 1 < n && modname.[!i] = '_' && modname.[!i + 1] = '_' then (
-      Buffer.add_char b '.';
-      i := !i + 2)
-    else (
-      Buffer.add_char b modname.[!i];
-      incr i)
-  done;
-  Buffer.contents b
+let module_name = Clean_names.module_name
+let display = Clean_names.display
 
-(* The name a canonical path is shown by: every module demangled, the
-   standard library's prefix dropped. *)
-let display canonical =
-  let b = Buffer.create (String.length canonical) in
-  let token = Buffer.create 16 in
-  let flush () =
-    let t = Buffer.contents token in
-    Buffer.clear token;
-    let t = module_name t in
-    let t =
-      if String.length t > 7 && String.sub t 0 7 = "Stdlib." then String.sub t 7 (String.length t - 7)
-      else if t = "Stdlib" then ""
-      else if t = "lazy_t" then "Lazy.t"
-      else t
-    in
-    Buffer.add_string b t
-  in
-  String.iter
-    (fun c ->
-      match c with
-      | '(' | ')' ->
-          flush ();
-          Buffer.add_char b c
-      | '.' ->
-          flush ();
-          if Buffer.length b > 0 && Buffer.nth b (Buffer.length b - 1) <> '(' then Buffer.add_char b '.'
-      | c -> Buffer.add_char token c)
-    canonical;
-  flush ();
-  Buffer.contents b
+(* ---- inside a functor's body, applied: Vcs.Make(Stateid.Self)(Kind) as
+   Stm.Vcs_. The body's own types and modules are named under the
+   application's name (Stm.Vcs_.branch_info), and a type of a parameter is
+   the argument's (OT.t is Stateid.Self.t), read where the argument was
+   named. Frames are pushed while a body's declaration is read. *)
+type frame = {
+  prefix : string; (* the application's canonical name *)
+  locals : Ident.t list; (* the body's types and modules *)
+  params : (Ident.t * arg) list;
+  items : Typedtree.structure_item list; (* the body *)
+  benv : Env.t; (* the body's environment *)
+  funit : string; (* the functor's unit *)
+}
+
+and arg = { a_unit : string; a_env : Env.t; a_path : Path.t; a_ctx : frame list }
+
+let ctx : frame list ref = ref []
+
+let in_ctx c f =
+  let saved = !ctx in
+  ctx := c;
+  Fun.protect ~finally:(fun () -> ctx := saved) f
+
+let is_local id = match !ctx with f :: _ -> List.exists (Ident.same id) f.locals | [] -> false
+
+let param_arg id =
+  match !ctx with
+  | f :: _ -> List.find_map (fun (p, a) -> if Ident.same p id then Some a else None) f.params
+  | [] -> None
 
 let rec path_name unit (p : Path.t) =
   match Names_compat.path p with
-  | Ident id ->
-      if Ident.persistent id || Ident.global id || Ident.is_predef id then Ident.name id
-      else unit ^ "." ^ Ident.name id
+  | Ident id -> (
+      match param_arg id with
+      | Some a -> in_ctx a.a_ctx (fun () -> path_name a.a_unit a.a_path)
+      | None ->
+          if is_local id then (List.hd !ctx).prefix ^ "." ^ Ident.name id
+          else if Ident.persistent id || Ident.global id || Ident.is_predef id then Ident.name id
+          else unit ^ "." ^ Ident.name id)
   | Dot (q, s) -> path_name unit q ^ "." ^ s
   | Apply (f, x) -> path_name unit f ^ "(" ^ path_name unit x ^ ")"
+
+(* The first identifier of a path, and the path with it replaced. *)
+let rec head (p : Path.t) =
+  match Names_compat.path p with Ident id -> Some id | Dot (q, _) -> head q | Apply _ -> None
+
+let rec rebase (p : Path.t) onto =
+  match Names_compat.path p with
+  | Ident _ -> onto
+  | Dot (q, s) -> Path.Pdot (rebase q onto, s)
+  | Apply _ -> p
+
+(* The names below a path's head: M.N.t -> N, t *)
+let rec tail (p : Path.t) =
+  match Names_compat.path p with Ident _ -> [] | Dot (q, s) -> tail q @ [ s ] | Apply _ -> []
 
 let is_stdlib name =
   let n = String.length name in
@@ -135,7 +134,11 @@ let implementation modname =
               let cmt = Cmt_format.read_cmt file in
               match cmt.Cmt_format.cmt_annots with
               | Cmt_format.Implementation str ->
-                  Some (str, Envaux.env_of_only_summary str.Typedtree.str_final_env)
+                  (* its own flags (-rectypes) while its environment is rebuilt *)
+                  let caller = Unit_flags.save () in
+                  Unit_flags.set cmt.Cmt_format.cmt_args;
+                  Fun.protect ~finally:(fun () -> Unit_flags.restore caller) (fun () ->
+                      Some (str, Envaux.env_of_only_summary str.Typedtree.str_final_env))
               | _ -> None
             with _ -> None)
       in
@@ -147,21 +150,52 @@ let implementation modname =
 let decls : (string, decl) Hashtbl.t = Hashtbl.create 256
 let synthesized : (string, unit) Hashtbl.t = Hashtbl.create 16 (* functor results: not the user's *)
 
+(* functors' bodies by name: the unit, parameters, body, its environment *)
+let bodies : (string, (string * Ident.t list * Typedtree.structure * Env.t) option) Hashtbl.t =
+  Hashtbl.create 16
+
 (* params: the declaration's parameters, by type id, with their positions *)
+(* A type built with -rectypes can be cyclic ('a -> 'a as 'a): a node met
+   again on its own path is unknown (_). A type of more nodes than a label
+   has bytes (max_key, below) could never be printed: it is unknown as a
+   whole, and costs no more than that to find out (Coq's function types). *)
+exception Too_many_nodes
+
 let rec translate unit env params ty =
-  match Names_compat.desc ty with
-  | Tvar _ | Tunivar _ -> (
-      match List.assoc_opt (Names_compat.id ty) params with Some i -> Var i | None -> Opaque)
-  | Tconstr (p, args, _) ->
-      let name = declare unit env p in
-      Con (name, List.map (translate unit env params) args)
-  | Ttuple ts -> Tup (List.map (translate unit env params) ts)
-  | Tpoly (t, []) -> translate unit env params t
-  | _ -> Opaque
+  let budget = ref 400 in
+  let rec go seen ty =
+    let id = Names_compat.id ty in
+    decr budget;
+    if !budget < 0 then raise Too_many_nodes
+    else if List.mem id seen then Opaque
+    else
+      let go = go (id :: seen) in
+      match Names_compat.desc ty with
+      | Tvar _ | Tunivar _ -> ( match List.assoc_opt id params with Some i -> Var i | None -> Opaque)
+      | Tconstr (p, args, _) ->
+          let name = declare unit env p in
+          Con (name, List.map go args)
+      | Ttuple ts -> Tup (List.map go ts)
+      | Tarrow (l, a, r, _) -> (
+          let a = go a and r = go r in
+          match l with
+          | Nolabel -> Fun ("", a, r)
+          | Labelled s -> Fun (s ^ ":", a, r)
+          (* an optional argument's type is its option: shown as written *)
+          | Optional s -> Fun ("?" ^ s ^ ":", (match a with Con ("option", [ x ]) -> x | a -> a), r))
+      | Tpoly (t, []) -> go t
+      | _ -> Opaque
+  in
+  try go [] ty with Too_many_nodes -> Opaque
 
 (* The canonical name of p, its declaration read on first sight. *)
 and declare unit env p =
   let p = try Env.normalize_type_path None env p with _ -> p in
+  match Option.bind (head p) param_arg with
+  | Some a -> in_ctx a.a_ctx (fun () -> declare a.a_unit a.a_env (rebase p a.a_path))
+  | None -> declare_here unit env p
+
+and declare_here unit env p =
   let name = path_name unit p in
   if not (Hashtbl.mem decls name) then (
     Hashtbl.replace decls name { body = Abstract; user = false } (* a cycle stops here *);
@@ -231,48 +265,142 @@ and builtin_or_implementation unit env name p =
   | "exn" -> Extensible
   | _ -> (
       match functor_result unit env p with
-      | Some b ->
+      | Some (b, `Stdlib) ->
           Hashtbl.replace synthesized name ();
           b
+      | Some (b, `Body) -> b
       | None -> concrete_in_implementation name)
 
-(* The result of the standard library's Map.Make, Set.Make, Hashtbl.Make or
-   MakeSeeded, whose type t is abstract everywhere but in the functor's body:
-   written here as that body declares it. *)
+(* The result of a functor application's type, abstract everywhere but in
+   the functor's body: the standard library's Map.Make, Set.Make,
+   Hashtbl.Make and MakeSeeded written here as their bodies declare them (a
+   Map.t is Node of an inline record), any other functor whose .cmt is
+   found read from its body. *)
 and functor_result unit env p =
-  match p with
-  | Pdot (m, "t") -> (
+  match Names_compat.path p with
+  | Dot (m, tname) -> (
       let key field = translate unit env [] (Btype.newgenty (Tconstr (Pdot (m, field), [], ref Mnil))) in
+      let std b = Some (b, `Stdlib) in
       match applied_functor unit env m with
-      | Some "Stdlib__Map.Make" ->
+      | Some ("Stdlib__Map.Make", _) when tname = "t" ->
           let self = Con (path_name unit (Pdot (m, "t")), [ Var 0 ]) in
-          Some (Variant [ ("Node", 0, [ self; key "key"; Var 0; self; Opaque ]) ])
-      | Some "Stdlib__Set.Make" ->
+          std (Variant [ ("Node", 0, [ self; key "key"; Var 0; self; Opaque ]) ])
+      | Some ("Stdlib__Set.Make", _) when tname = "t" ->
           let self = Con (path_name unit (Pdot (m, "t")), []) in
-          Some (Variant [ ("Node", 0, [ self; key "elt"; self; Opaque ]) ])
-      | Some ("Stdlib__Hashtbl.Make" | "Stdlib__Hashtbl.MakeSeeded") ->
+          std (Variant [ ("Node", 0, [ self; key "elt"; self; Opaque ]) ])
+      | Some (("Stdlib__Hashtbl.Make" | "Stdlib__Hashtbl.MakeSeeded"), _) when tname = "t" ->
           let table = declare unit env (Pdot (Pident (Ident.create_persistent "Stdlib__Hashtbl"), "t")) in
-          Some (Alias (Con (table, [ key "key"; Var 0 ])))
+          std (Alias (Con (table, [ key "key"; Var 0 ])))
+      | Some (fname, args) when not (is_stdlib fname) -> (
+          match functor_body fname with
+          | Some (funit, ids, str, benv) when List.length ids = List.length args -> (
+              let decl =
+                List.fold_left
+                  (fun acc -> function
+                    | Sig_type (id, d, _, _) when Ident.name id = tname -> Some (id, d) | _ -> acc)
+                  None str.Typedtree.str_type
+              in
+              match decl with
+              | None -> None
+              | Some (_, d) when Names_compat.is_abstract d && d.type_manifest = None -> None
+              | Some (id, d) ->
+                  let locals =
+                    List.filter_map
+                      (function Sig_type (i, _, _, _) | Sig_module (i, _, _, _, _) -> Some i | _ -> None)
+                      str.Typedtree.str_type
+                  in
+                  let frame =
+                    { prefix = path_name unit m; locals; params = List.combine ids args;
+                      items = str.Typedtree.str_items; benv; funit }
+                  in
+                  let name = path_name unit p in
+                  in_ctx [ frame ] (fun () -> Some (read_decl funit benv name (Pident id) d, `Body)))
+          | _ -> None)
       | _ -> None)
   | _ -> None
 
-(* Which functor made module m: a path F(X), or a module bound to an
-   application in its unit's implementation. *)
-and applied_functor unit env m =
-  match m with
-  | Papply (f, _) ->
-      let f = try Env.normalize_module_path None env f with _ -> f in
-      Some (path_name "" f)
-  | _ -> (
-      let name = path_name unit m in
-      match String.split_on_char '.' name with
-      | unitname :: (_ :: _ as inner) when not (String.contains name '(') -> (
-          match implementation unitname with
-          | Some (str, ienv) -> bound_application ienv str.Typedtree.str_items inner
-          | None -> None)
-      | _ -> None)
+(* A functor's parameters and body (a structure), from its unit's .cmt:
+   "Vcs.Make" -> Make's in vcs.cmt. The body's environment rebuilt once. *)
+and functor_body fname =
+  match Hashtbl.find_opt bodies fname with
+  | Some r -> r
+  | None ->
+      let r =
+        match String.split_on_char '.' fname with
+        | funit :: (_ :: _ as inner) when not (String.contains fname '(') -> (
+            match implementation funit with
+            | None -> None
+            | Some (str, _) -> (
+                let rec strip (e : Typedtree.module_expr) =
+                  match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
+                in
+                let rec find items = function
+                  | [] -> None
+                  | name :: rest ->
+                      List.find_map
+                        (fun (item : Typedtree.structure_item) ->
+                          match item.str_desc with
+                          | Tstr_module { mb_name = { txt = Some n; _ }; mb_expr; _ } when n = name -> (
+                              match rest, (strip mb_expr).mod_desc with
+                              | [], _ -> Some mb_expr
+                              | _, Tmod_structure s -> find s.str_items rest
+                              | _ -> None)
+                          | _ -> None)
+                        items
+                in
+                let rec params acc (e : Typedtree.module_expr) =
+                  match (strip e).mod_desc with
+                  | Tmod_functor (Named (Some id, _, _), body) -> params (id :: acc) body
+                  | Tmod_functor (_, body) -> params acc body
+                  | Tmod_structure s when acc <> [] -> Some (List.rev acc, s)
+                  | _ -> None
+                in
+                match Option.bind (find str.Typedtree.str_items inner) (params []) with
+                | None -> None
+                | Some (ids, s) ->
+                    let caller = Unit_flags.save () in
+                    (match find_cmt funit with
+                    | Some f -> ( try Unit_flags.set (Cmt_format.read_cmt f).Cmt_format.cmt_args with _ -> ())
+                    | None -> ());
+                    Fun.protect ~finally:(fun () -> Unit_flags.restore caller) (fun () ->
+                        match Envaux.env_of_only_summary s.str_final_env with
+                        | benv -> Some (funit, ids, s, benv)
+                        | exception _ -> None)))
+        | _ -> None
+      in
+      Hashtbl.replace bodies fname r;
+      r
 
-and bound_application env items = function
+(* Which functor made module m, and its arguments: a path F(X)(Y), a module
+   of a functor's body bound to an application there, or a module bound to
+   an application in its unit's implementation. *)
+and applied_functor unit env m =
+  let here p = { a_unit = unit; a_env = env; a_path = p; a_ctx = !ctx } in
+  match Names_compat.path m with
+  | Apply _ ->
+      let rec spine p acc =
+        match Names_compat.path p with Apply (f, x) -> spine f (here x :: acc) | _ -> (p, acc)
+      in
+      let f, args = spine m [] in
+      let f = try Env.normalize_module_path None env f with _ -> f in
+      Some (path_name "" f, args)
+  | _ -> (
+      match (head m, !ctx) with
+      | Some id, f :: _ when is_local id ->
+          let arg p = { a_unit = f.funit; a_env = f.benv; a_path = p; a_ctx = !ctx } in
+          bound_application f.benv arg f.items (Ident.name id :: tail m)
+      | _ -> (
+          let name = path_name unit m in
+          match String.split_on_char '.' name with
+          | unitname :: (_ :: _ as inner) when not (String.contains name '(') -> (
+              match implementation unitname with
+              | Some (str, ienv) ->
+                  let arg p = { a_unit = unitname; a_env = ienv; a_path = p; a_ctx = [] } in
+                  in_ctx [] (fun () -> bound_application ienv arg str.Typedtree.str_items inner)
+              | None -> None)
+          | _ -> None))
+
+and bound_application env arg items = function
   | [] -> None
   | name :: rest ->
       List.find_map
@@ -282,14 +410,21 @@ and bound_application env items = function
               let rec strip (e : Typedtree.module_expr) =
                 match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
               in
+              (* F(X)(Y): the functor's path and the arguments' *)
+              let rec spine (e : Typedtree.module_expr) acc =
+                match (strip e).mod_desc with
+                | Tmod_apply (f, x, _) -> (
+                    match (strip x).mod_desc with
+                    | Tmod_ident (xp, _) -> spine f (arg xp :: acc)
+                    | _ -> None)
+                | Tmod_ident (fp, _) when acc <> [] ->
+                    let fp = try Env.normalize_module_path None env fp with _ -> fp in
+                    Some (path_name "" fp, acc)
+                | _ -> None
+              in
               match (strip mb_expr).mod_desc, rest with
-              | Tmod_apply (f, _, _), [] -> (
-                  match (strip f).mod_desc with
-                  | Tmod_ident (fp, _) -> (
-                      let fp = try Env.normalize_module_path None env fp with _ -> fp in
-                      Some (path_name "" fp))
-                  | _ -> None)
-              | Tmod_structure s, _ :: _ -> bound_application env s.str_items rest
+              | Tmod_apply _, [] -> spine mb_expr []
+              | Tmod_structure s, _ :: _ -> bound_application env arg s.str_items rest
               | _ -> None)
           | _ -> None)
         items
@@ -329,6 +464,7 @@ let rec subst args = function
   | Var i -> ( try List.nth args i with _ -> Opaque)
   | Con (n, a) -> Con (n, List.map (subst args) a)
   | Tup ts -> Tup (List.map (subst args) ts)
+  | Fun (l, a, r) -> Fun (l, subst args a, subst args r)
   | Opaque -> Opaque
 
 (* Abbreviations expanded: a [sessions] is a [session list], a map module's
@@ -348,13 +484,17 @@ let expand t =
         | Some { body = Alias t'; _ } -> go (depth + 1) (subst args t')
         | _ -> Con (n, List.map (go (depth + 1)) args))
     | Tup ts -> Tup (List.map (go (depth + 1)) ts)
+    | Fun (l, a, r) -> Fun (l, go (depth + 1) a, go (depth + 1) r)
     | t -> t
   in
   go 0 t
 
 let max_key = 400
 
-(* The type as OCaml prints it, or Too_large past max_key bytes. *)
+(* The type as OCaml prints it, or Too_large past max_key bytes: an arrow
+   binds loosest and to the right, so it is parenthesised left of another
+   arrow, in a tuple and as a one-argument constructor's argument
+   ("(int -> int) list"); a tuple in a tuple and as that argument. *)
 let print t =
   let b = Buffer.create 64 in
   let add s =
@@ -363,6 +503,11 @@ let print t =
   in
   let rec go = function
     | Opaque | Var _ -> add "_"
+    | Fun (l, a, r) ->
+        add l;
+        (match a with Fun _ -> atom a | _ -> go a);
+        add " -> ";
+        go r
     | Tup ts -> List.iteri (fun i t -> if i > 0 then add " * "; atom t) ts
     | Con (n, []) -> add (display n)
     | Con (n, [ a ]) ->
@@ -373,7 +518,7 @@ let print t =
         List.iteri (fun i t -> if i > 0 then add ", "; go t) args;
         add (") " ^ display n)
   and atom = function
-    | Tup _ as t ->
+    | (Tup _ | Fun _) as t ->
         add "(";
         go t;
         add ")"
@@ -399,7 +544,7 @@ let module_of name =
 
 let rec shape depth t =
   match t with
-  | Opaque | Var _ -> 0
+  | Opaque | Var _ | Fun _ -> 0 (* a function is a closure: its label says more *)
   | _ when depth > 64 -> 0
   | _ -> (
       match

@@ -31,16 +31,17 @@ trap 'rm -rf "$work"' EXIT
 compile() {
     mkdir -p "$1"
     (cd "$top/fixtures/ocaml" && cp typed.ml fields.mli fields.ml dune__exe__Action.ml mylib__Foo.ml \
-        dune_main.ml "$top/agents/ocaml/leakfind.mli" "$1/")
+        dune_main.ml registry.ml rectyped.ml "$top/agents/ocaml/leakfind.mli" "$1/")
     (cd "$1" && if [ -n "${2:-}" ]; then OCAMLFIND_CONF=$2; export OCAMLFIND_CONF; fi &&
         ocamlfind ocamlopt -opaque -c leakfind.mli &&
         ocamlfind ocamlopt -bin-annot -c typed.ml fields.mli fields.ml dune__exe__Action.ml \
-            mylib__Foo.ml dune_main.ml) 2> "$1/compile.err"
+            mylib__Foo.ml dune_main.ml &&
+        ocamlfind ocamlopt -rectypes -bin-annot -c registry.ml rectyped.ml) 2> "$1/compile.err"
 }
 # names TOOL DIR: the names files of typed, fields and the dune modules
 names() {
     (cd "$2" && "$1" typed.cmt > typed.names && "$1" fields.cmt > fields.names &&
-        "$1" dune__exe__Action.cmt mylib__Foo.cmt > dune.names) 2> "$2/names.err"
+        "$1" dune__exe__Action.cmt mylib__Foo.cmt > dune.names && "$1" rectyped.cmt > rectyped.names) 2> "$2/names.err"
 }
 # fields FILE: "module index name|" of each field line
 fields() { awk -F'\t' '!/^#/ { printf "%s %s %s|", $1, $2, $3 }' "$1"; }
@@ -90,6 +91,18 @@ expect "OCaml 5 dune: Dune__exe__Action reads Action, Mylib__Foo Mylib.Foo" \
 expect "OCaml 5 typed: each global's declared type" \
     "Timeout -|sessions (string, Typed.session) Hashtbl.t|shapes Typed.shape list ref|pairs (int * string) array|buffer Buffer.t|log Typed.request_log list ref|last_error exn option ref|magic Typed.session option|" \
     "$(labels "$d5/typed.names")"
+# -rectypes read from the .cmt; Ids from registry.cmt's functor body;
+# handlers' type as OCaml prints it
+expect "OCaml 5 rectyped: a -rectypes unit, its own functor's result, a function type" \
+    "Key module Rectyped.Key|Ids module Rectyped.Ids|table Registry.Make(Rectyped.Key).t|handlers (int -> int) list ref|skip -|" \
+    "$(labels "$d5/rectyped.names")"
+expect "OCaml 5 rectyped: the functor's record and entries, field by field" "$(cat <<'EOF'
+Registry.Make(Rectyped.Key).entry list: tag 0 size 2 Registry.Make(Rectyped.Key).entry list [Registry.Make(Rectyped.Key).entry, Registry.Make(Rectyped.Key).entry list]
+Registry.Make(Rectyped.Key).entry option: tag 0 size 1 Registry.Make(Rectyped.Key).entry option [Registry.Make(Rectyped.Key).entry]
+Registry.Make(Rectyped.Key).entry: tag 0 size 3 Registry.Make(Rectyped.Key).entry [-, -, Registry.Make(Rectyped.Key).entry option]
+Registry.Make(Rectyped.Key).t: tag 0 size 2 Registry.Make(Rectyped.Key).t [Registry.Make(Rectyped.Key).entry list, -]
+EOF
+)" "$(shapes "$d5/rectyped.names" | grep '^Registry.*: tag')"
 expect "OCaml 5 dune: each global's declared type" "kept string array|kept bytes list|" \
     "$(labels "$d5/dune.names")"
 # typed.ml's types as declared, the standard library's as OCaml 5.3 has
@@ -143,10 +156,12 @@ else
     d4="$work/ocaml4"
     compile "$d4" && names "$names4" "$d4"
     expect "4.x tool on the 4.x .cmt files: no complaint" "0 " "$? $(cat "$d4/compile.err" "$d4/names.err")"
-    for f in typed fields dune; do
+    for f in typed fields dune rectyped; do
         expect "4.x against OCaml 5: $f's field lines" "$(fields "$d4/$f.names")" "$(fields "$d5/$f.names")"
         expect "4.x against OCaml 5: $f's globals' types" "$(labels "$d4/$f.names")" "$(labels "$d5/$f.names")"
     done
+    expect "4.x against OCaml 5: rectyped's shapes the same" \
+        "$(shapes "$d4/rectyped.names")" "$(shapes "$d5/rectyped.names")"
     expect "4.x against OCaml 5: typed's shapes the same but Buffer's" \
         "$(shapes "$d4/typed.names" | grep -v '^Buffer\.')" "$(shapes "$d5/typed.names" | grep -v '^Buffer\.')"
     expect "4.x: Buffer.t one record of 4 fields" \

@@ -186,6 +186,16 @@ check_typed() { # typed.ml: blocks named by their types, counts and bytes from t
             --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
 }
 
+check_rectyped() { # rectyped.ml (-rectypes) and registry.ml's functor: counts and bytes from the construction
+    expect "$2 rectyped: a -rectypes unit typed, a functor of its own read from its body, a function type" \
+"1 24 Registry.Make(Rectyped.Key).t|5 160 Registry.Make(Rectyped.Key).entry|\
+5 120 Registry.Make(Rectyped.Key).entry list|1 16 (int -> int) list ref|4 96 (int -> int) list|" \
+        "$("$lf" classes "$1"/rectyped.lfs --top 0 --format tsv | awk -F'\t' '{ row[$5] = $1 " " $2 " " $5 }
+            END { n = split("Registry.Make(Rectyped.Key).t|Registry.Make(Rectyped.Key).entry|" \
+                "Registry.Make(Rectyped.Key).entry list|(int -> int) list ref|(int -> int) list", want, "|")
+                for (i = 1; i <= n; i++) printf "%s|", row[want[i]] }')"
+}
+
 check_bad_shapes() { # a names file with broken shape lines: the program goes on, blocks keep their labels
     at() { awk -F'\t' -v n="$2" '$3 == n { print $2 }' "$1/typed.leakfind-names"; }
     printf 'Typed\t%s\tsessions\t1\nTyped\t%s\tshapes\t77777777\n#shape\t1\tblock\tbogus\n#alt\t0\t2\tbogus\t1 1\n#alt\t0\t999999999\tx\t1\n#shape\t1\n#alt\t9\n#shape\t5\tarray\tz\t999999999999\n\001\002garbage\n' \
@@ -211,6 +221,12 @@ check_real_program() { # ocamlopt.opt, which nobody here wrote, with the .cmt fi
     "$names_tool" "$cl"/*.cmt "$(ocamlfind ocamlopt -where)"/*.cmt > opt.names 2> names.err
     expect "names of compiler-libs and the standard library: every unit typed, no complaint" "0 " \
         "$? $(cat names.err)"
+    # Misc's own module Stdlib (Misc.Stdlib.String.Map) once read
+    # Misc..String.Map: no label has an empty path component ("..." cuts a long one)
+    expect "names of compiler-libs: no empty path component, Misc's own Stdlib kept" \
+        "0 Parsetree.expression Misc.Stdlib.String.Map.t" \
+        "$(awk -F'\t' '$1 == "#shape" { if ($4 ~ /[^.]\.\.[^.]/) n++; if ($4 == "Parsetree.expression Misc.Stdlib.String.Map.t") m = $4 }
+            END { print n + 0, m }' opt.names)"
     cp "$(ocamlfind ocamlopt -where)/camlinternalFormat.ml" cif.ml
     LEAKFIND_NAMES="$work/opt/opt.names" "$lf" record -q --every-major 3 -o oc -- "$opt" -c cif.ml
     last=$(ls oc.*.lfs | sort -t. -k2 -n | tail -1)
@@ -611,6 +627,15 @@ check_names_tool() { # leakfind-ocaml-names: -h, a bad option, a missing file
     out=$("$names" --bogus 2>&1 >/dev/null)
     expect "leakfind-ocaml-names --bogus: a usage error" \
         "2 leakfind-ocaml-names: unknown option '--bogus'" "$? $(echo "$out" | head -1)"
+    # a unit whose environment needs a .cmi that is gone: the compiler's
+    # own words (Envaux's), its names still written
+    mkdir -p "$work/gone" && printf 'type t = { x : int }\n' > "$work/gone/dep.ml" &&
+        printf 'open Dep\nlet kept : t list ref = ref []\n' > "$work/gone/user.ml" &&
+        (cd "$work/gone" && ocamlfind ocamlopt -bin-annot -c dep.ml user.ml && rm dep.cmi dep.cmt)
+    out=$("$names" "$work/gone/user.cmt" 2>&1 >"$work/gone/user.names")
+    expect "leakfind-ocaml-names: a unit it cannot read, in the compiler's words; its names still written" \
+        "0 leakfind-ocaml-names: User: no types: Cannot find module Dep.|User 0 kept 0" \
+        "$? $out|$(tr '\t' ' ' < "$work/gone/user.names")"
     out=$("$names" "$work/none.cmt" 2>&1 >/dev/null)
     expect "leakfind-ocaml-names: a missing file, said plainly" \
         "3 leakfind-ocaml-names: $work/none.cmt: No such file or directory" "$? $out"
@@ -723,7 +748,7 @@ else
         (cd "$work/bin" && ./growing leak && ./growing control && ./growing major &&
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
-            ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed &&
+            ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed && ./rectyped &&
             ./dune_frames "$([ "$runtime" = 5.1 ] || echo sample)" &&
             { [ "$runtime" = 5.1 ] || ./sites; })
         expect "fixture programs run" 0 $?
@@ -733,6 +758,7 @@ else
         check_dune_frames "$work/bin"
         check_plugin_names "$work/bin" live
         check_typed "$work/bin" live
+        check_rectyped "$work/bin" live
         check_bad_shapes "$work/bin"
         check_real_program
         # Without address randomisation malloc's heap (OCaml 5's large
