@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "dangling_note.h"
 #include "progress_line.h"
+#include "../../core/model/root_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -578,12 +579,7 @@ void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col
 void cli_write_root(out_writer *w, const lf_snapshot *s, uint32_t r)
 {
     char buf[4096];
-    lf_str kind = lf_snapshot_string(s, s->root[r].kind);
-    lf_str name = lf_snapshot_string(s, s->root[r].name);
-    int n = snprintf(buf, sizeof buf, "%.*s%s%.*s", (int)(kind.len > 1000 ? 1000 : kind.len),
-                     kind.ptr, name.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len),
-                     name.ptr);
-    out_str(w, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+    out_str(w, buf, lf_root_text(s, r, buf, sizeof buf));
 }
 
 void cli_write_holder_root(out_writer *w, const lf_snapshot *s, lf_holder h)

@@ -2,6 +2,7 @@
 #include "dom_roots.h"
 
 #include "../../core/base/bigmem.h"
+#include "../../core/model/root_text.h"
 #include "../../core/base/vec.h"
 
 #include <stdio.h>
@@ -180,14 +181,9 @@ static int held_roots(dom_roots *r, uint32_t node, id_list *out)
     return rc;
 }
 
-/* "static field X.y": a root's kind and name. */
 static size_t root_text(const lf_snapshot *s, uint32_t root, char *buf, size_t size)
 {
-    lf_str kind = lf_snapshot_string(s, s->root[root].kind);
-    lf_str name = lf_snapshot_string(s, s->root[root].name);
-    int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 500 ? 500 : kind.len), kind.ptr,
-                     name.len ? " " : "", (int)(name.len > 1000 ? 1000 : name.len), name.ptr);
-    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+    return lf_root_text(s, root, buf, size);
 }
 
 static int same_root_text(const lf_snapshot *s, uint32_t a, uint32_t b)

@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "../base/bigmem.h"
+#include "../model/root_text.h"
 #include "collections.h"
 #include "holders.h"
 #include "../base/vec.h"
@@ -76,11 +77,8 @@ static lf_str holder(lf_holders *holders, uint32_t v, int keyed, char *buf, size
     lf_str out = {"", 0};
     lf_holder h = lf_holders_get(holders, v);
     if (h.kind == LF_HOLDER_ROOT) {
-        lf_str kind = lf_snapshot_string(s, s->root[h.label].kind), name = lf_snapshot_string(s, s->root[h.label].name);
-        int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 200 ? 200 : kind.len), kind.ptr,
-                         name.len ? " " : "", (int)(name.len > 800 ? 800 : name.len), name.ptr);
         out.ptr = buf;
-        out.len = mask_ordinal(buf, mask_frame(buf, n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1));
+        out.len = mask_ordinal(buf, mask_frame(buf, lf_root_text(s, h.label, buf, size)));
         return out;
     }
     if (h.kind == LF_EDGE_KIND_ELEMENT || (keyed && h.kind == LF_EDGE_KIND_FIELD)) {

@@ -12,6 +12,7 @@
 #include "owners.h"
 #include "../base/vec.h"
 #include "../base/bigmem.h"
+#include "../model/root_text.h"
 
 int lf_suspect_add(lf_suspect_list *list, const lf_suspect *f)
 {
@@ -379,11 +380,8 @@ static void put_root(const lf_snapshot *s, uint32_t node, char *buf, size_t size
     for (uint32_t r = 0; r < s->root_count; r++) {
         if (s->root[r].node != node)
             continue;
-        lf_str kind = lf_snapshot_string(s, s->root[r].kind), name = lf_snapshot_string(s, s->root[r].name);
-        put(buf, size, at, kind.ptr, kind.len);
-        if (name.len)
-            put(buf, size, at, " ", 1);
-        put(buf, size, at, name.ptr, name.len);
+        char text[2600];
+        put(buf, size, at, text, lf_root_text(s, r, text, sizeof text));
         return;
     }
 }

@@ -29,19 +29,19 @@ case_ domview_deep_holders 0 dominators $G/deep_holders.txt --depth 1 --top 4 --
 # The root column counts every root, not those the listing names (issue 48:
 # "4 roots: finaliser 2000, 1999, ..." where 2,000 finalisers hold the
 # object; fixtures/graphs/make_finaliser_shared.sh works it out).
-rows_ domview_finaliser_shared_count "0x1 2000 roots: finaliser finaliser 2000, finaliser finaliser 1999, finaliser finaliser 1998, ..." \
+rows_ domview_finaliser_shared_count "0x1 2000 roots: finaliser 2000, finaliser 1999, finaliser 1998, ..." \
     '$2 == "0x1" { print $2, $11 }' dominators $G/finaliser_shared.txt --format tsv
 # Top owners held only by top owners no root names either: their holders'
 # holders are named (issue 48: a coqtop owner's column was empty;
 # fixtures/graphs/unnamed_holders.txt works it out).
 rows_ domview_unnamed_holders "0x10 5 roots: global Global.[79], global Other.[1], stack thread 0 frame 1: Main.run, ...
-0x21 3 roots: stack thread 0 frame 1: Main.run, finaliser finaliser 1, finaliser finaliser 2
-0x22 2 roots: finaliser finaliser 1, finaliser finaliser 2" \
+0x21 3 roots: stack thread 0 frame 1: Main.run, finaliser 1, finaliser 2
+0x22 2 roots: finaliser 1, finaliser 2" \
     '$2 == "0x10" || $2 == "0x21" || $2 == "0x22" { print $2, $11 }' \
     dominators $G/unnamed_holders.txt --format tsv --top 0 --min 0
 # cut to a table's width, a list keeps its count and its first roots
 export COLUMNS=80
-rows_ domview_root_list_80 "0x1    1016 B  Resource                    2000 roots: finaliser finaliser 200…" \
+rows_ domview_root_list_80 "0x1    1016 B  Resource                    2000 roots: finaliser 2000, finalis…" \
     '/Resource/' dominators $G/finaliser_shared.txt --top 3 --format table
 unset COLUMNS
 # Top owners under two synthetic nodes come out in one order: larger

@@ -98,14 +98,14 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
     # The closures are the holder: what they hold, the strings, leaks (1 per
     # resource: 50, 100, 150).
     expect "$t finaliser growing: one growth, held by the finalisers alone, named by a finaliser root" \
-        "growth|157200|150|id|1.00|50,100,150|1048.00|finaliser|finaliser finaliser N (closure Finaliser_growing.f) / env[0] (string)|string +1.00, closure Finaliser_growing.f +1.00|" \
+        "growth|157200|150|id|1.00|50,100,150|1048.00|finaliser|finaliser N (closure Finaliser_growing.f) / env[0] (string)|string +1.00, closure Finaliser_growing.f +1.00|" \
         "$("$lf" suspects "$d"/finaliser-growing.3.lfs "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs \
             --workload 150,50,100 --format tsv | awk -F'\t' '$2 == "growth" { sub(/finaliser [0-9]+ /, "finaliser N ", $15)
             printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|", $2, $3, $5, ($7 ~ /^0x/ ? "id" : "none"), $13, $14, $17, $18, $15, $16 }')"
     # trend: both classes at 1.00 per resource (50, 100, 150 of each), held
     # by the finaliser roots, named without their numbers
     expect "$t finaliser growing: trend's holder is the finaliser roots, not (GC roots)" \
-        "1.00 closure Finaliser_growing.f 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|1.00 string 50,100,150 finaliser finaliser (closure Finaliser_growing.f)|" \
+        "1.00 closure Finaliser_growing.f 50,100,150 finaliser (closure Finaliser_growing.f)|1.00 string 50,100,150 finaliser (closure Finaliser_growing.f)|" \
         "$("$lf" trend "$d"/finaliser-growing.1.lfs "$d"/finaliser-growing.2.lfs "$d"/finaliser-growing.3.lfs \
             --workload 50,100,150 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s %s %s|", $1, $6, $7, $8 }')"
     for kind in growing shared; do

@@ -63,8 +63,8 @@ void test_name_cut_path(void)
     expect_cut(holder, 34, LF_CUT_PATH, "static field c.a.m.Tracker.ACTIVE");
     /* a top owner's list of roots: its count first, cut at its end (it
      * read "4 roots: …." cut as a path) */
-    expect_cut("2000 roots: finaliser finaliser 2000, finaliser finaliser 1999, finaliser finaliser 1998, ...", 40,
-               LF_CUT_PATH, "2000 roots: finaliser finaliser 2000, f\xe2\x80\xa6");
+    expect_cut("2000 roots: finaliser 2000, finaliser 1999, finaliser 1998, ...", 40,
+               LF_CUT_PATH, "2000 roots: finaliser 2000, finaliser 1\xe2\x80\xa6");
     expect_cut("2000+ roots: thread t1, thread t2, ...", 20, LF_CUT_PATH, "2000+ roots: thread\xe2\x80\xa6");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 36, LF_CUT_PATH,
                "frame 2: j.u.c.l.LockSupport.park");

@@ -1,0 +1,12 @@
+#ifndef LF_ROOT_TEXT_H
+#define LF_ROOT_TEXT_H
+#include "snapshot.h"
+#include <stddef.h>
+
+/* "static field X.y": root `root`'s kind and name, as every screen shows a
+ * root, into buf (always terminated); a name that already starts with its
+ * kind (OCaml's "finaliser 12") is not prefixed twice. Returns the length
+ * written. */
+size_t lf_root_text(const lf_snapshot *s, uint32_t root, char *buf, size_t size);
+
+#endif
