@@ -112,11 +112,13 @@ check: $(TEST_TOOLS)
 check-slow: $(TEST_TOOLS)
 	@sh tests/run_all.sh $(BUILD) --all
 
-# OCaml 5.3 and 5.1 first (tests/ocaml/setup5.sh: once per machine, into
-# ~/.cache/leakfind; the README's first command does not build them), then
-# a new make, which finds them and builds the OCaml 5 agents.
+# OCaml 5.3, 5.2 and 5.1 first (tests/ocaml/setup5.sh: once per machine,
+# into ~/.cache/leakfind; the README's first command does not build them;
+# 5.2 only where ../shared/toolchains has its source), then a new make,
+# which finds them and builds the OCaml 5 agents.
 check-all:
 	@sh tests/ocaml/setup5.sh 5.3.0
+	@sh tests/ocaml/setup5.sh 5.2.0
 	@sh tests/ocaml/setup5.sh 5.1.4
 	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory asan
@@ -140,10 +142,11 @@ fuzz:
 	@sh tests/fuzz/run_libfuzzer.sh $(FUZZ_SECONDS)
 
 # make install PREFIX=DIR: the binary, its man page, its bash completion, and
-# for each OCaml runtime built (4, 5 for 5.3, 51 for 5.1) the agent for
-# `leakfind record` (PREFIX/lib/leakfind, with record --follow's follower), the names tool (PREFIX/bin) and
-# the findlib package `leakfind` of that compiler (PREFIX/lib/ocaml for 4,
-# PREFIX/lib/ocaml5 and ocaml51 for OCaml 5:
+# for each OCaml runtime built (4, 5 for 5.3, 52 for 5.2, 51 for 5.1) the
+# agent for `leakfind record` (PREFIX/lib/leakfind, with record --follow's
+# follower), the names tool (PREFIX/bin) and the findlib package `leakfind`
+# of that compiler (PREFIX/lib/ocaml for 4, PREFIX/lib/ocaml5, ocaml52 and
+# ocaml51 for OCaml 5:
 # OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
 PREFIX ?= /usr/local
 install: all
@@ -152,7 +155,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 docs/leakfind.1 $(DESTDIR)$(PREFIX)/share/man/man1/leakfind.1
 	install -m 644 completions/leakfind.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/leakfind
-	for runtime in 4:ocaml 5:ocaml5 51:ocaml51; do \
+	for runtime in 4:ocaml 5:ocaml5 52:ocaml52 51:ocaml51; do \
 	  label=$${runtime%%:*} dir=$${runtime#*:} names=leakfind-$${runtime#*:}-names; \
 	  [ $$label = 4 ] && names=leakfind-ocaml-names; \
 	  [ -f $(BUILD)/leakfind-agent-ocaml$$label.so ] || continue; \

@@ -170,7 +170,7 @@ static int find_program(const char *name, char *out, size_t len)
 }
 
 /* The runtime a program links, told by symbols only one family has. */
-enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML51, RUNTIME_OCAML53 };
+enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML51, RUNTIME_OCAML52, RUNTIME_OCAML53 };
 
 /* The OCaml 5 release a program links, by the first runtime function each
  * added: 5.1 Sys.is_regular_file's primitive, 5.2 caml_ext_table_add_noexc,
@@ -178,18 +178,16 @@ enum { RUNTIME_UNKNOWN, RUNTIME_OCAML4, RUNTIME_OCAML51, RUNTIME_OCAML53 };
  * 5.3 (docs/OCAML.md, Versions). */
 static const char *ocaml5_release_refused(unsigned linked, int *runtime)
 {
-    if (linked & 64) {
+    if (linked & 64)
         *runtime = RUNTIME_OCAML53;
-        return NULL;
-    }
-    if (linked & 128)
-        return "an OCaml 5.2 program: the agent reads OCaml 5.1's and 5.3's runtimes, not 5.2's "
-               "(docs/OCAML.md)";
-    if (linked & 256) {
+    else if (linked & 128)
+        *runtime = RUNTIME_OCAML52;
+    else if (linked & 256)
         *runtime = RUNTIME_OCAML51;
-        return NULL;
-    }
-    return "an OCaml 5.0 program: the agent reads OCaml 5.1's and 5.3's runtimes (docs/OCAML.md)";
+    else
+        return "an OCaml 5.0 program: the agent reads the runtimes of OCaml 5.1, 5.2 and 5.3 "
+               "(docs/OCAML.md)";
+    return NULL;
 }
 
 /* Sets *why to why the agent cannot run in this program (NULL: it can, and
@@ -259,6 +257,8 @@ static int find_runtime_agent(const char *file, int runtime, char *agent, size_t
         [RUNTIME_OCAML4] = {"4", "leakfind-agent-ocaml4.so", "needs ocamlfind"},
         [RUNTIME_OCAML51] = {"5.1", "leakfind-agent-ocaml51.so",
                              "with OCaml 5.1 at OCAML51_PREFIX; docs/OCAML.md"},
+        [RUNTIME_OCAML52] = {"5.2", "leakfind-agent-ocaml52.so",
+                             "with OCaml 5.2 at OCAML52_PREFIX; docs/OCAML.md"},
         [RUNTIME_OCAML53] = {"5.3", "leakfind-agent-ocaml5.so",
                              "with OCaml 5.3 at OCAML5_PREFIX; docs/OCAML.md"},
     };
@@ -320,6 +320,7 @@ static int set_follow_environment(const record_state *r, const char *prefix, int
 {
     static const char *const agents[][2] = {{"LEAKFIND_FOLLOW_AGENT4", "leakfind-agent-ocaml4.so"},
                                             {"LEAKFIND_FOLLOW_AGENT51", "leakfind-agent-ocaml51.so"},
+                                            {"LEAKFIND_FOLLOW_AGENT52", "leakfind-agent-ocaml52.so"},
                                             {"LEAKFIND_FOLLOW_AGENT53", "leakfind-agent-ocaml5.so"}};
     char path[PATH_MAX], num[32];
     if (find_agent("leakfind-follow.so", path, sizeof path)) {
@@ -329,7 +330,7 @@ static int set_follow_environment(const record_state *r, const char *prefix, int
     }
     if (preload_first(path) || setenv("LEAKFIND_FOLLOW_PREFIX", prefix, 1))
         return -1;
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < sizeof agents / sizeof *agents; i++)
         if (!find_agent(agents[i][1], path, sizeof path) && setenv(agents[i][0], path, 1))
             return -1;
     snprintf(num, sizeof num, "%ld", (long)getpid());
@@ -405,9 +406,11 @@ int cmd_record(int argc, char **argv)
                     wrapper ? "; if it runs a native OCaml program, --follow records that" : "");
         return EXIT_INPUT;
     }
-    if (!why && runtime == RUNTIME_OCAML51 && r.sample_rate > 0)
-        return cli_usage_error(&ctx, "--sample needs Gc.Memprof, which OCaml 5.1 does not have "
-                                     "(OCaml 4.14 and 5.3 do): '%s' is OCaml 5.1", file);
+    /* 5.2's Gc.Memprof.start fails as 5.1's does (docs/OCAML.md, Versions) */
+    if (!why && (runtime == RUNTIME_OCAML51 || runtime == RUNTIME_OCAML52) && r.sample_rate > 0)
+        return cli_usage_error(&ctx, "--sample needs Gc.Memprof, which OCaml 5.1 and 5.2 do not "
+                                     "have (OCaml 4.14 and 5.3 do): '%s' is OCaml %s",
+                               file, runtime == RUNTIME_OCAML51 ? "5.1" : "5.2");
     if (!why && !r.follow && (rc = find_runtime_agent(file, runtime, agent, sizeof agent)))
         return rc;
     if (!r.every && !r.signo)

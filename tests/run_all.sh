@@ -68,9 +68,11 @@ lane2() {
         suite 2-ocaml5 "OCaml 5 agent" echo "ok   OCaml 5 agents: in the plain pass only; 1 passed, 0 failed"
     else
         suite 2-ocaml5 "OCaml 5.3 agent (skipped without OCaml 5.3)" sh tests/ocaml/run.sh "$build" 5
+        suite 2-ocaml52 "OCaml 5.2 agent (skipped without OCaml 5.2)" sh tests/ocaml/run.sh "$build" 5.2
         suite 2-ocaml51 "OCaml 5.1 agent (skipped without OCaml 5.1)" sh tests/ocaml/run.sh "$build" 5.1
     fi
     suite 2-ocaml5names "OCaml 5.3 names tool (skipped without OCaml 5.3)" sh tests/ocaml/names5.sh "$build"
+    suite 2-ocaml52names "OCaml 5.2 names tool (skipped without OCaml 5.2)" sh tests/ocaml/names5.sh "$build" 5.2
     suite 2-ocaml51names "OCaml 5.1 names tool (skipped without OCaml 5.1)" sh tests/ocaml/names5.sh "$build" 5.1
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"

@@ -12,7 +12,7 @@
  * Settings, from record: LEAKFIND_FOLLOW_PREFIX (the snapshots' prefix),
  * LEAKFIND_FOLLOW_RECORD_PID (record's pid: its child is the program, whose
  * snapshots are PREFIX.N.lfs; any other's are PREFIX.NAME-PID.N.lfs),
- * LEAKFIND_FOLLOW_AGENT4, _AGENT51, _AGENT53 (the agents built),
+ * LEAKFIND_FOLLOW_AGENT4, _AGENT51, _AGENT52, _AGENT53 (the agents built),
  * LEAKFIND_FOLLOW_QUIET; and the agent's own LEAKFIND_RECORD_* triggers,
  * which stay in the environment. */
 #include <dlfcn.h>
@@ -70,12 +70,11 @@ __attribute__((constructor)) static void follow(int argc, char **argv, char **en
     long pid = (long)getpid();
     static const char *const agents[] = {
         [OCAML4] = "LEAKFIND_FOLLOW_AGENT4", [OCAML51] = "LEAKFIND_FOLLOW_AGENT51",
-        [OCAML53] = "LEAKFIND_FOLLOW_AGENT53"};
+        [OCAML52] = "LEAKFIND_FOLLOW_AGENT52", [OCAML53] = "LEAKFIND_FOLLOW_AGENT53"};
     const char *agent = runtime < OCAML5_OTHER && agents[runtime] ? getenv(agents[runtime]) : NULL;
     if (runtime == OCAML_UNEXPORTED || !agent || !*agent) {
         say("leakfind: note: not recorded: '%s' (pid %ld) is %s\n", name, pid,
             runtime == OCAML_UNEXPORTED ? "an OCaml program that does not export its runtime's symbols"
-            : runtime == OCAML52        ? "OCaml 5.2, which the agent does not read"
             : agent                     ? "OCaml of a release the agent does not read"
                                         : "OCaml of a runtime whose agent was not built");
         return;
@@ -94,9 +93,9 @@ __attribute__((constructor)) static void follow(int argc, char **argv, char **en
         snprintf(own, len, "%s.%s-%ld", prefix, name, pid);
     if (setenv("LEAKFIND_RECORD_PREFIX", own, 1))
         goto fail;
-    if (runtime == OCAML51 && getenv("LEAKFIND_RECORD_SAMPLE")) {
-        say("leakfind: note: '%s' (pid %ld) is OCaml 5.1, which has no Gc.Memprof: %s\n", name, pid,
-            "recorded without --sample");
+    if ((runtime == OCAML51 || runtime == OCAML52) && getenv("LEAKFIND_RECORD_SAMPLE")) {
+        say("leakfind: note: '%s' (pid %ld) is OCaml %s, whose Gc.Memprof does not run: %s\n", name, pid,
+            runtime == OCAML51 ? "5.1" : "5.2", "recorded without --sample");
         unsetenv("LEAKFIND_RECORD_SAMPLE");
     }
     if (!top)

@@ -4,15 +4,17 @@
 #     build/ocaml/leakfind/           findlib package `leakfind` (OCAMLPATH=build/ocaml)
 #     build/leakfind-agent-ocaml4.so  the agent `leakfind record` preloads
 #     build/leakfind-ocaml-names      names and shapes from .cmt files
-#   OCaml 5.3, the compiler installed at OCAML5_PREFIX, and OCaml 5.1 at
-#   OCAML51_PREFIX (tests/ocaml/setup5.sh, run by make check-all, builds them
-#   into ~/.cache/leakfind/ocaml-5.3.0 and ocaml-5.1.4; point one at an opam
-#   switch with make OCAML5_PREFIX=$(opam var prefix)):
+#   OCaml 5.3, the compiler installed at OCAML5_PREFIX, OCaml 5.2 at
+#   OCAML52_PREFIX and OCaml 5.1 at OCAML51_PREFIX (tests/ocaml/setup5.sh,
+#   run by make check-all, builds them into ~/.cache/leakfind/ocaml-5.3.0,
+#   ocaml-5.2.0 and ocaml-5.1.4; point one at an opam switch with
+#   make OCAML5_PREFIX=$(opam var prefix)):
 #     build/ocaml5/leakfind/ build/leakfind-agent-ocaml5.so build/leakfind-ocaml5-names
+#     build/ocaml52/leakfind/ build/leakfind-agent-ocaml52.so build/leakfind-ocaml52-names
 #     build/ocaml51/leakfind/ build/leakfind-agent-ocaml51.so build/leakfind-ocaml51-names
 # The common sources are agents/ocaml/*.c; agents/ocaml/ocaml4/ and ocaml5/
-# hold what reads runtime internals (ocaml5/compat.h: what 5.1 spells
-# differently). Everything is position-independent: OCaml links PIE
+# hold what reads runtime internals (ocaml5/compat.h: what 5.1 and 5.2
+# spell differently). Everything is position-independent: OCaml links PIE
 # executables and the agent is also a shared object.
 
 # Plain flags even in the sanitizer build: the agent is linked into OCaml
@@ -28,8 +30,8 @@ $(BUILD)/pic/%.o: %.c
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
 # agent_rules LABEL WHERE PACKAGE_DIR OCAMLOPT FAMILY: the objects, the
-# preloaded agent and the findlib package for one runtime (LABEL 4, 5 or
-# 51), built from agents/ocaml/ocamlFAMILY.
+# preloaded agent and the findlib package for one runtime (LABEL 4, 5, 52
+# or 51), built from agents/ocaml/ocamlFAMILY.
 define agent_rules
 AGENT$(1)_OBJ := $$(patsubst %.c,$(BUILD)/pic$(1)/%.o,$(AGENT_COMMON) $$(wildcard agents/ocaml/ocaml$(5)/*.c))
 
@@ -74,9 +76,10 @@ endif
 # ---- leakfind-ocaml-names: names of module fields from .cmt files
 # (agents/ocaml/names.ml). A .cmt is read only by the compiler-libs of the
 # compiler that wrote it, so the tool is built with the default ocamlfind's
-# compiler and with each OCaml 5 (leakfind-ocaml5-names, -ocaml51-names),
-# each with the Names_compat of its release (names_compat_5_1.ml) or else of
-# its family (names_compat_4.ml, names_compat_5.ml).
+# compiler and with each OCaml 5 (leakfind-ocaml5-names, -ocaml52-names,
+# -ocaml51-names), each with the Names_compat of its release
+# (names_compat_5_1.ml) or else of its family (names_compat_4.ml,
+# names_compat_5.ml, which 5.2's compiler-libs read as 5.3's do).
 NAMES_SRC := agents/ocaml/names_compat.mli agents/ocaml/unit_flags.ml agents/ocaml/compiler_error.ml \
   agents/ocaml/clean_names.ml agents/ocaml/shapes.ml agents/ocaml/names.ml
 names_release = agents/ocaml/names_compat_$(subst $() ,_,$(wordlist 1,2,$(subst ., ,$(1)))).ml
@@ -102,7 +105,8 @@ endif
 # ocaml5_runtime LABEL PREFIX VERSION: the agent, findlib package and names
 # tool for the OCaml 5.VERSION installed at PREFIX (with the findlib.conf
 # tests/ocaml/setup5.sh writes there); another version there is said and
-# skipped, as the agent reads 5.1's and 5.3's runtimes only (ocaml5/compat.h).
+# skipped, as the agent reads 5.1's, 5.2's and 5.3's runtimes only
+# (ocaml5/compat.h).
 define ocaml5_runtime
 OCAML$(1)_OPT := $(2)/bin/ocamlopt.opt
 OCAML$(1)_VER := $$(if $$(wildcard $$(OCAML$(1)_OPT)),$$(shell $$(OCAML$(1)_OPT) -version 2>/dev/null))
@@ -119,8 +123,10 @@ endif
 endef
 
 OCAML5_PREFIX  ?= $(HOME)/.cache/leakfind/ocaml-5.3.0
+OCAML52_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.2.0
 OCAML51_PREFIX ?= $(HOME)/.cache/leakfind/ocaml-5.1.4
 $(eval $(call ocaml5_runtime,5,$(OCAML5_PREFIX),5.3))
+$(eval $(call ocaml5_runtime,52,$(OCAML52_PREFIX),5.2))
 $(eval $(call ocaml5_runtime,51,$(OCAML51_PREFIX),5.1))
 
 ifneq ($(OCAML_AGENT),)
@@ -130,7 +136,7 @@ check-slow: ocaml-agent
 ocaml-agent: $(OCAML_AGENT)
 else
 ocaml-agent:
-	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX or OCAML51_PREFIX (sh tests/setup.sh installs them)" >&2
+	@echo "ocaml-agent: no OCaml 4.13/4.14 ocamlfind nor OCaml 5 at OCAML5_PREFIX, OCAML52_PREFIX or OCAML51_PREFIX (sh tests/setup.sh installs them)" >&2
 endif
 .PHONY: ocaml-agent
 

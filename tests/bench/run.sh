@@ -219,7 +219,7 @@ if command -v ocamlfind >/dev/null && [ -f "$build/ocaml/leakfind/leakfind.cmxa"
     bigheap_bench "$(ocamlfind ocamlopt -version)" "$abs_build/ocaml" "$abs_build/leakfind-ocaml-names"
 fi
 # ocaml5_bench PREFIX LABEL: bigheap on the OCaml 5 at PREFIX, whose agent
-# is built as LABEL (5: 5.3, 51: 5.1), then record's cost on a real OCaml 5
+# is built as LABEL (5: 5.3, 52: 5.2, 51: 5.1), then record's cost on a real OCaml 5
 # program: that compiler's own ocamlopt.opt compiling camlinternalFormat.ml
 # (3,000 lines), alone, under record (no snapshot asked for), and on 5.3
 # sampling at 1e-4: 7 rounds, the runs of a round one after the other (the
@@ -252,6 +252,7 @@ ocaml5_bench() {
     rm -rf "$o"
 }
 ocaml5_bench "${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}" 5
+ocaml5_bench "${OCAML52_PREFIX:-$HOME/.cache/leakfind/ocaml-5.2.0}" 52
 ocaml5_bench "${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}" 51
 
 # The compiler's heap (issue 39): ocamlopt.opt compiling a generated module

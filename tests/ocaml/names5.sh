@@ -4,14 +4,18 @@
 # its names files against what the sources give, then against the 4.x tool's
 # on the same sources compiled by the default ocamlfind; and reads OCaml 5's
 # own compiler-libs and standard library. Skipped without OCaml 5.
-# usage: tests/ocaml/names5.sh BUILD_DIR [5|5.1]; last line "N passed, M failed".
-# OCaml 5.3 (5) or 5.1 at the prefix ocaml.mk uses (OCAML5_PREFIX, OCAML51_PREFIX).
+# usage: tests/ocaml/names5.sh BUILD_DIR [5|5.2|5.1]; last line "N passed, M failed".
+# OCaml 5.3 (5), 5.2 or 5.1 at the prefix ocaml.mk uses (OCAML5_PREFIX,
+# OCAML52_PREFIX, OCAML51_PREFIX).
 set -u
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${2:-5}" = 5.1 ]; then
     conf=${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}/findlib.conf
     names5="$build/leakfind-ocaml51-names"
+elif [ "${2:-5}" = 5.2 ]; then
+    conf=${OCAML52_PREFIX:-$HOME/.cache/leakfind/ocaml-5.2.0}/findlib.conf
+    names5="$build/leakfind-ocaml52-names"
 else
     conf=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}/findlib.conf
     names5="$build/leakfind-ocaml5-names"

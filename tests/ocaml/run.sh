@@ -4,11 +4,12 @@
 # snapshots against the numbers their construction gives (OCaml 4.13, 64-bit:
 # a block is (fields + 1) * 8 bytes; a string of n bytes has n / 8 + 1 fields).
 # Also runs the same checks on the committed snapshots (fixtures/ocaml/snapshots).
-# usage: tests/ocaml/run.sh BUILD_DIR [4|5|5.1]; last line "N passed, M failed".
+# usage: tests/ocaml/run.sh BUILD_DIR [4|5|5.2|5.1]; last line "N passed, M failed".
 # 5: the same programs and numbers on OCaml 5.3 (the compiler tests/ocaml/setup5.sh
 # builds into ~/.cache/leakfind/ocaml-5.3.0, or OCAML5_PREFIX), where the
-# stack roots are named by domain ("domain 0 frame 1: ..."); 5.1: on OCaml
-# 5.1 (ocaml-5.1.4, or OCAML51_PREFIX), which has no Gc.Memprof: no sampling.
+# stack roots are named by domain ("domain 0 frame 1: ..."); 5.2 and 5.1: on
+# OCaml 5.2 (ocaml-5.2.0, or OCAML52_PREFIX) and 5.1 (ocaml-5.1.4, or
+# OCAML51_PREFIX), whose Gc.Memprof fails when started: no sampling.
 set -u
 build=$(cd "${1:-build}" && pwd)
 runtime=${2:-4}
@@ -21,13 +22,18 @@ main_stack="thread 0"        # the running thread's frames: "$main_stack frame K
 second_thread="thread 1"     # Threaded's worker
 buffer_t="1 40 Buffer.t"     # 4.x's Buffer.t: {buffer; position; length; initial_buffer}
 type_expr="Types.type_expr"  # the compiler's type expressions
+memprof=yes                  # Gc.Memprof samples (not on 5.1 and 5.2)
 if [ "$family" = 5 ]; then
     ocaml5=${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}
     label=5
-    if [ "$runtime" = 5.1 ]; then
+    case $runtime in
+    5.2)
+        ocaml5=${OCAML52_PREFIX:-$HOME/.cache/leakfind/ocaml-5.2.0}
+        label=52 memprof= ;;
+    5.1)
         ocaml5=${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}
-        label=51
-    fi
+        label=51 memprof= ;;
+    esac
     export OCAMLFIND_CONF="$ocaml5/findlib.conf"
     pkg="$build/ocaml$label"
     names_tool="$build/leakfind-ocaml$label-names"
@@ -151,7 +157,7 @@ check_dune_frames() { # dune_frames.ml + lRijkstraFast.ml: frames and sites read
         "LRijkstraFast.Run.Solver.hold.(fun) 4056|Stdlib.List.iter 4056|" \
         "$("$lf" roots "$1"/dune_frames.lfs --top 0 --format tsv | awk -F'\t' '$5 == "stack" && $3 > 0 {
             n = $7; sub(/^.*frame [0-9]+: /, "", n); sub(/ \(.*$/, "", n); printf "%s %s|", n, $3 }')"
-    [ "$runtime" = 5.1 ] && return # no Gc.Memprof: no sites
+    [ -z "$memprof" ] && return # no Gc.Memprof (5.1, 5.2): no sites
     "$lf" sites "$1"/dune_frames.lfs --stack 0 --top 0 --format tsv 2>/dev/null |
         awk -F'\t' 'NR > 1 { s = $7; gsub(/ \([^)]*:[0-9:]*\)/, "", s); print s }' > "$work/frames.txt"
     expect "dune sites: Hashtbl.resize under LRijkstraFast.Run.Solver.grow, as written" 1 \
@@ -284,11 +290,11 @@ check_sites() { # sites.ml: 5,000 records of 8 words kept, sampled at 0.04 per w
         "$("$lf" sites "$f" -q --stack 2 --format tsv | awk -F'\t' '$7 ~ /^Sites.plant \(sites.ml:18:5\)/ { print $7 }')"
 }
 
-check_no_memprof() { # OCaml 5.1: Gc.Memprof fails when started, so no sampling
+check_no_memprof() { # OCaml 5.1 and 5.2: Gc.Memprof fails when started, so no sampling
     d=$1
     msg=$("$lf" record --sample 1e-4 -- "$d"/recorded 2>&1)
-    expect "OCaml 5.1: record --sample is refused before the program starts" \
-        "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 does not have (OCaml 4.14 and 5.3 do): '$d/recorded' is OCaml 5.1" \
+    expect "OCaml $runtime: record --sample is refused before the program starts" \
+        "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 and 5.2 do not have (OCaml 4.14 and 5.3 do): '$d/recorded' is OCaml $runtime" \
         "$? $(echo "$msg" | head -1)"
 }
 
@@ -344,14 +350,24 @@ check_record() { # the same program, recorded and linked
     for p in old50 old51 old52 neither; do cc -rdynamic "$d/$p.c" -o "$d/$p"; done
     msg=$("$lf" record -- "$d/old50" 2>&1)
     expect "record: an OCaml 5.0 program is refused" \
-        "3 leakfind: error: '$d/old50': an OCaml 5.0 program: the agent reads OCaml 5.1's and 5.3's runtimes (docs/OCAML.md)" "$? $msg"
-    msg=$("$lf" record -- "$d/old52" 2>&1)
-    expect "record: an OCaml 5.2 program is refused" \
-        "3 leakfind: error: '$d/old52': an OCaml 5.2 program: the agent reads OCaml 5.1's and 5.3's runtimes, not 5.2's (docs/OCAML.md)" "$? $msg"
-    msg=$("$lf" record --sample 1e-4 -- "$d/old51" 2>&1)
-    expect "record: --sample on OCaml 5.1 (no Gc.Memprof) is refused before it starts" \
-        "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 does not have (OCaml 4.14 and 5.3 do): '$d/old51' is OCaml 5.1" \
-        "$? $(echo "$msg" | head -1)"
+        "3 leakfind: error: '$d/old50': an OCaml 5.0 program: the agent reads the runtimes of OCaml 5.1, 5.2 and 5.3 (docs/OCAML.md)" "$? $msg"
+    # --sample's refusal names the release record read
+    for p in old51:5.1 old52:5.2; do
+        msg=$("$lf" record --sample 1e-4 -- "$d/${p%:*}" 2>&1)
+        expect "record: read as OCaml ${p#*:}, whose Gc.Memprof fails: --sample refused before it starts" \
+            "2 leakfind: error: --sample needs Gc.Memprof, which OCaml 5.1 and 5.2 do not have (OCaml 4.14 and 5.3 do): '$d/${p%:*}' is OCaml ${p#*:}" \
+            "$? $(echo "$msg" | head -1)"
+    done
+    # each release's agent by its own name: a leakfind with no agent beside it
+    # (and none in ../lib/leakfind) says which one it looked for
+    mkdir -p "$d/bare/bin" && cp "$lf" "$d/bare/bin/"
+    for p in old51:5.1:ocaml51 old52:5.2:ocaml52; do
+        prog=${p%%:*} rest=${p#*:}
+        msg=$("$d/bare/bin/leakfind" record -- "$d/$prog" 2>&1)
+        expect "record: an OCaml ${rest%:*} program calls for leakfind-agent-${rest#*:}.so" \
+            "4 '$d/$prog' is OCaml ${rest%:*}, and the agent for it (leakfind-agent-${rest#*:}.so)" \
+            "$? $(echo "$msg" | sed -n 's/^leakfind: error: \(.*\) is not installed.*/\1/p')"
+    done
     msg=$("$lf" record -- "$d/neither" 2>&1)
     expect "record: a runtime of neither family is refused" \
         "3 leakfind: error: '$d/neither': an OCaml runtime the agent does not know (neither 4.13/4.14 nor 5.x)" "$? $msg"
@@ -749,8 +765,8 @@ else
             ./stack_held >/dev/null &&
             ./finaliser && ./finaliser_growing leak && ./finaliser_growing shared &&
             ./c_global && ./threaded && ./fields && ./dune_main && ./dynlink_host && ./typed && ./rectyped &&
-            ./dune_frames "$([ "$runtime" = 5.1 ] || echo sample)" &&
-            { [ "$runtime" = 5.1 ] || ./sites; })
+            ./dune_frames "$([ -z "$memprof" ] || echo sample)" &&
+            { [ -z "$memprof" ] || ./sites; })
         expect "fixture programs run" 0 $?
         check_snapshots "$work/bin" live
         check_field_names "$work/bin" live
@@ -786,7 +802,7 @@ else
                 "$work/bin"/growing-major.3.lfs --workload 100,200,300 --format tsv |
                 awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
         check_record "$work/bin"
-        [ "$runtime" = 5.1 ] || check_record_sample "$work/bin"
+        [ -z "$memprof" ] || check_record_sample "$work/bin"
         check_record_signals "$work/bin"
         check_record_own_handler "$work/bin"
         check_record_budget "$work/bin"
@@ -794,7 +810,7 @@ else
         check_record_idle "$work/bin"
         check_names_tool
         check_anonymous_lines "$work/bin"
-        if [ "$runtime" = 5.1 ]; then
+        if [ -z "$memprof" ]; then
             check_no_memprof "$work/bin"
         else
             check_sites "$work/bin" live

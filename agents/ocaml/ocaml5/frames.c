@@ -1,7 +1,7 @@
 /* frames.c (OCaml 5) - the frame table: the runtime's current table of
  * descriptors (5.3's struct caml_frame_descrs is private to
- * runtime/frame_descriptors.c; its first fields, as 5.1's public one has
- * them, below). */
+ * runtime/frame_descriptors.c; its first fields, as 5.1's and 5.2's
+ * public one has them, below). */
 #define CAML_INTERNALS
 #include "ocaml5.h"
 

@@ -31,6 +31,6 @@ void agent_memprof_entries(agent_memprof_entry_fn fn)
 #else
 void agent_memprof_entries(agent_memprof_entry_fn fn)
 {
-    (void)fn; /* OCaml 5.1 has no Memprof (compat.h) */
+    (void)fn; /* OCaml 5.1 and 5.2 have no Memprof (compat.h) */
 }
 #endif

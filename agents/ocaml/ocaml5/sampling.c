@@ -91,7 +91,7 @@ static value make_closure(value *block, char *code)
 int agent_sampling_start(double samples_per_word)
 {
     if (!AGENT5_HAS_MEMPROF)
-        return -1; /* 5.1's Gc.Memprof.start raises: record refuses --sample */
+        return -1; /* 5.1's and 5.2's Gc.Memprof.start raise: record refuses --sample */
     static int started;
     if (started)
         return -1;
