@@ -6,7 +6,10 @@
  * the references come. ELBL and EKND grow too, so they go to two unlinked
  * temporary files beside the output and are copied after ETGT at the end;
  * then what was kept in memory (strings, classes, roots, sites, big sizes),
- * and the header. Each chunk's checksum is taken as its bytes go out. */
+ * and the header. Each chunk's checksum is taken as its bytes go out.
+ * An output that is not a regular file (a FIFO, a device) cannot be
+ * written out of order: the file is made in a temporary file in $TMPDIR
+ * and copied into it, front to back, at the end. */
 #include "lfs_stream.h"
 
 #include <Judy.h>
@@ -20,6 +23,7 @@
 #include <xxhash.h>
 
 #include "../base/bigmem.h"
+#include "../base/file.h"
 #include "../base/outfile.h"
 #include "../base/vec.h"
 #include "../lfs/lfs_chunks.h"
@@ -63,6 +67,7 @@ struct lfs_stream {
 
     int opened;
     lf_outfile out;
+    int work_fd; /* out.fd, or the temporary file copied into it at the end */
     uint64_t objects, given, edges, dangling_edges;
     lf_size_big *big;
     size_t big_count, big_cap;
@@ -100,6 +105,7 @@ lfs_stream *lfs_stream_new(void)
     for (int i = 0; i < S_COUNT; i++)
         s->stream[i].fd = -1;
     s->out.fd = -1;
+    s->work_fd = -1;
     if (lf_strtab_init(&s->strings) || lf_site_table_init(&s->sites)) {
         lf_strtab_free(&s->strings);
         free(s);
@@ -217,16 +223,22 @@ int lfs_stream_open(lfs_stream *s, const char *path, uint64_t objects)
         return fail(s, LF_BUILDER_BAD_INDEX, "opened twice");
     if (objects > LF_NODE_MAX)
         return fail(s, LF_BUILDER_TOO_MANY, "too many objects");
-    if (lf_outfile_open(path, LF_OUTFILE_REGULAR_ONLY, &s->out, &s->err)) {
+    if (lf_outfile_open(path, 0, &s->out, &s->err)) {
         s->failed = 1;
         return LF_BUILDER_NOMEM;
     }
     s->opened = 1;
     s->objects = objects;
-    char *dir_copy = strdup(s->out.temp ? s->out.temp : path);
+    const char *tmp = getenv("TMPDIR");
+    char *dir_copy = strdup(s->out.temp ? s->out.temp : "/");
     if (!dir_copy)
         return fail(s, LF_BUILDER_NOMEM, "the output");
-    const char *dir = dirname(dir_copy);
+    const char *dir = s->out.temp ? dirname(dir_copy) : tmp && *tmp ? tmp : "/tmp";
+    s->work_fd = s->out.temp ? s->out.fd : temp_beside(dir);
+    if (s->work_fd < 0) {
+        free(dir_copy);
+        return fail_errno(s, "cannot write a temporary file", errno);
+    }
     const uint64_t per_object[] = {8, 4, 4, 4};
     uint64_t at = align8(LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE);
     int rc = 0;
@@ -240,7 +252,7 @@ int lfs_stream_open(lfs_stream *s, const char *path, uint64_t objects)
         }
         XXH3_64bits_reset(o->hash);
         if (i <= S_ETGT) {
-            o->fd = s->out.fd;
+            o->fd = s->work_fd;
             o->at = at;
             if (i < S_ETGT)
                 at = align8(at + per_object[i] * (objects + (i == S_EOF4)));
@@ -378,7 +390,26 @@ static int copy_stream(lfs_stream *s, const out_stream *o, uint64_t at)
             continue;
         if (got <= 0)
             return fail_errno(s, "cannot read a temporary file", got < 0 ? errno : EIO);
-        if (write_at(s->out.fd, buf, (uint64_t)got, at + done))
+        if (write_at(s->work_fd, buf, (uint64_t)got, at + done))
+            return fail_errno(s, "cannot write output", errno);
+        done += (uint64_t)got;
+    }
+    return 0;
+}
+
+/* The whole file, made in the temporary work file, into the output
+ * front to back (a FIFO or a device). */
+static int copy_out(lfs_stream *s, uint64_t file_size)
+{
+    uint8_t *buf = s->stream[S_OIDS].buf; /* flushed: free for the copy */
+    for (uint64_t done = 0; done < file_size;) {
+        size_t want = file_size - done < STREAM_BUFFER ? (size_t)(file_size - done) : STREAM_BUFFER;
+        ssize_t got = pread(s->work_fd, buf, want, (off_t)done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return fail_errno(s, "cannot read a temporary file", got < 0 ? errno : EIO);
+        if (lf_write_all(s->out.fd, buf, (uint64_t)got))
             return fail_errno(s, "cannot write output", errno);
         done += (uint64_t)got;
     }
@@ -389,7 +420,7 @@ static int place_memory(lfs_stream *s, chunk_out *c, uint64_t *at)
 {
     c->offset = *at = align8(*at);
     c->hash = XXH3_64bits(c->data, (size_t)c->size);
-    if (c->size && write_at(s->out.fd, c->data, c->size, c->offset))
+    if (c->size && write_at(s->work_fd, c->data, c->size, c->offset))
         return fail_errno(s, "cannot write output", errno);
     *at += c->size;
     return 0;
@@ -486,9 +517,9 @@ static int write_rest(lfs_stream *s)
     size_t head_len = lf_lfs_fill_head(chunk, count, file_size, head);
     if (!head_len)
         return fail(s, LF_BUILDER_NOMEM, "the header");
-    if (write_at(s->out.fd, head, head_len, 0) || ftruncate(s->out.fd, (off_t)file_size))
+    if (write_at(s->work_fd, head, head_len, 0) || ftruncate(s->work_fd, (off_t)file_size))
         return fail_errno(s, "cannot write output", errno);
-    return 0;
+    return s->work_fd != s->out.fd ? copy_out(s, file_size) : 0;
 }
 
 static void free_stream(lfs_stream *s)
@@ -501,6 +532,8 @@ static void free_stream(lfs_stream *s)
             XXH3_freeState(o->hash);
         free(o->buf);
     }
+    if (s->work_fd >= 0 && s->work_fd != s->out.fd)
+        close(s->work_fd);
     Word_t freed;
     JLFA(freed, s->class_by_string);
     (void)freed;
