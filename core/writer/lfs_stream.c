@@ -53,6 +53,14 @@ typedef struct pending_root {
     uint32_t kind, name;
 } pending_root;
 
+/* An object's allocation site: only sampled objects have one, so they are
+ * kept apart and the per-object chunks made from them at the end. */
+typedef struct pending_site {
+    uint64_t id;
+    uint32_t site, samples;
+    uint64_t order; /* ties: the last given wins, as in the builder */
+} pending_site;
+
 struct lfs_stream {
     lf_strtab strings;
     Pvoid_t class_by_string; /* JudyL: string index -> class index + 1 */
@@ -61,7 +69,8 @@ struct lfs_stream {
     pending_root *root;
     size_t root_count, root_cap;
     lf_site_table sites;
-    uint32_t *object_site, *object_samples; /* by id, once a site is given */
+    pending_site *object_site;
+    size_t object_site_count, object_site_cap;
     double sample_rate;
     lf_clock clock;
 
@@ -344,18 +353,11 @@ int lfs_stream_object_site(lfs_stream *s, uint64_t id, uint32_t site, uint32_t s
 {
     if (site >= s->sites.site_count)
         return fail(s, LF_BUILDER_BAD_INDEX, "an unknown site");
-    if (!s->opened)
-        return fail(s, LF_BUILDER_BAD_INDEX, "a site before the object count");
-    if (id >= s->objects)
-        return 0; /* dropped, as a dangling reference is */
-    if (!s->object_site) {
-        s->object_site = calloc(s->objects + 1, sizeof *s->object_site);
-        s->object_samples = calloc(s->objects + 1, sizeof *s->object_samples);
-        if (!s->object_site || !s->object_samples)
-            return fail(s, LF_BUILDER_NOMEM, "the objects' sites");
-    }
-    s->object_site[id] = site;
-    s->object_samples[id] = samples;
+    if (lf_vec_reserve((void **)&s->object_site, &s->object_site_cap, s->object_site_count + 1,
+                       sizeof *s->object_site))
+        return fail(s, LF_BUILDER_NOMEM, "an object's site");
+    s->object_site[s->object_site_count] = (pending_site){id, site, samples, s->object_site_count};
+    s->object_site_count++;
     return 0;
 }
 
@@ -426,6 +428,42 @@ static int place_memory(lfs_stream *s, chunk_out *c, uint64_t *at)
     return 0;
 }
 
+static int by_id_then_order(const void *a, const void *b)
+{
+    const pending_site *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* OSIT (samples 0) or OSMP (1) at `at`, every object's entry, 0 where the
+ * sorted pending sites give none; ids past the objects are dropped. */
+static int write_sites(lfs_stream *s, int samples, chunk_out *c, uint64_t *at)
+{
+    uint8_t *buf = s->stream[S_OIDS].buf; /* flushed: free */
+    XXH3_state_t *h = s->stream[S_OIDS].hash;
+    XXH3_64bits_reset(h);
+    c->offset = *at = align8(*at);
+    size_t next = 0, len = 0;
+    for (uint64_t id = 0; id < s->objects; id++) {
+        uint32_t v = 0;
+        for (; next < s->object_site_count && s->object_site[next].id <= id; next++)
+            if (s->object_site[next].id == id)
+                v = samples ? s->object_site[next].samples : s->object_site[next].site;
+        for (int b = 0; b < 4; b++)
+            buf[len++] = (uint8_t)(v >> (8 * b));
+        if (len == STREAM_BUFFER || id + 1 == s->objects) {
+            XXH3_64bits_update(h, buf, len);
+            if (write_at(s->work_fd, buf, len, *at))
+                return fail_errno(s, "cannot write output", errno);
+            *at += len;
+            len = 0;
+        }
+    }
+    c->hash = XXH3_64bits_digest(h);
+    return 0;
+}
+
 /* The roots that name an object, in node space. */
 static lf_root *resolved_roots(lfs_stream *s, uint32_t *count, uint64_t *dangling)
 {
@@ -468,7 +506,8 @@ static int write_rest(lfs_stream *s)
     lf_root *root = resolved_roots(s, &roots, &meta_of.stats.dangling_roots);
     if (!root)
         return fail(s, LF_BUILDER_NOMEM, "the roots");
-    const int has_sites = s->object_site != NULL;
+    const int has_sites = s->object_site_count > 0;
+    qsort(s->object_site, s->object_site_count, sizeof *s->object_site, by_id_then_order);
     meta_of.format = meta_of.source_format = LF_FORMAT_LFS;
     meta_of.object_count = (uint32_t)s->objects;
     meta_of.edge_count = s->edges;
@@ -479,7 +518,8 @@ static int write_rest(lfs_stream *s)
     meta_of.clock = s->clock;
     meta_of.frame_count = s->sites.frame_count;
     meta_of.site_count = s->sites.site_count;
-    meta_of.object_samples = s->sample_rate > 0 ? s->object_samples : NULL;
+    static const uint32_t sampled; /* meta only asks whether there are samples */
+    meta_of.object_samples = s->sample_rate > 0 ? &sampled : NULL;
     meta_of.sample_rate = s->sample_rate;
     uint64_t field[LFS_META_FIELDS];
     uint8_t meta[LFS_META_FIELDS * 8];
@@ -501,14 +541,19 @@ static int write_rest(lfs_stream *s)
     if (has_sites) {
         ADD(LFS_FRAM, s->sites.frame, (uint64_t)s->sites.frame_count * sizeof(lf_frame));
         ADD(LFS_SITE, s->sites.site, (uint64_t)s->sites.site_count * sizeof(lf_site));
-        ADD(LFS_OSIT, s->object_site, n * 4);
+    }
+    unsigned first_site = count;
+    if (has_sites) {
+        ADD(LFS_OSIT, NULL, n * 4);
         if (field[LFS_META_SAMPLE_RATE])
-            ADD(LFS_OSMP, s->object_samples, n * 4);
+            ADD(LFS_OSMP, NULL, n * 4);
     }
 #undef ADD
     int rc = 0;
-    for (unsigned i = first_memory; i < count && !rc; i++)
+    for (unsigned i = first_memory; i < first_site && !rc; i++)
         rc = place_memory(s, &chunk[i], &at);
+    for (unsigned i = first_site; i < count && !rc; i++)
+        rc = write_sites(s, chunk[i].id == LFS_OSMP, &chunk[i], &at);
     free(root);
     if (rc)
         return -1;
@@ -542,8 +587,7 @@ static void free_stream(lfs_stream *s)
     lf_big_free(s->class_name);
     lf_big_free(s->root);
     lf_big_free(s->big);
-    free(s->object_site);
-    free(s->object_samples);
+    lf_big_free(s->object_site);
     free(s);
 }
 

@@ -37,7 +37,8 @@ int lfs_stream_root(lfs_stream *s, uint64_t id, uint32_t kind_string, uint32_t n
 int64_t lfs_stream_frame(lfs_stream *s, uint32_t function, uint32_t file, uint32_t line,
                          uint32_t column);
 int64_t lfs_stream_site(lfs_stream *s, uint32_t caller, uint32_t frame);
-/* After lfs_stream_open (the per-object tables need the count). */
+/* Kept apart (16 bytes each: only sampled objects have a site) and made
+ * into the per-object chunks at the end; ids past the count are dropped. */
 int lfs_stream_object_site(lfs_stream *s, uint64_t id, uint32_t site, uint32_t samples);
 void lfs_stream_set_sample_rate(lfs_stream *s, double samples_per_word);
 void lfs_stream_set_clock(lfs_stream *s, lf_clock clock);

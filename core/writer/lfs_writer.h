@@ -34,8 +34,8 @@ lfs_writer *lfs_writer_new(unsigned flags);
  * followed by its own references (weak ones too), and the per-object and
  * per-reference records go to the file through small buffers instead of
  * being held until lfs_writer_finish (which then ignores its path). Roots,
- * classes, strings and sites may come at any time (allocated_at after
- * lfs_writer_objects). No analysis, no stable ids. */
+ * classes, strings and sites may come at any time. No analysis, no stable
+ * ids. */
 lfs_writer *lfs_writer_new_streaming(const char *path);
 int lfs_writer_objects(lfs_writer *w, uint64_t count);
 /* Why the writer failed, when it did (a streaming writer's file could not

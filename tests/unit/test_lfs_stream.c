@@ -19,7 +19,8 @@
  *   3 Entry 24
  *   4 Entry 16:        [7] -> 0
  * roots: 0 global "m", 99 global "gone" (dangling), 4 stack "";
- * object 1 allocated at Main.f (main.ml:3:1) with 3 samples at rate 0.5. */
+ * objects 1 and 3 allocated at Main.f (main.ml:3:1), 3 and 2 samples, at
+ * rate 0.5 (3's given twice, 9 then 2; a site for id 77 dropped). */
 static void hand_graph(lfs_writer *w, int streaming)
 {
     int64_t map = lfs_writer_class(w, "Map"), entry = lfs_writer_class(w, "Entry");
@@ -30,7 +31,10 @@ static void hand_graph(lfs_writer *w, int streaming)
     int64_t f = lfs_writer_frame(w, "Main.f", "main.ml", 3, 1);
     int64_t site = lfs_writer_site(w, 0, f);
     CHECK(site == 1);
+    CHECK(lfs_writer_allocated_at(w, 3, site, 9) == 0);
     CHECK(lfs_writer_allocated_at(w, 1, site, 3) == 0);
+    CHECK(lfs_writer_allocated_at(w, 77, site, 1) == 0); /* no such object: dropped */
+    CHECK(lfs_writer_allocated_at(w, 3, site, 2) == 0);  /* given again: the last counts */
     lfs_writer_sample_rate(w, 0.5);
     CHECK(lfs_writer_object(w, 0, map, 48) == 0);
     CHECK(lfs_writer_element(w, 0, 1, 0) == 0);
@@ -99,6 +103,10 @@ static void check_hand_graph(const lf_snapshot *s)
         CHECK_EQ_U64(s->object_site[1], 1);
         CHECK_EQ_U64(s->object_samples[1], 3);
         CHECK_EQ_U64(s->object_site[0], 0);
+        CHECK_EQ_U64(s->object_samples[0], 0);
+        CHECK_EQ_U64(s->object_site[3], 1);
+        CHECK_EQ_U64(s->object_samples[3], 2);
+        CHECK_EQ_U64(s->object_site[4], 0);
     }
     CHECK(s->sample_rate == 0.5);
     CHECK_EQ_U64(s->frame_count, 2);
