@@ -59,13 +59,17 @@ int agent_dump(const char *path)
 {
     double start = now_seconds();
     uint64_t blocks = 0, memory = 0, taken_at_ms = wall_ms();
-    lfs_writer *w = lfs_writer_new(LFS_WRITER_NO_ANALYSIS);
+    /* streaming: the blocks go to the file as they are walked (docs/OCAML.md) */
+    lfs_writer *w = lfs_writer_new_streaming(path);
     double walked = 0;
     const char *failed = w ? walk_into(w, &blocks, &memory) : "out of memory for the writer";
     if (failed) {
+        char why[512];
+        if (w && lfs_writer_failure(w, why, sizeof why)) /* the file's error, not the walk's */
+            failed = why;
+        fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, failed);
         if (w)
             lfs_writer_abandon(w);
-        fprintf(stderr, "leakfind: snapshot '%s' not written: %s\n", path, failed);
         return -1;
     }
     walked = now_seconds();

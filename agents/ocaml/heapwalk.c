@@ -9,9 +9,12 @@
  * the heap, plus a small hash set for static data; the DFS stack holds blocks still to
  * scan, each pushed once); the second writes the marked blocks in address
  * order, each block's id its rank in that order, so that the writer takes
- * ids 0, 1, 2... and a reference's target id is a popcount away. Weak
- * references are collected on the side and written last, only between
- * marked blocks. */
+ * ids 0, 1, 2... and a reference's target id is a popcount away. The
+ * writer streams (lfs_writer_new_streaming): each block's record and its
+ * references go to the file as the block is visited, nothing of the graph
+ * is held. Weak references are collected on the side in pass 1, put in
+ * their source's rank order, and written after their source's strong ones,
+ * only between marked blocks. */
 #define CAML_INTERNALS
 #include "agent.h"
 
@@ -45,6 +48,13 @@ typedef struct weak_edge {
     const char *field;
 } weak_edge;
 
+/* A weak reference between marked blocks, by rank, in the order written. */
+typedef struct ranked_weak {
+    uint64_t from, to;
+    const char *field;
+    size_t order; /* its place in walk->weak: ties keep it */
+} ranked_weak;
+
 struct agent_walk {
     lfs_writer *w;
     mark_region *region;
@@ -57,6 +67,8 @@ struct agent_walk {
     size_t stack_len, stack_cap;
     weak_edge *weak;
     size_t weak_len, weak_cap;
+    ranked_weak *weak_ranked;
+    size_t weak_ranked_len, weak_next;
     pending_root *root;
     size_t root_len, root_cap;
     agent_typed_root *typed;
@@ -541,18 +553,54 @@ static int emit_block(agent_walk *walk, value v, int is_static)
     if (cls < 0 || lfs_writer_object(walk->w, rank, cls, size_of(v, is_static)) < 0)
         return -1;
     walk->visited++;
+    int rc = 0, own;
     if (ephemeron)
-        return scan_ephemeron(walk, v, 1);
-    int own = agent_heap_scan_own(walk, v, 1);
-    if (own)
-        return own < 0 ? -1 : 0;
-    if (Tag_val(v) < No_scan_tag)
-        return scan_fields(walk, v, 1);
+        rc = scan_ephemeron(walk, v, 1);
+    else if ((own = agent_heap_scan_own(walk, v, 1)) != 0)
+        rc = own < 0 ? -1 : 0;
+    else if (Tag_val(v) < No_scan_tag)
+        rc = scan_fields(walk, v, 1);
+    /* its weak references after its strong ones, as the file keeps them */
+    for (; rc == 0 && walk->weak_next < walk->weak_ranked_len &&
+           walk->weak_ranked[walk->weak_next].from == rank;
+         walk->weak_next++) {
+        ranked_weak *e = &walk->weak_ranked[walk->weak_next];
+        if (lfs_writer_weak_reference(walk->w, e->from, e->to, e->field) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+static int by_source_rank(const void *a, const void *b)
+{
+    const ranked_weak *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The weak references between marked blocks in their sources' rank order
+ * (a source's own in the order found); the pass-1 list is freed. */
+static int rank_weak(agent_walk *walk)
+{
+    walk->weak_ranked = malloc((walk->weak_len + 1) * sizeof *walk->weak_ranked);
+    if (!walk->weak_ranked)
+        return -1;
+    for (size_t i = 0; i < walk->weak_len; i++) {
+        weak_edge *e = &walk->weak[i];
+        if (is_marked(walk, e->from) && is_marked(walk, e->to))
+            walk->weak_ranked[walk->weak_ranked_len++] =
+                (ranked_weak){rank_of(walk, e->from), rank_of(walk, e->to), e->field, i};
+    }
+    qsort(walk->weak_ranked, walk->weak_ranked_len, sizeof *walk->weak_ranked, by_source_rank);
+    free(walk->weak);
+    walk->weak = NULL;
+    walk->weak_len = walk->weak_cap = 0;
     return 0;
 }
 
-/* Pass 2: every marked block in rank order with its references, then the
- * roots and the weak references between marked blocks. */
+/* Pass 2: every marked block in rank order with its references (weak ones
+ * last), then the roots. */
 static int emit_marked(agent_walk *walk, const value *statics, size_t static_count)
 {
     for (size_t i = 0; i < walk->region_count; i++) {
@@ -573,13 +621,6 @@ static int emit_marked(agent_walk *walk, const value *statics, size_t static_cou
         if (lfs_writer_root(walk->w, rank_of(walk, p->block), p->kind, p->name) < 0)
             return -1;
     }
-    for (size_t i = 0; i < walk->weak_len; i++) {
-        weak_edge *e = &walk->weak[i];
-        if (is_marked(walk, e->from) && is_marked(walk, e->to) &&
-            lfs_writer_weak_reference(walk->w, rank_of(walk, e->from), rank_of(walk, e->to),
-                                      e->field) < 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -587,7 +628,10 @@ int agent_walk_run(agent_walk *walk)
 {
     value *statics = NULL;
     size_t static_count = 0;
+    /* the writer needs the block count before the first block (and the
+     * allocation sites, which come before the blocks) */
     int rc = mark_reachable(walk) || number_blocks(walk, &statics, &static_count) ||
+                     lfs_writer_objects(walk->w, walk->block_total) < 0 || rank_weak(walk) ||
                      agent_sites_collect(walk) || agent_types_label(walk) ||
                      emit_marked(walk, statics, static_count)
                  ? -1
@@ -710,6 +754,7 @@ uint64_t agent_walk_count(const agent_walk *walk)
 uint64_t agent_walk_memory(const agent_walk *walk)
 {
     uint64_t bytes = walk->stack_cap * sizeof(value) + walk->weak_cap * sizeof(weak_edge) +
+                     walk->weak_ranked_len * sizeof(ranked_weak) +
                      walk->region_count * sizeof(mark_region);
     for (size_t i = 0; i < walk->region_count; i++)
         bytes += ((walk->region[i].hi - walk->region[i].lo) / sizeof(value) / 64 + 1) * 8;
@@ -740,6 +785,7 @@ void agent_walk_free(agent_walk *walk)
     agent_map_free(&walk->label_as);
     free(walk->stack);
     free(walk->weak);
+    free(walk->weak_ranked);
     free(walk->typed);
     free(walk->class_by_rank);
     free(walk);

@@ -1,5 +1,6 @@
 /* lfs_write.c - writes a snapshot as a leakfind file, front to back. */
 #include "lfs.h"
+#include "lfs_chunks.h"
 #include "lfs_format.h"
 #include "../base/file.h"
 #include "../base/outfile.h"
@@ -14,14 +15,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-typedef struct chunk_out {
-    uint32_t id;
-    const void *data;
-    uint64_t size;
-    uint64_t offset;
-    uint64_t hash;
-} chunk_out;
-
 static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -34,8 +27,7 @@ static void put_u64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A meta_field's u64 per META field, in order (lfs_format.h). */
-static void fill_meta(const lf_snapshot *s, int has_analysis, int has_sites,
+void lf_lfs_fill_meta(const lf_snapshot *s, int has_analysis, int has_sites,
                       uint64_t meta_field[LFS_META_FIELDS])
 {
     memset(meta_field, 0, LFS_META_FIELDS * sizeof *meta_field);
@@ -158,9 +150,7 @@ static uint64_t lay_out_chunks(chunk_out *chunk, unsigned count)
     return (at + 7) & ~(uint64_t)7;
 }
 
-/* The header and the chunk table into head; returns their length, or 0
- * when there is no memory for the checksum. */
-static size_t fill_head(const chunk_out *chunk, unsigned count, uint64_t file_size,
+size_t lf_lfs_fill_head(const chunk_out *chunk, unsigned count, uint64_t file_size,
                         uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE])
 {
     memset(head, 0, LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE);
@@ -217,7 +207,7 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
     const int has_analysis = s->idom && s->retained.narrow && s->domtree_offset && s->domtree_child;
     const int has_sites = s->object_site && s->site_count;
     uint64_t meta_field[LFS_META_FIELDS];
-    fill_meta(s, has_analysis, has_sites, meta_field);
+    lf_lfs_fill_meta(s, has_analysis, has_sites, meta_field);
     uint8_t meta[LFS_META_FIELDS * 8];
     for (int i = 0; i < LFS_META_FIELDS; i++)
         put_u64(meta + 8 * i, meta_field[i]);
@@ -229,7 +219,7 @@ static int write_snapshot(const lf_snapshot *s, const uint64_t *object_id, const
                                  has_sites, meta_field[LFS_META_SAMPLE_RATE] != 0, has_analysis, chunk);
     const uint64_t file_size = lay_out_chunks(chunk, count);
     uint8_t head[LFS_HEADER_SIZE + LFS_MAX_CHUNKS * LFS_CHUNK_ENTRY_SIZE];
-    const size_t head_len = fill_head(chunk, count, file_size, head);
+    const size_t head_len = lf_lfs_fill_head(chunk, count, file_size, head);
     if (head_len == 0) {
         free(named);
         return lf_fail_nomem(err, "writing");

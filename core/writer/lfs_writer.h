@@ -28,6 +28,19 @@ enum {
 };
 
 lfs_writer *lfs_writer_new(unsigned flags);
+/* A writer that writes path while the objects come, for a producer that
+ * numbers them itself (the OCaml agent): lfs_writer_objects says how many
+ * before the first object; then objects come in id order 0, 1, 2..., each
+ * followed by its own references (weak ones too), and the per-object and
+ * per-reference records go to the file through small buffers instead of
+ * being held until lfs_writer_finish (which then ignores its path). Roots,
+ * classes, strings and sites may come at any time. No analysis, no stable
+ * ids. */
+lfs_writer *lfs_writer_new_streaming(const char *path);
+int lfs_writer_objects(lfs_writer *w, uint64_t count);
+/* Why the writer failed, when it did (a streaming writer's file could not
+ * be written, say): 1 and the message in errbuf, else 0. */
+int lfs_writer_failure(const lfs_writer *w, char *errbuf, size_t errlen);
 /* Optional hint: about how many objects and references will come (an upper
  * bound is fine: unused room costs address space, not memory, except the id
  * table's). Saves the growing of big arrays; more may still follow. */

@@ -40,6 +40,9 @@
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
     T(test_lfs_big_sizes)                  \
+    T(test_lfs_stream_hand_graph)          \
+    T(test_lfs_stream_misuse)              \
+    T(test_lfs_stream_device)              \
     T(test_site_table_interning)           \
     T(test_sites_writer_sampled)           \
     T(test_sites_lfs_corrupt)              \
