@@ -94,8 +94,8 @@ __attribute__((constructor)) static void follow(int argc, char **argv, char **en
     if (setenv("LEAKFIND_RECORD_PREFIX", own, 1))
         goto fail;
     if ((runtime == OCAML51 || runtime == OCAML52) && getenv("LEAKFIND_RECORD_SAMPLE")) {
-        say("leakfind: note: '%s' (pid %ld) is OCaml %s, whose Gc.Memprof does not run: %s\n", name, pid,
-            runtime == OCAML51 ? "5.1" : "5.2", "recorded without --sample");
+        say("leakfind: note: '%s' (pid %ld) is %s: recorded without --sample\n", name, pid,
+            runtime == OCAML51 ? "OCaml 5.1, which has no Gc.Memprof" : "OCaml 5.2, whose Gc.Memprof does not run");
         unsetenv("LEAKFIND_RECORD_SAMPLE");
     }
     if (!top)
