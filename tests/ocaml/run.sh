@@ -744,6 +744,80 @@ check_stress() { # stress.ml: snapshots while three domains allocate hard, three
     done
 }
 
+# sleepers.ml under record --every-major 1, many runs: issue 48's hang
+# (a domain looping on its polls while the other waited in Domain.join) hung
+# 52 of 100 runs before its fix. The second half keeps 3 snapshots, as the
+# issue's report did. A run that hangs ends the loop (each costs the timeout).
+check_sleepers() {
+    d=$1
+    runs=20 hung=0 failed=0 empty=0 tables=0 fibers=0 wrong=
+    # the table: its record, its 16,384 slots, 10,000 bucket cells
+    table_want="1 131080 block(tag 0, 16384 fields)|1 40 block(tag 0, 4 fields)|10000 320000 block(tag 0, 3 fields)|"
+    run=0
+    while [ $run -lt $runs ]; do
+        run=$((run + 1))
+        budget=
+        [ $run -gt $((runs / 2)) ] && budget="--max-snapshots 3"
+        rm -f "$d"/sleepers-run.*.lfs
+        # shellcheck disable=SC2086
+        out=$(timeout -k 5 30 "$lf" record -q --every-major 1 $budget -o "$d/sleepers-run" -- "$d/sleepers" 2>/dev/null)
+        rc=$?
+        if [ $rc = 124 ] || [ $rc = 137 ]; then
+            hung=$((hung + 1))
+            break
+        fi
+        [ "$rc $out" = "0 10000 50" ] || failed=$((failed + 1))
+        n=0 table_seen= fibers_seen=
+        for f in "$d"/sleepers-run.*.lfs; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            name=${f##*/}
+            roots=$("$lf" roots "$f" --top 0 --format tsv 2>/dev/null) || { wrong="$wrong run $run $name unreadable|"; continue; }
+            # made whole in make_table, then held by worker's frame: the
+            # first snapshot of a run holding it is counted object by object
+            table=$(printf '%s\n' "$roots" | awk -F'\t' '$5 == "stack" &&
+                $7 ~ /^domain 1 frame [0-9]+: Sleepers\.worker \(sleepers\.ml:[0-9]+\)$/ { print $1 " " $3; exit }')
+            if [ -n "$table" ]; then
+                tables=$((tables + 1))
+                [ "${table#* }" = 451120 ] || wrong="$wrong run $run $name table retains ${table#* }|"
+                if [ -z "$table_seen" ]; then
+                    table_seen=1
+                    got=$("$lf" dominators "$f" --root "${table% *}" --depth 0 --top 0 --min 0 --no-group --format tsv |
+                        awk -F'\t' 'NR > 1 { c[$7]++; s[$7] += $4 } END { for (k in c) print c[k] " " s[k] " " k }' |
+                        LC_ALL=C sort | tr '\n' '|')
+                    [ "$got" = "$table_want" ] || wrong="$wrong run $run $name table: $got|"
+                fi
+            fi
+            # the 50 continuations, set at once: the ref alone (16 B) or all
+            # of them; the first snapshot of a run holding them is counted,
+            # the others must retain as much
+            parked=$(printf '%s\n' "$roots" | awk -F'\t' '$5 == "global" && $7 == "Sleepers.parked" { print $3; exit }')
+            if [ "${parked:-0}" -gt 16 ]; then
+                fibers=$((fibers + 1))
+                if [ -z "$fibers_seen" ]; then
+                    fibers_seen=$parked
+                    got=$("$lf" dominators "$f" --top 0 --depth 0 --format tsv | awk -F'\t' '
+                        $7 == "continuation" { c++; id[$2] = 1 }
+                        $7 == "string" && index($8, "frame 0: Sleepers.fiber (sleepers.ml:") == 1 && ($3 in id) { n++; s += $5 }
+                        END { print c + 0, n + 0, s + 0 }')
+                    [ "$got" = "50 50 500800" ] || wrong="$wrong run $run $name fibers: $got|"
+                elif [ "$parked" != "$fibers_seen" ]; then
+                    wrong="$wrong run $run $name fibers retain $parked, not $fibers_seen|"
+                fi
+            fi
+        done
+        [ $n -gt 0 ] || empty=$((empty + 1))
+    done
+    expect "sleepers under record --every-major 1, $runs runs: none hangs, each prints 10000 50 and writes snapshots" \
+        "0 hung, 0 failed, 0 without a snapshot" "$hung hung, $failed failed, $empty without a snapshot"
+    # 10,000 entries: 40 + 131,080 + 10,000 x 32 B; 50 fibers of Bytes.make 10_000 (10,016 B)
+    expect "sleepers: every snapshot holding domain 1's table holds its 10,000 entries, every one holding the fibers 50 of 10,016 B" \
+        "" "$wrong"
+    expect "sleepers: some snapshots hold the table, some the fibers" "yes yes" \
+        "$([ $tables -gt 0 ] && echo yes || echo no) $([ $fibers -gt 0 ] && echo yes || echo no)"
+    echo "     ($run runs: $tables snapshots with the table, $fibers with the fibers)"
+}
+
 check_bad_input() {
     d=$1
     size=$(wc -c < "$d/finaliser.lfs")
@@ -791,6 +865,7 @@ else
             check_domains "$work/bin" live
             check_fibers "$work/bin" live
             check_stress "$work/bin"
+            check_sleepers "$work/bin"
         fi
         # one snapshot per major cycle (Leakfind.dump_every_major), a cycle
         # ended by Gc.major () after each 100 requests

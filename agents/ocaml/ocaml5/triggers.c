@@ -17,9 +17,11 @@
 #include <stdlib.h>
 
 #include <caml/domain.h>
+#include <caml/finalise.h>
 #include <caml/major_gc.h>
 #include <caml/misc.h>
 #include <caml/startup_aux.h>
+#include <caml/weak.h>
 
 caml_domain_state **agent5_domains;
 int agent5_domain_count;
@@ -88,17 +90,38 @@ static void ask_for_poll(void)
     caml_interrupt_self();
 }
 
+/* This domain's share of the cycle's last phase is done: its ephemerons
+ * swept, its finalisers' last values updated. The cycle ends when every
+ * domain's is, each done in that domain's own slices. */
+static int own_last_phase_done(caml_domain_state *d)
+{
+    return d->ephe_info && d->final_info && !d->ephe_info->must_sweep_ephe &&
+           d->ephe_info->todo == 0 && d->final_info->updated_last;
+}
+
+/* The due cycle count this thread last asked a poll for (issue 48); a
+ * domain's slices run on its threads, so each asks at most once a cycle. */
+static _Thread_local uintnat asked_for_cycle;
+
 /* The cycle's count goes up after the slice that ends it (and after its
  * end hook): a slice that leaves the last phase asks for the poll whose
  * slice sees the new count, or the snapshot would wait for the program's
  * next slice, much later when it allocates little (Gc.major ends the
- * cycle in a section, then the program goes on). */
+ * cycle in a section, then the program goes on). Once a cycle, when the
+ * domain's own share is done: the phase also waits for the other domains,
+ * and one waiting in a system call (Domain.join) does its share only when
+ * it runs again; asking at every slice while it waits made each poll's
+ * slice ask again, and a domain entering a blocking section looped on its
+ * polls for ever (docs/OCAML.md, "The hang of issue 48"). */
 static void take_cycle_snapshot(void)
 {
     uintnat next = atomic_load(&major_next);
     if (major_every > 0 && next != TAKING && caml_major_cycles_completed + 1 == next &&
-        caml_gc_phase == Phase_sweep_ephe)
+        caml_gc_phase == Phase_sweep_ephe && asked_for_cycle != next &&
+        own_last_phase_done(Caml_state)) {
+        asked_for_cycle = next;
         ask_for_poll();
+    }
     if (major_every <= 0 || next == TAKING || caml_major_cycles_completed < next ||
         !atomic_compare_exchange_strong(&major_next, &next, TAKING))
         return; /* not due, or another domain takes it */
