@@ -101,6 +101,10 @@ let rec rebase (p : Path.t) onto =
 let rec tail (p : Path.t) =
   match Names_compat.path p with Ident _ -> [] | Dot (q, s) -> tail q @ [ s ] | Apply _ -> []
 
+(* a module expression without its signature constraints: (M : S) is M *)
+let rec strip_constraint (e : Typedtree.module_expr) =
+  match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip_constraint e | _ -> e
+
 let is_stdlib name =
   let n = String.length name in
   (n >= 8 && String.sub name 0 8 = "Stdlib__") || (n >= 7 && String.sub name 0 7 = "Stdlib.")
@@ -331,9 +335,7 @@ and functor_body fname =
             match implementation funit with
             | None -> None
             | Some (str, _) -> (
-                let rec strip (e : Typedtree.module_expr) =
-                  match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
-                in
+                let strip = strip_constraint in
                 let rec find items = function
                   | [] -> None
                   | name :: rest ->
@@ -407,9 +409,7 @@ and bound_application env arg items = function
         (fun (item : Typedtree.structure_item) ->
           match item.str_desc with
           | Tstr_module { mb_name = { txt = Some n; _ }; mb_expr; _ } when n = name -> (
-              let rec strip (e : Typedtree.module_expr) =
-                match e.mod_desc with Tmod_constraint (e, _, _, _) -> strip e | _ -> e
-              in
+              let strip = strip_constraint in
               (* F(X)(Y): the functor's path and the arguments' *)
               let rec spine (e : Typedtree.module_expr) acc =
                 match (strip e).mod_desc with

@@ -388,10 +388,8 @@ check_record_signals() { # every signal a person sends record: the program never
         rec=$!
         wait_for_pid "$pidfile"
         kill -"$sig" $rec
-        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$! # record hanging: a failure, not a hang
-        wait $rec
+        wait_bounded $rec
         status=$?
-        kill $watchdog 2>/dev/null
         expect "record: SIG$sig passed on, record exits with the program's status" \
             "$((128 + ${sig_num#*:})) gone" "$status $(program_state "$pidfile")"
         end_program "$pidfile"
@@ -410,10 +408,8 @@ check_record_signals() { # every signal a person sends record: the program never
         wait_for_pid "$pidfile"
         kill -"$sig" $rec
         kill -TERM $rec
-        (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
-        wait $rec
+        wait_bounded $rec
         status=$?
-        kill $watchdog 2>/dev/null
         program=$(cat "$pidfile" 2>/dev/null)
         expect "record${opts:+ $opts}: SIG$sig, which the program does not handle, kept and said; TERM then ends both" \
             "143 gone|leakfind: warning: $name not passed on: '$d/waiting' (pid $program) does not handle it, and it would end the program; $(echo "$tail" | sed "s/REC/$rec/")" \
@@ -448,6 +444,14 @@ program_state() {
 # end_program PIDFILE: after the check, a program left running is ended
 end_program() {
     [ "$(program_state "$1")" = gone ] || kill -KILL "$(cat "$1")"
+}
+
+wait_bounded() { # wait_bounded PID: its exit status, killed after 10 s (a hang is a failure, not a hang of the suite)
+    (sleep 10; kill -KILL "$1" 2>/dev/null) & bounded_watchdog=$!
+    wait "$1"
+    bounded_status=$?
+    kill $bounded_watchdog 2>/dev/null
+    return $bounded_status
 }
 
 wait_for_pid() { # the program's own pid in the file: it runs, the agent in place
@@ -493,10 +497,8 @@ check_record_follow() { # --follow: the native OCaml programs a wrapper runs
     tries=0
     while ! ls "$d"/fwait.waiting-*.1.lfs >/dev/null 2>&1 && [ $tries -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
     kill -TERM $rec
-    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
-    wait $rec
+    wait_bounded $rec
     status=$?
-    kill $watchdog 2>/dev/null
     expect "record --follow: the snapshot signal reaches the program under the wrapper, TERM ends both" \
         "143 gone 1" "$status $(program_state "$pidfile") $(ls "$d" | grep -c "^fwait\.waiting-$(cat "$pidfile")\.1\.lfs$")"
     end_program "$pidfile"
@@ -524,10 +526,8 @@ check_record_own_handler() { # a program that takes the snapshot signal for itse
     rec=$!
     wait_for_pid "$d/own.pid"
     kill -USR1 $rec
-    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
-    wait $rec
+    wait_bounded $rec
     status=$?
-    kill $watchdog 2>/dev/null
     # said twice: by the agent when the program takes the signal, by record
     # at exit (a request passed on, nothing written)
     expect "record: a program's own handler for the snapshot signal gets it, no snapshot, and it is said with --signal USR2" \
@@ -539,10 +539,8 @@ check_record_own_handler() { # a program that takes the snapshot signal for itse
     rec=$!
     wait_for_pid "$d/own.pid"
     kill -USR1 $rec
-    (sleep 10; kill -KILL $rec 2>/dev/null) & watchdog=$!
-    wait $rec
+    wait_bounded $rec
     status=$?
-    kill $watchdog 2>/dev/null
     expect "record --every-major: USR1, which the program handles, passed on to it" \
         "0 own handler: 1|" "$status $(cat "$d/own.out")|$(cat "$d/own.err")"
 }
