@@ -46,14 +46,15 @@ static size_t mask_frame(char *text, size_t len)
     return len;
 }
 
-/* "finaliser finaliser 51" -> "finaliser finaliser" (and its "finaliser 51:
- * value to finalise", and "memprof memprof tracker 3"): the OCaml agent
+/* "finaliser 51" -> "finaliser" (and its "finaliser 51: value to
+ * finalise", and "memprof tracker 3"; lf_root_text names them without
+ * their kind twice): the OCaml agent
  * numbers these roots in the order the runtime keeps them, so a number
  * names no particular registration from one dump to the next, as an array
  * index does not. Returns the new length. */
 static size_t mask_ordinal(char *text, size_t len)
 {
-    static const char *const numbered[] = {"finaliser finaliser ", "memprof memprof tracker "};
+    static const char *const numbered[] = {"finaliser ", "memprof tracker "};
     for (size_t k = 0; k < sizeof numbered / sizeof *numbered; k++) {
         size_t p = strlen(numbered[k]), j = p;
         if (len < p || memcmp(text, numbered[k], p) != 0)
