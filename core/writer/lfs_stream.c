@@ -479,35 +479,34 @@ static lf_root *resolved_roots(lfs_stream *s, uint32_t *count, uint64_t *danglin
     return root;
 }
 
-static int write_rest(lfs_stream *s)
+/* The streamed chunks flushed, the temporary ones copied to the end of the
+ * output, each into chunk[0 .. S_COUNT); *at: the end of the last. */
+static int close_streams(lfs_stream *s, chunk_out *chunk, uint64_t *at)
 {
-    if (s->given != s->objects)
-        return fail(s, LF_BUILDER_BAD_INDEX, "fewer objects than said");
-    if (put_u32(s, &s->stream[S_EOF4], (uint32_t)s->edges))
-        return -1;
-    chunk_out chunk[LFS_MAX_CHUNKS];
-    unsigned count = 0;
-    uint64_t at = 0;
+    *at = 0;
     for (int i = 0; i < S_COUNT; i++) {
         out_stream *o = &s->stream[i];
         if (flush(s, o))
             return -1;
         uint64_t start = o->at - o->size;
         if (i > S_ETGT) { /* from its temporary file to the end of the output */
-            start = align8(at);
+            start = align8(*at);
             if (copy_stream(s, o, start))
                 return -1;
         }
-        chunk[count++] = (chunk_out){stream_chunk[i], NULL, o->size, start, XXH3_64bits_digest(o->hash)};
-        at = start + o->size;
+        chunk[i] = (chunk_out){stream_chunk[i], NULL, o->size, start, XXH3_64bits_digest(o->hash)};
+        *at = start + o->size;
     }
+    return 0;
+}
+
+/* META's bytes for the snapshot as streamed, with `roots` roots of which
+ * `dangling` named no object; field[] as lf_lfs_fill_meta gives them. */
+static void meta_bytes(const lfs_stream *s, uint32_t roots, uint64_t dangling, int has_sites,
+                       uint64_t field[LFS_META_FIELDS], uint8_t meta[LFS_META_FIELDS * 8])
+{
     lf_snapshot meta_of = {0};
-    uint32_t roots;
-    lf_root *root = resolved_roots(s, &roots, &meta_of.stats.dangling_roots);
-    if (!root)
-        return fail(s, LF_BUILDER_NOMEM, "the roots");
-    const int has_sites = s->object_site_count > 0;
-    qsort(s->object_site, s->object_site_count, sizeof *s->object_site, by_id_then_order);
+    meta_of.stats.dangling_roots = dangling;
     meta_of.format = meta_of.source_format = LF_FORMAT_LFS;
     meta_of.object_count = (uint32_t)s->objects;
     meta_of.edge_count = s->edges;
@@ -521,12 +520,33 @@ static int write_rest(lfs_stream *s)
     static const uint32_t sampled; /* meta only asks whether there are samples */
     meta_of.object_samples = s->sample_rate > 0 ? &sampled : NULL;
     meta_of.sample_rate = s->sample_rate;
-    uint64_t field[LFS_META_FIELDS];
-    uint8_t meta[LFS_META_FIELDS * 8];
     lf_lfs_fill_meta(&meta_of, 0, has_sites, field);
     for (int i = 0; i < LFS_META_FIELDS; i++)
         for (int b = 0; b < 8; b++)
             meta[8 * i + b] = (uint8_t)(field[i] >> (8 * b));
+}
+
+static int write_rest(lfs_stream *s)
+{
+    if (s->given != s->objects)
+        return fail(s, LF_BUILDER_BAD_INDEX, "fewer objects than said");
+    if (put_u32(s, &s->stream[S_EOF4], (uint32_t)s->edges))
+        return -1;
+    chunk_out chunk[LFS_MAX_CHUNKS];
+    unsigned count = S_COUNT;
+    uint64_t at;
+    if (close_streams(s, chunk, &at))
+        return -1;
+    uint32_t roots;
+    uint64_t dangling = 0;
+    lf_root *root = resolved_roots(s, &roots, &dangling);
+    if (!root)
+        return fail(s, LF_BUILDER_NOMEM, "the roots");
+    const int has_sites = s->object_site_count > 0;
+    qsort(s->object_site, s->object_site_count, sizeof *s->object_site, by_id_then_order);
+    uint64_t field[LFS_META_FIELDS];
+    uint8_t meta[LFS_META_FIELDS * 8];
+    meta_bytes(s, roots, dangling, has_sites, field, meta);
     const uint64_t n = s->objects;
     unsigned first_memory = count;
 #define ADD(ID, DATA, SIZE) chunk[count++] = (chunk_out){.id = (ID), .data = (DATA), .size = (SIZE)}
