@@ -19,6 +19,8 @@ OPT     ?= -O2 -g
 STD     := -std=c11 -D_GNU_SOURCE -DJUDYERROR_NOTEST -Wall -Wextra -Werror
 CFLAGS  += $(OPT) $(STD) -pthread
 LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
+# `leakfind serve` only: the HTTP server library (DESIGN 16)
+CMD_LDLIBS := -lmicrohttpd
 BUILD   ?= build
 
 LIB_SRC  := $(wildcard graph/*.c core/*/*.c)
@@ -57,8 +59,9 @@ $(BUILD)/libleakfind.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/libleakfind.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/libleakfind.a $(LDLIBS)
+$(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/gen/serve_assets.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/gen/serve_assets.o \
+	  $(BUILD)/libleakfind.a $(CMD_LDLIBS) $(LDLIBS)
 
 # `leakfind report`'s page: template, style and script are files in report/,
 # made into byte arrays so the binary needs nothing at run time.
@@ -67,6 +70,14 @@ $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) report/embed.sh
 	@mkdir -p $(dir $@)
 	sh report/embed.sh $(REPORT_ASSETS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/report_assets.o: $(BUILD)/gen/report_assets.c
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# `leakfind serve`'s page, embedded the same way.
+SERVE_ASSETS := serve/serve.html.in serve/serve.css serve/serve.js
+$(BUILD)/gen/serve_assets.c: $(SERVE_ASSETS) report/embed.sh
+	@mkdir -p $(dir $@)
+	sh report/embed.sh $(SERVE_ASSETS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libleakfind.a

@@ -46,32 +46,6 @@ static const cli_option inspect_options[] = {
 
 static const cli_spec inspect_spec = {inspect_usage, inspect_options, 22, NULL};
 
-/* The object row and its dominator's; -1 when out of memory. */
-static int header_rows(const inspect_ctx *c, uint32_t node)
-{
-    const lf_snapshot *s = c->s;
-    char *text = malloc(c->cell_cap);
-    const char *kind = NULL;
-    size_t n = 0;
-    if (!text)
-        return -1; /* an object row without its value would pass for complete */
-    if (s->format == LF_FORMAT_HPROF)
-        n = inspect_hprof_text(c, node, text, c->cell_cap, &kind);
-    else if (s->format == LF_FORMAT_V8)
-        n = inspect_v8_text(c, node, text, c->cell_cap, &kind);
-    inspect_cells(c, "object", UINT64_MAX, NULL, 0, kind, n ? text : NULL, n);
-    inspect_object(c, node);
-    out_row_end(c->w);
-    free(text);
-    uint32_t idom = s->idom ? s->idom[node] : LF_NODE_NONE;
-    const char *what = idom == LF_NODE_SUPER ? "none: held by GC roots alone"
-                       : idom == LF_NODE_NONE ? "none: unreachable" : NULL;
-    inspect_cells(c, "dominator", UINT64_MAX, NULL, 0, what, NULL, 0);
-    inspect_object(c, idom < s->object_count ? idom : LF_NODE_NONE);
-    out_row_end(c->w);
-    return 0;
-}
-
 /* The shortest strong path from a GC root (a weak one when there is none),
  * one row per hop: its depth, the field holding it, the root at depth 0. */
 static int path_rows_of(const inspect_ctx *c, const lf_reverse *rev, uint32_t node)
@@ -157,17 +131,11 @@ static void referrer_rows(const inspect_ctx *c, const lf_reverse *rev, uint32_t 
 static int inspect_rows_all(const inspect_ctx *c, uint32_t node, const inspect_state *opt, const char *path,
                             const lf_reverse *rev)
 {
-    if (header_rows(c, node) || path_rows_of(c, rev, node)) {
+    if (inspect_header_rows(c, node) || path_rows_of(c, rev, node)) {
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }
-    int rc = c->s->format == LF_FORMAT_HPROF ? inspect_hprof_values(c, node, path)
-             : c->s->format == LF_FORMAT_V8  ? inspect_v8_values(c, node, path)
-                                             : inspect_plain_edges(c, node);
-    if (rc == EXIT_OK && c->s->format == LF_FORMAT_HPROF)
-        rc = inspect_collection(c, node);
-    else if (rc == EXIT_OK && c->s->format == LF_FORMAT_V8)
-        rc = inspect_v8_collection(c, node);
+    int rc = inspect_value_rows(c, node, path);
     if (rc == EXIT_OK && opt->referrers)
         referrer_rows(c, rev, node);
     return rc;

@@ -26,5 +26,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_strings(int argc, char **argv);
 int cmd_threads(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -30,6 +30,7 @@ static const command commands[] = {
     {"diff", cmd_diff, "what grew between two snapshots"},
     {"trend", cmd_trend, "growth per unit of workload over 3+ snapshots"},
     {"report", cmd_report, "one self-contained HTML page: tree, classes, growth"},
+    {"serve", cmd_serve, "explore snapshots in the browser (loopback only)"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
     {"record", cmd_record, "snapshots of an unmodified OCaml program"},
 };

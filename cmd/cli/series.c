@@ -222,14 +222,17 @@ int series_order(cli_context *ctx, char **pos, int npos, series_workload *w, ser
     return 0;
 }
 
-int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *last)
+/* keep_all: every snapshot stays open in out[i] (all freed on failure);
+ * else only the last, in out[0]. */
+static int read_series(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *out,
+                       int keep_all)
 {
     lf_source_format first_format = LF_FORMAT_UNKNOWN;
-    for (int i = 0; i < n; i++) {
+    int rc = 0, kept = 0;
+    for (int i = 0; i < n && !rc; i++) {
         lf_snapshot s;
-        int rc = cli_open_analyzed(ctx, series[i], &s);
-        if (rc)
-            return rc;
+        if ((rc = cli_open_analyzed(ctx, series[i], &s)))
+            break; /* freed, and said why */
         if (i == 0)
             first_format = s.source_format;
         lf_error err;
@@ -245,12 +248,22 @@ int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void 
             rc = added < 0 ? cli_input_error(series[i], &err) : added;
             cli_progress_done(ctx);
         }
-        if (rc || i < n - 1)
+        if (rc || (!keep_all && i < n - 1))
             lf_snapshot_free(&s);
         else
-            *last = s;
-        if (rc)
-            return rc;
+            out[keep_all ? kept++ : 0] = s;
     }
-    return 0;
+    for (int k = 0; rc && k < kept; k++)
+        lf_snapshot_free(&out[k]);
+    return rc;
+}
+
+int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *last)
+{
+    return read_series(ctx, series, n, add, state, last, 0);
+}
+
+int series_read_all(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *all)
+{
+    return read_series(ctx, series, n, add, state, all, 1);
 }

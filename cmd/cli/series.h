@@ -84,5 +84,8 @@ typedef int (*series_add_fn)(void *state, const lf_snapshot *s, uint32_t index, 
  * passing each to add (when n > 1), refusing one of another format; the
  * last stays open in *last. 0 or an exit code (messages printed). */
 int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *last);
+/* The same keeping every one open, in all[0..n) (`serve`); on failure
+ * none stays open. */
+int series_read_all(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *all);
 
 #endif

@@ -1,8 +1,10 @@
 /* inspect_rows.c - see inspect_rows.h: the cells every section shares and
- * the rows of formats without values (.lfs, text graphs). */
+ * the rows of formats without values (.lfs, text graphs), the header rows
+ * and the values by format. */
 #include "inspect_rows.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/v8/v8_values.h"
@@ -117,4 +119,42 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
         inspect_note(c, label);
     }
     return EXIT_OK;
+}
+
+/* The object row and its dominator's; -1 when out of memory. */
+int inspect_header_rows(const inspect_ctx *c, uint32_t node)
+{
+    const lf_snapshot *s = c->s;
+    char *text = malloc(c->cell_cap);
+    const char *kind = NULL;
+    size_t n = 0;
+    if (!text)
+        return -1; /* an object row without its value would pass for complete */
+    if (s->format == LF_FORMAT_HPROF)
+        n = inspect_hprof_text(c, node, text, c->cell_cap, &kind);
+    else if (s->format == LF_FORMAT_V8)
+        n = inspect_v8_text(c, node, text, c->cell_cap, &kind);
+    inspect_cells(c, "object", UINT64_MAX, NULL, 0, kind, n ? text : NULL, n);
+    inspect_object(c, node);
+    out_row_end(c->w);
+    free(text);
+    uint32_t idom = s->idom ? s->idom[node] : LF_NODE_NONE;
+    const char *what = idom == LF_NODE_SUPER ? "none: held by GC roots alone"
+                       : idom == LF_NODE_NONE ? "none: unreachable" : NULL;
+    inspect_cells(c, "dominator", UINT64_MAX, NULL, 0, what, NULL, 0);
+    inspect_object(c, idom < s->object_count ? idom : LF_NODE_NONE);
+    out_row_end(c->w);
+    return 0;
+}
+
+int inspect_value_rows(const inspect_ctx *c, uint32_t node, const char *path)
+{
+    int rc = c->s->format == LF_FORMAT_HPROF ? inspect_hprof_values(c, node, path)
+             : c->s->format == LF_FORMAT_V8  ? inspect_v8_values(c, node, path)
+                                             : inspect_plain_edges(c, node);
+    if (rc == 0 && c->s->format == LF_FORMAT_HPROF)
+        rc = inspect_collection(c, node);
+    else if (rc == 0 && c->s->format == LF_FORMAT_V8)
+        rc = inspect_v8_collection(c, node);
+    return rc;
 }

@@ -33,6 +33,13 @@ void inspect_object(const inspect_ctx *c, uint32_t node);
 /* A row of section "note" with text. */
 void inspect_note(const inspect_ctx *c, const char *text);
 
+/* The rows `inspect` begins with: the object (its kind and text) and its
+ * dominator. 0, or -1 when out of memory. */
+int inspect_header_rows(const inspect_ctx *c, uint32_t node);
+/* Its values as its format has them, then a collection's entries. 0 or an
+ * exit code after printing why. */
+int inspect_value_rows(const inspect_ctx *c, uint32_t node, const char *path);
+
 /* The value rows of node, by format. Each returns 0 or an exit code after
  * printing why. */
 int inspect_hprof_values(const inspect_ctx *c, uint32_t node, const char *path);

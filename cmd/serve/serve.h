@@ -1,0 +1,138 @@
+/* serve.h - `leakfind serve` (DESIGN 16, docs/SERVE.md): the analysed
+ * snapshots behind HTTP on the loopback. serve_handle is the whole of what
+ * a request can reach: the HTTP library (serve_http.c) hands it the method,
+ * path, Host header and arguments it parsed, and sends back the reply; the
+ * fuzz target drives serve_handle the same way, without sockets. */
+#ifndef LF_SERVE_H
+#define LF_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../core/analysis/analysis.h"
+#include "../../core/model/snapshot.h"
+#include "../../graph/paths.h"
+
+/* Limits on what one request may ask: rows of a page, bytes of an argument
+ * (a query text is the longest), arguments. */
+enum {
+    SERVE_PAGE_MAX = 1000,
+    SERVE_PAGE_DEFAULT = 100,
+    SERVE_ARG_MAX = 4096,
+    SERVE_ARGS_MAX = 32,
+    SERVE_HOSTS_MAX = 3,
+};
+
+/* One dump, analysed, with what the views compute once and keep. */
+typedef struct serve_snapshot {
+    const char *path;
+    lf_snapshot s;
+    lf_class_totals totals;            /* class space */
+    uint64_t *root_index;              /* node << 32 | root, ascending (path_rows.h) */
+    pthread_mutex_t lock;              /* guards the lazily built indexes below */
+    /* who points at whom (node space), built at the first referrers or path request */
+    lf_reverse rev;
+    int rev_built;
+    uint8_t *is_root;                  /* bitmap over nodes, with rev */
+    lf_path_search ps;                 /* with rev; one search at a time, under lock */
+    /* instances by class, largest retained first (node space), built at the
+     * first instances request: class c's are instance[instance_first[c] ..
+     * instance_first[c + 1]) */
+    uint32_t *instance_first;          /* class_count + 1 */
+    uint32_t *instance;
+} serve_snapshot;
+
+typedef struct serve_site {
+    serve_snapshot *snap;              /* oldest first */
+    uint32_t count;
+    const double *workload;            /* count entries */
+    char token[33];                    /* 128 bits, hex */
+    char host[SERVE_HOSTS_MAX][300];   /* accepted Host headers */
+    unsigned hosts;
+    char *overview;                    /* the overview's JSON, made at start */
+    size_t overview_len;
+    pthread_mutex_t serial;            /* views that call non-reentrant code (query) */
+} serve_site;
+
+typedef struct serve_arg {
+    const char *key, *value;
+} serve_arg;
+
+typedef struct serve_request {
+    const char *method;
+    const char *path;                  /* without the query string */
+    const char *host;                  /* the Host header, NULL when absent */
+    const serve_arg *arg;
+    size_t nargs;
+    int args_dropped;                  /* more than SERVE_ARGS_MAX, or one too long */
+} serve_request;
+
+typedef struct serve_reply {
+    unsigned status;
+    const char *type;                  /* Content-Type */
+    char *body;                        /* malloc'd unless body_static */
+    size_t len;
+    int body_static;
+} serve_reply;
+
+void serve_handle(serve_site *site, const serve_request *rq, serve_reply *out);
+void serve_reply_free(serve_reply *r);
+
+/* Why a view could not answer: an HTTP status (4xx the request's fault,
+ * 5xx ours) and a sentence for the person who asked. */
+typedef struct serve_fail {
+    unsigned status;
+    char message[512];
+} serve_fail;
+int serve_failf(serve_fail *f, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A view writes its JSON answer to out; 0, or -1 with fail set. */
+typedef int (*serve_view_fn)(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+
+/* Arguments (serve_args.c). Each returns 0, or -1 with a 400 in fail. */
+const char *serve_arg_text(const serve_request *rq, const char *key);
+/* "snap": an index into the series (default: the last, the newest). */
+int serve_arg_snapshot(const serve_site *site, const serve_request *rq, const char *key, serve_snapshot **out,
+                       serve_fail *fail);
+/* An object id as the commands print it (0x1f, @12, 12); "root": the
+ * super-root (LF_NODE_SUPER) when allow_root. A 404 when no object has it. */
+int serve_arg_node(const serve_snapshot *snap, const serve_request *rq, const char *key, int allow_root,
+                   uint32_t *node, serve_fail *fail);
+/* A count from 0 to max, def when absent. */
+int serve_arg_count(const serve_request *rq, const char *key, uint64_t def, uint64_t max, uint64_t *out,
+                    serve_fail *fail);
+/* A class index (class space) of snap. */
+int serve_arg_class(const serve_snapshot *snap, const serve_request *rq, const char *key, uint32_t *cls,
+                    serve_fail *fail);
+
+/* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
+int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);
+int serve_need_instances(serve_snapshot *snap, serve_fail *fail);
+
+/* JSON pieces every view writes (serve_json.c). */
+void serve_json_str(FILE *f, const char *s, size_t len);
+void serve_json_cstr(FILE *f, const char *s);
+/* {"id":..,"node":..,"class":..,"cls":..,"shallow":..,"retained":..} of node */
+void serve_json_object(FILE *f, const lf_snapshot *s, uint32_t node);
+/* ,"root":"static field X.y" when a root names node, else nothing. */
+void serve_json_root_of(FILE *f, const serve_snapshot *snap, uint32_t node);
+/* A case-insensitive substring test: the filter box of the tables. */
+int serve_matches(lf_str text, const char *filter);
+
+/* The views. */
+int serve_view_overview(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_children(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_classes(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_instances(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_object(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_paths(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+
+/* Setting up (serve_site.c): the snapshots are analysed by the caller. */
+int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, const double *workload,
+                    lf_error *err);
+void serve_site_free(serve_site *site);
+
+#endif
