@@ -10,6 +10,7 @@
 #   core/writer core/query           the public writer: builds, analyses, writes; the query language
 #   cmd/cli agents/ocaml             the plumbing, what several commands share; the agent
 #   cmd/NAME agents/ocaml/ocamlN     what one command alone uses (cmd/report, ...); one OCaml runtime family's agent
+#   cmd/serve                        the explorer: other commands' views (report's JSON, inspect's rows) over HTTP
 #   cmd                              the commands (cmd_NAME.c) and main.c
 # usage: tests/layers.sh                (prints "N passed, M failed" last)
 set -u
@@ -25,8 +26,9 @@ layer_of() {
     core/analysis) echo 5 ;;
     core/writer | core/query) echo 6 ;;
     cmd/cli | agents/ocaml) echo 7 ;;
+    cmd/serve) echo 9 ;;
     cmd/* | agents/ocaml/ocaml4 | agents/ocaml/ocaml5) echo 8 ;;
-    cmd) echo 9 ;;
+    cmd) echo 10 ;;
     *) echo "" ;;
     esac
 }
