@@ -14,6 +14,7 @@
 #include "../../core/analysis/analysis.h"
 #include "../../core/model/snapshot.h"
 #include "../../graph/paths.h"
+#include "../cli/dom_roots.h"
 
 /* Limits on what one request may ask: rows of a page, bytes of an argument
  * (a query text is the longest), arguments. */
@@ -31,6 +32,12 @@ typedef struct serve_snapshot {
     lf_snapshot s;
     lf_class_totals totals;            /* class space */
     uint64_t *root_index;              /* node << 32 | root, ascending (path_rows.h) */
+    /* the top level of the tree as `dominators` shows it: V8's synthetic
+     * nodes skipped, each entry with the one it hangs under (or
+     * LF_NODE_NONE), in the tree's order (node space) */
+    uint32_t *top, *top_via;
+    uint32_t top_count;
+    dom_roots top_roots;               /* what holds a top-level entry, as `dominators` says; under lock */
     pthread_mutex_t lock;              /* guards the lazily built indexes below */
     /* who points at whom (node space), built at the first referrers or path request */
     lf_reverse rev;

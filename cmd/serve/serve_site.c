@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "../../core/analysis/topcursor.h"
 #include "../cli/path_rows.h"
 #include "../report/report.h"
 #include "serve.h"
@@ -26,6 +27,35 @@ static int make_token(char token[33])
     return 0;
 }
 
+/* The top level, V8's synthetic nodes collapsed (core/analysis/domview.h). */
+static int build_top(serve_snapshot *snap)
+{
+    const lf_snapshot *s = &snap->s;
+    lf_top_cursor c;
+    if (!s->domtree_offset || lf_top_cursor_open(&c, s, 1))
+        return -1;
+    size_t cap = 0;
+    lf_top_entry e;
+    while (lf_top_cursor_next(&c, &e)) {
+        if (snap->top_count == cap) {
+            cap = cap ? 2 * cap : 1024;
+            uint32_t *t = realloc(snap->top, cap * sizeof *t), *v = t ? realloc(snap->top_via, cap * sizeof *v) : NULL;
+            if (t)
+                snap->top = t;
+            if (v)
+                snap->top_via = v;
+            if (!t || !v) {
+                lf_top_cursor_close(&c);
+                return -1;
+            }
+        }
+        snap->top[snap->top_count] = e.node;
+        snap->top_via[snap->top_count++] = e.via;
+    }
+    lf_top_cursor_close(&c);
+    return 0;
+}
+
 int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, const double *workload,
                     lf_error *err)
 {
@@ -38,9 +68,10 @@ int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, cons
         return lf_fail(err, LF_ERR_SYSTEM, "no random bytes for the token");
     for (uint32_t i = 0; i < count; i++) {
         pthread_mutex_init(&snap[i].lock, NULL);
+        dom_roots_init(&snap[i].top_roots, &snap[i].s);
         if (lf_class_totals_compute(&snap[i].s, &snap[i].totals, err))
             return -1;
-        if (!(snap[i].root_index = path_root_index(&snap[i].s)))
+        if (!(snap[i].root_index = path_root_index(&snap[i].s)) || build_top(&snap[i]))
             return lf_fail_nomem(err, "the roots' index");
     }
     return 0;
@@ -52,6 +83,9 @@ void serve_site_free(serve_site *site)
         serve_snapshot *p = &site->snap[i];
         lf_class_totals_free(&p->totals);
         free(p->root_index);
+        free(p->top), free(p->top_via);
+        if (p->top_roots.s)
+            dom_roots_free(&p->top_roots);
         if (p->rev_built)
             lf_path_search_free(&p->ps);
         lf_reverse_free(&p->rev);

@@ -19,6 +19,7 @@
 
 typedef struct child_list {
     const uint32_t *node;      /* node space */
+    const uint32_t *via;       /* the top level: the synthetic node each hangs under */
     size_t count;
     uint32_t *owned;           /* node when a copy was made */
     lf_collection_members members;
@@ -54,10 +55,18 @@ static int read_page_args(const serve_snapshot *snap, const serve_request *rq, p
     return 0;
 }
 
-/* The children as the tree keeps them, or a collection's members. */
-static int gather(const lf_snapshot *s, uint32_t node, int raw, child_list *c)
+/* The children as the tree keeps them, or a collection's members; the top
+ * level as `dominators` shows it (V8's synthetic nodes skipped) unless raw. */
+static int gather(const serve_snapshot *snap, uint32_t node, int raw, child_list *c)
 {
+    const lf_snapshot *s = &snap->s;
     memset(c, 0, sizeof *c);
+    if (node == LF_NODE_SUPER && !raw) {
+        c->node = snap->top;
+        c->via = snap->top_via;
+        c->count = snap->top_count;
+        return 0;
+    }
     if (node != LF_NODE_SUPER && !raw && lf_holds_members(s, node)) {
         if (lf_collection_members_of(s, node, &c->members))
             return -1;
@@ -95,6 +104,7 @@ static int keep_matching(const lf_snapshot *s, child_list *c, uint32_t cls, cons
     free(c->owned);
     c->owned = kept;
     c->node = kept;
+    c->via = NULL;
     c->count = n;
     return 0;
 }
@@ -130,31 +140,56 @@ static int sort_children(const lf_snapshot *s, child_list *c, const char *sort)
         memcpy(copy, c->node, c->count * sizeof *copy);
         c->owned = copy;
         c->node = copy;
+        c->via = NULL;
     }
     qsort_r(c->owned, c->count, sizeof *c->owned, strcmp(sort, "class") == 0 ? by_class : by_shallow, (void *)s);
     return 0;
 }
 
+/* What holds each top-level entry (a root, several, or V8's synthetic
+ * nodes above it), as `dominators` says it: texts[i] malloc'd, NULL when
+ * none. Under the snapshot's lock: its dom_roots keeps what it looked up. */
+static int top_root_texts(serve_snapshot *snap, const uint32_t *node, const uint32_t *via, size_t count,
+                          char **texts)
+{
+    int rc = 0;
+    pthread_mutex_lock(&snap->lock);
+    for (size_t i = 0; i < count; i++)
+        dom_roots_expect(&snap->top_roots, node[i]);
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        char buf[1024];
+        size_t n = dom_roots_text(&snap->top_roots, node[i], via[i], buf, sizeof buf);
+        if (n && !(texts[i] = strndup(buf, n)))
+            rc = -1;
+    }
+    pthread_mutex_unlock(&snap->lock);
+    return rc;
+}
+
 /* The field each row's dominator holds it by: one batch for the page, so
  * a page of a huge array reads the array's edges once. */
-static int write_rows(FILE *f, const serve_snapshot *snap, const uint32_t *node, size_t count)
+static int write_rows(FILE *f, serve_snapshot *snap, const uint32_t *node, const uint32_t *via, size_t count)
 {
     const lf_snapshot *s = &snap->s;
     lf_edge_question *q = malloc((count + 1) * sizeof *q);
     lf_edge_answer *a = malloc((count + 1) * sizeof *a);
-    int rc = q && a ? 0 : -1;
+    char **root = via ? calloc(count + 1, sizeof *root) : NULL;
+    int rc = q && a && (root || !via) ? 0 : -1;
     size_t asked = 0;
     for (size_t i = 0; rc == 0 && i < count; i++)
-        if (s->idom[node[i]] < s->object_count)
+        if (!via && s->idom[node[i]] < s->object_count)
             q[asked++] = (lf_edge_question){s->idom[node[i]], node[i]};
-    if (rc == 0 && lf_edge_batch_answer(s, q, asked, a))
+    if (rc == 0 && (lf_edge_batch_answer(s, q, asked, a) || (via && top_root_texts(snap, node, via, count, root))))
         rc = -1;
     fputs("[", f);
     for (size_t i = 0, k = 0; rc == 0 && i < count; i++) {
         uint32_t v = node[i];
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
         serve_json_object(f, s, v);
-        if (s->idom[v] < s->object_count) {
+        if (via) {
+            fputs(",\"root\":", f);
+            serve_json_cstr(f, root[i] ? root[i] : "");
+        } else if (s->idom[v] < s->object_count) {
             lf_edge_answer ans = a[k++];
             char label[1024];
             size_t n = ans.flags & LF_HOP_FOUND ? lf_snapshot_label_text(s, ans.kind, ans.label, label, sizeof label) : 0;
@@ -166,7 +201,9 @@ static int write_rows(FILE *f, const serve_snapshot *snap, const uint32_t *node,
         fputs("}", f);
     }
     fputs("]", f);
-    free(q), free(a);
+    for (size_t i = 0; root && i < count; i++)
+        free(root[i]);
+    free(root), free(q), free(a);
     return rc;
 }
 
@@ -229,7 +266,7 @@ static void write_structure(FILE *f, const lf_snapshot *s, const child_list *c)
     fputs("]}", f);
 }
 
-static int write_answer(FILE *f, const serve_snapshot *snap, uint32_t node, const child_list *c, const page_args *p)
+static int write_answer(FILE *f, serve_snapshot *snap, uint32_t node, const child_list *c, const page_args *p)
 {
     const lf_snapshot *s = &snap->s;
     fputs("{\"parent\":", f);
@@ -249,7 +286,7 @@ static int write_answer(FILE *f, const serve_snapshot *snap, uint32_t node, cons
         size_t from = p->from < c->count ? p->from : c->count;
         size_t n = c->count - from < p->count ? c->count - from : p->count;
         fputs(",\"rows\":", f);
-        rc = write_rows(f, snap, c->node + from, n);
+        rc = write_rows(f, snap, c->node + from, c->via ? c->via + from : NULL, n);
     }
     fprintf(f, ",\"total\":%zu}\n", total);
     return rc;
@@ -267,7 +304,7 @@ int serve_view_children(serve_site *site, const serve_request *rq, FILE *out, se
     if (node != LF_NODE_SUPER && s->idom[node] == LF_NODE_NONE)
         return serve_failf(fail, 404, "that object is unreachable: it has no place in the dominator tree");
     child_list c;
-    int rc = gather(s, node, p.raw, &c);
+    int rc = gather(snap, node, p.raw, &c);
     rc = rc ? rc : keep_matching(s, &c, p.cls, p.filter);
     rc = rc ? rc : sort_children(s, &c, p.sort);
     rc = rc ? rc : write_answer(out, snap, node, &c, &p);
