@@ -190,6 +190,7 @@ static int run_server(cli_context *ctx, const serve_state *o, serve_run *r)
                     r->count == 1 ? "" : "s");
     if (o->open)
         open_browser(url);
+    serve_site_warm(&r->site);
     int sig = 0;
     sigwait(&stop, &sig);
     serve_http_stop(h);

@@ -61,6 +61,8 @@ typedef struct serve_site {
     char *overview;                    /* the overview's JSON, made at start */
     size_t overview_len;
     pthread_mutex_t serial;            /* views that call non-reentrant code (query) */
+    pthread_t warmer;                  /* builds the lazy indexes ahead of the first request */
+    int warming;
 } serve_site;
 
 typedef struct serve_arg {
@@ -113,6 +115,12 @@ int serve_arg_count(const serve_request *rq, const char *key, uint64_t def, uint
 /* A class index (class space) of snap. */
 int serve_arg_class(const serve_snapshot *snap, const serve_request *rq, const char *key, uint32_t *cls,
                     serve_fail *fail);
+
+/* Builds every snapshot's lazy indexes on a thread of its own, so that the
+ * first referrers, path or instances request finds them ready; a request
+ * that comes first builds (or waits for) it as it would anyway.
+ * serve_site_free waits for it. */
+void serve_site_warm(serve_site *site);
 
 /* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);

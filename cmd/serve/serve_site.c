@@ -79,6 +79,8 @@ int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, cons
 
 void serve_site_free(serve_site *site)
 {
+    if (site->warming)
+        pthread_join(site->warmer, NULL);
     for (uint32_t i = 0; i < site->count; i++) {
         serve_snapshot *p = &site->snap[i];
         lf_class_totals_free(&p->totals);
@@ -163,4 +165,20 @@ int serve_need_instances(serve_snapshot *snap, serve_fail *fail)
     int rc = snap->instance ? 0 : build_instances(snap);
     pthread_mutex_unlock(&snap->lock);
     return rc ? serve_failf(fail, 500, "out of memory for the index of instances") : 0;
+}
+
+static void *warm(void *arg)
+{
+    serve_site *site = arg;
+    serve_fail ignored;
+    /* a failure (memory) is said by the request that needs the index */
+    for (uint32_t i = 0; i < site->count; i++)
+        if (serve_need_instances(&site->snap[i], &ignored) || serve_need_reverse(&site->snap[i], &ignored))
+            break;
+    return NULL;
+}
+
+void serve_site_warm(serve_site *site)
+{
+    site->warming = pthread_create(&site->warmer, NULL, warm, site) == 0;
 }

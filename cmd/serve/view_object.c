@@ -12,7 +12,7 @@
 #include "../inspect/inspect_rows.h"
 #include "serve.h"
 
-enum { MAX_CHARS = 100000, MAX_DISJOINT = 10 };
+enum { MAX_CHARS = 100000, MAX_DISJOINT = 10, PATH_SHOWN = 100 };
 
 /* JSON Lines (one object a line) as the items of an array. */
 static void write_lines_as_array(FILE *f, const char *lines, size_t len)
@@ -148,27 +148,38 @@ int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, s
     return 0;
 }
 
-/* One path, root object first: each hop with the field holding it. */
+/* One path, root object first: each hop with the field holding it. A path
+ * longer than PATH_SHOWN hops (down a million-node linked list) shows its
+ * two ends and, between them, {"elided": N}: the page needs where it starts
+ * and where it ends, not 140 MB of links. */
 static int write_path(FILE *f, const serve_snapshot *snap, const uint32_t *hops, int64_t len)
 {
     const lf_snapshot *s = &snap->s;
-    lf_edge_question *q = malloc(((size_t)len + 1) * sizeof *q);
-    lf_edge_answer *a = malloc(((size_t)len + 1) * sizeof *a);
+    int64_t head = len > PATH_SHOWN ? PATH_SHOWN / 2 : len, tail_from = len > PATH_SHOWN ? len - PATH_SHOWN / 2 : len;
+    lf_edge_question *q = malloc((PATH_SHOWN + 1) * sizeof *q);
+    lf_edge_answer *a = malloc((PATH_SHOWN + 1) * sizeof *a);
+    size_t asked = 0;
     for (int64_t k = 1; q && a && k < len; k++)
-        q[k - 1] = (lf_edge_question){hops[k - 1], hops[k]};
-    if (!q || !a || lf_edge_batch_answer(s, q, len ? (size_t)len - 1 : 0, a)) {
+        if (k < head || k >= tail_from)
+            q[asked++] = (lf_edge_question){hops[k - 1], hops[k]};
+    if (!q || !a || lf_edge_batch_answer(s, q, asked, a)) {
         free(q), free(a);
         return -1;
     }
     fputs("[", f);
-    for (int64_t k = 0; k < len; k++) {
+    for (int64_t k = 0, answer = 0; k < len; k++) {
+        if (k == head && k < tail_from) {
+            fprintf(f, ",\n{\"elided\":%lld}", (long long)(tail_from - head));
+            k = tail_from - 1;
+            continue;
+        }
         fputs(k ? ",\n{\"object\":" : "\n{\"object\":", f);
         serve_json_object(f, s, hops[k]);
         if (k == 0) {
             serve_json_root_of(f, snap, hops[0]);
         } else {
             char label[1024];
-            lf_edge_answer x = a[k - 1];
+            lf_edge_answer x = a[answer++];
             size_t n = x.flags & LF_HOP_FOUND ? lf_snapshot_label_text(s, x.kind, x.label, label, sizeof label) : 0;
             fputs(",\"field\":", f);
             serve_json_str(f, label, n);
