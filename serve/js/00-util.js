@@ -23,9 +23,18 @@ var LF = { views: {} };
     if (n === null || n === undefined) return '';
     var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], u = 0, v = n;
     while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return (u ? v.toFixed(1) : String(v)) + ' ' + units[u];
+    return (u ? oneDecimal(v) : String(v)) + ' ' + units[u];
   };
+  // One decimal as C's printf("%.1f") gives it (the CLI's): a tie goes to
+  // the even digit (6.25 KiB is "6.2"), where toFixed would round it up.
+  // v is bytes / 1024^u, exact in binary, and so is v * 10.
+  function oneDecimal(v) {
+    var t = v * 10, f = Math.floor(t), d = t - f;
+    if (d > 0.5 || (d === 0.5 && f % 2 === 1)) f++;
+    return (f / 10).toFixed(1);
+  }
   LF.count = function (n) { return n === null || n === undefined ? '' : Number(n).toLocaleString('en-US'); };
+  LF.plural = function (n, word) { return LF.count(n) + ' ' + word + (n === 1 ? '' : word.endsWith('ss') ? 'es' : 's'); };
   LF.pct = function (part, whole) { return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : ''; };
   LF.td = function (text, cls) { return LF.el('td', cls ? { 'class': cls } : {}, text); };
   LF.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };

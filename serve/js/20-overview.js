@@ -46,7 +46,9 @@
         bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
       d.appendChild(el('summary', {}, head));
       if (x.object && x.object.id) {
-        var p0 = el('p', {}, 'Held by ');
+        // a growth's object holds what grows; an object suspect is itself
+        // the object; a class suspect names its largest instance
+        var p0 = el('p', {}, x.kind === 'growth' ? 'Held by ' : x.kind === 'class' ? 'Its largest instance: ' : 'The object: ');
         p0.appendChild(objectLinks(snap, x.object));
         d.appendChild(p0);
       }
@@ -103,7 +105,7 @@
       track.appendChild(bar);
       row.appendChild(track);
       row.appendChild(el('div', { 'class': 'bar-value' }, bytes(r.only) + ' (' + pct(r.only, heap) + ')' +
-        (r.shared ? ', shared by kinds' : ', ' + count(r.roots) + ' roots')));
+        (r.shared ? ', shared by kinds' : ', ' + LF.plural(r.roots, 'root'))));
       box.appendChild(row);
     });
   }

@@ -199,6 +199,10 @@
         state.roots = [n];
         n.open = true;
         load(n).then(function () { table.focus(); });
+        // the field column of the top row: its GC root, when it is one
+        LF.api('object', { snap: snap, id: top }).then(function (o) {
+          if (LF.current(gen) && o.status === 200 && o.data.root) { n.field = o.data.root; draw(); }
+        });
       });
     }
   };

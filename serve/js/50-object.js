@@ -34,7 +34,7 @@
     if (d.root) row('GC root', d.root);
     if (dom) row('immediate dominator', dom.id ? LF.objectCell(snap, { id: dom.id, label: dom['class'] }) : dom.kind || '');
     var links = el('span');
-    links.appendChild(LF.link(['tree', snap, o.id], 'in the dominator tree (' + count(o.children) + ' children)'));
+    links.appendChild(LF.link(['tree', snap, o.id], 'in the dominator tree (' + (o.children === 1 ? '1 child' : count(o.children) + ' children') + ')'));
     links.appendChild(document.createTextNode(' \u00b7 '));
     links.appendChild(LF.link(['class', snap, o.cls], 'all instances of ' + o.label));
     row('see', links);
@@ -61,7 +61,7 @@
         var tr = el('tr', { 'data-name': r.name === null ? '' : r.name, 'data-id': r.id || '' });
         tr.appendChild(td(r.name !== null ? r.name : r.index !== null ? '[' + r.index + ']' : '', 'name field'));
         tr.appendChild(td(r.kind || '', 'kind'));
-        var v = td('', 'name value');
+        var v = td('', 'name ref');
         if (r.id) v.appendChild(LF.objectCell(snap, { id: r.id, label: r['class'], place: r.location }));
         if (r.value !== null) v.appendChild(el('span', { 'class': 'value' }, (r.id ? ' = ' : '') + r.value));
         tr.appendChild(v);

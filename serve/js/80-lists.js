@@ -48,7 +48,7 @@
         var s = el('summary');
         if (t.id) s.appendChild(LF.link(['object', snap, t.id], String(t.id)));
         s.appendChild(document.createTextNode(' ' + (t.name || '(unnamed)') + ': retains ' + bytes(t.retained) +
-          ', ' + count(t.frames.length) + ' frames'));
+          ', ' + LF.plural(t.frames.length, 'frame')));
         d.appendChild(s);
         var ol = el('ol', { 'class': 'frames' });
         t.frames.forEach(function (f) {
