@@ -1,9 +1,11 @@
-// Allocation sites as an icicle: one level of the call tree per request
-// (/api/sites?site=N, 0 the top); a box's width is its retained bytes;
-// clicking one goes down to its children, the crumbs go back up.
+// Allocation sites as an icicle: /api/sites answers one level of the call
+// tree (site=N, 0 the top); the icicle asks for LEVELS levels below the
+// site shown, each box as wide as its retained bytes; clicking a box makes
+// it the top, the crumbs go back up.
 (function () {
   'use strict';
   var el = LF.el, td = LF.td, bytes = LF.bytes, count = LF.count;
+  var LEVELS = 4, ROW = 24, MIN_WIDTH = 24;
 
   function where(x) { return x['function'] + (x.file ? ' (' + x.file + (x.line ? ':' + x.line : '') + ')' : ''); }
   function hue(label) {
@@ -28,22 +30,33 @@
       });
       main.appendChild(crumbs);
       if (!rows.length) { LF.message(main, site === '0' ? 'This snapshot records no allocation sites.' : 'No callee below this site.'); return; }
-      var total = rows.reduce(function (s, x) { return s + x.retained; }, 0) || 1;
       var box = el('div', { id: 'site-icicle', 'class': 'icicle' });
-      var width = Math.max(main.clientWidth - 4, 600), x0 = 0;
-      rows.forEach(function (x) {
-        var w = width * x.retained / total;
-        if (w < 2) return;
-        var c = el('div', { 'class': 'cell', title: where(x) + '\nretained ' + bytes(x.retained) + ', ' + count(x.count) + ' objects' });
-        c.style.left = x0 + 'px';
-        c.style.width = w + 'px';
-        c.style.background = hue(x['function'] || '');
-        c.textContent = x['function'] + ' ' + bytes(x.retained);
-        if (x.children) c.addEventListener('click', function () { down(x); });
-        box.appendChild(c);
-        x0 += w;
-      });
       main.appendChild(box);
+      var width = Math.max(box.clientWidth - 2, 600);
+      // one row of boxes under a parent box x0..x0+w, then their children
+      function level(rows, x0, w, depth) {
+        var total = rows.reduce(function (s, x) { return s + x.retained; }, 0) || 1;
+        box.style.height = Math.max(parseInt(box.style.height || '0', 10), (depth + 1) * ROW + 2) + 'px';
+        rows.forEach(function (x) {
+          var bw = w * x.retained / total, left = x0;
+          x0 += bw;
+          if (bw < 2) return;
+          var c = el('div', { 'class': 'cell', 'data-site': x.site, 'data-depth': depth,
+            title: where(x) + '\nretained ' + bytes(x.retained) + ', ' + LF.plural(x.count, 'object') });
+          c.style.left = left + 'px';
+          c.style.top = depth * ROW + 'px';
+          c.style.width = bw + 'px';
+          c.style.background = hue(x['function'] || '');
+          c.textContent = x['function'] + ' ' + bytes(x.retained);
+          c.addEventListener('click', function () { if (x.children) down(x); });
+          box.appendChild(c);
+          if (x.children && depth + 1 < LEVELS && bw >= MIN_WIDTH)
+            LF.api('sites', { snap: snap, site: x.site }).then(function (k) {
+              if (LF.current(gen) && k.status === 200) level(k.data.rows, left, bw, depth + 1);
+            });
+        });
+      }
+      level(rows, 0, width, 0);
       function down(x) {
         location.hash = LF.href(['sites', snap, x.site], { trail: trail.concat([x.site + ':' + x['function']]).join(',') });
       }

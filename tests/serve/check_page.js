@@ -266,12 +266,19 @@ async function mocked(browser, urls, problems) {
   same('mocked strings: a row, its copy linked', [['3', '112 B', '168 B', '0x12f5', 'request-handler']], await rows('#strings tbody tr'));
   await shot(page, 'strings');
   await go(page, urls.example, '#/sites/0', '#site-icicle .cell');
-  same('mocked sites: two boxes, widths as retained', 2, (await page.$$('#site-icicle .cell')).length);
-  await page.click('#site-icicle .cell');
+  await page.waitForSelector('#site-icicle .cell[data-depth="1"]');
+  same('mocked sites: two boxes on top, Registry.add\'s callee under it, widths as retained',
+    [['1', '0', 321600 / (321600 + 65552)], ['2', '0', 65552 / (321600 + 65552)], ['3', '1', 321600 / (321600 + 65552)]].map((r) => [r[0], r[1], r[2].toFixed(3)]),
+    await page.$$eval('#site-icicle .cell', (cs) => {
+      const W = cs[0].parentNode.clientWidth - 2;
+      return cs.map((c) => [c.dataset.site, c.dataset.depth, (parseFloat(c.style.width) / W).toFixed(3)]);
+    }));
+  await shot(page, 'sites');
+  await page.click('#site-icicle .cell[data-site="1"]');
   await page.waitForSelector('#sites tr[data-site="3"]');
   check('mocked sites: a click goes down to the callees, the crumbs name the caller',
     /com\.acme\.Registry\.add/.test(await text(page, '#site-crumbs')), await text(page, '#site-crumbs'));
-  await shot(page, 'sites');
+  await shot(page, 'sites-down');
   await go(page, urls.example, '#/query/0?q=' + encodeURIComponent('select * from com.acme.Listener'), '#query-result tbody tr');
   same('mocked query: the id cell links to the object', '#/object/0/0x1003',
     await page.$eval('#query-result tbody a', (a) => a.getAttribute('href')));
