@@ -140,9 +140,10 @@
         if (d.strong.length > 1) out.appendChild(el('h3', {}, 'Path ' + (k + 1)));
         out.appendChild(pathList(snap, p));
       });
-      if ((!d.strong || !d.strong.length) && d.weakOnly) {
-        LF.message(out, 'No strong path: it is held only through weak references, this way:');
-        out.appendChild(pathList(snap, d.weakOnly));
+      if ((!d.strong || !d.strong.length) && d.weakOnly && d.weakOnly.length) {
+        LF.message(out, 'No strong path: it is held only through weak references (untick "exclude weak/soft" to follow them), this way:', 'note weak-only');
+        // weakOnly is a list of paths, like strong
+        (Array.isArray(d.weakOnly[0]) ? d.weakOnly : [d.weakOnly]).forEach(function (p) { out.appendChild(pathList(snap, p)); });
       } else if (!d.strong || !d.strong.length) LF.message(out, 'No path from a GC root.');
     });
   }

@@ -124,6 +124,16 @@ async function example(browser, url, problems) {
   same('example: its header: 32 B shallow, 1072 retained, shown 1.0 KiB', [32, 1072, '1.0 KiB'], await page.$eval('#object-head',
     (t) => [Number(t.dataset.shallow), Number(t.dataset.retained), t.querySelector('tr[data-key="retained"] td').textContent.split(' (')[0]]));
   await shot(page, 'object');
+  // Session i (node 0x125e + 3i) is held only by WeakReference i's referent,
+  // in SessionCache.INSTANCE's array entries: no strong path; unticking
+  // "exclude weak" follows the weak reference
+  await go(page, url, '#/object/0/0x125e', '#paths .weak-only');
+  const weakPath = ['static field com.acme.SessionCache.INSTANCE', 'entries', '[0]', 'referent (weak)'];
+  same('example: Session 0x125e: no strong path, the weak one shown', weakPath, await pathHops(page));
+  await page.click('#exclude-weak');
+  await page.waitForFunction(() => /weak=1/.test(location.hash) && document.querySelector('#paths ol.path li') && !document.querySelector('#paths .weak-only'));
+  same('example: unticked, the path follows the weak reference', weakPath, await pathHops(page));
+  await shot(page, 'object-weak');
   // "/" focuses the tree's filter; a filter narrows the top rows
   await go(page, url, '#/tree/0?filter=Thread', '#tree tbody tr');
   const top = await page.$$eval('#tree tr[data-kind="obj"]', (rows) => rows.map((r) => r.dataset.label));
@@ -137,6 +147,12 @@ async function example(browser, url, problems) {
   await shot(page, 'classes');
   await Promise.all([page.waitForSelector('#instances tbody tr[data-id]'), page.click('#classes tbody tr[data-label] a')]);
   check('example: the class lists 300 instances', /300 instances/.test(await text(page, '#class-title')), await text(page, '#class-title'));
+  // a page of 100, then "show more" adds the next 100
+  same('example: 100 instances, 200 not shown', [100, true], [(await page.$$('#instances tbody tr[data-id]')).length,
+    /200 not shown/.test(await text(page, '#instances tr.more-rows'))]);
+  await page.click('#instances tr.more-rows');
+  await page.waitForFunction(() => document.querySelectorAll('#instances tbody tr[data-id]').length === 200);
+  check('example: "show more" adds the next 100', true);
   await shot(page, 'class');
   // views that need another helper's endpoints say so (or show them)
   for (const v of ['query', 'strings', 'threads', 'sites']) {
