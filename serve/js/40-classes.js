@@ -25,7 +25,8 @@
     main.appendChild(table);
     var shown = 0;
     function page() {
-      // the server sorts by retained, shallow, count or class; by loader here
+      // the server sorts by retained, shallow, count or class; by loader
+      // the page sorts each page it gets (by class name on the server)
       var serverSort = sort === 'loader' ? 'class' : sort;
       LF.api('classes', { snap: snap, from: shown, count: PAGE, sort: serverSort, filter: filter }).then(function (r) {
         if (!LF.current(gen)) return;
@@ -44,7 +45,7 @@
           tbody.appendChild(tr);
         });
         shown += rows.length;
-        note.textContent = ' ' + count(r.data.total) + ' classes' + (filter ? ' matching "' + filter + '"' : '') +
+        note.textContent = ' ' + LF.plural(r.data.total, 'class') + (filter ? ' matching "' + filter + '"' : '') +
           '; reachable ' + bytes(r.data.reachable);
         LF.moreRow(tbody, 5, shown, r.data.total, page);
       });

@@ -30,15 +30,18 @@
     if (head.location || o.place) row('defined at', head.location || o.place);
     if (o.preview !== undefined && o.preview !== null) row('value', '"' + o.preview + '"');
     row('shallow', bytes(o.shallow));
-    row('retained', bytes(o.retained) + ' (' + LF.pct(o.retained, LF.snapshots[snap].reachable) + ' of the reachable heap)');
+    // an unreachable object has no place in the dominator tree: it retains nothing
+    if (d.reachable) row('retained', bytes(o.retained) + ' (' + LF.pct(o.retained, LF.snapshots[snap].reachable) + ' of the reachable heap)');
     if (d.root) row('GC root', d.root);
     if (dom) row('immediate dominator', dom.id ? LF.objectCell(snap, { id: dom.id, label: dom['class'] }) : dom.kind || '');
     var links = el('span');
-    links.appendChild(LF.link(['tree', snap, o.id], 'in the dominator tree (' + (o.children === 1 ? '1 child' : count(o.children) + ' children') + ')'));
-    links.appendChild(document.createTextNode(' \u00b7 '));
+    if (d.reachable) {
+      links.appendChild(LF.link(['tree', snap, o.id], 'in the dominator tree (' + (o.children === 1 ? '1 child' : count(o.children) + ' children') + ')'));
+      links.appendChild(document.createTextNode(' \u00b7 '));
+    }
     links.appendChild(LF.link(['class', snap, o.cls], 'all instances of ' + o.label));
     row('see', links);
-    if (!d.reachable) row('reachable', 'no: no GC root reaches it');
+    if (!d.reachable) row('reachable', 'no: no strong path from a GC root reaches it (garbage at the next GC)');
     t.appendChild(body);
     box.appendChild(t);
   }

@@ -134,6 +134,28 @@ async function example(browser, url, problems) {
   await page.waitForFunction(() => /weak=1/.test(location.hash) && document.querySelector('#paths ol.path li') && !document.querySelector('#paths .weak-only'));
   same('example: unticked, the path follows the weak reference', weakPath, await pathHops(page));
   await shot(page, 'object-weak');
+  // the tree's top sorted by shallow (click on the column): the thread (120 B)
+  // first, then Config (40), the list and the cache (24 each), Registry (16)
+  await go(page, url, '#/tree/0', '#tree tr[data-kind="obj"]');
+  await page.click('#tree th[data-sort="shallow"]');
+  await page.waitForFunction(() => /sort=shallow/.test(location.hash) && document.querySelectorAll('#tree tr[data-kind="obj"]').length === 5);
+  same('example: the GC roots\' objects by shallow size',
+    ['java.lang.Thread', 'com.acme.Config', 'com.acme.SessionCache', 'java.util.ArrayList', 'com.acme.Registry'], // the tie by name
+    await page.$$eval('#tree tr[data-kind="obj"]', (rows) => rows.map((r) => r.dataset.label)).then((l) => [l[0], l[1]].concat(l.slice(2, 4).sort(), l[4])));
+  // the keyboard: the first row selected; right expands the thread (it
+  // dominates its frame buffer only: Config is also held by the Registry and
+  // a JNI global), down, left goes back to the parent, left collapses
+  await page.focus('#tree');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#tree tr[data-depth="1"]');
+  same('example: \u2192 expands the thread: its frame buffer', ['0x12f4'],
+    await page.$$eval('#tree tr[data-depth="1"]', (rows) => rows.map((r) => r.dataset.id)));
+  await page.keyboard.press('ArrowDown');
+  same('example: \u2193 selects the buffer', '0x12f4', await page.$eval('#tree tr.selected', (r) => r.dataset.id));
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  same('example: \u2190 \u2190 back to the thread, collapsed', ['0x12f3', 0], [await page.$eval('#tree tr.selected', (r) => r.dataset.id),
+    (await page.$$('#tree tr[data-depth="1"]')).length]);
   // "/" focuses the tree's filter; a filter narrows the top rows
   await go(page, url, '#/tree/0?filter=Thread', '#tree tbody tr');
   const top = await page.$$eval('#tree tr[data-kind="obj"]', (rows) => rows.map((r) => r.dataset.label));
