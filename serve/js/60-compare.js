@@ -10,8 +10,10 @@
   LF.views.compare = function (route, main, gen) {
     var n = LF.snapshots.length;
     if (n < 2) { LF.message(main, 'Compare needs two snapshots or more: leakfind serve OLD.hprof NEW.hprof.'); return; }
-    var a = route.args[0] !== undefined ? Number(route.args[0]) : Math.max(0, route.snap - 1);
-    var b = route.args[1] !== undefined ? Number(route.args[1]) : route.snap;
+    // #/compare/A/B: snapshot A against B; #/compare/B (the nav's link):
+    // the one before B against B
+    var a = route.args[0] !== undefined ? route.snap : Math.max(0, route.snap - 1);
+    var b = route.args[0] !== undefined ? Math.min(Number(route.args[0]) || 0, n - 1) : route.snap;
     if (a === b) a = b > 0 ? b - 1 : 1;
     var by = route.query.get('by') || 'class', sort = route.query.get('sort') || 'bytes', filter = route.query.get('filter') || '';
 
@@ -42,7 +44,7 @@
     function go(na, nb, q) {
       var query = { by: by, sort: sort, filter: filter };
       for (var k in q || {}) query[k] = q[k];
-      location.hash = LF.href(['compare', route.snap, na, nb], query);
+      location.hash = LF.href(['compare', na, nb], query);
     }
     bar.appendChild(pick(a, function (v) { go(v, b); }));
     bar.appendChild(document.createTextNode(' \u2192 '));
