@@ -189,7 +189,12 @@
     if (top === 'root') {
       state.roots = [];
       Object.defineProperty(state, 'roots', { get: function () { return rootNode.kids || []; } });
-      load(rootNode).then(function () { table.focus(); });
+      load(rootNode).then(function () {
+        table.focus();
+        // one root object (V8's synthetic root): open it, it is all there is
+        var k = rootNode.kids || [];
+        if (k.length === 1 && k[0].kind === 'obj' && k[0].obj.children) expand(k[0]);
+      });
     } else {
       groupTop.hidden = true;
       LF.api('children', { snap: snap, id: top, count: PAGE, sort: sort, filter: filter }).then(function (r) {

@@ -62,6 +62,7 @@
         { title: 'retained', num: 1 }]);
       groups[name].forEach(function (r) {
         var tr = el('tr', { 'data-name': r.name === null ? '' : r.name, 'data-id': r.id || '' });
+        if (r.id) { tr.setAttribute('data-shallow', r.shallow); tr.setAttribute('data-retained', r.retained); }
         tr.appendChild(td(r.name !== null ? r.name : r.index !== null ? '[' + r.index + ']' : '', 'name field'));
         tr.appendChild(td(r.kind || '', 'kind'));
         var v = td('', 'name ref');

@@ -196,6 +196,17 @@ async function java(browser, url, problems) {
   await page.waitForSelector('#chart');
   check('java series: the overview draws the chart of LeakedSession', await page.$('#chart g.series[data-name="LeakedSession"]') !== null);
   await shot(page, 'overview-series');
+  // the growth's holder: SessionRegistry.SESSIONS after 300 operations holds
+  // 3 x 300 = 900 elements in its Object[1000] (16 + 4 x 1000 = 4,016 B),
+  // which retains 4,016 + 300 x 80 = 28,016 B
+  await openObject(page, '.suspect[data-kind="growth"] a.object-link');
+  same('java series: SESSIONS: size 900, elementData an Object[] of 4016 B retaining 28016 B',
+    [['size', 'int', '900'], ['elementData', 'object', 'java.lang.Object[] 4016 28016']],
+    await page.$$eval('#section-field tr[data-name="size"], #section-field tr[data-name="elementData"]', (rows) => rows.map((r) =>
+      [r.dataset.name, r.cells[1].textContent, r.dataset.id ? r.cells[2].textContent.split(' ').slice(1).join(' ') + ' ' + r.dataset.shallow + ' ' + r.dataset.retained
+        : r.cells[2].textContent])));
+  same('java series: SESSIONS is the root static field SessionRegistry.SESSIONS', 'static field SessionRegistry.SESSIONS', (await pathHops(page))[0]);
+  await shot(page, 'object-java');
   await go(page, url, '#/compare/1/2', '#growth tr[data-class="LeakedSession"]');
   const g = await page.$eval('#growth tr[data-class="LeakedSession"]', (r) => [r.cells[1].textContent, r.dataset.verdict, r.querySelector('.holder').textContent]);
   same('java series: compare: LeakedSession 200, 400, 600, grows', ['200, 400, 600', 'grows'], g.slice(0, 2));
@@ -230,6 +241,8 @@ async function node(browser, url, problems) {
   const hops = await pathHops(page);
   same('v8: its path ends in the property handler', 'handler', hops[hops.length - 1]);
   await shot(page, 'object-v8');
+  await go(page, url, '#/tree/0', '#tree tr[data-kind="obj"][data-depth="1"]');
+  await shot(page, 'tree-v8');
   await page.close();
 }
 
