@@ -154,7 +154,8 @@
   function site(box, frames) {
     var ol = el('ol', { 'class': 'frames', id: 'site' });
     frames.forEach(function (f) {
-      ol.appendChild(el('li', {}, f['function'] + ' (' + f.file + ':' + f.line + (f.column ? ':' + f.column : '') + ')'));
+      // a frame without a file (caml_program, native code) is its name alone
+      ol.appendChild(el('li', {}, f['function'] + (f.file ? ' (' + f.file + (f.line ? ':' + f.line : '') + (f.column ? ':' + f.column : '') + ')' : '')));
     });
     box.appendChild(ol);
   }
