@@ -124,6 +124,11 @@ async function example(browser, url, problems) {
   same('example: its header: 32 B shallow, 1072 retained, shown 1.0 KiB', [32, 1072, '1.0 KiB'], await page.$eval('#object-head',
     (t) => [Number(t.dataset.shallow), Number(t.dataset.retained), t.querySelector('tr[data-key="retained"] td').textContent.split(' (')[0]]));
   await shot(page, 'object');
+  // "all paths": the array is its only referrer, so the one path again
+  await page.click('#all-paths');
+  await page.waitForFunction(() => /all=1/.test(location.hash) && document.querySelector('#paths ol.path li'));
+  same('example: all paths to the Listener: the one through elementData', ['static field com.acme.Registry.listeners', 'elementData', '[' + i + ']'],
+    await pathHops(page));
   // Session i (node 0x125e + 3i) is held only by WeakReference i's referent,
   // in SessionCache.INSTANCE's array entries: no strong path; unticking
   // "exclude weak" follows the weak reference
