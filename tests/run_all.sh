@@ -77,6 +77,7 @@ lane2() {
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
+    suite 4-serve "serve's page (headless Chromium)" sh tests/serve/browser.sh "$build"
     suite 5-fuzz "fuzz corpora replay" fuzz_replay
 }
 
