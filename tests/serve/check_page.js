@@ -297,11 +297,13 @@ async function ocaml(browser, url, problems) {
 // values are the fixtures': the example's thread "request-handler" holds a
 // 64 KiB frame buffer (120 + 65,552 B) at Handler.serve (Handler.java:42);
 // the series' LeakedSession, 32 B, 400 after 200 operations, 600 after 300.
+// The strings row, the sites and the query's row are made up (the example
+// has no duplicate string and records no site): the page only draws them.
 async function mocked(browser, urls, problems) {
   const answers = {
     threads: () => ({ rows: [{ id: '0x12f3', name: 'request-handler', retained: 65672,
       frames: [{ 'function': 'com.acme.Handler.serve', file: 'Handler.java', line: 42 }] }] }),
-    strings: () => ({ rows: [{ text: 'request-handler', count: 3, bytes: 168, wasted: 112, id: '0x12f5' }], total: 1 }),
+    strings: () => ({ rows: [{ text: 'made up <b>&amp;', count: 3, bytes: 168, wasted: 112, id: '0x12f6' }], total: 1 }),
     sites: (q) => ({ site: Number(q.get('site')), rows: q.get('site') === '0' ?
       [{ site: 1, 'function': 'com.acme.Registry.add', file: 'Registry.java', line: 12, count: 300, shallow: 9600, retained: 321600, children: 1 },
         { site: 2, 'function': 'com.acme.Handler.serve', file: 'Handler.java', line: 42, count: 1, shallow: 65552, retained: 65552, children: 0 }] :
@@ -325,7 +327,7 @@ async function mocked(browser, urls, problems) {
     await page.$eval('details.thread', (d) => [d.querySelector('summary').textContent, d.querySelector('li').textContent]));
   await shot(page, 'threads');
   await go(page, urls.example, '#/strings/0', '#strings tbody tr');
-  same('mocked strings: a row, its copy linked', [['3', '112 B', '168 B', '0x12f5', 'request-handler']], await rows('#strings tbody tr'));
+  same('mocked strings: a row, its copy linked, the text as text', [['3', '112 B', '168 B', '0x12f6', 'made up <b>&amp;']], await rows('#strings tbody tr'));
   await shot(page, 'strings');
   await go(page, urls.example, '#/sites/0', '#site-icicle .cell');
   await page.waitForSelector('#site-icicle .cell[data-depth="1"]');
