@@ -39,7 +39,9 @@
 
     // Fetches a page of node's children (from its kids.length) and appends.
     function load(node) {
-      var params = { snap: snap, count: PAGE, sort: sort, filter: filter };
+      // the filter narrows the top level only: below it, a match's own
+      // children are shown whatever their class
+      var params = { snap: snap, count: PAGE, sort: sort, filter: node.depth === (top === 'root' ? -1 : 0) && node.kind === 'obj' ? filter : null };
       if (node.kind === 'group') { params.id = node.parentId; params.cls = node.cls; }
       else params.id = node.obj ? node.obj.id : 'root';
       if (node.group) params.group = 'class';
@@ -59,6 +61,7 @@
         if (kids.length < d.total) kids.push({ kind: 'more', node: node, left: d.total - kids.length, depth: node.depth + 1 });
         node.kids = kids;
         node.total = d.total;
+        if (!d.total && params.filter) node.error = 'no object here has a class matching "' + filter + '"';
         draw();
       });
     }
@@ -146,6 +149,12 @@
       state.rows = visible();
       if (state.sel >= state.rows.length) state.sel = state.rows.length - 1;
       LF.clear(tbody);
+      if (top === 'root' && rootNode.error) {
+        var tr = el('tr', { 'class': 'tree-error' }), c = td(rootNode.error, 'error');
+        c.colSpan = 6;
+        tr.appendChild(c);
+        tbody.appendChild(tr);
+      }
       state.rows.forEach(function (n, i) {
         tbody.appendChild(row(n, i));
         if (n.open && n.collection && n.kind === 'obj') tbody.appendChild(collectionRow(n));
@@ -193,7 +202,7 @@
         table.focus();
         // one root object (V8's synthetic root): open it, it is all there is
         var k = rootNode.kids || [];
-        if (k.length === 1 && k[0].kind === 'obj' && k[0].obj.children) expand(k[0]);
+        if (k.length === 1 && !filter && k[0].kind === 'obj' && k[0].obj.children) expand(k[0]);
       });
     } else {
       groupTop.hidden = true;

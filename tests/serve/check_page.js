@@ -165,6 +165,13 @@ async function example(browser, url, problems) {
   await go(page, url, '#/tree/0?filter=Thread', '#tree tbody tr');
   const top = await page.$$eval('#tree tr[data-kind="obj"]', (rows) => rows.map((r) => r.dataset.label));
   same('example: tree filter Thread: the request-handler thread only', ['java.lang.Thread'], top);
+  await page.click('#tree tr[data-id="0x12f3"] .twisty');
+  await page.waitForSelector('#tree tr[data-depth="1"]');
+  same('example: below the match, its 64 KiB frame buffer (not filtered)', ['0x12f4 byte[]', '<frame 0: com.acme.Handler.serve (Handler.java:42)>', '64.0 KiB'],
+    await page.$eval('#tree tr[data-depth="1"]', (r) => [r.cells[0].textContent.trim(), r.cells[1].textContent, r.cells[3].textContent]));
+  await go(page, url, '#/tree/0?filter=NoSuchClass', '#tree tr.tree-error');
+  check('example: a filter that matches nothing says so', /no object here has a class matching "NoSuchClass"/.test(await text(page, '#tree tr.tree-error')));
+  await go(page, url, '#/tree/0?filter=Thread', '#tree tr[data-kind="obj"]');
   await page.keyboard.press('/');
   same('example: "/" focuses the filter', 'tree-filter', await page.evaluate(() => document.activeElement.id));
   // a pasted link opens the same view: the classes filtered
