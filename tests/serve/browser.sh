@@ -46,9 +46,10 @@ start node fixtures/node/closure_place.heapsnapshot.gz
 start dotnet fixtures/dotnet/dumps/leaky.3.gcdump
 start ocaml $O/typed.1.lfs $O/typed.2.lfs $O/typed.3.lfs
 start ocamlsites $O/sites.lfs
+start hostile tests/report/hostile.txt
 # each prints its one line once its snapshots are analysed (a few seconds)
 args=""
-for name in example java node dotnet ocaml ocamlsites; do
+for name in example java node dotnet ocaml ocamlsites hostile; do
     n=0
     while [ ! -s "$out/$name.url" ] && [ $n -lt 120 ]; do sleep 0.5; n=$((n + 1)); done
     url=$(head -1 "$out/$name.url")

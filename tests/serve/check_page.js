@@ -392,10 +392,26 @@ async function ocamlSites(browser, url, problems) {
   await page.close();
 }
 
+// tests/report/hostile.txt: class and field names with </script>, <!--,
+// an entity and quotes; they stay text in every view.
+async function hostile(browser, url, problems) {
+  const page = await open(browser, url, problems);
+  await page.waitForSelector('.suspect');
+  await go(page, url, '#/tree/0', '#tree tr[data-kind="obj"]');
+  await page.click('#tree tr[data-kind="obj"] .twisty');
+  await page.waitForSelector('#tree tr[data-depth="1"]');
+  same('hostile: the tree shows the names as text', [['</script><script>document.title="pwned"</script>', 'static field Hostile.X'], ['<!--&amp;"q"\\', '</script>']],
+    await page.$$eval('#tree tr[data-kind="obj"]', (rows) => rows.slice(0, 2).map((r) => [r.dataset.label, r.cells[1].textContent])));
+  await go(page, url, '#/classes/0', '#classes tbody tr[data-label]');
+  await go(page, url, '#/object/0/2', '#paths ol.path li');
+  same('hostile: no script ran', 'leakfind: object', await page.title());
+  await page.close();
+}
+
 (async () => {
   const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu'] });
-  const runs = { example, java, node, dotnet, ocaml, ocamlsites: ocamlSites };
+  const runs = { example, java, node, dotnet, ocaml, ocamlsites: ocamlSites, hostile };
   async function run(name, f) {
     const problems = [];
     try { await f(problems); }
