@@ -47,9 +47,10 @@ start dotnet fixtures/dotnet/dumps/leaky.3.gcdump
 start ocaml $O/typed.1.lfs $O/typed.2.lfs $O/typed.3.lfs
 start ocamlsites $O/sites.lfs
 start hostile tests/report/hostile.txt
+start collections $J/collections-300.hprof.gz
 # each prints its one line once its snapshots are analysed (a few seconds)
 args=""
-for name in example java node dotnet ocaml ocamlsites hostile; do
+for name in example java node dotnet ocaml ocamlsites hostile collections; do
     n=0
     while [ ! -s "$out/$name.url" ] && [ $n -lt 120 ]; do sleep 0.5; n=$((n + 1)); done
     url=$(head -1 "$out/$name.url")

@@ -408,10 +408,34 @@ async function hostile(browser, url, problems) {
   await page.close();
 }
 
+// fixtures/java/series/src/CollectionSeries.java after 300 operations: the
+// HashMap in static field Registry.SESSIONS has one entry per operation, a
+// Long key and an HmSession value: below its table, 600 members, and 300
+// entry objects (HashMap$Node, or $TreeNode where colliding keys treeify).
+async function collections(browser, url, problems) {
+  const page = await open(browser, url, problems);
+  await go(page, url, '#/classes/0?filter=HmSession', '#classes tbody tr[data-label="HmSession"]');
+  await Promise.all([page.waitForSelector('#instances tbody tr[data-id] a.id'), page.click('#classes tbody tr[data-label="HmSession"] a')]);
+  await openObject(page, '#instances tbody tr[data-id] a.id');
+  same('collections: an HmSession is held from static field Registry.SESSIONS, then table',
+    ['static field Registry.SESSIONS', 'table'], (await pathHops(page)).slice(0, 2));
+  const table = await page.$eval('#paths ol.path li:nth-child(2)', (li) => li.dataset.id);
+  await go(page, url, '#/tree/0/' + table, '#tree tr.collection');
+  const note = await text(page, '#tree tr.collection');
+  check('collections: the table holds 600 members; its structure 300 HashMap entries',
+    /^600 members; its structure: 300 java\.util\.HashMap\$(Tree)?Node \(/.test(note), note);
+  await page.click('#tree tr[data-depth="0"] button.group-toggle');
+  await page.waitForSelector('#tree tr[data-kind="group"]');
+  same('collections: its members by class: 300 HmSession, 300 java.lang.Long', [['HmSession', 300], ['java.lang.Long', 300]],
+    (await page.$$eval('#tree tr[data-kind="group"]', (rows) => rows.map((r) => [r.dataset.label, Number(r.dataset.count)]))).sort());
+  await shot(page, 'tree-collection');
+  await page.close();
+}
+
 (async () => {
   const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu'] });
-  const runs = { example, java, node, dotnet, ocaml, ocamlsites: ocamlSites, hostile };
+  const runs = { example, java, node, dotnet, ocaml, ocamlsites: ocamlSites, hostile, collections };
   async function run(name, f) {
     const problems = [];
     try { await f(problems); }
