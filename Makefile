@@ -72,8 +72,14 @@ $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) report/embed.sh
 $(BUILD)/gen/report_assets.o: $(BUILD)/gen/report_assets.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# `leakfind serve`'s page, embedded the same way.
-SERVE_ASSETS := serve/serve.html.in serve/serve.css serve/serve.js
+# `leakfind serve`'s page, embedded the same way. Its script is one file
+# per view in serve/js/, joined in name order (00-util.js first) into
+# serve.js: small files with one job each, one <script> on the page.
+SERVE_JS := $(sort $(wildcard serve/js/*.js))
+$(BUILD)/gen/serve.js: $(SERVE_JS)
+	@mkdir -p $(dir $@)
+	cat $(SERVE_JS) > $@.tmp && mv $@.tmp $@
+SERVE_ASSETS := serve/serve.html.in serve/serve.css $(BUILD)/gen/serve.js
 $(BUILD)/gen/serve_assets.c: $(SERVE_ASSETS) report/embed.sh
 	@mkdir -p $(dir $@)
 	sh report/embed.sh $(SERVE_ASSETS) > $@.tmp && mv $@.tmp $@

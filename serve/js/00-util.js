@@ -1,0 +1,115 @@
+// leakfind serve: the page. serve/js/*.js are joined in name order into one
+// script; they share the object LF. Everything is built with DOM calls and
+// textContent (class names and strings from a heap can contain anything).
+var LF = { views: {} };
+(function () {
+  'use strict';
+  var SVG = 'http://www.w3.org/2000/svg';
+
+  LF.el = function (tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  };
+  LF.svg = function (tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  };
+  // Numbers as the CLI prints them: bytes in KiB/MiB with one decimal,
+  // counts with thousands separators.
+  LF.bytes = function (n) {
+    if (n === null || n === undefined) return '';
+    var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], u = 0, v = n;
+    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+    return (u ? oneDecimal(v) : String(v)) + ' ' + units[u];
+  };
+  // One decimal as C's printf("%.1f") gives it (the CLI's): a tie goes to
+  // the even digit (6.25 KiB is "6.2"), where toFixed would round it up.
+  // v is bytes / 1024^u, exact in binary, and so is v * 10.
+  function oneDecimal(v) {
+    var t = v * 10, f = Math.floor(t), d = t - f;
+    if (d > 0.5 || (d === 0.5 && f % 2 === 1)) f++;
+    return (f / 10).toFixed(1);
+  }
+  LF.count = function (n) { return n === null || n === undefined ? '' : Number(n).toLocaleString('en-US'); };
+  LF.plural = function (n, word) { return LF.count(n) + ' ' + word + (n === 1 ? '' : word.endsWith('ss') ? 'es' : 's'); };
+  LF.pct = function (part, whole) { return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : ''; };
+  LF.td = function (text, cls) { return LF.el('td', cls ? { 'class': cls } : {}, text); };
+  LF.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
+
+  // The token comes with the page's URL; every request carries it.
+  var token = new URLSearchParams(location.search).get('t') || '';
+
+  // GET /api/NAME with params (null and undefined left out): resolves to
+  // {status, data}; data is the parsed JSON, or {error} when it is not JSON.
+  LF.api = function (name, params) {
+    var q = new URLSearchParams();
+    q.set('t', token);
+    for (var k in params || {}) if (params[k] !== null && params[k] !== undefined && params[k] !== '') q.set(k, params[k]);
+    return fetch('/api/' + name + '?' + q.toString(), { credentials: 'same-origin' }).then(function (r) {
+      return r.text().then(function (text) {
+        var data;
+        try { data = JSON.parse(text); } catch (e) { data = { error: text || ('HTTP ' + r.status) }; }
+        return { status: r.status, data: data };
+      });
+    }, function (e) { return { status: 0, data: { error: 'the server does not answer (' + e.message + '): is leakfind serve still running?' } }; });
+  };
+
+  // A hash link: #/VIEW/SNAP/ARG...?QUERY (the token stays in location.search).
+  LF.href = function (parts, query) {
+    var h = '#/' + parts.map(function (p) { return encodeURIComponent(String(p)); }).join('/');
+    var q = new URLSearchParams();
+    for (var k in query || {}) if (query[k] !== null && query[k] !== undefined && query[k] !== '') q.set(k, query[k]);
+    var s = q.toString();
+    return h + (s ? '?' + s : '');
+  };
+  LF.link = function (parts, text, query, cls) {
+    return LF.el('a', { href: LF.href(parts, query), 'class': cls || '' }, text);
+  };
+  // An object: its id linked to the object view, then its label (and a V8
+  // closure's place, a string's first characters).
+  LF.objectCell = function (snap, o) {
+    var span = LF.el('span', { 'class': 'obj' });
+    if (o.id) span.appendChild(LF.link(['object', snap, o.id], o.id, null, 'id'));
+    span.appendChild(document.createTextNode(' ' + (o.label || '(no class)')));
+    if (o.place) span.appendChild(LF.el('span', { 'class': 'place' }, ' ' + o.place));
+    if (o.preview !== undefined && o.preview !== null) span.appendChild(LF.el('span', { 'class': 'value' }, ' = "' + o.preview + '"'));
+    return span;
+  };
+  LF.message = function (box, text, cls) {
+    box.appendChild(LF.el('p', { 'class': cls || 'note' }, text));
+  };
+  // What an answer that failed says: 404 of a view this server does not
+  // have yet is a message, not an error.
+  LF.failed = function (box, r, what) {
+    if (r.status === 404 && r.data && r.data.error === 'no such view')
+      LF.message(box, 'This leakfind serve has no ' + what + ' view (its /api answered 404): a newer leakfind has it.', 'missing');
+    else
+      LF.message(box, what + ': ' + (r.data && r.data.error ? r.data.error : 'HTTP ' + r.status), 'error');
+  };
+  // A "show N more" row under a paged table: calls more() when clicked.
+  LF.moreRow = function (tbody, cols, shown, total, more) {
+    if (shown >= total) return;
+    var tr = LF.el('tr', { 'class': 'more-rows', tabindex: 0 });
+    var c = LF.td('\u2026 show ' + LF.count(Math.min(100, total - shown)) + ' more (' + LF.count(total - shown) + ' not shown)');
+    c.colSpan = cols;
+    tr.appendChild(c);
+    tr.addEventListener('click', function () { tr.remove(); more(); });
+    tbody.appendChild(tr);
+  };
+  // A sortable header: th elements carrying data-sort; onSort(key) is called.
+  LF.sortHeader = function (thead, cols, current, onSort) {
+    var tr = LF.el('tr');
+    cols.forEach(function (c) {
+      var th = LF.el('th', { 'class': (c.num ? 'num ' : '') + (c.sort && c.sort === current ? 'sorted-desc' : '') }, c.title);
+      if (c.sort) {
+        th.setAttribute('data-sort', c.sort);
+        th.addEventListener('click', function () { onSort(c.sort); });
+      }
+      tr.appendChild(th);
+    });
+    thead.appendChild(tr);
+  };
+})();
