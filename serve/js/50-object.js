@@ -104,11 +104,18 @@
     }
     page();
   }
-  // One path as a list: the root first, then each hop's field and object.
+  // One path as a list: the root first, then each hop's field and object. A
+  // long one comes with its middle left out ({elided: N}): the numbers go
+  // on after it as they would have.
   function pathList(snap, hops) {
-    var ol = el('ol', { 'class': 'path' });
+    var ol = el('ol', { 'class': 'path' }), number = 0;
     hops.forEach(function (h) {
-      var li = el('li', { 'data-id': h.object.id });
+      if (h.elided) {
+        ol.appendChild(el('li', { 'class': 'elided' }, '\u2026 ' + LF.count(h.elided) + ' more hops \u2026'));
+        number += h.elided;
+        return;
+      }
+      var li = el('li', { 'data-id': h.object.id, value: ++number });
       var how = h.root !== undefined ? h.root : (h.field === '' ? '(unnamed reference)' : h.field) + (h.weak ? ' (weak)' : '');
       li.appendChild(el('span', { 'class': h.root !== undefined ? 'root' : 'field' }, how));
       li.appendChild(document.createTextNode(' \u2192 '));
