@@ -4,26 +4,19 @@
  * (sort=bytes, the default) or in instances (sort=count). Each row names
  * its class in snapshot b, for the page's link to its instances.
  *
- * Arguments: a (default 0, the oldest), b (default the newest), by=class
- * (owner: not yet), from, count, sort, filter, all=1 (the classes that
- * did not change too; `diff --all`). Runs serial: lf_diff_classes sorts
- * by id through a global when both snapshots have stable ids. */
+ * Arguments: a (default 0, the oldest), b (default the newest), by (class,
+ * or owner: view_compare_owners.c), from, count, sort, filter, all=1 (the
+ * classes that did not change too; `diff --all`). Runs serial:
+ * lf_diff_classes sorts by id through a global when both snapshots have
+ * stable ids. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../core/analysis/diff.h"
 #include "../../core/input/open.h"
-#include "serve.h"
+#include "serve_compare.h"
 
-typedef struct compare_args {
-    serve_snapshot *snap[2];
-    uint32_t index[2];         /* series space */
-    uint64_t from, count;
-    int by_count, all;
-    const char *filter;
-} compare_args;
-
-static int read_args(serve_site *site, const serve_request *rq, compare_args *p, serve_fail *fail)
+static int read_args(serve_site *site, const serve_request *rq, serve_compare_args *p, serve_fail *fail)
 {
     memset(p, 0, sizeof *p);
     uint64_t a, b;
@@ -35,8 +28,6 @@ static int read_args(serve_site *site, const serve_request *rq, compare_args *p,
     const char *by = serve_arg_text(rq, "by"), *sort = serve_arg_text(rq, "sort"), *all = serve_arg_text(rq, "all");
     if (by && strcmp(by, "class") != 0 && strcmp(by, "owner") != 0)
         return serve_failf(fail, 400, "by is class or owner, not '%.40s'", by);
-    if (by && strcmp(by, "owner") == 0)
-        return serve_failf(fail, 400, "by=owner: not yet (compare by=class, or `leakfind diff --owners`)");
     if (sort && strcmp(sort, "bytes") != 0 && strcmp(sort, "count") != 0)
         return serve_failf(fail, 400, "sort is bytes or count, not '%.40s'", sort);
     p->index[0] = (uint32_t)a, p->index[1] = (uint32_t)b;
@@ -45,6 +36,7 @@ static int read_args(serve_site *site, const serve_request *rq, compare_args *p,
         return serve_failf(fail, 400, "a is a %s snapshot and b a %s one: they cannot be compared",
                            lf_format_name(p->snap[0]->s.source_format), lf_format_name(p->snap[1]->s.source_format));
     p->by_count = sort && strcmp(sort, "count") == 0;
+    p->by_owner = by && strcmp(by, "owner") == 0;
     p->all = all && strcmp(all, "0") != 0;
     p->filter = serve_arg_text(rq, "filter");
     return 0;
@@ -127,7 +119,7 @@ static void write_row(FILE *f, const lf_class_diff *d, uint32_t row, uint32_t cl
 }
 
 /* The rows kept (changed, or all; matching the filter), in order, a page of them. */
-static int write_rows(FILE *f, const lf_class_diff *d, const compare_args *p)
+static int write_rows(FILE *f, const lf_class_diff *d, const serve_compare_args *p)
 {
     uint32_t *order = malloc(((size_t)d->rows + 1) * sizeof *order);
     uint32_t *cls = classes_in_b(d, p->snap[1]);
@@ -157,9 +149,11 @@ static int write_rows(FILE *f, const lf_class_diff *d, const compare_args *p)
 
 int serve_view_compare(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail)
 {
-    compare_args p;
+    serve_compare_args p;
     if (read_args(site, rq, &p, fail))
         return -1;
+    if (p.by_owner)
+        return serve_compare_owners(out, &p, fail);
     lf_class_diff d;
     lf_error err;
     if (lf_diff_classes(&p.snap[0]->s, &p.snap[1]->s, &d, &err))

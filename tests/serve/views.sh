@@ -108,7 +108,28 @@ expect "compare sort=bytes: A (+1000 B) first" 'A,B,Holder,Gone' "$(pick 'd.rows
 expect "compare: a class gone from b has cls null" 'null' "$(pick 'd.rows[3].cls')"
 ask C compare sort=count
 expect "compare sort=count: B (+4) first" 'B,A,Holder,Gone' "$(pick 'd.rows.map(r => r.label).join()')"
-for bad_arg in a=2 b=x sort=retained by=place by=owner; do
+# by owner: the ArrayList in Registry.INSTANCE.listeners retains itself, its
+# Object[] and n Listeners with their byte[]: 2 + 2n objects, 24 + 32 + 112n
+# bytes before (n = 2, Object[] 32 B), 24 + 56 + 112n after (n = 5, 56 B);
+# the Object[] and the Listeners are inside the collection: one owner
+ask L compare by=owner
+expect "compare by=owner: the list in Registry.INSTANCE" \
+    'static field Registry.INSTANCE (Registry) / listeners (java.util.ArrayList) [6,12] [280,640] [24,24] 1' \
+    "$(pick 'let r = d.rows[0]; [r.label, JSON.stringify(r.count), JSON.stringify(r.retained), JSON.stringify(r.shallow), d.total].join(" ")')"
+ask L classes snap=1 filter=java.util.ArrayList
+cls=$(pick 'd.rows[0].cls')
+ask L compare by=owner
+expect "compare by=owner: cls of the owner in b" "owner $cls" "$(pick 'd.by + " " + d.rows[0].cls')"
+# backwards, the 3 Entries of Cache.INSTANCE grew from 1 (each its own
+# owner "[] (Entry)": the one owner that carries Cache's growth)
+ask L compare by=owner a=1 b=0
+expect "compare by=owner a=1 b=0: Cache's entries" 'static field Cache.INSTANCE (Cache) / [] (Entry) [1,3] 1' \
+    "$(pick 'd.rows.map(r => r.label + " " + JSON.stringify(r.count)).join() + " " + d.total')"
+ask L compare by=owner filter=REGISTRY
+expect "compare by=owner: filter on the path, any case" '1' "$(pick 'd.total')"
+ask L compare by=owner filter=Entry
+expect "compare by=owner: filter, no match" '0 0' "$(pick 'd.total + " " + d.rows.length')"
+for bad_arg in a=2 b=x sort=retained by=place; do
     ask L compare "$bad_arg"
     expect "compare $bad_arg: 400 naming the argument" "400 ${bad_arg%%=*}" "$status $(pick 'd.error.split(/[ =:]/)[0]')"
 done
