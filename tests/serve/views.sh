@@ -78,6 +78,7 @@ start S fixtures/graphs/sites.txt
 start J fixtures/java/dumps/stack_local.hprof
 start N fixtures/node/dup_strings.heapsnapshot.gz
 start E fixtures/example/app.lfs
+start P fixtures/graphs/sites.txt
 
 # --- compare (leak_before/after.txt: 2 then 5 Listeners of 32 B, each with
 # a byte[] of 80 B; Object[] 32 -> 56 B; 3 Entries (24 B) -> 1; Temps churn) ---
@@ -209,6 +210,19 @@ ask S sites site=-1
 expect "sites site=-1: 400 naming site" '400 site' "$status $(pick 'd.error.split(" ")[0]')"
 ask L sites
 expect "sites on a dump without sites: 404" '404 true' "$status $(pick '/no allocation sites/.test(d.error)')"
+
+# the call tree is built at the first request, once: 8 at once on a
+# server not asked before all get the same, whole answer
+asked=""
+for k in 1 2 3 4 5 6 7 8; do
+    curl -s "${base_P}api/sites?t=$token_P&site=1" >"$out/par.$k" &
+    asked="$asked $!"
+done
+for p in $asked; do wait "$p"; done  # not the servers, also children
+same=0
+for k in 1 2 3 4 5 6 7 8; do cmp -s "$out/par.1" "$out/par.$k" && same=$((same + 1)); done
+cp "$out/par.1" "$out/body"
+expect "sites: 8 first requests at once agree" '8 make,other,loop' "$same $(pick 'd.rows.map(r => r.function).join()')"
 
 # --- a snapshot that is not there ---
 for view in query strings threads sites; do
