@@ -152,6 +152,8 @@ int serve_view_instances(serve_site *site, const serve_request *rq, FILE *out, s
 int serve_view_object(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_paths(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+/* /api/paths with cls: the merged paths of a class's largest instances. */
+int serve_paths_merged(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_compare(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_query(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_strings(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);

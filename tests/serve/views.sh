@@ -224,6 +224,23 @@ for k in 1 2 3 4 5 6 7 8; do cmp -s "$out/par.1" "$out/par.$k" && same=$((same +
 cp "$out/par.1" "$out/body"
 expect "sites: 8 first requests at once agree" '8 make,other,loop' "$same $(pick 'd.rows.map(r => r.function).join()')"
 
+# --- merged paths (make_example.sh: the ArrayList in the static field
+# com.acme.Registry.listeners, 322,840 B retained, holds an Object[] of
+# 16 + 4 * 300 B whose elements are the Listeners, 1,072 B each) ---
+ask E classes filter=com.acme.Listener
+lcls=$(pick 'd.rows[0].cls')
+ask E paths "cls=$lcls" merge=1 top=3
+expect "paths merged: root, array, the Listeners as one node" \
+    '0 3 java.util.ArrayList 322840 static field com.acme.Registry.listeners|1 3 java.lang.Object[] 1216 elementData|2 3 com.acme.Listener [] true|3 3' \
+    "$(pick '[d.rows.map(r => r.depth === 0 ? [0, r.count, r.object.label, r.object.retained, r.root].join(" ") : r.depth === 1 ? [1, r.count, r.object.label, r.object.shallow, r.field].join(" ") : [2, r.count, r.label, r.field, r.object === null].join(" ")).join("|"), d.targets + " " + d.reached].join("|")')"
+ask E paths "cls=$lcls" top=2 raw=1
+expect "paths raw=1: each Listener a node, 1072 B" '[0],[1] 1072,1072' \
+    "$(pick 'let l = d.rows.filter(r => r.depth === 2); l.map(r => r.field).join() + " " + l.map(r => r.object.retained).join()')"
+ask E paths cls=9999
+expect "paths cls=9999: 404 naming cls" '404 cls:' "$status $(pick 'd.error.split(" ")[0]')"
+ask E paths "cls=$lcls" top=0
+expect "paths top=0: 400 naming top" '400 top' "$status $(pick 'd.error.split(" ")[0]')"
+
 # --- a snapshot that is not there ---
 for view in query strings threads sites; do
     ask L "$view" snap=2 "q=from Listener"
