@@ -247,4 +247,19 @@ for view in query strings threads sites; do
     expect "$view snap=2 of 2: 400 naming snap" '400 snap' "$status $(pick 'd.error.split(" ")[0]')"
 done
 
+# --- SIGTERM ends every server with exit 0; built with sanitizers, none of
+# them said anything (a leak is reported at that exit) ---
+stopped=0
+for p in $pids; do
+    kill "$p" 2>/dev/null
+    wait "$p" && stopped=$((stopped + 1))
+done
+expect "serve: SIGTERM ends all 7 servers, exit 0" 7 "$stopped"
+pids=""
+if grep -l 'Sanitizer\|runtime error' "$out"/*.err >/dev/null 2>&1; then
+    bad "serve: a sanitizer spoke" "$(grep -h -A5 'Sanitizer\|runtime error' "$out"/*.err | head -20)"
+else
+    ok "serve: no sanitizer report"
+fi
+
 finish
