@@ -63,8 +63,9 @@ static int by_growth(const void *pa, const void *pb, void *ctx)
 {
     const sort_ctx *k = ctx;
     const lf_class_delta *x = &k->d->row[*(const uint32_t *)pa], *y = &k->d->row[*(const uint32_t *)pb];
-    int c = k->by_count ? cmp_growth(delta(x->count), delta(y->count)) : cmp_growth(delta(x->shallow), delta(y->shallow));
-    c = c ? c : k->by_count ? cmp_growth(delta(x->shallow), delta(y->shallow)) : cmp_growth(delta(x->count), delta(y->count));
+    int count = cmp_growth(delta(x->count), delta(y->count));
+    int bytes = cmp_growth(delta(x->shallow), delta(y->shallow));
+    int c = k->by_count ? (count ? count : bytes) : (bytes ? bytes : count);
     c = c ? c : cmp_growth(delta(x->retained), delta(y->retained));
     if (c)
         return c;
@@ -77,7 +78,8 @@ static int by_growth(const void *pa, const void *pb, void *ctx)
 static lf_str row_name(const lf_class_diff *d, uint32_t row)
 {
     const lf_strtab *t = &d->names;
-    return (lf_str){t->bytes + t->offset[d->row[row].name], t->offset[d->row[row].name + 1] - t->offset[d->row[row].name]};
+    uint32_t name = d->row[row].name;
+    return (lf_str){t->bytes + t->offset[name], t->offset[name + 1] - t->offset[name]};
 }
 
 /* row -> the class of snapshot b with its name (the one with the most

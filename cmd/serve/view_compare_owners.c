@@ -100,7 +100,8 @@ static void write_row(FILE *f, const serve_compare_args *p, const lf_owner *o, c
     serve_json_str(f, cls.ptr, cls.len);
     fprintf(f, ",\"count\":[%llu,%llu],\"shallow\":[%llu,%llu],\"retained\":[%llu,%llu]}",
             (unsigned long long)o->objects[0], (unsigned long long)o->objects[1],
-            (unsigned long long)shallow_of(p->snap[0], o->node[0]), (unsigned long long)shallow_of(p->snap[1], o->node[1]),
+            (unsigned long long)shallow_of(p->snap[0], o->node[0]),
+            (unsigned long long)shallow_of(p->snap[1], o->node[1]),
             (unsigned long long)o->retained[0], (unsigned long long)o->retained[1]);
 }
 

@@ -68,7 +68,8 @@ static int merge_add(merge_tree *t, const lf_snapshot *s, const uint32_t *path, 
         const merge_node *up = at == MERGE_NONE ? NULL : &t->node[at];
         int fold = group && up && (up->folded || lf_is_reference_array(s, path[k - 1]));
         /* a link of the chain a folded node stands for: the same node */
-        if (fold && up->folded && s->object_class[path[k]] == s->object_class[up->object] && lf_is_structure(s, path[k]))
+        if (fold && up->folded && s->object_class[path[k]] == s->object_class[up->object] &&
+            lf_is_structure(s, path[k]))
             continue;
         Word_t next = merge_slot(t, s, path, k, at, fold, weak);
         if (next == (Word_t)-1)
