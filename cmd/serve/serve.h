@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../../core/analysis/analysis.h"
+#include "../../core/analysis/dup_strings.h"
 #include "../../core/model/snapshot.h"
 #include "../../graph/paths.h"
 #include "../cli/dom_roots.h"
@@ -49,7 +50,25 @@ typedef struct serve_snapshot {
      * instance_first[c + 1]) */
     uint32_t *instance_first;          /* class_count + 1 */
     uint32_t *instance;
+    /* the string objects and their duplicate groups, found at the first
+     * strings request (only where the dump keeps texts) */
+    lf_string_set strings;
+    int strings_built;
+    /* the allocation call tree (site space), built at the first sites
+     * request: site v's callees are site_child[site_child_first[v] ..
+     * site_child_first[v + 1]); site_total[v] counts the objects allocated
+     * at v or below it (its callees, theirs...) */
+    uint32_t *site_child_first;        /* site_count + 1 */
+    uint32_t *site_child;
+    struct serve_site_total *site_total;
 } serve_snapshot;
+
+/* The objects allocated at a site or below it in the call tree: retained
+ * counts each object not below another of them in the dominator tree, as
+ * `leakfind sites` counts a site's. */
+typedef struct serve_site_total {
+    uint64_t count, shallow, retained;
+} serve_site_total;
 
 typedef struct serve_site {
     serve_snapshot *snap;              /* oldest first */
@@ -94,6 +113,7 @@ void serve_reply_free(serve_reply *r);
 typedef struct serve_fail {
     unsigned status;
     char message[512];
+    long at;                           /* a byte offset in the argument at fault (a query's), -1: none */
 } serve_fail;
 int serve_failf(serve_fail *f, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -125,6 +145,9 @@ void serve_site_warm(serve_site *site);
 /* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);
 int serve_need_instances(serve_snapshot *snap, serve_fail *fail);
+/* 404 when the dump keeps no string texts or no allocation sites. */
+int serve_need_strings(serve_snapshot *snap, serve_fail *fail);
+int serve_need_sites(serve_snapshot *snap, serve_fail *fail);
 
 /* JSON pieces every view writes (serve_json.c). */
 void serve_json_str(FILE *f, const char *s, size_t len);
@@ -144,6 +167,13 @@ int serve_view_instances(serve_site *site, const serve_request *rq, FILE *out, s
 int serve_view_object(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 int serve_view_paths(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+/* /api/paths with cls: the merged paths of a class's largest instances. */
+int serve_paths_merged(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_compare(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_query(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_strings(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_threads(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
+int serve_view_sites(serve_site *site, const serve_request *rq, FILE *out, serve_fail *fail);
 
 /* Setting up (serve_site.c): the snapshots are analysed by the caller. */
 int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, const double *workload,

@@ -16,6 +16,7 @@ int serve_failf(serve_fail *f, unsigned status, const char *fmt, ...)
     vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
     f->status = status;
+    f->at = -1;
     return -1;
 }
 

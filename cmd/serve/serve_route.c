@@ -20,6 +20,11 @@ static const struct view {
     {"/api/object", serve_view_object, 0},
     {"/api/referrers", serve_view_referrers, 0},
     {"/api/paths", serve_view_paths, 0},
+    {"/api/compare", serve_view_compare, 1},  /* lf_diff_classes sorts ids through a global */
+    {"/api/query", serve_view_query, 1},
+    {"/api/strings", serve_view_strings, 0},
+    {"/api/threads", serve_view_threads, 0},
+    {"/api/sites", serve_view_sites, 0},
 };
 
 void serve_reply_free(serve_reply *r)
@@ -38,8 +43,9 @@ static void reply_static(serve_reply *out, unsigned status, const char *type, co
     out->body_static = 1;
 }
 
-/* A failure as JSON: {"error": "..."}. */
-static void reply_error(serve_reply *out, unsigned status, const char *message)
+/* A failure as JSON: {"error": "..."}, with "at" (where the page puts
+ * its caret in the argument at fault) when at >= 0. */
+static void reply_error_at(serve_reply *out, unsigned status, const char *message, long at)
 {
     char *body = NULL;
     size_t len = 0;
@@ -47,6 +53,8 @@ static void reply_error(serve_reply *out, unsigned status, const char *message)
     if (f) {
         fputs("{\"error\":", f);
         serve_json_cstr(f, message);
+        if (at >= 0)
+            fprintf(f, ",\"at\":%ld", at);
         fputs("}\n", f);
     }
     if (!f || fclose(f)) {
@@ -85,6 +93,11 @@ static int host_allowed(const serve_site *site, const char *host)
     return 0;
 }
 
+static void reply_error(serve_reply *out, unsigned status, const char *message)
+{
+    reply_error_at(out, status, message, -1);
+}
+
 static const struct view *find_view(const char *path)
 {
     for (size_t i = 0; i < sizeof views / sizeof *views; i++)
@@ -95,7 +108,7 @@ static const struct view *find_view(const char *path)
 
 static void run_view(serve_site *site, const struct view *v, const serve_request *rq, serve_reply *out)
 {
-    serve_fail fail = {500, "out of memory"};
+    serve_fail fail = {500, "out of memory", -1};
     char *body = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&body, &len);
@@ -111,7 +124,7 @@ static void run_view(serve_site *site, const struct view *v, const serve_request
     }
     if (rc) {
         free(body);
-        reply_error(out, fail.status, fail.message);
+        reply_error_at(out, fail.status, fail.message, fail.at);
         return;
     }
     out->status = 200;

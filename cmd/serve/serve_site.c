@@ -94,6 +94,11 @@ void serve_site_free(serve_site *site)
         free(p->is_root);
         free(p->instance_first);
         free(p->instance);
+        if (p->strings_built)
+            lf_strings_free(&p->strings);
+        free(p->site_child_first);
+        free(p->site_child);
+        free(p->site_total);
         pthread_mutex_destroy(&p->lock);
     }
     free(site->overview);

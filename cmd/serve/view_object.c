@@ -227,6 +227,8 @@ int serve_view_paths(serve_site *site, const serve_request *rq, FILE *out, serve
 {
     serve_snapshot *snap;
     uint32_t node;
+    if (serve_arg_text(rq, "cls")) /* a class's largest instances, merged */
+        return serve_paths_merged(site, rq, out, fail);
     if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_node(snap, rq, "id", 0, &node, fail) ||
         serve_need_reverse(snap, fail))
         return -1;
