@@ -82,10 +82,13 @@ var LF = { views: {} };
     box.appendChild(LF.el('p', { 'class': cls || 'note' }, text));
   };
   // What an answer that failed says: 404 of a view this server does not
-  // have yet is a message, not an error.
+  // have yet is a message, not an error; nor is a 404 about the dump (it
+  // has no allocation sites), which the server's sentence says.
   LF.failed = function (box, r, what) {
     if (r.status === 404 && r.data && r.data.error === 'no such view')
       LF.message(box, 'This leakfind serve has no ' + what + ' view (its /api answered 404): a newer leakfind has it.', 'missing');
+    else if (r.status === 404 && r.data && r.data.error)
+      LF.message(box, r.data.error, 'note');
     else
       LF.message(box, what + ': ' + (r.data && r.data.error ? r.data.error : 'HTTP ' + r.status), 'error');
   };
