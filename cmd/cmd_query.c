@@ -105,12 +105,8 @@ static void write_real(out_writer *w, double d)
 
 static void write_text(query_out *o, const lf_qvalue *v, uint64_t max_chars)
 {
-    size_t keep = 0;
-    uint64_t chars = 0;
-    for (; keep < v->len; keep++)
-        if (((unsigned char)v->str[keep] & 0xc0) != 0x80 && chars++ == max_chars)
-            break;
-    uint64_t cut = v->chars > max_chars ? v->chars - max_chars : 0;
+    uint64_t cut;
+    size_t keep = lf_qvalue_cut(v, max_chars, &cut);
     size_t n = cli_escape_text(v->str, keep, cut, o->cell, o->cell_cap);
     out_str(o->w, o->cell, n);
 }

@@ -47,12 +47,9 @@ typedef struct page {
 /* A text cell: at most max characters, then how many more it had. */
 static void write_text(FILE *f, const lf_qvalue *v, uint64_t max)
 {
-    size_t keep = 0;
-    uint64_t chars = 0;
-    for (; keep < v->len; keep++)
-        if (((unsigned char)v->str[keep] & 0xc0) != 0x80 && chars++ == max)
-            break;
-    if (v->chars <= max) {
+    uint64_t more;
+    size_t keep = lf_qvalue_cut(v, max, &more);
+    if (!more) {
         serve_json_str(f, v->str, keep);
         return;
     }
@@ -62,7 +59,7 @@ static void write_text(FILE *f, const lf_qvalue *v, uint64_t max)
         return;
     }
     memcpy(text, v->str, keep);
-    int n = snprintf(text + keep, 48, " [... %llu more chars]", (unsigned long long)(v->chars - max));
+    int n = snprintf(text + keep, 48, " [... %llu more chars]", (unsigned long long)more);
     serve_json_str(f, text, keep + (size_t)(n > 0 ? n : 0));
     free(text);
 }
