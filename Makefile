@@ -64,8 +64,12 @@ $(BUILD)/leakfind: $(CMD_OBJ) $(BUILD)/gen/report_assets.o $(BUILD)/gen/serve_as
 	  $(BUILD)/libleakfind.a $(CMD_LDLIBS) $(LDLIBS)
 
 # `leakfind report`'s page: template, style and script are files in report/,
-# made into byte arrays so the binary needs nothing at run time.
-REPORT_ASSETS := report/report.html.in report/report.css report/report.js
+# made into byte arrays so the binary needs nothing at run time. The script
+# is report/common.js (what serve's page draws alike) then report.js.
+$(BUILD)/gen/report.js: report/common.js report/report.js
+	@mkdir -p $(dir $@)
+	cat $^ > $@.tmp && mv $@.tmp $@
+REPORT_ASSETS := report/report.html.in report/report.css $(BUILD)/gen/report.js
 $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) report/embed.sh
 	@mkdir -p $(dir $@)
 	sh report/embed.sh $(REPORT_ASSETS) > $@.tmp && mv $@.tmp $@
@@ -74,8 +78,9 @@ $(BUILD)/gen/report_assets.o: $(BUILD)/gen/report_assets.c
 
 # `leakfind serve`'s page, embedded the same way. Its script is one file
 # per view in serve/js/, joined in name order (00-util.js first) into
-# serve.js: small files with one job each, one <script> on the page.
-SERVE_JS := $(sort $(wildcard serve/js/*.js))
+# serve.js after the report's report/common.js: small files with one job
+# each, one <script> on the page.
+SERVE_JS := report/common.js $(sort $(wildcard serve/js/*.js))
 $(BUILD)/gen/serve.js: $(SERVE_JS)
 	@mkdir -p $(dir $@)
 	cat $(SERVE_JS) > $@.tmp && mv $@.tmp $@

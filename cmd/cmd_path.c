@@ -3,13 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <Judy.h>
-
 #include "../core/analysis/analysis.h"
-#include "../core/analysis/collections.h"
+#include "../core/analysis/merged_paths.h"
 #include "../core/analysis/site_groups.h"
-#include "../core/base/bigmem.h"
-#include "../core/base/vec.h"
 #include "../graph/paths.h"
 #include "cli/class_match.h"
 #include "cli/cli.h"
@@ -125,118 +121,9 @@ static int by_retained(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* --merge: the paths as a tree from the roots. A tree node is (its parent in
- * the tree, an object), found through a JudyL keyed by both. Folded (issue
- * 32), the elements of an array and what lies below them in a collection
- * (entries, keys, values) are one node per (parent, class name) instead, in
- * a JudyL of their own, and a chain's links (an entry of its node's class)
- * stay in that node: a map of 30,000 sessions is a few rows, not one per slot
- * and bucket depth. */
-typedef struct merge_node {
-    uint32_t object, parent, count;
-    uint32_t from;      /* the object whose edge leads to object (path order) */
-    uint8_t weak, folded;
-} merge_node;
-
-typedef struct merge_tree {
-    merge_node *node;
-    size_t count, cap;
-    Pvoid_t index, folded_index;
-} merge_tree;
-
-#define MERGE_NONE 0xffffffffu
-
-/* The node for hop path[k] below node `at`; (Word_t)-1 when out of memory. */
-static Word_t merge_slot(merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t k, uint32_t at,
-                         int fold, int weak)
-{
-    uint32_t v = path[k], cls = s->object_class[v];
-    Word_t parent_key = (Word_t)(at == MERGE_NONE ? 0 : (uint64_t)at + 1) << 32;
-    PWord_t slot;
-    if (fold) {
-        JLI(slot, t->folded_index, parent_key | (cls < s->class_count ? s->class_name[cls] : 0xffffffffu));
-    } else {
-        JLI(slot, t->index, parent_key | v);
-    }
-    if (slot == PJERR)
-        return (Word_t)-1;
-    if (!*slot) {
-        if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
-            return (Word_t)-1;
-        t->node[t->count++] = (merge_node){v, at, 0, k > 0 ? path[k - 1] : MERGE_NONE, (uint8_t)weak,
-                                           (uint8_t)fold};
-        *slot = t->count;
-    }
-    return *slot - 1;
-}
-
-static int merge_add(merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak,
-                     int group)
-{
-    uint32_t at = MERGE_NONE;
-    for (int64_t k = 0; k < len; k++) {
-        const merge_node *up = at == MERGE_NONE ? NULL : &t->node[at];
-        int fold = group && up && (up->folded || lf_is_reference_array(s, path[k - 1]));
-        /* a link of the chain a folded node stands for: the same node */
-        if (fold && up->folded && s->object_class[path[k]] == s->object_class[up->object] &&
-            lf_is_structure(s, path[k]))
-            continue;
-        Word_t next = merge_slot(t, s, path, k, at, fold, weak);
-        if (next == (Word_t)-1)
-            return -1;
-        at = (uint32_t)next;
-        t->node[at].count++;
-    }
-    return 0;
-}
-
-static const merge_tree *sort_tree;
-static const lf_snapshot *sort_snapshot;
-
-/* Children of one parent: most targets first, then by object id. */
-static int by_count(const void *a, const void *b)
-{
-    const merge_node *x = &sort_tree->node[*(const uint32_t *)a], *y = &sort_tree->node[*(const uint32_t *)b];
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    uint64_t i = lf_snapshot_object_id(sort_snapshot, x->object),
-             j = lf_snapshot_object_id(sort_snapshot, y->object);
-    return i < j ? -1 : i > j;
-}
-
-/* How each tree node's parent holds it (root objects: nothing asked), found
- * a batch at a time (edge_batch.h). Returns NULL (memory). */
-static lf_edge_answer *merge_hops(const merge_tree *t, const lf_snapshot *s)
-{
-    const size_t batch = path_rows_batch(s);
-    lf_edge_answer *answer = malloc((t->count + 1) * sizeof *answer);
-    lf_edge_question *q = malloc((batch + 1) * sizeof *q);
-    uint32_t *node = malloc((batch + 1) * sizeof *node);
-    lf_edge_answer *got = malloc((batch + 1) * sizeof *got);
-    int rc = answer && q && node && got ? 0 : -1;
-    for (size_t at = 0; at < t->count && rc == 0;) {
-        size_t asked = 0;
-        for (; at < t->count && asked < batch; at++) {
-            const merge_node *m = &t->node[at];
-            answer[at] = (lf_edge_answer){0, LF_EDGE_KIND_NONE, 0};
-            if (m->parent != MERGE_NONE) {
-                node[asked] = (uint32_t)at;
-                q[asked++] = (lf_edge_question){m->from, m->object};
-            }
-        }
-        rc = lf_edge_batch_answer(s, q, asked, got);
-        for (size_t i = 0; i < asked && rc == 0; i++)
-            answer[node[i]] = got[i];
-    }
-    free(q), free(node), free(got);
-    if (rc) {
-        free(answer);
-        return NULL;
-    }
-    return answer;
-}
-
-static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t *root_index,
+/* --merge: the merged tree (core/analysis/merged_paths.h) as rows, in
+ * preorder, each indented by its depth. */
+static int merge_write(const lf_merge_tree *t, const lf_snapshot *s, const uint64_t *root_index,
                        out_format format)
 {
     static const out_column merge_columns[] = {
@@ -251,41 +138,17 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
         {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     };
-    size_t n = t->count;
-    uint32_t *offset = calloc(n + 2, sizeof *offset), *child = malloc((n + 1) * sizeof *child);
-    uint32_t *stack = malloc((n + 1) * sizeof *stack), *depth = malloc((n + 1) * sizeof *depth);
-    lf_edge_answer *hop = merge_hops(t, s);
-    if (!offset || !child || !stack || !depth || !hop) {
-        free(offset), free(child), free(stack), free(depth), free(hop);
+    uint32_t *order, *depth;
+    lf_edge_answer *hop = NULL;
+    if (lf_merge_preorder(t, s, &order, &depth) || !(hop = lf_merge_hops(t, s, path_rows_batch(s)))) {
+        free(order), free(depth);
         cli_message("error", "out of memory");
         return -1;
     }
-    /* child lists in CSR form; slot n holds the tree's roots */
-    for (size_t i = 0; i < n; i++)
-        offset[(t->node[i].parent == MERGE_NONE ? n : t->node[i].parent) + 1]++;
-    for (size_t i = 1; i <= n + 1; i++)
-        offset[i] += offset[i - 1];
-    for (size_t i = 0; i < n; i++) {
-        size_t p = t->node[i].parent == MERGE_NONE ? n : t->node[i].parent;
-        child[offset[p]++] = (uint32_t)i;
-    }
-    for (size_t i = n + 1; i > 0; i--)
-        offset[i] = offset[i - 1];
-    offset[0] = 0;
-    sort_tree = t;
-    sort_snapshot = s;
-    for (size_t p = 0; p <= n; p++)
-        qsort(child + offset[p], offset[p + 1] - offset[p], sizeof *child, by_count);
     out_writer *w = out_begin(stdout, format, merge_columns, (int)(sizeof merge_columns / sizeof merge_columns[0]));
-    size_t top = 0;
-    for (uint32_t i = offset[n + 1]; i > offset[n]; i--) {
-        stack[top] = child[i - 1];
-        depth[top++] = 0;
-    }
-    while (top > 0) {
-        top--;
-        uint32_t at = stack[top], d = depth[top];
-        const merge_node *m = &t->node[at];
+    for (size_t k = 0; k < t->count; k++) {
+        uint32_t at = order[k], d = depth[k];
+        const lf_merge_node *m = &t->node[at];
         out_u64(w, d);
         out_u64(w, m->count);
         if (m->folded) { /* objects of one class: no one id or size */
@@ -307,7 +170,7 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
         lf_edge_answer a = hop[at];
         if (m->folded && a.kind == LF_EDGE_KIND_ELEMENT)
             out_str(w, "[]", 2); /* every slot */
-        else if (m->parent == MERGE_NONE) {
+        else if (m->parent == LF_MERGE_NONE) {
             out_str(w, "", 0);
             path_write_root(w, s, root_index, m->object);
         } else {
@@ -318,23 +181,10 @@ static int merge_write(const merge_tree *t, const lf_snapshot *s, const uint64_t
             cli_write_string_preview(w, s, m->object);
         }
         out_row_end(w);
-        for (uint32_t i = offset[at + 1]; i > offset[at]; i--) {
-            stack[top] = child[i - 1];
-            depth[top++] = d + 1;
-        }
     }
     out_end(w);
-    free(offset), free(child), free(stack), free(depth), free(hop);
+    free(order), free(depth), free(hop);
     return 0;
-}
-
-static void merge_free(merge_tree *t)
-{
-    Word_t freed;
-    JLFA(freed, t->index);
-    JLFA(freed, t->folded_index);
-    (void)freed;
-    lf_big_free(t->node);
 }
 
 /* Which sites have a frame among their `depth` innermost (0: all) whose
@@ -443,7 +293,7 @@ typedef struct path_run {
     path_exclusions x;
     lf_edge_filter filter;
     uint32_t *hops;     /* the path found last, from its root */
-    merge_tree tree;    /* --merge */
+    lf_merge_tree tree; /* --merge */
     path_rows rows;     /* otherwise */
 } path_run;
 
@@ -508,7 +358,7 @@ static int show_target(path_run *p, uint32_t target)
     int64_t len = first_path(p, target, &weak);
     if (!p->opt->merge)
         return add_paths(p, target, len, weak);
-    if (len > 0 && merge_add(&p->tree, p->s, p->hops, len, weak, !p->opt->no_group))
+    if (len > 0 && lf_merge_add(&p->tree, p->s, p->hops, len, weak, !p->opt->no_group))
         return out_of_memory();
     return EXIT_OK;
 }
@@ -541,7 +391,7 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
     path_rows_free(&p.rows);
     if (w)
         out_end(w);
-    merge_free(&p.tree);
+    lf_merge_free(&p.tree);
     lf_path_search_free(&p.ps);
     path_exclusions_free(&p.x);
     return rc;

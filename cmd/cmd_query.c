@@ -6,8 +6,8 @@
 
 #include "../core/hprof/hprof_values.h"
 #include "../core/query/query.h"
-#include "cli/class_match.h"
 #include "cli/cli.h"
+#include "cli/query_class.h"
 #include "cli/string_preview.h"
 #include "commands.h"
 
@@ -77,8 +77,8 @@ static int query_error(const char *text, const lf_error *err)
         cli_message("error", "%s", err->reason);
         return EXIT_SYSTEM;
     }
-    char message[sizeof err->reason + sizeof err->detail + 2];
-    snprintf(message, sizeof message, "%s%s%s", err->reason, err->detail[0] ? " " : "", err->detail);
+    char message[QUERY_ERROR_TEXT_MAX];
+    query_error_text(err, message, sizeof message);
     return query_error_at(text, (size_t)err->position, message);
 }
 
@@ -105,12 +105,8 @@ static void write_real(out_writer *w, double d)
 
 static void write_text(query_out *o, const lf_qvalue *v, uint64_t max_chars)
 {
-    size_t keep = 0;
-    uint64_t chars = 0;
-    for (; keep < v->len; keep++)
-        if (((unsigned char)v->str[keep] & 0xc0) != 0x80 && chars++ == max_chars)
-            break;
-    uint64_t cut = v->chars > max_chars ? v->chars - max_chars : 0;
+    uint64_t cut;
+    size_t keep = lf_qvalue_cut(v, max_chars, &cut);
     size_t n = cli_escape_text(v->str, keep, cut, o->cell, o->cell_cap);
     out_str(o->w, o->cell, n);
 }
@@ -154,59 +150,17 @@ static out_type column_type(lf_qflavor flavor)
     }
 }
 
-/* Class name i of the query: the classes it means, as --class takes them;
- * in quotes and matching no name, as MAT's regular expression. A name
- * that means no class is an error with the closest names, not an empty
- * answer. */
-static int resolve_class(lf_query *q, size_t i, const lf_snapshot *s, const char *text)
+/* The query's class names (query_class.h), a mistake said over a caret. */
+static int resolve_classes(lf_query *q, const lf_snapshot *s, const char *text)
 {
-    lf_qclass c = lf_query_class(q, i);
-    uint32_t matched, names;
-    int simple;
-    char why[2048], near[1024];
-    uint8_t *match = class_match(s, c.pattern, c.len, &matched, &names, &simple);
-    if (match && simple && names > 1) {
-        class_ambiguity(s, "class", c.pattern, c.len, match, names, why, sizeof why);
-        free(match);
-        return query_error_at(text, c.pos, why);
-    }
-    if (match && matched == 0 && c.quoted) {
-        free(match);
-        int rc = class_match_regex(s, c.pattern, c.len, &match, &matched, near, sizeof near);
-        if (rc == 1)
-            snprintf(why, sizeof why, "no class is named '%.*s', and it is no regular expression: %s", (int)c.len,
-                     c.pattern, near);
-        if (rc == 1)
-            return query_error_at(text, c.pos, why);
-    }
-    if (!match) {
+    char why[2048];
+    size_t at;
+    int rc = query_resolve_classes(q, s, why, sizeof why, &at);
+    if (rc < 0) {
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }
-    if (matched == 0 && !(c.subclasses && lf_query_known_interface(c.pattern, c.len))) {
-        free(match);
-        int pattern = c.quoted || memchr(c.pattern, '*', c.len) || memchr(c.pattern, '?', c.len) ||
-                      memchr(c.pattern, '[', c.len);
-        class_suggest(s, c.pattern, c.len, near, sizeof near);
-        if (pattern)
-            snprintf(why, sizeof why, "no class matches '%.*s' in this snapshot", (int)c.len, c.pattern);
-        else
-            snprintf(why, sizeof why, "no class '%.*s' in this snapshot%s%s%s", (int)c.len, c.pattern,
-                     near[0] ? " (did you mean " : "", near, near[0] ? "?)" : "");
-        return query_error_at(text, c.pos, why);
-    }
-    lf_query_set_class(q, i, match);
-    return EXIT_OK;
-}
-
-static int resolve_classes(lf_query *q, const lf_snapshot *s, const char *text)
-{
-    for (size_t i = 0; i < lf_query_class_count(q); i++) {
-        int rc = resolve_class(q, i, s, text);
-        if (rc)
-            return rc;
-    }
-    return EXIT_OK;
+    return rc ? query_error_at(text, at, why) : EXIT_OK;
 }
 
 static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const char *path, const char *text)

@@ -3,48 +3,11 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
-  var SVG = 'http://www.w3.org/2000/svg';
-  var COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
-
-  function el(tag, attrs, text) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function svg(tag, attrs) {
-    var e = document.createElementNS(SVG, tag);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  }
-  function bytes(n) {
-    if (n === null || n === undefined) return '';
-    var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], u = 0, v = n;
-    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return (u ? v.toFixed(1) : String(v)) + ' ' + units[u];
-  }
-  function count(n) { return Number(n).toLocaleString('en-US'); }
-  function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : ''; }
-  function td(text, cls) { return el('td', cls ? { 'class': cls } : {}, text); }
+  var C = LFCommon, el = C.el, bytes = C.bytes, count = C.count, pct = C.pct, td = C.td;
 
   // ---- header and the dump's numbers (what `info` shows)
   document.getElementById('snapshots').textContent = data.snapshots.join('  \u2192  ');
-  (function info() {
-    var i = data.info, body = document.querySelector('#info tbody');
-    var rows = [['format', i.format], ['objects', count(i.objects)], ['references', count(i.references)],
-      ['roots', count(i.roots)], ['classes', count(i.classes)], ['shallow bytes', bytes(i.shallowBytes)],
-      ['reachable objects', count(i.reachableObjects)], ['reachable bytes', bytes(i.reachableBytes)],
-      ['unreachable objects', count(i.unreachableObjects)], ['unreachable bytes', bytes(i.unreachableBytes)]];
-    i.unreachableClasses.forEach(function (c, k) {
-      rows.push(['unreachable class ' + (k + 1), count(c.count) + ' objects, ' + bytes(c.bytes) + ': ' + c['class']]);
-    });
-    rows.forEach(function (r) {
-      var tr = el('tr');
-      tr.appendChild(el('th', {}, r[0]));
-      tr.appendChild(td(r[1], 'name'));
-      body.appendChild(tr);
-    });
-  })();
+  C.infoRows(document.querySelector('#info tbody'), data.info);
 
   // ---- the dominator tree as an icicle
   var ROW = ['parent', 'label', 'field', 'shallow', 'retained', 'id', 'more', 'value', 'members', 'cls'];
@@ -209,22 +172,10 @@
 
   // ---- root kinds as bars: what each kind keeps alive as a whole (its
   // roots' shared memory included), beside the sum over its roots alone
-  (function roots() {
-    var box = document.getElementById('roots'), max = 0;
-    data.rootKinds.forEach(function (r) { max = Math.max(max, r.only); });
-    data.rootKinds.forEach(function (r) {
-      var row = el('div', { 'class': 'bar-row', 'data-kind': r.kind, 'data-only': r.only, 'data-retained': r.retained });
-      row.appendChild(el('div', { 'class': 'bar-label', title: r.kind }, r.kind));
-      var track = el('div', { 'class': 'bar-track' }), bar = el('div', { 'class': 'bar' });
-      bar.style.width = (max > 0 ? 100 * r.only / max : 0) + '%';
-      track.appendChild(bar);
-      row.appendChild(track);
-      row.appendChild(el('div', { 'class': 'bar-value' }, bytes(r.only) + ' (' + pct(r.only, heap) + ')' +
-        (r.shared ? ', reached by roots of two or more kinds' :
-          ', ' + count(r.roots) + ' roots; ' + bytes(r.retained) + ' summed over the roots alone')));
-      box.appendChild(row);
-    });
-  })();
+  C.rootBars(document.getElementById('roots'), data.rootKinds, heap, function (r) {
+    return r.shared ? ', reached by roots of two or more kinds' :
+      ', ' + count(r.roots) + ' roots; ' + bytes(r.retained) + ' summed over the roots alone';
+  });
 
   // ---- duplicate strings: a row per text, most wasted first
   (function strings() {
@@ -244,52 +195,7 @@
 
   // ---- memory evolution: one line per class, one point per snapshot
   function chart(series) {
-    var W = 820, H = 320, L = 80, R = 20, T = 16, B = 40;
-    var xs = series.workload, xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs), ymax = 0;
-    series.classes.forEach(function (c) { c.bytes.forEach(function (b) { ymax = Math.max(ymax, b); }); });
-    if (xmax === xmin) xmax = xmin + 1;
-    if (ymax === 0) ymax = 1;
-    function px(x) { return L + (W - L - R) * (x - xmin) / (xmax - xmin); }
-    function py(y) { return H - B - (H - T - B) * y / ymax; }
-    var root = svg('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
-    var axis = svg('g', { 'class': 'axis' });
-    axis.appendChild(svg('line', { x1: L, y1: H - B, x2: W - R, y2: H - B }));
-    axis.appendChild(svg('line', { x1: L, y1: T, x2: L, y2: H - B }));
-    for (var t = 0; t <= 4; t++) {
-      var yv = ymax * t / 4, label = svg('text', { x: L - 6, y: py(yv) + 4, 'text-anchor': 'end' });
-      label.textContent = bytes(Math.round(yv));
-      axis.appendChild(label);
-      axis.appendChild(svg('line', { x1: L - 3, y1: py(yv), x2: L, y2: py(yv) }));
-    }
-    xs.forEach(function (x) {
-      var label = svg('text', { x: px(x), y: H - B + 16, 'text-anchor': 'middle' });
-      label.textContent = String(x);
-      axis.appendChild(label);
-    });
-    var name = svg('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle' });
-    name.textContent = 'workload';
-    axis.appendChild(name);
-    root.appendChild(axis);
-    var legend = document.getElementById('legend');
-    series.classes.forEach(function (c, k) {
-      var color = COLORS[k % COLORS.length], g = svg('g', { 'class': 'series', 'data-name': c.name });
-      var points = c.bytes.map(function (b, i) { return px(xs[i]) + ',' + py(b); }).join(' ');
-      g.appendChild(svg('polyline', { points: points, fill: 'none', stroke: color, 'stroke-width': 2 }));
-      c.bytes.forEach(function (b, i) {
-        var dot = svg('circle', { 'class': 'point', cx: px(xs[i]), cy: py(b), r: 3.5, fill: color });
-        var tip = svg('title');
-        tip.textContent = c.name + ': ' + bytes(b) + ' at ' + xs[i];
-        dot.appendChild(tip);
-        g.appendChild(dot);
-      });
-      root.appendChild(g);
-      var item = el('div', { 'class': 'legend-item' }), sw = el('span', { 'class': 'swatch' });
-      sw.style.background = color;
-      item.appendChild(sw);
-      item.appendChild(document.createTextNode(c.name));
-      legend.appendChild(item);
-    });
-    document.getElementById('chart').appendChild(root);
+    document.getElementById('chart').appendChild(C.chart(series, document.getElementById('legend'), 320));
   }
   function growth(rows) {
     var body = document.querySelector('#growth tbody');
@@ -306,42 +212,17 @@
     });
   }
   // ---- leak suspects: each finding, expandable to its path from a GC root
-  function rate(r) { return r === null || r === undefined ? '?' : '+' + r.toFixed(2); }
-  // a few bytes per unit are whole bytes; more read as KiB, MiB
-  function bytesPerUnit(b) { return bytes(b < 1024 ? Math.round(b) : b); }
-  // What leaks first: the finding's first class (its order puts the class
-  // that leaks before what it holds), its rate and the bytes of everything
-  // the finding grows by, per unit of workload, and where it is held; then
-  // the other classes.
-  function growthHeadline(x, who) {
-    var lead = x.grows.length ? x.grows[0] : { 'class': x['class'], rate: x.rate };
-    var rest = x.grows.slice(1).map(function (g) { return g['class'] + ' ' + rate(g.rate); });
-    var held = x.heldBy === 'finaliser' ? ', held only by Gc.finalise registrations' : '';
-    var perUnit = x.bytesRate === null || x.bytesRate === undefined ? '' :
-      ' (' + bytesPerUnit(x.bytesRate) + ' per unit' + (rest.length ? ' in all' : '') + ')';
-    return lead['class'] + ' ' + rate(lead.rate) + ' per unit of workload' + perUnit + ' in ' + (x.holder || who) + held +
-      (rest.length ? '; with it ' + rest.join(', ') : '') + ' (objects ' + x.counts.map(count).join(', ') + ')';
-  }
   function suspects(list) {
     var box = document.getElementById('suspects'), byId = {};
     nodes.forEach(function (n) { if (n.id) byId[n.id] = n.index; });
     if (!list.items.length) {
-      box.appendChild(el('p', { 'class': 'note' }, 'No object or class retains ' +
-        (100 * list.threshold).toFixed(0) + '% of the heap or more' + (data.series ? ', and nothing grows with the workload.' : '.')));
+      box.appendChild(el('p', { 'class': 'note' }, C.noSuspects(list, data.series)));
       return;
     }
     list.items.forEach(function (x, k) {
       var d = el('details', { 'class': 'suspect', 'data-kind': x.kind, 'data-class': x['class'] || '' });
       if (k === 0) d.open = true;
-      var who = x.object ? x.object.label + ' ' + (x.object.id || '') : 'the GC roots';
-      var head;
-      if (x.kind === 'growth') {
-        head = growthHeadline(x, who);
-      } else {
-        head = (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +
-          bytes(x.retained) + ' (' + pct(x.retained, list.heap) + ' of the heap)';
-      }
-      d.appendChild(el('summary', {}, head));
+      d.appendChild(el('summary', {}, C.suspectHeadline(x, list.heap)));
       var a = x.accumulation;
       if (a) {
         var p = el('p', { 'class': 'accumulation', 'data-class': a['class'] || '', 'data-count': a.count, 'data-bytes': a.bytes },

@@ -3,7 +3,7 @@
  * A mistake in the query is a 400 whose "at" is the byte offset the CLI
  * puts its caret under, so the page can point at it: a syntax error, a
  * field or root kind the snapshot lacks, a class it does not have (with
- * the closest names).
+ * the closest names), in the CLI's words (cmd/cli/query_class.h).
  *
  * Arguments: snap, q (the query), from, count. Cells: numbers, strings,
  * booleans, null; an object as its id ("0x1f", "@12"). Runs serial, as
@@ -14,7 +14,7 @@
 
 #include "../../core/hprof/hprof_values.h"
 #include "../../core/query/query.h"
-#include "../cli/class_match.h"
+#include "../cli/query_class.h"
 #include "../report/report.h"
 #include "serve.h"
 
@@ -27,66 +27,13 @@ static int fail_at(serve_fail *fail, size_t at, const char *message)
     return -1;
 }
 
-/* The classes a quoted name means as MAT's regular expression; 0, -1 with
- * fail (not one), 1 when it matched nothing either. */
-static int resolve_regex(const lf_snapshot *s, lf_qclass c, uint8_t **match, uint32_t *matched, serve_fail *fail)
-{
-    char near[1024], why[1400];
-    int rc = class_match_regex(s, c.pattern, c.len, match, matched, near, sizeof near);
-    if (rc == 1) {
-        snprintf(why, sizeof why, "no class is named '%.*s', and it is no regular expression: %s",
-                 (int)(c.len > 200 ? 200 : c.len), c.pattern, near);
-        return fail_at(fail, c.pos, why);
-    }
-    return rc < 0 ? serve_failf(fail, 500, "out of memory") : 0;
-}
-
-/* Class name i of the query, as cmd_query.c resolves it: a name that
- * means no class is an error with the closest names. */
-static int resolve_class(lf_query *q, size_t i, const lf_snapshot *s, serve_fail *fail)
-{
-    lf_qclass c = lf_query_class(q, i);
-    uint32_t matched, names;
-    int simple;
-    char why[2048], near[1024];
-    int shown = (int)(c.len > 200 ? 200 : c.len);
-    uint8_t *match = class_match(s, c.pattern, c.len, &matched, &names, &simple);
-    if (match && simple && names > 1) {
-        class_ambiguity(s, "class", c.pattern, c.len, match, names, why, sizeof why);
-        free(match);
-        return fail_at(fail, c.pos, why);
-    }
-    if (match && matched == 0 && c.quoted) {
-        free(match);
-        match = NULL;
-        if (resolve_regex(s, c, &match, &matched, fail))
-            return -1;
-    }
-    if (!match)
-        return serve_failf(fail, 500, "out of memory");
-    if (matched == 0 && !(c.subclasses && lf_query_known_interface(c.pattern, c.len))) {
-        free(match);
-        int pattern = c.quoted || memchr(c.pattern, '*', c.len) || memchr(c.pattern, '?', c.len) ||
-                      memchr(c.pattern, '[', c.len);
-        class_suggest(s, c.pattern, c.len, near, sizeof near);
-        if (pattern)
-            snprintf(why, sizeof why, "no class matches '%.*s' in this snapshot", shown, c.pattern);
-        else
-            snprintf(why, sizeof why, "no class '%.*s' in this snapshot%s%s%s", shown, c.pattern,
-                     near[0] ? " (did you mean " : "", near, near[0] ? "?)" : "");
-        return fail_at(fail, c.pos, why);
-    }
-    lf_query_set_class(q, i, match);
-    return 0;
-}
-
 /* The library's error in the query: its reason and detail, at its offset. */
 static int query_error(const lf_error *err, serve_fail *fail)
 {
     if (err->kind == LF_ERR_SYSTEM)
         return serve_failf(fail, 500, "%s", err->reason);
-    char message[sizeof err->reason + sizeof err->detail + 2];
-    snprintf(message, sizeof message, "%s%s%s", err->reason, err->detail[0] ? " " : "", err->detail);
+    char message[QUERY_ERROR_TEXT_MAX];
+    query_error_text(err, message, sizeof message);
     return fail_at(fail, (size_t)err->position, message);
 }
 
@@ -100,12 +47,9 @@ typedef struct page {
 /* A text cell: at most max characters, then how many more it had. */
 static void write_text(FILE *f, const lf_qvalue *v, uint64_t max)
 {
-    size_t keep = 0;
-    uint64_t chars = 0;
-    for (; keep < v->len; keep++)
-        if (((unsigned char)v->str[keep] & 0xc0) != 0x80 && chars++ == max)
-            break;
-    if (v->chars <= max) {
+    uint64_t more;
+    size_t keep = lf_qvalue_cut(v, max, &more);
+    if (!more) {
         serve_json_str(f, v->str, keep);
         return;
     }
@@ -115,7 +59,7 @@ static void write_text(FILE *f, const lf_qvalue *v, uint64_t max)
         return;
     }
     memcpy(text, v->str, keep);
-    int n = snprintf(text + keep, 48, " [... %llu more chars]", (unsigned long long)(v->chars - max));
+    int n = snprintf(text + keep, 48, " [... %llu more chars]", (unsigned long long)more);
     serve_json_str(f, text, keep + (size_t)(n > 0 ? n : 0));
     free(text);
 }
@@ -180,9 +124,11 @@ static int run(lf_query *q, const serve_snapshot *snap, uint64_t from, uint64_t 
 {
     const lf_snapshot *s = &snap->s;
     lf_error err = {0};
-    for (size_t i = 0; i < lf_query_class_count(q); i++)
-        if (resolve_class(q, i, s, fail))
-            return -1;
+    char why[2048];
+    size_t at;
+    int resolved = query_resolve_classes(q, s, why, sizeof why, &at);
+    if (resolved)
+        return resolved < 0 ? serve_failf(fail, 500, "out of memory") : fail_at(fail, at, why);
     if (lf_query_prepare(q, s, &err))
         return query_error(&err, fail);
     write_columns(out, q);

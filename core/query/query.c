@@ -72,3 +72,14 @@ uint64_t lf_query_unreachable_matches(const lf_query *q)
 {
     return q->unreachable_matches;
 }
+
+size_t lf_qvalue_cut(const lf_qvalue *v, uint64_t max, uint64_t *more)
+{
+    size_t keep = 0;
+    uint64_t chars = 0;
+    for (; keep < v->len; keep++)
+        if (((unsigned char)v->str[keep] & 0xc0) != 0x80 && chars++ == max)
+            break;
+    *more = v->chars > max ? v->chars - max : 0;
+    return keep;
+}

@@ -43,6 +43,11 @@ typedef struct lf_qvalue {
     uint64_t chars;     /* LF_QV_STR: the whole text's characters (> shown: cut) */
 } lf_qvalue;
 
+/* A text value (LF_QV_STR) cut to its first max characters (UTF-8) for a
+ * cell: the bytes of v->str to show; *more, how many characters of the
+ * whole text are left out (0: none). */
+size_t lf_qvalue_cut(const lf_qvalue *v, uint64_t max, uint64_t *more);
+
 /* What a column holds, for its output type. */
 typedef enum lf_qflavor {
     LF_QF_ANY,      /* whatever the values are */

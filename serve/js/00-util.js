@@ -1,42 +1,13 @@
 // leakfind serve: the page. serve/js/*.js are joined in name order into one
-// script; they share the object LF. Everything is built with DOM calls and
+// script, after report/common.js; they share the object LF. Everything is built with DOM calls and
 // textContent (class names and strings from a heap can contain anything).
 var LF = { views: {} };
 (function () {
   'use strict';
-  var SVG = 'http://www.w3.org/2000/svg';
-
-  LF.el = function (tag, attrs, text) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  };
-  LF.svg = function (tag, attrs) {
-    var e = document.createElementNS(SVG, tag);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  };
-  // Numbers as the CLI prints them: bytes in KiB/MiB with one decimal,
-  // counts with thousands separators.
-  LF.bytes = function (n) {
-    if (n === null || n === undefined) return '';
-    var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], u = 0, v = n;
-    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return (u ? oneDecimal(v) : String(v)) + ' ' + units[u];
-  };
-  // One decimal as C's printf("%.1f") gives it (the CLI's): a tie goes to
-  // the even digit (6.25 KiB is "6.2"), where toFixed would round it up.
-  // v is bytes / 1024^u, exact in binary, and so is v * 10.
-  function oneDecimal(v) {
-    var t = v * 10, f = Math.floor(t), d = t - f;
-    if (d > 0.5 || (d === 0.5 && f % 2 === 1)) f++;
-    return (f / 10).toFixed(1);
-  }
-  LF.count = function (n) { return n === null || n === undefined ? '' : Number(n).toLocaleString('en-US'); };
+  // The helpers the report's page draws with too (report/common.js, the
+  // file before this one): numbers as the CLI writes them, el and svg.
+  ['el', 'svg', 'bytes', 'count', 'pct', 'td'].forEach(function (k) { LF[k] = LFCommon[k]; });
   LF.plural = function (n, word) { return LF.count(n) + ' ' + word + (n === 1 ? '' : word.endsWith('ss') ? 'es' : 's'); };
-  LF.pct = function (part, whole) { return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : ''; };
-  LF.td = function (text, cls) { return LF.el('td', cls ? { 'class': cls } : {}, text); };
   LF.clear = function (e) { while (e.firstChild) e.removeChild(e.firstChild); return e; };
 
   // The token comes with the page's URL; every request carries it.

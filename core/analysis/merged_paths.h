@@ -1,0 +1,58 @@
+/* merged_paths.h - shortest paths from the GC roots merged into one tree
+ * from the roots, each node with how many of the paths pass through it
+ * (Eclipse MAT's "merge shortest paths to GC roots"): `leakfind path
+ * --merge` and serve's /api/paths?cls=N both build it here and only write
+ * it their own way.
+ *
+ * A tree node is (its parent in the tree, an object), found through a JudyL
+ * keyed by both. Folded (issue 32), the elements of an array and what lies
+ * below them in a collection (entries, keys, values) are one node per
+ * (parent, class name) instead, in a JudyL of their own, and a chain's
+ * links (an entry of its node's class) stay in that node: a map of 30,000
+ * sessions is a few rows, not one per slot and bucket depth. */
+#ifndef LF_MERGED_PATHS_H
+#define LF_MERGED_PATHS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <Judy.h>
+
+#include "../model/edge_batch.h"
+#include "../model/snapshot.h"
+
+#define LF_MERGE_NONE 0xffffffffu
+
+typedef struct lf_merge_node {
+    uint32_t object;    /* node space; folded: one object of the class it stands for */
+    uint32_t parent;    /* tree space; LF_MERGE_NONE for a root object */
+    uint32_t count;     /* the paths through it */
+    uint32_t from;      /* node space: the object whose edge leads to object (path order) */
+    uint8_t weak, folded;
+} lf_merge_node;
+
+/* {0} is an empty tree. */
+typedef struct lf_merge_tree {
+    lf_merge_node *node;
+    size_t count, cap;
+    Pvoid_t index, folded_index; /* (parent + 1) << 32 | object, or | class name */
+} lf_merge_tree;
+
+/* One path, path[0] its root object, path[len - 1] its target, into the
+ * tree; weak marks the nodes it makes as reached through a weak reference,
+ * group folds arrays and collections as above. 0 or -1 (memory). */
+int lf_merge_add(lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak, int group);
+
+/* The tree in preorder, no recursion: siblings most paths first, then by
+ * object id. *order (the nodes) and *depth (each one's, 0 for a root
+ * object) are t->count entries the caller frees. 0 or -1 (memory). */
+int lf_merge_preorder(const lf_merge_tree *t, const lf_snapshot *s, uint32_t **order, uint32_t **depth);
+
+/* How each node's parent holds it (a root object: kind LF_EDGE_KIND_NONE,
+ * nothing found), asked at most batch questions at a time (edge_batch.h):
+ * t->count entries the caller frees, or NULL (memory). */
+lf_edge_answer *lf_merge_hops(const lf_merge_tree *t, const lf_snapshot *s, size_t batch);
+
+void lf_merge_free(lf_merge_tree *t);
+
+#endif
