@@ -99,6 +99,16 @@ FUZZ_SUPPORT := $(BUILD)/tests/fuzz/fuzz_common.o $(BUILD)/tests/unit/graph_fixt
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_driver.o $(FUZZ_SUPPORT) $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# fuzz_serve drives `leakfind serve`'s serve_handle, which lives in cmd/:
+# cmd/'s objects as an archive (main.o aside), so only what serve_handle
+# reaches is linked and serve_http.o, the one that needs libmicrohttpd, not.
+$(BUILD)/libleakfind_cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
+	rm -f $@
+	ar rcs $@ $^
+$(BUILD)/fuzz_serve: $(BUILD)/tests/fuzz/fuzz_serve.o $(BUILD)/tests/fuzz/replay_driver.o $(FUZZ_SUPPORT) \
+	  $(BUILD)/libleakfind_cmd.a $(BUILD)/gen/report_assets.o $(BUILD)/gen/serve_assets.o $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -26,9 +26,32 @@ for src in $lib_src; do
     $CC $FLAGS -c "$src" -o "$obj" # always: a changed header must reach every object
     objs="$objs $obj"
 done
+# fuzz_serve reaches cmd/serve: cmd/'s objects as an archive (main.c aside,
+# so only what serve_handle calls is linked: not serve_http.c and its
+# libmicrohttpd) and the embedded pages, made as the Makefile makes them
+cmd_lib=""
+case " $targets " in
+*" serve "*)
+    rm -f "$out/libcmd.a"
+    cmd_objs=""
+    for src in $(ls cmd/*.c cmd/*/*.c | grep -v '^cmd/main\.c$'); do
+        obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+        $CC $FLAGS -c "$src" -o "$obj"
+        cmd_objs="$cmd_objs $obj"
+    done
+    ar rcs "$out/libcmd.a" $cmd_objs
+    sh report/embed.sh report/report.html.in report/report.css report/report.js >"$out/obj/report_assets.c"
+    sh report/embed.sh serve/serve.html.in serve/serve.css serve/serve.js >"$out/obj/serve_assets.c"
+    $CC $FLAGS -c "$out/obj/report_assets.c" -o "$out/obj/report_assets.o"
+    $CC $FLAGS -c "$out/obj/serve_assets.c" -o "$out/obj/serve_assets.o"
+    cmd_lib="$out/libcmd.a $out/obj/report_assets.o $out/obj/serve_assets.o"
+    ;;
+esac
 for t in $targets; do
     bin="$out/fuzz_$t"
-    $CC $FLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$t.c $objs -o "$bin" -lJudy -lxxhash -lz -lm -pthread
+    extra=""
+    [ "$t" != serve ] || extra=$cmd_lib
+    $CC $FLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$t.c $extra $objs -o "$bin" -lJudy -lxxhash -lz -lm -pthread
     mkdir -p "$out/corpus/$t"
     echo "== fuzz_$t for ${seconds}s"
     "$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
