@@ -1,6 +1,7 @@
 /* cmd_serve.c - `leakfind serve`: the snapshots analysed once, then
  * explored in a browser (DESIGN 16, docs/SERVE.md): an HTTP server on the
  * loopback whose every view is one request answered from them. */
+#include <arpa/inet.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,9 @@ static int prepare(cli_context *ctx, const serve_state *o, serve_run *r)
     return 0;
 }
 
-/* "ADDR:PORT" of --listen, or the loopback and --port. */
+/* "ADDR:PORT" of --listen, or the loopback and --port; checked before the
+ * snapshots are read, so a typo is a usage error at once, not an error of
+ * the system minutes later. */
 static int listen_address(cli_context *ctx, const serve_state *o, char *addr, size_t size, unsigned *port)
 {
     if (!o->listen) {
@@ -141,6 +144,10 @@ static int listen_address(cli_context *ctx, const serve_state *o, char *addr, si
         return cli_usage_error(ctx, "--listen needs ADDR:PORT (an IPv4 address), not '%s'", o->listen);
     snprintf(addr, size, "%.*s", (int)(colon - o->listen), o->listen);
     *port = (unsigned)p;
+    struct in_addr ip;
+    if (inet_pton(AF_INET, addr, &ip) != 1)
+        return cli_usage_error(ctx, "--listen needs ADDR:PORT with an IPv4 address (such as 127.0.0.1), not '%s'",
+                               o->listen);
     return 0;
 }
 
@@ -160,13 +167,9 @@ static void open_browser(const char *url)
 
 /* Serves until SIGINT or SIGTERM, which every other thread blocks; 0 or
  * an exit code. */
-static int run_server(cli_context *ctx, const serve_state *o, serve_run *r)
+static int run_server(cli_context *ctx, const serve_state *o, serve_run *r, const char *addr, unsigned port)
 {
-    char addr[64], why[256];
-    unsigned port = 0;
-    int rc = listen_address(ctx, o, addr, sizeof addr, &port);
-    if (rc)
-        return rc;
+    char why[256];
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -224,16 +227,19 @@ int cmd_serve(int argc, char **argv)
     static char *series[SERIES_MAX];
     serve_run r;
     memset(&r, 0, sizeof r);
+    char addr[64];
+    unsigned port = 0;
     r.series = series;
     r.count = npos;
     if (npos < 1 || npos > SERIES_MAX)
         rc = cli_usage_error(&ctx, "serve takes one snapshot or a series of them (at most %d)", SERIES_MAX);
     else if (opt.listen && opt.port)
         rc = cli_usage_error(&ctx, "--listen names the port: not with --port");
-    else if (!(rc = cli_check_stdin_once(&ctx, pos, npos)))
+    else if (!(rc = listen_address(&ctx, &opt, addr, sizeof addr, &port)) &&
+             !(rc = cli_check_stdin_once(&ctx, pos, npos)))
         rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_OLDEST_FIRST, series);
     if (!rc && !(rc = load(&ctx, &opt, &r)) && !(rc = prepare(&ctx, &opt, &r)))
-        rc = run_server(&ctx, &opt, &r);
+        rc = run_server(&ctx, &opt, &r, addr, port);
     if (r.snap)
         serve_run_free(&r);
     free(pos);
