@@ -109,6 +109,10 @@ $(BUILD)/fuzz_serve: $(BUILD)/tests/fuzz/fuzz_serve.o $(BUILD)/tests/fuzz/replay
 	  $(BUILD)/libleakfind_cmd.a $(BUILD)/gen/report_assets.o $(BUILD)/gen/serve_assets.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# many clients at once against `leakfind serve` (tests/serve/load.sh, make bench)
+$(BUILD)/serve_load: $(patsubst %.c,$(BUILD)/%.o,tests/serve/load.c tests/serve/load_http.c tests/serve/load_run.c)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+
 $(BUILD)/gen_synth: $(BUILD)/tests/bench/gen_synth.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -134,7 +138,7 @@ setup:
 	@$(MAKE) --no-print-directory all
 
 TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
-	$(BUILD)/graph_listing \
+	$(BUILD)/graph_listing $(BUILD)/serve_load \
 	$(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 check: $(TEST_TOOLS)

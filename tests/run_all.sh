@@ -49,6 +49,7 @@ lane1() {
         env CLI_FILES=mutation MUTATION_PART=1/2 sh tests/cli/run.sh "$build"
     suite 6-serve-security "serve: token, Host, methods, limits, headers, address, stopping" \
         sh tests/serve/security.sh "$build"
+    suite 6-serve-load "serve: 32 clients at once, every answer the first one's" sh tests/serve/load.sh "$build"
     if [ "$all" = --all ]; then
         suite 7-spill "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" \
             sh tests/spill/run.sh "$build"
