@@ -16,12 +16,13 @@ void lf_collection_members_free(lf_collection_members *m)
     memset(m, 0, sizeof *m);
 }
 
-static const lf_snapshot *sorting;
-
-static int by_retained_node(const void *pa, const void *pb)
+/* The snapshot comes as qsort_r's context, not in a static: `leakfind
+ * serve` sorts members of different snapshots on several threads at once. */
+static int by_retained_node(const void *pa, const void *pb, void *snapshot)
 {
+    const lf_snapshot *s = snapshot;
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    uint64_t ra = lf_snapshot_retained(sorting, a), rb = lf_snapshot_retained(sorting, b);
+    uint64_t ra = lf_snapshot_retained(s, a), rb = lf_snapshot_retained(s, b);
     if (ra != rb)
         return ra > rb ? -1 : 1;
     return a < b ? -1 : a > b;
@@ -111,9 +112,8 @@ int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, siz
         lf_collection_members_free(out);
         return -1;
     }
-    sorting = s;
     if (out->payload_count)
-        qsort(out->payload, out->payload_count, sizeof *out->payload, by_retained_node);
+        qsort_r(out->payload, out->payload_count, sizeof *out->payload, by_retained_node, (void *)s);
     return 0;
 }
 
