@@ -47,9 +47,6 @@ lane1() {
     suite 1-cli "CLI golden tests" env CLI_SKIP=mutation sh tests/cli/run.sh "$build"
     suite 1-mutation1 "damaged inputs (half): exit 0 or 3 with a position" \
         env CLI_FILES=mutation MUTATION_PART=1/2 sh tests/cli/run.sh "$build"
-    suite 6-serve-security "serve: token, Host, methods, limits, headers, address, stopping" \
-        sh tests/serve/security.sh "$build"
-    suite 6-serve-load "serve: 32 clients at once, every answer the first one's" sh tests/serve/load.sh "$build"
     if [ "$all" = --all ]; then
         suite 7-spill "spilling: the goldens again with --memory 1K, TMPDIR refusals, nothing left" \
             sh tests/spill/run.sh "$build"
