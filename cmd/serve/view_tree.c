@@ -137,7 +137,8 @@ static int sort_children(const lf_snapshot *s, child_list *c, const char *sort)
         uint32_t *copy = malloc((c->count + 1) * sizeof *copy);
         if (!copy)
             return -1;
-        memcpy(copy, c->node, c->count * sizeof *copy);
+        if (c->count) /* an empty collection's node is NULL: no memcpy from it */
+            memcpy(copy, c->node, c->count * sizeof *copy);
         c->owned = copy;
         c->node = copy;
         c->via = NULL;
