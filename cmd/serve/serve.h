@@ -13,6 +13,7 @@
 
 #include "../../core/analysis/analysis.h"
 #include "../../core/analysis/dup_strings.h"
+#include "../../core/analysis/collections.h"
 #include "../../core/model/snapshot.h"
 #include "../../graph/paths.h"
 #include "../cli/dom_roots.h"
@@ -25,7 +26,15 @@ enum {
     SERVE_ARG_MAX = 4096,
     SERVE_ARGS_MAX = 32,
     SERVE_HOSTS_MAX = 3,
+    /* collections' members kept between requests (serve_members.c), per snapshot */
+    SERVE_MEMBERS_KEPT = 16,
+    SERVE_MEMBERS_BYTES = 256 << 20,
 };
+
+typedef struct serve_kept_members {
+    uint32_t node;
+    lf_collection_members members;
+} serve_kept_members;
 
 /* One dump, analysed, with what the views compute once and keep. */
 typedef struct serve_snapshot {
@@ -61,6 +70,11 @@ typedef struct serve_snapshot {
     uint32_t *site_child_first;        /* site_count + 1 */
     uint32_t *site_child;
     struct serve_site_total *site_total;
+    /* collections' members, added under lock, then read unlocked: never
+     * changed or freed while the site runs (serve_members.c) */
+    serve_kept_members kept[SERVE_MEMBERS_KEPT];
+    uint32_t kept_count;
+    size_t kept_bytes;
 } serve_snapshot;
 
 /* The objects allocated at a site or below it in the call tree: retained
@@ -141,6 +155,13 @@ int serve_arg_class(const serve_snapshot *snap, const serve_request *rq, const c
  * that comes first builds (or waits for) it as it would anyway.
  * serve_site_free waits for it. */
 void serve_site_warm(serve_site *site);
+
+/* Whether node is a collection whose members the children view shows
+ * (lf_holds_members): 1 with *out its members, largest retained first,
+ * kept for the next request when there is room, else in own (the caller
+ * frees own); 0 when it is no collection; -1 (memory). */
+int serve_members(serve_snapshot *snap, uint32_t node, lf_collection_members *own, const lf_collection_members **out);
+void serve_members_free(serve_snapshot *snap);
 
 /* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);

@@ -99,6 +99,7 @@ void serve_site_free(serve_site *site)
         free(p->site_child_first);
         free(p->site_child);
         free(p->site_total);
+        serve_members_free(p);
         pthread_mutex_destroy(&p->lock);
     }
     free(site->overview);

@@ -22,7 +22,8 @@ typedef struct child_list {
     const uint32_t *via;       /* the top level: the synthetic node each hangs under */
     size_t count;
     uint32_t *owned;           /* node when a copy was made */
-    lf_collection_members members;
+    const lf_collection_members *set; /* a collection's members: kept, or own */
+    lf_collection_members own;
     int collection;
 } child_list;
 
@@ -57,7 +58,7 @@ static int read_page_args(const serve_snapshot *snap, const serve_request *rq, p
 
 /* The children as the tree keeps them, or a collection's members; the top
  * level as `dominators` shows it (V8's synthetic nodes skipped) unless raw. */
-static int gather(const serve_snapshot *snap, uint32_t node, int raw, child_list *c)
+static int gather(serve_snapshot *snap, uint32_t node, int raw, child_list *c)
 {
     const lf_snapshot *s = &snap->s;
     memset(c, 0, sizeof *c);
@@ -67,12 +68,13 @@ static int gather(const serve_snapshot *snap, uint32_t node, int raw, child_list
         c->count = snap->top_count;
         return 0;
     }
-    if (node != LF_NODE_SUPER && !raw && lf_holds_members(s, node)) {
-        if (lf_collection_members_of(s, node, &c->members))
-            return -1;
+    int collection = node != LF_NODE_SUPER && !raw ? serve_members(snap, node, &c->own, &c->set) : 0;
+    if (collection < 0)
+        return -1;
+    if (collection) {
         c->collection = 1;
-        c->node = c->members.payload;
-        c->count = c->members.payload_count;
+        c->node = c->set->payload;
+        c->count = c->set->payload_count;
         return 0;
     }
     uint32_t slot = node == LF_NODE_SUPER ? s->object_count : node;
@@ -84,7 +86,7 @@ static int gather(const serve_snapshot *snap, uint32_t node, int raw, child_list
 static void child_list_free(child_list *c)
 {
     free(c->owned);
-    lf_collection_members_free(&c->members);
+    lf_collection_members_free(&c->own);
 }
 
 /* Keeps the children of class cls whose label has filter; -1 (memory). */
@@ -257,8 +259,8 @@ static int write_groups(FILE *f, const lf_snapshot *s, const child_list *c, cons
 static void write_structure(FILE *f, const lf_snapshot *s, const child_list *c)
 {
     fprintf(f, ",\"collection\":{\"members\":%zu,\"structure\":[", c->count);
-    for (size_t i = 0; i < c->members.group_count; i++) {
-        const lf_class_group *g = &c->members.group[i];
+    for (size_t i = 0; i < c->set->group_count; i++) {
+        const lf_class_group *g = &c->set->group[i];
         lf_str name = lf_snapshot_class_name(s, g->cls);
         fputs(i ? ",{\"label\":" : "{\"label\":", f);
         serve_json_str(f, name.ptr, name.len);
