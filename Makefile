@@ -166,7 +166,7 @@ asan:
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
-bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays $(BUILD)/gen_gcdump
+bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays $(BUILD)/gen_gcdump $(BUILD)/serve_load
 	@sh tests/bench/run.sh $(BUILD)
 
 SCALE ?= 100

@@ -104,6 +104,7 @@ query_bench() {
 }
 if [ -f "$h" ]; then
     real_dump "HPROF written by the JVM" "$h"
+    sh tests/bench/serve.sh "$build" "$h"
     echo "## query on $h"
     query_bench "$h"
     if [ -d /usr/share/visualvm ] && [ -n "${BENCH_VISUALVM:-}" ]; then
@@ -153,6 +154,7 @@ if [ ! -f "$v" ] && command -v node >/dev/null; then
 fi
 if [ -f "$v" ]; then
     real_dump "V8 snapshot written by Node" "$v"
+    sh tests/bench/serve.sh "$build" "$v"
     # Chrome DevTools' own worker (tests/v8/devtools, needs its npm build).
     if [ -n "${BENCH_DEVTOOLS:-}" ] && [ -f tests/v8/devtools/dist/harness.mjs ]; then
         /usr/bin/env time -f "DevTools heap snapshot worker (load and initialize): %e s, peak RSS %M KiB" \
