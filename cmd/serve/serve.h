@@ -72,6 +72,10 @@ typedef struct serve_snapshot {
     struct serve_site_total *site_total;
     /* collections' members, added under lock, then read unlocked: never
      * changed or freed while the site runs (serve_members.c) */
+    /* id << 32 | node, by id, when the ids are not in node order (V8's),
+     * built at the first id asked for (serve_ids.c) */
+    uint64_t *id_key;
+    int ids_built;
     serve_kept_members kept[SERVE_MEMBERS_KEPT];
     uint32_t kept_count;
     size_t kept_bytes;
@@ -141,7 +145,7 @@ int serve_arg_snapshot(const serve_site *site, const serve_request *rq, const ch
                        serve_fail *fail);
 /* An object id as the commands print it (0x1f, @12, 12); "root": the
  * super-root (LF_NODE_SUPER) when allow_root. A 404 when no object has it. */
-int serve_arg_node(const serve_snapshot *snap, const serve_request *rq, const char *key, int allow_root,
+int serve_arg_node(serve_snapshot *snap, const serve_request *rq, const char *key, int allow_root,
                    uint32_t *node, serve_fail *fail);
 /* A count from 0 to max, def when absent. */
 int serve_arg_count(const serve_request *rq, const char *key, uint64_t def, uint64_t max, uint64_t *out,
@@ -162,6 +166,13 @@ void serve_site_warm(serve_site *site);
  * frees own); 0 when it is no collection; -1 (memory). */
 int serve_members(serve_snapshot *snap, uint32_t node, lf_collection_members *own, const lf_collection_members **out);
 void serve_members_free(serve_snapshot *snap);
+
+/* The node of an object id, LF_NODE_NONE when none has it; a binary
+ * search, on the index serve_need_ids builds when the ids are not in node
+ * order (0, or -1: memory, and the search is a scan). */
+uint32_t serve_find_id(serve_snapshot *snap, uint64_t id);
+int serve_need_ids(serve_snapshot *snap);
+void serve_ids_free(serve_snapshot *snap);
 
 /* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);

@@ -66,7 +66,7 @@ int serve_arg_snapshot(const serve_site *site, const serve_request *rq, const ch
     return 0;
 }
 
-int serve_arg_node(const serve_snapshot *snap, const serve_request *rq, const char *key, int allow_root,
+int serve_arg_node(serve_snapshot *snap, const serve_request *rq, const char *key, int allow_root,
                    uint32_t *node, serve_fail *fail)
 {
     const char *v = serve_arg_text(rq, key);
@@ -79,7 +79,7 @@ int serve_arg_node(const serve_snapshot *snap, const serve_request *rq, const ch
     }
     if (cli_parse_id(v, &id))
         return serve_failf(fail, 400, "%s: an object id is 0x1f, @123 or 123, not '%.40s'", key, v);
-    *node = lf_snapshot_find_id(&snap->s, id);
+    *node = serve_find_id(snap, id);
     if (*node == LF_NODE_NONE)
         return serve_failf(fail, 404, "no object with id %.40s in %.200s", v, snap->path);
     return 0;

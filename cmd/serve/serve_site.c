@@ -100,6 +100,7 @@ void serve_site_free(serve_site *site)
         free(p->site_child);
         free(p->site_total);
         serve_members_free(p);
+        serve_ids_free(p);
         pthread_mutex_destroy(&p->lock);
     }
     free(site->overview);
@@ -179,7 +180,8 @@ static void *warm(void *arg)
     serve_fail ignored;
     /* a failure (memory) is said by the request that needs the index */
     for (uint32_t i = 0; i < site->count; i++)
-        if (serve_need_instances(&site->snap[i], &ignored) || serve_need_reverse(&site->snap[i], &ignored))
+        if (serve_need_ids(&site->snap[i]) || serve_need_instances(&site->snap[i], &ignored) ||
+            serve_need_reverse(&site->snap[i], &ignored))
             break;
     return NULL;
 }
