@@ -73,9 +73,13 @@ typedef struct serve_snapshot {
     /* collections' members, added under lock, then read unlocked: never
      * changed or freed while the site runs (serve_members.c) */
     /* id << 32 | node, by id, when the ids are not in node order (V8's),
-     * built at the first id asked for (serve_ids.c) */
+     * built at the first id asked for (serve_ids.c), under ids_lock */
+    pthread_mutex_t ids_lock;
     uint64_t *id_key;
     int ids_built;
+    /* kept_lock: locks of their own, held only for these, so that neither
+     * waits for the long builds and searches under lock */
+    pthread_mutex_t kept_lock;
     serve_kept_members kept[SERVE_MEMBERS_KEPT];
     uint32_t kept_count;
     size_t kept_bytes;

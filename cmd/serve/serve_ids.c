@@ -51,7 +51,7 @@ static uint64_t *sorted_keys(const lf_snapshot *s, int *wide)
 
 int serve_need_ids(serve_snapshot *snap)
 {
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->ids_lock);
     int rc = 0;
     if (!snap->ids_built && !(snap->s.flags & LF_SNAP_IDS_SORTED)) {
         int wide;
@@ -59,7 +59,7 @@ int serve_need_ids(serve_snapshot *snap)
         rc = snap->id_key || wide ? 0 : -1;
     }
     snap->ids_built = rc == 0;
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->ids_lock);
     return rc;
 }
 

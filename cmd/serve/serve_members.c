@@ -28,9 +28,9 @@ static const lf_collection_members *find_kept(serve_snapshot *snap, uint32_t nod
 int serve_members(serve_snapshot *snap, uint32_t node, lf_collection_members *own, const lf_collection_members **out)
 {
     memset(own, 0, sizeof *own);
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->kept_lock);
     *out = find_kept(snap, node);
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->kept_lock);
     if (*out)
         return 1;
     if (!lf_holds_members(&snap->s, node))
@@ -39,7 +39,7 @@ int serve_members(serve_snapshot *snap, uint32_t node, lf_collection_members *ow
     if (lf_collection_members_of(&snap->s, node, own))
         return -1;
     *out = own;
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->kept_lock);
     const lf_collection_members *kept = find_kept(snap, node); /* another request's, made meanwhile */
     if (kept) {
         lf_collection_members_free(own);
@@ -52,7 +52,7 @@ int serve_members(serve_snapshot *snap, uint32_t node, lf_collection_members *ow
         memset(own, 0, sizeof *own);
         *out = &k->members;
     }
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->kept_lock);
     return 1;
 }
 

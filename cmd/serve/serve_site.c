@@ -68,6 +68,8 @@ int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, cons
         return lf_fail(err, LF_ERR_SYSTEM, "no random bytes for the token");
     for (uint32_t i = 0; i < count; i++) {
         pthread_mutex_init(&snap[i].lock, NULL);
+        pthread_mutex_init(&snap[i].ids_lock, NULL);
+        pthread_mutex_init(&snap[i].kept_lock, NULL);
         dom_roots_init(&snap[i].top_roots, &snap[i].s);
         if (lf_class_totals_compute(&snap[i].s, &snap[i].totals, err))
             return -1;
@@ -102,6 +104,8 @@ void serve_site_free(serve_site *site)
         serve_members_free(p);
         serve_ids_free(p);
         pthread_mutex_destroy(&p->lock);
+        pthread_mutex_destroy(&p->ids_lock);
+        pthread_mutex_destroy(&p->kept_lock);
     }
     free(site->overview);
     pthread_mutex_destroy(&site->serial);
