@@ -49,6 +49,11 @@ typedef struct serve_snapshot {
     uint32_t top_count;
     dom_roots top_roots;               /* what holds a top-level entry, as `dominators` says; under lock */
     pthread_mutex_t lock;              /* guards the lazily built indexes below */
+    /* held while the reverse index or the instances are built (seconds on
+     * a big dump, on the warm thread at start), so that lock, which views
+     * take for short work (the top level's roots, a path search), does not
+     * wait for a build */
+    pthread_mutex_t build_lock;
     /* who points at whom (node space), built at the first referrers or path request */
     lf_reverse rev;
     int rev_built;

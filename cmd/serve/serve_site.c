@@ -1,7 +1,7 @@
 /* serve_site.c - what `leakfind serve` keeps while it runs: the analysed
  * snapshots, their class totals, the overview made at start, and the
  * indexes a view builds the first time it needs them (who points at whom,
- * instances by class), each once, under its snapshot's lock. */
+ * instances by class), each once, under its snapshot's build_lock. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -69,6 +69,7 @@ int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, cons
     for (uint32_t i = 0; i < count; i++) {
         pthread_mutex_init(&snap[i].lock, NULL);
         pthread_mutex_init(&snap[i].ids_lock, NULL);
+        pthread_mutex_init(&snap[i].build_lock, NULL);
         pthread_mutex_init(&snap[i].kept_lock, NULL);
         dom_roots_init(&snap[i].top_roots, &snap[i].s);
         if (lf_class_totals_compute(&snap[i].s, &snap[i].totals, err))
@@ -105,6 +106,7 @@ void serve_site_free(serve_site *site)
         serve_ids_free(p);
         pthread_mutex_destroy(&p->lock);
         pthread_mutex_destroy(&p->ids_lock);
+        pthread_mutex_destroy(&p->build_lock);
         pthread_mutex_destroy(&p->kept_lock);
     }
     free(site->overview);
@@ -114,7 +116,7 @@ void serve_site_free(serve_site *site)
 
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail)
 {
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->build_lock);
     int rc = 0;
     if (!snap->rev_built) {
         const lf_snapshot *s = &snap->s;
@@ -132,7 +134,7 @@ int serve_need_reverse(serve_snapshot *snap, serve_fail *fail)
         }
         snap->rev_built = rc == 0;
     }
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->build_lock);
     return rc ? serve_failf(fail, 500, "out of memory for the index of referrers") : 0;
 }
 
@@ -172,9 +174,9 @@ static int build_instances(serve_snapshot *snap)
 
 int serve_need_instances(serve_snapshot *snap, serve_fail *fail)
 {
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->build_lock);
     int rc = snap->instance ? 0 : build_instances(snap);
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->build_lock);
     return rc ? serve_failf(fail, 500, "out of memory for the index of instances") : 0;
 }
 
