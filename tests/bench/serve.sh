@@ -1,5 +1,5 @@
 #!/bin/sh
-# `leakfind serve` on a big dump (BENCHMARKS.md 1.9): start-up to the first
+# `leakfind serve` on a big dump (BENCHMARKS.md 1.17): start-up to the first
 # view with the --cache file already made (three starts), the first
 # referrers request (it builds the index of referrers), then 32 clients at
 # once for SECONDS (build/serve_load: the children of the node with the
