@@ -1,11 +1,13 @@
 /* fuzz_serve.c - `leakfind serve` without sockets: serve_handle, all that
  * a request reaches (serve.h), asked arbitrary requests about a site of
- * three analysed snapshots (fixtures/example/app.lfs, a JVM dump with
- * collections, a V8 snapshot with closures and strings), each loaded once.
+ * four analysed snapshots (fixtures/example/app.lfs, a JVM dump with
+ * collections, a V8 snapshot with closures and strings, one with
+ * allocation sites), each loaded once.
  *
  * Input: byte 0 says what is real (bit 0: the site's Host header, bit 1:
  * its token as the first argument; bits 2-3: GET, GET, HEAD, or the method
- * from the text), byte 1 the path (a view, the page, or from the text);
+ * from the text), byte 1 the path (below 13 a view or the page, else from
+ * the text);
  * the rest is lines: [method] [path] [Host, "-" for none] then key=value
  * arguments (a line without '=' is a key without value, as libmicrohttpd
  * gives "?raw"). Without the real Host and token most inputs stop at 403,
@@ -20,7 +22,7 @@
 #include "../../core/input/open.h"
 #include "fuzz.h"
 
-enum { SNAPSHOTS = 3, LINES_MAX = 64 };
+enum { SNAPSHOTS = 4, LINES_MAX = 64 };
 
 static serve_snapshot snap[SNAPSHOTS];
 static serve_site site;
@@ -31,7 +33,8 @@ static const char overview[] = "{\"stub\":true}\n";
 static int setup(void)
 {
     static const char *const paths[SNAPSHOTS] = {"fixtures/example/app.lfs", "fixtures/java/dumps/map_sessions.hprof.gz",
-                                                 "fixtures/node/inspect_values.heapsnapshot.gz"};
+                                                 "fixtures/node/inspect_values.heapsnapshot.gz",
+                                                 "fixtures/node/alloc_sites-100.heapsnapshot.gz"};
     lf_open_options options = {0};
     lf_error err;
     for (int i = 0; i < SNAPSHOTS; i++) {
@@ -54,8 +57,10 @@ static int setup(void)
     return 0;
 }
 
-static const char *const view_path[] = {"/api/overview",  "/api/children",  "/api/classes", "/api/instances",
-                                        "/api/object",    "/api/referrers", "/api/paths",   "/"};
+static const char *const view_path[] = {"/api/overview", "/api/children",  "/api/classes", "/api/instances",
+                                        "/api/object",   "/api/referrers", "/api/paths",   "/",
+                                        "/api/compare",  "/api/query",     "/api/strings", "/api/threads",
+                                        "/api/sites"};
 enum { VIEWS = sizeof view_path / sizeof *view_path };
 
 /* The text cut into NUL-ended lines (the copy is the caller's to free). */
@@ -111,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     serve_request rq = {0};
     unsigned method = (data[0] >> 2) & 3;
     rq.method = method == 2 ? "HEAD" : method < 2 ? "GET" : at < lines ? line[at++] : NULL;
-    rq.path = data[1] % (VIEWS + 1) < VIEWS ? view_path[data[1] % (VIEWS + 1)] : at < lines ? line[at++] : NULL;
+    rq.path = data[1] < VIEWS ? view_path[data[1]] : at < lines ? line[at++] : NULL;
     if (data[0] & 1)
         rq.host = site.host[data[1] & 1];
     else if (at < lines)
