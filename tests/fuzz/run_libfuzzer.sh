@@ -41,7 +41,8 @@ case " $targets " in
     done
     ar rcs "$out/libcmd.a" $cmd_objs
     sh report/embed.sh report/report.html.in report/report.css report/report.js >"$out/obj/report_assets.c"
-    sh report/embed.sh serve/serve.html.in serve/serve.css serve/serve.js >"$out/obj/serve_assets.c"
+    cat $(ls serve/js/*.js | LC_ALL=C sort) >"$out/obj/serve.js" # the page's script, joined as the Makefile joins it
+    sh report/embed.sh serve/serve.html.in serve/serve.css "$out/obj/serve.js" >"$out/obj/serve_assets.c"
     $CC $FLAGS -c "$out/obj/report_assets.c" -o "$out/obj/report_assets.o"
     $CC $FLAGS -c "$out/obj/serve_assets.c" -o "$out/obj/serve_assets.o"
     cmd_lib="$out/libcmd.a $out/obj/report_assets.o $out/obj/serve_assets.o"
