@@ -48,17 +48,23 @@ typedef struct serve_snapshot {
     uint32_t *top, *top_via;
     uint32_t top_count;
     dom_roots top_roots;               /* what holds a top-level entry, as `dominators` says; under lock */
+    /* its text for top entry i once looked for (serve_top.c): written
+     * under lock, read without it (atomic loads) */
+    const char **top_text;
+    /* one path search at a time (ps's work arrays are shared), under a lock
+     * of its own: a tree page does not wait for a search */
+    pthread_mutex_t path_lock;
     pthread_mutex_t lock;              /* guards the lazily built indexes below */
     /* held while the reverse index or the instances are built (seconds on
      * a big dump, on the warm thread at start), so that lock, which views
-     * take for short work (the top level's roots, a path search), does not
+     * take for short work (the top level's roots), does not
      * wait for a build */
     pthread_mutex_t build_lock;
     /* who points at whom (node space), built at the first referrers or path request */
     lf_reverse rev;
     int rev_built;
     uint8_t *is_root;                  /* bitmap over nodes, with rev */
-    lf_path_search ps;                 /* with rev; one search at a time, under lock */
+    lf_path_search ps;                 /* with rev; one search at a time, under path_lock */
     /* instances by class, largest retained first (node space), built at the
      * first instances request: class c's are instance[instance_first[c] ..
      * instance_first[c + 1]) */
@@ -182,6 +188,16 @@ void serve_members_free(serve_snapshot *snap);
 uint32_t serve_find_id(serve_snapshot *snap, uint64_t id);
 int serve_need_ids(serve_snapshot *snap);
 void serve_ids_free(serve_snapshot *snap);
+
+/* What holds top entries [first, first + count) (snap->top), as `dominators`
+ * says it ("static field X.y", "3 roots: ...", V8's synthetic nodes above),
+ * "" when nothing does, into text[0..count): looked for once each, then
+ * kept. 0, or -1 (memory). */
+int serve_top_texts(serve_snapshot *snap, uint32_t first, uint32_t count, const char **text);
+/* All of them, a slice at a time (the warm thread): one pass over the
+ * edges finds the holders of every owner no root names. */
+void serve_top_warm(serve_snapshot *snap);
+void serve_top_free(serve_snapshot *snap);
 
 /* The lazily built indexes; 0, or -1 with a 500 in fail (memory). */
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);

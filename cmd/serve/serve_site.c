@@ -53,7 +53,8 @@ static int build_top(serve_snapshot *snap)
         snap->top_via[snap->top_count++] = e.via;
     }
     lf_top_cursor_close(&c);
-    return 0;
+    snap->top_text = calloc((size_t)snap->top_count + 1, sizeof *snap->top_text);
+    return snap->top_text ? 0 : -1;
 }
 
 int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, const double *workload,
@@ -71,6 +72,7 @@ int serve_site_init(serve_site *site, serve_snapshot *snap, uint32_t count, cons
         pthread_mutex_init(&snap[i].ids_lock, NULL);
         pthread_mutex_init(&snap[i].build_lock, NULL);
         pthread_mutex_init(&snap[i].kept_lock, NULL);
+        pthread_mutex_init(&snap[i].path_lock, NULL);
         dom_roots_init(&snap[i].top_roots, &snap[i].s);
         if (lf_class_totals_compute(&snap[i].s, &snap[i].totals, err))
             return -1;
@@ -88,6 +90,7 @@ void serve_site_free(serve_site *site)
         serve_snapshot *p = &site->snap[i];
         lf_class_totals_free(&p->totals);
         free(p->root_index);
+        serve_top_free(p);
         free(p->top), free(p->top_via);
         if (p->top_roots.s)
             dom_roots_free(&p->top_roots);
@@ -108,6 +111,7 @@ void serve_site_free(serve_site *site)
         pthread_mutex_destroy(&p->ids_lock);
         pthread_mutex_destroy(&p->build_lock);
         pthread_mutex_destroy(&p->kept_lock);
+        pthread_mutex_destroy(&p->path_lock);
     }
     free(site->overview);
     pthread_mutex_destroy(&site->serial);
@@ -180,29 +184,13 @@ int serve_need_instances(serve_snapshot *snap, serve_fail *fail)
     return rc ? serve_failf(fail, 500, "out of memory for the index of instances") : 0;
 }
 
-/* What holds each top-level entry, looked for at once: a page of the top
- * level asked for its own owners that no root names, a pass over every
- * edge for each page (31-44 s a page of 100 on the 30M-object JVM dump
- * under load, holding the lock path searches need); all of them together
- * take one pass, then every page finds them known. */
-static void warm_top_roots(serve_snapshot *snap)
-{
-    char buf[1024];
-    pthread_mutex_lock(&snap->lock);
-    for (uint32_t i = 0; i < snap->top_count; i++)
-        dom_roots_expect(&snap->top_roots, snap->top[i]);
-    for (uint32_t i = 0; i < snap->top_count; i++)
-        dom_roots_text(&snap->top_roots, snap->top[i], snap->top_via[i], buf, sizeof buf);
-    pthread_mutex_unlock(&snap->lock);
-}
-
 static void *warm(void *arg)
 {
     serve_site *site = arg;
     serve_fail ignored;
     /* a failure (memory) is said by the request that needs the index */
     for (uint32_t i = 0; i < site->count; i++)
-        warm_top_roots(&site->snap[i]);
+        serve_top_warm(&site->snap[i]);
     for (uint32_t i = 0; i < site->count; i++)
         if (serve_need_ids(&site->snap[i]) || serve_need_instances(&site->snap[i], &ignored) ||
             serve_need_reverse(&site->snap[i], &ignored))

@@ -202,7 +202,7 @@ static int write_paths(FILE *f, serve_snapshot *snap, uint32_t node, unsigned fl
     unsigned nblocked = 0, written = 0;
     int rc = 0;
     fputs("[", f);
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->path_lock);
     int64_t len = lf_shortest_root_path(&snap->ps, node, flags, NULL, NULL, hops);
     for (unsigned number = 1; len > 0 && rc == 0; number++) {
         fputs(number > 1 ? "," : "", f);
@@ -218,7 +218,7 @@ static int write_paths(FILE *f, serve_snapshot *snap, uint32_t node, unsigned fl
     }
     for (unsigned k = 0; k < nblocked; k++)
         snap->ps.blocked[blocked[k]] = 0;
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->path_lock);
     fputs("]", f);
     return rc ? -1 : (int)written;
 }

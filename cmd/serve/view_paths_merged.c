@@ -31,7 +31,7 @@ static int64_t merge_targets(serve_snapshot *snap, const uint32_t *target, uint6
         return -1;
     int64_t reached = 0;
     int rc = 0;
-    pthread_mutex_lock(&snap->lock);
+    pthread_mutex_lock(&snap->path_lock);
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         int weak = 0;
         int64_t len = lf_shortest_root_path(&snap->ps, target[i], 0, NULL, NULL, hops);
@@ -40,7 +40,7 @@ static int64_t merge_targets(serve_snapshot *snap, const uint32_t *target, uint6
         reached += len > 0;
         rc = len > 0 ? lf_merge_add(t, &snap->s, hops, len, weak, group) : 0;
     }
-    pthread_mutex_unlock(&snap->lock);
+    pthread_mutex_unlock(&snap->path_lock);
     free(hops);
     return rc ? -1 : reached;
 }

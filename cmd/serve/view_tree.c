@@ -149,47 +149,30 @@ static int sort_children(const lf_snapshot *s, child_list *c, const char *sort)
     return 0;
 }
 
-/* What holds each top-level entry (a root, several, or V8's synthetic
- * nodes above it), as `dominators` says it: texts[i] malloc'd, NULL when
- * none. Under the snapshot's lock: its dom_roots keeps what it looked up. */
-static int top_root_texts(serve_snapshot *snap, const uint32_t *node, const uint32_t *via, size_t count,
-                          char **texts)
-{
-    int rc = 0;
-    pthread_mutex_lock(&snap->lock);
-    for (size_t i = 0; i < count; i++)
-        dom_roots_expect(&snap->top_roots, node[i]);
-    for (size_t i = 0; i < count && rc == 0; i++) {
-        char buf[1024];
-        size_t n = dom_roots_text(&snap->top_roots, node[i], via[i], buf, sizeof buf);
-        if (n && !(texts[i] = strndup(buf, n)))
-            rc = -1;
-    }
-    pthread_mutex_unlock(&snap->lock);
-    return rc;
-}
-
 /* The field each row's dominator holds it by: one batch for the page, so
  * a page of a huge array reads the array's edges once. */
-static int write_rows(FILE *f, serve_snapshot *snap, const uint32_t *node, const uint32_t *via, size_t count)
+/* top_first: the rows are top entries top_first... (snap->top), whose
+ * texts say what holds them; -1: rows below an object. */
+static int write_rows(FILE *f, serve_snapshot *snap, const uint32_t *node, int64_t top_first, size_t count)
 {
     const lf_snapshot *s = &snap->s;
     lf_edge_question *q = malloc((count + 1) * sizeof *q);
     lf_edge_answer *a = malloc((count + 1) * sizeof *a);
-    char **root = via ? calloc(count + 1, sizeof *root) : NULL;
-    int rc = q && a && (root || !via) ? 0 : -1;
+    const int top = top_first >= 0;
+    const char **root = top ? calloc(count + 1, sizeof *root) : NULL;
+    int rc = q && a && (root || !top) ? 0 : -1;
     size_t asked = 0;
     for (size_t i = 0; rc == 0 && i < count; i++)
-        if (!via && s->idom[node[i]] < s->object_count)
+        if (!top && s->idom[node[i]] < s->object_count)
             q[asked++] = (lf_edge_question){s->idom[node[i]], node[i]};
-    if (rc == 0 && (lf_edge_batch_answer(s, q, asked, a) || (via && top_root_texts(snap, node, via, count, root))))
+    if (rc == 0 && (lf_edge_batch_answer(s, q, asked, a) || (top && serve_top_texts(snap, (uint32_t)top_first, (uint32_t)count, root))))
         rc = -1;
     fputs("[", f);
     for (size_t i = 0, k = 0; rc == 0 && i < count; i++) {
         uint32_t v = node[i];
         fputs(i ? ",\n{\"object\":" : "\n{\"object\":", f);
         serve_json_object(f, s, v);
-        if (via) {
+        if (top) {
             fputs(",\"root\":", f);
             serve_json_cstr(f, root[i] ? root[i] : "");
         } else if (s->idom[v] < s->object_count) {
@@ -204,8 +187,6 @@ static int write_rows(FILE *f, serve_snapshot *snap, const uint32_t *node, const
         fputs("}", f);
     }
     fputs("]", f);
-    for (size_t i = 0; root && i < count; i++)
-        free(root[i]);
     free(root), free(q), free(a);
     return rc;
 }
@@ -291,7 +272,7 @@ static int write_answer(FILE *f, serve_snapshot *snap, uint32_t node, const chil
         fputs(",\"rows\":", f);
         /* a collection without members has no array at all: no offset
          * into NULL (undefined, fuzz_serve found it) */
-        rc = write_rows(f, snap, n ? c->node + from : c->node, c->via && n ? c->via + from : NULL, n);
+        rc = write_rows(f, snap, n ? c->node + from : c->node, c->via && n ? (int64_t)from : -1, n);
     }
     fprintf(f, ",\"total\":%zu}\n", total);
     return rc;
