@@ -2,7 +2,7 @@
 # Installs the Debian packages leakfind needs to build and test, when missing.
 set -e
 need=""
-for pkg in build-essential libjudy-dev libxxhash-dev libmicrohttpd-dev zlib1g-dev time ocaml-nox ocaml-findlib \
+for pkg in build-essential libjudy-dev libxxhash-dev libmicrohttpd-dev zlib1g-dev time ocaml-nox ocaml-findlib curl jq \
            man-db groff-base bsdutils; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done

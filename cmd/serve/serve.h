@@ -165,6 +165,9 @@ int serve_arg_node(serve_snapshot *snap, const serve_request *rq, const char *ke
 /* A count from 0 to max, def when absent. */
 int serve_arg_count(const serve_request *rq, const char *key, uint64_t def, uint64_t max, uint64_t *out,
                     serve_fail *fail);
+/* A page of rows: "from" (default 0) and "count" (default
+ * SERVE_PAGE_DEFAULT, at most SERVE_PAGE_MAX). */
+int serve_arg_page(const serve_request *rq, uint64_t *from, uint64_t *count, serve_fail *fail);
 /* A class index (class space) of snap. */
 int serve_arg_class(const serve_snapshot *snap, const serve_request *rq, const char *key, uint32_t *cls,
                     serve_fail *fail);

@@ -97,3 +97,11 @@ int serve_arg_class(const serve_snapshot *snap, const serve_request *rq, const c
     *cls = (uint32_t)c;
     return 0;
 }
+
+int serve_arg_page(const serve_request *rq, uint64_t *from, uint64_t *count, serve_fail *fail)
+{
+    return serve_arg_count(rq, "from", 0, UINT32_MAX, from, fail) ||
+                   serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, count, fail)
+               ? -1
+               : 0;
+}

@@ -142,17 +142,6 @@ int serve_need_reverse(serve_snapshot *snap, serve_fail *fail)
     return rc ? serve_failf(fail, 500, "out of memory for the index of referrers") : 0;
 }
 
-/* Largest retained first, then node: the order of the instances view. */
-static int by_retained(const void *pa, const void *pb, void *snapshot)
-{
-    const lf_snapshot *s = snapshot;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    uint64_t ra = lf_snapshot_retained(s, a), rb = lf_snapshot_retained(s, b);
-    if (ra != rb)
-        return ra > rb ? -1 : 1;
-    return a < b ? -1 : a > b;
-}
-
 /* Every object by class (a counting sort), each class's largest first. */
 static int build_instances(serve_snapshot *snap)
 {
@@ -170,7 +159,7 @@ static int build_instances(serve_snapshot *snap)
     for (uint32_t v = 0; v < s->object_count; v++)
         inst[first[s->object_class[v] + 1]++] = v;
     for (uint32_t c = 0; c < s->class_count && lf_snapshot_has_retained(s); c++)
-        qsort_r(inst + first[c], first[c + 1] - first[c], sizeof *inst, by_retained, (void *)s);
+        qsort_r(inst + first[c], first[c + 1] - first[c], sizeof *inst, lf_node_by_retained, (void *)s);
     snap->instance_first = first;
     snap->instance = inst;
     return 0;

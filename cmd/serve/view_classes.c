@@ -69,8 +69,7 @@ int serve_view_classes(serve_site *site, const serve_request *rq, FILE *out, ser
     serve_snapshot *snap;
     uint64_t from, count;
     int key;
-    if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_count(rq, "from", 0, UINT32_MAX, &from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &count, fail) ||
+    if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_page(rq, &from, &count, fail) ||
         sort_key(serve_arg_text(rq, "sort"), &key, fail))
         return -1;
     const lf_snapshot *s = &snap->s;
@@ -101,8 +100,7 @@ int serve_view_instances(serve_site *site, const serve_request *rq, FILE *out, s
     uint64_t from, count;
     uint32_t cls;
     if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_class(snap, rq, "cls", &cls, fail) ||
-        serve_arg_count(rq, "from", 0, UINT32_MAX, &from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &count, fail) ||
+        serve_arg_page(rq, &from, &count, fail) ||
         serve_need_instances(snap, fail))
         return -1;
     const lf_snapshot *s = &snap->s;

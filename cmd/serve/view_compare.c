@@ -22,8 +22,7 @@ static int read_args(serve_site *site, const serve_request *rq, serve_compare_ar
     uint64_t a, b;
     if (serve_arg_count(rq, "a", 0, site->count - 1, &a, fail) ||
         serve_arg_count(rq, "b", site->count - 1, site->count - 1, &b, fail) ||
-        serve_arg_count(rq, "from", 0, UINT32_MAX, &p->from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &p->count, fail))
+        serve_arg_page(rq, &p->from, &p->count, fail))
         return -1;
     const char *by = serve_arg_text(rq, "by"), *sort = serve_arg_text(rq, "sort"), *all = serve_arg_text(rq, "all");
     if (by && strcmp(by, "class") != 0 && strcmp(by, "owner") != 0)

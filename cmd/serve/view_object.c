@@ -110,8 +110,7 @@ int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, s
     uint32_t node;
     uint64_t from, count;
     if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_node(snap, rq, "id", 0, &node, fail) ||
-        serve_arg_count(rq, "from", 0, UINT32_MAX, &from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &count, fail) ||
+        serve_arg_page(rq, &from, &count, fail) ||
         serve_need_reverse(snap, fail))
         return -1;
     const lf_snapshot *s = &snap->s;

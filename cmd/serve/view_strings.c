@@ -55,8 +55,7 @@ int serve_view_strings(serve_site *site, const serve_request *rq, FILE *out, ser
 {
     serve_snapshot *snap;
     uint64_t from, count;
-    if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_count(rq, "from", 0, UINT32_MAX, &from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &count, fail))
+    if (serve_arg_snapshot(site, rq, "snap", &snap, fail) || serve_arg_page(rq, &from, &count, fail))
         return -1;
     const lf_snapshot *s = &snap->s;
     if (!lf_strings_readable(s)) {

@@ -38,8 +38,7 @@ static int read_page_args(const serve_snapshot *snap, const serve_request *rq, p
 {
     memset(p, 0, sizeof *p);
     p->cls = UINT32_MAX;
-    if (serve_arg_count(rq, "from", 0, UINT32_MAX, &p->from, fail) ||
-        serve_arg_count(rq, "count", SERVE_PAGE_DEFAULT, SERVE_PAGE_MAX, &p->count, fail))
+    if (serve_arg_page(rq, &p->from, &p->count, fail))
         return -1;
     p->sort = serve_arg_text(rq, "sort");
     p->filter = serve_arg_text(rq, "filter");

@@ -138,3 +138,13 @@ void lf_class_totals_free(lf_class_totals *t)
     free(t->unreachable_shallow);
     memset(t, 0, sizeof *t);
 }
+
+int lf_node_by_retained(const void *pa, const void *pb, void *snapshot)
+{
+    const lf_snapshot *s = snapshot;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint64_t ra = lf_snapshot_retained(s, a), rb = lf_snapshot_retained(s, b);
+    if (ra != rb)
+        return ra > rb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}

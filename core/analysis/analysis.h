@@ -26,6 +26,10 @@ typedef struct lf_class_totals {
 
 /* Per-class totals; retained is filled only when the snapshot is analysed. */
 int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *err);
+/* qsort_r's comparison of nodes (uint32_t, node space): largest retained
+ * first, then node; the snapshot (analysed) is the context, not a static,
+ * so that sorts of several snapshots run on several threads at once. */
+int lf_node_by_retained(const void *a, const void *b, void *snapshot);
 /* The same over any grouping of objects (node -> group < groups), e.g.
  * allocation sites: retained counts each object not below another object
  * of its group in the dominator tree. */

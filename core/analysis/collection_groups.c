@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "analysis.h"
 #include "../base/vec.h"
 
 void lf_collection_members_free(lf_collection_members *m)
@@ -14,18 +15,6 @@ void lf_collection_members_free(lf_collection_members *m)
     lf_big_free(m->payload);
     lf_big_free(m->group);
     memset(m, 0, sizeof *m);
-}
-
-/* The snapshot comes as qsort_r's context, not in a static: `leakfind
- * serve` sorts members of different snapshots on several threads at once. */
-static int by_retained_node(const void *pa, const void *pb, void *snapshot)
-{
-    const lf_snapshot *s = snapshot;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    uint64_t ra = lf_snapshot_retained(s, a), rb = lf_snapshot_retained(s, b);
-    if (ra != rb)
-        return ra > rb ? -1 : 1;
-    return a < b ? -1 : a > b;
 }
 
 static int by_retained(const void *pa, const void *pb)
@@ -113,7 +102,7 @@ int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, siz
         return -1;
     }
     if (out->payload_count)
-        qsort_r(out->payload, out->payload_count, sizeof *out->payload, by_retained_node, (void *)s);
+        qsort_r(out->payload, out->payload_count, sizeof *out->payload, lf_node_by_retained, (void *)s);
     return 0;
 }
 
