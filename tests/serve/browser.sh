@@ -8,6 +8,7 @@ set -u
 build=${1:-build}
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
+. tests/serve/lib.sh
 lf=$build/leakfind
 out=$build/serve-test
 mkdir -p "$out"
@@ -51,9 +52,7 @@ start collections $J/collections-300.hprof.gz
 # each prints its one line once its snapshots are analysed (a few seconds)
 args=""
 for name in example java node dotnet ocaml ocamlsites hostile collections; do
-    n=0
-    while [ ! -s "$out/$name.url" ] && [ $n -lt 120 ]; do sleep 0.5; n=$((n + 1)); done
-    url=$(head -1 "$out/$name.url")
+    url=$(serve_wait_url "$out/$name.url" "" 600)
     case "$url" in
     http://127.0.0.1:*/\?t=*) args="$args $name=$url" ;;
     *) bad "serve $name: no URL on stdout" "$(cat "$out/$name.err")" ;;

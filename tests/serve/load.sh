@@ -13,6 +13,7 @@ set -u
 build=$(cd "${1:-build}" && pwd)
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
+. tests/serve/lib.sh
 lf=$build/leakfind
 tmp=$(mktemp -d)
 pid=""
@@ -25,13 +26,7 @@ items=$(awk -v n=$len 'BEGIN { for (i = 0; i < n; i++) if (i % 7 != 3 && i % 100
 
 "$lf" serve "$tmp/arrays.hprof" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-url=""
-for _ in $(seq 300); do
-    url=$(head -1 "$tmp/out" 2>/dev/null)
-    [ -z "$url" ] || break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
+url=$(serve_wait_url "$tmp/out" "$pid" 300)
 case $url in http://127.0.0.1:*) ok "serve started" ;; *) bad "serve started" "$(cat "$tmp/err")"; finish ;; esac
 base=${url%%/\?t=*} token=${url##*\?t=}
 

@@ -12,6 +12,7 @@ set -u
 build=$(cd "${1:-build}" && pwd)
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
+. tests/serve/lib.sh
 lf=$build/leakfind
 dump=fixtures/example/app.lfs
 tmp=$(mktemp -d)
@@ -25,13 +26,7 @@ trap cleanup EXIT
 start_server() {
     env --default-signal=INT,TERM "$lf" serve "$@" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
-    url=""
-    for _ in $(seq 100); do
-        url=$(head -1 "$tmp/out" 2>/dev/null)
-        [ -z "$url" ] || break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    url=$(serve_wait_url "$tmp/out" "$pid" 100)
     base=${url%%/\?t=*}
     port=${base##*:}
     token=${url##*\?t=}

@@ -13,6 +13,7 @@ out=$build/serve-views-test
 rm -rf "$out"
 mkdir -p "$out"
 . tests/lib.sh
+. tests/serve/lib.sh
 
 pids=""
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done' EXIT INT TERM
@@ -24,12 +25,7 @@ start() {
     shift
     "$lf" serve "$@" >"$out/$name.url" 2>"$out/$name.err" &
     pids="$pids $!"
-    i=0
-    while [ ! -s "$out/$name.url" ] && [ $i -lt 150 ]; do
-        sleep 0.2
-        i=$((i + 1))
-    done
-    url=$(head -1 "$out/$name.url")
+    url=$(serve_wait_url "$out/$name.url" "$!" 300)
     case $url in
     http://127.0.0.1:*/?t=*) ok "serve $name: the URL" ;;
     *) bad "serve $name: no URL" "$(cat "$out/$name.err")" ;;
