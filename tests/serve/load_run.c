@@ -98,6 +98,8 @@ static int summarize(client *c, int clients, int kind, load_result *r)
         return -1;
     size_t at = 0;
     for (int i = 0; i < clients; i++) {
+        if (!c[i].kind[kind].count)
+            continue; /* a client that asked none has no samples array: no memcpy from NULL */
         memcpy(all + at, c[i].kind[kind].ms, c[i].kind[kind].count * sizeof *all);
         at += c[i].kind[kind].count;
     }
