@@ -10,6 +10,8 @@
 #include "collections.h"
 #include "domview.h"
 #include "owners.h"
+#include "finalizer_queue.h"
+#include "session_objects.h"
 #include "../base/vec.h"
 #include "../base/bigmem.h"
 #include "../model/root_text.h"
@@ -229,6 +231,14 @@ int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *a
     return 0;
 }
 
+/* A top owner that is no finding of the program's: made by the dump
+ * session, or garbage on .NET's finalizer queue (finalizer_only, may be NULL). */
+static int not_the_programs(const lf_snapshot *s, uint32_t node, const uint64_t *finalizer_only)
+{
+    return lf_class_is_session_made(s, s->object_class[node]) ||
+           (finalizer_only && lf_bit_is_set(finalizer_only, node));
+}
+
 /* One candidate of the size findings: its accumulation point, the children
  * there that are candidates of their own (pushed on the stack), and the
  * finding when what is left still retains at least t. */
@@ -283,8 +293,8 @@ static uint32_t *first_of_name(const lf_snapshot *s)
 
 /* The top owners that are no finding, by class name: a class whose owners
  * together retain at least t. */
-static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t, lf_suspect_list *list,
-                          lf_error *err)
+static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t, const uint64_t *finalizer_only,
+                          lf_suspect_list *list, lf_error *err)
 {
     uint64_t *sum = calloc((size_t)s->class_count + 1, sizeof *sum);
     uint64_t *count = calloc((size_t)s->class_count + 1, sizeof *count);
@@ -293,7 +303,7 @@ static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t
     int rc = sum && count && largest && named ? 0 : lf_fail_nomem(err, "suspects by class");
     for (size_t k = 0; k < v->entry_count && !rc; k++) {
         uint32_t node = v->entry[k].node, cls = named[s->object_class[node]];
-        if (lf_snapshot_retained(s, node) >= t)
+        if (lf_snapshot_retained(s, node) >= t || not_the_programs(s, node, finalizer_only))
             continue;
         if (count[cls]++ == 0)
             largest[cls] = node;    /* entries come largest first */
@@ -333,16 +343,21 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     uint64_t t = (uint64_t)ceil(threshold * (double)s->reachable_shallow);
     if (t == 0)
         t = 1;
+    uint64_t *finalizer_only;
+    if (lf_finalizer_only(s, &finalizer_only, err))
+        return -1;
     lf_top_view v;
-    if (lf_top_view_build(s, 1, 0, 0, 0, &v))
+    if (lf_top_view_build(s, 1, 0, 0, 0, &v)) {
+        free(finalizer_only);
         return lf_fail_nomem(err, "top owners");
+    }
     size_t start = list->count, depth = 0, cap = 0;
     uint32_t *stack = NULL;
     int rc = 0;
     /* entries come largest first: push in reverse so the largest is examined first */
     for (size_t k = v.entry_count; k-- > 0 && !rc;) {
         uint32_t node = v.entry[k].node;
-        if (lf_snapshot_retained(s, node) < t)
+        if (lf_snapshot_retained(s, node) < t || not_the_programs(s, node, finalizer_only))
             continue;
         if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack))
             rc = -1;
@@ -355,8 +370,9 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
     if (rc)
         rc = lf_fail_nomem(err, "suspects");
     else
-        rc = class_findings(s, &v, t, list, err);
+        rc = class_findings(s, &v, t, finalizer_only, list, err);
     lf_top_view_free(&v);
+    free(finalizer_only);
     if (!rc && list->count > start)
         qsort(list->item + start, list->count - start, sizeof *list->item, by_retained);
     return rc;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "finalizer_queue.h"
 #include "../base/vec.h"
 
 int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err)
@@ -36,8 +37,17 @@ int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g
     lf_class_totals totals;
     if (t->series >= t->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
+    uint64_t *finalizer_only;
     if (lf_group_totals_compute(s, g->of_node, g->count, &totals, err))
         return -1;
+    if (lf_finalizer_only(s, &finalizer_only, err)) {
+        lf_class_totals_free(&totals);
+        return -1;
+    }
+    /* .NET's finalizer queue holds garbage: never growth (finalizer_queue.h) */
+    for (uint32_t v = 0; finalizer_only && v < s->object_count; v++)
+        if (lf_bit_is_set(finalizer_only, v))
+            totals.count[g->of_node[v]]--;
     /* the snapshot's groups by trend row, for the holders' counts */
     uint32_t *class_row = malloc(((size_t)g->count + 1) * sizeof *class_row);
     if (!class_row)
@@ -60,14 +70,16 @@ int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g
         t->count[(size_t)k * t->capacity + t->series] += totals.count[c] - totals.unreachable_count[c];
     }
     lf_class_totals_free(&totals);
-    int rc = lf_trend_holders_add(&t->holders, s, t->series, g->of_node, class_row, err);
+    int rc = lf_trend_holders_add(&t->holders, s, t->series, g->of_node, class_row, finalizer_only, err);
     free(class_row);
+    free(finalizer_only);
     if (rc)
         return rc;
     t->series++;
     return 0;
 nomem:
     free(class_row);
+    free(finalizer_only);
     lf_class_totals_free(&totals);
     return lf_fail_nomem(err, "trend");
 }

@@ -7,6 +7,7 @@
 
 #include "../base/bigmem.h"
 #include "collections.h"
+#include "finalizer_queue.h"
 #include "holders.h"
 #include "owners.h"
 #include "../base/vec.h"
@@ -155,7 +156,7 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
  * (collections.h: the collection it is inside, else its dominator, and so
  * on up) whose signature occurs in the first snapshot. */
 static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
-                              const uint32_t *group_of_node, const uint32_t *class_row,
+                              const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                               const uint64_t *sig, const uint32_t *order, size_t count,
                               const lf_collections *coll)
 {
@@ -181,7 +182,7 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
         if (above == LF_NODE_NONE && top)
             above = v;
         uint32_t cls = class_row[group_of_node[v]];
-        if (cls == UINT32_MAX || !lf_snapshot_counted(s, v))
+        if (cls == UINT32_MAX || !lf_snapshot_counted(s, v) || (skip && lf_bit_is_set(skip, v)))
             continue;
         rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series, v);
     }
@@ -250,7 +251,7 @@ static uint32_t *old_retainers(const lf_snapshot *s, const uint32_t *top, uint32
  * both reference hangs under whatever dominates both, e.g. the stack roots,
  * for every function at once. */
 static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t series,
-                           const uint32_t *group_of_node, const uint32_t *class_row,
+                           const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                            const uint64_t *sig, const uint32_t *order, size_t count,
                            const lf_collections *coll)
 {
@@ -277,7 +278,8 @@ static int count_new_by_id(lf_trend_holders *h, lf_holders *holders, uint32_t se
     for (size_t i = 0; i < count && rc == 0; i++) {
         uint32_t v = order[i], t = top[v];
         uint32_t cls = class_row[group_of_node[v]];
-        if (t == LF_NODE_NONE || cls == UINT32_MAX || !lf_snapshot_counted(s, v))
+        if (t == LF_NODE_NONE || cls == UINT32_MAX || !lf_snapshot_counted(s, v) ||
+            (skip && lf_bit_is_set(skip, v)))
             continue;
         for (uint32_t j = first[t]; j < first[t + 1] && rc == 0; j++) {
             /* a collection's backing store or entry: its container holds it */
@@ -301,7 +303,8 @@ out:
 }
 
 int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t series,
-                         const uint32_t *group_of_node, const uint32_t *class_row, lf_error *err)
+                         const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
+                         lf_error *err)
 {
     if (series >= h->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
@@ -328,9 +331,9 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     if (lf_collections_build(&coll, s, order, count, sig) ||
         remember_signatures(h, &holders, sig, order, count, series == 0) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
-        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
+        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
         (h->by_id && series > 0 &&
-         count_new_by_id(h, &holders, series, group_of_node, class_row, sig, order, count, &coll)) ||
+         count_new_by_id(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
         lf_holders_failed(&holders))
         rc = lf_fail_nomem(err, "trend holders");
 out:

@@ -49,9 +49,11 @@ typedef struct lf_trend_holders {
 int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err);
 /* Counts snapshot `series` (0 first) of s; objects are grouped by
  * group_of_node (their class, or their allocation site) and class_row maps
- * a group to the caller's row number (UINT32_MAX: not counted). */
+ * a group to the caller's row number (UINT32_MAX: not counted); the objects
+ * whose bit is set in skip (NULL: none) are not counted. */
 int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t series,
-                         const uint32_t *group_of_node, const uint32_t *class_row, lf_error *err);
+                         const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
+                         lf_error *err);
 void lf_trend_holders_free(lf_trend_holders *h);
 /* The holder of a row by its path, "static field A.x (A) / list
  * (java.util.ArrayList)", at most its last 12 hops; "(GC roots)" for none. */

@@ -102,3 +102,12 @@ rows_ series_v8_counts "Recent 200,400,600 600
 Session 100,200,300 300" '$2 == "growth" && ($6 == "Session" || $6 == "Recent") {print $6, $14, $10}' \
     suspects $NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-200.heapsnapshot.gz \
     $NC/collections_leak-300.heapsnapshot.gz --workload 100,200,300
+# .NET's finalizer queue holds garbage waiting for its finalizer
+# (fixtures/graphs/make_finalizer_queue.sh): 0, 10, 20 DestroyScout under
+# `finalizer` roots are no growth and no size finding; the Orders that a
+# static list keeps (10 a step) are
+FQ="$G/finalizer_queue-1.txt $G/finalizer_queue-2.txt $G/finalizer_queue-3.txt"
+rows_ series_finalizer_queue_trend "Acme.Order 10,20,30" '$4 == "yes" {print $6, $5}' trend $FQ
+rows_ series_finalizer_queue_suspects "growth Acme.Order
+object Acme.OrderStore" 'NR > 1 {print $2, $6}' suspects $FQ --workload 1,2,3
+rows_ series_finalizer_queue_single "object Acme.OrderStore" 'NR > 1 {print $2, $6}' suspects $G/finalizer_queue-3.txt
