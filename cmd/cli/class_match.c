@@ -9,6 +9,7 @@
 
 #include "../../core/base/suggest.h"
 #include "cli.h"
+#include "generic_name.h"
 
 /* The part of name after its last c (none: all of it). */
 static lf_str after_last(lf_str name, char c)
@@ -41,13 +42,21 @@ static int str_is(lf_str s, const char *p, size_t len)
     return s.len == len && memcmp(s.ptr, p, len) == 0;
 }
 
-/* name ends with pattern right after a '.' or '$'. */
+/* name ends with pattern right after a '.', '$' or (.NET's nested types) '+'. */
 static int ends_at_boundary(lf_str name, const char *pattern, size_t len)
 {
     if (name.len <= len || memcmp(name.ptr + name.len - len, pattern, len) != 0)
         return 0;
     char before = name.ptr[name.len - len - 1];
-    return before == '.' || before == '$';
+    return before == '.' || before == '$' || before == '+';
+}
+
+/* A generic name matches without its namespaces (generic_name.h):
+ * key is the pattern's key, "" when it has none. */
+static int same_generic(lf_str name, const char *key)
+{
+    char mine[1024];
+    return key[0] && generic_name_key(name.ptr, name.len, mine, sizeof mine) && strcmp(mine, key) == 0;
 }
 
 static int glob_matches_class(const char *glob, lf_str name)
@@ -87,9 +96,13 @@ uint8_t *class_match(const lf_snapshot *s, const char *pattern, size_t len, uint
     for (uint32_t c = 0; c < s->class_count && !is_glob; c++)
         full += match[c] = (uint8_t)str_is(lf_snapshot_class_name(s, c), pattern, len);
     *simple = !is_glob && full == 0;
+    char key[1024] = "";
+    if (!is_glob)
+        generic_name_key(pattern, len, key, sizeof key);
     for (uint32_t c = 0; c < s->class_count && full == 0; c++) {
         lf_str name = lf_snapshot_class_name(s, c);
-        match[c] = (uint8_t)(is_glob ? glob_matches_class(glob, name) : ends_at_boundary(name, pattern, len));
+        match[c] = (uint8_t)(is_glob ? glob_matches_class(glob, name)
+                                     : ends_at_boundary(name, pattern, len) || same_generic(name, key));
     }
     for (uint32_t c = 0; c < s->class_count; c++)
         n += match[c];
@@ -103,11 +116,18 @@ void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *
 {
     suggest_best best = {0};
     const size_t max = suggest_max_distance(len);
+    char key[1024], name_key[1024];
+    size_t key_len = generic_name_key(pattern, len, key, sizeof key);
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
         size_t d = suggest_distance(pattern, len, name.ptr, name.len, max);
         size_t ds = suggest_distance(pattern, len, simple.ptr, simple.len, max);
         d = ds < d ? ds : d;
+        size_t name_key_len = key_len ? generic_name_key(name.ptr, name.len, name_key, sizeof name_key) : 0;
+        if (name_key_len) { /* List<CartLne> is close to List<Shop.CartLine> */
+            size_t dk = suggest_distance(key, key_len, name_key, name_key_len, suggest_max_distance(key_len));
+            d = dk < d ? dk : d;
+        }
         if (d > max)
             continue;
         int seen = 0; /* one suggestion per name (classes of several loaders) */
@@ -218,14 +238,17 @@ int class_choose(const lf_snapshot *s, const char *option, const char *pattern, 
         *match = NULL;
         return EXIT_USAGE;
     }
-    if (*matched == 0) {
+    if (*matched == 0) { /* a misspelt name is a question asked wrong, not an answer of none */
         class_suggest(s, pattern, len, text, sizeof text);
         const char *what = strcmp(option, "--class") == 0 ? "" : " for ";
         const char *which = what[0] ? option : "";
         if (text[0])
-            cli_message("warning", "no class '%.*s'%s%s (did you mean %s?)", (int)len, pattern, what, which, text);
+            cli_message("error", "no class '%.*s'%s%s (did you mean %s?)", (int)len, pattern, what, which, text);
         else
-            cli_message("warning", "no class '%.*s'%s%s", (int)len, pattern, what, which);
+            cli_message("error", "no class '%.*s'%s%s", (int)len, pattern, what, which);
+        free(*match);
+        *match = NULL;
+        return EXIT_USAGE;
     }
     return EXIT_OK;
 }

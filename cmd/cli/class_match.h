@@ -2,7 +2,9 @@
  * --exclude CLASS.FIELD): the full name (java.util.ArrayList), a simple name
  * that ends the full one after a '.' or '$' (ArrayList, StageListener for
  * acme.Pipeline$StageListener, Pipeline$StageListener; as Eclipse MAT's class
- * filter), or a glob over the full name or the part after its last '.' or
+ * filter; .NET's Outer+Inner ends at '+' too), a generic name with or without
+ * its namespaces (List<CartLine>, Dictionary<int, Shop.CartLine>: generic_name.h),
+ * or a glob over the full name or the part after its last '.' or
  * '$' (*Listener, java.util.*). A full name wins over simple ones; a simple
  * name that several classes end with is ambiguous; a glob means every class
  * it matches. */
@@ -39,7 +41,7 @@ int class_match_regex(const lf_snapshot *s, const char *pattern, size_t len, uin
 
 /* The classes `option` names for a command, with the messages: a simple
  * name several classes end with is an error that lists them (EXIT_USAGE); no
- * class warns with the closest names (EXIT_OK, *matched 0). *match is the
+ * class is an error with the closest names (EXIT_USAGE). *match is the
  * class_match array (freed by the caller) when EXIT_OK. */
 int class_choose(const lf_snapshot *s, const char *option, const char *pattern, size_t len, uint8_t **match,
                  uint32_t *matched);

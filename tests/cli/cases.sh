@@ -176,7 +176,7 @@ case_ path_simple_name_nested 0 path $G/simple_names.txt --class StageListener -
 case_ path_simple_name_outer 0 path $G/simple_names.txt --class 'Pipeline$StageListener' --top 1
 case_ path_simple_name_ambiguous 2 path $G/simple_names.txt --class Node
 case_ path_simple_name_glob 0 path $G/simple_names.txt --class '*Node' --top 0
-case_ path_simple_name_suggest 0 path $G/simple_names.txt --class StageListner
+case_ path_simple_name_suggest 2 path $G/simple_names.txt --class StageListner
 case_ path_exclude_simple_name 0 path $G/simple_names.txt 0x3 --exclude StageListener.next
 case_ path_exclude_ambiguous 2 path $G/simple_names.txt 0x3 --exclude Node.listener
 case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json

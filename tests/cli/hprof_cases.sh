@@ -171,7 +171,7 @@ rows_ path_simple_name "java.util.ArrayList static field PlantedLeak.LEAK" \
     'NR > 1 {print $8, $9 $10}' path $J/planted_leak.hprof --class ArrayList --top 1 --format tsv
 rows_ path_glob "Leaked [0]" \
     'NR == 4 {print $8, $9}' path $J/planted_leak.hprof --class 'Leak*' --top 1 --format tsv
-case_ path_class_suggest 0 path $J/planted_leak.hprof --class Leakd --format tsv
+case_ path_class_suggest 2 path $J/planted_leak.hprof --class Leakd --format tsv
 # The worker's array hangs under its thread, one hop from the root, by the frame.
 rows_ path_stack_local "1 thread worker
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \

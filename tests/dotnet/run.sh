@@ -195,8 +195,30 @@ check_session_objects() {
         "$("$lf" suspects "$d/web.3.gcdump.gz" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $6 }')"
 }
 
+# C# names (docs/DOTNET.md): a generic type by its C# spelling, with or
+# without namespaces, keywords for built-in types; a misspelt one is exit 2
+# with the closest names. Leaky keeps its timers in `static List<Timer>
+# Kept` and its entries in `static Dictionary<int, CacheEntry> Entries`.
+check_csharp_names() {
+    for name in 'List<Timer>' 'List<System.Threading.Timer>' 'System.Collections.Generic.List<Timer>'; do
+        expect "path --class '$name': the list held by static field Kept" "static field Kept" \
+            "$("$lf" path "$d/leaky.3.gcdump" --class "$name" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $10 }')"
+    done
+    expect "path --class 'Dictionary<int, CacheEntry>': the map held by static field Entries" "static field Entries" \
+        "$("$lf" path "$d/leaky.3.gcdump" --class 'Dictionary<int, CacheEntry>' --format tsv 2>/dev/null |
+            awk -F'\t' 'NR == 2 { print $10 }')"
+    out=$("$lf" path "$d/leaky.3.gcdump" --class 'List<Timr>' 2>&1 >/dev/null | grep -v note)
+    expect "path --class 'List<Timr>': exit 2, the list suggested" \
+        "2 leakfind: error: no class 'List<Timr>' (did you mean System.Collections.Generic.List<System.Threading.Timer>, System.Collections.Generic.List<System.Char>?)" \
+        "$("$lf" path "$d/leaky.3.gcdump" --class 'List<Timr>' >/dev/null 2>&1; echo $?) $out"
+    expect "path --class 'Dictionary<int, EventSource+EventMetadata>': a nested type as C# writes it" "static field Log" \
+        "$("$lf" path "$d/leaky.3.gcdump" --class 'Dictionary<int, EventSource+EventMetadata>' --format tsv 2>/dev/null |
+            awk -F'\t' 'NR == 2 { print $10 }')"
+}
+
 check_reference
 check_session_objects
+check_csharp_names
 check_commands
 check_record
 check_trend
