@@ -1,4 +1,5 @@
 /* cmd_diff.c - `leakfind diff`: what grew between two snapshots. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,23 @@ static int diff_groups(const cli_context *ctx, const char *const path[2], const 
 
 static int show_group_growth(const cli_context *ctx, const diff_state *opt, const lf_class_diff *d);
 
+/* --exit-code's 1 says which growth it counted: two dumps of a process that
+ * does not leak differ by a few objects (a .NET control: +3 DateTimeOffset),
+ * and the default thresholds count any of them (README, diff). */
+static void say_why_it_failed(const diff_state *opt, const lf_class_diff *d, uint32_t grew, uint32_t largest)
+{
+    const lf_class_delta *r = &d->row[largest];
+    const lf_str name = {d->names.bytes + d->names.offset[r->name],
+                         d->names.offset[r->name + 1] - d->names.offset[r->name]};
+    cli_message("note", "exit 1: %u %s gained at least %" PRIu64 " instances and %" PRIu64 " bytes (%.*s: +%" PRId64
+                ")%s", grew, grew == 1 ? (opt->by_site ? "site" : "class") : (opt->by_site ? "sites" : "classes"),
+                opt->min_count, opt->min_bytes, (int)name.len, name.ptr, delta(r->count),
+                opt->min_count <= 1 && opt->min_bytes == 0
+                    ? "; any two dumps of a live process differ a little: for CI give --min-count and --min-bytes "
+                      "from the work done between the dumps, or run trend over three or more"
+                    : "");
+}
+
 int cmd_diff(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -175,8 +193,7 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
         cli_message("warning", "only %u of %u %s occur in both snapshots: are they of the same program?",
                     d.shared_classes, live, opt->by_site ? "sites" : "classes");
     uint32_t *order = malloc((d.rows + 1) * sizeof *order);
-    uint32_t n = 0;
-    int grew = 0;
+    uint32_t n = 0, grew = 0, largest = 0;
     if (!order) {
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
@@ -188,8 +205,10 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
         if ((r->count[0] || r->count[1]) && (changed || opt->all))
             order[n++] = i;
         if (delta(r->count) >= (int64_t)opt->min_count && delta(r->count) > 0 &&
-            delta(r->shallow) >= (int64_t)opt->min_bytes)
-            grew = 1;
+            delta(r->shallow) >= (int64_t)opt->min_bytes) {
+            if (grew++ == 0 || delta(r->count) > delta(d.row[largest].count))
+                largest = i;
+        }
     }
     sorting = &d;
     qsort(order, n, sizeof *order, by_growth);
@@ -236,5 +255,7 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     }
     out_end(w);
     free(order);
+    if (opt->exit_code && grew && !ctx->quiet)
+        say_why_it_failed(opt, &d, grew, largest);
     return opt->exit_code && grew ? EXIT_CONDITION : EXIT_OK;
 }
