@@ -17,7 +17,12 @@ static const char roots_usage[] =
     "reachable: the bytes its object reaches, shared ones included (OCaml's\n"
     "Obj.reachable_words). One walk per row: they stop after visiting four\n"
     "times the heap's objects, leaving the later rows' reachable empty (said on\n"
-    "stderr; --all-reachable walks every row).\n"
+    "stderr; --all-reachable walks every row). roots: the root entries the\n"
+    "row stands for (one object that 7 frames report as a local is one row\n"
+    "of 7). Rows of kind 'several roots' are the objects that no root keeps\n"
+    "alive alone but several do together (the top of the dominator tree\n"
+    "under no root's object: a container every request references); their\n"
+    "retained size is theirs alone, and 'leakfind path' shows their roots.\n"
     "Largest first. With --by-kind: one row per kind of root instead, with the\n"
     "number of roots, the distinct objects they name and the sum of what each\n"
     "keeps alive alone (an object named by two kinds counts in both); then\n"
@@ -77,15 +82,31 @@ static uint64_t *reachable_of(const cli_context *ctx, const lf_snapshot *s, cons
     return bytes;
 }
 
-static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *s, lf_root_row *rows,
-                      uint64_t count, const roots_state *o, double heap, lf_error *err)
+/* The rows as shown: with the objects several roots keep alive together,
+ * largest first, repeats folded (repeats[i]: the root entries row i is). */
+static int64_t rows_to_show(const lf_snapshot *s, lf_root_row **rows, uint64_t count, uint32_t **repeats,
+                            lf_error *err)
 {
-    if (lf_roots_by_retained(s, rows, count, err))
+    int64_t all = lf_roots_add_shared(s, rows, count, 1, err);
+    return all < 0 ? -1 : lf_roots_folded(s, *rows, (uint64_t)all, repeats, err);
+}
+
+static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *s, lf_root_row **rows_,
+                      uint64_t count_, const roots_state *o, double heap, lf_error *err)
+{
+    uint32_t *repeats = NULL;
+    int64_t count = rows_to_show(s, rows_, count_, &repeats, err);
+    if (count < 0) {
+        free(repeats);
         return -1;
-    uint64_t shown = o->top == 0 || o->top > count ? count : o->top;
+    }
+    const lf_root_row *rows = *rows_;
+    uint64_t shown = o->top == 0 || o->top > (uint64_t)count ? (uint64_t)count : o->top;
     uint64_t *reachable = reachable_of(ctx, s, rows, shown, o->all_reachable, err);
-    if (!reachable)
+    if (!reachable) {
+        free(repeats);
         return -1;
+    }
     char buf[512];
     for (uint64_t i = 0; i < shown; i++) {
         const lf_root_row *r = &rows[i];
@@ -102,9 +123,14 @@ static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *
             out_null(w);
         else
             out_bytes(w, reachable[i]);
+        if (r->kind == LF_ROOT_KIND_SHARED)
+            out_null(w);
+        else
+            out_u64(w, repeats[i]);
         out_row_end(w);
     }
     free(reachable);
+    free(repeats);
     return 0;
 }
 
@@ -171,6 +197,7 @@ int cmd_roots(int argc, char **argv)
         {"class", OUT_STR, LF_CUT_CLASS, OUT_SECONDARY},
         {"name", OUT_STR, LF_CUT_PATH, OUT_KEY},
         {"reachable", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"roots", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     };
     static const out_column kind_columns[] = {
         {"roots", OUT_U64, LF_CUT_END, OUT_NORMAL},
@@ -184,13 +211,13 @@ int cmd_roots(int argc, char **argv)
     };
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     out_writer *w = opt.by_kind ? out_begin(stdout, ctx.format, kind_columns, 8)
-                                : out_begin(stdout, ctx.format, root_columns, 8);
+                                : out_begin(stdout, ctx.format, root_columns, 9);
     lf_error err;
     lf_root_row *rows = NULL;
     int64_t count = lf_root_rows(&s, &rows, &err);
     rc = count < 0 ? -1
          : opt.by_kind ? show_kinds(w, &s, rows, (uint64_t)count, opt.top, heap, &err)
-                       : show_roots(&ctx, w, &s, rows, (uint64_t)count, &opt, heap, &err);
+                       : show_roots(&ctx, w, &s, &rows, (uint64_t)count, &opt, heap, &err);
     free(rows);
     out_end(w);
     lf_snapshot_free(&s);

@@ -92,6 +92,8 @@ lf_str lf_root_row_kind(const lf_snapshot *s, const lf_root_row *row)
 {
     if (row->kind == LF_ROOT_KIND_GLOBAL)
         return (lf_str){"global object", 13};
+    if (row->kind == LF_ROOT_KIND_SHARED)
+        return (lf_str){"several roots", 13};
     return lf_snapshot_string(s, row->kind);
 }
 
@@ -99,7 +101,7 @@ lf_str lf_root_row_name(const lf_snapshot *s, const lf_root_row *row, char *buf,
 {
     if (row->edge == LF_ROOT_NO_EDGE)
         return lf_snapshot_string(s, row->name);
-    if (row->kind == LF_ROOT_KIND_GLOBAL)
+    if (row->kind == LF_ROOT_KIND_GLOBAL || row->kind == LF_ROOT_KIND_SHARED)
         return (lf_str){"", 0}; /* V8 numbers these edges: nothing to read */
     size_t len = lf_snapshot_edge_label(s, row->edge, buf, size);
     return (lf_str){buf, len < size ? len : size - 1};
@@ -197,4 +199,76 @@ int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_row *rows, uint64_t co
     qsort(t, (size_t)kinds, sizeof *t, by_total);
     *totals = t;
     return kinds;
+}
+
+static int same_root(const lf_snapshot *s, const lf_root_row *x, const lf_root_row *y)
+{
+    char bx[256], by[256];
+    return x->node == y->node && x->kind == y->kind &&
+           str_cmp(lf_root_row_name(s, x, bx, sizeof bx), lf_root_row_name(s, y, by, sizeof by)) == 0;
+}
+
+/* Rows by object, kind and name (text), to find repeats. */
+static int by_identity(const void *a, const void *b)
+{
+    const lf_root_row *x = &sorting_rows[*(const uint32_t *)a], *y = &sorting_rows[*(const uint32_t *)b];
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    char bx[256], by[256];
+    int c = str_cmp(lf_root_row_name(sorting, x, bx, sizeof bx), lf_root_row_name(sorting, y, by, sizeof by));
+    if (c)
+        return c;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+int64_t lf_roots_folded(const lf_snapshot *s, lf_root_row *rows, uint64_t count, uint32_t **repeats,
+                        lf_error *err)
+{
+    if (lf_roots_by_retained(s, rows, count, err))
+        return -1;
+    uint32_t *o = sorted_order(s, rows, count, by_identity);
+    uint32_t *n = calloc((size_t)count + 1, sizeof *n);
+    if (!o || !n) {
+        free(o);
+        free(n);
+        return lf_fail_nomem(err, "folding roots");
+    }
+    /* the first of each run (the lowest index: by retained) stands for it */
+    for (uint64_t i = 0, first = 0; i < count; i++) {
+        if (i == 0 || !same_root(s, &rows[o[first]], &rows[o[i]]))
+            first = i;
+        n[o[first]]++;
+    }
+    uint64_t kept = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (n[i]) {
+            rows[kept] = rows[i];
+            n[kept++] = n[i];
+        }
+    free(o);
+    *repeats = n;
+    return (int64_t)kept;
+}
+
+int64_t lf_roots_add_shared(const lf_snapshot *s, lf_root_row **rows, uint64_t count, uint64_t least,
+                            lf_error *err)
+{
+    uint64_t *named = calloc(((size_t)s->object_count + 63) / 64 + 1, sizeof *named);
+    if (!named)
+        return lf_fail_nomem(err, "roots");
+    for (uint64_t r = 0; r < count; r++)
+        if ((*rows)[r].node < s->object_count)
+            named[(*rows)[r].node >> 6] |= 1ull << ((*rows)[r].node & 63);
+    size_t n = (size_t)count, cap = (size_t)count;
+    int rc = 0;
+    for (uint32_t v = 0; v < s->object_count && rc == 0; v++) {
+        if (s->idom[v] != LF_NODE_SUPER || (named[v >> 6] >> (v & 63) & 1) || lf_snapshot_retained(s, v) < least ||
+            (s->named_count && lf_snapshot_named_index(s, v) != UINT32_MAX))
+            continue; /* V8's synthetic levels are no objects */
+        rc = push_row(rows, &n, &cap, (lf_root_row){v, LF_ROOT_KIND_SHARED, 0, LF_ROOT_NO_EDGE});
+    }
+    free(named);
+    return rc ? lf_fail_nomem(err, "roots") : (int64_t)n;
 }

@@ -18,6 +18,9 @@ typedef struct lf_root_row {
 
 /* A global object hanging off V8's (root) (V8's "user roots"). */
 #define LF_ROOT_KIND_GLOBAL 0xffffffffu
+/* No root: an object that several roots keep alive together (the dominator
+ * tree's top level, under no single root), read "several roots". */
+#define LF_ROOT_KIND_SHARED 0xfffffffeu
 #define LF_ROOT_NO_EDGE UINT64_MAX
 
 /* The rows, in snapshot order (a V8 snapshot's levels breadth first).
@@ -43,5 +46,20 @@ int64_t lf_root_kind_totals(const lf_snapshot *s, lf_root_row *rows, uint64_t co
 /* Sorts rows by the retained size of their object, largest first, ties by
  * their order in rows. Returns 0 or -1 (memory). */
 int lf_roots_by_retained(const lf_snapshot *s, lf_root_row *rows, uint64_t count, lf_error *err);
+
+/* Sorts rows by retained size as lf_roots_by_retained, then folds the
+ * rows that repeat one (object, kind, name) into the first: repeats[i] is
+ * how many rows row i stands for (a .NET local that 7 frames report is one
+ * row of 7). Returns the rows left, or -1 (memory); *repeats is malloc'd. */
+int64_t lf_roots_folded(const lf_snapshot *s, lf_root_row *rows, uint64_t count, uint32_t **repeats,
+                        lf_error *err);
+
+/* Appends to *rows (count rows, malloc'd) a row of kind LF_ROOT_KIND_SHARED
+ * for each object at the dominator tree's top that is no root's object and
+ * keeps at least `least` bytes alive: what several roots hold together (the
+ * DI container that every request's scope and the host reference). Returns
+ * the new count, or -1 (memory). */
+int64_t lf_roots_add_shared(const lf_snapshot *s, lf_root_row **rows, uint64_t count, uint64_t least,
+                            lf_error *err);
 
 #endif

@@ -146,6 +146,9 @@ case_ roots_kind_reach 0 roots $G/root_kinds.txt --by-kind --format tsv
 case_ roots_reach_budget 0 roots $G/reach_budget.txt --format tsv
 case_ roots_reach_all 0 roots $G/reach_budget.txt --format tsv --all-reachable
 case_ roots_nested_tsv 0 roots $G/nested_class.txt
+# one object a root kind names 7 times is one row of 7; what two roots hold
+# together is a "several roots" row (fixtures/graphs/roots_repeats.txt)
+case_ roots_repeats 0 roots $G/roots_repeats.txt
 case_ roots_nested_tsv 0 roots "$tmp/nested.lfs"
 help_ help_roots roots -h
 

@@ -216,7 +216,20 @@ check_csharp_names() {
             awk -F'\t' 'NR == 2 { print $10 }')"
 }
 
+# roots on the web server: the statics' Object[] that 7 frames report as a
+# local is one row of 7, and the DI ServiceProvider, which no root keeps
+# alone (the host and the request scopes share it), is a row of its own
+check_roots() {
+    expect "web.3 roots: the locals' Object[] folded into one row" "1 row" \
+        "$("$lf" roots "$d/web.3.gcdump.gz" --top 0 --format tsv 2>/dev/null |
+            awk -F'\t' '$5 == "local" && $6 == "System.Object[]" && $9 == 7 { n++ } END { print n " row" }')"
+    expect "web.3 roots: the ServiceProvider among the first 3 rows, held by several roots" \
+        "several roots Microsoft.Extensions.DependencyInjection.ServiceProvider" \
+        "$("$lf" roots "$d/web.3.gcdump.gz" --top 3 --format tsv 2>/dev/null | awk -F'\t' '$6 ~ /ServiceProvider$/ { print $5, $6 }')"
+}
+
 check_reference
+check_roots
 check_session_objects
 check_csharp_names
 check_commands
