@@ -320,6 +320,7 @@ int cmd_info(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if ((rc = cli_analyze(&ctx, path, &s)))
         return rc;
+    cli_cut_dump_warning(&ctx, path, &s);
     double analysis_seconds = seconds_since(&t0);
     lf_class_totals totals;
     lf_error err;

@@ -137,6 +137,7 @@ static int merge_write(const lf_merge_tree *t, const lf_snapshot *s, const uint6
         {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
         {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
         {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+        {"chain", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     };
     uint32_t *order, *depth;
     lf_edge_answer *hop = NULL;
@@ -179,7 +180,14 @@ static int merge_write(const lf_merge_tree *t, const lf_snapshot *s, const uint6
         if (!m->folded) {
             cli_write_place(w, s, m->object, 8);
             cli_write_string_preview(w, s, m->object);
+        } else {
+            out_null(w);
+            out_null(w);
         }
+        if (m->links)
+            out_u64(w, m->links);
+        else
+            out_null(w);
         out_row_end(w);
     }
     out_end(w);

@@ -73,6 +73,9 @@ int cli_open_output(const char *output, struct lf_outfile *out);
 /* Warns that s was read from a cut-off dump (LF_SNAP_PARTIAL), and where. */
 void cli_partial_warning(const char *path, const lf_snapshot *s);
 int cli_analyze(cli_context *ctx, const char *path, lf_snapshot *s);
+/* A .gcdump most of whose objects no root reaches: the warning that it was
+ * cut short, before any answer (cli_open_analyzed says it; info too). */
+void cli_cut_dump_warning(const cli_context *ctx, const char *path, const lf_snapshot *s);
 int cli_open_analyzed(cli_context *ctx, const char *path, lf_snapshot *s);
 
 /* "1234", "10K", "1.5MiB", "2%" -> bytes (percent of total). -1 when malformed. */

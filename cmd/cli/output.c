@@ -413,6 +413,11 @@ void out_bool(out_writer *w, int v)
         emit(w, v ? "yes" : "no", v ? 3 : 2, 0);
 }
 
+out_format out_writer_format(const out_writer *w)
+{
+    return w->format;
+}
+
 void out_null(out_writer *w)
 {
     if (w->format == OUT_JSON)

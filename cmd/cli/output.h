@@ -51,6 +51,7 @@ void out_set_quiet(int quiet);
 typedef struct out_writer out_writer;
 
 out_writer *out_begin(FILE *f, out_format format, const out_column *cols, int ncols);
+out_format out_writer_format(const out_writer *w);
 void out_str(out_writer *w, const char *s, size_t len);
 void out_cstr(out_writer *w, const char *s);
 /* A list of counts: "10,20,30" in a table and TSV, [10,20,30] in JSON. */

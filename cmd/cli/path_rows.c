@@ -1,6 +1,7 @@
 /* path_rows.c - see path_rows.h. */
 #include "path_rows.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,59 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
     out_row_end(w);
 }
 
+/* A table folds the middle of a chain: more than CHAIN_SHOWN * 2 + 2
+ * consecutive hops of one class (a linked list's nodes: 3,100 undisposed
+ * registrations) show their first and last CHAIN_SHOWN and one row that
+ * says how many are left out. TSV and JSON keep every hop for pipes. */
+enum { CHAIN_SHOWN = 3 };
+
+/* The end of the run of hops of node[start + j]'s class from j on. */
+static uint32_t same_class_end(const path_rows *r, const path_run *run, uint32_t j)
+{
+    const lf_snapshot *s = r->s;
+    uint32_t cls = s->object_class[r->node[run->start + j]], k = j + 1;
+    while (k < run->count && s->object_class[r->node[run->start + k]] == cls)
+        k++;
+    return k;
+}
+
+static void write_elided(const path_rows *r, const path_run *run, uint32_t j, uint32_t left_out)
+{
+    out_writer *w = r->w;
+    const lf_snapshot *s = r->s;
+    char text[64]; /* the class is that of the rows around it: a narrow column keeps the count */
+    (void)j;
+    int n = snprintf(text, sizeof text, "... %u more", left_out);
+    cli_write_id(w, s, run->target);
+    out_u64(w, run->number);
+    out_u64(w, run->distance);
+    out_null(w); /* depth: the rows after it say theirs */
+    for (int k = 0; k < 3; k++)
+        out_null(w);
+    out_str(w, text, n > 0 ? ((size_t)n < sizeof text ? (size_t)n : sizeof text - 1) : 0);
+    out_row_end(w);
+}
+
+/* The rows of one run; asked: the answers used so far. */
+static void write_run(const path_rows *r, const path_run *run, size_t *asked)
+{
+    int fold = out_writer_format(r->w) == OUT_TABLE;
+    for (uint32_t j = 0; j < run->count;) {
+        uint32_t end = fold ? same_class_end(r, run, j) : j + 1;
+        if (end - j <= CHAIN_SHOWN * 2 + 2)
+            end = j + 1;
+        for (uint32_t k = j; k < end; k++) {
+            int root = k == 0 && run->prev == LF_NODE_NONE;
+            const lf_edge_answer *a = root ? NULL : &r->answer[(*asked)++];
+            if (end == j + 1 || k < j + CHAIN_SHOWN || k >= end - CHAIN_SHOWN)
+                write_row(r, run, k, a);
+            else if (k == j + CHAIN_SHOWN)
+                write_elided(r, run, k, end - j - 2 * CHAIN_SHOWN);
+        }
+        j = end;
+    }
+}
+
 int path_rows_flush(path_rows *r)
 {
     /* every hop but a root object's asks which edge of the one before holds it */
@@ -135,13 +189,8 @@ int path_rows_flush(path_rows *r)
     if (lf_edge_batch_answer(r->s, r->question, asked, r->answer))
         return -1;
     asked = 0;
-    for (size_t i = 0; i < r->run_count; i++) {
-        const path_run *run = &r->run[i];
-        for (uint32_t j = 0; j < run->count; j++) {
-            int root = j == 0 && run->prev == LF_NODE_NONE;
-            write_row(r, run, j, root ? NULL : &r->answer[asked++]);
-        }
-    }
+    for (size_t i = 0; i < r->run_count; i++)
+        write_run(r, &r->run[i], &asked);
     r->run_count = 0;
     r->node_count = 0;
     return 0;

@@ -66,7 +66,7 @@ static void write_node(FILE *f, const serve_snapshot *snap, const lf_merge_node 
         fputs(",\"field\":", f);
         serve_json_str(f, label, n);
     }
-    fprintf(f, ",\"weak\":%s}", m->weak ? "true" : "false");
+    fprintf(f, ",\"chain\":%u,\"weak\":%s}", m->links, m->weak ? "true" : "false");
 }
 
 /* The tree in preorder (merged_paths.h). -1 (memory). */

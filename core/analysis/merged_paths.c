@@ -26,16 +26,32 @@ static Word_t merge_slot(lf_merge_tree *t, const lf_snapshot *s, const uint32_t 
         if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
             return (Word_t)-1;
         t->node[t->count++] =
-            (lf_merge_node){v, at, 0, k > 0 ? path[k - 1] : LF_MERGE_NONE, (uint8_t)weak, (uint8_t)fold};
+            (lf_merge_node){v, at, 0, k > 0 ? path[k - 1] : LF_MERGE_NONE, 0, (uint8_t)weak, (uint8_t)fold};
         *slot = t->count;
     }
     return *slot - 1;
 }
 
+/* Whether hop k continues a chain that tree node `at` starts: its object,
+ * the one before it and the node's are of one class. */
+static int chain_link(const lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t k, uint32_t at)
+{
+    if (at == LF_MERGE_NONE || k == 0 || t->node[at].folded)
+        return 0;
+    uint32_t cls = s->object_class[path[k]];
+    return cls == s->object_class[path[k - 1]] && cls == s->object_class[t->node[at].object];
+}
+
 int lf_merge_add(lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak, int group)
 {
-    uint32_t at = LF_MERGE_NONE;
+    uint32_t at = LF_MERGE_NONE, run = 0;
     for (int64_t k = 0; k < len; k++) {
+        if (group && chain_link(t, s, path, k, at)) {
+            if (++run + 1 > t->node[at].links)
+                t->node[at].links = run + 1; /* the first link and those after it */
+            continue;
+        }
+        run = 0;
         const lf_merge_node *up = at == LF_MERGE_NONE ? NULL : &t->node[at];
         int fold = group && up && (up->folded || lf_is_reference_array(s, path[k - 1]));
         /* a link of the chain a folded node stands for: the same node */

@@ -9,7 +9,10 @@
  * below them in a collection (entries, keys, values) are one node per
  * (parent, class name) instead, in a JudyL of their own, and a chain's
  * links (an entry of its node's class) stay in that node: a map of 30,000
- * sessions is a few rows, not one per slot and bucket depth. */
+ * sessions is a few rows, not one per slot and bucket depth. A chain of
+ * one class (a linked list: each node references the next) is one node too,
+ * its first link, with the longest chain folded into it: 3,100 registrations
+ * of one CancellationTokenSource are one row, not a tree 3,100 deep. */
 #ifndef LF_MERGED_PATHS_H
 #define LF_MERGED_PATHS_H
 
@@ -28,6 +31,8 @@ typedef struct lf_merge_node {
     uint32_t parent;    /* tree space; LF_MERGE_NONE for a root object */
     uint32_t count;     /* the paths through it */
     uint32_t from;      /* node space: the object whose edge leads to object (path order) */
+    uint32_t links;     /* the longest chain folded into it: objects of its class, each
+                         * referenced by the one before (a linked list's nodes); 0: none */
     uint8_t weak, folded;
 } lf_merge_node;
 

@@ -495,6 +495,42 @@ static int name_the_leak(const lf_trend *t, const lf_snapshot *s, lf_suspect *f)
     return 0;
 }
 
+/* Whether trend row r counts objects of the class named like node's. */
+static int row_of_class_of(const lf_trend *t, const lf_snapshot *s, size_t r, uint32_t node)
+{
+    uint32_t name = t->holders.row_class[r];
+    lf_str n = lf_snapshot_class_name(s, s->object_class[node]);
+    size_t len = t->names.offset[name + 1] - t->names.offset[name];
+    return n.len == len && memcmp(n.ptr, t->names.bytes + t->names.offset[name], len) == 0;
+}
+
+/* A holder's bytes per unit are its whole growth: every class counted under
+ * it, those whose count does not grow included (a map's buckets, an event's
+ * invocation list grow in size, not in number), and the holder's own class
+ * where its parent counts it (a list's array, replaced by a larger one), as
+ * diff --owners sees it. One pass over the trend's rows per finding. */
+static int whole_holder_bytes(const lf_trend *t, const lf_snapshot *s, const double *workload, lf_suspect *f,
+                              size_t count)
+{
+    const lf_trend_holders *h = &t->holders;
+    const uint32_t n = t->series;
+    uint64_t *sum = malloc(((size_t)n + 1) * sizeof *sum);
+    if (!sum)
+        return -1;
+    for (size_t k = 0; k < count; k++) {
+        uint64_t key = h->row_key[f[k].holder_row], parent = h->row_parent[f[k].holder_row];
+        memset(sum, 0, (size_t)n * sizeof *sum);
+        for (size_t r = 0; r < h->rows; r++)
+            if (h->row_key[r] == key ||
+                (parent && h->row_key[r] == parent && f[k].node != LF_NODE_NONE && row_of_class_of(t, s, r, f[k].node)))
+                for (uint32_t x = 0; x < n; x++)
+                    sum[x] += h->bytes[r * h->capacity + x];
+        f[k].bytes_rate = lf_trend_fit_counts(sum, n, workload).slope;
+    }
+    free(sum);
+    return 0;
+}
+
 int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
                           const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err)
 {
@@ -505,7 +541,9 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
         return 0;
     if (find_holders(t, last, list->item + start, list->count - start, err))
         return -1;
-    if (merge_by_holder(t, list, start) || fold_nested(t, last, list, start))
+    if (merge_by_holder(t, list, start) ||
+        whole_holder_bytes(t, last, workload, list->item + start, list->count - start) ||
+        fold_nested(t, last, list, start))
         return lf_fail_nomem(err, "growth findings");
     lf_suspect *f = list->item + start;
     size_t count = list->count - start;

@@ -5,9 +5,13 @@
  * object also referencing one 5,000 ranks back; 16 types of 24 to 120
  * bytes, every 1,000th object a byte array of 20,000 bytes in its size
  * bucket. Written as dotnet-gcdump writes one (tests/unit/gcdump_writer.c).
- * usage: gen_gcdump N OUT.gcdump */
+ * With `cut`, [static vars] lists only the first static: the other trees
+ * are objects no root reaches, as in a dump dotnet-gcdump cut short before
+ * the roots came (fixtures/dotnet/bad/cut.gcdump.gz).
+ * usage: gen_gcdump N OUT.gcdump [cut] */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../unit/gcdump_writer.h"
 
@@ -34,7 +38,7 @@ static uint32_t type_of(uint32_t rank)
 }
 
 /* The nodes' records, their offsets, their addresses. */
-static void write_nodes(gw_buf *blob, uint32_t *offset, uint64_t *address, uint32_t n, int64_t *total)
+static void write_nodes(gw_buf *blob, uint32_t *offset, uint64_t *address, uint32_t n, int64_t *total, int cut)
 {
     uint32_t objects = n - FIRST_OBJECT;
     *total = 0;
@@ -44,9 +48,10 @@ static void write_nodes(gw_buf *blob, uint32_t *offset, uint64_t *address, uint3
         offset[i] = (uint32_t)blob->len;
         address[i] = i < FIRST_OBJECT ? 0 : 0x7f0000000000ull + (uint64_t)(i - FIRST_OBJECT) * 64;
         if (i == 0 || i == 1) { /* the root -> [static vars], [local vars]; [static vars] -> the statics */
+            uint32_t listed = i ? (cut ? 1 : STATICS) : 2;
             gw_cint(blob, (int32_t)((i ? 2 : 1) << 1));
-            gw_cint(blob, i ? (int32_t)STATICS : 2);
-            for (uint32_t k = 0; k < (i ? STATICS : 2); k++)
+            gw_cint(blob, (int32_t)listed);
+            for (uint32_t k = 0; k < listed; k++)
                 gw_cint(blob, (int32_t)((i ? 3 + k : 1 + k) - i));
             continue;
         }
@@ -78,8 +83,9 @@ static void write_nodes(gw_buf *blob, uint32_t *offset, uint64_t *address, uint3
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: gen_gcdump N OUT.gcdump\n");
+    int cut = argc == 4 && strcmp(argv[3], "cut") == 0;
+    if (argc != 3 && !cut) {
+        fprintf(stderr, "usage: gen_gcdump N OUT.gcdump [cut]\n");
         return 2;
     }
     uint32_t n = (uint32_t)strtoul(argv[1], NULL, 10);
@@ -93,7 +99,7 @@ int main(int argc, char **argv)
     int64_t total;
     if (!offset || !address)
         return 1;
-    write_nodes(&blob, offset, address, n, &total);
+    write_nodes(&blob, offset, address, n, &total, cut);
     if (gw_write_graph_parts(&out, types, TYPE_COUNT, n, offset, blob.data, blob.len, address, total) ||
         blob.failed) {
         fprintf(stderr, "gen_gcdump: out of memory\n");

@@ -169,6 +169,9 @@ help_ help_path path -h
 case_ path_diamond_all 0 path $G/diamond.txt 4 --all
 case_ path_disjoint_all 0 path $G/disjoint.txt 5 --all
 case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge
+# a linked list of one class is one row with its length (fixtures/graphs/make_token_chain.sh):
+# 300 undisposed registrations, not a tree 300 deep
+case_ path_merge_chain 0 path $G/token_chain.txt --class CallbackNode --merge --top 0 --format tsv
 # Simple class names (fixtures/graphs/simple_names.txt, issue 33 item 2): the
 # part after the last '.' or '$' names a class, as does Outer$Inner; the
 # largest StageListener is 2 (48). Node ends two classes: an error listing

@@ -49,25 +49,48 @@ rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n 
 # that leaks there (the map's values, the list's elements; UUID for
 # MIXED, whose values are of three classes, one each per operation, while
 # each operation adds 3 UUID keys), its objects per operation and the
-# bytes per operation of all that grows there. Bytes are the instance sizes the JVM's own histograms
-# give (collections-*.histo.txt): UUID 32, Hashtable$Entry 32, MixedRecord 24,
+# bytes per operation of all that grows there, its table included. The
+# entries' bytes are the instance sizes the JVM's own histograms give
+# (collections-*.histo.txt): UUID 32, Hashtable$Entry 32, MixedRecord 24,
 # String 24, byte[3] 24, byte[64] 80 (Hashtable: 3 x 32 + 3 x 32 + 24 + 24 +
 # 24 + 80 = 344); ChmConn 16, Integer 16, CHM$TreeNode 48 (2 x 80 = 160);
 # HmSession 24, Long 24, HashMap$TreeNode 56 (104); LruKey 16, LruPage 24,
 # HashMap$TreeNode 56 (96); TreeMap$Entry 40, TreeKey 16, TreeVal 24 (80);
 # ListEvent 24 (3 x 24 = 72); WeakHashMap$Entry 40, WKey 16, WVal 16 (72);
-# ThreadItem 16. The accumulation counts entries, not buckets: 900, 600, 300.
-rows_ collections_suspects "3.00 java.util.UUID 344.00 900 java.util.Hashtable\$Entry static field Registry.MIXED
-2.00 ChmConn 160.00 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
-1.00 HmSession 104.00 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
-1.00 LruPage 96.00 300 java.util.HashMap\$TreeNode static field Registry.LRU
+# ThreadItem 16; then each one's table (the array of buckets or elements)
+# from 100 to 300 operations, per operation: the HashMap, LinkedHashMap and
+# WeakHashMap tables' 256 -> 512 slots of 4 bytes, 5.12; the Hashtable's
+# 767 -> 1535 slots (900 keys at 0.75), 15.36; EVENTS' elementData 366 ->
+# 1234 slots (ArrayList's 1.5x growth), 17.36; the ConcurrentHashMap's
+# table and tree bins, 14.08; the collector's list, 5.12; the TreeMap none. The accumulation counts entries, not buckets: 900, 600, 300.
+rows_ collections_suspects "3.00 java.util.UUID 359.36 900 java.util.Hashtable\$Entry static field Registry.MIXED
+2.00 ChmConn 174.08 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
+1.00 HmSession 109.12 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
+1.00 LruPage 101.12 300 java.util.HashMap\$TreeNode static field Registry.LRU
+3.00 ListEvent 89.36 900 ListEvent static field Registry.EVENTS
 1.00 TreeVal 80.00 300 java.util.TreeMap\$Entry static field Registry.ORDERS
-3.00 ListEvent 72.00 900 ListEvent static field Registry.EVENTS
-1.00 WVal 72.00 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
-1.00 ThreadItem 16.00 300 ThreadItem thread collector" \
+1.00 WVal 77.12 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
+1.00 ThreadItem 21.12 300 ThreadItem thread collector" \
     'NR > 1 && $2 == "growth" {split($15, hop, " \\("); print $13, $6, $17, $10, $11, hop[1]}' \
     suspects $C/collections-300.hprof.gz $C/collections-100.hprof.gz $C/collections-200.hprof.gz \
     --workload 300,100,200 --format tsv
+# ... and those bytes are what diff --owners finds each collection gained in
+# the 200 operations (two computations: the trend's rows, the dominator
+# tree's retained sizes), for all eight
+"$LF" suspects $C/collections-100.hprof.gz $C/collections-200.hprof.gz $C/collections-300.hprof.gz \
+    --workload 100,200,300 --format tsv 2>/dev/null |
+    awk -F'\t' '$2 == "growth" {split($15, hop, " / "); printf "%s\t%.0f\n", hop[1], $17 * 200}' | LC_ALL=C sort >"$tmp/growth_bytes"
+"$LF" diff --owners $C/collections-100.hprof.gz $C/collections-300.hprof.gz --format tsv 2>/dev/null |
+    awk -F'\t' 'NR > 1 {split($6, hop, " / "); print hop[1] "\t" $2}' >"$tmp/owner_bytes"
+suspects_bytes=$(cat "$tmp/growth_bytes")
+owner_bytes=$(awk -F'\t' 'NR == FNR {want[$1] = 1; next} ($1 in want) {print}' "$tmp/growth_bytes" "$tmp/owner_bytes" |
+    LC_ALL=C sort)
+if [ -n "$suspects_bytes" ] && [ "$(echo "$suspects_bytes" | wc -l)" = 8 ] && [ "$suspects_bytes" = "$owner_bytes" ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL collections_bytes_rate_is_owner_growth"; echo "  suspects: $suspects_bytes"; echo "  owners:   $owner_bytes"
+    fail=$((fail + 1))
+fi
 rows_ collections_suspects_control "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \
     suspects $C/collections_control-300.hprof.gz $C/collections_control-100.hprof.gz \
     $C/collections_control-200.hprof.gz --workload 300,100,200 --format tsv

@@ -13,7 +13,8 @@ help_ help_suspects suspects -h
 # series_1..3 (newest first, then the older ones oldest first): 3 Listeners
 # of 32 B, each with a byte[] of 80 B, more per step in Registry's list:
 # one growth finding at the list's Object[], named by Listener (what the
-# list holds: 2, 5, 8 of them, 3 a step), 336 B a step in all; the byte[]
+# list holds: 2, 5, 8 of them, 3 a step), 336 B a step of them and 24 of
+# the list's Object[] (32, 56, 80 bytes): 360 B a step in all; the byte[]
 # grow inside the Listeners, so they are part of it.
 case_ suspects_series 0 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt --min-growth 5 --format tsv
 case_ suspects_series_exit 1 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt --min-growth 5 --format tsv --top 1 --exit-code

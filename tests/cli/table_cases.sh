@@ -31,7 +31,21 @@ for c in 80 120 160; do
     fits table_dominators_$c $c "Sessions.ALL" dominators fixtures/java/dumps/sessions.hprof.gz --format table
     fits table_roots_$c $c "Sessions.ALL" roots fixtures/java/dumps/sessions.hprof.gz --format table
     fits table_path_$c $c "Sessions\$Session" path fixtures/java/dumps/sessions.hprof.gz --class Session --top 1 --format table
+    # a path down a linked list of 300 (fixtures/graphs/make_token_chain.sh):
+    # the chain's first 3 and last 3 links and one row for the 294 between
+    fits table_path_chain_$c $c "... 294 more" \
+        path $G/token_chain.txt 0x18f --format table
 done
+if wanted table_path_chain_rows; then
+    rows=$(COLUMNS=160 "$LF" path $G/token_chain.txt 0x18f --format table 2>/dev/null | wc -l)
+    tsv_rows=$("$LF" path $G/token_chain.txt 0x18f --format tsv 2>/dev/null | wc -l)
+    if [ "$rows" = 10 ] && [ "$tsv_rows" = 303 ]; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL table_path_chain_rows: table $rows lines (want 10: header, 2 + 3 + 1 + 3), tsv $tsv_rows (want 303: every hop)"
+        fail=$((fail + 1))
+    fi
+fi
 # the goldens at 80 and 160: what is cut and how (class packages to their
 # initials, a holder's kind and the end of its name), the columns left out
 export COLUMNS=80

@@ -228,7 +228,27 @@ check_roots() {
         "$("$lf" roots "$d/web.3.gcdump.gz" --top 3 --format tsv 2>/dev/null | awk -F'\t' '$6 ~ /ServiceProvider$/ { print $5, $6 }')"
 }
 
+# A dump cut short (fixtures/dotnet/bad/cut.gcdump.gz: `gen_gcdump 20000
+# cut.gcdump cut`, tests/bench/gen_gcdump.c): 18,997 objects, and [static
+# vars] lists one static of 1000, whose tree and the objects its cross
+# references reach are 48 (ranks 0, 1000, 1001, 3000-3003, ... by the
+# generator's rules). Every command says so before its answer, with
+# --keep-unreachable; --keep-unreachable itself does not.
+check_cut_dump() {
+    cut="$top/fixtures/dotnet/bad/cut.gcdump.gz"
+    want="leakfind: warning: '$cut': only 48 of its 18997 objects are reachable from the roots it holds: the dump was cut short (dotnet-gcdump stops at 10,000,000 nodes, and may lose events under load), and sizes and percentages below are of the reachable part; --keep-unreachable analyses every object, those no root reaches as roots"
+    for cmd in suspects info classes; do
+        expect "a cut dump: $cmd warns first, exit 0" "0 $want" \
+            "$("$lf" $cmd "$cut" 2>"$work/cut.err" >/dev/null; echo $?) $(head -1 "$work/cut.err")"
+    done
+    expect "a cut dump with --keep-unreachable: no warning" "0 " \
+        "$("$lf" suspects "$cut" --keep-unreachable 2>"$work/cut.err" >/dev/null; echo $?) $(cat "$work/cut.err")"
+    expect "the real dumps here are not cut: no warning on any" "" \
+        "$(for f in "$d"/*.gcdump "$d"/*.gcdump.gz; do "$lf" classes "$f" 2>&1 >/dev/null | grep -l "cut short"; done)"
+}
+
 check_reference
+check_cut_dump
 check_roots
 check_session_objects
 check_csharp_names
