@@ -12,6 +12,15 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 for part in security views load browser; do
     [ -f "tests/serve/$part.sh" ] || continue
+    # the page's scripts run in Chromium, not in leakfind: the sanitized pass
+    # checks the server (security, views, load) and leaves the page to the
+    # plain one (CI stays under 30 minutes)
+    if [ "$part" = browser ] && [ "${LEAKFIND_SANITIZED:-}" = 1 ]; then
+        echo "skip the page in Chromium: in the plain pass only" >"$logs/$part"
+        echo "0 passed, 0 failed" >>"$logs/$part"
+        tally "$logs/$part"
+        continue
+    fi
     sh "tests/serve/$part.sh" "$build" >"$logs/$part" 2>&1
     tally "$logs/$part"
 done
