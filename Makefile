@@ -183,7 +183,8 @@ fuzz:
 # follower), the names tool (PREFIX/bin) and the findlib package `leakfind`
 # of that compiler (PREFIX/lib/ocaml for 4, PREFIX/lib/ocaml5, ocaml52 and
 # ocaml51 for OCaml 5:
-# OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
+# OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...), and
+# the .NET agent where it was built (PREFIX/lib/leakfind/dotnet).
 PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -205,10 +206,15 @@ install: all
 	done
 	[ ! -f $(BUILD)/leakfind-follow.so ] || \
 	  install -m 644 $(BUILD)/leakfind-follow.so $(DESTDIR)$(PREFIX)/lib/leakfind/
+	[ ! -f $(BUILD)/dotnet/leakfind-dotnet.dll ] || { \
+	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet && \
+	  find $(BUILD)/dotnet -maxdepth 1 -type f ! -name build.log \
+	    -exec install -m 644 {} $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/ \; ; }
 
 clean:
 	rm -rf build build-asan build-fuzz
 
 include agents/ocaml/ocaml.mk
+include agents/dotnet/dotnet.mk
 
 -include $(DEPS)
