@@ -16,3 +16,8 @@ $(BUILD)/dotnet/leakfind-dotnet.dll: $(DOTNET_AGENT_SRC)
 	  -o $(BUILD)/dotnet >$(BUILD)/dotnet/build.log 2>&1 || { cat $(BUILD)/dotnet/build.log; exit 1; }
 	@touch $@
 endif
+
+# the tests read cores through it (tests/dotnet/core.sh)
+ifneq ($(DOTNET),)
+TEST_TOOLS += $(BUILD)/dotnet/leakfind-dotnet.dll
+endif
