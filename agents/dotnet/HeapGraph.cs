@@ -23,6 +23,7 @@ public sealed class HeapGraph
     public readonly GrowArray<uint> EdgeLabel = new();
     public readonly GrowArray<byte> EdgeKinds = new();
     public readonly List<(uint Obj, uint Kind, uint Name)> Roots = new();
+    public readonly List<(uint Obj, uint Text, uint Chars)> Texts = new(); // System.String objects, in object order
     public ulong DanglingEdges, DanglingRoots;
 
     readonly Dictionary<string, uint> classByName = new(StringComparer.Ordinal);
@@ -32,6 +33,7 @@ public sealed class HeapGraph
     {
         var g = new HeapGraph();
         g.ReadObjects(runtime.Heap);
+        g.ReadTexts(runtime.DataTarget.DataReader);
         g.ReadReferences(runtime.Heap);
         Dotnet.Roots.Add(g, runtime);
         return g;
@@ -78,6 +80,30 @@ public sealed class HeapGraph
         Class = new uint[Address.Length];
         for (int i = 0; i < Address.Length; i++)
             Class[i] = ClassOf(TypeNames.Of(objectAt[i].Type!));
+    }
+
+    // Each string's first TextMax characters (as V8 writes its strings) and
+    // its length: a string is its method table, a 4-byte length, UTF-16.
+    const int TextMax = 1024;
+
+    void ReadTexts(IDataReader memory)
+    {
+        var units = new byte[2 * TextMax];
+        var head = new byte[4];
+        for (int i = 0; i < Address.Length; i++)
+        {
+            if (!objectAt[i].Type!.IsString)
+                continue;
+            if (memory.Read(Address[i] + 8, head) != 4)
+                continue;
+            int length = BitConverter.ToInt32(head);
+            if (length < 0)
+                continue;
+            int want = 2 * Math.Min(length, TextMax);
+            int got = memory.Read(Address[i] + 12, units.AsSpan(0, want));
+            string text = System.Text.Encoding.Unicode.GetString(units, 0, got & ~1);
+            Texts.Add(((uint)i, Strings.Add(text), (uint)length));
+        }
     }
 
     void ReadReferences(ClrHeap heap)

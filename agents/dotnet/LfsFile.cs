@@ -1,4 +1,4 @@
-// Writes a HeapGraph as a leakfind snapshot, version 1.5 (docs/FORMAT.md):
+// Writes a HeapGraph as a leakfind snapshot, version 1.6 (docs/FORMAT.md):
 // the header, the chunk table, then each chunk 8-aligned, hashed with
 // XXH3-64 (seed 0) as it is written; the table and header last.
 using System;
@@ -42,7 +42,7 @@ public static class LfsFile
     public static void Write(HeapGraph g, string path)
     {
         using var file = new FileStream(path, FileMode.Create, FileAccess.ReadWrite);
-        const int chunkCount = 14;
+        const int chunkCount = 16;
         file.Write(new byte[HeaderSize + chunkCount * EntrySize]);
         var w = new Writer(file);
         int objects = g.Address.Length;
@@ -77,6 +77,13 @@ public static class LfsFile
         for (int i = 0; i < g.Roots.Count; i++)
             (roots[4 * i], roots[4 * i + 1], roots[4 * i + 2]) = g.Roots[i];
         w.Chunk<uint>("ROOT", roots);
+        if (g.Texts.Count > 0)
+        {
+            var texts = new uint[g.Texts.Count * 4]; // object, text, characters, reserved 0
+            for (int i = 0; i < g.Texts.Count; i++)
+                (texts[4 * i], texts[4 * i + 1], texts[4 * i + 2]) = g.Texts[i];
+            w.Chunk<uint>("STXT", texts);
+        }
 
         long size = file.Length;
         WriteHead(file, w, size, chunkCount);
@@ -116,7 +123,7 @@ public static class LfsFile
         var head = new byte[HeaderSize];
         "LEAKFIND"u8.CopyTo(head);
         BitConverter.TryWriteBytes(head.AsSpan(8), (ushort)1);
-        BitConverter.TryWriteBytes(head.AsSpan(10), (ushort)5);
+        BitConverter.TryWriteBytes(head.AsSpan(10), (ushort)6);
         BitConverter.TryWriteBytes(head.AsSpan(12), (uint)HeaderSize);
         BitConverter.TryWriteBytes(head.AsSpan(16), (uint)w.Chunks.Count);
         BitConverter.TryWriteBytes(head.AsSpan(24), (ulong)size);

@@ -56,10 +56,19 @@ check_planted() { # check_planted SNAPSHOT LABEL
         "frame Docs.Requests.Serve holds Docs.Request" \
         "$("$lf" threads "$1" --locals 0 --format tsv 2>/dev/null | awk -F'\t' '
             $1 == 2 && $3 ~ /^frame [0-9]+: Docs\.Requests\.Serve$/ && $5 == "Docs.Request" { print "frame Docs.Requests.Serve holds", $5 }')"
-    doc=$("$lf" path "$1" --class Docs.Document --top 1 --format tsv 2>/dev/null | awk -F'\t' 'NR > 1 { id = $5 } END { print id }')
-    expect "$2: a Document's fields in inspect: its Title (the property's name) a string" \
-        "Title System.String" \
-        "$("$lf" inspect "$1" "$doc" --format tsv 2>/dev/null | awk -F'\t' '$1 == "edge" { print $3, $7 }')"
+    # the path's last step is the Document's index in the list: Document N is at [N - 1]
+    "$lf" path "$1" --class Docs.Document --top 1 --format tsv 2>/dev/null >"$work/docpath"
+    doc=$(awk -F'\t' 'NR > 1 { id = $5 } END { print id }' "$work/docpath")
+    n=$(awk -F'\t' 'NR > 1 { f = $9 } END { gsub(/[][]/, "", f); print f + 1 }' "$work/docpath")
+    expect "$2: a Document's fields in inspect: its Title (by the property's name) and its text" \
+        "Title System.String Document $n" \
+        "$("$lf" inspect "$1" "$doc" --format tsv 2>/dev/null | awk -F'\t' '$1 == "edge" { print $3, $7, $5 }')"
+    req=$("$lf" query "$1" 'SELECT * FROM Docs.Request' --format tsv 2>/dev/null |
+        awk -F'\t' 'NR == 2 { print $1 }')
+    expect "$2: the request's Path in inspect" "Path GET /docs/300" \
+        "$("$lf" inspect "$1" "$req" --format tsv 2>/dev/null | awk -F'\t' '$1 == "edge" { print $3, $5 }')"
+    expect "$2: strings finds the planted texts: 300 documents' titles, each one copy" "300" \
+        "$("$lf" strings "$1" --largest --top 0 --format tsv 2>/dev/null | grep -c '	Document [0-9]*$')"
 }
 
 # The same stop dumped both ways: the planted classes' counts, shallow and
