@@ -173,6 +173,25 @@ check_live() {
         "$(ps -eo args | grep -c "[l]eakfind-dotnet.dll $work")"
 }
 
+# The texts a snapshot keeps (STXT, FORMAT 1.6) on a file built by hand
+# (texts_lfs.py): two copies of "hello", 32 bytes each, both held by the
+# Holder; a text naming string 99 of 8 is refused at its entry's offset
+# (64 + 13 chunk entries, the chunks before STXT, then entry 1's text).
+check_texts() {
+    python3 "$top/tests/dotnet/texts_lfs.py" >"$work/texts.lfs"
+    expect "kept texts: strings finds the two copies of one text" "2 32 64 5 Acme.Holder hello" \
+        "$("$lf" strings "$work/texts.lfs" --format tsv 2>/dev/null | awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $5, $7 }')"
+    expect "kept texts: inspect shows each as its referrer's value" "Name hello|[1] hello|" \
+        "$("$lf" inspect "$work/texts.lfs" 0x1000 --format tsv 2>/dev/null |
+            awk -F'\t' '$1 == "edge" || $1 == "element" { printf "%s %s|", $3, $5 }')"
+    python3 "$top/tests/dotnet/texts_lfs.py" 99 >"$work/bad-text.lfs"
+    "$lf" info "$work/bad-text.lfs" >/dev/null 2>"$work/err"
+    expect "kept texts: a text naming no string is refused, exit 3" \
+        "3 leakfind: error: '$work/bad-text.lfs': corrupt leakfind snapshot at offset 1016 (0x3f8): chunk STXT entry 1 has invalid value 99" \
+        "$? $(cat "$work/err")"
+}
+
+check_texts
 check_planted "$d/leaky-full.lfs" "fixture"
 check_both_ways
 check_heap_walks "$d/leaky-full.lfs" "$d/leaky-full.stat.txt" "fixture"
