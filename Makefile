@@ -208,8 +208,8 @@ install: all
 	  install -m 644 $(BUILD)/leakfind-follow.so $(DESTDIR)$(PREFIX)/lib/leakfind/
 	[ ! -f $(BUILD)/dotnet/leakfind-dotnet.dll ] || { \
 	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet && \
-	  find $(BUILD)/dotnet -maxdepth 1 -type f ! -name build.log \
-	    -exec install -m 644 {} $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/ \; ; }
+	  cp -R $(BUILD)/dotnet/. $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/ && \
+	  rm -f $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/build.log; }
 
 clean:
 	rm -rf build build-asan build-fuzz
