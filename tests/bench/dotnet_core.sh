@@ -28,15 +28,16 @@ if [ ! -f "$core" ]; then
     wait "$pid"
 fi
 cat "$core" >/dev/null # from the page cache, as a second look at a core would be
-echo "# .NET core bench, $(date -u +%Y-%m-%d), $(nproc) cores, core $(du -h "$core" | cut -f1)"
-# run LABEL COMMAND...: seconds and peak RSS (MB) of one command
+echo "# .NET core bench, $(date -u +%Y-%m-%d), $(nproc) cores, core $(du -h "$core" | cut -f1), load $(cut -d" " -f1-3 /proc/loadavg)"
+# run LABEL COMMAND...: wall seconds, CPU seconds (user + system, the
+# agent's included) and peak RSS (MB, the largest process's) of one command
 run() {
     label=$1
     shift
-    /usr/bin/time -f "%e %M" -o bench-data/time.txt "$@" >bench-data/out.txt 2>bench-data/err.txt ||
+    /usr/bin/time -f "%e %U %S %M" -o bench-data/time.txt "$@" >bench-data/out.txt 2>bench-data/err.txt ||
         { echo "$label: failed"; cat bench-data/err.txt; return; }
-    read -r secs kb <bench-data/time.txt
-    printf '%-52s %6s s %6d MB\n' "$label" "$secs" $((kb / 1024))
+    read -r secs user sys kb <bench-data/time.txt
+    printf '%-52s %7s s wall %7s s cpu %6d MB\n' "$label" "$secs" "$(echo "$user $sys" | awk '{ print $1 + $2 }')" $((kb / 1024))
 }
 rm -f bench-data/chains-5m.lfs
 run "leakfind convert core -o chains.lfs (agent + analysis)" "$build/leakfind" convert "$core" -o bench-data/chains-5m.lfs
