@@ -25,6 +25,9 @@ public sealed class HeapGraph
     public readonly List<(uint Obj, uint Kind, uint Name)> Roots = new();
     public readonly List<(uint Obj, uint Text, uint Chars)> Texts = new(); // System.String objects, in object order
     public ulong DanglingEdges, DanglingRoots;
+    // where dangling references come from (META's dangling holders): how
+    // many objects hold one, and the one holding the most (object + 1)
+    public ulong DanglingHolders, DanglingTopHolder, DanglingTopCount;
 
     readonly Dictionary<string, uint> classByName = new(StringComparer.Ordinal);
     ClrObject[] objectAt = Array.Empty<ClrObject>(); // object -> ClrMD's, for the second pass
@@ -118,12 +121,14 @@ public sealed class HeapGraph
             if (!type.ContainsPointers && !type.IsCollectible)
                 continue;
             ulong dataStart = type.IsArray ? ArrayDataOffset(Address[i], type) : 0;
+            ulong danglingHere = 0;
             foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: true))
             {
                 long to = Find(r.Object.Address);
                 if (to < 0)
                 {
                     DanglingEdges++;
+                    danglingHere++;
                     continue;
                 }
                 EdgeTarget.Add((uint)to);
@@ -148,9 +153,20 @@ public sealed class HeapGraph
                     EdgeLabel.Add(Strings.Add(type.IsCollectible ? "<loader allocator>" : "<reference>"));
                 }
             }
+            CountDangling(i, danglingHere);
         }
         EdgeStart[Address.Length] = (ulong)EdgeTarget.Count;
         objectAt = Array.Empty<ClrObject>();
+        return;
+
+        void CountDangling(int holder, ulong count)
+        {
+            if (count == 0)
+                return;
+            DanglingHolders++;
+            if (count > DanglingTopCount)
+                (DanglingTopHolder, DanglingTopCount) = ((ulong)holder + 1, count);
+        }
     }
 
     // Where an array's elements start, from the object's address (the

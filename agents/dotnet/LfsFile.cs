@@ -101,6 +101,9 @@ public static class LfsFile
         m[6] = IdsSorted;
         m[7] = g.DanglingEdges;
         m[8] = g.DanglingRoots;
+        m[26] = g.DanglingHolders;
+        m[27] = g.DanglingTopHolder;
+        m[28] = g.DanglingTopCount;
         return m; // no analysis, no sites, no clock: a core does not say when it was taken
     }
 
