@@ -183,7 +183,8 @@ fuzz:
 # follower), the names tool (PREFIX/bin) and the findlib package `leakfind`
 # of that compiler (PREFIX/lib/ocaml for 4, PREFIX/lib/ocaml5, ocaml52 and
 # ocaml51 for OCaml 5:
-# OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...).
+# OCAMLPATH=PREFIX/lib/ocaml ocamlfind ocamlopt -package leakfind ...), and
+# the .NET agent where it was built (PREFIX/lib/leakfind/dotnet).
 PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -205,10 +206,15 @@ install: all
 	done
 	[ ! -f $(BUILD)/leakfind-follow.so ] || \
 	  install -m 644 $(BUILD)/leakfind-follow.so $(DESTDIR)$(PREFIX)/lib/leakfind/
+	[ ! -f $(BUILD)/dotnet/leakfind-dotnet.dll ] || { \
+	  install -d $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet && \
+	  cp -R $(BUILD)/dotnet/. $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/ && \
+	  rm -f $(DESTDIR)$(PREFIX)/lib/leakfind/dotnet/build.log; }
 
 clean:
 	rm -rf build build-asan build-fuzz
 
 include agents/ocaml/ocaml.mk
+include agents/dotnet/dotnet.mk
 
 -include $(DEPS)

@@ -8,7 +8,6 @@
  * is passed through; signals sent to leakfind are passed on or kept
  * (record/record_watch.c), and the program never outlives leakfind. */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "../core/input/elf_probe.h"
+#include "cli/agent_path.h"
 #include "cli/cli.h"
 #include "commands.h"
 #include "record/record_dotnet.h"
@@ -230,24 +230,6 @@ static int check_program(const char *file, int *runtime, const char **why_not)
     return 0;
 }
 
-/* The agent of that runtime next to this binary (build tree) or in
- * PREFIX/lib/leakfind. */
-static int find_agent(const char *agent_name, char *out, size_t len)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return -1;
-    self[n] = 0;
-    const char *dir = dirname(self);
-    if (snprintf(out, len, "%s/%s", dir, agent_name) < (int)len && access(out, R_OK) == 0)
-        return 0;
-    if (snprintf(out, len, "%s/../lib/leakfind/%s", dir, agent_name) < (int)len &&
-        access(out, R_OK) == 0)
-        return 0;
-    return -1;
-}
-
 /* The agent built for that runtime, or says how to build it. */
 static int find_runtime_agent(const char *file, int runtime, char *agent, size_t len)
 {
@@ -262,7 +244,7 @@ static int find_runtime_agent(const char *file, int runtime, char *agent, size_t
         [RUNTIME_OCAML53] = {"5.3", "leakfind-agent-ocaml5.so",
                              "with OCaml 5.3 at OCAML5_PREFIX; docs/OCAML.md"},
     };
-    if (!find_agent(agents[runtime].agent, agent, len))
+    if (!cli_find_agent(agents[runtime].agent, agent, len))
         return 0;
     cli_message("error", "'%s' is OCaml %s, and the agent for it (%s) is not installed next to "
                          "leakfind or in PREFIX/lib/leakfind: build it with 'make' (%s)",
@@ -323,7 +305,7 @@ static int set_follow_environment(const record_state *r, const char *prefix, int
                                             {"LEAKFIND_FOLLOW_AGENT52", "leakfind-agent-ocaml52.so"},
                                             {"LEAKFIND_FOLLOW_AGENT53", "leakfind-agent-ocaml5.so"}};
     char path[PATH_MAX], num[32];
-    if (find_agent("leakfind-follow.so", path, sizeof path)) {
+    if (cli_find_agent("leakfind-follow.so", path, sizeof path)) {
         cli_message("error", "--follow: leakfind-follow.so is not installed next to leakfind or in "
                              "PREFIX/lib/leakfind: build it with 'make'");
         return EXIT_SYSTEM;
@@ -331,7 +313,7 @@ static int set_follow_environment(const record_state *r, const char *prefix, int
     if (preload_first(path) || setenv("LEAKFIND_FOLLOW_PREFIX", prefix, 1))
         return -1;
     for (size_t i = 0; i < sizeof agents / sizeof *agents; i++)
-        if (!find_agent(agents[i][1], path, sizeof path) && setenv(agents[i][0], path, 1))
+        if (!cli_find_agent(agents[i][1], path, sizeof path) && setenv(agents[i][0], path, 1))
             return -1;
     snprintf(num, sizeof num, "%ld", (long)getpid());
     if (setenv("LEAKFIND_FOLLOW_RECORD_PID", num, 1) ||

@@ -122,7 +122,7 @@ int cmd_strings(int argc, char **argv)
                         "characters", path);
         else
             cli_message("error", "'%s' keeps no string texts: strings needs the HPROF dump or the V8 snapshot "
-                        "itself (not an .lfs, a cache or an OCaml snapshot)", path);
+                        "itself (not an .lfs made from one, a cache or an OCaml snapshot) or a .NET core", path);
         lf_snapshot_free(&s);
         return EXIT_USAGE;
     }

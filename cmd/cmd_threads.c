@@ -20,8 +20,9 @@ static const char threads_usage[] =
     "shallow, retained and a string's value. A thread's retained is its\n"
     "object's (JVM) or its frames' (OCaml); a frame's, its locals', each local\n"
     "counted once per thread. JVM: HPROF dumps and .lfs files converted from\n"
-    "them; OCaml: systhreads and domains of agent snapshots. V8 and .NET\n"
-    "dumps keep no stacks.\n";
+    "them; OCaml: systhreads and domains of agent snapshots; .NET cores:\n"
+    "managed threads by id (frame N: Type.Method). V8 dumps and .gcdump\n"
+    "files keep no stacks.\n";
 
 typedef struct threads_state {
     uint64_t top;

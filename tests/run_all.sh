@@ -84,6 +84,7 @@ lane2() {
     suite 2-ocaml52names "OCaml 5.2 names tool (skipped without OCaml 5.2)" sh tests/ocaml/names5.sh "$build" 5.2
     suite 2-ocaml51names "OCaml 5.1 names tool (skipped without OCaml 5.1)" sh tests/ocaml/names5.sh "$build" 5.1
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
+    suite 2-dotnetcore ".NET cores through the .NET agent (live where dotnet is)" sh tests/dotnet/core.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
     suite 4-serve "serve: security, views, 32 clients, the page in headless Chromium" \

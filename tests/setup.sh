@@ -42,3 +42,13 @@ if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-gcdump >/dev/null 2>
     dotnet tool install -g dotnet-gcdump >/dev/null 2>&1 ||
         echo "leakfind setup: could not install dotnet-gcdump: the .NET record checks will be skipped"
 fi
+
+# .NET cores (tests/dotnet/core.sh) are taken with dotnet-dump, where the
+# .NET SDK is installed; there that suite fails without it (the agent
+# itself, agents/dotnet, is built by make from NuGet packages).
+if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-dump >/dev/null 2>&1 &&
+    [ ! -x "$HOME/.dotnet/tools/dotnet-dump" ]; then
+    echo "leakfind setup: installing dotnet-dump (dotnet tool install -g)"
+    dotnet tool install -g dotnet-dump --version 10.0.750501 >/dev/null 2>&1 ||
+        echo "leakfind setup: could not install dotnet-dump: the .NET core checks will fail"
+fi

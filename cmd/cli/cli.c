@@ -1,6 +1,7 @@
 /* cli.c - option parsing, messages and the shared open-and-analyse step. */
 #include "cli.h"
 #include "dangling_note.h"
+#include "dotnet_core.h"
 #include "progress_line.h"
 #include "../../core/model/root_text.h"
 #include "../../graph/dominators.h"
@@ -252,6 +253,20 @@ static int open_error(const cli_context *ctx, const char *path, const lf_error *
     return rc;
 }
 
+/* Reads the dump open on fd: through the .NET agent for a .NET core
+ * (dotnet_core.h), else with the readers. 0; -1 with err set (the caller
+ * says it); or an exit code already said. */
+static int read_dump(cli_context *ctx, const char *path, int fd, const lf_open_options *options,
+                     lf_snapshot *s, lf_error *err)
+{
+    if (!cli_is_stdin(path) && cli_is_dotnet_core(fd))
+        return cli_open_dotnet_core(ctx, path, fd, s);
+    cli_progress(ctx, "reading");
+    int rc = lf_open_fd(fd, options, s, err);
+    cli_progress_done(ctx);
+    return rc;
+}
+
 /* --cache, past a miss: the cache file is opened before the dump is read,
  * so a directory that cannot take it is said once, up front, and the dump is
  * then read as usual. Returns 0 or an exit code (s freed). */
@@ -264,9 +279,12 @@ static int read_and_cache(cli_context *ctx, const char *path, int fd, const char
     int writable = lf_outfile_open(cache_path, LF_OUTFILE_REGULAR_ONLY, &out, &err) == 0;
     if (!writable)
         cache_warning(ctx, cache_path, &err);
-    cli_progress(ctx, "reading");
-    int rc = lf_open_fd(fd, options, s, &err);
-    cli_progress_done(ctx);
+    int rc = read_dump(ctx, path, fd, options, s, &err);
+    if (rc > 0) {
+        if (writable)
+            lf_outfile_abort(&out);
+        return rc;
+    }
     if (rc == 0 && (rc = cli_analyze(ctx, path, s)) != 0) {
         if (writable)
             lf_outfile_abort(&out);
@@ -398,10 +416,8 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
     }
     int rc = ctx->cache ? open_through_cache(ctx, path, fd, &options, s) : -1;
     if (rc < 0) {
-        cli_progress(ctx, "reading");
-        rc = lf_open_fd(fd, &options, s, &err);
-        cli_progress_done(ctx);
-        if (rc)
+        rc = read_dump(ctx, path, fd, &options, s, &err);
+        if (rc < 0)
             rc = open_error(ctx, path, &err);
     }
     if (fd != STDIN_FILENO)

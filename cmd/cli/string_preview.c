@@ -27,15 +27,24 @@ size_t cli_escape_text(const char *in, size_t len, uint64_t cut, char *out, size
     return o;
 }
 
+int cli_string_preview_text(const lf_snapshot *s, uint32_t node, char cell[CLI_PREVIEW_CELL], size_t *len)
+{
+    char text[4 * CLI_PREVIEW_CHARS + 8];
+    size_t text_len;
+    uint64_t chars;
+    if (!lf_string_preview(s, node, CLI_PREVIEW_CHARS, text, sizeof text, &text_len, &chars))
+        return 0;
+    uint64_t cut = chars > CLI_PREVIEW_CHARS ? chars - CLI_PREVIEW_CHARS : 0;
+    *len = cli_escape_text(text, text_len, cut, cell, CLI_PREVIEW_CELL);
+    return 1;
+}
+
 void cli_write_string_preview(out_writer *w, const lf_snapshot *s, uint32_t node)
 {
-    char text[4 * CLI_PREVIEW_CHARS + 8], cell[4 * sizeof text + 48];
+    char cell[CLI_PREVIEW_CELL];
     size_t len;
-    uint64_t chars;
-    if (!lf_string_preview(s, node, CLI_PREVIEW_CHARS, text, sizeof text, &len, &chars)) {
+    if (cli_string_preview_text(s, node, cell, &len))
+        out_str(w, cell, len);
+    else
         out_null(w);
-        return;
-    }
-    uint64_t cut = chars > CLI_PREVIEW_CHARS ? chars - CLI_PREVIEW_CHARS : 0;
-    out_str(w, cell, cli_escape_text(text, len, cut, cell, sizeof cell));
 }

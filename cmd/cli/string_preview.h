@@ -23,5 +23,9 @@ size_t cli_escape_text(const char *in, size_t len, uint64_t cut, char *out, size
  * escaped, when it is a string whose text the dump keeps (JVM, V8);
  * otherwise null. */
 void cli_write_string_preview(out_writer *w, const lf_snapshot *s, uint32_t node);
+/* The same cell's text into cell[0..*len) (size CLI_PREVIEW_CELL): 1, or
+ * 0 when node has no text to show. */
+enum { CLI_PREVIEW_CELL = 4 * (4 * CLI_PREVIEW_CHARS + 8) + 48 };
+int cli_string_preview_text(const lf_snapshot *s, uint32_t node, char cell[CLI_PREVIEW_CELL], size_t *len);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "../../core/v8/v8_values.h"
 #include "../cli/cli.h"
+#include "../cli/string_preview.h"
 
 const out_column inspect_columns[INSPECT_COLUMNS] = {
     {"section", OUT_STR, LF_CUT_END, OUT_NORMAL},
@@ -97,9 +98,11 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
     const lf_snapshot *s = c->s;
     inspect_note(c, (s->flags & LF_SNAP_NO_FIELD_NAMES)
                         ? "a .gcdump records references only: no field names, no values"
-                        : "this format has references only, no values");
+                    : s->text_count ? "this file keeps references and strings' texts, no other values"
+                                    : "this format has references only, no values");
     uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node), shown = 0;
-    char label[4096];
+    char label[4096], text[CLI_PREVIEW_CELL];
+    size_t text_len = 0;
     for (uint64_t e = first; e < last; e++) {
         uint8_t kind;
         uint32_t raw;
@@ -108,8 +111,11 @@ int inspect_plain_edges(const inspect_ctx *c, uint32_t node)
             continue;
         size_t n = lf_snapshot_label_text(s, kind, raw, label, sizeof label);
         const char *k = edge_kind_cell(s, e, kind);
+        /* a kept text (a .NET core's strings) as its referrer's value */
+        int has_text = s->text_count && cli_string_preview_text(s, lf_edge_node(s->edge_target[e]), text, &text_len);
         inspect_cells(c, kind == LF_EDGE_KIND_ELEMENT ? "element" : "edge",
-                      kind == LF_EDGE_KIND_ELEMENT ? raw : UINT64_MAX, label, n, k, NULL, 0);
+                      kind == LF_EDGE_KIND_ELEMENT ? raw : UINT64_MAX, label, n, k, has_text ? text : NULL,
+                      has_text ? text_len : 0);
         inspect_object(c, lf_edge_node(s->edge_target[e]));
         out_row_end(c->w);
     }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../cli/agent_path.h"
 #include "../cli/cli.h"
 #include "record_spawn.h"
 
@@ -52,19 +53,7 @@ int record_is_dotnet(const char *file)
 /* dotnet-gcdump on PATH, or where `dotnet tool install -g` puts it. */
 static int find_gcdump(char *out, size_t len)
 {
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        if (n && snprintf(out, len, "%.*s/dotnet-gcdump", (int)n, p) < (int)len && access(out, X_OK) == 0)
-            return 0;
-        p += n + (colon ? 1 : 0);
-    }
-    const char *home = getenv("HOME");
-    return home && snprintf(out, len, "%s/.dotnet/tools/dotnet-gcdump", home) < (int)len &&
-                   access(out, X_OK) == 0
-               ? 0
-               : -1;
+    return cli_find_program("dotnet-gcdump", ".dotnet/tools", out, len);
 }
 
 /* ---- the dumps kept, oldest first, within the budget */

@@ -14,7 +14,7 @@
 
 int lf_strings_readable(const lf_snapshot *s)
 {
-    return lf_hprof_lazy(s) != NULL || lf_v8_lazy(s) != NULL;
+    return lf_hprof_lazy(s) != NULL || lf_v8_lazy(s) != NULL || s->text_count > 0;
 }
 
 static int is_class(const lf_snapshot *s, uint32_t cls, const char *name)
@@ -27,7 +27,47 @@ static int is_class(const lf_snapshot *s, uint32_t cls, const char *name)
  * "(string)" and "(concatenated string)". */
 static int is_string_class(const lf_snapshot *s, uint32_t c)
 {
-    return lf_v8_lazy(s) ? lf_v8_string_kind(s, c) != 0 : is_class(s, c, "java.lang.String");
+    if (lf_v8_lazy(s))
+        return lf_v8_string_kind(s, c) != 0;
+    return s->text_count ? is_class(s, c, "System.String") : is_class(s, c, "java.lang.String");
+}
+
+/* A kept text's key (a .NET core's, lf_object_text): a hash of the text
+ * kept, its first 1,024 characters, with its full length beside. */
+static void kept_keys(const lf_snapshot *s, lf_string_set *set)
+{
+    for (uint64_t i = 0; i < set->count; i++) {
+        const lf_object_text *t = lf_snapshot_object_text(s, set->str[i].node);
+        lf_str text = t ? lf_snapshot_string(s, t->text) : (lf_str){"", 0};
+        set->str[i].chars = t ? t->chars : 0;
+        set->str[i].key = t ? XXH3_64bits(text.ptr, text.len) : 0;
+    }
+}
+
+/* Up to max_chars characters of a kept text into buf (whole UTF-8
+ * sequences only). */
+static size_t kept_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, char *buf, size_t size,
+                        uint64_t *chars)
+{
+    const lf_object_text *t = lf_snapshot_object_text(s, node);
+    if (!t || size == 0)
+        return 0;
+    lf_str text = lf_snapshot_string(s, t->text);
+    size_t len = 0;
+    uint64_t shown = 0;
+    while (len < text.len && shown < max_chars) {
+        size_t next = len + 1;
+        while (next < text.len && ((unsigned char)text.ptr[next] & 0xc0) == 0x80)
+            next++;
+        if (next >= size)
+            break;
+        len = next;
+        shown++;
+    }
+    memcpy(buf, text.ptr, len);
+    buf[len] = 0;
+    *chars = t->chars;
+    return len;
 }
 
 /* A JVM String's key: a hash of its whole text, read in one buffer that
@@ -180,7 +220,13 @@ int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err)
         if (is_string[s->object_class[v]] && (!s->idom || s->idom[v] != LF_NODE_NONE))
             out->str[out->count++] = (lf_string_obj){v, 0, 0};
     lf_big_free(is_string);
-    int rc = lf_v8_lazy(s) ? v8_keys(s, out, err) : jvm_keys(s, out, err);
+    int rc = 0;
+    if (lf_v8_lazy(s))
+        rc = v8_keys(s, out, err);
+    else if (s->text_count)
+        kept_keys(s, out);
+    else
+        rc = jvm_keys(s, out, err);
     if (rc == 0) {
         qsort(out->str, out->count, sizeof *out->str, by_key_then_node);
         rc = make_groups(s, out, err);
@@ -215,6 +261,8 @@ size_t lf_string_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars, c
                       uint64_t *chars)
 {
     *chars = 0;
+    if (s->text_count)
+        return kept_text(s, node, max_chars, buf, size, chars);
     if (lf_v8_lazy(s)) {
         size_t cap = size < 4 * max_chars + 1 ? size : 4 * max_chars + 1;
         return lf_v8_string_text(s, node, buf, cap, chars);

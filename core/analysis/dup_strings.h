@@ -4,7 +4,10 @@
  * values alike) and V8 snapshots (string nodes, whose text V8 writes as the
  * node's name, cut at 1,024 characters, and concatenated strings, their
  * parts joined: v8_string_text.h).
- * Needs the dump itself, still mapped: an .lfs keeps no texts. */
+ * and .NET cores (System.String, the texts the .NET agent kept in the
+ * .lfs: FORMAT 1.6's STXT, the first 1,024 characters of each).
+ * Otherwise needs the dump itself, still mapped: an .lfs converted from
+ * a JVM or V8 dump keeps no texts. */
 #ifndef LF_DUP_STRINGS_H
 #define LF_DUP_STRINGS_H
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../base/file.h"
+#include "elf_core.h"
 #include "../gcdump/gcdump.h"
 #include "gunzip.h"
 #include "../hprof/hprof.h"
@@ -84,6 +85,11 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
         }
     } else if (got == 0) {
         return lf_fail_at(err, 0, "not a heap dump", "the file is empty");
+    } else if (lf_elf_core_runtime_fd(fd) == LF_CORE_DOTNET) {
+        /* the leakfind command converts it first (cmd/cli/dotnet_core.c); the library runs nothing */
+        return lf_fail_at(err, 0, "not a heap dump",
+                          "a .NET core dump (it maps libcoreclr.so): the leakfind command reads one "
+                          "from its path through its .NET agent (docs/DOTNET.md)");
     } else {
         const char *what = lf_not_a_dump_describe(head, (size_t)got);
         return what ? lf_fail_at(err, 0, "not a heap dump", "%s", what)

@@ -6,7 +6,7 @@
 
 #define LFS_MAGIC "LEAKFIND"
 #define LFS_VERSION_MAJOR 1
-#define LFS_VERSION_MINOR 5
+#define LFS_VERSION_MINOR 6
 #define LFS_HEADER_SIZE 64
 #define LFS_CHUNK_ENTRY_SIZE 32
 #define LFS_MAX_CHUNKS 64
@@ -54,6 +54,10 @@ enum lfs_chunk_id {
      * script string, 0-based line, 0-based column), objects increasing; the
      * count is the chunk's size over 20 */
     LFS_PLAC = LFS_FOURCC('P', 'L', 'A', 'C'),
+    /* 1.6, optional: 4 x u32 string objects' texts (lf_object_text:
+     * object, text string, characters, reserved 0), objects increasing;
+     * the count is the chunk's size over 16 */
+    LFS_STXT = LFS_FOURCC('S', 'T', 'X', 'T'),
 };
 
 /* ETYP values are below this (V8's seven types and "other"). */

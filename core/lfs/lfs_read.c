@@ -50,6 +50,7 @@ typedef enum check_kind {
     CHECK_SITES,             /* frame < limit, caller < the site's own index (site 0: 0) */
     CHECK_SIZES_BIG,         /* node < limit and increasing, reserved 0, bytes >= LF_SIZE_BIG */
     CHECK_PLACES,            /* node < limit and increasing, name and script < limit2 */
+    CHECK_TEXTS,             /* node < limit and increasing, text < limit2, reserved 0 */
 } check_kind;
 
 typedef struct chunk_in {
@@ -137,6 +138,8 @@ static int check_block(chunk_in *c, const uint8_t *p, uint64_t len, uint64_t fir
         EACH_INCREASING_NODE(get_u32(q + 4) >= limit2);
     case CHECK_PLACES:
         EACH_INCREASING_NODE(get_u32(q + 4) >= limit2 || get_u32(q + 8) >= limit2);
+    case CHECK_TEXTS:
+        EACH_INCREASING_NODE((v = get_u32(q + 4)) >= limit2 || (v = get_u32(q + 12)) != 0);
     }
     return 0;
 bad:
@@ -273,7 +276,7 @@ int lf_lfs_open_fd(int fd, unsigned flags, lf_snapshot *out, lf_error *err)
 /* Every chunk this reader knows, in table order; the checks' limits and the
  * expected counts are filled in from META. */
 enum { C_META, C_STRO, C_STRB, C_CLSN, C_OIDS, C_OCLS, C_OSHL, C_OSH4, C_OSHB, C_EOFF, C_EOF4,
-       C_ETGT, C_ELBL, C_EKND, C_ETYP, C_ROOT, C_ONAM, C_PLAC, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
+       C_ETGT, C_ELBL, C_EKND, C_ETYP, C_ROOT, C_ONAM, C_PLAC, C_STXT, C_FRAM, C_SITE, C_OSIT, C_OSMP, C_CLDR, C_IDOM, C_RETN,
        C_RET4, C_RETB, C_DTOF, C_DTCH, C_COUNT };
 
 static const chunk_in chunk_kinds[C_COUNT] = {
@@ -297,6 +300,7 @@ static const chunk_in chunk_kinds[C_COUNT] = {
     [C_ROOT] = {LFS_ROOT, "ROOT", 1, 16, 0, CHECK_ROOTS, 0, 0, 0, 0, 0, 0, 0},
     [C_ONAM] = {LFS_ONAM, "ONAM", 0, 8, 0, CHECK_NAMED, 0, 0, 0, 0, 0, 0, 0},
     [C_PLAC] = {LFS_PLAC, "PLAC", 0, 20, 0, CHECK_PLACES, 0, 0, 0, 0, 0, 0, 0},
+    [C_STXT] = {LFS_STXT, "STXT", 0, 16, 0, CHECK_TEXTS, 0, 0, 0, 0, 0, 0, 0},
     [C_FRAM] = {LFS_FRAM, "FRAM", 0, 16, 0, CHECK_FRAMES, 0, 0, 0, 0, 0, 0, 0},
     [C_SITE] = {LFS_SITE, "SITE", 0, 8, 0, CHECK_SITES, 0, 0, 0, 0, 0, 0, 0},
     [C_OSIT] = {LFS_OSIT, "OSIT", 0, 4, 0, CHECK_U32_BELOW, 0, 0, 0, 0, 0, 0, 0},
@@ -526,6 +530,16 @@ static int expect_places(lfs_reading *r, lf_error *err)
     return 0;
 }
 
+/* STXT (1.6, optional): string objects' texts, at most one an object,
+ * each a table string. */
+static int expect_texts(lfs_reading *r, lf_error *err)
+{
+    if (expect_per_object(r, C_STXT, err))
+        return -1;
+    r->chunk[C_STXT].limit2 = r->meta[LFS_META_STRING_COUNT];
+    return 0;
+}
+
 /* Allocation sites (1.1): all three chunks or none; samples optional. */
 static int expect_sites(lfs_reading *r, lf_error *err)
 {
@@ -603,7 +617,7 @@ static int chunk_is_used(const lfs_reading *r, int c)
     default: break;
     }
     return !((c >= C_IDOM && !r->has_analysis) ||
-             ((c == C_ONAM || c == C_PLAC || c == C_CLDR || c == C_EOFF || c == C_EOF4 || c == C_ETYP) &&
+             ((c == C_ONAM || c == C_PLAC || c == C_STXT || c == C_CLDR || c == C_EOFF || c == C_EOF4 || c == C_ETYP) &&
               !r->chunk[c].present) ||
              (c >= C_FRAM && c <= C_OSIT && !r->has_sites) || (c == C_OSMP && !r->has_samples));
 }
@@ -658,6 +672,10 @@ static void point_graph(const lfs_reading *r, const uint8_t *base, lf_snapshot *
     if (chunk[C_PLAC].present) { /* entries are 4-byte words at an 8-aligned offset */
         out->place_count = (uint32_t)chunk[C_PLAC].elem_count;
         out->place = (const lf_place *)(base + chunk[C_PLAC].offset);
+    }
+    if (chunk[C_STXT].present) {
+        out->text_count = (uint32_t)chunk[C_STXT].elem_count;
+        out->text = (const lf_object_text *)(base + chunk[C_STXT].offset);
     }
 }
 
@@ -848,6 +866,7 @@ int lf_lfs_open_fd_reporting(int fd, unsigned flags, const lf_progress *progress
                  expect_graph(&r, err) ||
                  expect_named(&r, err) ||
                  expect_places(&r, err) ||
+                 expect_texts(&r, err) ||
                  expect_sites(&r, err) ||
                  expect_class_loaders(&r) ||
                  expect_analysis(&r, err) ||

@@ -116,6 +116,8 @@ static unsigned list_chunks(const lf_snapshot *s, const uint64_t *object_id, con
     ADD(LFS_ONAM, named, (uint64_t)s->named_count * 8);
     if (s->place_count)
         ADD(LFS_PLAC, s->place, (uint64_t)s->place_count * sizeof(lf_place));
+    if (s->text_count)
+        ADD(LFS_STXT, s->text, (uint64_t)s->text_count * sizeof(lf_object_text));
     if (has_sites) {
         ADD(LFS_FRAM, s->frame, (uint64_t)s->frame_count * sizeof(lf_frame));
         ADD(LFS_SITE, s->site, (uint64_t)s->site_count * sizeof(lf_site));

@@ -304,3 +304,16 @@ lf_str lf_snapshot_object_label(const lf_snapshot *s, uint32_t node)
         return lf_snapshot_string(s, s->named_string[lo]);
     return lf_snapshot_class_name(s, s->object_class[node]);
 }
+
+const lf_object_text *lf_snapshot_object_text(const lf_snapshot *s, uint32_t node)
+{
+    uint32_t lo = 0, hi = s->text_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->text[mid].node < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->text_count && s->text[lo].node == node ? &s->text[lo] : NULL;
+}

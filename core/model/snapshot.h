@@ -110,6 +110,17 @@ typedef struct lf_place {
 } lf_place;
 _Static_assert(sizeof(lf_place) == 20, "lf_place is PLAC's entry");
 
+/* A string object's text, kept in the snapshot where the dump cannot be
+ * read again (a .NET core through the .NET agent: FORMAT 1.6's STXT).
+ * Stored as is in an .lfs: four u32, no padding. */
+typedef struct lf_object_text {
+    uint32_t node;      /* node space */
+    uint32_t text;      /* string: the text as UTF-8, at most its first 1,024 characters */
+    uint32_t chars;     /* characters of the whole text (UTF-16 units for .NET) */
+    uint32_t reserved;  /* 0 */
+} lf_object_text;
+_Static_assert(sizeof(lf_object_text) == 16, "lf_object_text is STXT's entry");
+
 typedef struct lf_snapshot_stats {
     uint64_t dangling_edges;   /* edges naming an id with no object */
     uint64_t dangling_roots;   /* roots naming an id with no object */
@@ -201,6 +212,12 @@ typedef struct lf_snapshot {
      * and NULL when the dump has none. */
     uint32_t place_count;
     const lf_place *place;
+
+    /* String objects' texts (lf_object_text), sorted by node, strictly
+     * increasing; 0 and NULL when the snapshot keeps none (it reads them
+     * from the dump, or has none). */
+    uint32_t text_count;
+    const lf_object_text *text;
 
     /* Allocation sites (DESIGN 10): object_site is NULL when the dump has
      * none. frame_count and site_count include entry 0 (unused / no site). */
@@ -315,6 +332,8 @@ uint32_t lf_snapshot_named_index(const lf_snapshot *s, uint32_t node);
 
 /* node's source place, NULL when it has none (a binary search). */
 const lf_place *lf_snapshot_place(const lf_snapshot *s, uint32_t node);
+/* node's kept text (lf_object_text), NULL when it has none (a binary search). */
+const lf_object_text *lf_snapshot_object_text(const lf_snapshot *s, uint32_t node);
 
 /* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);

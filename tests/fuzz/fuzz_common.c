@@ -7,6 +7,7 @@
 
 #include "../../core/base/bigmem.h"
 #include "../../core/analysis/analysis.h"
+#include "../../core/analysis/dup_strings.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/analysis/site_groups.h"
 #include "../../core/analysis/suspects.h"
@@ -24,6 +25,22 @@ static void fuzz_exercise_places(const struct lf_snapshot *s)
         lf_snapshot_string(s, p->name);
         lf_snapshot_string(s, p->script);
     }
+}
+
+/* Kept texts (an .lfs's STXT): the duplicate groups and each text's
+ * preview, cut at whole UTF-8 sequences whatever the bytes. */
+static void fuzz_exercise_texts(const struct lf_snapshot *s)
+{
+    lf_error err;
+    lf_string_set set;
+    if (!s->text_count)
+        return;
+    if (lf_strings_find(s, &set, &err) == 0)
+        lf_strings_free(&set);
+    char buf[4 * 40 + 8];
+    uint64_t chars;
+    for (uint32_t i = 0; i < s->text_count && i < 256; i++)
+        lf_string_text(s, s->text[i].node, 40, buf, sizeof buf, &chars);
 }
 
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
@@ -58,6 +75,7 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].name);
     }
     fuzz_exercise_places(s);
+    fuzz_exercise_texts(s);
     fuzz_exercise_sites(s);
     fuzz_exercise_suspects(s);
 }

@@ -40,6 +40,7 @@
     T(test_lfs_corruption)                 \
     T(test_lfs_writer_api)                 \
     T(test_lfs_big_sizes)                  \
+    T(test_elf_core_runtime)               \
     T(test_lfs_stream_hand_graph)          \
     T(test_lfs_stream_misuse)              \
     T(test_lfs_stream_device)              \
