@@ -7,10 +7,11 @@
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
 #include "cli/cli.h"
+#include "cli/trace_window.h"
 #include "commands.h"
 
 static const char sites_usage[] =
-    "usage: leakfind sites SNAPSHOT [options]\n"
+    "usage: leakfind sites SNAPSHOT|TRACE [options]\n"
     "\n"
     "One row per allocation site, where the dump recorded one (V8 with allocation\n"
     "tracking, OCaml with sampling, Android HPROF with allocation tracking): count,\n"
@@ -18,13 +19,16 @@ static const char sites_usage[] =
     "the site in the dominator tree, so nothing is counted twice) and retained as %\n"
     "of the reachable heap. Objects allocated where nothing was recorded are one row,\n"
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
-    "site's live objects and bytes estimated from the sample and its rate.\n";
+    "site's live objects and bytes estimated from the sample and its rate.\n"
+    "A Memtrace trace (docs/MEMTRACE.md) gives its sampled blocks live at the end,\n"
+    "or those the time filters below keep, each as a sampled object.\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
 
 typedef struct sites_options_state {
     uint64_t stack, top;
     int sort;      /* a sort_key, as CLI_ENUM stores it */
+    cli_trace_window window;
 } sites_options_state;
 
 /* in the order of sort_key */
@@ -37,10 +41,11 @@ static const cli_option sites_options[] = {
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
      .help = "retained (default), shallow, count or site", .names = sort_names},
+    CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
     {0},
 };
 
-static const cli_spec sites_spec = {sites_usage, sites_options, 17, NULL};
+static const cli_spec sites_spec = {sites_usage, sites_options, 26, NULL};
 
 /* A group's row: its totals and, for a sampled dump, the estimates. */
 typedef struct site_row {
@@ -167,16 +172,37 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     out_end(w);
 }
 
+/* The snapshot, or the trace's window as one. */
+static int open_input(cli_context *ctx, const char *path, const sites_options_state *opt,
+                      lf_snapshot *s)
+{
+    if (cli_is_trace(path)) {
+        lf_mt_trace t;
+        int rc = cli_open_trace(ctx, path, &opt->window, &t, NULL, s);
+        if (!rc)
+            lf_mt_trace_free(&t);
+        return rc;
+    }
+    if (cli_trace_window_given(&opt->window))
+        return cli_usage_error(ctx, "--live-at, --live-between and --allocated-between filter a "
+                                    "Memtrace trace; '%s' is not one", path);
+    return cli_open_analyzed(ctx, path, s);
+}
+
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {1, 50, SORT_RETAINED};
+    sites_options_state opt = {1, 50, SORT_RETAINED, {0}};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, &sites_spec, &opt, &path);
+    char **args = cli_trace_join_args(argc, argv, &argc);
+    if (!args)
+        return EXIT_SYSTEM;
+    int rc = cli_parse_one(&ctx, argc, args, &sites_spec, &opt, &path);
+    free(args);
     if (rc >= 0)
         return rc;
     lf_snapshot s;
-    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+    if ((rc = open_input(&ctx, path, &opt, &s)))
         return rc;
     if (!s.object_site) {
         cli_message("note", "'%s' has no allocation sites: take the dump with allocation "

@@ -1,0 +1,33 @@
+/* mt_live.h - a trace's sampled blocks not collected yet, by allocation id:
+ * what a reading of a trace holds besides its names (open addressing with
+ * linear probing; a removal shifts the run back, so no tombstones pile up
+ * however many blocks come and go). */
+#ifndef LF_MT_LIVE_H
+#define LF_MT_LIVE_H
+
+#include <stdint.h>
+
+typedef struct lf_mt_block {
+    uint64_t id;            /* allocation id */
+    uint64_t time_us;       /* allocated */
+    uint64_t length;        /* words, header excluded */
+    uint32_t samples;       /* at most length + 1 (capped at 2^32 - 1) */
+    uint32_t site;
+} lf_mt_block;
+
+typedef struct lf_mt_live {
+    lf_mt_block *slot;
+    uint8_t *used;
+    uint64_t mask;          /* slots - 1; 0 with no slots */
+    unsigned shift;
+    uint64_t count;
+} lf_mt_live;
+
+void lf_mt_live_free(lf_mt_live *m);
+/* 0, or -1 when out of memory. An id already there is replaced. */
+int lf_mt_live_add(lf_mt_live *m, const lf_mt_block *b);
+/* Takes block id out into *b: 1 when it was there, 0 when not. */
+int lf_mt_live_take(lf_mt_live *m, uint64_t id, lf_mt_block *b);
+/* The blocks left, in no order: slot i holds one when used[i]. */
+
+#endif
