@@ -23,7 +23,8 @@ static const char sites_usage[] =
     "A Memtrace trace (docs/MEMTRACE.md) gives its sampled blocks live at the end,\n"
     "or those the time filters below keep, each as a sampled object.\n";
 
-typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
+typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE, SORT_EST_BYTES,
+                        SORT_DEFAULT } sort_key;
 
 typedef struct sites_options_state {
     uint64_t stack, top;
@@ -32,7 +33,7 @@ typedef struct sites_options_state {
 } sites_options_state;
 
 /* in the order of sort_key */
-static const char *const sort_names[] = {"retained", "shallow", "count", "site", NULL};
+static const char *const sort_names[] = {"retained", "shallow", "count", "site", "est_bytes", NULL};
 
 static const cli_option sites_options[] = {
     CLI_STACK_OPTION(sites_options_state, stack,
@@ -40,7 +41,8 @@ static const cli_option sites_options[] = {
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
-     .help = "retained (default), shallow, count or site", .names = sort_names},
+     .help = "retained (default; a trace: est_bytes), shallow, count,\nsite or est_bytes",
+     .names = sort_names},
     CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
     {0},
 };
@@ -67,7 +69,9 @@ static int by_key(const void *pa, const void *pb)
 {
     const site_row *x = pa, *y = pb;
     int c = 0;
-    if (sort_by == SORT_SHALLOW)
+    if (sort_by == SORT_EST_BYTES)
+        c = x->est_bytes == y->est_bytes ? 0 : x->est_bytes > y->est_bytes ? -1 : 1;
+    else if (sort_by == SORT_SHALLOW)
         c = cmp_u64_desc(x->shallow, y->shallow);
     else if (sort_by == SORT_COUNT)
         c = cmp_u64_desc(x->count, y->count);
@@ -192,7 +196,7 @@ static int open_input(cli_context *ctx, const char *path, const sites_options_st
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {1, 50, SORT_RETAINED, {0}};
+    sites_options_state opt = {1, 50, SORT_DEFAULT, {0}};
     const char *path;
     char **args = cli_trace_join_args(argc, argv, &argc);
     if (!args)
@@ -204,6 +208,13 @@ int cmd_sites(int argc, char **argv)
     lf_snapshot s;
     if ((rc = open_input(&ctx, path, &opt, &s)))
         return rc;
+    if (opt.sort == SORT_DEFAULT) /* a trace's sampled blocks are few: their estimate counts */
+        opt.sort = s.source_format == LF_FORMAT_MEMTRACE ? SORT_EST_BYTES : SORT_RETAINED;
+    if (!s.object_site && s.source_format == LF_FORMAT_MEMTRACE) {
+        cli_message("note", "no sampled block of '%s' passes the filters", path);
+        lf_snapshot_free(&s);
+        return EXIT_OK;
+    }
     if (!s.object_site) {
         cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
                     "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Memtrace traces (issue 51, docs/MEMTRACE.md): leakfind's reader against the
+# library's own (its listings, committed beside the fixtures), the planted
+# leak's numbers from its construction, the control, the three-phase
+# compiler's window, the filters' options, damaged traces.
+# usage: tests/memtrace/run.sh BUILD_DIR; last line "N passed, M failed".
+# The fixtures are traced by tests/memtrace/regen.sh; where the library is
+# built (tests/memtrace/setup.sh) its reader is also run on them live.
+set -u
+build=$(cd "${1:-build}" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. tests/lib.sh
+lf="$build/leakfind"
+fx=fixtures/memtrace
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/leakfind-memtrace.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+versions="4.13 5.3"
+traces="requests-leak requests-fixed compiler"
+
+# sites_rows TRACE [OPTIONS...]: leakfind's per-site rows as site_totals.awk writes them
+sites_rows() {
+    sr_trace=$1
+    shift
+    "$lf" sites "$sr_trace" --stack 1 --top 0 --format tsv -q "$@" 2>/dev/null |
+        awk -F'\t' 'NR > 1 {print $1 "\t" $2 "\t" $6 "\t" $7}' | sort
+}
+# listed_rows NAME [AWK VARIABLES...]: the same from the library's listing
+listed_rows() {
+    lr_name=$1
+    shift
+    gunzip -c "$fx/$lr_name.events.gz" | awk "$@" -f tests/memtrace/site_totals.awk | sort
+}
+# same_rows CASE NAME "LEAKFIND OPTIONS" "AWK VARIABLES" [may-be-empty]: equal,
+# and not empty unless told (the control's end: nothing of it is live then)
+same_rows() {
+    # shellcheck disable=SC2086 # the options are words
+    sites_rows "$fx/$2.ctf" $3 >"$tmp/lf" && listed_rows "$2" $4 >"$tmp/lib"
+    if [ ! -s "$tmp/lib" ] && [ "${5:-}" != may-be-empty ]; then
+        bad "$1" "no site in the window: the case checks nothing"
+    elif cmp -s "$tmp/lf" "$tmp/lib"; then
+        ok "$1 ($(wc -l <"$tmp/lib") sites)"
+    else
+        bad "$1" "$(diff "$tmp/lib" "$tmp/lf" | head -6)"
+    fi
+}
+
+# 1. Every fixture, every window: leakfind's per-site totals are the library's.
+for v in $versions; do
+    for n in $traces; do
+        empty=
+        [ "$n" = requests-fixed ] && empty=may-be-empty
+        same_rows "$n-$v: live at the end, as the library reads it" "$n-$v" "" "" "$empty"
+        same_rows "$n-$v: --live-at 50%" "$n-$v" "--live-at 50%" "-v pct=1 -v live_at=50"
+        same_rows "$n-$v: --allocated-between 25% 75%" "$n-$v" "--allocated-between 25% 75%" \
+            "-v pct=1 -v from=25 -v to=75" "$empty"
+        same_rows "$n-$v: --live-between 0% 100% (every block)" "$n-$v" "--live-between 0% 100%" \
+            "-v pct=1 -v lb_from=0 -v lb_to=100"
+        same_rows "$n-$v: --live-between 40% 45% --stack 1" "$n-$v" "--live-between 40% 45%" \
+            "-v pct=1 -v lb_from=40 -v lb_to=45"
+        same_rows "$n-$v: --live-at 0.1 --allocated-between 0 0.1 (seconds)" "$n-$v" \
+            "--live-at 0.1 --allocated-between 0 0.1" "-v live_at=100000 -v from=0 -v to=100000"
+    done
+done
+
+# 2. The planted site: 20000 records of 17 words (16 fields and the header)
+# live at the end, 2720000 bytes. Memprof samples each word with probability
+# r = 1e-3, so the site's samples n are binomial(340000, r) and its estimate
+# n / r * 8 bytes has a standard deviation of sqrt(340000 r (1 - r)) / r * 8
+# = 147,442 bytes: within 3 of them (442,327) unless the trace is one in 370.
+for v in $versions; do
+    row=$("$lf" sites "$fx/requests-leak-$v.ctf" --format tsv -q | grep -F 'Requests.Session.open_ (requests.ml:22)')
+    est=$(echo "$row" | cut -f6)
+    count=$(echo "$row" | cut -f1)
+    if [ -n "$est" ] && [ "$est" -ge $((2720000 - 442327)) ] && [ "$est" -le $((2720000 + 442327)) ]; then
+        ok "requests-leak-$v: the planted site's live bytes $est within 3 sd of 2720000"
+    else
+        bad "requests-leak-$v: the planted site's live bytes" "expected 2720000 +- 442327" "row: $row"
+    fi
+    first=$("$lf" sites "$fx/requests-leak-$v.ctf" --format tsv -q | awk -F'\t' 'NR == 2 {print $7}')
+    expect "requests-leak-$v: the planted site first" "Requests.Session.open_ (requests.ml:22)" "$first"
+    # each sampled block is one record of 17 words: shallow = count * 136
+    expect "requests-leak-$v: its sampled blocks are the records" "$((count * 136))" \
+        "$(echo "$row" | cut -f2)"
+    n=$("$lf" sites "$fx/requests-fixed-$v.ctf" --format tsv -q | grep -c 'Session.open_')
+    expect "requests-fixed-$v (the control): no session record live at the end" 0 "$n"
+done
+
+# 3. The compiler: live at the end the syntax tree (phase 1) comes first;
+# allocated in the middle phase and live at the end, the memo of Graph.visit
+# through Array.init, first and alone with its table.
+for v in $versions; do
+    first=$("$lf" sites "$fx/compiler-$v.ctf" --stack 2 --format tsv -q | awk -F'\t' 'NR == 2 {print $7}')
+    expect "compiler-$v: live at the end, the tree parsed first" \
+        "Compiler.Parse.build (compiler.ml:25) < Compiler.Parse.build (compiler.ml:25)" "$first"
+    first=$("$lf" sites "$fx/compiler-$v.ctf" --stack 2 --format tsv -q --allocated-between 25% 75% |
+        awk -F'\t' 'NR == 2 {print $7}')
+    expect "compiler-$v: --allocated-between 25% 75% names Graph.visit's Array.init" \
+        "Stdlib__Array.init (array.ml:54) < Compiler.Graph.visit (compiler.ml:36)" "$first"
+    n=$("$lf" sites "$fx/compiler-$v.ctf" --format tsv -q --allocated-between 25% 75% |
+        awk -F'\t' 'NR > 1' | grep -vc 'Graph.visit\|Array.init\|Hashtbl.add')
+    expect "compiler-$v: nothing else of the middle phase is live at the end" 0 "$n"
+done
+
+# 4. gzip: the same rows.
+gzip -c "$fx/compiler-5.3.ctf" >"$tmp/c.ctf.gz"
+sites_rows "$fx/compiler-5.3.ctf" >"$tmp/plain"
+sites_rows "$tmp/c.ctf.gz" >"$tmp/gz"
+if cmp -s "$tmp/plain" "$tmp/gz" && [ -s "$tmp/gz" ]; then ok "a gzipped trace reads the same"
+else bad "a gzipped trace reads the same" "$(diff "$tmp/plain" "$tmp/gz" | head -4)"; fi
+
+# 5. Options: the filters only for traces; a trace is refused by snapshot commands.
+"$lf" sites fixtures/example/app.lfs --live-at 1 >/dev/null 2>"$tmp/err"
+expect "--live-at on a dump: a usage error" 2 $?
+"$lf" sites "$fx/compiler-5.3.ctf" --live-at soon >/dev/null 2>"$tmp/err"
+expect "--live-at soon: a usage error" 2 $?
+"$lf" sites "$fx/compiler-5.3.ctf" --allocated-between 70% 30% >/dev/null 2>"$tmp/err"
+expect "--allocated-between backwards: a usage error" 2 $?
+"$lf" classes "$fx/compiler-5.3.ctf" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "classes TRACE: refused, exit 3" "3 leakfind: error: '$fx/compiler-5.3.ctf': a Memtrace trace, not a heap dump at offset 0 (0x0): info, sites, suspects and report read traces (docs/MEMTRACE.md)" "$rc $(cat "$tmp/err")"
+
+# 6. The library's reader, live where it is built: the committed listings are its own.
+for v in $versions; do
+    case $v in
+    4.13) lib="$HOME/.cache/leakfind/memtrace-0.2.3-ocaml-4.13" ;;
+    5.3) lib="$HOME/.cache/leakfind/memtrace-main-a88470c-ocaml-5.3.0" ;;
+    esac
+    if [ ! -f "$lib/memtrace.cmxa" ]; then
+        echo "note: no Memtrace $v in $lib (tests/memtrace/setup.sh): its reader not run live"
+        continue
+    fi
+    if ! sh tests/memtrace/build_lister.sh "$lib" "$tmp/list-$v" >"$tmp/build.log" 2>&1; then
+        bad "the library's reader ($v) builds" "$(tail -3 "$tmp/build.log")"
+        continue
+    fi
+    for n in $traces; do
+        "$tmp/list-$v" "$fx/$n-$v.ctf" >"$tmp/live"
+        if gunzip -c "$fx/$n-$v.events.gz" | cmp -s - "$tmp/live"; then
+            ok "$n-$v: the library's reader ($v) lists the committed events"
+        else
+            bad "$n-$v: the library's reader ($v) lists the committed events"
+        fi
+    done
+done
+
+finish
