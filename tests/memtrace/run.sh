@@ -63,6 +63,21 @@ for v in $versions; do
     done
 done
 
+# 1b. info: the counts of events are the library's.
+for v in $versions; do
+    for n in $traces; do
+        want=$(gunzip -c "$fx/$n-$v.events.gz" | awk '
+            $1 == "alloc" { a++; s += $5; live[$2] = 1 }
+            $1 == "promote" { p++ }
+            $1 == "collect" { c++; delete live[$2] }
+            END { for (k in live) l++; print a + 0, s + 0, p + 0, c + 0, l + 0 }')
+        got=$("$lf" info "$fx/$n-$v.ctf" --format tsv | awk -F'\t' '
+            { v[$1] = $2 }
+            END { print v["allocations"], v["samples"], v["promotions"], v["collections"], v["live_at_end_blocks"] }')
+        expect "$n-$v: info's allocations, samples, promotions, collections, live at the end" "$want" "$got"
+    done
+done
+
 # 2. The planted site: 20000 records of 17 words (16 fields and the header)
 # live at the end, 2720000 bytes. Memprof samples each word with probability
 # r = 1e-3, so the site's samples n are binomial(340000, r) and its estimate
@@ -82,7 +97,7 @@ for v in $versions; do
     # each sampled block is one record of 17 words: shallow = count * 136
     expect "requests-leak-$v: its sampled blocks are the records" "$((count * 136))" \
         "$(echo "$row" | cut -f2)"
-    n=$("$lf" sites "$fx/requests-fixed-$v.ctf" --format tsv -q | grep -c 'Session.open_')
+    n=$("$lf" sites "$fx/requests-fixed-$v.ctf" --format tsv -q 2>/dev/null | grep -c 'Session.open_')
     expect "requests-fixed-$v (the control): no session record live at the end" 0 "$n"
 done
 
