@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/analysis/caller_tree.h"
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
 #include "cli/cli.h"
@@ -29,15 +30,24 @@ typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE, SORT
 typedef struct sites_options_state {
     uint64_t stack, top;
     int sort;      /* a sort_key, as CLI_ENUM stores it */
+    int by;        /* BY_SITE or BY_CALLER, as CLI_ENUM stores it */
     cli_trace_window window;
 } sites_options_state;
 
 /* in the order of sort_key */
 static const char *const sort_names[] = {"retained", "shallow", "count", "site", "est_bytes", NULL};
 
+enum { BY_SITE, BY_CALLER };
+static const char *const by_names[] = {"site", "caller", NULL};
+#define STACK_DEFAULT UINT64_MAX
+
 static const cli_option sites_options[] = {
     CLI_STACK_OPTION(sites_options_state, stack,
-                     "a site is its N innermost frames (default 1; 0 = the whole stack)"),
+                     "a site is its N innermost frames (default 1; 0 = the whole\n"
+                     "stack); --by caller: N levels (default 4)"),
+    {"by", 0, "site|caller", CLI_ENUM, CLI_AT(sites_options_state, by),
+     .help = "caller: the allocating frames, the callers of each under\n"
+             "it, as the Memtrace viewer's icicle (rows with depth)", .names = by_names},
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
@@ -193,10 +203,83 @@ static int open_input(cli_context *ctx, const char *path, const sites_options_st
     return cli_open_analyzed(ctx, path, s);
 }
 
+static int by_est_bytes_desc(const void *pa, const void *pb)
+{
+    const lf_caller_node *const *a = pa, *const *b = pb;
+    if ((*a)->est_bytes != (*b)->est_bytes)
+        return (*a)->est_bytes > (*b)->est_bytes ? -1 : 1;
+    return (*a)->frame < (*b)->frame ? -1 : (*a)->frame > (*b)->frame;
+}
+
+/* The tree's rows, depth first, each node's children largest first (at most
+ * `top` of them, 0: all): an explicit stack, as deep as --stack. */
+static int print_callers(const lf_snapshot *s, out_format format, const lf_caller_tree *t,
+                         uint64_t top)
+{
+    static const out_column cols[] = {
+        {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"frame", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    };
+    const lf_caller_node **stack = malloc((size_t)t->count * sizeof *stack);
+    const lf_caller_node **kids = malloc((size_t)t->count * sizeof *kids);
+    if (!stack || !kids) {
+        free(stack);
+        free(kids);
+        return -1;
+    }
+    out_writer *w = out_begin(stdout, format, cols, 5);
+    size_t sp = 0;
+    stack[sp++] = &t->node[0];
+    while (sp) {
+        const lf_caller_node *n = stack[--sp];
+        if (n->depth) {
+            char label[1024];
+            lf_frame_label(s, n->frame, label, sizeof label);
+            out_u64(w, n->depth);
+            out_u64(w, n->count);
+            out_bytes(w, n->shallow);
+            out_bytes(w, (uint64_t)llround(n->est_bytes));
+            out_indent(w, n->depth - 1);
+            out_cstr(w, label);
+            out_row_end(w);
+        }
+        size_t k = 0;
+        for (uint32_t c = n->first_child; c != LF_CALLER_NONE; c = t->node[c].next_sibling)
+            kids[k++] = &t->node[c];
+        qsort(kids, k, sizeof *kids, by_est_bytes_desc);
+        if (top && k > top)
+            k = (size_t)top;
+        while (k) /* the largest on top of the stack */
+            stack[sp++] = kids[--k];
+    }
+    out_end(w);
+    free(stack);
+    free(kids);
+    return 0;
+}
+
+static int sites_by_caller(const char *path, cli_context *ctx, const sites_options_state *opt,
+                           lf_snapshot *s)
+{
+    lf_caller_tree t;
+    lf_error err;
+    uint32_t depth = opt->stack == STACK_DEFAULT ? 4 : opt->stack == 0 ? UINT32_MAX - 1
+                                                                         : (uint32_t)opt->stack;
+    int rc = lf_caller_tree_make(s, depth, &t, &err);
+    if (!rc && print_callers(s, ctx->format, &t, opt->top))
+        rc = lf_fail_nomem(&err, "listing the callers");
+    lf_caller_tree_free(&t);
+    lf_snapshot_free(s);
+    return rc ? cli_input_error(path, &err) : EXIT_OK;
+}
+
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {1, 50, SORT_DEFAULT, {0}};
+    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, {0}};
     const char *path;
     char **args = cli_trace_join_args(argc, argv, &argc);
     if (!args)
@@ -215,6 +298,10 @@ int cmd_sites(int argc, char **argv)
         lf_snapshot_free(&s);
         return EXIT_OK;
     }
+    if (opt.by == BY_CALLER && s.object_site)
+        return sites_by_caller(path, &ctx, &opt, &s);
+    if (opt.stack == STACK_DEFAULT)
+        opt.stack = 1;
     if (!s.object_site) {
         cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
                     "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);

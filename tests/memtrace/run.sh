@@ -117,6 +117,20 @@ for v in $versions; do
     expect "compiler-$v: nothing else of the middle phase is live at the end" 0 "$n"
 done
 
+# 3b. --by caller: the icicle inverted, as rows with depth. In the middle
+# window Array.init comes first and Graph.visit under it; the allocating
+# frames (depth 1) hold every kept block once.
+for v in $versions; do
+    "$lf" sites "$fx/compiler-$v.ctf" --by caller --allocated-between 25% 75% --format tsv -q \
+        >"$tmp/callers"
+    expect "compiler-$v: --by caller: Array.init, Graph.visit under it" \
+        "1 Stdlib__Array.init (array.ml:54)|2 Compiler.Graph.visit (compiler.ml:36)" \
+        "$(awk -F'\t' 'NR == 2 || NR == 3 {printf "%s%s %s", NR == 3 ? "|" : "", $1, $5}' "$tmp/callers")"
+    expect "compiler-$v: --by caller: the allocating frames hold every block once" \
+        "$(listed_rows "compiler-$v" -v pct=1 -v from=25 -v to=75 | awk '{n += $1} END {print n}')" \
+        "$(awk -F'\t' '$1 == 1 {n += $2} END {print n}' "$tmp/callers")"
+done
+
 # 4. gzip: the same rows.
 gzip -c "$fx/compiler-5.3.ctf" >"$tmp/c.ctf.gz"
 sites_rows "$fx/compiler-5.3.ctf" >"$tmp/plain"
