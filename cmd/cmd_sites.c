@@ -8,6 +8,7 @@
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
 #include "cli/cli.h"
+#include "cli/trace_rows.h"
 #include "cli/trace_window.h"
 #include "commands.h"
 
@@ -31,6 +32,7 @@ typedef struct sites_options_state {
     uint64_t stack, top;
     int sort;      /* a sort_key, as CLI_ENUM stores it */
     int by;        /* BY_SITE or BY_CALLER, as CLI_ENUM stores it */
+    int timeline;  /* a trace: live bytes over time instead of sites */
     cli_trace_window window;
 } sites_options_state;
 
@@ -54,6 +56,9 @@ static const cli_option sites_options[] = {
      .help = "retained (default; a trace: est_bytes), shallow, count,\nsite or est_bytes",
      .names = sort_names},
     CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
+    {"timeline", 0, NULL, CLI_FLAG, CLI_AT(sites_options_state, timeline),
+     .help = "trace: the live bytes over time instead, rows of time_s,\n"
+             "live_bytes (every block) and kept_bytes (the filters')"},
     {0},
 };
 
@@ -186,20 +191,27 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     out_end(w);
 }
 
-/* The snapshot, or the trace's window as one. */
+/* The snapshot, or the trace's window as one. With --timeline, the trace's
+ * timeline is printed and *done set instead. */
 static int open_input(cli_context *ctx, const char *path, const sites_options_state *opt,
-                      lf_snapshot *s)
+                      lf_snapshot *s, int *done)
 {
     if (cli_is_trace(path)) {
         lf_mt_trace t;
-        int rc = cli_open_trace(ctx, path, &opt->window, &t, NULL, s);
+        lf_mt_timeline tl;
+        int rc = cli_open_trace(ctx, path, &opt->window, &t, &tl, s);
+        if (!rc && opt->timeline) {
+            trace_timeline_rows(&t, &tl, ctx->format);
+            lf_snapshot_free(s);
+            *done = 1;
+        }
         if (!rc)
             lf_mt_trace_free(&t);
         return rc;
     }
-    if (cli_trace_window_given(&opt->window))
-        return cli_usage_error(ctx, "--live-at, --live-between and --allocated-between filter a "
-                                    "Memtrace trace; '%s' is not one", path);
+    if (cli_trace_window_given(&opt->window) || opt->timeline)
+        return cli_usage_error(ctx, "--live-at, --live-between, --allocated-between and --timeline "
+                                    "are for a Memtrace trace; '%s' is not one", path);
     return cli_open_analyzed(ctx, path, s);
 }
 
@@ -279,7 +291,7 @@ static int sites_by_caller(const char *path, cli_context *ctx, const sites_optio
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, {0}};
+    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, 0, {0}};
     const char *path;
     char **args = cli_trace_join_args(argc, argv, &argc);
     if (!args)
@@ -289,7 +301,8 @@ int cmd_sites(int argc, char **argv)
     if (rc >= 0)
         return rc;
     lf_snapshot s;
-    if ((rc = open_input(&ctx, path, &opt, &s)))
+    int done = 0;
+    if ((rc = open_input(&ctx, path, &opt, &s, &done)) || done)
         return rc;
     if (opt.sort == SORT_DEFAULT) /* a trace's sampled blocks are few: their estimate counts */
         opt.sort = s.source_format == LF_FORMAT_MEMTRACE ? SORT_EST_BYTES : SORT_RETAINED;

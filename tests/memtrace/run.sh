@@ -131,6 +131,35 @@ for v in $versions; do
         "$(awk -F'\t' '$1 == 1 {n += $2} END {print n}' "$tmp/callers")"
 done
 
+# 3c. suspects: the planted site accumulates (first), with its bucket cells
+# (Hashtbl.replace's, one per record too); the control has none; the
+# compiler's leak is one phase, not an accumulation: none either.
+for v in $versions; do
+    "$lf" suspects "$fx/requests-leak-$v.ctf" --format tsv >"$tmp/sus" 2>&1
+    expect "requests-leak-$v: suspects: the planted site first" \
+        "accumulating Requests.Session.open_ (requests.ml:22) Requests.Session.open_ (requests.ml:22) < Requests (requests.ml:40)" \
+        "$(awk -F'\t' 'NR == 2 {print $1, $7, $8}' "$tmp/sus")"
+    expect "requests-leak-$v: suspects: the record and its bucket cell, nothing else" \
+        "Requests.Session.open_ (requests.ml:22)|Stdlib__Hashtbl.replace" \
+        "$(awk -F'\t' 'NR > 1 {printf "%s%s", (NR > 2 ? "|" : ""), $7}' "$tmp/sus" | sed 's/ (hashtbl.ml:[0-9]*)$//')"
+    for n in requests-fixed compiler; do
+        "$lf" suspects "$fx/$n-$v.ctf" --format tsv >"$tmp/sus" 2>"$tmp/err"
+        expect "$n-$v: suspects: no finding, and a note that says so" "1 1" \
+            "$(wc -l <"$tmp/sus") $(grep -c 'no accumulating site' "$tmp/err")"
+    done
+done
+
+# 3d. The timeline: its last row is what is live at the end (info's
+# estimate), and kept_bytes the filters' blocks (the sites' est_bytes).
+for v in $versions; do
+    last=$("$lf" sites "$fx/requests-leak-$v.ctf" --timeline --format tsv | tail -1 | cut -f2,3)
+    end=$("$lf" info "$fx/requests-leak-$v.ctf" --format tsv | awk -F'\t' '$1 == "live_at_end_bytes_estimate" {print $2}')
+    expect "requests-leak-$v: the timeline ends at what is live at the end" "$end	$end" "$last"
+    kept=$("$lf" sites "$fx/compiler-$v.ctf" --timeline --allocated-between 25% 75% --format tsv | tail -1 | cut -f3)
+    sum=$(sites_rows "$fx/compiler-$v.ctf" --allocated-between 25% 75% | awk '{n += $3} END {print n}')
+    expect "compiler-$v: the timeline's kept bytes at the end are the window's sites" "$sum" "$kept"
+done
+
 # 4. gzip: the same rows.
 gzip -c "$fx/compiler-5.3.ctf" >"$tmp/c.ctf.gz"
 sites_rows "$fx/compiler-5.3.ctf" >"$tmp/plain"
