@@ -306,7 +306,7 @@ static int suspects_trace(cli_context *ctx, const char *path, const suspects_sta
     }
     lf_mt_trace t;
     lf_mt_suspects found;
-    const lf_mt_rules rules = {8, 0.6, 0.9};
+    const lf_mt_rules rules = LF_MT_RULES_DEFAULT;
     cli_progress(ctx, "reading the trace");
     int rc = lf_mt_suspects_read(fd, &rules, &t, NULL, &found, &err);
     cli_progress_done(ctx);

@@ -22,6 +22,8 @@ typedef struct lf_mt_rules {
     double min_fit;           /* R^2, default 0.9 */
 } lf_mt_rules;
 
+#define LF_MT_RULES_DEFAULT {8, 0.6, 0.9}
+
 typedef struct lf_mt_suspect {
     uint32_t site;            /* the group's trace site with most samples: its backtrace */
     uint64_t blocks, samples; /* live at the end */

@@ -160,6 +160,21 @@ for v in $versions; do
     expect "compiler-$v: the timeline's kept bytes at the end are the window's sites" "$sum" "$kept"
 done
 
+# 3e. report TRACE: one page with the suspects, the timeline, the icicle.
+"$lf" report "$fx/requests-leak-5.3.ctf" -o "$tmp/r.html" 2>"$tmp/err"
+expect "report requests-leak-5.3: written" 0 $?
+expect "report requests-leak-5.3: the planted site is the first suspect" \
+    "<b>Requests.Session.open_ (requests.ml:22)</b>" \
+    "$(grep -o '<b>[^<]*</b>' "$tmp/r.html" | head -1)"
+expect "report requests-leak-5.3: a timeline of two lines, an icicle" "2 1" \
+    "$(grep -c '<polyline' "$tmp/r.html") $(grep -c 'id="icicle"' "$tmp/r.html")"
+"$lf" report "$fx/requests-fixed-5.3.ctf" -o "$tmp/f.html" 2>"$tmp/err"
+expect "report requests-fixed-5.3 (the control): no suspect" 1 "$(grep -c '<p>None: ' "$tmp/f.html")"
+"$lf" report "$fx/compiler-5.3.ctf" -o "$tmp/c.html" --allocated-between 25% 75% 2>"$tmp/err"
+expect "report compiler-5.3 --allocated-between 25% 75%: the icicle's widest box is Array.init" \
+    "Stdlib__Array.init (array.ml:54)" \
+    "$(grep -o '<g><title>[^<]*' "$tmp/c.html" | sed 's/<g><title>//; s/: [^:]*$//' | head -1)"
+
 # 4. gzip: the same rows.
 gzip -c "$fx/compiler-5.3.ctf" >"$tmp/c.ctf.gz"
 sites_rows "$fx/compiler-5.3.ctf" >"$tmp/plain"
