@@ -71,11 +71,10 @@ static void mtf_push(mt_mtf *m, uint32_t name, uint8_t table)
         m->count++;
 }
 
-/* A frame's file and function from their move-to-front codes. */
-static int read_names(mt_cursor *c, lf_mt_trace *t, mt_domain *d, unsigned file_code,
-                      unsigned function_code, lf_mt_frame *f)
+/* A frame's file and function from their move-to-front codes (packed at `at`). */
+static int read_names(mt_cursor *c, lf_mt_trace *t, mt_domain *d, uint64_t at,
+                      unsigned file_code, unsigned function_code, lf_mt_frame *f)
 {
-    uint64_t at = mt_offset(c);
     if (file_code == MT_MTF_SIZE) {
         uint32_t name;
         if (mt_get_string(c, &t->strings, "a location's file name", &name))
@@ -139,14 +138,14 @@ int mt_read_location(mt_cursor *c, lf_mt_trace *t, mt_domain *d)
     tb->frame_cap = (uint32_t)cap;
     lf_mt_frame *f = t->frame + t->frame_count;
     for (uint64_t i = 0; i < nlocs; i++) {
-        uint64_t packed;
+        uint64_t packed, packed_at = mt_offset(c);
         if (mt_get_uint(c, 6, "a location's position", &packed))
             return -1;
         f[i].line = (uint32_t)(packed & 0xfffff);
         f[i].start_char = (uint16_t)((packed >> 20) & 0xff);
         f[i].end_char = (uint16_t)((packed >> 28) & 0x3ff);
-        if (read_names(c, t, d, (unsigned)((packed >> 38) & 0x1f), (unsigned)((packed >> 43) & 0x1f),
-                       &f[i]))
+        if (read_names(c, t, d, packed_at, (unsigned)((packed >> 38) & 0x1f),
+                       (unsigned)((packed >> 43) & 0x1f), &f[i]))
             return -1;
     }
     uint32_t known = lf_mt_index_get(&tb->location_of_code, code);

@@ -193,6 +193,27 @@ expect "--allocated-between backwards: a usage error" 2 $?
 rc=$?
 expect "classes TRACE: refused, exit 3" "3 leakfind: error: '$fx/compiler-5.3.ctf': a Memtrace trace, not a heap dump at offset 0 (0x0): info, sites, suspects and report read traces (docs/MEMTRACE.md)" "$rc $(cat "$tmp/err")"
 
+# 5b. Damaged traces (fixtures/memtrace/bad/make_bad.py made each from a real
+# one by one change, and wrote where and what): a message with the offset,
+# exit 3, from every command that reads traces (gzipped too: offsets are
+# the inflated trace's).
+while IFS='	' read -r name offset reason; do
+    f="$fx/bad/$name"
+    hex=$(printf '%x' "$offset")
+    for cmd in info sites suspects; do
+        "$lf" $cmd "$f" >/dev/null 2>"$tmp/err"
+        rc=$?
+        expect "bad/$name: $cmd: exit 3, $reason at offset $offset" \
+            "3 leakfind: error: '$f': $reason at offset $offset (0x$hex)" \
+            "$rc $(sed 's/): .*/)/' "$tmp/err")"
+    done
+    gzip -c "$f" >"$tmp/$name.gz"
+    "$lf" sites "$tmp/$name.gz" >/dev/null 2>"$tmp/err"
+    rc=$?
+    expect "bad/$name gzipped: exit 3 at the same offset" "3 $reason at offset $offset (0x$hex)" \
+        "$rc $(sed "s|^leakfind: error: '[^']*': ||; s/): .*/)/" "$tmp/err")"
+done <"$fx/bad/expected.tsv"
+
 # 6. The library's reader, live where it is built: the committed listings are its own.
 for v in $versions; do
     case $v in
