@@ -131,9 +131,11 @@ int mt_read_location(mt_cursor *c, lf_mt_trace *t, mt_domain *d)
     if (mt_get_uint(c, 8, "a location's code", &code) ||
         mt_get_uint(c, 1, "a location's frame count", &nlocs))
         return -1;
-    /* frames go after the stored ones; kept only when the code is new */
+    /* frames go after the stored ones; kept only when the code is new (room
+     * for one more: a location of no frames still points somewhere) */
     size_t cap = tb->frame_cap;
-    if (lf_vec_reserve((void **)&t->frame, &cap, (size_t)t->frame_count + nlocs, sizeof *t->frame))
+    if (lf_vec_reserve((void **)&t->frame, &cap, (size_t)t->frame_count + nlocs + 1,
+                       sizeof *t->frame))
         return lf_fail_nomem(c->err, "reading a trace's locations");
     tb->frame_cap = (uint32_t)cap;
     lf_mt_frame *f = t->frame + t->frame_count;
