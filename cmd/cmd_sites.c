@@ -53,7 +53,8 @@ static const cli_option sites_options[] = {
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
-     .help = "retained (default; a trace: est_bytes), shallow, count,\nsite or est_bytes",
+     .help = "retained (default), shallow, count, site or est_bytes\n"
+             "(a trace: est_bytes by default)",
      .names = sort_names},
     CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
     {"timeline", 0, NULL, CLI_FLAG, CLI_AT(sites_options_state, timeline),
