@@ -143,8 +143,10 @@ int lf_mt_suspects_read(int fd, const lf_mt_rules *rules, lf_mt_trace *t, lf_mt_
         }
     }
     out->suspects = front;
-    qsort(out->item, front, sizeof *out->item, by_rank);
-    qsort(out->item + front, out->count - front, sizeof *out->item, by_rank);
+    if (out->count) { /* item is NULL without groups */
+        qsort(out->item, front, sizeof *out->item, by_rank);
+        qsort(out->item + front, out->count - front, sizeof *out->item, by_rank);
+    }
     return 0;
 }
 
