@@ -238,4 +238,31 @@ for v in $versions; do
     done
 done
 
+# 7. A real program nobody here wrote: the OCaml compiler traced by the
+# library's authors (its test/ocamlopt.ctf, in the main branch's tarball in
+# ../shared/toolchains; not committed here). Where the tarball and the
+# library are, leakfind's per-site totals equal its reader's there too.
+tarball="$top/../shared/toolchains/memtrace-main-a88470c.tar.gz"
+if [ -f "$tarball" ] && [ -x "$tmp/list-5.3" ]; then
+    tar xzf "$tarball" -C "$tmp" memtrace/test/ocamlopt.ctf
+    "$tmp/list-5.3" "$tmp/memtrace/test/ocamlopt.ctf" >"$tmp/ocamlopt.events"
+    for window in "" "--live-between 0% 100%"; do
+        case $window in
+        "") vars="" ;;
+        *) vars="-v pct=1 -v lb_from=0 -v lb_to=100" ;;
+        esac
+        # shellcheck disable=SC2086 # the options are words
+        sites_rows "$tmp/memtrace/test/ocamlopt.ctf" $window >"$tmp/lf"
+        # shellcheck disable=SC2086
+        awk $vars -f tests/memtrace/site_totals.awk "$tmp/ocamlopt.events" | sort >"$tmp/lib"
+        if [ -s "$tmp/lib" ] && cmp -s "$tmp/lf" "$tmp/lib"; then
+            ok "ocamlopt.ctf (the library's own trace of ocamlopt) ${window:-live at the end}: $(wc -l <"$tmp/lib") sites as its reader"
+        else
+            bad "ocamlopt.ctf ${window:-live at the end}: as the library's reader" "$(diff "$tmp/lib" "$tmp/lf" | head -4)"
+        fi
+    done
+else
+    echo "note: no $tarball or no Memtrace 5.3: the library's ocamlopt trace not read"
+fi
+
 finish
