@@ -6,7 +6,6 @@
 void lf_mt_live_free(lf_mt_live *m)
 {
     free(m->slot);
-    free(m->used);
     *m = (lf_mt_live){0};
 }
 
@@ -18,11 +17,10 @@ static uint64_t home(const lf_mt_live *m, uint64_t id)
 static void place(lf_mt_live *m, const lf_mt_block *b)
 {
     uint64_t pos = home(m, b->id);
-    while (m->used[pos] && m->slot[pos].id != b->id)
+    while (m->slot[pos].samples && m->slot[pos].id != b->id)
         pos = (pos + 1) & m->mask;
-    if (!m->used[pos])
+    if (!m->slot[pos].samples)
         m->count++;
-    m->used[pos] = 1;
     m->slot[pos] = *b;
 }
 
@@ -30,20 +28,15 @@ static int grow(lf_mt_live *m)
 {
     uint64_t slots = m->mask ? (m->mask + 1) * 2 : 1024;
     unsigned shift = m->mask ? m->shift - 1 : 54;
-    lf_mt_block *slot = malloc(slots * sizeof *slot);
-    uint8_t *used = calloc(slots, 1);
-    if (!slot || !used) {
-        free(slot);
-        free(used);
+    lf_mt_block *slot = calloc(slots, sizeof *slot);
+    if (!slot)
         return -1;
-    }
     lf_mt_live old = *m;
-    *m = (lf_mt_live){slot, used, slots - 1, shift, 0};
-    for (uint64_t i = 0; old.used && i <= old.mask; i++)
-        if (old.used[i])
+    *m = (lf_mt_live){slot, slots - 1, shift, 0};
+    for (uint64_t i = 0; old.slot && i <= old.mask; i++)
+        if (old.slot[i].samples)
             place(m, &old.slot[i]);
     free(old.slot);
-    free(old.used);
     return 0;
 }
 
@@ -60,15 +53,15 @@ int lf_mt_live_take(lf_mt_live *m, uint64_t id, lf_mt_block *b)
     if (!m->count)
         return 0;
     uint64_t pos = home(m, id);
-    while (m->used[pos] && m->slot[pos].id != id)
+    while (m->slot[pos].samples && m->slot[pos].id != id)
         pos = (pos + 1) & m->mask;
-    if (!m->used[pos])
+    if (!m->slot[pos].samples)
         return 0;
     *b = m->slot[pos];
     /* backward shift: move later entries of the run into the hole when
      * their home is not between the hole and them */
     uint64_t hole = pos;
-    for (uint64_t next = (hole + 1) & m->mask; m->used[next]; next = (next + 1) & m->mask) {
+    for (uint64_t next = (hole + 1) & m->mask; m->slot[next].samples; next = (next + 1) & m->mask) {
         uint64_t h = home(m, m->slot[next].id);
         int stays = hole <= next ? (h > hole && h <= next) : (h > hole || h <= next);
         if (!stays) {
@@ -76,7 +69,7 @@ int lf_mt_live_take(lf_mt_live *m, uint64_t id, lf_mt_block *b)
             hole = next;
         }
     }
-    m->used[hole] = 0;
+    m->slot[hole].samples = 0;
     m->count--;
     return 1;
 }

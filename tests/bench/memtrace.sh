@@ -5,7 +5,8 @@
 # (kept between runs), then read by leakfind (`info`: every event decoded,
 # the live blocks followed; `suspects`) and by the library's own reader
 # (tests/bench/memtrace/count.ml: Trace.Reader.iter, backtraces decoded).
-# Prints seconds, MB/s of trace and peak RSS for each, best of 3.
+# Prints wall seconds, MB/s of trace (by wall time), CPU seconds (user) and
+# peak RSS for each, the best of 3 by wall time.
 # usage: sh tests/bench/memtrace.sh BUILD_DIR [REQUESTS]   (default 3000000)
 set -eu
 build=$(cd "${1:-build}" && pwd)
@@ -38,14 +39,17 @@ echo "# $trace: $bytes bytes, $events events, $(date -u +%Y-%m-%d), $(nproc) cor
 best() {
     name=$1
     shift
-    best_s= best_kb=
+    best_s= best_kb= best_user=
     for _ in 1 2 3; do
-        /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null
-        read -r s kb <"$work/time"
-        if [ -z "$best_s" ] || [ "$(echo "$s < $best_s" | bc)" = 1 ]; then best_s=$s best_kb=$kb; fi
+        /usr/bin/time -f '%e %U %M' -o "$work/time" "$@" >/dev/null 2>&1
+        read -r s user kb <"$work/time"
+        if [ -z "$best_s" ] || [ "$(echo "$s < $best_s" | bc)" = 1 ]; then
+            best_s=$s best_kb=$kb best_user=$user
+        fi
     done
     mbs=$(echo "scale=1; $bytes / 1000000 / $best_s" | bc 2>/dev/null || echo "-")
-    printf '%-34s %8s s %8s MB/s %8s MiB peak RSS\n' "$name" "$best_s" "$mbs" "$((best_kb / 1024))"
+    printf '%-34s %6s s %7s MB/s %6s s CPU %6s MiB peak RSS\n' "$name" "$best_s" "$mbs" \
+        "$best_user" "$((best_kb / 1024))"
 }
 best "leakfind info" "$build/leakfind" info "$trace"
 best "leakfind suspects" "$build/leakfind" suspects "$trace"
