@@ -88,9 +88,10 @@ int lf_mt_window_read(int fd, const lf_mt_filter *f, const lf_mt_keeper *keeper,
     lf_mt_visitor v = {&w, on_alloc, NULL, on_collect};
     int rc = lf_mt_read_fd(fd, &v, t, err);
     /* the blocks never collected (in the table's order: it is the same each run) */
-    for (uint64_t i = 0; !rc && w.live.count && i <= w.live.mask; i++)
-        if (w.live.slot[i].samples)
-            rc = judge(&w, &w.live.slot[i], LF_MT_NEVER, err);
+    uint64_t cursor = 0;
+    lf_mt_block b;
+    while (!rc && lf_mt_live_next(&w.live, &cursor, &b))
+        rc = judge(&w, &b, LF_MT_NEVER, err);
     lf_mt_live_free(&w.live);
     return rc;
 }
