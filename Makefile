@@ -150,12 +150,14 @@ check-slow: $(TEST_TOOLS)
 
 # OCaml 5.3, 5.2 and 5.1 first (tests/ocaml/setup5.sh: once per machine,
 # into ~/.cache/leakfind; the README's first command does not build them;
-# 5.2 only where ../shared/toolchains has its source), then a new make,
+# 5.2 only where ../shared/toolchains has its source), the Memtrace library
+# (tests/memtrace/setup.sh, from ../shared/toolchains too), then a new make,
 # which finds them and builds the OCaml 5 agents.
 check-all:
 	@sh tests/ocaml/setup5.sh 5.3.0
 	@sh tests/ocaml/setup5.sh 5.2.0
 	@sh tests/ocaml/setup5.sh 5.1.4
+	@sh tests/memtrace/setup.sh || true
 	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory asan
 

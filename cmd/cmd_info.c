@@ -1,6 +1,9 @@
 /* cmd_info.c - `leakfind info`: what is in the dump. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -11,14 +14,18 @@
 #include "../core/input/open.h"
 #include "cli/cli.h"
 #include "cli/dangling_note.h"
+#include "cli/trace_window.h"
 #include "commands.h"
 
 static const char info_usage[] =
-    "usage: leakfind info SNAPSHOT [options]\n"
+    "usage: leakfind info SNAPSHOT|TRACE [options]\n"
     "\n"
     "What is in the dump: format, objects, references, roots, classes, how much\n"
     "is reachable, the unreachable objects by class, and references that name\n"
-    "objects missing from the dump. Output: key/value rows (JSON: one object).\n";
+    "objects missing from the dump. Output: key/value rows (JSON: one object).\n"
+    "A Memtrace trace (docs/MEMTRACE.md): the program, its pid, the sample rate,\n"
+    "how long it ran, its samples, events, distinct allocation sites, and the\n"
+    "sampled blocks still live at the end with the bytes they stand for.\n";
 
 static const cli_spec info_spec = {info_usage, NULL, 0, NULL};
 
@@ -303,6 +310,99 @@ static void cost_rows(info_rows *r, double read_seconds, double analysis_seconds
     row_bytes(r, "peak_anon_bytes", lf_resident_peak_own());
 }
 
+/* The blocks live at the end: how many, their samples. */
+typedef struct live_end {
+    uint64_t blocks, samples;
+} live_end;
+
+static int count_live_end(void *ctx, const lf_mt_trace *t, const lf_mt_block *b,
+                          uint64_t collect_us, lf_error *err)
+{
+    (void)t, (void)collect_us, (void)err;
+    live_end *e = ctx;
+    e->blocks++;
+    e->samples += b->samples;
+    return 0;
+}
+
+static void trace_rows(info_rows *r, const lf_mt_trace *t, const live_end *end)
+{
+    const lf_mt_info *i = &t->info;
+    const lf_mt_counts *n = &t->counts;
+    const char *program = lf_mt_string(t, i->executable);
+    row_str(r, "format", "memtrace", 8);
+    row_u64(r, "format_version", i->version);
+    row_str(r, "program", program, strlen(program));
+    row_str(r, "host", lf_mt_string(t, i->host), strlen(lf_mt_string(t, i->host)));
+    row_u64(r, "pid", i->pid);
+    row_str(r, "context", lf_mt_string(t, i->context), strlen(lf_mt_string(t, i->context)));
+    char text[64];
+    int len = snprintf(text, sizeof text, "%g", i->sample_rate);
+    row_str(r, "sample_rate", text, (size_t)len);
+    row_u64(r, "word_bytes", i->word_size);
+    time_t start = (time_t)(i->start_us / 1000000);
+    struct tm tm;
+    len = (int)strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
+    row_str(r, "started", text, (size_t)len);
+    row_real(r, "duration_seconds", (double)n->end_us / 1e6);
+    row_u64(r, "events", n->events);
+    row_u64(r, "allocations", n->allocs);
+    row_u64(r, "samples", n->samples);
+    row_u64(r, "promotions", n->promotes);
+    row_u64(r, "collections", n->collects);
+    row_u64(r, "locations", t->location_count);
+    row_u64(r, "distinct_sites", t->site_count - 1);
+    row_u64(r, "domains", n->domains);
+    row_u64(r, "packets", n->packets);
+    row_u64(r, "skipped_packets", n->skipped_packets);
+    row_bytes(r, "trace_bytes", n->bytes);
+    row_u64(r, "live_at_end_blocks", end->blocks);
+    row_u64(r, "live_at_end_samples", end->samples);
+    /* each sample stands for 1 / rate words */
+    row_bytes(r, "live_at_end_bytes_estimate",
+              (uint64_t)((double)end->samples / i->sample_rate * i->word_size + 0.5));
+}
+
+static int info_trace(cli_context *ctx, const char *path)
+{
+    lf_error err;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        lf_fail_errno(&err, "cannot open", errno);
+        return cli_input_error(path, &err);
+    }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    lf_mt_trace t;
+    live_end end = {0, 0};
+    lf_mt_keeper keeper = {&end, count_live_end};
+    lf_mt_filter at_end = {.live_at = {1, LF_MT_END, LF_MT_END}};
+    cli_progress(ctx, "reading the trace");
+    int rc = lf_mt_window_read(fd, &at_end, &keeper, &t, NULL, &err);
+    cli_progress_done(ctx);
+    close(fd);
+    if (rc) {
+        lf_mt_trace_free(&t);
+        return cli_input_error(path, &err);
+    }
+    static const out_column cols[] = {
+        {"key", OUT_STR, LF_CUT_END, OUT_KEY},
+        {"value", OUT_STR, LF_CUT_END, OUT_NORMAL},
+    };
+    info_rows r = {ctx, NULL, 1};
+    if (ctx->format != OUT_JSON)
+        r.w = out_begin(stdout, ctx->format, cols, 2);
+    trace_rows(&r, &t, &end);
+    if (ctx->verbose)
+        cost_rows(&r, seconds_since(&t0), 0, ctx->memory);
+    if (ctx->format == OUT_JSON)
+        fputs("}\n", stdout);
+    else
+        out_end(r.w);
+    lf_mt_trace_free(&t);
+    return EXIT_OK;
+}
+
 int cmd_info(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -310,6 +410,8 @@ int cmd_info(int argc, char **argv)
     int rc = cli_parse_one(&ctx, argc, argv, &info_spec, NULL, &path);
     if (rc >= 0)
         return rc;
+    if (cli_is_trace(path))
+        return info_trace(&ctx, path);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     lf_snapshot s;

@@ -2,21 +2,26 @@
  * with the dump's dominator tree as a zoomable icicle, its class and root
  * tables and, over a series of snapshots, the memory evolution and growth. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/analysis/caller_tree.h"
 #include "../core/analysis/suspects.h"
+#include "../core/memtrace/mt_suspects.h"
 #include "../core/base/outfile.h"
 #include "cli/cli.h"
 #include "cli/series.h"
+#include "cli/trace_window.h"
 #include "commands.h"
 #include "report/report.h"
 
 static const char report_usage[] =
     "usage: leakfind report SNAPSHOT [BEFORE...] -o REPORT.html [options]\n"
+    "       leakfind report TRACE -o REPORT.html [options]\n"
     "\n"
     "Writes one self-contained HTML file (no network, no external files: it opens\n"
     "from disk in any browser) about SNAPSHOT: the top of its dominator tree as a\n"
@@ -29,7 +34,11 @@ static const char report_usage[] =
     "retains --threshold of the heap), each expandable to its accumulation point\n"
     "and its path from a GC root. The file's size is bounded\n"
     "by --nodes and --classes, whatever the dump's. REPORT is written to a\n"
-    "temporary file renamed into place when complete; '-' is standard output.\n";
+    "temporary file renamed into place when complete; '-' is standard output.\n"
+    "A Memtrace trace (docs/MEMTRACE.md): its accumulating sites (as `suspects`),\n"
+    "the live memory over time (every block, and the window's: live at the end,\n"
+    "or what --live-at, --live-between, --allocated-between keep) and the\n"
+    "window's allocation sites as an inverted icicle (as `sites --by caller`).\n";
 
 /* Bounds on what the page carries, whatever is asked: tree rows are at most
  * about 400 bytes (labels cut at 160), class rows 350, so the file stays a
@@ -44,6 +53,7 @@ typedef struct report_state {
     double threshold;         /* share of the reachable heap, 0 < t <= 1 */
     series_workload workload;  /* in argument order until put in series order */
     lf_trend_rule rule;
+    cli_trace_window window;
 } report_state;
 
 static const cli_option report_options[] = {
@@ -70,6 +80,7 @@ static const cli_option report_options[] = {
     SERIES_RULE_OPTIONS(report_state, rule, "", "", "",
                         "\nthe growth table's rule, as trend's (defaults 10,\n"
                         "0.9, 0, 0.5)"),
+    CLI_TRACE_WINDOW_OPTIONS(report_state, window),
     {0},
 };
 
@@ -187,6 +198,47 @@ static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf
     return rc;
 }
 
+/* A trace's page into out; 0 or an exit code. */
+static int run_trace(cli_context *ctx, const report_state *o, const char *path, lf_outfile *out)
+{
+    lf_error err;
+    lf_mt_trace t;
+    lf_mt_timeline tl;
+    lf_snapshot window;
+    int rc = cli_open_trace(ctx, path, &o->window, &t, &tl, &window);
+    if (rc)
+        return rc;
+    lf_mt_trace_free(&t); /* read again for the suspects, which need every block live at the end */
+    lf_mt_suspects found = {0};
+    lf_caller_tree tree = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    const lf_mt_rules rules = LF_MT_RULES_DEFAULT;
+    if (fd < 0)
+        rc = lf_fail_errno(&err, "cannot open", errno);
+    else
+        rc = lf_mt_suspects_read(fd, &rules, &t, NULL, &found, &err);
+    if (fd >= 0)
+        close(fd);
+    if (!rc && window.object_site)
+        rc = lf_caller_tree_make(&window, 6, &tree, &err);
+    if (rc) {
+        rc = cli_input_error(path, &err);
+    } else {
+        int dup_fd = dup(out->fd);
+        FILE *f = dup_fd < 0 ? NULL : fdopen(dup_fd, "w");
+        if (!f || report_write_trace_page(f, path, &t, &tl, &found, o->suspects, &window, &tree) ||
+            fclose(f)) {
+            cli_message("error", "writing the report: %s", strerror(errno ? errno : ENOMEM));
+            rc = EXIT_SYSTEM;
+        }
+    }
+    lf_caller_tree_free(&tree);
+    lf_mt_suspects_free(&found);
+    lf_mt_trace_free(&t);
+    lf_snapshot_free(&window);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -199,11 +251,23 @@ int cmd_report(int argc, char **argv)
     opt.rule = SERIES_RULE_DEFAULT;
     char **pos;
     int npos;
-    int rc = cli_parse(&ctx, argc, argv, &report_spec, &opt, &pos, &npos);
+    char **args = cli_trace_join_args(argc, argv, &argc);
+    if (!args)
+        return EXIT_SYSTEM;
+    int rc = cli_parse(&ctx, argc, args, &report_spec, &opt, &pos, &npos);
+    free(args);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     static char *series[SERIES_MAX];
-    if (npos < 1 || npos > SERIES_MAX)
+    int trace = npos == 1 && cli_is_trace(pos[0]);
+    if (!trace && cli_trace_window_given(&opt.window))
+        rc = cli_usage_error(&ctx, "--live-at, --live-between and --allocated-between are for a "
+                                   "Memtrace trace");
+    else if (trace && !opt.output)
+        rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
+    else if (trace)
+        series[0] = pos[0];
+    else if (npos < 1 || npos > SERIES_MAX)
         rc = cli_usage_error(&ctx, "report takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
     else if (!opt.output)
         rc = cli_usage_error(&ctx, "report needs -o REPORT.html (or -o - for standard output)");
@@ -211,7 +275,7 @@ int cmd_report(int argc, char **argv)
         rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series);
     lf_outfile out;
     if (!rc && !(rc = cli_open_output(opt.output, &out))) {
-        rc = run(&ctx, &opt, series, npos, &out);
+        rc = trace ? run_trace(&ctx, &opt, series[0], &out) : run(&ctx, &opt, series, npos, &out);
         lf_error err;
         if (rc)
             lf_outfile_abort(&out);

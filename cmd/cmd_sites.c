@@ -4,13 +4,16 @@
 #include <string.h>
 
 #include "../core/analysis/analysis.h"
+#include "../core/analysis/caller_tree.h"
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
 #include "cli/cli.h"
+#include "cli/trace_rows.h"
+#include "cli/trace_window.h"
 #include "commands.h"
 
 static const char sites_usage[] =
-    "usage: leakfind sites SNAPSHOT [options]\n"
+    "usage: leakfind sites SNAPSHOT|TRACE [options]\n"
     "\n"
     "One row per allocation site, where the dump recorded one (V8 with allocation\n"
     "tracking, OCaml with sampling, Android HPROF with allocation tracking): count,\n"
@@ -18,29 +21,49 @@ static const char sites_usage[] =
     "the site in the dominator tree, so nothing is counted twice) and retained as %\n"
     "of the reachable heap. Objects allocated where nothing was recorded are one row,\n"
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
-    "site's live objects and bytes estimated from the sample and its rate.\n";
+    "site's live objects and bytes estimated from the sample and its rate.\n"
+    "A Memtrace trace (docs/MEMTRACE.md) gives its sampled blocks live at the end,\n"
+    "or those the time filters below keep, each as a sampled object.\n";
 
-typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
+typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE, SORT_EST_BYTES,
+                        SORT_DEFAULT } sort_key;
 
 typedef struct sites_options_state {
     uint64_t stack, top;
     int sort;      /* a sort_key, as CLI_ENUM stores it */
+    int by;        /* BY_SITE or BY_CALLER, as CLI_ENUM stores it */
+    int timeline;  /* a trace: live bytes over time instead of sites */
+    cli_trace_window window;
 } sites_options_state;
 
 /* in the order of sort_key */
-static const char *const sort_names[] = {"retained", "shallow", "count", "site", NULL};
+static const char *const sort_names[] = {"retained", "shallow", "count", "site", "est_bytes", NULL};
+
+enum { BY_SITE, BY_CALLER };
+static const char *const by_names[] = {"site", "caller", NULL};
+#define STACK_DEFAULT UINT64_MAX
 
 static const cli_option sites_options[] = {
     CLI_STACK_OPTION(sites_options_state, stack,
-                     "a site is its N innermost frames (default 1; 0 = the whole stack)"),
+                     "a site is its N innermost frames (default 1; 0 = the whole\n"
+                     "stack); --by caller: N levels (default 4)"),
+    {"by", 0, "site|caller", CLI_ENUM, CLI_AT(sites_options_state, by),
+     .help = "caller: the allocating frames, the callers of each under\n"
+             "it, as the Memtrace viewer's icicle (rows with depth)", .names = by_names},
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
-     .help = "retained (default), shallow, count or site", .names = sort_names},
+     .help = "retained (default), shallow, count, site or est_bytes\n"
+             "(a trace: est_bytes by default)",
+     .names = sort_names},
+    CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
+    {"timeline", 0, NULL, CLI_FLAG, CLI_AT(sites_options_state, timeline),
+     .help = "trace: the live bytes over time instead, rows of time_s,\n"
+             "live_bytes (every block) and kept_bytes (the filters')"},
     {0},
 };
 
-static const cli_spec sites_spec = {sites_usage, sites_options, 17, NULL};
+static const cli_spec sites_spec = {sites_usage, sites_options, 26, NULL};
 
 /* A group's row: its totals and, for a sampled dump, the estimates. */
 typedef struct site_row {
@@ -62,7 +85,9 @@ static int by_key(const void *pa, const void *pb)
 {
     const site_row *x = pa, *y = pb;
     int c = 0;
-    if (sort_by == SORT_SHALLOW)
+    if (sort_by == SORT_EST_BYTES)
+        c = x->est_bytes == y->est_bytes ? 0 : x->est_bytes > y->est_bytes ? -1 : 1;
+    else if (sort_by == SORT_SHALLOW)
         c = cmp_u64_desc(x->shallow, y->shallow);
     else if (sort_by == SORT_COUNT)
         c = cmp_u64_desc(x->count, y->count);
@@ -167,17 +192,130 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     out_end(w);
 }
 
+/* The snapshot, or the trace's window as one. With --timeline, the trace's
+ * timeline is printed and *done set instead. */
+static int open_input(cli_context *ctx, const char *path, const sites_options_state *opt,
+                      lf_snapshot *s, int *done)
+{
+    if (cli_is_trace(path)) {
+        lf_mt_trace t;
+        lf_mt_timeline tl;
+        int rc = cli_open_trace(ctx, path, &opt->window, &t, &tl, s);
+        if (!rc && opt->timeline) {
+            trace_timeline_rows(&t, &tl, ctx->format);
+            lf_snapshot_free(s);
+            *done = 1;
+        }
+        if (!rc)
+            lf_mt_trace_free(&t);
+        return rc;
+    }
+    if (cli_trace_window_given(&opt->window) || opt->timeline)
+        return cli_usage_error(ctx, "--live-at, --live-between, --allocated-between and --timeline "
+                                    "are for a Memtrace trace; '%s' is not one", path);
+    return cli_open_analyzed(ctx, path, s);
+}
+
+static int by_est_bytes_desc(const void *pa, const void *pb)
+{
+    const lf_caller_node *const *a = pa, *const *b = pb;
+    if ((*a)->est_bytes != (*b)->est_bytes)
+        return (*a)->est_bytes > (*b)->est_bytes ? -1 : 1;
+    return (*a)->frame < (*b)->frame ? -1 : (*a)->frame > (*b)->frame;
+}
+
+/* The tree's rows, depth first, each node's children largest first (at most
+ * `top` of them, 0: all): an explicit stack, as deep as --stack. */
+static int print_callers(const lf_snapshot *s, out_format format, const lf_caller_tree *t,
+                         uint64_t top)
+{
+    static const out_column cols[] = {
+        {"depth", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"frame", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    };
+    const lf_caller_node **stack = malloc((size_t)t->count * sizeof *stack);
+    const lf_caller_node **kids = malloc((size_t)t->count * sizeof *kids);
+    if (!stack || !kids) {
+        free(stack);
+        free(kids);
+        return -1;
+    }
+    out_writer *w = out_begin(stdout, format, cols, 5);
+    size_t sp = 0;
+    stack[sp++] = &t->node[0];
+    while (sp) {
+        const lf_caller_node *n = stack[--sp];
+        if (n->depth) {
+            char label[1024];
+            lf_frame_label(s, n->frame, label, sizeof label);
+            out_u64(w, n->depth);
+            out_u64(w, n->count);
+            out_bytes(w, n->shallow);
+            out_bytes(w, (uint64_t)llround(n->est_bytes));
+            out_indent(w, n->depth - 1);
+            out_cstr(w, label);
+            out_row_end(w);
+        }
+        size_t k = 0;
+        for (uint32_t c = n->first_child; c != LF_CALLER_NONE; c = t->node[c].next_sibling)
+            kids[k++] = &t->node[c];
+        qsort(kids, k, sizeof *kids, by_est_bytes_desc);
+        if (top && k > top)
+            k = (size_t)top;
+        while (k) /* the largest on top of the stack */
+            stack[sp++] = kids[--k];
+    }
+    out_end(w);
+    free(stack);
+    free(kids);
+    return 0;
+}
+
+static int sites_by_caller(const char *path, cli_context *ctx, const sites_options_state *opt,
+                           lf_snapshot *s)
+{
+    lf_caller_tree t;
+    lf_error err;
+    uint32_t depth = opt->stack == STACK_DEFAULT ? 4 : opt->stack == 0 ? UINT32_MAX - 1
+                                                                         : (uint32_t)opt->stack;
+    int rc = lf_caller_tree_make(s, depth, &t, &err);
+    if (!rc && print_callers(s, ctx->format, &t, opt->top))
+        rc = lf_fail_nomem(&err, "listing the callers");
+    lf_caller_tree_free(&t);
+    lf_snapshot_free(s);
+    return rc ? cli_input_error(path, &err) : EXIT_OK;
+}
+
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {1, 50, SORT_RETAINED};
+    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, 0, {0}};
     const char *path;
-    int rc = cli_parse_one(&ctx, argc, argv, &sites_spec, &opt, &path);
+    char **args = cli_trace_join_args(argc, argv, &argc);
+    if (!args)
+        return EXIT_SYSTEM;
+    int rc = cli_parse_one(&ctx, argc, args, &sites_spec, &opt, &path);
+    free(args);
     if (rc >= 0)
         return rc;
     lf_snapshot s;
-    if ((rc = cli_open_analyzed(&ctx, path, &s)))
+    int done = 0;
+    if ((rc = open_input(&ctx, path, &opt, &s, &done)) || done)
         return rc;
+    if (opt.sort == SORT_DEFAULT) /* a trace's sampled blocks are few: their estimate counts */
+        opt.sort = s.source_format == LF_FORMAT_MEMTRACE ? SORT_EST_BYTES : SORT_RETAINED;
+    if (!s.object_site && s.source_format == LF_FORMAT_MEMTRACE) {
+        cli_message("note", "no sampled block of '%s' passes the filters", path);
+        lf_snapshot_free(&s);
+        return EXIT_OK;
+    }
+    if (opt.by == BY_CALLER && s.object_site)
+        return sites_by_caller(path, &ctx, &opt, &s);
+    if (opt.stack == STACK_DEFAULT)
+        opt.stack = 1;
     if (!s.object_site) {
         cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
                     "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);

@@ -1,7 +1,10 @@
 /* cmd_suspects.c - `leakfind suspects`: the findings worth a person's time
  * (DESIGN 11, core/analysis/suspects.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +12,14 @@
 #include "cli/cli.h"
 #include "cli/out_table.h"
 #include "cli/series.h"
+#include "cli/trace_rows.h"
+#include "cli/trace_window.h"
 #include "suspects/suspects_text.h"
 #include "commands.h"
 
 static const char suspects_usage[] =
     "usage: leakfind suspects SNAPSHOT [BEFORE...] [options]\n"
+    "       leakfind suspects TRACE [options]\n"
     "\n"
     "The few findings worth a look, most important first, each with its\n"
     "evidence. In SNAPSHOT: an object (kind object) or the top owners of one\n"
@@ -32,7 +38,14 @@ static const char suspects_usage[] =
     "retained), the class that leaks there (its objects under the holder:\n"
     "instances; counts per snapshot, oldest first; rate, objects per unit of\n"
     "workload), every class growing there (grows) and the bytes the holder\n"
-    "gains per unit (bytes_rate).\n";
+    "gains per unit (bytes_rate).\n"
+    "\n"
+    "A Memtrace trace (docs/MEMTRACE.md): the allocation sites that accumulate\n"
+    "(kind accumulating): their sampled blocks live at the end are 8 samples or\n"
+    "more, allocated in at least 6 of the run's 10 tenths, and their cumulative\n"
+    "samples per tenth fit a straight line (fit: R^2 of at least 0.9); ranked by\n"
+    "the bytes they stand for (est_bytes) times the fit, each with its\n"
+    "backtrace (innermost first).\n";
 
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
@@ -283,6 +296,64 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     return rc;
 }
 
+static int suspects_trace(cli_context *ctx, const char *path, const suspects_state *opt)
+{
+    lf_error err;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        lf_fail_errno(&err, "cannot open", errno);
+        return cli_input_error(path, &err);
+    }
+    lf_mt_trace t;
+    lf_mt_suspects found;
+    const lf_mt_rules rules = LF_MT_RULES_DEFAULT;
+    cli_progress(ctx, "reading the trace");
+    int rc = lf_mt_suspects_read(fd, &rules, &t, NULL, &found, &err);
+    cli_progress_done(ctx);
+    close(fd);
+    if (rc) {
+        lf_mt_trace_free(&t);
+        return cli_input_error(path, &err);
+    }
+    static const out_column cols[] = {
+        {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"blocks", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"samples", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"spread_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
+        {"fit", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"backtrace", OUT_STR, LF_CUT_PATH, OUT_OPTIONAL},
+    };
+    if (!found.suspects)
+        cli_message("note", "no accumulating site in '%s': nothing live at the end was "
+                    "allocated steadily through the run", path);
+    out_writer *w = out_begin(stdout, ctx->format, cols, 8);
+    for (uint32_t i = 0; i < found.suspects && (!opt->top || i < opt->top); i++) {
+        const lf_mt_suspect *s = &found.item[i];
+        char site[512], fit[16], *bt = malloc(8192);
+        if (!bt)
+            break;
+        lf_mt_frame_label(&t, lf_mt_site_frame(&t, s->site), site, sizeof site);
+        trace_backtrace_text(&t, s->site, bt, 8192);
+        snprintf(fit, sizeof fit, "%.3f", s->fit);
+        out_cstr(w, "accumulating");
+        out_bytes(w, (uint64_t)llround(s->est_bytes));
+        out_u64(w, s->blocks);
+        out_u64(w, s->samples);
+        out_pct(w, 100 * s->spread);
+        out_cstr(w, fit);
+        out_cstr(w, site);
+        out_cstr(w, bt);
+        out_row_end(w);
+        free(bt);
+    }
+    out_end(w);
+    lf_mt_suspects_free(&found);
+    lf_mt_trace_free(&t);
+    return EXIT_OK;
+}
+
 int cmd_suspects(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -298,6 +369,11 @@ int cmd_suspects(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     static char *series[SERIES_MAX];
+    if (npos == 1 && cli_is_trace(pos[0])) {
+        rc = suspects_trace(&ctx, pos[0], &opt);
+        free(pos);
+        return rc;
+    }
     if (npos < 1 || npos > SERIES_MAX)
         rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
     if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) &&

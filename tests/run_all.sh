@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the tests against a build directory, every suite once, in two lanes
 # (the machines this is made on have 2 cores): the layers, unit tests, golden CLI tests,
-# the OCaml agent (on 4.x and on 5.x), the .NET dumps, conveniences, the report, the fuzz corpora replayed.
+# the OCaml agent (on 4.x and on 5.x), the .NET dumps, Memtrace traces, conveniences, the report, the fuzz corpora replayed.
 # --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
 # (64-bit edge offsets). Last line: "N passed, M failed".
 # usage: tests/run_all.sh BUILD_DIR [--all]
@@ -85,6 +85,8 @@ lane2() {
     suite 2-ocaml51names "OCaml 5.1 names tool (skipped without OCaml 5.1)" sh tests/ocaml/names5.sh "$build" 5.1
     suite 2-dotnet ".NET heap dumps (real dotnet-gcdump files)" sh tests/dotnet/run.sh "$build"
     suite 2-dotnetcore ".NET cores through the .NET agent (live where dotnet is)" sh tests/dotnet/core.sh "$build"
+    suite 2-memtrace "Memtrace traces: the library's reader, the planted leak, the filters" \
+        sh tests/memtrace/run.sh "$build"
     suite 3-conv "version, man page, install, completion, progress" sh tests/conveniences/run.sh "$build"
     suite 4-report "report (pages in headless Chromium)" sh tests/report/run.sh "$build"
     suite 4-serve "serve: security, views, 32 clients, the page in headless Chromium" \

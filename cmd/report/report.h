@@ -63,6 +63,17 @@ struct lf_suspect_list;
 int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, const struct lf_suspect_list *list,
                           double threshold);
 
+/* A Memtrace trace's page (report_trace.c): its suspects, its timeline and
+ * the window's inverted icicle (tree made from window). 0 or -1. */
+struct lf_mt_trace;
+struct lf_mt_timeline;
+struct lf_mt_suspects;
+struct lf_caller_tree;
+int report_write_trace_page(FILE *f, const char *path, const struct lf_mt_trace *t,
+                            const struct lf_mt_timeline *tl, const struct lf_mt_suspects *found,
+                            uint64_t top, const lf_snapshot *window,
+                            const struct lf_caller_tree *tree);
+
 /* The page: the template with the style, the script and data[0..len). */
 int report_write_page(FILE *f, const char *data, size_t len);
 

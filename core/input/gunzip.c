@@ -17,6 +17,24 @@ int lf_gzip_detect(const uint8_t *data, uint64_t size)
     return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
+int64_t lf_gzip_head_fd(int fd, uint8_t *buf, size_t want)
+{
+    int gz_fd = dup(fd); /* gzclose closes it; the offset is shared, so put it back */
+    if (gz_fd < 0)
+        return -1;
+    off_t at = lseek(gz_fd, 0, SEEK_CUR);
+    gzFile gz = at >= 0 && lseek(gz_fd, 0, SEEK_SET) == 0 ? gzdopen(gz_fd, "rb") : NULL;
+    if (!gz) {
+        close(gz_fd);
+        return -1;
+    }
+    int got = gzread(gz, buf, (unsigned)want);
+    gzclose(gz); /* closes gz_fd; fd stays open */
+    if (lseek(fd, at, SEEK_SET) < 0)
+        return -1;
+    return got;
+}
+
 /* A gzFile reading fd from its start; fd stays the caller's. */
 static gzFile open_gz(int fd, lf_error *err)
 {

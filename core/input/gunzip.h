@@ -11,6 +11,10 @@
 #include "../base/progress.h"
 
 int lf_gzip_detect(const uint8_t *data, uint64_t size);
+/* The first `want` inflated bytes of the gzip file open on fd (read with
+ * pread-like care: fd's offset is left alone); how many there are, -1 when
+ * they cannot be read. */
+int64_t lf_gzip_head_fd(int fd, uint8_t *buf, size_t want);
 /* Inflates the regular file open on fd, from its start (fd's offset moves;
  * fd stays open). A cut-off stream is an error, unless partial: then the
  * bytes inflated before the cut are mapped and *cut_at is the compressed

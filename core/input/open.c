@@ -13,6 +13,7 @@
 #include "gunzip.h"
 #include "../hprof/hprof.h"
 #include "../lfs/lfs.h"
+#include "../memtrace/memtrace.h"
 #include "not_a_dump.h"
 #include "../textgraph/textgraph.h"
 #include "../v8/v8.h"
@@ -29,6 +30,8 @@ lf_source_format lf_detect_format(const uint8_t *head, size_t len)
         return LF_FORMAT_GCDUMP;
     if (lf_textgraph_detect(head, len))
         return LF_FORMAT_TEXT;
+    if (lf_mt_detect(head, len))
+        return LF_FORMAT_MEMTRACE;
     return LF_FORMAT_UNKNOWN;
 }
 
@@ -40,6 +43,7 @@ const char *lf_format_name(lf_source_format f)
     case LF_FORMAT_HPROF: return "hprof";
     case LF_FORMAT_V8: return "v8";
     case LF_FORMAT_GCDUMP: return "gcdump";
+    case LF_FORMAT_MEMTRACE: return "memtrace";
     default: return "unknown";
     }
 }
@@ -58,6 +62,28 @@ static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_
     return lf_hprof_parse_reporting(f->data, f->size, flags, opt->threads, opt->progress, out, err);
 }
 
+/* A trace is no snapshot: the commands that read one ask lf_open_is_trace first. */
+static int refuse_trace(lf_error *err)
+{
+    return lf_fail_at(err, 0, "a Memtrace trace, not a heap dump",
+                      "info, sites, suspects and report read traces (docs/MEMTRACE.md)");
+}
+
+int lf_open_is_trace(int fd)
+{
+    uint8_t head[4];
+    lf_error err;
+    int64_t got = lf_file_head_fd(fd, head, sizeof head, &err);
+    if (got < 0)
+        return 0;
+    if (lf_mt_detect(head, (size_t)got))
+        return 1;
+    if (!lf_gzip_detect(head, (uint64_t)got))
+        return 0;
+    return lf_gzip_head_fd(fd, head, sizeof head) == (int64_t)sizeof head &&
+           lf_mt_detect(head, sizeof head);
+}
+
 /* Reads the regular file open on fd. */
 static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf_error *err)
 {
@@ -70,6 +96,8 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
         return lf_lfs_open_fd_reporting(fd, 0, opt->progress, out, err);
+    if (fmt == LF_FORMAT_MEMTRACE || lf_open_is_trace(fd))
+        return refuse_trace(err);
     if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8 || fmt == LF_FORMAT_GCDUMP) {
         if (lf_file_map_fd(fd, &f, err))
             return -1;

@@ -18,6 +18,10 @@ typedef struct lf_open_options {
  * /dev/stdin) is read once, through a temporary copy (file.h). */
 int lf_open(const char *path, const lf_open_options *options, lf_snapshot *out, lf_error *err);
 
+/* 1 when the regular file open on fd is a Memtrace trace (gzip or not),
+ * which lf_open refuses: core/memtrace reads it (lf_mt_read_fd). */
+int lf_open_is_trace(int fd);
+
 /* The same for an input already open on fd (standard input: 0); fd stays open. */
 int lf_open_fd(int fd, const lf_open_options *options, lf_snapshot *out, lf_error *err);
 

@@ -21,6 +21,7 @@ typedef enum lf_source_format {
     LF_FORMAT_HPROF = 3,
     LF_FORMAT_V8 = 4,
     LF_FORMAT_GCDUMP = 5,    /* .NET heap dump (docs/DOTNET.md) */
+    LF_FORMAT_MEMTRACE = 6,  /* Memtrace allocation trace: no snapshot, read by core/memtrace (docs/MEMTRACE.md) */
 } lf_source_format;
 
 /* How an edge's label is to be read. */

@@ -136,7 +136,7 @@ expect_completion "dominators " dom
 expect_completion "--sort " classes --so
 expect_completion "json table tsv " classes --format ""
 expect_completion "class count retained shallow " classes --sort ""
-expect_completion "count retained shallow site " sites --sort ""
+expect_completion "count est_bytes retained shallow site " sites --sort ""
 expect_completion "all soft " diff --strong ""
 expect_completion "--min-bytes --min-count " diff --min-
 mkdir -p "$work/dumps" && : >"$work/dumps/heap.hprof" && : >"$work/dumps/heap.heapsnapshot"
