@@ -6,11 +6,14 @@
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
+#include "../core/input/trace_open.h"
 #include "cli/cli.h"
 #include "commands.h"
+#include "sites/trace_sites.h"
 
 static const char sites_usage[] =
     "usage: leakfind sites SNAPSHOT [options]\n"
+    "       leakfind sites TRACE.nettrace [--with DUMP] [options]\n"
     "\n"
     "One row per allocation site, where the dump recorded one (V8 with allocation\n"
     "tracking, OCaml with sampling, Android HPROF with allocation tracking): count,\n"
@@ -18,13 +21,20 @@ static const char sites_usage[] =
     "the site in the dominator tree, so nothing is counted twice) and retained as %\n"
     "of the reachable heap. Objects allocated where nothing was recorded are one row,\n"
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
-    "site's live objects and bytes estimated from the sample and its rate.\n";
+    "site's live objects and bytes estimated from the sample and its rate.\n"
+    "\n"
+    "On a .nettrace (dotnet-trace, .NET): one row per allocated type and site from the\n"
+    "GC allocation ticks, a sample (about one per 100 KB allocated): ticks, est_bytes\n"
+    "(the bytes the ticks stand for) and est_pct of all. --with DUMP (a .gcdump taken\n"
+    "at the end) adds what the dump still holds of each type: live_count,\n"
+    "live_shallow, live_retained.\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
 
 typedef struct sites_options_state {
     uint64_t stack, top;
     int sort;      /* a sort_key, as CLI_ENUM stores it */
+    const char *with;
 } sites_options_state;
 
 /* in the order of sort_key */
@@ -36,7 +46,10 @@ static const cli_option sites_options[] = {
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
-     .help = "retained (default), shallow, count or site", .names = sort_names},
+     .help = "retained (default), shallow, count or site (on a trace: retained and\n"
+             "shallow are est_bytes, count is ticks)", .names = sort_names},
+    {"with", 0, "DUMP", CLI_STRING, CLI_AT(sites_options_state, with),
+     .help = "on a .nettrace: join each type with what DUMP still holds of it"},
     {0},
 };
 
@@ -167,20 +180,52 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     out_end(w);
 }
 
+/* A .nettrace's sites: the exit code, or -1 when path is not a trace. */
+static int sites_of_trace(cli_context *ctx, const char *path, const sites_options_state *opt)
+{
+    lf_nettrace t;
+    lf_error err;
+    cli_progress(ctx, "reading the trace");
+    int rc = lf_trace_open(path, &t, &err);
+    cli_progress_done(ctx);
+    if (rc == 0)
+        return -1;
+    if (rc < 0)
+        return cli_input_error(path, &err);
+    trace_sort sort = opt->sort == SORT_COUNT ? TRACE_SORT_TICKS
+                      : opt->sort == SORT_SITE ? TRACE_SORT_SITE
+                                               : TRACE_SORT_BYTES;
+    rc = trace_sites_run(ctx, path, &t, (uint32_t)opt->stack, opt->top, sort, opt->with);
+    lf_nettrace_free(&t);
+    return rc;
+}
+
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {1, 50, SORT_RETAINED};
+    sites_options_state opt = {1, 50, SORT_RETAINED, NULL};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, &sites_spec, &opt, &path);
     if (rc >= 0)
         return rc;
+    if ((rc = sites_of_trace(&ctx, path, &opt)) >= 0)
+        return rc;
+    if (opt.with)
+        return cli_usage_error(&ctx, "--with joins a .nettrace's allocation sites with a dump; "
+                               "'%s' is not a .nettrace", path);
     lf_snapshot s;
     if ((rc = cli_open_analyzed(&ctx, path, &s)))
         return rc;
     if (!s.object_site) {
-        cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
-                    "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);
+        if (s.format == LF_FORMAT_GCDUMP)
+            cli_message("note", "'%s' is a .gcdump, which has no allocation sites: for .NET, record "
+                        "the allocations with 'dotnet-trace collect -p PID --providers "
+                        "Microsoft-Windows-DotNETRuntime:0x1:5 -o TRACE.nettrace', take the .gcdump "
+                        "at the end, then run 'leakfind sites TRACE.nettrace --with %s' "
+                        "(docs/DOTNET.md)", path, path);
+        else
+            cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
+                        "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);
         lf_snapshot_free(&s);
         return EXIT_OK;
     }
