@@ -269,10 +269,10 @@ int trace_sites_run(cli_context *ctx, const char *path, const lf_nettrace *t, ui
         sort_by = sort;
         qsort(rows, n, sizeof *rows, by_key);
         if (!ctx->quiet)
-            cli_message("note", "%llu allocation ticks in '%s': a sample, one tick per about 100 KB "
+            cli_message("note", "%llu allocation tick%s in '%s': a sample, one tick per about 100 KB "
                         "allocated; est_bytes is the bytes allocated since the tick before, so an "
                         "estimate",
-                        (unsigned long long)t->ticks, path);
+                        (unsigned long long)t->ticks, t->ticks == 1 ? "" : "s", path);
         print_rows(t, ctx->format, rows, n, top, with_dump != NULL);
         for (uint32_t i = 0; i < n; i++)
             free(rows[i].label);

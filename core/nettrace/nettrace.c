@@ -85,7 +85,7 @@ static int read_block(nt_cursor *c, const char *name, lf_nettrace *t, nt_event_k
         return -1;
     size_t start = (c->pos + 3) & ~(size_t)3;
     if (start > c->size || c->size - start < size)
-        return lf_fail_at(err, at, "truncated .nettrace", "a %s of %u bytes, %zu left", name, size,
+        return lf_fail_at(err, at, "truncated .nettrace", "%s of %u bytes, %zu left", name, size,
                           start > c->size ? (size_t)0 : c->size - start);
     nt_cursor b = {c->data, start + size, start};
     int rc = 0;
