@@ -179,9 +179,12 @@ static void join(const lf_nettrace *t, trace_row *rows, uint32_t n, const live_c
 }
 
 static void print_rows(const lf_nettrace *t, out_format format, const trace_row *rows, uint32_t n,
-                       uint64_t top, int with_dump)
+                       uint64_t top, int with_dump, uint32_t depth)
 {
-    static const out_column cols[] = {
+    /* one frame is cut as a class name is (its simple name kept); a stack
+     * keeps its innermost frames, where it was allocated */
+    const lf_cut_style site_cut = depth == 1 ? LF_CUT_CLASS : LF_CUT_END;
+    const out_column cols[] = {
         {"ticks", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"est_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
@@ -189,14 +192,14 @@ static void print_rows(const lf_nettrace *t, out_format format, const trace_row 
         {"live_shallow", OUT_U64, LF_CUT_END, OUT_SECONDARY},
         {"live_retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"site", OUT_STR, site_cut, OUT_KEY},
     };
-    static const out_column table_cols[] = {
+    const out_column table_cols[] = {
         {"ticks", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"est_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
         {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"site", OUT_STR, site_cut, OUT_KEY},
     };
     /* a table leaves out the dump's columns when there is no dump; TSV and
      * JSON keep every column, empty */
@@ -273,7 +276,7 @@ int trace_sites_run(cli_context *ctx, const char *path, const lf_nettrace *t, ui
                         "allocated; est_bytes is the bytes allocated since the tick before, so an "
                         "estimate",
                         (unsigned long long)t->ticks, t->ticks == 1 ? "" : "s", path);
-        print_rows(t, ctx->format, rows, n, top, with_dump != NULL);
+        print_rows(t, ctx->format, rows, n, top, with_dump != NULL, depth);
         for (uint32_t i = 0; i < n; i++)
             free(rows[i].label);
     }
