@@ -169,6 +169,15 @@ static void join(const lf_nettrace *t, trace_row *rows, uint32_t n, const live_c
         trace_type_as_class(t->names + t->type_name[rows[i].type], name, sizeof name);
         live_class key = {name, strlen(name), 0, 0, 0};
         const live_class *c = bsearch(&key, live, live_count, sizeof *live, by_name);
+        /* a .gcdump names a nested generic type without its outer type
+         * (Entry<System.Int32,Acme.CacheEntry>[] for Dictionary`2+Entry[...][]) */
+        size_t generic = strcspn(name, "<");
+        char *nested = memrchr(name, '+', generic);
+        if (!c && name[generic] && nested) {
+            key.name = nested + 1;
+            key.len = strlen(key.name);
+            c = bsearch(&key, live, live_count, sizeof *live, by_name);
+        }
         rows[i].live = 1;
         if (c) {
             rows[i].live_count = c->count;

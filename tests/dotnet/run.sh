@@ -253,6 +253,14 @@ check_trace_bad_input() {
     expect "tiny.nettrace (made by hand): one tick of Acme.Thing at Acme.Maker.Make, 40000 bytes" \
         "1 40000 Acme.Thing Acme.Maker.Make" \
         "$("$lf" sites "$top/fixtures/dotnet/bad/tiny.nettrace" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $1, $2, $7, $8 }')"
+    # a tick's type names joined with a .gcdump's class names: leaky.3 holds
+    # 300 CacheEntry (Leaky), the one entries array of Cache.Entries (a nested
+    # generic type, which the .gcdump names without its outer type) and the
+    # one List<Timer> Program.Kept
+    expect "generic-names.nettrace --with leaky.3: tick type names found among the dump's classes" \
+        "Acme.CacheEntry 300|System.Collections.Generic.Dictionary\`2+Entry[System.Int32,Acme.CacheEntry][] 1|System.Collections.Generic.List\`1[System.Threading.Timer] 1|" \
+        "$("$lf" sites "$top/fixtures/dotnet/bad/generic-names.nettrace" --with "$d/leaky.3.gcdump" --format tsv 2>/dev/null |
+            awk -F'\t' 'NR > 1 { print $7, $4 }' | LC_ALL=C sort | tr '\n' '|')"
 }
 
 check_reference
