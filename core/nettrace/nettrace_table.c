@@ -66,7 +66,8 @@ static uint64_t type_hash(const lf_nettrace *t, uint32_t i)
 
 static uint64_t stack_hash(const lf_nettrace *t, uint32_t i)
 {
-    return hash_bytes(t->ip + t->stack_start[i], (t->stack_start[i + 1] - t->stack_start[i]) * 8);
+    uint64_t len = t->stack_start[i + 1] - t->stack_start[i];
+    return len ? hash_bytes(t->ip + t->stack_start[i], len * 8) : mix(0); /* stack 0: no IPs yet */
 }
 
 static uint64_t site_hash(const lf_nettrace *t, uint32_t i)

@@ -263,8 +263,39 @@ check_trace_bad_input() {
             awk -F'\t' 'NR > 1 { print $7, $4 }' | LC_ALL=C sort | tr '\n' '|')"
 }
 
+# Every cut and changed byte of a trace gives exit 0 or 3 with an offset,
+# never a signal or a system error: the hand-made trace cut at every 7th
+# byte and changed at every 5th, the real one at 24 places each way.
+check_trace_mutations() {
+    gunzip -c "$d/allocs.nettrace.gz" >"$work/real.nettrace"
+    bad_runs=""
+    for f in "$top/fixtures/dotnet/bad/tiny.nettrace" "$work/real.nettrace"; do
+        size=$(wc -c <"$f")
+        case $f in *tiny*) cuts=$(seq 0 7 "$size") flips=$(seq 0 5 "$size") ;;
+            *) cuts=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 24; i++) print int(n * i / 24) + i }')
+               flips=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 24; i++) print (i * 2654435761) % n }') ;; esac
+        for at in $cuts; do
+            head -c "$at" "$f" >"$work/m.nettrace"
+            "$lf" sites "$work/m.nettrace" >/dev/null 2>"$work/m.err"
+            rc=$?
+            { [ $rc = 0 ] || { [ $rc = 3 ] && grep -q 'at offset [0-9]* (0x' "$work/m.err"; }; } ||
+                bad_runs="$bad_runs [$(basename "$f") cut at $at: exit $rc]"
+        done
+        for at in $flips; do
+            cp "$f" "$work/m.nettrace"
+            printf '\377' | dd of="$work/m.nettrace" bs=1 seek="$at" conv=notrunc 2>/dev/null
+            "$lf" sites "$work/m.nettrace" >/dev/null 2>"$work/m.err"
+            rc=$?
+            { [ $rc = 0 ] || { [ $rc = 3 ] && grep -q 'at offset [0-9]* (0x' "$work/m.err"; }; } ||
+                bad_runs="$bad_runs [$(basename "$f") byte $at changed: exit $rc]"
+        done
+    done
+    expect "cut and changed traces: exit 0, or 3 with an offset" "" "$bad_runs"
+}
+
 check_reference
 check_trace_reference
+check_trace_mutations
 check_trace_sites
 check_trace_bad_input
 check_commands
