@@ -264,16 +264,16 @@ check_trace_bad_input() {
 }
 
 # Every cut and changed byte of a trace gives exit 0 or 3 with an offset,
-# never a signal or a system error: the hand-made trace cut at every 7th
-# byte and changed at every 5th, the real one at 24 places each way.
+# never a signal or a system error: the hand-made trace cut at every 23rd
+# byte and changed at every 17th, the real one at 12 places each way.
 check_trace_mutations() {
     gunzip -c "$d/allocs.nettrace.gz" >"$work/real.nettrace"
     bad_runs=""
     for f in "$top/fixtures/dotnet/bad/tiny.nettrace" "$work/real.nettrace"; do
         size=$(wc -c <"$f")
-        case $f in *tiny*) cuts=$(seq 0 7 "$size") flips=$(seq 0 5 "$size") ;;
-            *) cuts=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 24; i++) print int(n * i / 24) + i }')
-               flips=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 24; i++) print (i * 2654435761) % n }') ;; esac
+        case $f in *tiny*) cuts=$(seq 0 23 "$size") flips=$(seq 0 17 "$size") ;;
+            *) cuts=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 12; i++) print int(n * i / 12) + i }')
+               flips=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 12; i++) print (i * 2654435761) % n }') ;; esac
         for at in $cuts; do
             head -c "$at" "$f" >"$work/m.nettrace"
             "$lf" sites "$work/m.nettrace" >/dev/null 2>"$work/m.err"
