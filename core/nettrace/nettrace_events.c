@@ -243,8 +243,10 @@ static int read_blobs(nt_cursor *c, lf_nettrace *t, nt_event_kinds *k, int metad
     size_t at = c->pos;
     if (nt_u16(c, &header_size, "a block's header size", err) || nt_u16(c, &flags, "a block's flags", err))
         return -1;
-    if (header_size < 20 || nt_need(c, header_size - 4u, "a block's header", err))
+    if (header_size < 20)
         return lf_fail_at(err, at, "bad .nettrace", "a block header of %u bytes (at least 20)", header_size);
+    if (nt_need(c, header_size - 4u, "a block's header", err))
+        return -1;
     c->pos = at + header_size;
     nt_header h = {0};
     while (c->pos < c->size) {
