@@ -23,11 +23,11 @@ static const char sites_usage[] =
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
     "site's live objects and bytes estimated from the sample and its rate.\n"
     "\n"
-    "On a .nettrace (dotnet-trace, .NET): one row per allocated type and site from the\n"
-    "GC allocation ticks, a sample (about one per 100 KB allocated): ticks, est_bytes\n"
-    "(the bytes the ticks stand for) and est_pct of all. --with DUMP (a .gcdump taken\n"
-    "at the end) adds what the dump still holds of each type: live_count,\n"
-    "live_shallow, live_retained.\n";
+    "On a .nettrace (dotnet-trace, .NET): one row per allocated type and site from\n"
+    "the GC allocation ticks, a sample (about one per 100 KB allocated): ticks,\n"
+    "est_bytes (the bytes the ticks stand for) and est_pct of all. --with DUMP (a\n"
+    ".gcdump taken at the end) adds what the dump still holds of each type:\n"
+    "live_count, live_shallow, live_retained.\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE } sort_key;
 
