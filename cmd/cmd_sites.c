@@ -46,8 +46,8 @@ static const cli_option sites_options[] = {
     {"top", 0, "N", CLI_COUNT, CLI_AT(sites_options_state, top),
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
-     .help = "retained (default), shallow, count or site (on a trace: retained and\n"
-             "shallow are est_bytes, count is ticks)", .names = sort_names},
+     .help = "retained (default), shallow, count or site\n"
+             "(a trace: retained and shallow are est_bytes, count is ticks)", .names = sort_names},
     {"with", 0, "DUMP", CLI_STRING, CLI_AT(sites_options_state, with),
      .help = "on a .nettrace: join each type with what DUMP still holds of it"},
     {0},
