@@ -11,7 +11,8 @@
 
 typedef struct trace_row {
     uint32_t type;
-    char *label;            /* the site cut to its depth */
+    uint32_t group;         /* the label's number (stack_labels) */
+    const char *label;      /* the site cut to its depth */
     uint64_t ticks, bytes;
     int live;               /* the dump has the class */
     uint64_t live_count, live_shallow, live_retained;
@@ -87,32 +88,89 @@ size_t trace_type_as_class(const char *type, char *buf, size_t size)
     return at;
 }
 
-/* The rows of t cut to depth: (type, label) pairs merged. NULL: out of memory. */
-static trace_row *make_rows(const lf_nettrace *t, uint32_t depth, uint32_t *count)
+/* Each stack's label cut to depth, made once per stack (many sites share
+ * one), and a number per distinct label, so that rows merge by numbers. */
+typedef struct stack_labels {
+    char **label;           /* stack -> its label (NULL: no site uses it) */
+    uint32_t *group;        /* stack -> distinct label number */
+    uint32_t count;
+} stack_labels;
+
+static const stack_labels *grouping;
+
+static int by_label(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return strcmp(grouping->label[a], grouping->label[b]);
+}
+
+static void stack_labels_free(stack_labels *l)
+{
+    for (uint32_t k = 0; l->label && k < l->count; k++)
+        free(l->label[k]);
+    free(l->label);
+    free(l->group);
+}
+
+static int stack_labels_make(const lf_nettrace *t, uint32_t depth, stack_labels *l)
+{
+    l->count = t->stack_count;
+    l->label = calloc(t->stack_count, sizeof *l->label);
+    l->group = calloc(t->stack_count, sizeof *l->group);
+    uint32_t *used = malloc((size_t)t->stack_count * sizeof *used), n = 0;
+    if (!l->label || !l->group || !used) {
+        free(used);
+        return -1;
+    }
+    for (uint32_t i = 0; i < t->site_count; i++) {
+        uint32_t k = t->site[i].stack;
+        if (l->label[k])
+            continue;
+        size_t len = lf_nettrace_stack_label(t, k, depth, NULL, 0);
+        if (!(l->label[k] = malloc(len + 1))) {
+            free(used);
+            return -1;
+        }
+        lf_nettrace_stack_label(t, k, depth, l->label[k], len + 1);
+        used[n++] = k;
+    }
+    grouping = l;
+    qsort(used, n, sizeof *used, by_label);
+    for (uint32_t i = 0, g = 0; i < n; i++) {
+        if (i && strcmp(l->label[used[i - 1]], l->label[used[i]]))
+            g++;
+        l->group[used[i]] = g;
+    }
+    free(used);
+    return 0;
+}
+
+static int by_type_and_group(const void *pa, const void *pb)
+{
+    const trace_row *x = pa, *y = pb;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/* The rows of t cut to depth: (type, label) pairs merged; the labels are
+ * l's. NULL: out of memory. */
+static trace_row *make_rows(const lf_nettrace *t, const stack_labels *l, uint32_t *count)
 {
     trace_row *rows = calloc(t->site_count ? t->site_count : 1, sizeof *rows);
     if (!rows)
         return NULL;
     for (uint32_t i = 0; i < t->site_count; i++) {
         const lf_nettrace_site *s = &t->site[i];
-        size_t len = lf_nettrace_stack_label(t, s->stack, depth, NULL, 0);
-        rows[i] = (trace_row){.type = s->type, .ticks = s->ticks, .bytes = s->bytes};
-        if (!(rows[i].label = malloc(len + 1))) {
-            for (uint32_t k = 0; k < i; k++)
-                free(rows[k].label);
-            free(rows);
-            return NULL;
-        }
-        lf_nettrace_stack_label(t, s->stack, depth, rows[i].label, len + 1);
+        rows[i] = (trace_row){.type = s->type, .group = l->group[s->stack], .label = l->label[s->stack],
+                              .ticks = s->ticks, .bytes = s->bytes};
     }
-    sorting = t;
-    qsort(rows, t->site_count, sizeof *rows, by_type_and_label);
+    qsort(rows, t->site_count, sizeof *rows, by_type_and_group);
     uint32_t n = 0;
     for (uint32_t i = 0; i < t->site_count; i++) {
-        if (n && by_type_and_label(&rows[n - 1], &rows[i]) == 0) {
+        if (n && by_type_and_group(&rows[n - 1], &rows[i]) == 0) {
             rows[n - 1].ticks += rows[i].ticks;
             rows[n - 1].bytes += rows[i].bytes;
-            free(rows[i].label);
             continue;
         }
         rows[n++] = rows[i];
@@ -271,7 +329,8 @@ int trace_sites_run(cli_context *ctx, const char *path, const lf_nettrace *t, ui
     int rc = with_dump ? open_dump(ctx, with_dump, &live, &live_count) : 0;
     if (rc)
         return rc;
-    trace_row *rows = make_rows(t, depth, &n);
+    stack_labels labels = {0};
+    trace_row *rows = stack_labels_make(t, depth, &labels) ? NULL : make_rows(t, &labels, &n);
     if (!rows) {
         cli_message("error", "'%s': out of memory listing the allocation sites", path);
         rc = EXIT_SYSTEM;
@@ -279,6 +338,7 @@ int trace_sites_run(cli_context *ctx, const char *path, const lf_nettrace *t, ui
         if (live)
             join(t, rows, n, live, live_count);
         sort_by = sort;
+        sorting = t;
         qsort(rows, n, sizeof *rows, by_key);
         if (!ctx->quiet)
             cli_message("note", "%llu allocation tick%s in '%s': a sample, one tick per about 100 KB "
@@ -286,10 +346,9 @@ int trace_sites_run(cli_context *ctx, const char *path, const lf_nettrace *t, ui
                         "estimate",
                         (unsigned long long)t->ticks, t->ticks == 1 ? "" : "s", path);
         print_rows(t, ctx->format, rows, n, top, with_dump != NULL, depth);
-        for (uint32_t i = 0; i < n; i++)
-            free(rows[i].label);
     }
     free(rows);
+    stack_labels_free(&labels);
     for (uint32_t k = 0; k < live_count; k++)
         free((char *)live[k].name);
     free(live);

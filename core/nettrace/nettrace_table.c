@@ -6,10 +6,13 @@
 
 #include "nettrace_internal.h"
 
+/* MurmurHash3's finaliser: every bit of h reaches the low bits the tables use */
 static uint64_t mix(uint64_t h)
 {
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
     return h;
 }
