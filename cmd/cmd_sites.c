@@ -7,13 +7,16 @@
 #include "../core/analysis/caller_tree.h"
 #include "../core/analysis/site_groups.h"
 #include "../core/base/bigmem.h"
+#include "../core/input/trace_open.h"
 #include "cli/cli.h"
 #include "cli/trace_rows.h"
 #include "cli/trace_window.h"
 #include "commands.h"
+#include "sites/trace_sites.h"
 
 static const char sites_usage[] =
     "usage: leakfind sites SNAPSHOT|TRACE [options]\n"
+    "       leakfind sites TRACE.nettrace [--with DUMP] [options]\n"
     "\n"
     "One row per allocation site, where the dump recorded one (V8 with allocation\n"
     "tracking, OCaml with sampling, Android HPROF with allocation tracking): count,\n"
@@ -23,7 +26,13 @@ static const char sites_usage[] =
     "(no site). A sampled dump (OCaml) also gives est_count and est_bytes: the\n"
     "site's live objects and bytes estimated from the sample and its rate.\n"
     "A Memtrace trace (docs/MEMTRACE.md) gives its sampled blocks live at the end,\n"
-    "or those the time filters below keep, each as a sampled object.\n";
+    "or those the time filters below keep, each as a sampled object.\n"
+    "\n"
+    "On a .nettrace (dotnet-trace, .NET): one row per allocated type and site from\n"
+    "the GC allocation ticks, a sample (about one per 100 KB allocated): ticks,\n"
+    "est_bytes (the bytes the ticks stand for) and est_pct of all. --with DUMP (a\n"
+    ".gcdump taken at the end) adds what the dump still holds of each type:\n"
+    "live_count, live_shallow, live_retained.\n";
 
 typedef enum sort_key { SORT_RETAINED, SORT_SHALLOW, SORT_COUNT, SORT_SITE, SORT_EST_BYTES,
                         SORT_DEFAULT } sort_key;
@@ -34,6 +43,7 @@ typedef struct sites_options_state {
     int by;        /* BY_SITE or BY_CALLER, as CLI_ENUM stores it */
     int timeline;  /* a trace: live bytes over time instead of sites */
     cli_trace_window window;
+    const char *with;
 } sites_options_state;
 
 /* in the order of sort_key */
@@ -54,12 +64,15 @@ static const cli_option sites_options[] = {
      .help = "at most N rows (default 50; 0 = all)"},
     {"sort", 0, "KEY", CLI_ENUM, CLI_AT(sites_options_state, sort),
      .help = "retained (default), shallow, count, site or est_bytes\n"
-             "(a trace: est_bytes by default)",
+             "(a Memtrace trace: est_bytes by default; a .nettrace:\n"
+             "retained and shallow are est_bytes, count is ticks)",
      .names = sort_names},
     CLI_TRACE_WINDOW_OPTIONS(sites_options_state, window),
     {"timeline", 0, NULL, CLI_FLAG, CLI_AT(sites_options_state, timeline),
      .help = "trace: the live bytes over time instead, rows of time_s,\n"
              "live_bytes (every block) and kept_bytes (the filters')"},
+    {"with", 0, "DUMP", CLI_STRING, CLI_AT(sites_options_state, with),
+     .help = "on a .nettrace: join each type with what DUMP still holds of it"},
     {0},
 };
 
@@ -289,10 +302,36 @@ static int sites_by_caller(const char *path, cli_context *ctx, const sites_optio
     return rc ? cli_input_error(path, &err) : EXIT_OK;
 }
 
+/* A .nettrace's sites: the exit code, or -1 when path is not a trace. */
+static int sites_of_trace(cli_context *ctx, const char *path, const sites_options_state *opt)
+{
+    lf_nettrace t;
+    lf_error err;
+    cli_progress(ctx, "reading the trace");
+    int rc = lf_trace_open(path, &t, &err);
+    cli_progress_done(ctx);
+    if (rc == 0)
+        return -1;
+    if (rc < 0)
+        return cli_input_error(path, &err);
+    if (opt->by == BY_CALLER || opt->timeline || cli_trace_window_given(&opt->window)) {
+        lf_nettrace_free(&t);
+        return cli_usage_error(ctx, "--by caller, --timeline and the time filters are for a Memtrace "
+                                    "trace or a dump with sites; '%s' is a .nettrace", path);
+    }
+    trace_sort sort = opt->sort == SORT_COUNT ? TRACE_SORT_TICKS
+                      : opt->sort == SORT_SITE ? TRACE_SORT_SITE
+                                               : TRACE_SORT_BYTES;
+    uint32_t stack = opt->stack == STACK_DEFAULT ? 1 : (uint32_t)opt->stack;
+    rc = trace_sites_run(ctx, path, &t, stack, opt->top, sort, opt->with);
+    lf_nettrace_free(&t);
+    return rc;
+}
+
 int cmd_sites(int argc, char **argv)
 {
     cli_context ctx = {0};
-    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, 0, {0}};
+    sites_options_state opt = {STACK_DEFAULT, 50, SORT_DEFAULT, BY_SITE, 0, {0}, NULL};
     const char *path;
     char **args = cli_trace_join_args(argc, argv, &argc);
     if (!args)
@@ -301,6 +340,11 @@ int cmd_sites(int argc, char **argv)
     free(args);
     if (rc >= 0)
         return rc;
+    if ((rc = sites_of_trace(&ctx, path, &opt)) >= 0)
+        return rc;
+    if (opt.with)
+        return cli_usage_error(&ctx, "--with joins a .nettrace's allocation sites with a dump; "
+                               "'%s' is not a .nettrace", path);
     lf_snapshot s;
     int done = 0;
     if ((rc = open_input(&ctx, path, &opt, &s, &done)) || done)
@@ -317,8 +361,15 @@ int cmd_sites(int argc, char **argv)
     if (opt.stack == STACK_DEFAULT)
         opt.stack = 1;
     if (!s.object_site) {
-        cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
-                    "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);
+        if (s.format == LF_FORMAT_GCDUMP)
+            cli_message("note", "'%s' is a .gcdump, which has no allocation sites: for .NET, record "
+                        "the allocations with 'dotnet-trace collect -p PID --providers "
+                        "Microsoft-Windows-DotNETRuntime:0x1:5 -o TRACE.nettrace', take the .gcdump "
+                        "at the end, then run 'leakfind sites TRACE.nettrace --with %s' "
+                        "(docs/DOTNET.md)", path, path);
+        else
+            cli_message("note", "'%s' has no allocation sites: take the dump with allocation "
+                        "tracking on (see 'leakfind sites -h' and docs/SITES.md)", path);
         lf_snapshot_free(&s);
         return EXIT_OK;
     }

@@ -4,7 +4,7 @@
 #   core/base                        memory, files, errors: needs nothing
 #   graph                            the dominator algorithms
 #   core/model                       the snapshot and its builder
-#   core/hprof core/v8 core/textgraph core/lfs core/gcdump core/memtrace   one format each, side by side
+#   core/hprof core/v8 core/textgraph core/lfs core/gcdump core/memtrace core/nettrace   one format each, side by side
 #   core/input                       which format a file is, and the cache
 #   core/analysis                    what the commands compute
 #   core/writer core/query           the public writer: builds, analyses, writes; the query language
@@ -21,7 +21,7 @@ layer_of() {
     core/base) echo 0 ;;
     graph) echo 1 ;;
     core/model) echo 2 ;;
-    core/hprof | core/v8 | core/textgraph | core/lfs | core/gcdump | core/memtrace) echo 3 ;;
+    core/hprof | core/v8 | core/textgraph | core/lfs | core/gcdump | core/memtrace | core/nettrace) echo 3 ;;
     core/input) echo 4 ;;
     core/analysis) echo 5 ;;
     core/writer | core/query) echo 6 ;;

@@ -52,3 +52,12 @@ if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-dump >/dev/null 2>&1
     dotnet tool install -g dotnet-dump --version 10.0.750501 >/dev/null 2>&1 ||
         echo "leakfind setup: could not install dotnet-dump: the .NET core checks will fail"
 fi
+# fixtures/dotnet/regen-trace.sh records the .nettrace fixtures with
+# dotnet-trace. The tests read the committed traces and need neither .NET
+# nor the tool; best effort, where the .NET SDK is installed.
+if command -v dotnet >/dev/null 2>&1 && ! command -v dotnet-trace >/dev/null 2>&1 &&
+    [ ! -x "$HOME/.dotnet/tools/dotnet-trace" ]; then
+    echo "leakfind setup: installing dotnet-trace (dotnet tool install -g)"
+    dotnet tool install -g dotnet-trace --version 10.0.750501 >/dev/null 2>&1 ||
+        echo "leakfind setup: could not install dotnet-trace: fixtures/dotnet/regen-trace.sh needs it"
+fi

@@ -39,6 +39,11 @@ const char *lf_not_a_dump_describe(const uint8_t *head, size_t len)
 {
     if (len >= 4 && memcmp(head, "\x7f" "ELF", 4) == 0)
         return describe_elf(head, len);
+    if (len >= 8 && memcmp(head, "Nettrace", 8) == 0)
+        return "a .NET trace (.nettrace, from dotnet-trace), not a heap dump: it says where memory "
+               "was allocated, not what keeps it alive; 'leakfind sites TRACE' lists its allocation "
+               "sites (with '--with DUMP' joined to a .gcdump), and for the heap take a .gcdump "
+               "('dotnet-gcdump collect -p PID')";
     if (len >= 4 && memcmp(head, "PK\x03\x04", 4) == 0)
         return "a zip or jar archive: extract the heap dump it holds first "
                "(unzip -p ARCHIVE NAME | leakfind COMMAND -)";

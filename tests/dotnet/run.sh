@@ -252,6 +252,127 @@ check_cut_dump
 check_roots
 check_session_objects
 check_csharp_names
+
+# fixtures/dotnet/Allocs traced (regen-trace.sh): leakfind's sites of the
+# .nettrace against TraceEvent's own reading of it (TraceReference/: one line
+# per tick, type, AllocationAmount64, frames "0xIP=Name(signature)"), per
+# type and whole stack: ticks and bytes. Frames are named without their
+# signature, as leakfind names them.
+check_trace_reference() {
+    gunzip -c "$d/allocs.trace-reference.gz" | awk -F'\t' '
+        /^# ticks / { next }
+        { n = split($3, f, /,0x/); site = ""
+          for (i = 1; i <= n; i++) {
+              if (i > 1) f[i] = "0x" f[i]
+              name = f[i]; sub(/^0x[0-9a-f]*=/, "", name); sub(/\(.*/, "", name)
+              if (name == "") { name = f[i]; sub(/=.*/, "", name) }
+              site = site (i > 1 ? " < " : "") name }
+          if (n == 0) site = "(no stack)"
+          key = $1 "\t" site; ticks[key]++; bytes[key] += $2 }
+        END { for (k in ticks) print k "\t" ticks[k] "\t" bytes[k] }' | LC_ALL=C sort >"$work/trace.want"
+    "$lf" sites "$d/allocs.nettrace.gz" --stack 0 --top 0 --format tsv 2>/dev/null |
+        awk -F'\t' 'NR > 1 { print $7 "\t" $8 "\t" $1 "\t" $2 }' | LC_ALL=C sort >"$work/trace.got"
+    if [ -s "$work/trace.want" ] && cmp -s "$work/trace.want" "$work/trace.got"; then
+        ok "allocs.nettrace: ticks and bytes per type and stack equal TraceEvent's ($(wc -l <"$work/trace.got" | tr -d ' ') sites, $(awk -F'\t' '{ t += $3 } END { print t }' "$work/trace.got") ticks)"
+    else
+        bad "allocs.nettrace: ticks and bytes per type and stack equal TraceEvent's" "$(diff "$work/trace.want" "$work/trace.got" | head -6)"
+    fi
+}
+
+# Allocs/Program.cs: Store.Keep allocates 100,000 Orders of 32 bytes
+# (3,200,000 bytes), all kept; Scratch.Fill 5,000 Byte[1000] of 1,024 bytes
+# (5,120,000), none kept; one phase after the other. A tick's amount is the
+# bytes since the tick before (about 100 KB), so each phase's sum is its
+# bytes within one tick (110,000 here). --with the .gcdump taken at the end:
+# the 100,000 Orders (3,200,000 bytes) are there, Fill's arrays are not.
+check_trace_sites() {
+    rows=$("$lf" sites "$d/allocs.nettrace.gz" --with "$d/allocs.gcdump.gz" --format tsv 2>/dev/null)
+    expect "allocs: each planted type's top site is the method that allocates it" \
+        "Acme.Orders.Order Acme.Orders.Store.Keep|System.Byte[] Acme.Orders.Scratch.Fill|" \
+        "$(echo "$rows" | awk -F'\t' '($7 == "Acme.Orders.Order" || $7 == "System.Byte[]") && !seen[$7]++ { print $7, $8 }' |
+            LC_ALL=C sort | tr '\n' '|')"
+    expect "allocs: the bytes the ticks stand for are each phase's, within one tick" "Order ok|Fill ok|" \
+        "$(echo "$rows" | awk -F'\t' '
+            $8 == "Acme.Orders.Store.Keep" { print "Order", ($2 > 3200000 - 110000 && $2 < 3200000 + 110000 ? "ok" : $2) }
+            $8 == "Acme.Orders.Scratch.Fill" { print "Fill", ($2 > 5120000 - 110000 && $2 < 5120000 + 110000 ? "ok" : $2) }' |
+            LC_ALL=C sort -r | tr '\n' '|')"
+    expect "allocs --with the final .gcdump: Keep's Orders are all retained, Fill's arrays are gone" \
+        "Keep 100000 3200000|Fill gone|" \
+        "$(echo "$rows" | awk -F'\t' '
+            $8 == "Acme.Orders.Store.Keep" { print "Keep", $4, $5 }
+            $8 == "Acme.Orders.Scratch.Fill" { print "Fill", ($4 < 10 ? "gone" : $4) }' |
+            LC_ALL=C sort -r | tr '\n' '|')"
+    out=$("$lf" sites "$d/allocs.nettrace.gz" 2>&1 >/dev/null)
+    expect "allocs: sites says the ticks are a sample" "yes" "$(echo "$out" | grep -q 'a sample, one tick per about 100 KB' && echo yes)"
+    out=$("$lf" dominators "$d/allocs.nettrace.gz" 2>&1 >/dev/null)
+    expect "a .nettrace (gzip'd) given to dominators: exit 3, says what it is and to use sites" "3 yes" \
+        "$? $(echo "$out" | grep -q "a gzip file holding a .NET trace (.nettrace, from dotnet-trace), not a heap dump.*leakfind sites TRACE.*dotnet-gcdump collect" && echo yes)"
+    out=$("$lf" sites "$d/leaky.3.gcdump" 2>&1 >/dev/null)
+    expect "sites on a .gcdump: exit 0, says how to record a .nettrace and join it" "0 yes" \
+        "$? $(echo "$out" | grep -q "dotnet-trace collect -p PID --providers Microsoft-Windows-DotNETRuntime:0x1:5 -o TRACE.nettrace.*leakfind sites TRACE.nettrace --with" && echo yes)"
+    "$lf" sites "$d/leaky.3.gcdump" --with "$d/leaky.2.gcdump" >/dev/null 2>&1
+    expect "sites --with on a dump, not a trace: usage error" "2" "$?"
+}
+
+trace_bad() { # trace_bad FILE MESSAGE
+    out=$("$lf" sites "$top/fixtures/dotnet/bad/$1" 2>&1 >/dev/null)
+    expect "bad trace $1: exit 3 and the message" "3 leakfind: error: '$top/fixtures/dotnet/bad/$1': $2" "$? $out"
+}
+
+# fixtures/dotnet/bad/make_traces.py writes these and prints each offset.
+check_trace_bad_input() {
+    trace_bad truncated.nettrace "truncated .nettrace at offset 17918 (0x45fe): EventBlock of 102357 bytes, 2076 left"
+    trace_bad block-length.nettrace "truncated .nettrace at offset 895 (0x37f): EventBlock of 233890 bytes, 232990 left"
+    trace_bad stack-id.nettrace "bad .nettrace at offset 876 (0x36c): an allocation tick names stack id 2, which no StackBlock since the last sequence point gave"
+    trace_bad metadata-id.nettrace "bad .nettrace at offset 876 (0x36c): an event names metadata id 9, which no MetadataBlock defined"
+    expect "tiny.nettrace (made by hand): one tick of Acme.Thing at Acme.Maker.Make, 40000 bytes" \
+        "1 40000 Acme.Thing Acme.Maker.Make" \
+        "$("$lf" sites "$top/fixtures/dotnet/bad/tiny.nettrace" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $1, $2, $7, $8 }')"
+    # a tick's type names joined with a .gcdump's class names: leaky.3 holds
+    # 300 CacheEntry (Leaky), the one entries array of Cache.Entries (a nested
+    # generic type, which the .gcdump names without its outer type) and the
+    # one List<Timer> Program.Kept
+    expect "generic-names.nettrace --with leaky.3: tick type names found among the dump's classes" \
+        "Acme.CacheEntry 300|System.Collections.Generic.Dictionary\`2+Entry[System.Int32,Acme.CacheEntry][] 1|System.Collections.Generic.List\`1[System.Threading.Timer] 1|" \
+        "$("$lf" sites "$top/fixtures/dotnet/bad/generic-names.nettrace" --with "$d/leaky.3.gcdump" --format tsv 2>/dev/null |
+            awk -F'\t' 'NR > 1 { print $7, $4 }' | LC_ALL=C sort | tr '\n' '|')"
+}
+
+# Every cut and changed byte of a trace gives exit 0 or 3 with an offset,
+# never a signal or a system error: the hand-made trace cut at every 23rd
+# byte and changed at every 17th, the real one at 12 places each way.
+check_trace_mutations() {
+    gunzip -c "$d/allocs.nettrace.gz" >"$work/real.nettrace"
+    bad_runs=""
+    for f in "$top/fixtures/dotnet/bad/tiny.nettrace" "$work/real.nettrace"; do
+        size=$(wc -c <"$f")
+        case $f in *tiny*) cuts=$(seq 0 23 "$size") flips=$(seq 0 17 "$size") ;;
+            *) cuts=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 12; i++) print int(n * i / 12) + i }')
+               flips=$(awk -v n="$size" 'BEGIN { for (i = 0; i < 12; i++) print (i * 2654435761) % n }') ;; esac
+        for at in $cuts; do
+            head -c "$at" "$f" >"$work/m.nettrace"
+            "$lf" sites "$work/m.nettrace" >/dev/null 2>"$work/m.err"
+            rc=$?
+            { [ $rc = 0 ] || { [ $rc = 3 ] && grep -q 'at offset [0-9]* (0x' "$work/m.err"; }; } ||
+                bad_runs="$bad_runs [$(basename "$f") cut at $at: exit $rc]"
+        done
+        for at in $flips; do
+            cp "$f" "$work/m.nettrace"
+            printf '\377' | dd of="$work/m.nettrace" bs=1 seek="$at" conv=notrunc 2>/dev/null
+            "$lf" sites "$work/m.nettrace" >/dev/null 2>"$work/m.err"
+            rc=$?
+            { [ $rc = 0 ] || { [ $rc = 3 ] && grep -q 'at offset [0-9]* (0x' "$work/m.err"; }; } ||
+                bad_runs="$bad_runs [$(basename "$f") byte $at changed: exit $rc]"
+        done
+    done
+    expect "cut and changed traces: exit 0, or 3 with an offset" "" "$bad_runs"
+}
+
+check_reference
+check_trace_reference
+check_trace_mutations
+check_trace_sites
+check_trace_bad_input
 check_commands
 check_record
 check_trend
