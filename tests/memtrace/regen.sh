@@ -8,8 +8,10 @@
 #   requests-leak-V.ctf   requests.ml, one session record kept per request
 #   requests-fixed-V.ctf  the same with the leak fixed (LEAK=0): the control
 #   compiler-V.ctf        compiler.ml, three phases, the middle one leaking
+#   ocamlopt-4.13.ctf.gz  the real OCaml compiler, Memtrace linked in, compiling
+#                         the library's own sources (tests/memtrace/trace_ocamlopt.sh)
 # Traces bigger than 64 KiB are committed gzipped (.ctf.gz).
-# usage: sh tests/memtrace/regen.sh
+# usage: sh tests/memtrace/regen.sh [ocamlopt]   (ocamlopt: only that one)
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${LEAKFIND_CACHE:-$HOME/.cache/leakfind}
@@ -18,6 +20,18 @@ sh "$top/tests/memtrace/setup.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/leakfind-regen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 rate=1e-3
+
+# keep NAME CTF LISTER: commits the trace CTF as NAME (gzipped past 64 KiB)
+# and LISTER's listing of its events as NAME.events.gz.
+keep() {
+    rm -f "$out/$1.ctf" "$out/$1.ctf.gz"
+    "$3" "$2" | gzip -9n >"$out/$1.events.gz"
+    if [ "$(wc -c <"$2")" -gt 65536 ]; then
+        gzip -9n <"$2" >"$out/$1.ctf.gz"
+    else
+        cp "$2" "$out/$1.ctf"
+    fi
+}
 
 # trace VERSION LIBDIR: builds the programs and the lister with LIBDIR, traces.
 trace() {
@@ -37,16 +51,21 @@ trace() {
         LEAK=0 MEMTRACE=requests-fixed.ctf MEMTRACE_RATE=$rate ./requests >/dev/null &&
         MEMTRACE=compiler.ctf MEMTRACE_RATE=$rate ./compiler >/dev/null)
     for name in requests-leak requests-fixed compiler; do
-        rm -f "$out/$name-$v.ctf" "$out/$name-$v.ctf.gz"
-        "$work/$v/list_events" "$work/$v/$name.ctf" | gzip -9n >"$out/$name-$v.events.gz"
-        if [ "$(wc -c <"$work/$v/$name.ctf")" -gt 65536 ]; then
-            gzip -9n <"$work/$v/$name.ctf" >"$out/$name-$v.ctf.gz"
-        else
-            cp "$work/$v/$name.ctf" "$out/$name-$v.ctf"
-        fi
+        keep "$name-$v" "$work/$v/$name.ctf" "$work/$v/list_events"
     done
 }
 
-trace 4.13 "$cache/memtrace-0.2.3-ocaml-4.13"
-trace 5.3 "$cache/memtrace-main-a88470c-ocaml-5.3.0"
+# ocamlopt: the real compiler at 1e-4 (its trace about 80 KB gzipped)
+ocamlopt() {
+    lib="$cache/memtrace-0.2.3-ocaml-4.13"
+    sh "$top/tests/memtrace/trace_ocamlopt.sh" "$work/ocamlopt.ctf" 1e-4
+    sh "$top/tests/memtrace/build_lister.sh" "$lib" "$work/list_events-4.13"
+    keep ocamlopt-4.13 "$work/ocamlopt.ctf" "$work/list_events-4.13"
+}
+
+if [ "${1:-}" != ocamlopt ]; then
+    trace 4.13 "$cache/memtrace-0.2.3-ocaml-4.13"
+    trace 5.3 "$cache/memtrace-main-a88470c-ocaml-5.3.0"
+fi
+ocamlopt
 chmod 644 "$out"/*.ctf* && ls -l "$out"

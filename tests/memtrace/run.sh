@@ -2,7 +2,8 @@
 # Memtrace traces (issue 51, docs/MEMTRACE.md): leakfind's reader against the
 # library's own (its listings, committed beside the fixtures), the planted
 # leak's numbers from its construction, the control, the three-phase
-# compiler's window, the filters' options, damaged traces.
+# compiler's window, the filters' options, damaged traces; and the real OCaml
+# compiler traced here (ocamlopt-4.13, tests/memtrace/trace_ocamlopt.sh).
 # usage: tests/memtrace/run.sh BUILD_DIR; last line "N passed, M failed".
 # The fixtures are traced by tests/memtrace/regen.sh; where the library is
 # built (tests/memtrace/setup.sh) its reader is also run on them live.
@@ -17,6 +18,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/leakfind-memtrace.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 versions="4.13 5.3"
 traces="requests-leak requests-fixed compiler"
+
+# trace_of NAME: the fixture's trace, committed plain or gzipped (past 64 KiB)
+trace_of() {
+    if [ -f "$fx/$1.ctf.gz" ]; then echo "$fx/$1.ctf.gz"; else echo "$fx/$1.ctf"; fi
+}
 
 # sites_rows TRACE [OPTIONS...]: leakfind's per-site rows as site_totals.awk writes them
 sites_rows() {
@@ -35,7 +41,7 @@ listed_rows() {
 # and not empty unless told (the control's end: nothing of it is live then)
 same_rows() {
     # shellcheck disable=SC2086 # the options are words
-    sites_rows "$fx/$2.ctf" $3 >"$tmp/lf" && listed_rows "$2" $4 >"$tmp/lib"
+    sites_rows "$(trace_of "$2")" $3 >"$tmp/lf" && listed_rows "$2" $4 >"$tmp/lib"
     if [ ! -s "$tmp/lib" ] && [ "${5:-}" != may-be-empty ]; then
         bad "$1" "no site in the window: the case checks nothing"
     elif cmp -s "$tmp/lf" "$tmp/lib"; then
@@ -45,38 +51,64 @@ same_rows() {
     fi
 }
 
+# same_windows NAME [may-be-empty]: every window, leakfind's per-site totals
+# are the library's
+same_windows() {
+    sw=$1
+    same_rows "$sw: live at the end, as the library reads it" "$sw" "" "" "${2:-}"
+    same_rows "$sw: --live-at 50%" "$sw" "--live-at 50%" "-v pct=1 -v live_at=50"
+    same_rows "$sw: --allocated-between 25% 75%" "$sw" "--allocated-between 25% 75%" \
+        "-v pct=1 -v from=25 -v to=75" "${2:-}"
+    same_rows "$sw: --live-between 0% 100% (every block)" "$sw" "--live-between 0% 100%" \
+        "-v pct=1 -v lb_from=0 -v lb_to=100"
+    same_rows "$sw: --live-between 40% 45% --stack 1" "$sw" "--live-between 40% 45%" \
+        "-v pct=1 -v lb_from=40 -v lb_to=45"
+    same_rows "$sw: --live-at 0.1 --allocated-between 0 0.1 (seconds)" "$sw" \
+        "--live-at 0.1 --allocated-between 0 0.1" "-v live_at=100000 -v from=0 -v to=100000"
+}
+
 # 1. Every fixture, every window: leakfind's per-site totals are the library's.
 for v in $versions; do
     for n in $traces; do
         empty=
         [ "$n" = requests-fixed ] && empty=may-be-empty
-        same_rows "$n-$v: live at the end, as the library reads it" "$n-$v" "" "" "$empty"
-        same_rows "$n-$v: --live-at 50%" "$n-$v" "--live-at 50%" "-v pct=1 -v live_at=50"
-        same_rows "$n-$v: --allocated-between 25% 75%" "$n-$v" "--allocated-between 25% 75%" \
-            "-v pct=1 -v from=25 -v to=75" "$empty"
-        same_rows "$n-$v: --live-between 0% 100% (every block)" "$n-$v" "--live-between 0% 100%" \
-            "-v pct=1 -v lb_from=0 -v lb_to=100"
-        same_rows "$n-$v: --live-between 40% 45% --stack 1" "$n-$v" "--live-between 40% 45%" \
-            "-v pct=1 -v lb_from=40 -v lb_to=45"
-        same_rows "$n-$v: --live-at 0.1 --allocated-between 0 0.1 (seconds)" "$n-$v" \
-            "--live-at 0.1 --allocated-between 0 0.1" "-v live_at=100000 -v from=0 -v to=100000"
+        same_windows "$n-$v" $empty
     done
 done
+# the real OCaml compiler (4.13, Memtrace 0.2.3 linked in) compiling the
+# library's own sources: a program nobody here wrote
+same_windows ocamlopt-4.13
 
 # 1b. info: the counts of events are the library's.
+# same_counts NAME: info's counts against the library's listing
+same_counts() {
+    want=$(gunzip -c "$fx/$1.events.gz" | awk '
+        $1 == "alloc" { a++; s += $5; live[$2] = 1 }
+        $1 == "promote" { p++ }
+        $1 == "collect" { c++; delete live[$2] }
+        END { for (k in live) l++; print a + 0, s + 0, p + 0, c + 0, l + 0 }')
+    got=$("$lf" info "$(trace_of "$1")" --format tsv | awk -F'\t' '
+        { v[$1] = $2 }
+        END { print v["allocations"], v["samples"], v["promotions"], v["collections"], v["live_at_end_blocks"] }')
+    expect "$1: info's allocations, samples, promotions, collections, live at the end" "$want" "$got"
+}
 for v in $versions; do
     for n in $traces; do
-        want=$(gunzip -c "$fx/$n-$v.events.gz" | awk '
-            $1 == "alloc" { a++; s += $5; live[$2] = 1 }
-            $1 == "promote" { p++ }
-            $1 == "collect" { c++; delete live[$2] }
-            END { for (k in live) l++; print a + 0, s + 0, p + 0, c + 0, l + 0 }')
-        got=$("$lf" info "$fx/$n-$v.ctf" --format tsv | awk -F'\t' '
-            { v[$1] = $2 }
-            END { print v["allocations"], v["samples"], v["promotions"], v["collections"], v["live_at_end_blocks"] }')
-        expect "$n-$v: info's allocations, samples, promotions, collections, live at the end" "$want" "$got"
+        same_counts "$n-$v"
     done
 done
+same_counts ocamlopt-4.13
+# the program is the compiler trace_ocamlopt.sh built, run by its main
+# (the library's trace_ocamlopt/ocamlopt.ml, line 3 calls the driver): in
+# leakfind's whole stacks (the compiler's recurse 471 frames deep) every
+# sampled block of the run lies under that main and Optmaindriver.main
+expect "ocamlopt-4.13: info names the program ocamlopt" ocamlopt \
+    "$("$lf" info "$(trace_of ocamlopt-4.13)" --format tsv | awk -F'\t' '$1 == "program" {n = split($2, p, "/"); print p[n]}')"
+expect "ocamlopt-4.13: all the listing's blocks, every one under ocamlopt.ml's main and Optmaindriver.main" \
+    "$(gunzip -c "$fx/ocamlopt-4.13.events.gz" | grep -c '^alloc ') 0" \
+    "$("$lf" sites "$(trace_of ocamlopt-4.13)" --stack 1000 --live-between 0% 100% --top 0 --format tsv -q |
+        awk -F'\t' 'NR > 1 { n += $1; if ($7 !~ / < Optmaindriver[.]main [(]driver\/optmaindriver[.]ml:[0-9]+[)] < Ocamlopt [(]ocamlopt[.]ml:3[)]$/) other++ }
+            END { print n + 0, other + 0 }')"
 
 # 2. The planted site: 20000 records of 17 words (16 fields and the header)
 # live at the end, 2720000 bytes. Memprof samples each word with probability
@@ -228,8 +260,11 @@ for v in $versions; do
         bad "the library's reader ($v) builds" "$(tail -3 "$tmp/build.log")"
         continue
     fi
-    for n in $traces; do
-        "$tmp/list-$v" "$fx/$n-$v.ctf" >"$tmp/live"
+    more=
+    [ "$v" = 4.13 ] && more=ocamlopt
+    for n in $traces $more; do
+        gunzip -cf "$(trace_of "$n-$v")" >"$tmp/trace.ctf"
+        "$tmp/list-$v" "$tmp/trace.ctf" >"$tmp/live"
         if gunzip -c "$fx/$n-$v.events.gz" | cmp -s - "$tmp/live"; then
             ok "$n-$v: the library's reader ($v) lists the committed events"
         else
