@@ -5,10 +5,11 @@
 
 #include "../base/vec.h"
 #include "../memtrace/mt_index.h"
+#include "../base/bigmem.h"
 
 void lf_caller_tree_free(lf_caller_tree *t)
 {
-    free(t->node);
+    lf_big_free(t->node);
     *t = (lf_caller_tree){0};
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bigmem.h"
 #include "../base/vec.h"
 
 static int is_finalizer_root(const lf_snapshot *s, uint32_t r)
@@ -38,10 +39,10 @@ static int walk_other_roots(const lf_snapshot *s, uint64_t *live)
             }
         }
     }
-    free(stack);
+    lf_big_free(stack);
     return 0;
 nomem:
-    free(stack);
+    lf_big_free(stack);
     return -1;
 }
 

@@ -6,6 +6,7 @@
 #include "../base/vec.h"
 #include "mt_internal.h"
 #include "mt_stream.h"
+#include "../base/bigmem.h"
 
 enum {
     MT_MAGIC = 0xc1fc1fc1u,
@@ -344,7 +345,7 @@ void lf_mt_trace_free(lf_mt_trace *t)
 {
     if (t->tables) {
         for (uint32_t i = 0; i < t->tables->domain_count; i++) {
-            free(t->tables->domain[i]->site_at);
+            lf_big_free(t->tables->domain[i]->site_at);
             free(t->tables->domain[i]);
         }
         lf_mt_index_free(&t->tables->location_of_code);
@@ -352,8 +353,8 @@ void lf_mt_trace_free(lf_mt_trace *t)
         free(t->tables);
     }
     lf_strtab_free(&t->strings);
-    free(t->frame);
-    free(t->location);
-    free(t->site);
+    lf_big_free(t->frame);
+    lf_big_free(t->location);
+    lf_big_free(t->site);
     memset(t, 0, sizeof *t);
 }

@@ -6,6 +6,7 @@
 
 #include "../base/vec.h"
 #include "../model/builder.h"
+#include "../base/bigmem.h"
 
 typedef struct snapshot_state {
     lf_builder *b;
@@ -89,8 +90,8 @@ int lf_mt_snapshot(int fd, const lf_mt_filter *f, lf_mt_trace *t, lf_mt_timeline
         return lf_fail_nomem(err, "building the trace's window");
     lf_mt_keeper keeper = {&st, on_kept};
     int rc = lf_mt_window_read(fd, f, &keeper, t, timeline, err);
-    free(st.site_of);
-    free(st.pending);
+    lf_big_free(st.site_of);
+    lf_big_free(st.pending);
     if (rc) {
         lf_builder_free(st.b);
         return rc;

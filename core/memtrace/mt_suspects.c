@@ -6,6 +6,7 @@
 
 #include "../base/vec.h"
 #include "mt_index.h"
+#include "../base/bigmem.h"
 
 const lf_mt_frame *lf_mt_site_frame(const lf_mt_trace *t, uint32_t s)
 {
@@ -119,7 +120,7 @@ int lf_mt_suspects_read(int fd, const lf_mt_rules *rules, lf_mt_trace *t, lf_mt_
     int rc = lf_mt_window_read(fd, &at_end, &keeper, t, timeline, err);
     if (!rc)
         rc = group_blocks(t, &e, t->counts.end_us, out, err);
-    free(e.b);
+    lf_big_free(e.b);
     if (rc)
         return rc;
     for (uint32_t g = 0; g < out->count; g++) {
@@ -152,6 +153,6 @@ int lf_mt_suspects_read(int fd, const lf_mt_rules *rules, lf_mt_trace *t, lf_mt_
 
 void lf_mt_suspects_free(lf_mt_suspects *s)
 {
-    free(s->item);
+    lf_big_free(s->item);
     *s = (lf_mt_suspects){0};
 }

@@ -35,6 +35,14 @@ same() { # same NAME ARGS... : stdout and exit code equal with --memory 1K
     if [ $a = $b ] && [ $a -le 1 ] && cmp -s "$tmp/plain.out" "$tmp/spill.out"; then ok
     else bad "$name: exit $a vs $b"; diff "$tmp/plain.out" "$tmp/spill.out" | head -5; fi
 }
+# the readers and views added with issues 50 and 51, spilled: a caller
+# tree, a Memtrace window, a .nettrace, a .NET finalizer queue series
+same "sites --by caller sites.txt" sites $G/sites.txt --by caller
+same "sites compiler.ctf" sites fixtures/memtrace/compiler-4.13.ctf --allocated-between 25% 75%
+same "suspects requests.ctf" suspects fixtures/memtrace/requests-leak-4.13.ctf
+same "sites allocs.nettrace" sites fixtures/dotnet/dumps/allocs.nettrace.gz
+same "trend finalizer_queue" trend $G/finalizer_queue-1.txt $G/finalizer_queue-2.txt $G/finalizer_queue-3.txt
+same "roots roots_repeats" roots $G/roots_repeats.txt
 gzip -c $J/planted_leak.hprof >"$tmp/planted.hprof.gz"
 gzip -c fixtures/v8/tiny.heapsnapshot >"$tmp/tiny.heapsnapshot.gz"
 "$LEAKFIND" convert $G/leak_after.txt -o "$tmp/leak.lfs" 2>/dev/null
