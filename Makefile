@@ -140,6 +140,10 @@ setup:
 TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
 	$(BUILD)/graph_listing $(BUILD)/serve_load \
 	$(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+# the .NET agent joins TEST_TOOLS where dotnet is: included before the rules
+# that list TEST_TOOLS as prerequisites (make reads those at once), so the
+# sanitized build (BUILD=build-asan) has its agent too
+include agents/dotnet/dotnet.mk
 
 check: $(TEST_TOOLS)
 	@sh tests/run_all.sh $(BUILD)
@@ -217,6 +221,5 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 include agents/ocaml/ocaml.mk
-include agents/dotnet/dotnet.mk
 
 -include $(DEPS)

