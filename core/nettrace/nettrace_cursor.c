@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nettrace_internal.h"
+#include "../base/utf8.h"
 
 int nt_need(nt_cursor *c, size_t n, const char *what, lf_error *err)
 {
@@ -88,30 +89,6 @@ static int names_reserve(lf_nettrace *t, uint64_t more)
     return 0;
 }
 
-static size_t put_utf8(char *o, uint32_t cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | cp >> 6);
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12);
-        o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18);
-    o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-    o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 int nt_utf16z(nt_cursor *c, lf_nettrace *t, uint32_t *at, const char *what, lf_error *err)
 {
     int64_t units = utf16z_units(c);
@@ -135,7 +112,7 @@ int nt_utf16z(nt_cursor *c, lf_nettrace *t, uint32_t *at, const char *what, lf_e
         }
         if (u >= 0xd800 && u < 0xe000)
             u = 0xfffd; /* a lone surrogate */
-        o += put_utf8(o, u);
+        o += lf_utf8_put(o, u);
     }
     *o++ = 0;
     t->names_len = (uint64_t)(o - t->names);

@@ -6,6 +6,7 @@
 
 #include "../base/vec.h"
 #include "../base/bigmem.h"
+#include "../base/utf8.h"
 
 static int fail(lf_json *j, const char *reason, const char *what)
 {
@@ -78,30 +79,6 @@ static int hex4(lf_json *j, unsigned *out)
     return 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | cp >> 6);
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12);
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18);
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len)
 {
     if (lf_json_expect(j, '"', "a string"))
@@ -162,7 +139,7 @@ int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len)
             j->pos--;
             return fail(j, "bad escape", "a string");
         }
-        n += put_utf8(*buf + n, cp);
+        n += lf_utf8_put(*buf + n, cp);
     }
     *len = n;
     return 0;
