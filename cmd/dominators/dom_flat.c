@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../../core/analysis/holders.h"
+#include "../../core/base/bigmem.h"
 #include "../../core/model/idrank.h" /* lf_sort_u64 */
 #include "../cli/cli.h"
 #include "dom_tree.h" /* the columns */
@@ -81,7 +82,8 @@ static int flat_cmp(const void *pa, const void *pb)
  * few larger rows go first, sorted by comparison. */
 static int sort_all_rows(const lf_snapshot *s, uint32_t *rows, size_t count)
 {
-    uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
+    /* 2 MiB pages: a fault per fresh 4 KiB page was a fifth of choosing the rows */
+    uint64_t *keys = lf_big_malloc((count ? count : 1) * sizeof *keys);
     if (!keys)
         return -1;
     size_t big = 0, small = 0;
@@ -93,12 +95,12 @@ static int sort_all_rows(const lf_snapshot *s, uint32_t *rows, size_t count)
             keys[small++] = (uint64_t)(uint32_t)~(uint32_t)r << 32 | rows[i];
     }
     if (lf_sort_u64(keys, small)) {
-        free(keys);
+        lf_big_free(keys);
         return -1;
     }
     for (size_t j = 0; j < small; j++)
         rows[big + j] = (uint32_t)keys[j];
-    free(keys);
+    lf_big_free(keys);
     qsort(rows, big, sizeof *rows, flat_cmp);
     return 0;
 }
@@ -109,7 +111,7 @@ static int choose_rows(const lf_snapshot *s, uint64_t top, uint64_t min, uint32_
     heap_snapshot = s;
     const int all = top == 0 || top >= s->reachable_count;
     size_t cap = all ? s->reachable_count : (size_t)top;
-    uint32_t *keep = malloc((cap ? cap : 1) * sizeof *keep);
+    uint32_t *keep = lf_big_malloc((cap ? cap : 1) * sizeof *keep);
     if (!keep)
         return -1;
     size_t kept = 0;
@@ -146,7 +148,7 @@ static int choose_rows(const lf_snapshot *s, uint64_t top, uint64_t min, uint32_
         }
     }
     if (all ? sort_all_rows(s, keep, kept) : (qsort(keep, kept, sizeof *keep, flat_cmp), 0)) {
-        free(keep);
+        lf_big_free(keep);
         return -1;
     }
     *keep_out = keep;
@@ -251,6 +253,6 @@ int dom_show_flat(out_writer *w, const lf_snapshot *s, uint64_t top, uint64_t mi
     if (lf_holders_failed(&holders))
         rc = -1;
     lf_holders_free(&holders);
-    free(keep);
+    lf_big_free(keep);
     return rc;
 }
