@@ -14,9 +14,11 @@
  * and a Node 32.
  *
  * Prints on stdout what it wrote, as tab-separated rows: objects, classes,
- * planted_id, planted_retained, then `class NAME COUNT BYTES` per class with
- * instances (sizes in the VM with compressed oops, as a JVM's class
- * histogram counts them).
+ * planted_id, planted_retained, the dominator tree's top two (roots_id,
+ * roots_shallow: BigHeap.ROOTS; roots_array_id, roots_array_shallow: its
+ * array), then `class NAME COUNT BYTES` per class with instances (sizes in
+ * the VM with compressed oops, or a 32-bit VM's with --id-size 4, as a JVM's
+ * class histogram counts them).
  *
  * usage: gen_hprof_big [--id-size 4] OUT.hprof OBJECTS [SEED [PLANTED]]
  *   OBJECTS: BigHeap's count of objects to make (the dump has a few more:
@@ -64,6 +66,9 @@ static void write_class_dumps(big_out *o)
     }
 }
 
+/* BigHeap.ROOTS's array and its length, for the plan. */
+static uint64_t roots_array, roots_units;
+
 /* BigHeap.ROOTS: an ArrayList whose array holds every unit, in order, and
  * the popular strings units replaced (a dump of live objects has no
  * garbage: here ROOTS keeps them). */
@@ -71,6 +76,7 @@ static void write_roots_list(big_gen *g, FILE *spool, uint32_t units)
 {
     big_out *o = g->out;
     uint64_t array = bo_alloc(o, BC_OBJECTS, big_array_size(4, units));
+    roots_array = array, roots_units = units;
     bo_spooled_obj_array(o, array, BC_OBJECTS, units, spool);
     bo_tally(o, BC_ARRAYLIST, big_instance_size(BC_ARRAYLIST));
     uint8_t data[16], *p = data;
@@ -130,6 +136,11 @@ static void print_plan(const big_out *o, uint64_t planted, uint64_t planted_byte
     printf("objects\t%llu\nclasses\t%d\n", (unsigned long long)objects, BC_COUNT);
     printf("planted_id\t0x%llx\nplanted_retained\t%llu\n", (unsigned long long)planted,
            (unsigned long long)planted_bytes);
+    /* the dominator tree's first two levels: BigHeap.ROOTS holds the most */
+    printf("roots_id\t0x%llx\nroots_shallow\t%llu\n", (unsigned long long)ROOTS_ID,
+           (unsigned long long)big_instance_size(BC_ARRAYLIST));
+    printf("roots_array_id\t0x%llx\nroots_array_shallow\t%llu\n",
+           (unsigned long long)bo_id(o, roots_array), (unsigned long long)big_array_size(4, roots_units));
     for (int c = 0; c < BC_COUNT; c++) {
         char name[64];
         java_name(big_classes[c].name, name, sizeof name);
