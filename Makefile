@@ -10,6 +10,9 @@
 #   make bench-scale  on request only (not in bench, not in CI): a synthetic JVM dump of
 #                   SCALE million objects (100 default, or 1000: about 46 GB), written
 #                   once into bench-data/, then dominators and classes timed (issue 23)
+#   make bench-huge on request only: HUGE_SCALE (default 1000) million objects, 4-byte ids,
+#                   refused when the disk cannot take the dump and the arrays' files;
+#                   dominators --top 10 (MEMORY=: its --memory) sampled and checked (issue 52)
 #   make fuzz       libFuzzer campaign, FUZZ_SECONDS per target (clang)
 
 CC      ?= cc
@@ -36,7 +39,7 @@ DEPS     := $(shell find $(BUILD) -name "*.d" 2>/dev/null)
 # Keep object files that only a pattern rule names (fuzz targets).
 .SECONDARY:
 
-.PHONY: all setup check check-slow check-all unit cli fuzz-replay asan bench bench-scale fuzz clean install FORCE
+.PHONY: all setup check check-slow check-all unit cli fuzz-replay asan bench bench-scale bench-huge fuzz clean install FORCE
 
 all: $(BUILD)/leakfind
 
@@ -178,6 +181,9 @@ bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_ar
 SCALE ?= 100
 bench-scale: $(BUILD)/leakfind $(BUILD)/gen_hprof_big
 	@sh tests/bench/scale.sh $(BUILD) $(SCALE)
+
+bench-huge: $(BUILD)/leakfind $(BUILD)/gen_hprof_big
+	@sh tests/bench/huge.sh $(BUILD) $(or $(HUGE_SCALE),1000) $(MEMORY)
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -35,6 +35,9 @@ static uint64_t budget = UINT64_MAX;
 static char spill_dir[4096];
 static size_t spill_min;          /* while spilling, smaller arrays stay in RAM */
 static int spilling;
+/* lf_big_plan found the working arrays past the budget: they stay in RAM up
+ * to half of it and go to files past that (see should_spill). */
+static int planned;
 static lf_big_notice *notice;
 static uint64_t ram_now, ram_peak, spilled_now, spilled_peak, spilled_blocks;
 /* The result store: asked for (cmd/), and on for the input being read
@@ -64,7 +67,7 @@ void lf_big_set_budget(uint64_t bytes, const char *dir)
 {
     pthread_mutex_lock(&lock);
     budget = bytes;
-    spilling = 0; /* a new budget is planned anew */
+    spilling = planned = 0; /* a new budget is planned anew */
     snprintf(spill_dir, sizeof spill_dir, "%s", dir ? dir : "");
     /* Tiny budgets (tests) spill every array, down to one byte. */
     spill_min = budget / 1024 < SPILL_MIN_CAP ? (size_t)(budget / 1024) : SPILL_MIN_CAP;
@@ -139,11 +142,17 @@ static int file_reserve(int fd, size_t bytes)
 
 /* Under the lock: whether an array of `bytes` goes to a file. Past the
  * budget without a plan (an input with no size, an estimate too low), the
- * array goes to a file too, and spilling is on once one was made. */
+ * array goes to a file too, and spilling is on once one was made. When the
+ * plan knew the arrays would not fit, those that fit in half the budget
+ * stay in RAM (taking no disk), each later one that does not goes to a
+ * file, and the other half is left to the pages of the files (the budget
+ * bounds the resident set too: core/base/resident.c). */
 static int should_spill(size_t bytes)
 {
     if (budget == UINT64_MAX || !spill_dir[0])
         return 0;
+    if (planned)
+        return bytes >= spill_min && ram_now + bytes > budget / 2;
     return spilling ? bytes >= spill_min : ram_now + bytes > budget;
 }
 
@@ -473,7 +482,7 @@ int lf_big_plan(uint64_t work, uint64_t results, lf_error *err)
     }
     pthread_mutex_lock(&lock);
     int started = !spilling;
-    spilling = 1;
+    spilling = planned = 1;
     pthread_mutex_unlock(&lock);
     if (started && notice)
         notice(in_ram, budget, spill_dir);

@@ -70,14 +70,16 @@ static uint64_t chain_bytes(int c, unsigned ref_bytes)
 
 static uint64_t align8(uint64_t n) { return (n + 7) & ~7ull; }
 
-uint32_t big_instance_data(int c) { return (uint32_t)chain_bytes(c, 8); }
+unsigned big_id_size = 8;
+
+uint32_t big_instance_data(int c) { return (uint32_t)chain_bytes(c, big_id_size); }
 
 uint64_t big_instance_size(int c)
 {
     uint64_t injected = 0;
     for (int k = c; k >= 0; k = big_classes[k].super)
         injected += big_classes[k].injected;
-    return align8(12 + chain_bytes(c, 4) + injected);
+    return align8((big_id_size == 4 ? 8 : 12) + chain_bytes(c, 4) + injected); /* a 32-bit VM's header */
 }
 
 static unsigned static_count(int c)
@@ -91,7 +93,10 @@ static unsigned static_count(int c)
 /* The statics (references only here) follow the Class instance. */
 uint64_t big_mirror_size(int c) { return align8(big_instance_size(BC_CLASS) + 4 * static_count(c)); }
 
-uint64_t big_array_size(unsigned elem_bytes, uint64_t length) { return align8(16 + elem_bytes * length); }
+uint64_t big_array_size(unsigned elem_bytes, uint64_t length)
+{
+    return align8((big_id_size == 4 ? 12 : 16) + elem_bytes * length);
+}
 
 /* Names written so far, and their string ids (1, 2, ...). */
 static const char *written_names[128];

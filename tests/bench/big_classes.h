@@ -38,8 +38,10 @@ extern const big_class big_classes[BC_COUNT];
 
 /* The class object (mirror) id of class c. */
 uint64_t big_class_id(int c);
-/* Bytes of an INSTANCE DUMP's field data for class c (8-byte ids). */
+/* Bytes of an INSTANCE DUMP's field data for class c (ids of big_id_size bytes). */
 uint32_t big_instance_data(int c);
+/* The dump's identifier size, 8 (HotSpot on 64 bits) or 4 (bo_start sets it). */
+extern unsigned big_id_size;
 /* An instance's size in the VM. */
 uint64_t big_instance_size(int c);
 /* A class object's size in the VM: a java.lang.Class with the statics. */

@@ -20,12 +20,15 @@ static void write_all(big_out *o, const void *p, size_t n)
     o->file_bytes += n;
 }
 
-void bo_start(big_out *o, FILE *file, uint64_t heap_base)
+static uint64_t heap_first; /* bo_start's heap_base, for bo_id */
+
+void bo_start(big_out *o, FILE *file, uint64_t heap_base, unsigned id_size)
 {
     memset(o, 0, sizeof *o);
     o->file = file;
-    o->next_address = heap_base;
-    hw_begin(&o->b, "JAVA PROFILE 1.0.2", 8);
+    o->next_address = heap_first = heap_base;
+    big_id_size = id_size;
+    hw_begin(&o->b, "JAVA PROFILE 1.0.2", id_size);
     o->b.trace_serial = 1; /* HotSpot's dummy trace, for every object */
 }
 
@@ -35,10 +38,23 @@ void bo_tally(big_out *o, int cls, uint64_t size)
     o->bytes[cls] += size;
 }
 
+uint64_t bo_id(const big_out *o, uint64_t address)
+{
+    (void)o;
+    if (big_id_size == 8 || address < heap_first)
+        return address;
+    return BO_ID4_HEAP + ((address - heap_first) >> 3);
+}
+
 uint64_t bo_alloc(big_out *o, int cls, uint64_t size)
 {
     uint64_t at = o->next_address;
     o->next_address += size;
+    if (big_id_size == 4 && bo_id(o, o->next_address) > BO_ID4_LIMIT) {
+        fprintf(stderr, "gen_hprof_big: the heap is past what 4-byte ids number (%llu bytes)\n",
+                (unsigned long long)(o->next_address - heap_first));
+        exit(2);
+    }
     bo_tally(o, cls, size);
     return at;
 }
@@ -72,26 +88,32 @@ void bo_instance(big_out *o, uint64_t id, int cls, const uint8_t *data, uint32_t
                 big_classes[cls].name, big_instance_data(cls));
         abort();
     }
-    hw_instance(&o->b, id, big_class_id(cls), data, len);
+    hw_instance(&o->b, bo_id(o, id), big_class_id(cls), data, len);
     bo_sub_done(o);
 }
 
 void bo_bytes(big_out *o, uint64_t id, const void *bytes, uint32_t n)
 {
-    hw_prim_array(&o->b, id, BT_BYTE, n, bytes, 1);
+    hw_prim_array(&o->b, bo_id(o, id), BT_BYTE, n, bytes, 1);
     bo_sub_done(o);
 }
 
 void bo_obj_array(big_out *o, uint64_t id, int cls, uint32_t n, const uint64_t *elems)
 {
-    hw_obj_array(&o->b, id, big_class_id(cls), (int)n, elems);
+    hw_u1(&o->b, 0x22);
+    hw_id(&o->b, bo_id(o, id));
+    hw_u4(&o->b, o->b.trace_serial);
+    hw_u4(&o->b, n);
+    hw_id(&o->b, big_class_id(cls));
+    for (uint32_t i = 0; i < n; i++)
+        hw_id(&o->b, bo_id(o, elems[i]));
     bo_sub_done(o);
 }
 
 void bo_spooled_obj_array(big_out *o, uint64_t id, int cls, uint32_t n, FILE *spool)
 {
     bo_segment_close(o);
-    uint64_t body = 1 + 8 + 4 + 4 + 8 + 8ull * n;
+    uint64_t body = 1 + big_id_size + 4 + 4 + big_id_size + (uint64_t)big_id_size * n;
     if (body > UINT32_MAX) {
         fprintf(stderr, "gen_hprof_big: an array of %u elements does not fit a record\n", n);
         exit(2);
@@ -100,7 +122,7 @@ void bo_spooled_obj_array(big_out *o, uint64_t id, int cls, uint32_t n, FILE *sp
     hw_u4(&o->b, 0);
     hw_u4(&o->b, (uint32_t)body);
     hw_u1(&o->b, 0x22);
-    hw_id(&o->b, id);
+    hw_id(&o->b, bo_id(o, id));
     hw_u4(&o->b, o->b.trace_serial);
     hw_u4(&o->b, n);
     hw_id(&o->b, big_class_id(cls));
@@ -111,7 +133,7 @@ void bo_spooled_obj_array(big_out *o, uint64_t id, int cls, uint32_t n, FILE *sp
         if (fread(chunk, sizeof chunk[0], want, spool) != want)
             fail("gen_hprof_big: reading the spool");
         for (size_t i = 0; i < want; i++)
-            hw_id(&o->b, chunk[i]);
+            hw_id(&o->b, bo_id(o, chunk[i]));
         done += (uint32_t)want;
         bo_flush(o);
     }
@@ -143,4 +165,9 @@ uint8_t *pk_u4(uint8_t *p, uint32_t v)
 
 uint8_t *pk_u8(uint8_t *p, uint64_t v) { return pk_u4(pk_u4(p, (uint32_t)(v >> 32)), (uint32_t)v); }
 
-uint8_t *pk_id(uint8_t *p, uint64_t v) { return pk_u8(p, v); }
+/* An object reference in field data: an address, or 0 (null). */
+uint8_t *pk_id(uint8_t *p, uint64_t v)
+{
+    v = bo_id(NULL, v);
+    return big_id_size == 4 ? pk_u4(p, (uint32_t)v) : pk_u8(p, v);
+}

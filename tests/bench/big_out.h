@@ -19,8 +19,18 @@ typedef struct big_out {
     uint64_t file_bytes;    /* written so far */
 } big_out;
 
-/* The header; heap addresses from heap_base on. */
-void bo_start(big_out *o, FILE *file, uint64_t heap_base);
+/* The header; heap addresses from heap_base on, written as ids of
+ * id_size bytes (8, or 4: see bo_id). */
+void bo_start(big_out *o, FILE *file, uint64_t heap_base, unsigned id_size);
+/* The id an address (or a fixed id below the heap) is written as: itself
+ * with 8-byte ids; with 4-byte ids a heap address becomes its 8-byte word's
+ * number from BO_ID4_HEAP on (as a JVM with compressed oops numbers
+ * objects), and the ids below the heap (classes, roots) stay as they are. */
+uint64_t bo_id(const big_out *o, uint64_t address);
+/* The first heap id, and the first id past the heap's, with 4-byte ids:
+ * the fixed ids below the heap's addresses sit above its ids then. */
+#define BO_ID4_HEAP 0x00100000ull
+#define BO_ID4_LIMIT 0xfe000000ull
 /* An object of class cls and size bytes at the next heap address. */
 uint64_t bo_alloc(big_out *o, int cls, uint64_t size);
 /* Counts an object whose address is not handed out by bo_alloc. */

@@ -1,5 +1,5 @@
-/* gen_hprof_big.c - writes a JVM heap dump (HPROF 1.0.2, 8-byte ids, the
- * records HotSpot 17 writes) of any number of objects in the shape of
+/* gen_hprof_big.c - writes a JVM heap dump (HPROF 1.0.2, 8-byte ids or 4,
+ * the records HotSpot 17 writes) of any number of objects in the shape of
  * tests/bench/java/BigHeap.java: hash maps of strings to values, array lists,
  * trees with parent links, long chains, weak references, popular objects
  * shared by many, and the list of all of them (one big array). For the
@@ -14,14 +14,20 @@
  * and a Node 32.
  *
  * Prints on stdout what it wrote, as tab-separated rows: objects, classes,
- * planted_id, planted_retained, then `class NAME COUNT BYTES` per class with
- * instances (sizes in the VM with compressed oops, as a JVM's class
- * histogram counts them).
+ * planted_id, planted_retained, the dominator tree's top two (roots_id,
+ * roots_shallow: BigHeap.ROOTS; roots_array_id, roots_array_shallow: its
+ * array), then `class NAME COUNT BYTES` per class with instances (sizes in
+ * the VM with compressed oops, or a 32-bit VM's with --id-size 4, as a JVM's
+ * class histogram counts them).
  *
- * usage: gen_hprof_big OUT.hprof OBJECTS [SEED [PLANTED]]
+ * usage: gen_hprof_big [--id-size 4] OUT.hprof OBJECTS [SEED [PLANTED]]
  *   OBJECTS: BigHeap's count of objects to make (the dump has a few more:
  *   classes, the planted map, the thread); SEED (default 42); PLANTED
- *   entries (default 1000, at most 6000). */
+ *   entries (default 1000, at most 6000). --id-size 4 writes 4-byte
+ *   identifiers, as 32-bit JVMs and Android's ART do: the same heap (the
+ *   same objects, sizes and references; heap ids are then the addresses'
+ *   8-byte words, see bo_id) in about 60% of the bytes, up to about 1,100M
+ *   objects. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +59,15 @@ static void write_class_dumps(big_out *o)
         if (c == BC_BIGHEAP)
             statics[0] = ROOTS_ID, statics[1] = POPULAR_ID;
         if (c == BC_CACHE)
-            statics[0] = HEAP_BASE; /* the planted map is the first object */
+            statics[0] = bo_id(o, HEAP_BASE); /* the planted map is the first object */
         big_write_class_dump(&o->b, c, statics);
         bo_tally(o, BC_CLASS, big_mirror_size(c));
         bo_sub_done(o);
     }
 }
+
+/* BigHeap.ROOTS's array and its length, for the plan. */
+static uint64_t roots_array, roots_units;
 
 /* BigHeap.ROOTS: an ArrayList whose array holds every unit, in order, and
  * the popular strings units replaced (a dump of live objects has no
@@ -67,6 +76,7 @@ static void write_roots_list(big_gen *g, FILE *spool, uint32_t units)
 {
     big_out *o = g->out;
     uint64_t array = bo_alloc(o, BC_OBJECTS, big_array_size(4, units));
+    roots_array = array, roots_units = units;
     bo_spooled_obj_array(o, array, BC_OBJECTS, units, spool);
     bo_tally(o, BC_ARRAYLIST, big_instance_size(BC_ARRAYLIST));
     uint8_t data[16], *p = data;
@@ -91,11 +101,12 @@ static void write_thread_and_roots(big_gen *g)
     p = pk_id(p, name);
     bo_instance(o, thread, BC_THREAD, data, (uint32_t)(p - data));
     hw_u1(&o->b, 0x08); /* ROOT THREAD OBJECT: thread serial 1, trace 2 */
-    hw_id(&o->b, thread), hw_u4(&o->b, 1), hw_u4(&o->b, 2);
+    hw_id(&o->b, bo_id(o, thread)), hw_u4(&o->b, 1), hw_u4(&o->b, 2);
     hw_u1(&o->b, 0x03); /* ROOT JAVA FRAME: main's local `recent`, frame 0 */
-    hw_id(&o->b, g->recent), hw_u4(&o->b, 1), hw_u4(&o->b, 0);
+    hw_id(&o->b, bo_id(o, g->recent)), hw_u4(&o->b, 1), hw_u4(&o->b, 0);
     hw_u1(&o->b, 0x01); /* ROOT JNI GLOBAL: BigHeap's class object, by a handle's address */
-    hw_id(&o->b, big_class_id(BC_BIGHEAP)), hw_id(&o->b, 0x7f0000001000ull);
+    hw_id(&o->b, big_class_id(BC_BIGHEAP));
+    hw_id(&o->b, big_id_size == 4 ? 0x7f001000ull : 0x7f0000001000ull);
     for (int c = 0; c < BC_COUNT; c++) {
         hw_u1(&o->b, 0x05); /* ROOT STICKY CLASS */
         hw_id(&o->b, big_class_id(c));
@@ -125,6 +136,11 @@ static void print_plan(const big_out *o, uint64_t planted, uint64_t planted_byte
     printf("objects\t%llu\nclasses\t%d\n", (unsigned long long)objects, BC_COUNT);
     printf("planted_id\t0x%llx\nplanted_retained\t%llu\n", (unsigned long long)planted,
            (unsigned long long)planted_bytes);
+    /* the dominator tree's first two levels: BigHeap.ROOTS holds the most */
+    printf("roots_id\t0x%llx\nroots_shallow\t%llu\n", (unsigned long long)ROOTS_ID,
+           (unsigned long long)big_instance_size(BC_ARRAYLIST));
+    printf("roots_array_id\t0x%llx\nroots_array_shallow\t%llu\n",
+           (unsigned long long)bo_id(o, roots_array), (unsigned long long)big_array_size(4, roots_units));
     for (int c = 0; c < BC_COUNT; c++) {
         char name[64];
         java_name(big_classes[c].name, name, sizeof name);
@@ -173,8 +189,13 @@ static void write_heap(big_gen *g, uint64_t objects, uint32_t planted_entries, u
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: gen_hprof_big OUT.hprof OBJECTS [SEED [PLANTED]]\n");
+    unsigned id_size = 8;
+    if (argc > 2 && strcmp(argv[1], "--id-size") == 0) {
+        id_size = (unsigned)strtoul(argv[2], NULL, 10);
+        argc -= 2, argv += 2;
+    }
+    if (argc < 3 || argc > 5 || (id_size != 4 && id_size != 8)) {
+        fprintf(stderr, "usage: gen_hprof_big [--id-size 4|8] OUT.hprof OBJECTS [SEED [PLANTED]]\n");
         return 2;
     }
     uint64_t objects = strtoull(argv[2], NULL, 10);
@@ -195,7 +216,7 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     static big_out out;
     static big_gen gen;
-    bo_start(&out, f, HEAP_BASE);
+    bo_start(&out, f, HEAP_BASE, id_size);
     big_write_class_names(&out.b);
     write_traces(&out.b);
     bo_flush(&out);
@@ -204,7 +225,7 @@ int main(int argc, char **argv)
     write_heap(&gen, objects, planted, &planted_bytes);
     bo_finish(&out);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    print_plan(&out, HEAP_BASE, planted_bytes);
+    print_plan(&out, bo_id(&out, HEAP_BASE), planted_bytes);
     fprintf(stderr, "gen_hprof_big: %s, %llu bytes in %.1f s\n", argv[1],
             (unsigned long long)out.file_bytes,
             (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

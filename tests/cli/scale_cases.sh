@@ -24,3 +24,16 @@ rows_ scale_planted "0 0x100000000 376448 java.util.HashMap static field BigHeap
 1 376400 java.util.HashMap\$Node[] table" \
     '$1 == 0 && $11 ~ /Cache/ {print $1, $2, $5, $7, $11; id = $2} $1 == 1 && id != "" && $3 == id {print $1, $5, $7, $8}' \
     dominators "$tmp/big-100k.hprof" --top 10 --depth 2 --format tsv
+# The same heap with 4-byte ids (--id-size 4: a 32-bit VM's dump, as ART
+# writes them): the same counts, each object a 32-bit VM's size (header 8,
+# array header 12), which is how leakfind sizes a dump with 4-byte ids; the
+# dominator tree's top two as laid out (BigHeap.ROOTS and its array) and the
+# planted map's retained size from the generator's addresses.
+"$build/gen_hprof_big" --id-size 4 "$tmp/big4.hprof" 200000 7 >"$tmp/big4.plan" 2>/dev/null
+rows_ scale_classes_id4 "$(awk -F'\t' '$1 == "class" {print $2, $3, $4}' "$tmp/big4.plan" | LC_ALL=C sort)" \
+    'NR > 1 {print $5, $1, $2}' classes "$tmp/big4.hprof" --top 0 --sort class --format tsv
+rows_ scale_roots_id4 "$(awk -F'\t' '{v[$1] = $2} END {print 0, v["roots_id"], v["roots_shallow"]
+    print 1, v["roots_array_id"], v["roots_array_shallow"], v["roots_id"]
+    print "planted", v["planted_id"], v["planted_retained"]}' "$tmp/big4.plan")" \
+    'NR == 2 || ($1 == 1 && !kid++) {print $1, $2, $4 ($3 == "" ? "" : " " $3)} $11 ~ /Cache/ {print "planted", $2, $5}' \
+    dominators "$tmp/big4.hprof" --top 0 --depth 2 --no-group --format tsv

@@ -82,6 +82,34 @@ void test_big_spill(void)
     lf_big_free(ram);
 }
 
+/* A plan that finds the working arrays past the budget keeps those that fit
+ * in half of it in RAM (they take no disk) and puts each that does not in
+ * a file, a smaller one after it in RAM again. */
+void test_big_planned_spill(void)
+{
+    char dir[] = "/tmp/lf-plan-test-XXXXXX";
+    lf_error err;
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(64u << 20, dir);
+    CHECK(lf_big_plan(100u << 20, 0, &err) == 0); /* over the budget: spilling planned */
+    lf_big_usage u;
+    lf_big_usage_get(&u);
+    CHECK(u.spilling);
+    char *a = lf_big_malloc(8u << 20), *b = lf_big_malloc(8u << 20);
+    char *c = lf_big_malloc(24u << 20); /* 16 + 24 MiB: past half the budget */
+    char *d = lf_big_calloc(8u << 20, 1);
+    CHECK(a != NULL && !in_deleted_file(a, dir));
+    CHECK(b != NULL && !in_deleted_file(b, dir));
+    CHECK(c != NULL && in_deleted_file(c, dir));
+    CHECK(d != NULL && !in_deleted_file(d, dir));
+    lf_big_free(a);
+    lf_big_free(b);
+    lf_big_free(c);
+    lf_big_free(d);
+    CHECK(rmdir(dir) == 0);
+    lf_big_set_budget(UINT64_MAX, NULL);
+}
+
 static uint32_t pattern_at(size_t i)
 {
     return (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5au;
