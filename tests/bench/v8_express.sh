@@ -9,8 +9,9 @@
 # Times `leakfind dominators --top 10` on it: wall, CPU (user + system) and
 # peak RSS, median of RUNS (default 5); with BENCH_DEVTOOLS=1, DevTools' own
 # worker (tests/v8/devtools, `bash tests/v8/devtools/build.sh` once) and,
-# when installed in bench-data/memlab/, memlab's heap analysis, alternated
-# with leakfind run by run.
+# when installed in bench-data/memlab/ (`cd bench-data/memlab &&
+# PUPPETEER_SKIP_DOWNLOAD=1 npm install memlab@2.0.5`), memlab's retained
+# sizes (`memlab analyze object-size`), alternated with leakfind run by run.
 # usage: tests/bench/v8_express.sh BUILD_DIR [SCALE]   (run by tests/bench/run.sh)
 set -eu
 build=${1:-build}
@@ -45,7 +46,7 @@ for i in $(seq "$runs"); do
         one_run devtools node --max-old-space-size=16000 tests/v8/devtools/dist/harness.mjs --load-only "$f"
     fi
     if [ -n "${BENCH_DEVTOOLS:-}" ] && [ -x "$memlab" ]; then
-        one_run memlab env NODE_OPTIONS=--max-old-space-size=16000 "$memlab" analyze unbound-object --snapshot "$f"
+        one_run memlab env NODE_OPTIONS=--max-old-space-size=16000 "$memlab" analyze object-size --snapshot "$f"
     fi
 done | awk '
 function med(s,   a, n, i, j, x) {
