@@ -1,5 +1,6 @@
 /* file.c - mapping input files, and spooling those that cannot be mapped. */
 #include "file.h"
+#include "available.h"
 #include "resident.h"
 
 #include <errno.h>
@@ -72,6 +73,20 @@ void lf_file_release_pages(const lf_mapped_file *f)
 {
     if (f->map)
         (void)madvise(f->map, (size_t)f->size, MADV_DONTNEED); /* only memory: may fail */
+}
+
+void lf_file_populate(const uint8_t *p, uint64_t n)
+{
+#ifdef MADV_POPULATE_READ
+    const uintptr_t page = 4096;
+    uintptr_t lo = (uintptr_t)p & ~(page - 1);
+    if (!p || n == 0 || n > lf_available_memory() / 4)
+        return;
+    (void)madvise((void *)lo, (size_t)((uintptr_t)p + n - lo), MADV_POPULATE_READ); /* advice: failure costs time */
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err)

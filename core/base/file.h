@@ -27,6 +27,12 @@ void lf_file_unmap(lf_mapped_file *f);
  * need not count in the process's resident memory. The mapping is a
  * read-only view of a file, so nothing is lost. */
 void lf_file_release_pages(const lf_mapped_file *f);
+/* Maps in [p, p + n) of a mapped file that the caller is about to read
+ * whole, in one call instead of a page fault per 64 KiB (each fault costs
+ * a few microseconds on a virtual machine: 3,400 fewer faults saved about
+ * 0.1 s CPU on a 190 MB V8 snapshot). Only when the range takes at most a
+ * quarter of the memory available: a bigger one would crowd out the rest. */
+void lf_file_populate(const uint8_t *p, uint64_t n);
 /* Reads up to `want` bytes from the start of the regular file open on fd;
  * returns the count or -1. */
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err);

@@ -42,6 +42,9 @@ int lf_json_expect(lf_json *j, char c, const char *what);
  * a lone surrogate becomes U+FFFD). *len gets its length; *buf grows as
  * needed (capacity *cap). */
 int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len);
+/* The same, without a copy when the string has no escapes: *s then points
+ * into the JSON itself, else at *buf, decoded as lf_json_string does. */
+int lf_json_string_ref(lf_json *j, const char **s, size_t *len, char **buf, size_t *cap);
 /* Reads a non-negative integer below 2^64. */
 int lf_json_uint(lf_json *j, uint64_t *v);
 /* Skips one value of any kind. */

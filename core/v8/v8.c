@@ -19,6 +19,7 @@
 #endif
 
 #include "../base/bigmem.h"
+#include "../base/file.h"
 #include "../model/edge_offsets.h"
 #include "json_scan.h"
 #include "v8_internal.h"
@@ -430,6 +431,70 @@ static inline int is_blank(uint8_t c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+/* The value of eight ASCII digits (SWAR: summed in pairs, then fours). */
+static inline uint64_t swar8(uint64_t chunk)
+{
+    uint64_t w = chunk - 0x3030303030303030ull;
+    w = (w * 10) + (w >> 8);
+    return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+            (((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+}
+
+/* The value of the 1 to 7 leading digits of an eight-byte chunk: the
+ * digits moved to the top bytes, '0's below, make an eight-digit number. */
+static inline uint64_t swar_digits(uint64_t chunk, unsigned digits)
+{
+    return swar8((chunk << (8 * (8 - digits))) | (0x3030303030303030ull >> (8 * digits)));
+}
+
+/* Leading digits of an eight-byte chunk: 0 to 7, or 8 when all are. */
+static inline unsigned chunk_digits(uint64_t chunk)
+{
+    uint64_t x = chunk ^ 0x3030303030303030ull;
+    uint64_t nondigit = (x | (x + 0x7676767676767676ull)) & 0x8080808080808080ull;
+    return nondigit ? (unsigned)__builtin_ctzll(nondigit) >> 3 : 8;
+}
+
+/* Bytes a row may take on the fast path: per value up to 15 digits and
+ * two bytes of separator, and the last eight-byte load's overhang. */
+#define FAST_ROW_BYTES(fields) ((uint64_t)(fields) * 17 + 16)
+
+/* A whole row as V8 writes it ("9,1,3,0,40,0,0\n,": up to 15 digits a
+ * value, ',' or one blank and ',' after each), with no bounds check per
+ * byte: the caller has FAST_ROW_BYTES(fields) bytes before the part's end.
+ * Returns the byte after the row, or 0 on anything else (longer numbers,
+ * more blanks, the array's end), which the general loop then reads. */
+static inline uint64_t fast_row(const uint8_t *d, uint64_t p, unsigned fields, uint64_t *vals)
+{
+    static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    for (unsigned f = 0; f < fields; f++) {
+        uint64_t chunk;
+        memcpy(&chunk, d + p, 8);
+        unsigned digits = chunk_digits(chunk);
+        if (digits - 1 < 7) {
+            vals[f] = swar_digits(chunk, digits);
+            p += digits;
+        } else if (digits == 8) {
+            uint64_t more;
+            memcpy(&more, d + p + 8, 8);
+            unsigned rest = chunk_digits(more);
+            if (rest == 8)
+                return 0;
+            vals[f] = swar8(chunk) * pow10[rest] + (rest ? swar_digits(more, rest) : 0);
+            p += 8 + rest;
+        } else {
+            return 0;
+        }
+        if (d[p] == ',')
+            p++;
+        else if (is_blank(d[p]) && d[p + 1] == ',')
+            p += 2;
+        else
+            return 0;
+    }
+    return p;
+}
+
 /* Reads one non-negative integer at d[*p] (blanks first), leaving *p after
  * it. Returns 0, or -1 with *p at the fault (job failed). */
 static inline int read_uint(array_job *job, const uint8_t *d, uint64_t end, uint64_t *p_io, uint64_t *out)
@@ -442,20 +507,12 @@ static inline int read_uint(array_job *job, const uint8_t *d, uint64_t end, uint
          * (SWAR; up to 7 digits, the usual case, in a few instructions). */
         uint64_t chunk;
         memcpy(&chunk, d + p, 8);
-        uint64_t x = chunk ^ 0x3030303030303030ull;
-        uint64_t nondigit = (x | (x + 0x7676767676767676ull)) & 0x8080808080808080ull;
-        if (nondigit) {
-            digits = (unsigned)__builtin_ctzll(nondigit) >> 3;
-            if (digits > 0) {
-                /* the digits to the top bytes, '0's below: an 8-digit number */
-                uint64_t w = (chunk << (8 * (8 - digits))) | (0x3030303030303030ull >> (8 * digits));
-                w -= 0x3030303030303030ull;
-                w = (w * 10) + (w >> 8);
-                w = (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
-                     (((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
-                v = w;
-                p += digits;
-            }
+        digits = chunk_digits(chunk);
+        if (digits == 8) {
+            digits = 0; /* eight or more: digit by digit below */
+        } else if (digits > 0) {
+            v = swar_digits(chunk, digits);
+            p += digits;
         }
     }
     if (digits == 0) {
@@ -613,9 +670,11 @@ static int report_or_overflow(array_job *job, uint64_t index, uint64_t p, uint64
     return 0;
 }
 
-/* Parses one part of a number array, value by value, storing each row as it
- * completes. The loop stays in one body: it is the reader's hot path, the
- * row stores are inlined into it. */
+/* Parses one part of a number array, whole rows where it can and value by
+ * value where it cannot, storing each row as it completes. The loop stays
+ * in one body (88 lines): it is the reader's hot path, the row stores are
+ * inlined into it, and the whole-row path took its share of the run from
+ * 20.8% to 17.4% (BENCHMARKS.md 1.3.1). */
 static void *parse_part(void *arg)
 {
     array_job *job = arg;
@@ -638,7 +697,24 @@ static void *parse_part(void *arg)
     uint64_t reported = p, limit = job->total;
     if (job->progress && job->total - index > VALUES_PER_REPORT)
         limit = index + VALUES_PER_REPORT;
+    uint64_t *row_notes = job->is_edges ? job->raw->edge_row_at : job->raw->node_row_at;
+    const uint64_t fast_end = end > FAST_ROW_BYTES(fields) ? end - FAST_ROW_BYTES(fields) : 0;
     for (;;) {
+        /* Whole rows first, as V8 writes them; the value by value loop
+         * below takes anything else, and the rows that cross a report. */
+        uint64_t next;
+        if (field == 0 && p < fast_end && index + fields <= limit && (next = fast_row(d, p, fields, vals))) {
+            if (row % V8_ROW_STEP == 0)
+                row_notes[row / V8_ROW_STEP] = p;
+            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &fault_field)
+                                  : store_node_row(job, &l, row, vals, &fault_field);
+            if (fault)
+                break;
+            index += fields;
+            row++;
+            p = row_at = next;
+            continue;
+        }
         while (p < end && is_blank(d[p]))
             p++;
         if (p >= end)
@@ -650,7 +726,7 @@ static void *parse_part(void *arg)
         if (index >= limit && report_or_overflow(job, index, p, &reported, &limit))
             return NULL;
         if (field == 0 && row % V8_ROW_STEP == 0) /* where labels and names are read back from */
-            (job->is_edges ? job->raw->edge_row_at : job->raw->node_row_at)[row / V8_ROW_STEP] = p;
+            row_notes[row / V8_ROW_STEP] = p;
         if (read_uint(job, d, end, &p, &vals[field]))
             return NULL;
         index++;
@@ -862,9 +938,10 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_pro
     }
     for (;;) {
         size_t len;
-        if (lf_json_string(j, buf, cap, &len))
+        const char *text;
+        if (lf_json_string_ref(j, &text, &len, buf, cap))
             return -1;
-        if (raw->string_count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(&raw->strings, *buf, len) < 0)
+        if (raw->string_count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(&raw->strings, text, len) < 0)
             return lf_fail_nomem(j->err, "reading strings");
         raw->string_count++;
         if (j->pos >= report_at) {
@@ -1170,14 +1247,17 @@ typedef struct v8_reader {
 static int read_number_member(v8_reader *r, int is_edges, uint64_t key_at)
 {
     int rc;
-    if ((is_edges ? r->have_edges : r->have_nodes) || (is_edges && !r->have_nodes))
+    if ((is_edges ? r->have_edges : r->have_nodes) || (is_edges && !r->have_nodes)) {
         rc = lf_fail_at(r->j.err, key_at, "unsupported snapshot layout",
                         is_edges ? "edges before nodes, or twice" : "nodes twice");
-    else if (!(rc = check_layout(&r->j, &r->m, key_at)) &&
-             !(rc = allocate(&r->j, &r->m, &r->raw, is_edges, r->partial)))
-        rc = read_array(&r->j, &r->m, &r->raw, is_edges,
-                        is_edges ? r->raw.edge_count * r->m.edge_fields : r->m.node_count * r->m.node_fields,
-                        r->threads, &r->progress, r->partial ? &r->cut_at : NULL);
+    } else {
+        if (!is_edges) /* the rest of the file is read whole from here: nodes, edges, strings */
+            lf_file_populate(r->j.data + r->j.pos, r->j.end - r->j.pos);
+        if (!(rc = check_layout(&r->j, &r->m, key_at)) && !(rc = allocate(&r->j, &r->m, &r->raw, is_edges, r->partial)))
+            rc = read_array(&r->j, &r->m, &r->raw, is_edges,
+                            is_edges ? r->raw.edge_count * r->m.edge_fields : r->m.node_count * r->m.node_fields,
+                            r->threads, &r->progress, r->partial ? &r->cut_at : NULL);
+    }
     *(is_edges ? &r->have_edges : &r->have_nodes) = 1;
     *(is_edges ? &r->edges_at : &r->nodes_at) = key_at;
     return rc;

@@ -161,6 +161,9 @@ if [ -f "$v" ]; then
             node --max-old-space-size=16000 tests/v8/devtools/dist/harness.mjs --load-only "$v" >/dev/null
     fi
 fi
+# An Express-shaped snapshot (issue 52): many strings, closures and small
+# objects, where the 1 GB synthetic one has few (tests/bench/v8_express.sh).
+sh tests/bench/v8_express.sh "$build"
 
 # The same program with allocation tracking (issue 20): a smaller heap
 # (scale 0.3, about 220 MB, 2.8M nodes) whose nodes carry allocation stacks.

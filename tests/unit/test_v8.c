@@ -285,3 +285,54 @@ void test_v8_far_names(void)
         free(json);
     }
 }
+
+/* Node rows whose numbers and separators take each path of the number
+ * parser (the whole-row fast path takes up to 15 digits a value and ',' or
+ * one blank then ',' after it; anything else goes value by value): ids of
+ * 1 to 10 digits, sizes of 1 to 20 digits (up to 2^64 - 1), and blanks of
+ * several kinds around the commas. Each shape comes in every kind of row,
+ * among the first rows and among the last, where a row is too close to the
+ * array's end for the fast path. Node i's id and size are ids[i % 10] and
+ * sizes[i % 10]. */
+void test_v8_number_shapes(void)
+{
+    static const uint64_t ids[10] = {1, 12345, 1234567, 12345678, 123456789, 4294967295u, 7, 99999999,
+                                     10000000, 3};
+    static const uint64_t sizes[10] = {0, 9, 1234567, 12345678, 123456789012345ull, 1234567890123456ull,
+                                       18446744073709551615ull, 99999999999999ull, 100000000000000ull, 16};
+    static const char *const seps[5] = {",", "\n,", " ,", ",\n  ", "\r\n,"};
+    const uint32_t k = 90; /* nodes besides the root: each shape in each kind of row, three times */
+    char *s = malloc(16384);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    size_t o = (size_t)snprintf(s, 16384, V8_TEST_META "\"node_count\":%u,\"edge_count\":%u},\n\"nodes\":[9,1,1,0,%u",
+                                k + 1, k, k);
+    for (uint32_t i = 1; i <= k; i++) {
+        /* the separator before field f: rows of ',' only and of one blank and
+         * ',' (the fast path's), and rows with every kind */
+        const char *sep[5];
+        for (unsigned f = 0; f < 5; f++)
+            sep[f] = i % 3 == 0 ? seps[0] : i % 3 == 1 ? seps[1 + f % 2] : seps[(i + f) % 5];
+        o += (size_t)snprintf(s + o, 16384 - o, "%s3%s2%s%llu%s%llu%s0", sep[0], sep[1], sep[2],
+                              (unsigned long long)ids[i % 10], sep[3], (unsigned long long)sizes[i % 10], sep[4]);
+    }
+    o += (size_t)snprintf(s + o, 16384 - o, "],\n\"edges\":[");
+    for (uint32_t i = 1; i <= k; i++)
+        o += (size_t)snprintf(s + o, 16384 - o, "%s1,%u,%u", i > 1 ? "\n," : "", i, 5 * i);
+    o += (size_t)snprintf(s + o, 16384 - o, "],\n\"strings\":[\"\",\"(root)\",\"N\"]}\n");
+    lf_snapshot snap;
+    lf_error err;
+    CHECK(lf_v8_parse((const uint8_t *)s, o, 1, 0, &snap, &err) == 0);
+    if (snap.object_count == k + 1) {
+        uint64_t wrong_ids = 0, wrong_sizes = 0;
+        for (uint32_t i = 1; i <= k; i++) {
+            wrong_ids += lf_snapshot_object_id(&snap, i) != ids[i % 10];
+            wrong_sizes += lf_snapshot_shallow(&snap, i) != sizes[i % 10];
+        }
+        CHECK_EQ_U64(wrong_ids, 0);
+        CHECK_EQ_U64(wrong_sizes, 0);
+    }
+    lf_snapshot_free(&snap);
+    free(s);
+}

@@ -86,6 +86,7 @@
     T(test_json_skip_values)               \
     T(test_json_skip_errors)               \
     T(test_v8_threads_same)                \
+    T(test_v8_number_shapes)               \
     T(test_v8_partial)                     \
     T(test_v8_far_names)                   \
     T(test_v8_sites_tree)                  \
