@@ -175,7 +175,7 @@ asan:
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
-bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays $(BUILD)/gen_gcdump $(BUILD)/serve_load
+bench: $(BUILD)/leakfind $(BUILD)/gen_synth $(BUILD)/bench_stage $(BUILD)/gen_arrays $(BUILD)/gen_gcdump $(BUILD)/serve_load $(BUILD)/gen_hprof_big
 	@sh tests/bench/run.sh $(BUILD)
 
 SCALE ?= 100

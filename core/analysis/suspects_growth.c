@@ -26,45 +26,33 @@ static uint32_t class_named(const lf_snapshot *s, const lf_trend *t, uint32_t cl
 
 /* The holders' nodes in the last snapshot, one per finding's row: by id
  * when the series has stable ids, else the largest node with the row's
- * signature. */
+ * signature (trend_holders.h). */
 static int find_holders(const lf_trend *t, const lf_snapshot *s, lf_suspect *f, size_t count, lf_error *err)
 {
     const lf_trend_holders *h = &t->holders;
-    int need_signatures = 0;
-    for (size_t k = 0; k < count; k++) {
-        uint64_t key = h->row_key[f[k].holder_row];
-        f[k].node = LF_NODE_NONE;
-        if (key != 0 && h->by_id)
-            f[k].node = lf_snapshot_find_id(s, key - 1);
-        need_signatures |= key != 0 && !h->by_id;
-    }
-    if (!need_signatures)
-        return 0;
-    lf_holders holders;
-    lf_holders_init(&holders, s);
-    uint64_t *sig = malloc(((size_t)s->object_count + 1) * sizeof *sig);
-    uint32_t *order = malloc(((size_t)s->reachable_count + 1) * sizeof *order);
-    size_t reached = 0;
-    int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &reached, err)
-                          : lf_fail_nomem(err, "signatures");
-    for (size_t k = 0; k < count; k++)
-        f[k].retained = 0;
-    for (size_t i = 0; i < reached && !rc; i++) {
-        uint32_t v = order[i];
+    if (h->by_id) {
         for (size_t k = 0; k < count; k++) {
-            if (h->row_key[f[k].holder_row] != sig[v])
-                continue;
-            /* top owners of one signature (one root name, one class: the
-             * closures of many Gc.finalise calls) hold the growth together */
-            if (s->idom[v] == LF_NODE_SUPER)
-                f[k].retained += lf_snapshot_retained(s, v);
-            if (f[k].node == LF_NODE_NONE || lf_snapshot_retained(s, v) > lf_snapshot_retained(s, f[k].node))
-                f[k].node = v;
+            uint64_t key = h->row_key[f[k].holder_row];
+            f[k].node = key != 0 ? lf_snapshot_find_id(s, key - 1) : LF_NODE_NONE;
         }
+        return 0;
     }
-    free(sig);
-    free(order);
-    lf_holders_free(&holders);
+    uint64_t *keys = malloc((count + 1) * sizeof *keys), *top = malloc((count + 1) * sizeof *top);
+    uint32_t *node = malloc((count + 1) * sizeof *node);
+    int rc = keys && top && node ? 0 : lf_fail_nomem(err, "growth findings");
+    for (size_t k = 0; k < count && !rc; k++)
+        keys[k] = h->row_key[f[k].holder_row];
+    if (!rc)
+        rc = lf_trend_holders_nodes(h, s, keys, count, node, top, err);
+    for (size_t k = 0; k < count && !rc; k++) {
+        /* top owners of one signature (one root name, one class: the
+         * closures of many Gc.finalise calls) hold the growth together */
+        f[k].node = node[k];
+        f[k].retained = top[k];
+    }
+    free(keys);
+    free(top);
+    free(node);
     return rc;
 }
 

@@ -32,6 +32,7 @@ void lf_trend_holders_free(lf_trend_holders *h)
     lf_big_free(h->known_parent);
     lf_big_free(h->known_step);
     lf_big_free(h->known_first);
+    lf_big_free(h->last);
     lf_strtab_free(&h->steps);
     lf_big_free(h->by_class);
     lf_big_free(h->row_class);
@@ -43,44 +44,82 @@ void lf_trend_holders_free(lf_trend_holders *h)
     memset(h, 0, sizeof *h);
 }
 
-/* Every signature not seen before, with its parent and its path step;
- * first: the first snapshot's (then each is marked). holders answers for s,
- * as for everything below that names a step. */
+/* The index of signature sig[v] among those seen, made when new with its
+ * parent, its path step and `first` (the first snapshot has it); -1 when out
+ * of memory. holders answers for s, as for everything below that names a
+ * step. */
+static int64_t known_index(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig, uint32_t v, int first)
+{
+    const lf_snapshot *s = holders->s;
+    PWord_t slot;
+    JLI(slot, h->known, (Word_t)sig[v]);
+    if (slot == PJERR)
+        return -1;
+    if (*slot)
+        return (int64_t)*slot - 1;
+    size_t k = h->known_count;
+    if (lf_vec_reserve((void **)&h->known_parent, &h->parent_cap, k + 1, sizeof *h->known_parent) ||
+        lf_vec_reserve((void **)&h->known_step, &h->step_cap, k + 1, sizeof *h->known_step) ||
+        lf_vec_reserve((void **)&h->known_first, &h->first_cap, k + 1, sizeof *h->known_first))
+        return -1;
+    char step[1200];
+    int64_t text = lf_strtab_intern(&h->steps, step, lf_owner_step(holders, v, step, sizeof step));
+    if (text < 0)
+        return -1;
+    uint32_t d = s->idom[v];
+    h->known_parent[k] = d == LF_NODE_SUPER ? 0 : sig[d];
+    h->known_step[k] = (uint32_t)text;
+    h->known_first[k] = (uint8_t)first;
+    *slot = ++h->known_count;
+    return (int64_t)k;
+}
+
+/* Whether v is a link of a chain: its signature is its dominator's, seen
+ * just before it in preorder (owners.c), so nothing needs looking up. */
+static int chain_link(const lf_snapshot *s, const uint64_t *sig, uint32_t v)
+{
+    uint32_t d = s->idom[v];
+    return d != LF_NODE_SUPER && sig[d] == sig[v];
+}
+
+/* Every signature not seen before; first: the first snapshot's (then each
+ * is marked). */
 static int remember_signatures(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig,
                                const uint32_t *order, size_t count, int first)
 {
-    const lf_snapshot *s = holders->s;
-    char step[1200];
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) {
-        uint32_t v = order[i];
-        PWord_t slot;
-        JLI(slot, h->known, (Word_t)sig[v]);
-        if (slot == PJERR) {
-            rc = -1;
-            break;
-        }
-        if (*slot)
-            continue;
-        size_t k = h->known_count;
-        if (lf_vec_reserve((void **)&h->known_parent, &h->parent_cap, k + 1, sizeof *h->known_parent) ||
-            lf_vec_reserve((void **)&h->known_step, &h->step_cap, k + 1, sizeof *h->known_step) ||
-            lf_vec_reserve((void **)&h->known_first, &h->first_cap, k + 1, sizeof *h->known_first)) {
-            rc = -1;
-            break;
-        }
-        int64_t text = lf_strtab_intern(&h->steps, step, lf_owner_step(holders, v, step, sizeof step));
-        if (text < 0) {
-            rc = -1;
-            break;
-        }
-        uint32_t d = s->idom[v];
-        h->known_parent[k] = d == LF_NODE_SUPER ? 0 : sig[d];
-        h->known_step[k] = (uint32_t)text;
-        h->known_first[k] = (uint8_t)first;
-        *slot = ++h->known_count;
+    for (size_t i = 0; i < count; i++)
+        if (!chain_link(holders->s, sig, order[i]) && known_index(h, holders, sig, order[i], first) < 0)
+            return -1;
+    return 0;
+}
+
+static const struct lf_trend_last no_node = {LF_NODE_NONE, 0, 0};
+
+/* Node v of signature index k into last[k]: the first that retains most,
+ * and the bytes of those under the roots. A chain's link never needs it: it
+ * retains no more than its head, which comes first with the same signature. */
+static void note_node(struct lf_trend_last *l, const lf_snapshot *s, uint32_t v)
+{
+    uint64_t r = lf_snapshot_retained(s, v);
+    if (s->idom[v] == LF_NODE_SUPER)
+        l->top += r;
+    if (l->node == LF_NODE_NONE || r > l->retained) {
+        l->node = v;
+        l->retained = r;
     }
-    return rc;
+}
+
+/* note_node into the series' notes (the last snapshot's), made as needed. */
+static int note_last(lf_trend_holders *h, const lf_snapshot *s, size_t k, uint32_t v)
+{
+    if (k >= h->last_len) {
+        if (lf_vec_reserve((void **)&h->last, &h->last_cap, k + 1, sizeof *h->last))
+            return -1;
+        while (h->last_len <= k)
+            h->last[h->last_len++] = no_node;
+    }
+    note_node(&h->last[k], s, v);
+    return 0;
 }
 
 static int remember_ids(lf_trend_holders *h, const lf_snapshot *s, const uint32_t *order, size_t count)
@@ -100,6 +139,10 @@ static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *
                       uint64_t key, uint32_t holder)
 {
     const lf_snapshot *s = holders->s;
+    struct lf_trend_row_memo *memo =
+        &h->row_memo[((key + cls) * 0x9e3779b97f4a7c15ull) >> 54]; /* 1024 slots */
+    if (memo->row && memo->key == key && memo->cls == cls)
+        return (int64_t)memo->row - 1;
     if (cls >= h->classes) {
         if (lf_vec_reserve((void **)&h->by_class, &h->classes_cap, (size_t)cls + 1, sizeof *h->by_class))
             return -1;
@@ -110,8 +153,10 @@ static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *
     JLI(slot, h->by_class[cls], (Word_t)key);
     if (slot == PJERR)
         return -1;
-    if (*slot)
+    if (*slot) {
+        *memo = (struct lf_trend_row_memo){key, cls, (uint32_t)*slot};
         return (int64_t)*slot - 1;
+    }
     if (lf_vec_reserve((void **)&h->row_key, &h->key_cap, h->rows + 1, sizeof *h->row_key) ||
         lf_vec_reserve((void **)&h->row_class, &h->class_cap, h->rows + 1, sizeof *h->row_class) ||
         lf_vec_reserve((void **)&h->row_parent, &h->parent_row_cap, h->rows + 1, sizeof *h->row_parent) ||
@@ -137,6 +182,7 @@ static int64_t row_of(lf_trend_holders *h, lf_holders *holders, const uint64_t *
     memset(h->count + r * h->capacity, 0, h->capacity * sizeof *h->count);
     memset(h->bytes + r * h->capacity, 0, h->capacity * sizeof *h->bytes);
     *slot = h->rows;
+    *memo = (struct lf_trend_row_memo){key, cls, (uint32_t)h->rows};
     return (int64_t)r;
 }
 
@@ -154,11 +200,13 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
 
 /* Without stable ids: every object under the signature of its nearest owner
  * (collections.h: the collection it is inside, else its dominator, and so
- * on up) whose signature occurs in the first snapshot. */
+ * on up) whose signature occurs in the first snapshot. Every signature not
+ * seen before is remembered on the way; note: this is the last snapshot
+ * announced (note_last). */
 static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
                               const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                               const uint64_t *sig, const uint32_t *order, size_t count,
-                              const lf_collections *coll)
+                              const lf_collections *coll, int note)
 {
     const lf_snapshot *s = holders->s;
     /* nearest[v]: v or its nearest owner with a first-snapshot signature;
@@ -170,15 +218,22 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
     for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
         uint32_t v = order[i], u = coll->up[v];
         uint32_t above = u == LF_NODE_NONE ? LF_NODE_NONE : nearest[u];
-        PWord_t slot;
-        JLG(slot, h->known, (Word_t)sig[v]);
-        int owner = !(coll->flags[v] & LF_COLL_STRUCTURE);
+        int owner = !(coll->flags[v] & LF_COLL_STRUCTURE), first = 0;
+        /* a chain's link is structure (collections.c): its signature is known */
+        if (owner || !chain_link(s, sig, v)) {
+            int64_t k = known_index(h, holders, sig, v, series == 0);
+            if (k < 0 || (note && note_last(h, s, (size_t)k, v))) {
+                rc = -1;
+                break;
+            }
+            first = h->known_first[k];
+        }
         /* an object a root holds alone is the holder of what it dominates,
          * and its own (its signature is the root's name and its class): what
          * grows at the top, as values kept alive by their own Gc.finalise
          * closures, is named by that root rather than "(GC roots)" */
         int top = s->idom[v] == LF_NODE_SUPER;
-        nearest[v] = (owner && slot && h->known_first[*slot - 1]) || top ? v : above;
+        nearest[v] = (owner && first) || top ? v : above;
         if (above == LF_NODE_NONE && top)
             above = v;
         uint32_t cls = class_row[group_of_node[v]];
@@ -328,14 +383,21 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     }
     if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, err)))
         goto out;
+    /* the last snapshot announced is noted for suspects (find_holders) */
+    int note = !h->by_id && series == h->capacity - 1;
+    h->last_idom = NULL;
+    h->last_len = 0;
     if (lf_collections_build(&coll, s, order, count, sig) ||
-        remember_signatures(h, &holders, sig, order, count, series == 0) ||
+        (h->by_id && remember_signatures(h, &holders, sig, order, count, series == 0)) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
-        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
+        (!h->by_id &&
+         count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll, note)) ||
         (h->by_id && series > 0 &&
          count_new_by_id(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
         lf_holders_failed(&holders))
         rc = lf_fail_nomem(err, "trend holders");
+    else if (note)
+        h->last_idom = s->idom;
 out:
     lf_collections_free(&coll);
     lf_holders_free(&holders);
@@ -379,4 +441,64 @@ size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, si
         o += (size_t)n < size - o ? (size_t)n : size - o - 1;
     }
     return lf_path_from_static(buf, o < size ? o : size - 1, size);
+}
+
+/* note_node for every signature of s that the series has seen, into
+ * l[0..h->known_count): one pass over s's signatures (s is not the snapshot
+ * noted). 0 or -1 with err set. */
+static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf_trend_last *l, lf_error *err)
+{
+    lf_holders holders;
+    lf_holders_init(&holders, s);
+    uint64_t *sig = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *sig);
+    uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
+    size_t count = 0;
+    int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &count, err)
+                          : lf_fail_nomem(err, "signatures");
+    for (size_t i = 0; i < count && !rc; i++) {
+        uint32_t v = order[i];
+        PWord_t slot;
+        if (chain_link(s, sig, v))
+            continue;
+        JLG(slot, h->known, (Word_t)sig[v]);
+        if (slot)
+            note_node(&l[*slot - 1], s, v);
+    }
+    lf_big_free(sig);
+    lf_big_free(order);
+    lf_holders_free(&holders);
+    return rc;
+}
+
+int lf_trend_holders_nodes(const lf_trend_holders *h, const lf_snapshot *s, const uint64_t *keys, size_t n,
+                           uint32_t *node, uint64_t *top, lf_error *err)
+{
+    const struct lf_trend_last *l = h->last;
+    size_t len = h->last_len;
+    struct lf_trend_last *other = NULL;
+    int any = 0;
+    for (size_t k = 0; k < n; k++)
+        any |= keys[k] != 0;
+    if (any && (h->last_idom == NULL || h->last_idom != s->idom)) {
+        len = h->known_count;
+        if (!(other = lf_big_malloc((len + 1) * sizeof *other)))
+            return lf_fail_nomem(err, "signatures");
+        for (size_t k = 0; k < len; k++)
+            other[k] = no_node;
+        if (note_other(h, s, other, err)) {
+            lf_big_free(other);
+            return -1;
+        }
+        l = other;
+    }
+    for (size_t k = 0; k < n; k++) {
+        PWord_t slot = NULL;
+        if (keys[k] != 0)
+            JLG(slot, h->known, (Word_t)keys[k]);
+        const struct lf_trend_last *at = slot && *slot - 1 < len ? &l[*slot - 1] : &no_node;
+        node[k] = at->node;
+        top[k] = at->top;
+    }
+    lf_big_free(other);
+    return 0;
 }

@@ -44,6 +44,16 @@ typedef struct lf_trend_holders {
     uint64_t *count;          /* [row * capacity + snapshot] objects */
     uint64_t *bytes;          /* [row * capacity + snapshot] their shallow bytes */
     size_t rows, key_cap, class_cap, parent_row_cap, step_row_cap, count_cap, bytes_cap;
+    /* recent (class, key) -> row + 1, so that the objects of one holder,
+     * which come together in preorder, skip by_class's lookup */
+    struct lf_trend_row_memo { uint64_t key; uint32_t cls, row; } row_memo[1024];
+    /* Without stable ids, noted while the last snapshot announced is
+     * counted, per signature index: its node there that retains most and
+     * the bytes its top-level nodes retain (suspects' holders, without a
+     * second pass over that snapshot's signatures) */
+    struct lf_trend_last { uint32_t node; uint64_t retained, top; } *last;
+    size_t last_len, last_cap;
+    const uint32_t *last_idom; /* that snapshot's idom array: which it was; NULL: none */
 } lf_trend_holders;
 
 int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err);
@@ -55,6 +65,14 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
                          const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                          lf_error *err);
 void lf_trend_holders_free(lf_trend_holders *h);
+/* For each signature keys[0..n) (row keys, 0 for the roots), the node of s
+ * with that signature that retains most (the first in the dominator tree's
+ * preorder among equals; LF_NODE_NONE for none) into node[], and the bytes
+ * retained by those of them directly under the roots into top[]. s is the
+ * series' last snapshot (then read from what was noted while counting it) or
+ * any other (then one pass over its signatures). 0 or -1 with err set. */
+int lf_trend_holders_nodes(const lf_trend_holders *h, const lf_snapshot *s, const uint64_t *keys, size_t n,
+                           uint32_t *node, uint64_t *top, lf_error *err);
 /* The holder of a row by its path, "static field A.x (A) / list
  * (java.util.ArrayList)", at most its last 12 hops; "(GC roots)" for none. */
 size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, size_t size);

@@ -260,6 +260,10 @@ ocaml5_bench "${OCAML5_PREFIX:-$HOME/.cache/leakfind/ocaml-5.3.0}" 5
 ocaml5_bench "${OCAML52_PREFIX:-$HOME/.cache/leakfind/ocaml-5.2.0}" 52
 ocaml5_bench "${OCAML51_PREFIX:-$HOME/.cache/leakfind/ocaml-5.1.4}" 51
 
+# Series (issue 52): suspects and trend over three snapshots against one
+# snapshot's suspects, on a 30M-object JVM series and a 14M-object OCaml one.
+sh tests/bench/series.sh "$build"
+
 # The compiler's heap (issue 39): ocamlopt.opt compiling a generated module
 # of 15,000 top-level functions, recorded every 3rd major cycle with only
 # the first and the last two snapshots kept (about 370 MB). Its last

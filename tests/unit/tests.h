@@ -22,6 +22,7 @@
     T(test_strtab_interning)               \
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
+    T(test_trend_holders_nodes)            \
     T(test_name_cut_class)                 \
     T(test_name_cut_path)                  \
     T(test_ocaml_name_frames)              \
