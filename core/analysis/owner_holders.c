@@ -142,21 +142,6 @@ static int filter_has(const filter *f, uint32_t node)
     return (int)(f->bit[k / 64] >> (k % 64) & 1);
 }
 
-/* The object whose edges hold edge e: the last one whose edges begin at or
- * before e (an object without edges begins where the next one does). */
-static uint32_t edge_owner(const lf_snapshot *s, uint64_t e)
-{
-    uint32_t lo = 0, hi = s->object_count;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (lf_snapshot_edges_begin(s, mid) <= e)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The edges of reachable objects into the owners of rows first_row and
  * later: each such edge from outside the owner's tree names a holder. The
  * pass reads the targets alone, in order, and finds the object holding an
@@ -175,7 +160,7 @@ static int scan_edges(lf_owner_holders *h, const lf_snapshot *s, const filter *f
         if (!slot || *slot - 1 < first_row)
             continue;
         if (u == UINT32_MAX || e >= lf_snapshot_edges_end(s, u)) {
-            u = edge_owner(s, e);
+            u = lf_snapshot_edge_source(s, e);
             top = LF_NODE_NONE;
         }
         if (s->idom[u] == LF_NODE_NONE)

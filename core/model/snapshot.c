@@ -86,8 +86,7 @@ uint32_t lf_snapshot_find_id(const lf_snapshot *s, uint64_t id)
     return LF_NODE_NONE;
 }
 
-/* The node whose edge list holds edge. */
-static uint32_t edge_source(const lf_snapshot *s, uint64_t edge)
+uint32_t lf_snapshot_edge_source(const lf_snapshot *s, uint64_t edge)
 {
     uint32_t lo = 0, hi = s->object_count;
     while (hi - lo > 1) {
@@ -126,7 +125,7 @@ int lf_snapshot_edge_info(const lf_snapshot *s, uint64_t edge, uint8_t *kind, ui
     }
     *kind = LF_EDGE_KIND_NONE;
     *label = 0;
-    uint32_t node = edge_source(s, edge);
+    uint32_t node = lf_snapshot_edge_source(s, edge);
     uint64_t first = lf_snapshot_edges_begin(s, node), count = edge - first + 1;
     /* most objects have few edges: decoded on the stack, where no allocation
      * can fail and leave the edge without its label */

@@ -338,6 +338,9 @@ const lf_object_text *lf_snapshot_object_text(const lf_snapshot *s, uint32_t nod
 
 /* The edge from `from` to `to`, a strong one if there is one; UINT64_MAX if none. */
 uint64_t lf_snapshot_find_edge(const lf_snapshot *s, uint32_t from, uint32_t to);
+/* The object whose edge list holds edge (binary search over the offsets:
+ * an object without edges begins where the next one does). */
+uint32_t lf_snapshot_edge_source(const lf_snapshot *s, uint64_t edge);
 /* An edge's label for people: "next", "[3]", "<class>"; "" when it has none. */
 size_t lf_snapshot_edge_label(const lf_snapshot *s, uint64_t edge, char *buf, size_t size);
 /* The same from an edge's kind and label (lf_snapshot_edge_info). */
