@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/utf8.h"
+
 int fs_need(fs_cursor *c, uint64_t n, const char *what, lf_error *err)
 {
     uint64_t left = c->size - c->pos;
@@ -75,52 +77,32 @@ static int decode_unit(fs_cursor *c, uint32_t *unit, const char *what, lf_error 
     return 0;
 }
 
-static void put_utf8(fs_string *s, uint32_t cp)
-{
-    char *o = s->text + s->len;
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        s->len += 1;
-    } else if (cp < 0x800) {
-        o[0] = (char)(0xc0 | cp >> 6);
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        s->len += 2;
-    } else if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12);
-        o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        s->len += 3;
-    } else {
-        o[0] = (char)(0xf0 | cp >> 18);
-        o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-        o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-        o[3] = (char)(0x80 | (cp & 0x3f));
-        s->len += 4;
-    }
-}
-
+/* The units, joined where a high surrogate has its low one after it; each
+ * is read once, the one after a high surrogate looked at before it is taken. */
 static int decode_units(fs_cursor *c, fs_string *s, uint32_t units, const char *what, lf_error *err)
 {
-    uint32_t pending_high = 0;
+    int64_t next = -1;
     for (uint32_t i = 0; i < units; i++) {
         uint32_t u;
-        if (fs_need(c, 1, what, err) || decode_unit(c, &u, what, err))
+        if (next >= 0) {
+            u = (uint32_t)next;
+        } else if (fs_need(c, 1, what, err) || decode_unit(c, &u, what, err)) {
             return -1;
-        if (u >= 0xdc00 && u <= 0xdfff && pending_high) {
-            put_utf8(s, 0x10000 + ((pending_high - 0xd800) << 10) + (u - 0xdc00));
-            pending_high = 0;
-            continue;
         }
-        if (pending_high)
-            put_utf8(s, 0xfffd);
-        pending_high = 0;
-        if (u >= 0xd800 && u <= 0xdbff)
-            pending_high = u;
-        else
-            put_utf8(s, u >= 0xdc00 && u <= 0xdfff ? 0xfffd : u);
+        next = -1;
+        if (u >= 0xd800 && u < 0xdc00 && i + 1 < units) {
+            uint32_t after;
+            if (fs_need(c, 1, what, err) || decode_unit(c, &after, what, err))
+                return -1;
+            next = after;
+        }
+        int took_next;
+        s->len += lf_utf8_put(s->text + s->len, lf_utf16_code_point(u, next, &took_next));
+        if (took_next) {
+            next = -1;
+            i++;
+        }
     }
-    if (pending_high)
-        put_utf8(s, 0xfffd);
     s->text[s->len] = 0;
     return 0;
 }

@@ -124,6 +124,11 @@ static inline uint32_t thread_node(const hprof_reader *r, const node_tables *t, 
     return slot ? node_of(t, *slot) : LF_NODE_NONE;
 }
 
+/* A thread's name from its Thread object, at most THREAD_NAME_CHARS
+ * characters of valid UTF-8 (surrogate pairs joined) into buf, which holds
+ * THREAD_NAME_BYTES; returns its length, 0 when unknown. */
+#define THREAD_NAME_CHARS 200
+#define THREAD_NAME_BYTES (4 * THREAD_NAME_CHARS + 1)
 size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread_id, char *buf,
                          size_t size);
 

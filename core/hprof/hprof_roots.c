@@ -100,7 +100,7 @@ static int64_t root_name(hprof_read *h, const hprof_root *root)
 {
     hprof_reader *r = &h->r;
     if (root->tag == HPROF_ROOT_THREAD_OBJECT) {
-        char buf[600];
+        char buf[THREAD_NAME_BYTES];
         size_t len = hprof_thread_name(r, &h->t, root->id, buf, sizeof buf);
         PWord_t sid;
         JLG(sid, r->thread_name_sid, (Word_t)root->thread_serial);

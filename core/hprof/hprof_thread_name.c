@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hprof_passes.h"
+#include "hprof_values.h"
 
 /* Offset (in instance data) and type of field `name` of class k, searching
  * its own fields, then its superclasses'; -1 when absent. */
@@ -52,29 +53,6 @@ static const uint8_t *instance_field(const hprof_reader *r, const node_tables *t
     return r->data + c.pos + off;
 }
 
-static void put_utf8(char *buf, size_t size, size_t *o, unsigned cp)
-{
-    char tmp[4];
-    size_t n;
-    if (cp < 0x80) {
-        tmp[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        tmp[0] = (char)(0xc0 | cp >> 6);
-        tmp[1] = (char)(0x80 | (cp & 0x3f));
-        n = 2;
-    } else {
-        tmp[0] = (char)(0xe0 | cp >> 12);
-        tmp[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        tmp[2] = (char)(0x80 | (cp & 0x3f));
-        n = 3;
-    }
-    if (*o + n < size) {
-        memcpy(buf + *o, tmp, n);
-        *o += n;
-    }
-}
-
 /* The thread's name ("main") from the Thread object's name field (a String:
  * JDK 9+ byte[] value with a coder, or JDK 8 char[]); "" when unknown. No
  * quotes: names reach JSON and TSV, where quotes would be escaped. */
@@ -106,15 +84,14 @@ size_t hprof_thread_name(hprof_reader *r, node_tables *t, uint64_t thread_id, ch
     uint32_t n = hprof_u4(&a);
     uint8_t elem = hprof_u1(&a);
     const uint8_t *chars = r->data + a.pos;
-    if (elem == HPROF_CHAR) { /* JDK 8: big-endian UTF-16 code units */
-        for (uint32_t i = 0; i < n && i < 200; i++)
-            put_utf8(buf, size - 2, &o, (unsigned)chars[2 * i] << 8 | chars[2 * i + 1]);
-    } else if (elem == HPROF_BYTE && coder == 1) { /* JDK 9+ UTF-16, platform order (x86: LE) */
-        for (uint32_t i = 0; i + 1 < n && i < 400; i += 2)
-            put_utf8(buf, size - 2, &o, (unsigned)chars[i + 1] << 8 | chars[i]);
-    } else if (elem == HPROF_BYTE) { /* Latin-1 */
-        for (uint32_t i = 0; i < n && i < 200; i++)
-            put_utf8(buf, size - 2, &o, chars[i]);
-    }
-    return o;
+    /* one unit past the cap, so a pair at the end is not cut in half */
+    lf_jtext text = {.buf = buf, .cap = size};
+    if (elem == HPROF_CHAR) /* JDK 8: big-endian UTF-16 code units */
+        lf_jtext_utf16(chars, n < THREAD_NAME_CHARS + 1 ? n : THREAD_NAME_CHARS + 1, 1, THREAD_NAME_CHARS, &text);
+    else if (elem == HPROF_BYTE && coder == 1) /* JDK 9+ UTF-16, platform order (x86: LE) */
+        lf_jtext_utf16(chars, n / 2 < THREAD_NAME_CHARS + 1 ? n / 2 : THREAD_NAME_CHARS + 1, 0, THREAD_NAME_CHARS,
+                       &text);
+    else if (elem == HPROF_BYTE) /* Latin-1 */
+        lf_jtext_latin1(chars, n, THREAD_NAME_CHARS, &text);
+    return text.len;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/utf8.h"
 #include "hprof_lazy.h"
 
 /* The node-level hooks tell the JVM reader's decoder from the others. */
@@ -336,26 +337,7 @@ int lf_hprof_find_strings(const hprof_lazy *l, const lf_str *names, size_t n, lf
 
 static void put_utf8(lf_jtext *t, uint32_t c)
 {
-    char *p = t->buf + t->len;
-    if (c < 0x80) {
-        p[0] = (char)c;
-        t->len += 1;
-    } else if (c < 0x800) {
-        p[0] = (char)(0xc0 | c >> 6);
-        p[1] = (char)(0x80 | (c & 0x3f));
-        t->len += 2;
-    } else if (c < 0x10000) {
-        p[0] = (char)(0xe0 | c >> 12);
-        p[1] = (char)(0x80 | (c >> 6 & 0x3f));
-        p[2] = (char)(0x80 | (c & 0x3f));
-        t->len += 3;
-    } else {
-        p[0] = (char)(0xf0 | c >> 18);
-        p[1] = (char)(0x80 | (c >> 12 & 0x3f));
-        p[2] = (char)(0x80 | (c >> 6 & 0x3f));
-        p[3] = (char)(0x80 | (c & 0x3f));
-        t->len += 4;
-    }
+    t->len += lf_utf8_put(t->buf + t->len, c);
     t->shown++;
 }
 
@@ -378,21 +360,19 @@ void lf_jtext_latin1(const uint8_t *p, uint64_t bytes, uint64_t max_chars, lf_jt
         t->buf[t->len] = 0;
 }
 
+static uint32_t utf16_unit(const uint8_t *p, uint64_t i, int big_endian)
+{
+    return big_endian ? (uint32_t)p[2 * i] << 8 | p[2 * i + 1] : (uint32_t)p[2 * i + 1] << 8 | p[2 * i];
+}
+
 void lf_jtext_utf16(const uint8_t *p, uint64_t units, int big_endian, uint64_t max_chars, lf_jtext *t)
 {
     text_begin(t);
     for (uint64_t i = 0; i < units; i++) {
-        uint32_t c = big_endian ? (uint32_t)p[2 * i] << 8 | p[2 * i + 1] : (uint32_t)p[2 * i + 1] << 8 | p[2 * i];
-        if (c >= 0xd800 && c < 0xdc00 && i + 1 < units) {
-            uint32_t d = big_endian ? (uint32_t)p[2 * i + 2] << 8 | p[2 * i + 3]
-                                    : (uint32_t)p[2 * i + 3] << 8 | p[2 * i + 2];
-            if (d >= 0xdc00 && d < 0xe000) {
-                c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-                i++;
-            }
-        }
-        if (c >= 0xd800 && c < 0xe000)
-            c = 0xfffd; /* a lone surrogate */
+        int64_t next = i + 1 < units ? (int64_t)utf16_unit(p, i + 1, big_endian) : -1;
+        int took_next;
+        uint32_t c = lf_utf16_code_point(utf16_unit(p, i, big_endian), next, &took_next);
+        i += (uint64_t)took_next;
         t->chars++;
         if (t->shown < max_chars && t->len + 5 <= t->cap)
             put_utf8(t, c);

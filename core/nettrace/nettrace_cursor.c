@@ -102,17 +102,10 @@ int nt_utf16z(nt_cursor *c, lf_nettrace *t, uint32_t *at, const char *what, lf_e
     const uint8_t *p = c->data + c->pos;
     char *o = t->names + t->names_len;
     for (int64_t i = 0; i < units; i++) {
-        uint32_t u = (uint32_t)(p[2 * i] | p[2 * i + 1] << 8);
-        if (u >= 0xd800 && u < 0xdc00 && i + 1 < units) {
-            uint32_t low = (uint32_t)(p[2 * i + 2] | p[2 * i + 3] << 8);
-            if (low >= 0xdc00 && low < 0xe000) {
-                u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
-                i++;
-            }
-        }
-        if (u >= 0xd800 && u < 0xe000)
-            u = 0xfffd; /* a lone surrogate */
-        o += lf_utf8_put(o, u);
+        int64_t next = i + 1 < units ? (int64_t)(p[2 * i + 2] | p[2 * i + 3] << 8) : -1;
+        int took_next;
+        o += lf_utf8_put(o, lf_utf16_code_point((uint32_t)(p[2 * i] | p[2 * i + 1] << 8), next, &took_next));
+        i += took_next;
     }
     *o++ = 0;
     t->names_len = (uint64_t)(o - t->names);

@@ -114,27 +114,25 @@ int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len)
         case 'n': cp = '\n'; break;
         case 'r': cp = '\r'; break;
         case 't': cp = '\t'; break;
-        case 'u':
+        case 'u': {
             if (hex4(j, &cp))
                 return -1;
-            if (cp >= 0xd800 && cp < 0xdc00) {
+            int64_t next = -1;
+            uint64_t back = j->pos;
+            if (cp >= 0xd800 && cp < 0xdc00 && j->end - j->pos >= 6 && j->data[j->pos] == '\\' &&
+                j->data[j->pos + 1] == 'u') {
                 unsigned low;
-                if (j->end - j->pos >= 6 && j->data[j->pos] == '\\' && j->data[j->pos + 1] == 'u') {
-                    uint64_t back = j->pos;
-                    j->pos += 2;
-                    if (hex4(j, &low))
-                        return -1;
-                    if (low >= 0xdc00 && low < 0xe000) {
-                        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-                        break;
-                    }
-                    j->pos = back; /* not a pair: the next escape stands alone */
-                }
-                cp = 0xfffd;
-            } else if (cp >= 0xdc00 && cp < 0xe000) {
-                cp = 0xfffd;
+                j->pos += 2;
+                if (hex4(j, &low))
+                    return -1;
+                next = low;
             }
+            int took_next;
+            cp = lf_utf16_code_point(cp, next, &took_next);
+            if (!took_next)
+                j->pos = back; /* not a pair: the next escape stands alone */
             break;
+        }
         default:
             j->pos--;
             return fail(j, "bad escape", "a string");

@@ -687,3 +687,63 @@ void test_hprof_partial(void)
     CHECK_EQ_U64(err.position, d.node_at[1]);
     hw_free(&d.b);
 }
+
+/* A thread's name read from its Thread object's String: JDK 8's char[]
+ * (big-endian UTF-16) with a surrogate pair, JDK 9+'s byte[] with coder 1
+ * (UTF-16, little-endian) with a lone surrogate. The names must come out
+ * as valid UTF-8: the pair as one 4-byte character, the lone half as
+ * U+FFFD (they used to come out as two 3-byte halves). */
+void test_hprof_thread_name_utf16(void)
+{
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    static const char *names[] = {"java/lang/Object", "java/lang/Thread", "java/lang/String", "name", "value",
+                                  "coder"};
+    for (uint64_t i = 0; i < 6; i++)
+        hw_string(&b, i + 1, names[i]);
+    hw_load_class(&b, 1, 0x100, 1);
+    hw_load_class(&b, 2, 0x200, 2);
+    hw_load_class(&b, 3, 0x300, 3);
+    hw_load_class(&b, 4, 0x400, 3); /* JDK 9's String: value and coder */
+    hw_record(&b, 0x1c);
+    uint64_t name_sid = 4, value_coder_sid[2] = {5, 6};
+    uint8_t obj = T_OBJECT, value_coder_type[2] = {T_OBJECT, T_BYTE};
+    hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x200, 0x100, 0, 8, 1, &name_sid, &obj);
+    hw_class_dump(&b, 0x300, 0x100, 0, 8, 1, &value_coder_sid[0], &obj);
+    hw_class_dump(&b, 0x400, 0x100, 0, 9, 2, value_coder_sid, value_coder_type);
+    const uint8_t thread_a[8] = {0, 0, 0, 0, 0, 0, 0x20, 0x00}; /* name -> 0x2000 */
+    const uint8_t thread_b[8] = {0, 0, 0, 0, 0, 0, 0x21, 0x00}; /* name -> 0x2100 */
+    const uint8_t string_a[8] = {0, 0, 0, 0, 0, 0, 0x30, 0x00}; /* value -> 0x3000 */
+    const uint8_t string_b[9] = {0, 0, 0, 0, 0, 0, 0x31, 0x00, 1}; /* value -> 0x3100, coder UTF16 */
+    hw_instance(&b, 0x1000, 0x200, thread_a, 8);
+    hw_instance(&b, 0x1100, 0x200, thread_b, 8);
+    hw_instance(&b, 0x2000, 0x300, string_a, 8);
+    hw_instance(&b, 0x2100, 0x400, string_b, 9);
+    /* "w-", U+1F600 as D83D DE00, "x" */
+    const uint8_t chars_be[10] = {0, 'w', 0, '-', 0xd8, 0x3d, 0xde, 0x00, 0, 'x'};
+    hw_prim_array(&b, 0x3000, 5 /* char */, 5, chars_be, 2);
+    /* "é", a high surrogate with no low one after it, "z" */
+    const uint8_t units_le[6] = {0xe9, 0, 0x00, 0xd8, 'z', 0};
+    hw_prim_array(&b, 0x3100, T_BYTE, 6, units_le, 1);
+    for (uint32_t k = 0; k < 2; k++) {
+        hw_u1(&b, 0x08); /* ROOT THREAD OBJECT, serials 7 and 8 */
+        hw_id(&b, k ? 0x1100 : 0x1000);
+        hw_u4(&b, 7 + k);
+        hw_u4(&b, 0);
+    }
+    hw_record_end(&b);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(&b, 0, &s, &err) == 0);
+    int seen_a = 0, seen_b = 0;
+    for (uint32_t r = 0; r < s.root_count; r++) {
+        lf_str name = lf_snapshot_string(&s, s.root[r].name);
+        seen_a += name.len == 7 && memcmp(name.ptr, "w-\xf0\x9f\x98\x80x", 7) == 0;
+        seen_b += name.len == 6 && memcmp(name.ptr, "\xc3\xa9\xef\xbf\xbdz", 6) == 0;
+    }
+    CHECK(seen_a == 1);
+    CHECK(seen_b == 1);
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}

@@ -66,6 +66,10 @@
     T(test_hprof_android)                  \
     T(test_hprof_errors)                   \
     T(test_hprof_dangling)                 \
+    T(test_hprof_thread_name_utf16)        \
+    T(test_utf16_code_point)               \
+    T(test_utf16_json_escapes)             \
+    T(test_utf16_gcdump_strings)           \
     T(test_hprof_repeated_id)              \
     T(test_hprof_lazy_labels)              \
     T(test_hprof_wrapped_heap_dump)        \
