@@ -147,9 +147,11 @@ int lf_is_structure(const lf_snapshot *s, uint32_t v)
 
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
 {
-    if (d >= s->object_count)
-        return 0;
-    uint32_t cv = s->object_class[v], cd = s->object_class[d];
+    return d < s->object_count && lf_same_class(s, s->object_class[v], s->object_class[d]);
+}
+
+int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
+{
     if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
         return 0;
     return !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));

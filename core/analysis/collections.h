@@ -128,5 +128,8 @@ void lf_collection_members_free(lf_collection_members *m);
 /* Whether node v and its dominator d are objects of one class (by name,
  * so the same class of two loaders counts too): a link of a chain. */
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d);
+/* The same by the two objects' classes cv and cd (object_class values):
+ * for a walk that carries the dominator's class down with it. */
+int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd);
 
 #endif
