@@ -114,9 +114,9 @@ static lf_str signature_class(const lf_snapshot *s, uint32_t cls)
     return comma ? (lf_str){name.ptr, (size_t)(comma - name.ptr)} : name;
 }
 
-/* A node on the walk's path from the super-root: what its children need of
- * it (so that none reads its idom, its class or its signature again) and
- * the next child to visit. */
+/* A dominator on the walk's path from the super-root with children left to
+ * visit: what they need of it (so that none reads its idom, its class or
+ * its signature again) and the next one. */
 typedef struct sig_frame {
     uint32_t node, cls, depth;
     uint32_t next, end;         /* its children: domtree_child[next..end) */
@@ -164,8 +164,9 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
 {
     const lf_snapshot *s = holders->s;
     const uint32_t n = s->object_count;
-    /* preorder of the dominator tree: a path of frames from the super-root
-     * (node n), each child visited in the order of its dominator's list */
+    /* preorder of the dominator tree: frames of the dominators on the path
+     * from the super-root (node n) that have children left to visit, each
+     * child visited in the order of its dominator's list */
     sig_frame *frames = NULL;
     size_t top = 0, cap = 0, count = 0;
     sig_memo *memo = calloc(1, sizeof *memo);
@@ -181,21 +182,27 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             continue;
         }
         uint32_t v = s->domtree_child[f->next++], d = f->node == n ? LF_NODE_SUPER : f->node;
-        uint32_t cls = s->object_class[v], dv = d == LF_NODE_SUPER ? 0 : f->depth + 1;
+        uint32_t cls = s->object_class[v], dcls = f->cls, dv = d == LF_NODE_SUPER ? 0 : f->depth + 1;
+        uint64_t dsig = f->sig;
+        /* its last child taken, a frame is done: a chain keeps one frame,
+         * not one per link */
+        if (f->next == f->end)
+            top--;
         order[count++] = v;
         if (depth)
             depth[v] = dv;
         /* the links of a chain or a tree share its head's signature: one
          * bucket's entries, whatever their depth in it (collections.h) */
-        if (d != LF_NODE_SUPER && lf_same_class(s, cls, f->cls)) {
-            sig[v] = f->sig;
+        if (d != LF_NODE_SUPER && lf_same_class(s, cls, dcls)) {
+            sig[v] = dsig;
         } else {
             if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
                 dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
             int keyed = dictionary && d != LF_NODE_SUPER && dictionary[d] == 2;
-            sig[v] = signature_step(holders, memo, d == LF_NODE_SUPER ? 0 : f->sig, v, cls, keyed);
+            sig[v] = signature_step(holders, memo, d == LF_NODE_SUPER ? 0 : dsig, v, cls, keyed);
         }
-        rc = push_frame(s, &frames, &top, &cap, v, cls, dv, sig[v]);
+        if (s->domtree_offset[v] != s->domtree_offset[v + 1])
+            rc = push_frame(s, &frames, &top, &cap, v, cls, dv, sig[v]);
     }
     lf_big_free(frames);
     free(memo);
