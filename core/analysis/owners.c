@@ -125,10 +125,11 @@ typedef struct sig_frame {
 
 /* Recent signature steps, so that the objects one holder holds alike (an
  * array's elements, a bucket's keys) hash nothing: keyed by the parent's
- * signature, the class and the holder edge (its label, but an element's
- * index and a dictionary's key are one "[]"), which decide the step. */
+ * signature, the class, the holder edge (its label, but an element's
+ * index and a dictionary's key are one "[]") and whether the dominator is
+ * a dictionary, which decide the step. */
 typedef struct sig_memo {
-    struct sig_memo_slot { uint64_t parent, sig; uint32_t cls, label; uint8_t kind, used; } slot[4096];
+    struct sig_memo_slot { uint64_t parent, sig; uint32_t cls, label; uint8_t kind, keyed, used; } slot[4096];
 } sig_memo;
 
 /* The signature of v, of class cls, below a parent of signature `parent`
@@ -140,11 +141,13 @@ static uint64_t signature_step(lf_holders *holders, sig_memo *memo, uint64_t par
     uint32_t label = h.kind == LF_EDGE_KIND_ELEMENT || (keyed && h.kind == LF_EDGE_KIND_FIELD) ? 0 : h.label;
     uint64_t at = (parent ^ ((uint64_t)cls << 32) ^ ((uint64_t)h.kind << 24) ^ label) * 0x9e3779b97f4a7c15ull;
     struct sig_memo_slot *m = &memo->slot[at >> 52]; /* 4096 slots */
-    if (m->used && m->parent == parent && m->cls == cls && m->kind == h.kind && m->label == label)
+    /* keyed too: two dominators of one signature, one a dictionary */
+    if (m->used && m->parent == parent && m->cls == cls && m->kind == h.kind && m->label == label &&
+        m->keyed == (keyed != 0))
         return m->sig;
     char buf[1200];
     uint64_t sig = hash_step(parent, signature_class(holders->s, cls), holder(holders, h, keyed, buf, sizeof buf));
-    *m = (struct sig_memo_slot){parent, sig, cls, label, h.kind, 1};
+    *m = (struct sig_memo_slot){parent, sig, cls, label, h.kind, keyed != 0, 1};
     return sig;
 }
 
