@@ -93,7 +93,7 @@ int lf_class_totals_compute(const lf_snapshot *s, lf_class_totals *t, lf_error *
     return lf_group_totals_compute(s, s->object_class, s->class_count, t, err);
 }
 
-int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+int lf_group_counts_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
                             lf_class_totals *t, lf_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -119,6 +119,14 @@ int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node,
             t->unreachable_shallow[c] += lf_snapshot_shallow(s, v);
         }
     }
+    return 0;
+}
+
+int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                            lf_class_totals *t, lf_error *err)
+{
+    if (lf_group_counts_compute(s, group_of_node, groups, t, err))
+        return -1;
     if (s->idom && lf_class_retained(s->domtree_offset, s->domtree_child, s->object_count,
                                      group_of_node, groups, &s->retained,
                                      (s->flags & LF_SNAP_EMPTY_UNCOUNTED) ? &s->object_shallow : NULL,

@@ -35,6 +35,11 @@ int lf_node_by_retained(const void *a, const void *b, void *snapshot);
  * of its group in the dominator tree. */
 int lf_group_totals_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
                             lf_class_totals *t, lf_error *err);
+/* The same without retained (left 0): counts and shallow bytes alone, for
+ * what needs no retained size (trend's counts), skipping a pass over the
+ * dominator tree. */
+int lf_group_counts_compute(const lf_snapshot *s, const uint32_t *group_of_node, uint32_t groups,
+                            lf_class_totals *t, lf_error *err);
 void lf_class_totals_free(lf_class_totals *t);
 
 #endif

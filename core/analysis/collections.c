@@ -147,9 +147,11 @@ int lf_is_structure(const lf_snapshot *s, uint32_t v)
 
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d)
 {
-    if (d >= s->object_count)
-        return 0;
-    uint32_t cv = s->object_class[v], cd = s->object_class[d];
+    return d < s->object_count && lf_same_class(s, s->object_class[v], s->object_class[d]);
+}
+
+int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
+{
     if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
         return 0;
     return !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
@@ -196,54 +198,92 @@ static int in_chain(Pvoid_t chains, const uint64_t *sig, uint32_t v)
     return set;
 }
 
-int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
-                         const uint64_t *sig)
+/* Whether sig[v] is a chain's, remembering the last answer: the nodes
+ * asked about come in runs of one signature (the entries of one array). */
+static int in_chain_memo(lf_collections_builder *b, uint32_t v)
+{
+    if (!b->chains)
+        return 0;
+    uint64_t g = b->sig[v];
+    if (b->asked && b->last_sig == g)
+        return b->last_in;
+    b->asked = 1;
+    b->last_sig = g;
+    b->last_in = in_chain(b->chains, b->sig, v);
+    return b->last_in;
+}
+
+int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s,
+                         const uint32_t *order, size_t count, const uint64_t *sig)
 {
     const uint32_t n = s->object_count;
-    uint8_t *kind = lf_big_malloc((size_t)s->class_count + 1);
-    Pvoid_t chains = NULL;
-    Word_t freed;
+    memset(b, 0, sizeof *b);
+    b->c = c;
+    b->s = s;
+    b->sig = sig;
+    b->kind = lf_big_malloc((size_t)s->class_count + 1);
     c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
     c->flags = lf_big_calloc((size_t)n + 1, 1);
-    if (!kind || !c->up || !c->flags || chain_signatures(s, sig, order, count, &chains)) {
-        J1FA(freed, chains);
-        lf_big_free(kind);
+    if (!b->kind || !c->up || !c->flags || chain_signatures(s, sig, order, count, &b->chains)) {
+        lf_collections_end(b);
         lf_collections_free(c);
         return -1;
     }
     for (uint32_t k = 0; k < s->class_count; k++)
-        kind[k] = class_kind(s, k);
-    for (size_t i = 0; i < count; i++) { /* preorder: the dominator first */
-        uint32_t v = order[i], d = s->idom[v];
-        if (d >= n) {
-            c->up[v] = LF_NODE_NONE;
-            continue;
-        }
-        uint32_t cls = s->object_class[v], dcls = s->object_class[d];
-        uint8_t k = cls < s->class_count ? kind[cls] : 0, dk = dcls < s->class_count ? kind[dcls] : 0;
-        /* an array in a field of the program's own class is the program's
-         * collection; in a JDK collection (elementData, table), in V8, or
-         * in another structure, it is a backing store */
-        int store = (k & CLASS_ARRAY) && ((dk & CLASS_JDK) || s->source_format == LF_FORMAT_V8 ||
-                                          (c->flags[d] & LF_COLL_STRUCTURE));
-        int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d) || in_chain(chains, sig, v);
-        if (structure) {
-            c->flags[v] |= LF_COLL_STRUCTURE | LF_COLL_INSIDE;
-            c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
-        } else if (((dk & (CLASS_ARRAY | CLASS_JS_ARRAY)) && s->idom[d] != LF_NODE_SUPER) || dictionary(c, s, d)) {
-            /* an element of the program's own array or dictionary: it holds it */
-            c->flags[v] |= LF_COLL_INSIDE;
-            c->up[v] = d;
-        } else if (c->flags[d] & LF_COLL_INSIDE) {
-            /* an entry's key or value, or anything below one: the structure's container */
-            c->flags[v] |= LF_COLL_INSIDE;
-            c->up[v] = c->up[d];
-        } else {
-            c->up[v] = d;
-        }
+        b->kind[k] = class_kind(s, k);
+    return 0;
+}
+
+void lf_collections_place(lf_collections_builder *b, uint32_t v)
+{
+    lf_collections *c = b->c;
+    const lf_snapshot *s = b->s;
+    uint32_t d = s->idom[v];
+    if (d >= s->object_count) {
+        c->up[v] = LF_NODE_NONE;
+        return;
     }
-    J1FA(freed, chains);
+    uint32_t cls = s->object_class[v], dcls = s->object_class[d];
+    uint8_t k = cls < s->class_count ? b->kind[cls] : 0, dk = dcls < s->class_count ? b->kind[dcls] : 0;
+    /* an array in a field of the program's own class is the program's
+     * collection; in a JDK collection (elementData, table), in V8, or
+     * in another structure, it is a backing store */
+    int store = (k & CLASS_ARRAY) && ((dk & CLASS_JDK) || s->source_format == LF_FORMAT_V8 ||
+                                      (c->flags[d] & LF_COLL_STRUCTURE));
+    int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d) || in_chain_memo(b, v);
+    if (structure) {
+        c->flags[v] |= LF_COLL_STRUCTURE | LF_COLL_INSIDE;
+        c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
+    } else if (((dk & (CLASS_ARRAY | CLASS_JS_ARRAY)) && s->idom[d] != LF_NODE_SUPER) || dictionary(c, s, d)) {
+        /* an element of the program's own array or dictionary: it holds it */
+        c->flags[v] |= LF_COLL_INSIDE;
+        c->up[v] = d;
+    } else if (c->flags[d] & LF_COLL_INSIDE) {
+        /* an entry's key or value, or anything below one: the structure's container */
+        c->flags[v] |= LF_COLL_INSIDE;
+        c->up[v] = c->up[d];
+    } else {
+        c->up[v] = d;
+    }
+}
+
+void lf_collections_end(lf_collections_builder *b)
+{
+    Word_t freed;
+    J1FA(freed, b->chains);
     (void)freed;
-    lf_big_free(kind);
+    lf_big_free(b->kind);
+    b->kind = NULL;
+}
+
+int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
+                         const uint64_t *sig)
+{
+    lf_collections_builder b;
+    if (lf_collections_begin(&b, c, s, order, count, sig))
+        return -1;
+    for (size_t i = 0; i < count; i++) /* preorder: the dominator first */
+        lf_collections_place(&b, order[i]);
+    lf_collections_end(&b);
     return 0;
 }

@@ -46,6 +46,24 @@ int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t
                          const uint64_t *sig);
 void lf_collections_free(lf_collections *c);
 
+/* The same one node at a time, for a pass over the preorder that reads each
+ * node's place as it goes (trend's counts): begin (then c's arrays exist,
+ * nothing placed), place every node of order[0..count) in that order (a
+ * node's place is set when it returns; its dominator's must be), end. */
+typedef struct lf_collections_builder {
+    lf_collections *c;
+    const lf_snapshot *s;
+    const uint64_t *sig;
+    uint8_t *kind;           /* class -> its kind bits */
+    void *chains;            /* Judy1: the chains' signatures */
+    uint64_t last_sig;       /* the last signature asked about, and its answer */
+    int asked, last_in;
+} lf_collections_builder;
+int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s,
+                         const uint32_t *order, size_t count, const uint64_t *sig);
+void lf_collections_place(lf_collections_builder *b, uint32_t v);
+void lf_collections_end(lf_collections_builder *b);
+
 /* Whether node v is a collection's backing store: a reference array that a
  * JDK class holds (elementData, table) or a V8 internal array (a Map's
  * table, an Array's elements), as its dominator. */
@@ -110,5 +128,8 @@ void lf_collection_members_free(lf_collection_members *m);
 /* Whether node v and its dominator d are objects of one class (by name,
  * so the same class of two loaders counts too): a link of a chain. */
 int lf_same_class_as_dominator(const lf_snapshot *s, uint32_t v, uint32_t d);
+/* The same by the two objects' classes cv and cd (object_class values):
+ * for a walk that carries the dominator's class down with it. */
+int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd);
 
 #endif

@@ -69,14 +69,13 @@ static size_t mask_ordinal(char *text, size_t len)
     return len;
 }
 
-/* The field by which the dominator holds v, indices and frame numbers
+/* The field h by which the dominator holds an object, indices and frame numbers
  * masked (and every key, when `keyed`: the dominator is a dictionary); for
  * a top owner its first root's kind and name. */
-static lf_str holder(lf_holders *holders, uint32_t v, int keyed, char *buf, size_t size)
+static lf_str holder(lf_holders *holders, lf_holder h, int keyed, char *buf, size_t size)
 {
     const lf_snapshot *s = holders->s;
     lf_str out = {"", 0};
-    lf_holder h = lf_holders_get(holders, v);
     if (h.kind == LF_HOLDER_ROOT) {
         out.ptr = buf;
         out.len = mask_ordinal(buf, mask_frame(buf, lf_root_text(s, h.label, buf, size)));
@@ -115,50 +114,105 @@ static lf_str signature_class(const lf_snapshot *s, uint32_t cls)
     return comma ? (lf_str){name.ptr, (size_t)(comma - name.ptr)} : name;
 }
 
+/* A dominator on the walk's path from the super-root with children left to
+ * visit: what they need of it (so that none reads its idom, its class or
+ * its signature again) and the next one. */
+typedef struct sig_frame {
+    uint32_t node, cls, depth;
+    uint32_t next, end;         /* its children: domtree_child[next..end) */
+    uint64_t sig;
+} sig_frame;
+
+/* Recent signature steps, so that the objects one holder holds alike (an
+ * array's elements, a bucket's keys) hash nothing: keyed by the parent's
+ * signature, the class, the holder edge (its label, but an element's
+ * index and a dictionary's key are one "[]") and whether the dominator is
+ * a dictionary, which decide the step. */
+typedef struct sig_memo {
+    struct sig_memo_slot { uint64_t parent, sig; uint32_t cls, label; uint8_t kind, keyed, used; } slot[4096];
+} sig_memo;
+
+/* The signature of v, of class cls, below a parent of signature `parent`
+ * (0: v is a top owner) whose dictionary-ness is keyed. */
+static uint64_t signature_step(lf_holders *holders, sig_memo *memo, uint64_t parent, uint32_t v, uint32_t cls,
+                               int keyed)
+{
+    lf_holder h = lf_holders_get(holders, v);
+    uint32_t label = h.kind == LF_EDGE_KIND_ELEMENT || (keyed && h.kind == LF_EDGE_KIND_FIELD) ? 0 : h.label;
+    uint64_t at = (parent ^ ((uint64_t)cls << 32) ^ ((uint64_t)h.kind << 24) ^ label) * 0x9e3779b97f4a7c15ull;
+    struct sig_memo_slot *m = &memo->slot[at >> 52]; /* 4096 slots */
+    /* keyed too: two dominators of one signature, one a dictionary */
+    if (m->used && m->parent == parent && m->cls == cls && m->kind == h.kind && m->label == label &&
+        m->keyed == (keyed != 0))
+        return m->sig;
+    char buf[1200];
+    uint64_t sig = hash_step(parent, signature_class(holders->s, cls), holder(holders, h, keyed, buf, sizeof buf));
+    *m = (struct sig_memo_slot){parent, sig, cls, label, h.kind, keyed != 0, 1};
+    return sig;
+}
+
+/* The frame of node v (signature sig, class cls) at the top of *frames,
+ * grown as needed. 0 or -1 (memory). */
+static int push_frame(const lf_snapshot *s, sig_frame **frames, size_t *top, size_t *cap, uint32_t v, uint32_t cls,
+                      uint32_t depth, uint64_t sig)
+{
+    if (lf_vec_reserve((void **)frames, cap, *top + 1, sizeof **frames))
+        return -1;
+    (*frames)[(*top)++] = (sig_frame){v, cls, depth, s->domtree_offset[v], s->domtree_offset[v + 1], sig};
+    return 0;
+}
+
 int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
                         size_t *count_out, lf_error *err)
 {
     const lf_snapshot *s = holders->s;
     const uint32_t n = s->object_count;
-    const uint32_t *off = s->domtree_offset, *child = s->domtree_child;
-    /* preorder of the dominator tree (explicit stack), signatures on the way */
-    uint32_t *stack = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *stack);
+    /* preorder of the dominator tree: frames of the dominators on the path
+     * from the super-root (node n) that have children left to visit, each
+     * child visited in the order of its dominator's list */
+    sig_frame *frames = NULL;
+    size_t top = 0, cap = 0, count = 0;
+    sig_memo *memo = calloc(1, sizeof *memo);
     /* per dominator: 0 not asked yet, 1 no dictionary, 2 a dictionary */
     uint8_t *dictionary = s->source_format == LF_FORMAT_V8 ? lf_big_calloc((size_t)n + 1, 1) : NULL;
-    if (!stack || (s->source_format == LF_FORMAT_V8 && !dictionary)) {
-        lf_big_free(stack);
-        lf_big_free(dictionary);
-        return lf_fail_nomem(err, "matching owners");
-    }
-    size_t top = 0, count = 0;
-    for (uint32_t i = off[n + 1]; i > off[n]; i--)
-        stack[top++] = child[i - 1];
-    char buf[1200];
+    int rc = !memo || (s->source_format == LF_FORMAT_V8 && !dictionary) ||
+             push_frame(s, &frames, &top, &cap, n, UINT32_MAX, 0, 0);
     /* every object asks for its holder: see holders.h */
-    while (top > 0) {
-        uint32_t v = stack[--top];
+    while (top > 0 && rc == 0) {
+        sig_frame *f = &frames[top - 1];
+        if (f->next == f->end) {
+            top--;
+            continue;
+        }
+        uint32_t v = s->domtree_child[f->next++], d = f->node == n ? LF_NODE_SUPER : f->node;
+        uint32_t cls = s->object_class[v], dcls = f->cls, dv = d == LF_NODE_SUPER ? 0 : f->depth + 1;
+        uint64_t dsig = f->sig;
+        /* its last child taken, a frame is done: a chain keeps one frame,
+         * not one per link */
+        if (f->next == f->end)
+            top--;
         order[count++] = v;
-        uint32_t d = s->idom[v];
-        uint64_t parent = d == LF_NODE_SUPER ? 0 : sig[d];
         if (depth)
-            depth[v] = d == LF_NODE_SUPER ? 0 : depth[d] + 1;
+            depth[v] = dv;
         /* the links of a chain or a tree share its head's signature: one
          * bucket's entries, whatever their depth in it (collections.h) */
-        if (d != LF_NODE_SUPER && lf_same_class_as_dominator(s, v, d)) {
-            sig[v] = sig[d];
+        if (d != LF_NODE_SUPER && lf_same_class(s, cls, dcls)) {
+            sig[v] = dsig;
         } else {
             if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
                 dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
             int keyed = dictionary && d != LF_NODE_SUPER && dictionary[d] == 2;
-            sig[v] = hash_step(parent, signature_class(s, s->object_class[v]),
-                               holder(holders, v, keyed, buf, sizeof buf));
+            sig[v] = signature_step(holders, memo, d == LF_NODE_SUPER ? 0 : dsig, v, cls, keyed);
         }
-        for (uint32_t i = off[v + 1]; i > off[v]; i--)
-            stack[top++] = child[i - 1];
+        if (s->domtree_offset[v] != s->domtree_offset[v + 1])
+            rc = push_frame(s, &frames, &top, &cap, v, cls, dv, sig[v]);
     }
-    lf_big_free(stack);
+    lf_big_free(frames);
+    free(memo);
     lf_big_free(dictionary);
     *count_out = count;
+    if (rc)
+        return lf_fail_nomem(err, "matching owners");
     return lf_holders_failed(holders) ? lf_fail_nomem(err, "matching owners") : 0;
 }
 
@@ -254,8 +308,8 @@ size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     char field[1200];
     uint32_t d = holders->s->idom[node];
-    lf_str h = holder(holders, node, d < holders->s->object_count && lf_is_v8_dictionary(holders->s, d),
-                      field, sizeof field);
+    lf_str h = holder(holders, lf_holders_get(holders, node),
+                      d < holders->s->object_count && lf_is_v8_dictionary(holders->s, d), field, sizeof field);
     lf_str cls = lf_snapshot_object_label(holders->s, node);
     /* a synthetic V8 root has no class name: "(root)", never "(root)  ()" */
     int n = cls.len ? snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr,

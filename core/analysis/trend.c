@@ -38,7 +38,7 @@ int lf_trend_add_grouped(lf_trend *t, const lf_snapshot *s, const lf_grouping *g
     if (t->series >= t->capacity)
         return lf_fail(err, LF_ERR_SYSTEM, "trend: more snapshots than announced");
     uint64_t *finalizer_only;
-    if (lf_group_totals_compute(s, g->of_node, g->count, &totals, err))
+    if (lf_group_counts_compute(s, g->of_node, g->count, &totals, err)) /* no retained: counts */
         return -1;
     if (lf_finalizer_only(s, &finalizer_only, err)) {
         lf_class_totals_free(&totals);

@@ -51,12 +51,17 @@ void lf_trend_holders_free(lf_trend_holders *h)
 static int64_t known_index(lf_trend_holders *h, lf_holders *holders, const uint64_t *sig, uint32_t v, int first)
 {
     const lf_snapshot *s = holders->s;
+    struct lf_trend_known_memo *memo = &h->known_memo[(sig[v] * 0x9e3779b97f4a7c15ull) >> 54]; /* 1024 slots */
+    if (memo->index && memo->sig == sig[v])
+        return (int64_t)memo->index - 1;
     PWord_t slot;
     JLI(slot, h->known, (Word_t)sig[v]);
     if (slot == PJERR)
         return -1;
-    if (*slot)
+    if (*slot) {
+        *memo = (struct lf_trend_known_memo){sig[v], (uint32_t)*slot};
         return (int64_t)*slot - 1;
+    }
     size_t k = h->known_count;
     if (lf_vec_reserve((void **)&h->known_parent, &h->parent_cap, k + 1, sizeof *h->known_parent) ||
         lf_vec_reserve((void **)&h->known_step, &h->step_cap, k + 1, sizeof *h->known_step) ||
@@ -71,6 +76,7 @@ static int64_t known_index(lf_trend_holders *h, lf_holders *holders, const uint6
     h->known_step[k] = (uint32_t)text;
     h->known_first[k] = (uint8_t)first;
     *slot = ++h->known_count;
+    *memo = (struct lf_trend_known_memo){sig[v], (uint32_t)*slot};
     return (int64_t)k;
 }
 
@@ -202,13 +208,15 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
  * (collections.h: the collection it is inside, else its dominator, and so
  * on up) whose signature occurs in the first snapshot. Every signature not
  * seen before is remembered on the way; note: this is the last snapshot
- * announced (note_last). */
+ * announced (note_last). Each object's place among the collections is
+ * found on the way too (placing, begun). */
 static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
                               const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                               const uint64_t *sig, const uint32_t *order, size_t count,
-                              const lf_collections *coll, int note)
+                              lf_collections_builder *placing, int note)
 {
     const lf_snapshot *s = holders->s;
+    const lf_collections *coll = placing->c;
     /* nearest[v]: v or its nearest owner with a first-snapshot signature;
      * LF_NODE_NONE when there is none up to the roots */
     uint32_t *nearest = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *nearest);
@@ -216,7 +224,9 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
         return -1;
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
-        uint32_t v = order[i], u = coll->up[v];
+        uint32_t v = order[i];
+        lf_collections_place(placing, v); /* the collections table, in the same pass */
+        uint32_t u = coll->up[v];
         uint32_t above = u == LF_NODE_NONE ? LF_NODE_NONE : nearest[u];
         int owner = !(coll->flags[v] & LF_COLL_STRUCTURE), first = 0;
         /* a chain's link is structure (collections.c): its signature is known */
@@ -387,17 +397,22 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     int note = !h->by_id && series == h->capacity - 1;
     h->last_idom = NULL;
     h->last_len = 0;
-    if (lf_collections_build(&coll, s, order, count, sig) ||
+    lf_collections_builder placing;
+    int begun = !h->by_id && lf_collections_begin(&placing, &coll, s, order, count, sig) == 0;
+    if ((h->by_id ? lf_collections_build(&coll, s, order, count, sig) : !begun) ||
         (h->by_id && remember_signatures(h, &holders, sig, order, count, series == 0)) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
         (!h->by_id &&
-         count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll, note)) ||
+         count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &placing,
+                            note)) ||
         (h->by_id && series > 0 &&
          count_new_by_id(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
         lf_holders_failed(&holders))
         rc = lf_fail_nomem(err, "trend holders");
     else if (note)
         h->last_idom = s->idom;
+    if (begun)
+        lf_collections_end(&placing);
 out:
     lf_collections_free(&coll);
     lf_holders_free(&holders);

@@ -47,6 +47,9 @@ typedef struct lf_trend_holders {
     /* recent (class, key) -> row + 1, so that the objects of one holder,
      * which come together in preorder, skip by_class's lookup */
     struct lf_trend_row_memo { uint64_t key; uint32_t cls, row; } row_memo[1024];
+    /* recent signature -> index + 1 in known, so that the objects of one
+     * holder (an array's elements) skip known's lookup */
+    struct lf_trend_known_memo { uint64_t sig; uint32_t index; } known_memo[1024];
     /* Without stable ids, noted while the last snapshot announced is
      * counted, per signature index: its node there that retains most and
      * the bytes its top-level nodes retain (suspects' holders, without a

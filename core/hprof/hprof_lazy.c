@@ -2,9 +2,11 @@
  *
  * Pass 3 of the reader wrote a node's edges in the order of its candidates
  * (below), leaving out null references and ids with no object. Decoding
- * walks the same candidates and gives each edge the next candidate whose id
- * is the id of the edge's target: a dangling or null candidate can never
- * match a node, so no id has to be resolved and nothing else is kept. */
+ * walks the same candidates: when the node has as many edges as candidates,
+ * none was left out and they pair in order; else each edge takes the next
+ * candidate whose id is the id of the edge's target: a dangling or null
+ * candidate can never match a node, so no id has to be resolved and
+ * nothing else is kept. */
 #include "hprof_lazy.h"
 
 #include <string.h>
@@ -156,30 +158,41 @@ static uint64_t lazy_object_id(const void *ctx, uint32_t node)
     return read_id(l, hprof_record_at(l->record_low, l->record_high, node) + 1);
 }
 
-static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node, uint64_t end,
-                            uint8_t *kind, uint32_t *label)
+/* The labels of node's own edges first..own_end into kind[e - first] and
+ * label[e - first] for e < end, when its record has as many candidates as
+ * it has own edges: then none was left out, and edge i is candidate i (no
+ * target's id to read: one random read of the dump per edge). 1 when so,
+ * else 0 (what was written is to be overwritten). */
+static int labels_in_order(const hprof_lazy *l, uint32_t node, uint64_t first, uint64_t own_end, uint64_t end,
+                           uint8_t *kind, uint32_t *label)
 {
-    const hprof_lazy *l = ctx;
-    const uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node);
-    /* The thread-local roots under a thread come after its own references. */
-    size_t lo = lf_lower_bound_u64(l->frame_edge, l->frame_count, first);
-    uint64_t own_end = lo < l->frame_count && l->frame_edge[lo] < last ? l->frame_edge[lo] : last;
+    candidate_walk w;
+    candidate c;
+    uint64_t count = 0, own = own_end - first, wanted = (end < own_end ? end : own_end) - first;
+    walk_start(&w, l, node);
+    while (count <= own && walk_next(&w, &c)) {
+        if (count < wanted) {
+            kind[count] = c.kind;
+            label[count] = c.label;
+        }
+        count++;
+    }
+    return count == own;
+}
+
+/* The same by matching ids: each edge takes the next candidate whose id is
+ * its target's (dangling references were left out). */
+static void labels_by_id(const hprof_lazy *l, const lf_snapshot *s, uint32_t node, uint64_t first, uint64_t own_end,
+                         uint64_t end, uint8_t *kind, uint32_t *label)
+{
     candidate_walk w;
     walk_start(&w, l, node);
     int more = 1;
-    for (uint64_t e = first; e < end; e++) {
+    for (uint64_t e = first; e < end && e < own_end; e++) {
         uint8_t *k = &kind[e - first];
         uint32_t *lab = &label[e - first];
         *k = LF_EDGE_KIND_NONE;
         *lab = 0;
-        if (e >= own_end) {
-            size_t f = lo + (size_t)(e - own_end);
-            if (f < l->frame_count && l->frame_edge[f] == e) {
-                *k = LF_EDGE_KIND_INTERNAL;
-                *lab = l->frame_label[f];
-            }
-            continue;
-        }
         uint64_t target_id = lazy_object_id(l, lf_edge_node(s->edge_target[e]));
         candidate c;
         while (more && (more = walk_next(&w, &c)))
@@ -188,6 +201,27 @@ static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
                 *lab = c.label;
                 break;
             }
+    }
+}
+
+static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node, uint64_t end,
+                            uint8_t *kind, uint32_t *label)
+{
+    const hprof_lazy *l = ctx;
+    const uint64_t first = lf_snapshot_edges_begin(s, node), last = lf_snapshot_edges_end(s, node);
+    /* The thread-local roots under a thread come after its own references. */
+    size_t lo = lf_lower_bound_u64(l->frame_edge, l->frame_count, first);
+    uint64_t own_end = lo < l->frame_count && l->frame_edge[lo] < last ? l->frame_edge[lo] : last;
+    if (!labels_in_order(l, node, first, own_end, end, kind, label))
+        labels_by_id(l, s, node, first, own_end, end, kind, label);
+    for (uint64_t e = own_end; e < end; e++) {
+        size_t f = lo + (size_t)(e - own_end);
+        kind[e - first] = LF_EDGE_KIND_NONE;
+        label[e - first] = 0;
+        if (f < l->frame_count && l->frame_edge[f] == e) {
+            kind[e - first] = LF_EDGE_KIND_INTERNAL;
+            label[e - first] = l->frame_label[f];
+        }
     }
 }
 

@@ -1,13 +1,19 @@
 /* test_trend_holders.c - the series' holders found again in a snapshot
  * (lf_trend_holders_nodes): from what was noted while the last snapshot was
- * counted, and by a pass over another snapshot's signatures. */
+ * counted, and by a pass over another snapshot's signatures; what the
+ * counting pass reads per snapshot (class counts without retained sizes,
+ * the collections table placed node by node). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../core/analysis/analysis.h"
+#include "../../core/analysis/collections.h"
+#include "../../core/analysis/holders.h"
+#include "../../core/analysis/owners.h"
 #include "../../core/analysis/trend.h"
 #include "../../core/textgraph/textgraph.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 /* A static field holds a Map (24 bytes) whose Item[] (16 + 8 per item)
@@ -70,4 +76,118 @@ void test_trend_holders_nodes(void)
     lf_trend_free(&t);
     for (int i = 0; i < 3; i++)
         lf_snapshot_free(&s[i]);
+}
+
+/* text as a snapshot, analysed, ids as addresses (matched by signature) */
+static void parse(lf_snapshot *s, const char *text)
+{
+    lf_error err;
+    CHECK(lf_textgraph_parse((const uint8_t *)text, strlen(text), s, &err) == 0);
+    s->flags &= ~(unsigned)LF_SNAP_IDS_STABLE;
+    CHECK(lf_analyze(s, 0, 1, &err) == 0);
+}
+
+static uint32_t class_index(const lf_snapshot *s, const char *name)
+{
+    for (uint32_t c = 0; c < s->class_count; c++)
+        if (test_str_is(lf_snapshot_class_name(s, c), name))
+            return c;
+    return UINT32_MAX;
+}
+
+/* Counts without retained sizes (trend's): a Map of 24 bytes holding an
+ * Item[] of 40 holding 3 Items of 32, and an Item no root reaches. */
+void test_trend_group_counts(void)
+{
+    lf_snapshot s;
+    parse(&s, "node\t0x10\t24\tMap\nnode\t0x20\t40\tItem[]\nedge\t0x10\t0x20\tstrong\ttable\n"
+              "node\t0x30\t32\tItem\nnode\t0x31\t32\tItem\nnode\t0x32\t32\tItem\nnode\t0x99\t32\tItem\n"
+              "edge\t0x20\t0x30\tstrong\t0\nedge\t0x20\t0x31\tstrong\t1\nedge\t0x20\t0x32\tstrong\t2\n"
+              "root\t0x10\tstatic field\tCache.map\n");
+    lf_class_totals t, with_retained;
+    lf_error err;
+    CHECK(lf_group_counts_compute(&s, s.object_class, s.class_count, &t, &err) == 0);
+    CHECK(lf_group_totals_compute(&s, s.object_class, s.class_count, &with_retained, &err) == 0);
+    uint32_t map = class_index(&s, "Map"), item = class_index(&s, "Item");
+    CHECK(map != UINT32_MAX && item != UINT32_MAX);
+    if (map != UINT32_MAX && item != UINT32_MAX) {
+        CHECK_EQ_U64(t.count[item], 4);
+        CHECK_EQ_U64(t.shallow[item], 128);
+        CHECK_EQ_U64(t.unreachable_count[item], 1);
+        CHECK_EQ_U64(t.unreachable_shallow[item], 32);
+        CHECK_EQ_U64(t.count[map], 1);
+        CHECK_EQ_U64(t.retained[map], 0); /* not computed */
+        CHECK_EQ_U64(with_retained.retained[map], 24 + 40 + 3 * 32);
+        for (uint32_t c = 0; c < s.class_count; c++) {
+            CHECK_EQ_U64(t.count[c], with_retained.count[c]);
+            CHECK_EQ_U64(t.shallow[c], with_retained.shallow[c]);
+        }
+    }
+    lf_class_totals_free(&t);
+    lf_class_totals_free(&with_retained);
+    lf_snapshot_free(&s);
+}
+
+/* The collections table placed node by node in preorder: a static field's
+ * java.util.HashMap (0x10) whose table (0x20) holds a bucket of two entries
+ * (0x30, then 0x31 by next), each with an Item value (0x40, 0x41), the
+ * first Item a Leaf (0x50); beside it an app.Owner (0x60) holding a Thing
+ * (0x70) by a field. The table and the entries are structure, what they
+ * hold is inside the map, and the map is the owner above all of them; the
+ * Thing's owner is its dominator. */
+void test_collections_placed_in_preorder(void)
+{
+    lf_snapshot s;
+    parse(&s, "node\t0x10\t48\tjava.util.HashMap\nnode\t0x20\t80\tjava.util.HashMap$Node[]\n"
+              "node\t0x30\t32\tjava.util.HashMap$Node\nnode\t0x31\t32\tjava.util.HashMap$Node\n"
+              "node\t0x40\t16\tItem\nnode\t0x41\t16\tItem\nnode\t0x50\t16\tLeaf\n"
+              "node\t0x60\t16\tapp.Owner\nnode\t0x70\t16\tThing\n"
+              "edge\t0x10\t0x20\tstrong\ttable\nedge\t0x20\t0x30\tstrong\t0\nedge\t0x30\t0x31\tstrong\tnext\n"
+              "edge\t0x30\t0x40\tstrong\tvalue\nedge\t0x31\t0x41\tstrong\tvalue\nedge\t0x40\t0x50\tstrong\tx\n"
+              "edge\t0x60\t0x70\tstrong\tt\n"
+              "root\t0x10\tstatic field\tCache.map\nroot\t0x60\tstatic field\tApp.owner\n");
+    lf_error err;
+    lf_holders holders;
+    lf_holders_init(&holders, &s);
+    uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
+    uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
+    size_t count = 0;
+    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &err) == 0);
+    CHECK_EQ_U64(count, 9);
+    lf_collections c;
+    lf_collections_builder b;
+    CHECK(lf_collections_begin(&b, &c, &s, order, count, sig) == 0);
+    for (size_t i = 0; i < count; i++)
+        lf_collections_place(&b, order[i]);
+    lf_collections_end(&b);
+    static const struct { uint64_t id, up; uint8_t flags; } want[] = {
+        {0x10, 0, 0},
+        {0x20, 0x10, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x30, 0x10, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x31, 0x10, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x40, 0x10, LF_COLL_INSIDE},
+        {0x41, 0x10, LF_COLL_INSIDE},
+        {0x50, 0x10, LF_COLL_INSIDE},
+        {0x60, 0, 0},
+        {0x70, 0x60, 0},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        uint32_t v = lf_snapshot_find_id(&s, want[k].id);
+        CHECK(v != LF_NODE_NONE);
+        if (v == LF_NODE_NONE)
+            continue;
+        uint32_t up = want[k].up ? lf_snapshot_find_id(&s, want[k].up) : LF_NODE_NONE;
+        CHECK_EQ_U64(c.up[v], up);
+        CHECK_EQ_U64(c.flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE), want[k].flags);
+    }
+    /* a chain's link shares its head's signature, and same-class is by class */
+    uint32_t head = lf_snapshot_find_id(&s, 0x30), link = lf_snapshot_find_id(&s, 0x31);
+    CHECK_EQ_U64(sig[head], sig[link]);
+    CHECK(lf_same_class(&s, s.object_class[head], s.object_class[link]));
+    CHECK(!lf_same_class(&s, s.object_class[head], s.object_class[lf_snapshot_find_id(&s, 0x40)]));
+    lf_collections_free(&c);
+    lf_holders_free(&holders);
+    free(sig);
+    free(order);
+    lf_snapshot_free(&s);
 }

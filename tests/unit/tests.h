@@ -23,6 +23,8 @@
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
     T(test_trend_holders_nodes)            \
+    T(test_trend_group_counts)             \
+    T(test_collections_placed_in_preorder) \
     T(test_name_cut_class)                 \
     T(test_name_cut_path)                  \
     T(test_ocaml_name_frames)              \
