@@ -27,6 +27,12 @@ enum { BIG_ARRAY_MIN = 4u << 20, PAGE = 4096, SPILL_MIN_CAP = 1u << 20 };
  * KiB holds 2 MiB: a few arrays of that size live at once. They still come
  * from malloc (posix_memalign): free() and realloc() stay valid on them. */
 enum { HUGE_PAGE = 2u << 20, RAM_ALIGNED_MIN = 256u << 10 };
+/* Cleared arrays this big come from calloc, as fresh memory from glibc's
+ * mmap that it need not clear: clearing an aligned block (which may have
+ * been used before) is one more pass, and it faults every page in on the
+ * allocating thread, where the threads that fill an array (the V8 edges'
+ * kinds, 36 MB on the Express snapshot) fault theirs in parallel. */
+enum { CALLOC_MIN = 8u << 20 };
 
 /* One array in a file: its mapping (whole pages) and the file behind it,
  * kept open so the array can grow in place (ftruncate, mremap). A result
@@ -310,10 +316,11 @@ static void *big_alloc(size_t bytes, int zeroed, int result)
     say_started(started, need);
     if (p)
         return p;
-    if (bytes >= RAM_ALIGNED_MIN)
+    if (bytes >= RAM_ALIGNED_MIN && (!zeroed || bytes < CALLOC_MIN))
         p = ram_aligned(bytes, zeroed);
     else
         p = zeroed ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+    lf_big_advise(p, bytes); /* calloc does not touch a fresh mapping: the advice lands before the first fault */
     pthread_mutex_lock(&lock);
     count_ram(p, 1);
     pthread_mutex_unlock(&lock);
