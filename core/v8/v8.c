@@ -28,12 +28,9 @@
 #define MAX_FIELDS V8_MAX_FIELDS
 #define MAX_TYPES V8_MAX_TYPES
 #define THREADED_MIN_BYTES (1u << 22)
-/* The strings array is read in two parts from 1 MiB left in the file on
- * (a fuzzing build may ask for less: -DSTRINGS_SPLIT_MIN=64); a line break
- * is looked for in the 64 KiB past its middle. */
-#ifndef STRINGS_SPLIT_MIN
+/* The strings array is read in two parts from 1 MiB left in the file on;
+ * a line break is looked for in the 64 KiB past its middle. */
 #define STRINGS_SPLIT_MIN (1u << 20)
-#endif
 #define STRINGS_SPLIT_LOOK (1u << 16)
 
 enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO, F_TRACE, F_KINDS };
