@@ -134,58 +134,6 @@ int64_t lf_strtab_append(lf_strtab *t, const char *s, size_t len)
     return append(t, s, len, 0);
 }
 
-/* Room for `count` strings of `bytes` bytes in all, by doubling as append does. */
-static int reserve(lf_strtab *t, uint64_t count, uint64_t bytes)
-{
-    if (count >= t->cap) {
-        uint64_t cap = t->cap ? t->cap : 256;
-        while (cap <= count)
-            cap *= 2;
-        if (cap > 0xffffffffu)
-            return -1;
-        uint64_t *offset = lf_big_realloc(t->offset, ((size_t)cap + 1) * sizeof *offset);
-        if (!offset)
-            return -1;
-        t->offset = offset;
-        uint64_t *hash = lf_big_realloc(t->hash, (size_t)cap * sizeof *hash);
-        if (!hash)
-            return -1;
-        t->hash = hash;
-        t->cap = (uint32_t)cap;
-    }
-    if (bytes + 1 > t->bytes_cap) {
-        uint64_t cap = t->bytes_cap ? t->bytes_cap : 4096;
-        while (cap < bytes + 1)
-            cap *= 2;
-        char *more = lf_big_realloc(t->bytes, cap);
-        if (!more)
-            return -1;
-        t->bytes = more;
-        t->bytes_cap = cap;
-    }
-    return 0;
-}
-
-int lf_strtab_append_table(lf_strtab *t, const lf_strtab *from)
-{
-    if (from->count <= 1)
-        return 0;
-    const uint32_t n = from->count - 1;
-    const uint64_t first = from->offset[1], bytes = from->offset[from->count] - first;
-    if ((uint64_t)t->count + n >= 0xfffffffeu || reserve(t, (uint64_t)t->count + n + 1, t->bytes_len + bytes))
-        return -1;
-    if (t->count == 0)
-        t->offset[0] = 0;
-    memcpy(t->bytes + t->bytes_len, from->bytes + first, bytes);
-    for (uint32_t k = 1; k <= n; k++) {
-        t->offset[t->count + k] = t->bytes_len + (from->offset[k + 1] - first);
-        t->hash[t->count + k - 1] = from->hash[k];
-    }
-    t->count += n;
-    t->bytes_len += bytes;
-    return 0;
-}
-
 int64_t lf_strtab_canonical(lf_strtab *t, uint32_t i)
 {
     const char *s = t->bytes + t->offset[i];

@@ -28,10 +28,6 @@ void lf_strtab_free(lf_strtab *t);
 int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len);
 /* Appends s as a new string without looking for an equal one; its index, or -1. */
 int64_t lf_strtab_append(lf_strtab *t, const char *s, size_t len);
-/* Appends the strings of `from` after its empty string 0, in its order, as
- * lf_strtab_append would one by one (a reader that read a list in two parts
- * joins them); 0, or -1 when out of memory (t unchanged). */
-int lf_strtab_append_table(lf_strtab *t, const lf_strtab *from);
 /* The index of the first string entered for lookups with the bytes of
  * string i: i itself (entered now) when there is none. -1: out of memory. */
 int64_t lf_strtab_canonical(lf_strtab *t, uint32_t i);

@@ -28,10 +28,6 @@
 #define MAX_FIELDS V8_MAX_FIELDS
 #define MAX_TYPES V8_MAX_TYPES
 #define THREADED_MIN_BYTES (1u << 22)
-/* The strings array is read in two parts from 1 MiB left in the file on;
- * a line break is looked for in the 64 KiB past its middle. */
-#define STRINGS_SPLIT_MIN (1u << 20)
-#define STRINGS_SPLIT_LOOK (1u << 16)
 
 enum { F_SKIP, F_TYPE, F_NAME, F_ID, F_SIZE, F_EDGES, F_DETACHED, F_TO, F_TRACE, F_KINDS };
 
@@ -929,25 +925,25 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     return 0;
 }
 
-/* The strings of an array from the one at j->pos on (after its '[' or a
- * ','), appended to t in order: 0 at the array's ']' (consumed), -1 on an
- * error, 1 when a string would start at byte stop_at (not read). *count
- * counts the strings appended. progress: NULL, or where to report. */
-static int read_string_values(lf_json *j, lf_strtab *t, uint32_t *count, char **buf, size_t *cap,
-                              lf_progress_counter *progress, uint64_t stop_at)
+/* The file's strings, appended in its order (V8 writes each string once):
+ * file string k is table string V8_STRING_BASE + k. */
+static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_progress_counter *progress)
 {
-    uint64_t report_at = progress && progress->progress ? j->pos + LF_PROGRESS_STEP : UINT64_MAX;
+    uint64_t report_at = progress->progress ? j->pos + LF_PROGRESS_STEP : UINT64_MAX;
+    if (lf_json_expect(j, '[', "strings"))
+        return -1;
+    if (lf_json_peek(j) == ']') {
+        j->pos++;
+        return 0;
+    }
     for (;;) {
         size_t len;
         const char *text;
-        lf_json_ws(j);
-        if (j->pos == stop_at)
-            return 1;
         if (lf_json_string_ref(j, &text, &len, buf, cap))
             return -1;
-        if (*count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(t, text, len) < 0)
+        if (raw->string_count == UINT32_MAX - V8_STRING_BASE || lf_strtab_append(&raw->strings, text, len) < 0)
             return lf_fail_nomem(j->err, "reading strings");
-        ++*count;
+        raw->string_count++;
         if (j->pos >= report_at) {
             lf_progress_reach(progress, j->pos);
             report_at = j->pos + LF_PROGRESS_STEP;
@@ -956,84 +952,6 @@ static int read_string_values(lf_json *j, lf_strtab *t, uint32_t *count, char **
         if (more <= 0)
             return more;
     }
-}
-
-/* Strings read from a byte inside the array to its end by a second thread,
- * into a table of their own, while the first reads up to there. */
-typedef struct strings_part {
-    lf_json j;                 /* from the split to the file's end */
-    lf_error err;
-    lf_strtab strings;         /* the part's strings after the table's "" */
-    uint32_t count;
-    int rc;                    /* 0: read up to and with the array's ']' */
-} strings_part;
-
-static void *strings_part_run(void *arg)
-{
-    strings_part *part = arg;
-    char *buf = NULL;
-    size_t cap = 0;
-    part->rc = lf_strtab_init(&part->strings) ? -1
-             : read_string_values(&part->j, &part->strings, &part->count, &buf, &cap, NULL, UINT64_MAX);
-    lf_big_free(buf);
-    return NULL;
-}
-
-uint64_t v8_strings_split(const uint8_t *d, uint64_t start, uint64_t end)
-{
-    uint64_t at = start + (end - start) / 2;
-    const uint64_t look_to = end - at > STRINGS_SPLIT_LOOK ? at + STRINGS_SPLIT_LOOK : end;
-    for (;;) {
-        const uint8_t *line = memchr(d + at, '\n', look_to - at);
-        if (!line)
-            return 0;
-        at = (uint64_t)(line - d) + 1;
-        uint64_t p = at;
-        while (p < end && is_blank(d[p]))
-            p++;
-        if (p < end && d[p] == '"')
-            return p;
-    }
-}
-
-/* The file's strings, appended in its order (V8 writes each string once):
- * file string k is table string V8_STRING_BASE + k. A big array is read in
- * two parts on two threads: the second from a string that begins a line
- * past its middle (v8_strings_split), and it counts only if the first
- * reaches a string that starts exactly there; else (the line break was
- * inside a string, or after the array) the first reads on to the end. The
- * second part reads with the same code from the same byte as the first
- * would: the table, and any error, are the same either way. */
-static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_progress_counter *progress,
-                        unsigned threads)
-{
-    if (lf_json_expect(j, '[', "strings"))
-        return -1;
-    if (lf_json_peek(j) == ']') {
-        j->pos++;
-        return 0;
-    }
-    const uint64_t split = threads >= 2 && j->end - j->pos >= STRINGS_SPLIT_MIN
-                               ? v8_strings_split(j->data, j->pos, j->end) : 0;
-    strings_part part;
-    memset(&part, 0, sizeof part);
-    part.j = (lf_json){j->data, split, j->end, &part.err};
-    pthread_t t;
-    const int threaded = split && pthread_create(&t, NULL, strings_part_run, &part) == 0;
-    int rc = read_string_values(j, &raw->strings, &raw->string_count, buf, cap, progress,
-                                threaded ? split : UINT64_MAX);
-    if (threaded)
-        pthread_join(t, NULL);
-    if (rc == 1 && part.rc == 0 && part.count <= UINT32_MAX - V8_STRING_BASE - raw->string_count &&
-        lf_strtab_append_table(&raw->strings, &part.strings) == 0) {
-        raw->string_count += part.count;
-        j->pos = part.j.pos;
-        rc = 0;
-    } else if (rc == 1) { /* the second part failed: read it here, to the same end */
-        rc = read_string_values(j, &raw->strings, &raw->string_count, buf, cap, progress, UINT64_MAX);
-    }
-    lf_strtab_free(&part.strings);
-    return rc;
 }
 
 /* Arrays sized from the header's counts, once those counts are known to fit
@@ -1361,7 +1279,7 @@ static int read_member(v8_reader *r, size_t len, uint64_t key_at)
         return v8_places_read(&r->j, &r->places, &r->raw, r->m.node_fields);
     if (key_is(key, len, "strings")) {
         int rc = r->have_strings ? lf_fail_at(r->j.err, key_at, "unsupported snapshot layout", "strings twice")
-                                 : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress, r->threads);
+                                 : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress);
         r->have_strings = 1;
         return rc;
     }

@@ -234,14 +234,6 @@ typedef struct v8_nodes_layout {
 /* 0, or -1 with err set (err->truncated: the head ends too early). */
 int v8_probe_nodes(const uint8_t *head, uint64_t len, v8_nodes_layout *out, lf_error *err);
 
-/* v8.c: where a second thread starts reading the strings array that starts
- * at byte start (after its '['), the file ending at end: the first string
- * that begins a line (a '\n', blanks, '"') in the 64 KiB past the middle of
- * [start, end), as V8 writes one string a line; 0: none. JSON strings hold
- * no raw line break, so in a well-formed array the split is a string's
- * start; the reader checks that it is before it uses the part. */
-uint64_t v8_strings_split(const uint8_t *d, uint64_t start, uint64_t end);
-
 /* v8_model.c: DevTools' semantics on a raw snapshot, into a snapshot. */
 struct lf_snapshot;
 int v8_build_snapshot(v8_raw *raw, unsigned threads, struct lf_snapshot *out, lf_error *err);

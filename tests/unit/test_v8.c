@@ -7,7 +7,6 @@
 
 #include "../../core/analysis/analysis.h"
 #include "../../core/v8/v8.h"
-#include "../../core/v8/v8_internal.h"
 #include "graph_fixture.h"
 #include "test.h"
 #include "tests.h"
@@ -336,94 +335,4 @@ void test_v8_number_shapes(void)
     }
     lf_snapshot_free(&snap);
     free(s);
-}
-
-/* Where the second thread starts reading the strings: the first string that
- * begins a line past the middle of the array. */
-void test_v8_strings_split(void)
-{
-    /* ["ab",\n"cd",\n"ef"]: bytes 1 to 18, middle 1 + 17 / 2 = 9 (inside
-     * "cd"); the line break at 12, "ef" opens at 13 */
-    const char *three = "[\"ab\",\n\"cd\",\n\"ef\"]";
-    CHECK_EQ_U64(v8_strings_split((const uint8_t *)three, 1, 18), 13);
-    /* ["abcdefghijklmnop","q\n",\n  "r"]: a backslash and an n (byte 22)
-     * are no line break; middle 1 + 32 / 2 = 17; the raw one is at 26,
-     * then two blanks: "r" opens at 29 */
-    const char *escaped = "[\"abcdefghijklmnop\",\"q\\n\",\n  \"r\"]";
-    CHECK_EQ_U64(strlen(escaped), 33);
-    CHECK_EQ_U64(v8_strings_split((const uint8_t *)escaped, 1, 33), 29);
-    /* a line that does not start with a string: the next one that does
-     * (["abcdef",\n7,\n"b"]: middle 1 + 17 / 2 = 9; the break at 10 is
-     * followed by 7, not a string; the next, at 13, by "b" at 14) */
-    const char *number = "[\"abcdef\",\n7,\n\"b\"]";
-    CHECK_EQ_U64(strlen(number), 18);
-    CHECK_EQ_U64(v8_strings_split((const uint8_t *)number, 1, 18), 14);
-    /* no line break past the middle: no split */
-    const char *one_line = "[\"abc\",\"def\"]";
-    CHECK_EQ_U64(v8_strings_split((const uint8_t *)one_line, 1, 13), 0);
-}
-
-/* The chain snapshot of k nodes with `count` more strings, one a line, string
- * i "s<i>" then `pad` x's, and, when raw_break, a raw line break at its end
- * (which the reader accepts): the line break past the middle of the array
- * is then most likely inside a string, before its closing quote. */
-static char *strings_snapshot(uint32_t k, uint32_t count, unsigned pad, int raw_break, size_t *len)
-{
-    size_t head = 0;
-    char *chain = chain_snapshot_padded(k, 0, 0, &head);
-    size_t cap = head + (size_t)count * (pad + 24), o = head - 4; /* before "]}\n" */
-    char *s = chain ? realloc(chain, cap) : NULL;
-    if (!s) {
-        free(chain);
-        return NULL;
-    }
-    CHECK(memcmp(s + o, "\"]}\n", 4) == 0);
-    o++; /* after the last string's quote */
-    for (uint32_t i = 0; i < count; i++) {
-        o += (size_t)snprintf(s + o, cap - o, ",\n\"s%u", i);
-        memset(s + o, 'x', pad);
-        o += pad;
-        if (raw_break)
-            s[o++] = '\n';
-        s[o++] = '"';
-    }
-    o += (size_t)snprintf(s + o, cap - o, "]}\n");
-    *len = o;
-    return s;
-}
-
-/* A strings array over 1 MiB is read in two parts on two threads: the
- * table is the one one thread reads, string by string, whether the split
- * falls between two strings or inside one (then one thread reads on). */
-void test_v8_strings_two_parts(void)
-{
-    const uint32_t k = 1000, count = 40000;
-    for (int raw_break = 0; raw_break < 2; raw_break++) {
-        size_t len = 0;
-        char *json = strings_snapshot(k, count, 30, raw_break, &len);
-        CHECK(json != NULL && len > (1u << 20) + 40000);
-        if (!json)
-            return;
-        lf_snapshot one, two;
-        read_with_one_and_two(json, len, k, &one, &two);
-        CHECK_EQ_U64(two.string_count, one.string_count);
-        if (two.string_count == one.string_count) {
-            CHECK(memcmp(one.string_offset, two.string_offset, (one.string_count + 1) * sizeof *one.string_offset) == 0);
-            CHECK(memcmp(one.string_bytes, two.string_bytes, one.string_offset[one.string_count]) == 0);
-        }
-        /* the file's strings: "", "(root)", "N", "next", "back", then s0... at
-         * table index 1 + 5 + i */
-        uint64_t wrong = 0;
-        for (uint32_t i = 0; two.string_count > 6 + count && i < count; i += 997) {
-            char want[64];
-            int n = snprintf(want, sizeof want, "s%u%.30s%s", i, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", raw_break ? "\n" : "");
-            const uint64_t at = two.string_offset[6 + i], end = two.string_offset[7 + i];
-            wrong += end - at != (uint64_t)n || memcmp(two.string_bytes + at, want, (size_t)n) != 0;
-        }
-        CHECK(two.string_count > 6 + count);
-        CHECK_EQ_U64(wrong, 0);
-        lf_snapshot_free(&one);
-        lf_snapshot_free(&two);
-        free(json);
-    }
 }

@@ -87,8 +87,6 @@
     T(test_v8_split_guess_past_end)        \
     T(test_json_skip_values)               \
     T(test_json_skip_errors)               \
-    T(test_v8_strings_split)               \
-    T(test_v8_strings_two_parts)           \
     T(test_v8_threads_same)                \
     T(test_v8_number_shapes)               \
     T(test_v8_partial)                     \
