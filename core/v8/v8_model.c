@@ -581,49 +581,10 @@ static void rebase_node_names(v8_raw *raw)
         raw->node_name[v] += V8_STRING_BASE;
 }
 
-/* Closures' source places (v8_places.c), beside the owners' spread: both
- * read node names and edge targets, the places add strings, the owners
- * read none (their one name is looked up before). */
-typedef struct places_job {
-    v8_raw *raw;
-    model *md;
-    lf_error err;
-    int rc;
-} places_job;
-
-static void *places_run(void *arg)
-{
-    places_job *job = arg;
-    job->rc = v8_places_resolve(job->raw, job->raw->places, &job->md->place, &job->md->place_count, &job->err);
-    return NULL;
-}
-
-/* Sizes moved to owners with the places resolved on a thread of their own
- * meanwhile (the edges' thread runs too: three jobs for two cores, so
- * that none of them waits for the longest). */
-static int sizes_and_places(v8_raw *raw, unsigned threads, model *md, lf_error *err)
-{
-    int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
-    places_job pj = {.raw = raw, .md = md};
-    pthread_t places_thread;
-    int threaded = threads > 1 && pthread_create(&places_thread, NULL, places_run, &pj) == 0;
-    int rc = move_owned_sizes(raw, raw->node_size, external_name, err);
-    if (threaded)
-        pthread_join(places_thread, NULL);
-    else
-        places_run(&pj);
-    if (!rc && pj.rc) {
-        *err = pj.err;
-        rc = -1;
-    }
-    return rc;
-}
-
 /* Two independent jobs: the edges (page-owned nodes, retaining or not) on a
- * second thread; sizes, places, class names and interfaces, which add
- * strings, here. The edge job reads no string bytes and no node names:
- * class names replace those (raw->node_name holds class strings from then
- * on). */
+ * second thread; sizes, class names and interfaces, which add strings, here.
+ * The edge job reads no string bytes and no node names: class names
+ * replace those (raw->node_name holds class strings from then on). */
 static int classify_and_name(v8_raw *raw, unsigned threads, model *md, lf_error *err)
 {
     const uint32_t n = raw->node_count;
@@ -641,7 +602,8 @@ static int classify_and_name(v8_raw *raw, unsigned threads, model *md, lf_error 
     }
     pthread_t edges_thread;
     int threaded = threads > 1 && pthread_create(&edges_thread, NULL, edges_run, &ej) == 0;
-    int rc = sizes_and_places(raw, threads, md, err);
+    int64_t external_name = v8_file_string(raw, "system / ExternalStringData", 27);
+    int rc = move_owned_sizes(raw, raw->node_size, external_name, err);
     if (!rc)
         rc = class_names(raw, err);
     if (!rc)
@@ -834,6 +796,8 @@ int v8_build_snapshot(v8_raw *raw, unsigned threads, lf_snapshot *out, lf_error 
     int rc = propagate_dom_state(raw, err);
     if (!rc) /* before class names replace node names */
         rc = name_synthetic_nodes(raw, &md, err);
+    if (!rc) /* node names and raw edge targets still there */
+        rc = v8_places_resolve(raw, raw->places, &md.place, &md.place_count, err);
     if (!rc)
         rc = classify_and_name(raw, threads, &md, err);
     if (!rc)
