@@ -1,12 +1,14 @@
 /* bigmem.h - allocations for the arrays that grow with the heap (one entry per
  * object, per reference, per string).
  *
- * On this project's virtual machines a fault on a fresh 4 KiB page costs about
- * 3 us (touching 2 GB: 6.4 s), which made page faults the largest part of a
- * 1 GB dump's analysis. These helpers ask the kernel for 2 MiB pages on the
- * whole pages of any allocation of 4 MiB or more (MADV_HUGEPAGE: honoured
- * when transparent huge pages are in "madvise" or "always" mode, ignored
- * otherwise).
+ * On this project's virtual machines a fault on a fresh 4 KiB page costs 3
+ * to 25 us (touching 2 GB: 6.4 s at the least), which made page faults the
+ * largest part of a 1 GB dump's analysis. These helpers ask the kernel for
+ * 2 MiB pages (MADV_HUGEPAGE: honoured when transparent huge pages are in
+ * "madvise" or "always" mode, ignored otherwise): an array in RAM of 256
+ * KiB or more starts on a 2 MiB boundary and takes whole 2 MiB pages (from
+ * posix_memalign: free() stays valid on it), a file-backed one is advised
+ * on its whole pages.
  *
  * Past a memory budget (lf_big_set_budget) the arrays spill: they come from
  * file-backed shared mappings of unlinked temporary files in a directory,

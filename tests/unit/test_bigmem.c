@@ -262,6 +262,44 @@ void test_resident_release(void)
     CHECK(rmdir(dir) == 0);
 }
 
+/* Arrays in RAM of 256 KiB or more start on 2 MiB boundaries (one huge
+ * page per 2 MiB): a small block that grows to that size moves to one with
+ * its contents, a big one grows (moving) and shrinks (in place) keeping
+ * them, and lf_big_calloc's reads as zeros. */
+void test_big_ram_mappings(void)
+{
+    const uintptr_t huge = 2u << 20;
+    const size_t n = (3u << 20) / 2 / sizeof(uint32_t); /* 1.5 MiB */
+    uint32_t *small = lf_big_malloc(64 * sizeof *small);
+    CHECK(small != NULL);
+    for (size_t i = 0; small && i < 64; i++)
+        small[i] = pattern_at(i);
+    uint32_t *a = small ? lf_big_realloc(small, n * sizeof *a) : NULL;
+    CHECK(a != NULL && (uintptr_t)a % huge == 0);
+    CHECK_EQ_U64(a ? pattern_misses(a, 64) : 1, 0);
+    for (size_t i = 0; a && i < n; i++)
+        a[i] = pattern_at(i);
+    uint32_t *grown = a ? lf_big_realloc(a, 4 * n * sizeof *grown) : NULL; /* 6 MiB */
+    CHECK(grown != NULL && (uintptr_t)grown % huge == 0);
+    if (grown) {
+        CHECK_EQ_U64(pattern_misses(grown, n), 0);
+        grown[4 * n - 1] = 9;
+        if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+            CHECK_EQ_U64(mapping_has_huge_advice(grown + 3 * n), 1);
+    }
+    uint32_t *shrunk = grown ? lf_big_realloc(grown, n * sizeof *shrunk) : NULL;
+    CHECK(shrunk != NULL && shrunk == grown);
+    CHECK_EQ_U64(shrunk ? pattern_misses(shrunk, n) : 1, 0);
+    lf_big_free(shrunk);
+    uint64_t *zeroed = lf_big_calloc((1u << 20) / 8 + 1, 8); /* just past 1 MiB */
+    CHECK(zeroed != NULL && (uintptr_t)zeroed % huge == 0);
+    size_t nonzero = 0;
+    for (size_t i = 0; zeroed && i < (1u << 20) / 8 + 1; i++)
+        nonzero += zeroed[i] != 0;
+    CHECK_EQ_U64(nonzero, 0);
+    lf_big_free(zeroed);
+}
+
 void test_big_arrays(void)
 {
     const size_t n = 48u << 20; /* above the threshold: advised */

@@ -56,6 +56,7 @@
     T(test_idrank)                         \
     T(test_idset)                          \
     T(test_big_arrays)                     \
+    T(test_big_ram_mappings)               \
     T(test_big_spill)                      \
     T(test_big_planned_spill)              \
     T(test_big_result_store)               \
