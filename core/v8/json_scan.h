@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../base/error.h"
 
@@ -52,5 +53,10 @@ int lf_json_skip(lf_json *j);
 /* After an element of an array or a member of an object: consumes ',' and
  * returns 1, or consumes `close` and returns 0; -1 on anything else. */
 int lf_json_next(lf_json *j, char close, const char *what);
+/* Whether a key read as (key, len) is the text `want`. */
+static inline int lf_json_key_is(const char *key, size_t len, const char *want)
+{
+    return len == strlen(want) && memcmp(key, want, len) == 0;
+}
 
 #endif

@@ -65,11 +65,6 @@ int lf_v8_detect(const uint8_t *head, size_t len)
     return 0;
 }
 
-static int key_is(const char *key, size_t len, const char *want)
-{
-    return len == strlen(want) && memcmp(key, want, len) == 0;
-}
-
 /* Reads ["a", "b", ...] calling back with each name's position. */
 typedef int (*name_fn)(void *ctx, unsigned index, const char *name, size_t len, lf_json *j);
 
@@ -105,13 +100,13 @@ static int node_field(void *ctx, unsigned i, const char *name, size_t len, lf_js
     if (i >= MAX_FIELDS)
         return -1;
     m->node_fields = i + 1;
-    m->node_field_kind[i] = key_is(name, len, "type") ? F_TYPE
-                          : key_is(name, len, "name") ? F_NAME
-                          : key_is(name, len, "id") ? F_ID
-                          : key_is(name, len, "self_size") ? F_SIZE
-                          : key_is(name, len, "edge_count") ? F_EDGES
-                          : key_is(name, len, "detachedness") ? F_DETACHED
-                          : key_is(name, len, "trace_node_id") ? F_TRACE : F_SKIP;
+    m->node_field_kind[i] = lf_json_key_is(name, len, "type") ? F_TYPE
+                          : lf_json_key_is(name, len, "name") ? F_NAME
+                          : lf_json_key_is(name, len, "id") ? F_ID
+                          : lf_json_key_is(name, len, "self_size") ? F_SIZE
+                          : lf_json_key_is(name, len, "edge_count") ? F_EDGES
+                          : lf_json_key_is(name, len, "detachedness") ? F_DETACHED
+                          : lf_json_key_is(name, len, "trace_node_id") ? F_TRACE : F_SKIP;
     m->have_detached |= m->node_field_kind[i] == F_DETACHED;
     m->have_trace_field |= m->node_field_kind[i] == F_TRACE;
     return 0;
@@ -124,9 +119,9 @@ static int edge_field(void *ctx, unsigned i, const char *name, size_t len, lf_js
     if (i >= MAX_FIELDS)
         return -1;
     m->edge_fields = i + 1;
-    m->edge_field_kind[i] = key_is(name, len, "type") ? F_TYPE
-                          : key_is(name, len, "name_or_index") ? F_NAME
-                          : key_is(name, len, "to_node") ? F_TO : F_SKIP;
+    m->edge_field_kind[i] = lf_json_key_is(name, len, "type") ? F_TYPE
+                          : lf_json_key_is(name, len, "name_or_index") ? F_NAME
+                          : lf_json_key_is(name, len, "to_node") ? F_TO : F_SKIP;
     return 0;
 }
 
@@ -173,7 +168,7 @@ static int node_type(void *ctx, unsigned i, const char *name, size_t len, lf_jso
         return -1;
     t->m->node_type_kind[i] = V8N_OTHER;
     for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (key_is(name, len, known[k]))
+        if (lf_json_key_is(name, len, known[k]))
             t->m->node_type_kind[i] = (uint8_t)k;
     t->m->node_type_count = i + 1;
     free(t->raw->type_names[i]); /* a repeated "node_types" key replaces the first list */
@@ -194,7 +189,7 @@ static int edge_type(void *ctx, unsigned i, const char *name, size_t len, lf_jso
         return -1;
     m->edge_type_kind[i] = V8E_OTHER;
     for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (key_is(name, len, known[k]))
+        if (lf_json_key_is(name, len, known[k]))
             m->edge_type_kind[i] = (uint8_t)k;
     m->edge_type_count = i + 1;
     return 0;
@@ -230,19 +225,19 @@ static int read_meta(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *ca
         if (lf_json_string(j, buf, cap, &len) || lf_json_expect(j, ':', "snapshot.meta"))
             return -1;
         int rc;
-        if (key_is(*buf, len, "node_fields"))
+        if (lf_json_key_is(*buf, len, "node_fields"))
             rc = read_names(j, m, node_field, buf, cap, "snapshot.meta.node_fields");
-        else if (key_is(*buf, len, "edge_fields"))
+        else if (lf_json_key_is(*buf, len, "edge_fields"))
             rc = read_names(j, m, edge_field, buf, cap, "snapshot.meta.edge_fields");
-        else if (key_is(*buf, len, "node_types"))
+        else if (lf_json_key_is(*buf, len, "node_types"))
             rc = read_types(j, &t, node_type, buf, cap, "snapshot.meta.node_types");
-        else if (key_is(*buf, len, "edge_types"))
+        else if (lf_json_key_is(*buf, len, "edge_types"))
             rc = read_types(j, m, edge_type, buf, cap, "snapshot.meta.edge_types");
-        else if (key_is(*buf, len, "trace_function_info_fields"))
+        else if (lf_json_key_is(*buf, len, "trace_function_info_fields"))
             rc = read_names(j, raw->trace, trace_info_field, buf, cap, "snapshot.meta.trace_function_info_fields");
-        else if (key_is(*buf, len, "trace_node_fields"))
+        else if (lf_json_key_is(*buf, len, "trace_node_fields"))
             rc = read_names(j, raw->trace, trace_node_field, buf, cap, "snapshot.meta.trace_node_fields");
-        else if (key_is(*buf, len, "location_fields"))
+        else if (lf_json_key_is(*buf, len, "location_fields"))
             rc = read_names(j, raw->places, location_field, buf, cap, "snapshot.meta.location_fields");
         else
             rc = lf_json_skip(j);
@@ -267,18 +262,18 @@ static int read_header(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *
         if (lf_json_string(j, buf, cap, &len) || lf_json_expect(j, ':', "snapshot"))
             return -1;
         int rc;
-        if (key_is(*buf, len, "meta")) {
+        if (lf_json_key_is(*buf, len, "meta")) {
             rc = read_meta(j, m, raw, buf, cap);
             m->have_meta = 1;
-        } else if (key_is(*buf, len, "node_count")) {
+        } else if (lf_json_key_is(*buf, len, "node_count")) {
             rc = lf_json_uint(j, &m->node_count);
             m->have_node_count = 1;
-        } else if (key_is(*buf, len, "edge_count")) {
+        } else if (lf_json_key_is(*buf, len, "edge_count")) {
             rc = lf_json_uint(j, &m->edge_count);
             m->have_edge_count = 1;
-        } else if (key_is(*buf, len, "root_index")) {
+        } else if (lf_json_key_is(*buf, len, "root_index")) {
             rc = lf_json_uint(j, &m->root_index);
-        } else if (key_is(*buf, len, "trace_function_count")) {
+        } else if (lf_json_key_is(*buf, len, "trace_function_count")) {
             rc = lf_json_uint(j, &m->trace_function_count);
         } else {
             rc = lf_json_skip(j);
@@ -1213,11 +1208,11 @@ int v8_probe_nodes(const uint8_t *head, uint64_t len, v8_nodes_layout *out, lf_e
     err->truncated = 0;
     int rc = lf_json_expect(&j, '{', "the snapshot") || lf_json_string(&j, &buf, &cap, &klen) ||
              lf_json_expect(&j, ':', "the snapshot");
-    if (!rc && !key_is(buf, klen, "snapshot"))
+    if (!rc && !lf_json_key_is(buf, klen, "snapshot"))
         rc = lf_fail_at(err, 0, "unsupported snapshot layout", "\"snapshot\" is not first");
     rc = rc || read_header(&j, &m, &raw, &buf, &cap) || lf_json_next(&j, '}', "the snapshot") != 1 ||
          lf_json_string(&j, &buf, &cap, &klen) || lf_json_expect(&j, ':', "the snapshot");
-    if (!rc && !key_is(buf, klen, "nodes"))
+    if (!rc && !lf_json_key_is(buf, klen, "nodes"))
         rc = lf_fail_at(err, j.pos, "unsupported snapshot layout", "\"nodes\" does not follow the header");
     rc = rc || lf_json_expect(&j, '[', "nodes") || layout_from_meta(&m, j.pos, out, err);
     lf_big_free(buf);
@@ -1267,17 +1262,17 @@ static int read_number_member(v8_reader *r, int is_edges, uint64_t key_at)
 static int read_member(v8_reader *r, size_t len, uint64_t key_at)
 {
     const char *key = r->buf;
-    if (key_is(key, len, "snapshot"))
+    if (lf_json_key_is(key, len, "snapshot"))
         return read_header(&r->j, &r->m, &r->raw, &r->buf, &r->cap);
-    if (key_is(key, len, "nodes") || key_is(key, len, "edges"))
+    if (lf_json_key_is(key, len, "nodes") || lf_json_key_is(key, len, "edges"))
         return read_number_member(r, key[0] == 'e', key_at);
-    if (key_is(key, len, "trace_function_infos") && r->m.trace_function_count > 0 && !r->trace.have_infos)
+    if (lf_json_key_is(key, len, "trace_function_infos") && r->m.trace_function_count > 0 && !r->trace.have_infos)
         return v8_trace_read_infos(&r->j, &r->trace);
-    if (key_is(key, len, "trace_tree") && r->m.trace_function_count > 0 && !r->trace.have_tree)
+    if (lf_json_key_is(key, len, "trace_tree") && r->m.trace_function_count > 0 && !r->trace.have_tree)
         return v8_trace_read_tree(&r->j, &r->trace);
-    if (key_is(key, len, "locations"))
+    if (lf_json_key_is(key, len, "locations"))
         return v8_places_read(&r->j, &r->places, &r->raw, r->m.node_fields);
-    if (key_is(key, len, "strings")) {
+    if (lf_json_key_is(key, len, "strings")) {
         int rc = r->have_strings ? lf_fail_at(r->j.err, key_at, "unsupported snapshot layout", "strings twice")
                                  : read_strings(&r->j, &r->raw, &r->buf, &r->cap, &r->progress);
         r->have_strings = 1;

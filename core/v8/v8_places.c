@@ -20,11 +20,6 @@
 #include "v8_internal.h"
 #include "../base/vec.h"
 
-static int key_is(const char *key, size_t len, const char *want)
-{
-    return len == strlen(want) && memcmp(key, want, len) == 0;
-}
-
 void v8_places_free(v8_places *p)
 {
     lf_big_free(p->loc);
@@ -35,10 +30,10 @@ void v8_places_free(v8_places *p)
 void v8_places_field(v8_places *p, unsigned i, const char *name, size_t len)
 {
     p->fields = i + 1;
-    p->kind[i] = key_is(name, len, "object_index") ? V8L_OBJECT
-               : key_is(name, len, "script_id") ? V8L_SCRIPT
-               : key_is(name, len, "line") ? V8L_LINE
-               : key_is(name, len, "column") ? V8L_COLUMN : V8L_SKIP;
+    p->kind[i] = lf_json_key_is(name, len, "object_index") ? V8L_OBJECT
+               : lf_json_key_is(name, len, "script_id") ? V8L_SCRIPT
+               : lf_json_key_is(name, len, "line") ? V8L_LINE
+               : lf_json_key_is(name, len, "column") ? V8L_COLUMN : V8L_SKIP;
 }
 
 /* Whether location_fields names each of the four once. */

@@ -21,11 +21,6 @@
 #include "v8_internal.h"
 #include "../base/vec.h"
 
-static int key_is(const char *key, size_t len, const char *want)
-{
-    return len == strlen(want) && memcmp(key, want, len) == 0;
-}
-
 void v8_trace_free(v8_trace *t)
 {
     lf_big_free(t->info);
@@ -36,18 +31,18 @@ void v8_trace_free(v8_trace *t)
 void v8_trace_info_field(v8_trace *t, unsigned i, const char *name, size_t len)
 {
     t->info_fields = i + 1;
-    t->info_kind[i] = key_is(name, len, "name") ? V8T_NAME
-                    : key_is(name, len, "script_name") ? V8T_SCRIPT
-                    : key_is(name, len, "line") ? V8T_LINE
-                    : key_is(name, len, "column") ? V8T_COLUMN : V8T_SKIP;
+    t->info_kind[i] = lf_json_key_is(name, len, "name") ? V8T_NAME
+                    : lf_json_key_is(name, len, "script_name") ? V8T_SCRIPT
+                    : lf_json_key_is(name, len, "line") ? V8T_LINE
+                    : lf_json_key_is(name, len, "column") ? V8T_COLUMN : V8T_SKIP;
 }
 
 void v8_trace_node_field(v8_trace *t, unsigned i, const char *name, size_t len)
 {
     t->node_fields = i + 1;
-    t->node_kind[i] = key_is(name, len, "id") ? V8T_ID
-                    : key_is(name, len, "function_info_index") ? V8T_INFO
-                    : key_is(name, len, "children") ? V8T_CHILDREN : V8T_SKIP;
+    t->node_kind[i] = lf_json_key_is(name, len, "id") ? V8T_ID
+                    : lf_json_key_is(name, len, "function_info_index") ? V8T_INFO
+                    : lf_json_key_is(name, len, "children") ? V8T_CHILDREN : V8T_SKIP;
 }
 
 /* Whether the header names what is read: every field once, and the
