@@ -22,8 +22,9 @@ OPT     ?= -O2 -g
 STD     := -std=c11 -D_GNU_SOURCE -DJUDYERROR_NOTEST -Wall -Wextra -Werror
 CFLAGS  += $(OPT) $(STD) -pthread
 LDLIBS  := -lJudy -lxxhash -lz -lm -pthread
-# `leakfind serve` only: the HTTP server library (DESIGN 16)
-CMD_LDLIBS := -lmicrohttpd
+# `leakfind serve` only: the HTTP server library (DESIGN 16), loaded with
+# dlopen when a server starts (cmd/serve/mhd_lib.c), so not linked
+CMD_LDLIBS := -ldl
 BUILD   ?= build
 
 LIB_SRC  := $(wildcard graph/*.c core/*/*.c)
@@ -128,6 +129,10 @@ $(BUILD)/gen_gcdump: $(BUILD)/tests/bench/gen_gcdump.o $(BUILD)/tests/unit/gcdum
 $(BUILD)/graph_listing: $(BUILD)/tests/dotnet/graph_listing.o $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the damaged copies of a file that tests/cli/mutation.sh reads
+$(BUILD)/mutants: $(BUILD)/tests/cli/mutants.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 $(BUILD)/gen_arrays: $(BUILD)/tests/bench/gen_arrays.o $(BUILD)/tests/unit/hprof_writer.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
@@ -140,7 +145,7 @@ setup:
 	@sh tests/setup.sh
 	@$(MAKE) --no-print-directory all
 
-TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
+TEST_TOOLS = $(BUILD)/leakfind $(BUILD)/unit_tests $(BUILD)/mutants $(BUILD)/gen_arrays $(BUILD)/gen_hprof_big \
 	$(BUILD)/graph_listing $(BUILD)/serve_load \
 	$(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 # the .NET agent joins TEST_TOOLS where dotnet is: included before the rules

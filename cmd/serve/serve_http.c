@@ -4,16 +4,19 @@
  * answer goes back with headers that keep a browser from sharing it. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mhd_lib.h"
 #include "serve_http.h"
 
 /* Request line and headers of a connection must fit here: a 1 MB URL is
  * refused by the library with 414 before it reaches us. */
 enum { CONNECTION_MEMORY = 64 * 1024, CONNECTIONS_MAX = 256, IDLE_SECONDS = 30 };
+
+/* set by the first serve_http_start, before any server thread runs */
+static const mhd_lib *mhd;
 
 struct serve_http {
     struct MHD_Daemon *daemon;
@@ -42,8 +45,8 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
 static enum MHD_Result send_reply(struct MHD_Connection *conn, serve_reply *r, int head)
 {
     struct MHD_Response *resp =
-        head ? MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT)
-             : MHD_create_response_from_buffer(r->len, r->body,
+        head ? mhd->create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT)
+             : mhd->create_response_from_buffer(r->len, r->body,
                                                r->body_static ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         serve_reply_free(r);
@@ -51,16 +54,16 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, serve_reply *r, i
     }
     if (head || r->body_static)
         serve_reply_free(r);  /* the library frees a MUST_FREE body */
-    MHD_add_response_header(resp, "Content-Type", r->type ? r->type : "text/plain");
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    MHD_add_response_header(resp, "Content-Security-Policy",
+    mhd->add_response_header(resp, "Content-Type", r->type ? r->type : "text/plain");
+    mhd->add_response_header(resp, "Cache-Control", "no-store");
+    mhd->add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    mhd->add_response_header(resp, "Referrer-Policy", "no-referrer");
+    mhd->add_response_header(resp, "X-Frame-Options", "DENY");
+    mhd->add_response_header(resp, "Content-Security-Policy",
                             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                             "connect-src 'self'; img-src data:; frame-ancestors 'none'");
-    enum MHD_Result ok = MHD_queue_response(conn, r->status, resp);
-    MHD_destroy_response(resp);
+    enum MHD_Result ok = mhd->queue_response(conn, r->status, resp);
+    mhd->destroy_response(resp);
     return ok;
 }
 
@@ -81,8 +84,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     arg_list args = {.count = 0};
-    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &args);
-    serve_request rq = {method, url, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+    mhd->get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &args);
+    serve_request rq = {method, url, mhd->lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
                         args.arg, args.count, args.dropped};
     serve_reply reply;
     serve_handle(h->site, &rq, &reply);
@@ -107,13 +110,15 @@ serve_http *serve_http_start(serve_site *site, const char *addr, unsigned port, 
         snprintf(why, why_size, "'%s' is not an IPv4 address", addr);
         return NULL;
     }
+    if (!mhd && !(mhd = mhd_lib_load(why, why_size)))
+        return NULL;
     serve_http *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(why, why_size, "out of memory");
         return NULL;
     }
     h->site = site;
-    h->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port,
+    h->daemon = mhd->start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port,
                                  NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS_MAX,
@@ -124,7 +129,7 @@ serve_http *serve_http_start(serve_site *site, const char *addr, unsigned port, 
         free(h);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = mhd->get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : port;
     set_hosts(site, addr, h->port);
     return h;
@@ -139,6 +144,6 @@ void serve_http_stop(serve_http *h)
 {
     if (!h)
         return;
-    MHD_stop_daemon(h->daemon);
+    mhd->stop_daemon(h->daemon);
     free(h);
 }
