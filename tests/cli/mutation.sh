@@ -2,7 +2,9 @@
 # Mutation test: every fixture cut at many lengths and with bytes changed at
 # many places must give exit 0 or 3 (never a signal, never 4 from a bogus huge
 # allocation), and exit 3 must come with a position: "at offset N (0x...)" or
-# "line N:". Sourced by run.sh (uses $LF, $tmp, pass, fail).
+# "line N:". Sourced by run.sh (uses $LF, $build, $tmp, pass, fail); the
+# damaged copies come from $build/mutants (tests/cli/mutants.c, which says
+# where the cuts and the changed bytes fall).
 # With PARTIAL_FROM (a percentage), every cut past that share of the file must
 # also read with --partial (exit 0); before it, --partial gives 0 or 3.
 # MUTATION_PART=K/N: only every Nth file from the Kth (run_all.sh shares the
@@ -26,28 +28,17 @@ mutate_file() { # mutate_file FILE CUTS FLIPS [PARTIAL_FROM]
     fi
     size=$(wc -c <"$f")
     bad=0
-    i=0
-    while [ $i -lt $((cuts + flips)) ]; do
-        # positions spread over the file, denser at the start (headers)
-        if [ $i -lt $cuts ]; then
-            if [ $i -lt $((cuts / 2)) ]; then at=$((i * 7)); else at=$((size * (i - cuts / 2) / (cuts - cuts / 2))); fi
-            [ $at -ge $size ] && at=$((size - 1))
-            head -c "$at" "$f" >"$tmp/m"
-        else
-            j=$((i - cuts))
-            at=$(( (j * 2654435761) % size ))
-            [ $j -lt 32 ] && at=$((j * 5 % size))
-            cp "$f" "$tmp/m"
-            printf '\377' | dd of="$tmp/m" bs=1 seek="$at" conv=notrunc 2>/dev/null
-        fi
-        "$LF" info "$tmp/m" --no-progress >/dev/null 2>"$tmp/merr" </dev/null
+    rm -rf "$tmp/mutants" && mkdir "$tmp/mutants"
+    "$build/mutants" "$f" "$cuts" "$flips" "$tmp/mutants" >"$tmp/mutants.list" || bad=1
+    while read -r m kind i at; do
+        "$LF" info "$m" --no-progress >/dev/null 2>"$tmp/merr" </dev/null
         code=$?
         if ! check_exit $code; then
             [ $bad -lt 3 ] && echo "  $f: mutation $i (at $at) gave exit $code: $(head -c 200 "$tmp/merr")"
             bad=$((bad + 1))
         fi
-        if [ $i -lt $cuts ]; then
-            "$LF" info "$tmp/m" --partial --no-progress >/dev/null 2>"$tmp/merr" </dev/null
+        if [ "$kind" = cut ]; then
+            "$LF" info "$m" --partial --no-progress >/dev/null 2>"$tmp/merr" </dev/null
             code=$?
             if ! check_exit $code || { [ -n "$partial_from" ] && [ $code != 0 ] &&
                                        [ $at -ge $((size * partial_from / 100)) ]; }; then
@@ -55,8 +46,8 @@ mutate_file() { # mutate_file FILE CUTS FLIPS [PARTIAL_FROM]
                 bad=$((bad + 1))
             fi
         fi
-        i=$((i + 1))
-    done
+        rm -f "$m"
+    done <"$tmp/mutants.list"
     if [ $bad = 0 ]; then pass=$((pass + 1)); else echo "FAIL mutation $f: $bad bad"; fail=$((fail + 1)); fi
 }
 
