@@ -3,7 +3,9 @@
 # `finish`'s "N passed, M failed", and its exit status 0 only when none failed.
 pass=0
 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
+# ok [NAME]: a pass, named on its line; without a name only counted (the
+# reruns of every golden case say only what failed)
+ok() { pass=$((pass + 1)); [ $# -eq 0 ] || echo "ok   $1"; }
 # bad NAME [DETAIL...]: a failure, each detail on a line of its own
 bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; [ $# -eq 0 ] || printf '     %s\n' "$@"; }
 expect() { # expect NAME EXPECTED ACTUAL

@@ -1,15 +1,12 @@
 # Sourced by the suites that run every golden CLI case again in another
 # mode (tests/spill/run.sh, tests/wide/run.sh): counts, outcomes and their
-# ok/bad helpers. The goldens hold the plain run's output (run_all.sh
+# ok/bad (tests/lib.sh's). The goldens hold the plain run's output (run_all.sh
 # checks it), so passing them in another mode is being byte-identical to it.
-pass=0
-fail=0
+. tests/lib.sh
 # The reruns compare outputs byte for byte; the mutation cases check only
 # exit codes on damaged files, which the plain and sanitized runs do.
 CLI_SKIP=mutation
 export CLI_SKIP
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 # golden_tally WHAT LOG: adds the outcome of `tests/cli/run.sh ... >LOG`.
 golden_tally() {
     grep FAIL "$2" | head -20
