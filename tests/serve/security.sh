@@ -193,4 +193,18 @@ for input in README.md "$tmp/missing.hprof"; do
     expect "serve $input: info's message" "$(cat "$tmp/info.err")" "$(cat "$tmp/serve.err")"
     expect "serve $input: no URL" "" "$(cat "$tmp/out")"
 done
+
+# --- without libmicrohttpd (loaded when a server starts, not linked): the
+# other commands run, serve exits 4 naming the package. The library is
+# hidden under an empty file in a mount namespace of its own (root only).
+lib=$(readlink -f "$(ldconfig -p | awk '/libmicrohttpd\.so\.12 / {print $NF; exit}')" 2>/dev/null)
+if [ -n "$lib" ] && unshare -m true 2>/dev/null; then
+    unshare -m sh -c 'mount --bind /dev/null "$1" && "$2" info "$3" >/dev/null && "$2" serve "$3"' \
+        - "$lib" "$lf" "$dump" >"$tmp/out" 2>"$tmp/err"
+    expect "no libmicrohttpd: serve exits 4" 4 "$?"
+    expect "no libmicrohttpd: the package named" 1 "$(grep -c 'error: serve needs libmicrohttpd (Debian: apt-get install libmicrohttpd12)' "$tmp/err")"
+    expect "no libmicrohttpd: no URL" "" "$(cat "$tmp/out")"
+else
+    echo "skip serve without libmicrohttpd: no unshare -m here"
+fi
 finish
