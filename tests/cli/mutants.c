@@ -14,16 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int write_copy(const char *path, const unsigned char *data, size_t len, long flip_at)
+/* The first len bytes of data, with the byte at changed_at set to 0xff
+ * (none when it is negative). */
+static int write_copy(const char *path, const unsigned char *data, size_t len, long changed_at)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
         return -1;
     int ok = 1;
-    if (flip_at < 0) {
+    if (changed_at < 0) {
         ok = fwrite(data, 1, len, f) == len;
     } else {
-        size_t at = (size_t)flip_at;
+        size_t at = (size_t)changed_at;
         ok = fwrite(data, 1, at, f) == at && fputc(0xff, f) != EOF &&
              fwrite(data + at + 1, 1, len - at - 1, f) == len - at - 1;
     }
