@@ -409,7 +409,7 @@ int cli_open(cli_context *ctx, const char *path, lf_snapshot *s)
     }
     /* where the big arrays go, and the room there, is settled before anything is read */
     lf_big_estimate need = lf_estimate_big_bytes(fd);
-    if (lf_big_plan(need.work, need.results, &err)) {
+    if (lf_big_plan(need.work, need.results, need.written, &err)) {
         if (fd != STDIN_FILENO)
             close(fd);
         return cli_input_error(path, &err);

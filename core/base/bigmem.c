@@ -490,7 +490,19 @@ static const char *store_refusal(uint64_t results, uint64_t room, int room_known
     return room < results ? "too little room in the directory" : NULL;
 }
 
-int lf_big_plan(uint64_t work, uint64_t results, lf_error *err)
+/* The disk a planned spill takes at its peak: what files would hold with
+ * every array in one, less what stays in RAM (the arrays that fit in half
+ * the budget; half of that is credited, as an array in RAM may have pages
+ * it never writes), and never less than the results the store takes. */
+static uint64_t spill_disk_need(uint64_t results, uint64_t written)
+{
+    uint64_t in_ram = budget / 4;
+    uint64_t spilled = written > in_ram ? written - in_ram : 0;
+    uint64_t stored = store_on ? results : 0;
+    return spilled > stored ? spilled : stored;
+}
+
+int lf_big_plan(uint64_t work, uint64_t results, uint64_t written, lf_error *err)
 {
     pthread_mutex_lock(&lock);
     const int wanted = store_wanted && spill_dir[0];
@@ -520,16 +532,20 @@ int lf_big_plan(uint64_t work, uint64_t results, lf_error *err)
     if (!room_known)
         return lf_fail(err, LF_ERR_SYSTEM, "cannot see the free space in '%s': %s", spill_dir,
                        strerror(errno));
-    const uint64_t need = work + results; /* every array in a file */
+    pthread_mutex_lock(&lock);
+    const uint64_t need = spill_disk_need(results, written);
+    pthread_mutex_unlock(&lock);
     if (room < need) {
         char need_text[32], budget_text[32], room_text[32];
         lf_big_size_text(need_text, sizeof need_text, need);
         lf_big_size_text(budget_text, sizeof budget_text, budget);
         lf_big_size_text(room_text, sizeof room_text, room);
-        return lf_fail(err, LF_ERR_SYSTEM,
-                       "the dump needs about %s, more than the memory budget (%s), and '%s' has "
-                       "only %s free to spill to: give a bigger --memory or set TMPDIR to a "
-                       "directory with room", need_text, budget_text, spill_dir, room_text);
+        lf_fail(err, LF_ERR_SYSTEM, "the dump needs more than the memory budget (%s), and about %s on disk",
+                budget_text, need_text);
+        snprintf(err->detail, sizeof err->detail, /* the reason is short: the directory may not be */
+                 "'%.300s' has only %s free to spill to: give a bigger --memory or set TMPDIR to a directory with room",
+                 spill_dir, room_text);
+        return -1;
     }
     pthread_mutex_lock(&lock);
     int started = !spilling;

@@ -70,13 +70,14 @@ void lf_big_on_spill(lf_big_notice *notice);
 void lf_big_set_result_store(int wanted);
 
 /* Before reading a dump whose working arrays are estimated at `work` bytes
- * at their peak and whose results at `results`: the store takes the results
- * when it is asked for and the directory is on disk with room for them;
- * when what stays in RAM does not fit in what is left of the budget, every
- * big array from now on goes to a file, once the directory is known to
- * take files and to have room for all of them (else -1: an LF_ERR_SYSTEM
- * error, nothing spills). */
-int lf_big_plan(uint64_t work, uint64_t results, lf_error *err);
+ * at their peak, whose results at `results`, and whose files, were every
+ * array in one, at `written` bytes written at the peak: the store takes the
+ * results when it is asked for and the directory is on disk with room for
+ * them; when what stays in RAM does not fit in what is left of the budget,
+ * the big arrays past half the budget go to files, once the directory is
+ * known to take files and to have room for what they will write (else -1:
+ * an LF_ERR_SYSTEM error, nothing spills). */
+int lf_big_plan(uint64_t work, uint64_t results, uint64_t written, lf_error *err);
 
 typedef struct lf_big_usage {
     uint64_t ram_peak;      /* bytes of big arrays in RAM at most at once */

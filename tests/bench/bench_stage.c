@@ -84,10 +84,10 @@ int main(int argc, char **argv)
     lf_big_set_budget(UINT64_MAX, lf_temp_dir());
     lf_big_set_result_store(!(results && strcmp(results, "ram") == 0));
     int fd = open(argv[1], O_RDONLY);
-    lf_big_estimate need = fd >= 0 ? lf_estimate_big_bytes(fd) : (lf_big_estimate){0, 0};
+    lf_big_estimate need = fd >= 0 ? lf_estimate_big_bytes(fd) : (lf_big_estimate){0, 0, 0};
     if (fd >= 0)
         close(fd);
-    if (lf_big_plan(need.work, need.results, &err))
+    if (lf_big_plan(need.work, need.results, need.written, &err))
         return 4;
     pthread_t watcher;
     pthread_create(&watcher, NULL, watch_anon, NULL);

@@ -91,7 +91,7 @@ void test_big_planned_spill(void)
     lf_error err;
     CHECK(mkdtemp(dir) != NULL);
     lf_big_set_budget(64u << 20, dir);
-    CHECK(lf_big_plan(100u << 20, 0, &err) == 0); /* over the budget: spilling planned */
+    CHECK(lf_big_plan(100u << 20, 0, 100u << 20, &err) == 0); /* over the budget: spilling planned */
     lf_big_usage u;
     lf_big_usage_get(&u);
     CHECK(u.spilling);
@@ -106,6 +106,36 @@ void test_big_planned_spill(void)
     lf_big_free(b);
     lf_big_free(c);
     lf_big_free(d);
+    CHECK(rmdir(dir) == 0);
+    lf_big_set_budget(UINT64_MAX, NULL);
+}
+
+/* A planned spill asks the directory for what its files will write at the
+ * peak, less the quarter of the budget credited to the arrays kept in RAM,
+ * not for every array's whole size: working arrays no disk could hold pass
+ * when little of them is written, and a written peak no disk could hold is
+ * refused, with both sizes in the message. */
+void test_big_plan_disk_need(void)
+{
+    char dir[] = "/tmp/lf-plan-disk-XXXXXX";
+    lf_error err;
+    lf_big_usage u;
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_result_store(0);
+    lf_big_set_budget(64u << 20, dir);
+    CHECK(lf_big_plan(UINT64_MAX / 4, 0, 1u << 20, &err) == 0);
+    lf_big_usage_get(&u);
+    CHECK(u.spilling);
+    lf_big_set_budget(64u << 20, dir);
+    CHECK(lf_big_plan(UINT64_MAX / 4, 0, UINT64_MAX / 4, &err) == -1);
+    char text[1024];
+    lf_error_format(&err, text, sizeof text);
+    CHECK(err.kind == LF_ERR_SYSTEM && strstr(text, "free to spill to") && strstr(text, "memory budget (64.0 MiB)"));
+    lf_big_usage_get(&u);
+    CHECK(!u.spilling);
+    /* written within the credit: nothing asked of the disk */
+    lf_big_set_budget(UINT64_MAX / 2, dir);
+    CHECK(lf_big_plan(UINT64_MAX / 2, 0, UINT64_MAX / 8, &err) == 0);
     CHECK(rmdir(dir) == 0);
     lf_big_set_budget(UINT64_MAX, NULL);
 }
@@ -151,7 +181,7 @@ void test_big_result_store(void)
     CHECK(mkdtemp(dir) != NULL);
     lf_big_set_budget(UINT64_MAX, dir); /* no budget: nothing spills */
     lf_big_set_result_store(1);
-    CHECK(lf_big_plan(4u << 20, 4u << 20, &err) == 0);
+    CHECK(lf_big_plan(4u << 20, 4u << 20, 8u << 20, &err) == 0);
     const size_t n = (2u << 20) / sizeof(uint32_t); /* 2 MiB: past the 1 MiB a result needs */
     uint32_t *result = lf_big_result_calloc(n, sizeof *result);
     uint32_t *work = lf_big_malloc(n * sizeof *work);
@@ -186,19 +216,19 @@ void test_big_result_store(void)
     const char *const shm = "/dev/shm";
     lf_big_set_budget(UINT64_MAX, shm);
     if (lf_dir_in_memory(shm)) {
-        CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+        CHECK(lf_big_plan(0, 4u << 20, 4u << 20, &err) == 0);
         lf_big_usage_get(&u);
         CHECK(!u.store_on && u.store_off && strstr(u.store_off, "in memory"));
     }
     lf_big_set_budget(UINT64_MAX, "/tmp");
-    CHECK(lf_big_plan(0, UINT64_MAX / 2, &err) == 0); /* no disk holds that */
+    CHECK(lf_big_plan(0, UINT64_MAX / 2, UINT64_MAX / 2, &err) == 0); /* no disk holds that */
     lf_big_usage_get(&u);
     CHECK(!u.store_on && u.store_off && strstr(u.store_off, "room"));
     result = lf_big_result_malloc(n * sizeof *result);
     CHECK(result != NULL && !in_deleted_file(result, "/tmp"));
     lf_big_free(result);
     lf_big_set_result_store(0);
-    CHECK(lf_big_plan(0, 4u << 20, &err) == 0);
+    CHECK(lf_big_plan(0, 4u << 20, 4u << 20, &err) == 0);
     lf_big_usage_get(&u);
     CHECK(!u.store_on && u.store_off && strstr(u.store_off, "not asked"));
     lf_big_set_budget(UINT64_MAX, NULL);

@@ -59,6 +59,7 @@
     T(test_big_ram_mappings)               \
     T(test_big_spill)                      \
     T(test_big_planned_spill)              \
+    T(test_big_plan_disk_need)             \
     T(test_big_result_store)               \
     T(test_available_memory)               \
     T(test_resident_release)               \
