@@ -271,6 +271,7 @@ int cmd_trend(int argc, char **argv)
         free(pos);
         return cli_input_error(argv[0], &err);
     }
+    lf_trend_use_threads(&t, ctx.threads);
     uint32_t n = 0, flagged = 0, uneven = 0;
     trend_row *rows = NULL;
     if (!(rc = add_series(&ctx, pos, npos, &opt, &t))) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../base/bigmem.h"
+#include "../../graph/halves.h"
 
 /* Kinds a node has in the pass between finding its holder edge and reading
  * that edge's label: its label is then the edge's place among the
@@ -20,6 +21,12 @@ void lf_holders_init(lf_holders *h, const lf_snapshot *s)
     h->kind = NULL;
     h->label = NULL;
     h->failed = 0;
+    h->threads = 1;
+}
+
+void lf_holders_use_threads(lf_holders *h, unsigned threads)
+{
+    h->threads = threads ? threads : 1;
 }
 
 void lf_holders_expect_all(lf_holders *h)
@@ -121,31 +128,21 @@ static int label_children(lf_holders *h, uint32_t d, uint64_t places, lf_label_s
     return 0;
 }
 
-/* The holders of every node reachable, in one pass over the edges of the
- * nodes that dominate any. Returns 0 or -1 (memory). */
-static int build_table(lf_holders *h)
+/* The holders of the children of the dominators in [from, to). Each child
+ * has one dominator, so two ranges write disjoint entries. 0 or -1 (memory). */
+static int label_range(lf_holders *h, uint32_t from, uint32_t to, int *failed)
 {
     const lf_snapshot *s = h->s;
-    const uint32_t n = s->object_count;
-    h->kind = lf_big_calloc((size_t)n + 1, 1);
-    h->label = lf_big_malloc(((size_t)n + 1) * sizeof *h->label);
     lf_label_scratch x = {NULL, NULL, 0};
-    int rc = h->kind && h->label ? 0 : -1;
-    for (uint32_t r = s->root_count; r > 0 && rc == 0; r--) { /* the first root wins */
-        uint32_t v = s->root[r - 1].node;
-        if (v < n && s->idom[v] == LF_NODE_SUPER) {
-            h->kind[v] = LF_HOLDER_ROOT;
-            h->label[v] = r - 1;
-        }
-    }
-    for (uint32_t d = 0; d < n && rc == 0; d++) {
+    int rc = 0;
+    for (uint32_t d = from; d < to && rc == 0; d++) {
         if (s->domtree_offset[d] == s->domtree_offset[d + 1])
             continue;
         if (lf_snapshot_edges_end(s, d) - lf_snapshot_edges_begin(s, d) > UINT32_MAX) {
             /* places would not fit a label: ask for each (never seen) */
             uint64_t ignored = 0;
             for (uint32_t i = s->domtree_offset[d]; i < s->domtree_offset[d + 1]; i++) {
-                lf_holder o = ask_one(s, s->domtree_child[i], &ignored, &h->failed);
+                lf_holder o = ask_one(s, s->domtree_child[i], &ignored, failed);
                 h->kind[s->domtree_child[i]] = o.kind;
                 h->label[s->domtree_child[i]] = o.label;
             }
@@ -156,9 +153,67 @@ static int build_table(lf_holders *h)
             rc = label_children(h, d, places, &x);
     }
     lf_label_scratch_free(&x);
-    if (rc)
-        lf_holders_free(h);
     return rc;
+}
+
+/* The dominators split where half the edges are behind: the labels' work
+ * goes with the edges decoded. */
+typedef struct label_halves {
+    lf_holders *h;
+    uint32_t split;
+    int rc[2], failed[2];
+} label_halves;
+
+static void label_half(void *ctx, unsigned half)
+{
+    label_halves *b = ctx;
+    const uint32_t n = b->h->s->object_count;
+    b->rc[half] = label_range(b->h, half ? b->split : 0, half ? n : b->split, &b->failed[half]);
+}
+
+static uint32_t edge_midpoint(const lf_snapshot *s)
+{
+    const uint32_t n = s->object_count;
+    const uint64_t half = lf_snapshot_edges_begin(s, n) / 2;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) { /* the first node whose edges begin at or past half */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (lf_snapshot_edges_begin(s, mid) < half)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The holders of every node reachable, in one pass over the edges of the
+ * nodes that dominate any, in two halves on two threads when allowed.
+ * Returns 0 or -1 (memory). */
+static int build_table(lf_holders *h)
+{
+    const lf_snapshot *s = h->s;
+    const uint32_t n = s->object_count;
+    h->kind = lf_big_calloc((size_t)n + 1, 1);
+    h->label = lf_big_malloc(((size_t)n + 1) * sizeof *h->label);
+    if (!h->kind || !h->label) {
+        lf_holders_free(h);
+        return -1;
+    }
+    for (uint32_t r = s->root_count; r > 0; r--) { /* the first root wins */
+        uint32_t v = s->root[r - 1].node;
+        if (v < n && s->idom[v] == LF_NODE_SUPER) {
+            h->kind[v] = LF_HOLDER_ROOT;
+            h->label[v] = r - 1;
+        }
+    }
+    label_halves b = {h, edge_midpoint(s), {0, 0}, {0, 0}};
+    lf_run_halves(label_half, &b, h->threads > 1 && n >= LF_THREADED_MIN_NODES);
+    h->failed |= b.failed[0] | b.failed[1];
+    if (b.rc[0] || b.rc[1]) {
+        lf_holders_free(h);
+        return -1;
+    }
+    return 0;
 }
 
 lf_holder lf_holders_get(lf_holders *h, uint32_t node)

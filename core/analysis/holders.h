@@ -29,9 +29,13 @@ typedef struct lf_holders {
     uint8_t *kind;            /* node -> holder kind, once the pass has run */
     uint32_t *label;          /* node -> holder label */
     int failed;               /* some answer lacks its label for want of memory */
+    unsigned threads;         /* the table is made on up to two of them */
 } lf_holders;
 
 void lf_holders_init(lf_holders *h, const lf_snapshot *s);
+/* The table may be made on two threads (default one): for a caller with
+ * the other core idle meanwhile. */
+void lf_holders_use_threads(lf_holders *h, unsigned threads);
 /* Questions about most objects are coming (a full listing): the table is
  * made at the first, without first asking one by one. */
 void lf_holders_expect_all(lf_holders *h);

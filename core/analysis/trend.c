@@ -17,6 +17,11 @@ int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err)
     return lf_trend_holders_init(&t->holders, snapshots, err);
 }
 
+void lf_trend_use_threads(lf_trend *t, unsigned threads)
+{
+    t->holders.threads = threads;
+}
+
 void lf_trend_free(lf_trend *t)
 {
     lf_strtab_free(&t->names);

@@ -18,6 +18,8 @@ typedef struct lf_trend {
 } lf_trend;
 
 int lf_trend_init(lf_trend *t, uint32_t snapshots, lf_error *err);
+/* Threads each snapshot's holder table may use (default one). */
+void lf_trend_use_threads(lf_trend *t, unsigned threads);
 /* Adds the next snapshot's live instance counts per class (it must be analysed). */
 int lf_trend_add(lf_trend *t, const lf_snapshot *s, lf_error *err);
 /* The same by any grouping (rows are groups matched by name). */

@@ -16,6 +16,7 @@ int lf_trend_holders_init(lf_trend_holders *h, uint32_t snapshots, lf_error *err
 {
     memset(h, 0, sizeof *h);
     h->capacity = snapshots;
+    h->threads = 1;
     if (lf_strtab_init(&h->steps))
         return lf_fail_nomem(err, "trend holders");
     return 0;
@@ -386,6 +387,7 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
      * steps named after them read its table (holders.h) */
     lf_holders holders;
     lf_holders_init(&holders, s);
+    lf_holders_use_threads(&holders, h->threads);
     lf_collections coll = {NULL, NULL};
     if (!sig || !order) {
         rc = lf_fail_nomem(err, "trend holders");
@@ -465,6 +467,7 @@ static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf
 {
     lf_holders holders;
     lf_holders_init(&holders, s);
+    lf_holders_use_threads(&holders, h->threads);
     uint64_t *sig = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *sig);
     uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
     size_t count = 0;

@@ -25,6 +25,7 @@
 
 typedef struct lf_trend_holders {
     uint32_t capacity;        /* snapshots */
+    unsigned threads;         /* for each snapshot's holder table (holders.h) */
     int by_id;                /* the series has stable ids */
     Pvoid_t first_ids;        /* Judy1: the first snapshot's reachable ids (by_id) */
     /* signatures seen, with their first-snapshot mark and their names */
