@@ -183,7 +183,7 @@ static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf
         return cli_input_error(pos[npos - 1], &err);
     lf_snapshot last;
     lf_suspect_list suspects = {0};
-    int rc = series_read(ctx, pos, npos, add_to_series, &series, &last);
+    int rc = series_read_overlapping(ctx, pos, npos, add_to_series, &series, &last);
     if (!rc) {
         report_inputs in = {pos, npos, &last, &series, &suspects};
         rc = find_suspects(ctx, o, &in, &suspects);

@@ -271,7 +271,7 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     if (lf_trend_init(&t, (uint32_t)n, &err))
         return cli_input_error(series[n - 1], &err);
     lf_trend_use_threads(&t, ctx->threads);
-    int rc = series_read(ctx, series, n, add_to_trend, &t, &s);
+    int rc = series_read_overlapping(ctx, series, n, add_to_trend, &t, &s);
     if (rc) {
         lf_trend_free(&t);
         return rc;

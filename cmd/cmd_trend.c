@@ -139,7 +139,9 @@ static int add_series(cli_context *ctx, char **pos, int npos, const trend_state 
 {
     trend_adding adding = {opt, t, pos};
     lf_snapshot last;
-    int rc = series_read(ctx, pos, npos, add_grouped, &adding, &last);
+    /* by site, an add may say a dump has no sites: in order, one at a time */
+    int rc = opt->by_site ? series_read(ctx, pos, npos, add_grouped, &adding, &last)
+                          : series_read_overlapping(ctx, pos, npos, add_grouped, &adding, &last);
     if (rc)
         return rc;
     lf_snapshot_free(&last);

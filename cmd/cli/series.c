@@ -2,12 +2,17 @@
 #include "series.h"
 
 #include "../../core/input/clock_probe.h"
+#include "../../core/input/estimate.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_parse_real(const char *s, double *out)
 {
@@ -222,17 +227,88 @@ int series_order(cli_context *ctx, char **pos, int npos, series_workload *w, ser
     return 0;
 }
 
+/* One snapshot's counting, on a thread of its own while the next snapshot
+ * is read: the add touches only its state and the snapshot, and prints
+ * nothing (series_read_overlapping). */
+typedef struct add_job {
+    series_add_fn add;
+    void *state;
+    lf_snapshot s;
+    uint32_t index;
+    int added;                /* add's result */
+    lf_error err;
+    pthread_t thread;
+    int pending;              /* it holds a snapshot */
+    int threaded;             /* on its thread, to be joined */
+} add_job;
+
+static void *run_add(void *arg)
+{
+    add_job *j = arg;
+    j->added = j->add(j->state, &j->s, j->index, &j->err);
+    return NULL;
+}
+
+/* Waits for the job, frees its snapshot and says why its add failed: 0 or
+ * an exit code. */
+static int finish_add(add_job *j, char **series)
+{
+    if (!j->pending)
+        return 0;
+    if (j->threaded)
+        pthread_join(j->thread, NULL);
+    j->pending = j->threaded = 0;
+    lf_snapshot_free(&j->s);
+    return j->added < 0 ? cli_input_error(series[j->index], &j->err) : j->added;
+}
+
+/* Bytes the big arrays of the dump at path take at their peak, by the
+ * estimate made before reading (0 when it cannot be known: a pipe). */
+static uint64_t estimated_bytes(const char *path, uint64_t *file_bytes)
+{
+    struct stat st;
+    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    *file_bytes = 0;
+    if (fd < 0)
+        return 0;
+    lf_big_estimate e = lf_estimate_big_bytes(fd);
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        *file_bytes = (uint64_t)st.st_size;
+    close(fd);
+    return e.work + e.results;
+}
+
+/* Whether snapshot i's counting may run while i + 1 is read: two threads
+ * allowed, the next dump big enough for a thread to pay, and the arrays of
+ * both dumps within half the memory budget, so that holding two snapshots
+ * at once never pushes a run into spilling. */
+static int may_overlap(const cli_context *ctx, char **series, int i)
+{
+    uint64_t size_now, size_next;
+    uint64_t now = estimated_bytes(series[i], &size_now), next = estimated_bytes(series[i + 1], &size_next);
+    return ctx->threads > 1 && size_next >= SERIES_OVERLAP_MIN_BYTES && now && next &&
+           now + next <= ctx->memory / 2;
+}
+
 /* keep_all: every snapshot stays open in out[i] (all freed on failure);
- * else only the last, in out[0]. */
+ * else only the last, in out[0]. overlap: an add may run on a thread while
+ * the next snapshot is read (may_overlap). */
 static int read_series(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *out,
-                       int keep_all)
+                       int keep_all, int overlap)
 {
     lf_source_format first_format = LF_FORMAT_UNKNOWN;
     int rc = 0, kept = 0;
+    add_job job = {.add = add, .state = state};
     for (int i = 0; i < n && !rc; i++) {
         lf_snapshot s;
-        if ((rc = cli_open_analyzed(ctx, series[i], &s)))
-            break; /* freed, and said why */
+        int opened = cli_open_analyzed(ctx, series[i], &s); /* freed, and said why, when it fails */
+        int counted = finish_add(&job, series);
+        if (opened || counted) {
+            if (!opened)
+                lf_snapshot_free(&s);
+            rc = counted ? counted : opened;
+            break;
+        }
         if (i == 0)
             first_format = s.source_format;
         lf_error err;
@@ -240,6 +316,14 @@ static int read_series(cli_context *ctx, char **series, int n, series_add_fn add
             cli_message("error", "'%s' is not of the same format as '%s': they cannot be compared", series[i],
                         series[0]);
             rc = EXIT_USAGE;
+        } else if (n > 1 && overlap && !keep_all && i < n - 1 && may_overlap(ctx, series, i)) {
+            job.s = s; /* the job frees it */
+            job.index = (uint32_t)i;
+            job.pending = 1;
+            job.threaded = pthread_create(&job.thread, NULL, run_add, &job) == 0;
+            if (!job.threaded)
+                run_add(&job); /* no thread to be had: counted here */
+            continue;
         } else if (n > 1) {
             char stage[64];
             snprintf(stage, sizeof stage, "counting by holder (%d of %d)", i + 1, n);
@@ -253,6 +337,8 @@ static int read_series(cli_context *ctx, char **series, int n, series_add_fn add
         else
             out[keep_all ? kept++ : 0] = s;
     }
+    int counted = finish_add(&job, series);
+    rc = rc ? rc : counted;
     for (int k = 0; rc && k < kept; k++)
         lf_snapshot_free(&out[k]);
     return rc;
@@ -260,10 +346,16 @@ static int read_series(cli_context *ctx, char **series, int n, series_add_fn add
 
 int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *last)
 {
-    return read_series(ctx, series, n, add, state, last, 0);
+    return read_series(ctx, series, n, add, state, last, 0, 0);
+}
+
+int series_read_overlapping(cli_context *ctx, char **series, int n, series_add_fn add, void *state,
+                            lf_snapshot *last)
+{
+    return read_series(ctx, series, n, add, state, last, 0, 1);
 }
 
 int series_read_all(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *all)
 {
-    return read_series(ctx, series, n, add, state, all, 1);
+    return read_series(ctx, series, n, add, state, all, 1, 0);
 }

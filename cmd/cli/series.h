@@ -84,6 +84,15 @@ typedef int (*series_add_fn)(void *state, const lf_snapshot *s, uint32_t index, 
  * passing each to add (when n > 1), refusing one of another format; the
  * last stays open in *last. 0 or an exit code (messages printed). */
 int series_read(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *last);
+/* The same, but a snapshot's add may run on a thread of its own while the
+ * next snapshot is read, when both fit in half the memory budget (two
+ * snapshots are then held at once): for an add that prints nothing and
+ * touches only its state and the snapshot. */
+int series_read_overlapping(cli_context *ctx, char **series, int n, series_add_fn add, void *state,
+                            lf_snapshot *last);
+/* Below this many bytes of dump, a series is read one snapshot at a time:
+ * a thread costs more than it saves. */
+#define SERIES_OVERLAP_MIN_BYTES (8u << 20)
 /* The same keeping every one open, in all[0..n) (`serve`); on failure
  * none stays open. */
 int series_read_all(cli_context *ctx, char **series, int n, series_add_fn add, void *state, lf_snapshot *all);
