@@ -104,9 +104,12 @@ static void front_cut(cut_buf *b, const char *head, size_t head_len, const char 
     size_t tail_w = lf_text_width(tail, tail_len);
     size_t skip = bytes_of_first(tail, tail_len, tail_w > room ? tail_w - room : 0);
     /* from the start of a word or a name part (Tracker.ACTIVE, not
-     * s.Tracker.ACTIVE), when one starts in the first few kept */
+     * s.Tracker.ACTIVE; SessionStore.SESSIONS, not eSeries$SessionStore.
+     * SESSIONS), when one starts in the first third of the room kept: a
+     * part's last letters tell nothing */
+    size_t snap = room / 3 > 4 ? room / 3 : 4;
     if (skip > 0 && !strchr("./ $", tail[skip - 1]))
-        for (size_t i = skip; i + 1 < tail_len && i < skip + 4; i++)
+        for (size_t i = skip; i + 1 < tail_len && i < skip + snap; i++)
             if (strchr("./ $", tail[i])) {
                 skip = i + 1;
                 break;

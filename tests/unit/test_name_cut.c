@@ -58,6 +58,10 @@ void test_name_cut_path(void)
     expect_cut(holder, 70, LF_CUT_PATH, "static field com.acme.metrics.Tracker.ACTIVE (j.u.c.ConcurrentHashMap)");
     /* then the kind and the end of the name; narrower, the end alone */
     expect_cut(holder, 30, LF_CUT_PATH, "static field \xe2\x80\xa6Tracker.ACTIVE");
+    /* the end from a name part's start within a third of the room, not a
+     * part's last letters (…eSeries$SessionStore.SESSIONS) */
+    expect_cut("static field NoiseSeries$SessionStore.SESSIONS", 30, LF_CUT_PATH,
+               "\xe2\x80\xa6SessionStore.SESSIONS");
     expect_cut("static field Sessions.ALL", 16, LF_CUT_PATH, "\xe2\x80\xa6Sessions.ALL");
     /* a member's packages to initials, its class and name kept */
     expect_cut(holder, 34, LF_CUT_PATH, "static field c.a.m.Tracker.ACTIVE");
