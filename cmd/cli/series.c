@@ -1,6 +1,7 @@
 /* series.c - see series.h. */
 #include "series.h"
 
+#include "../../core/base/file.h"
 #include "../../core/input/clock_probe.h"
 #include "../../core/input/estimate.h"
 
@@ -267,7 +268,7 @@ static int finish_add(add_job *j, char **series)
 static uint64_t estimated_bytes(const char *path, uint64_t *file_bytes)
 {
     struct stat st;
-    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    int fd = strcmp(path, "-") == 0 ? -1 : lf_open_regular(path);
     *file_bytes = 0;
     if (fd < 0)
         return 0;

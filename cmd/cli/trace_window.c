@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../core/base/file.h"
 #include "../../core/input/open.h"
 
 /* "12", "12.5s", "40%": 0, or -1 when it is none of them. */
@@ -107,7 +108,7 @@ int cli_is_trace(const char *path)
 {
     if (cli_is_stdin(path))
         return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = lf_open_regular(path); /* a trace through a pipe reads as a dump, as pread fails there */
     if (fd < 0)
         return 0;
     int yes = lf_open_is_trace(fd);

@@ -89,6 +89,14 @@ void lf_file_populate(const uint8_t *p, uint64_t n)
 #endif
 }
 
+int lf_open_regular(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err)
 {
     size_t got = 0;

@@ -36,6 +36,11 @@ void lf_file_populate(const uint8_t *p, uint64_t n);
 /* Reads up to `want` bytes from the start of the regular file open on fd;
  * returns the count or -1. */
 int64_t lf_file_head_fd(int fd, uint8_t *buf, size_t want, lf_error *err);
+/* path opened read-only when it is a regular file, else -1 without opening
+ * it: a look ahead of the real read (the format, the clock, the size) must
+ * not open a FIFO, whose writer then sees its reader come and go and its
+ * bytes are lost to the read that follows, which then waits for ever. */
+int lf_open_regular(const char *path);
 /* An unlinked temporary file, read-write, in lf_temp_dir():
  * nothing is left behind whatever happens to the process. Returns the
  * descriptor or -1 (err names the directory). */

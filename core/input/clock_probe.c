@@ -79,7 +79,7 @@ lf_clock lf_probe_clock(const char *path, lf_source_format *format)
 {
     lf_source_format fmt = LF_FORMAT_UNKNOWN;
     lf_clock clock = no_clock;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = lf_open_regular(path);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         uint8_t head[HEAD];
