@@ -174,16 +174,7 @@ static void label_half(void *ctx, unsigned half)
 static uint32_t edge_midpoint(const lf_snapshot *s)
 {
     const uint32_t n = s->object_count;
-    const uint64_t half = lf_snapshot_edges_begin(s, n) / 2;
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) { /* the first node whose edges begin at or past half */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (lf_snapshot_edges_begin(s, mid) < half)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return lf_edge_offsets_lower_bound(s->edge_offset, n, lf_snapshot_edges_begin(s, n) / 2);
 }
 
 /* The holders of every node reachable, in one pass over the edges of the
