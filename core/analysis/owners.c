@@ -187,6 +187,14 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             continue;
         }
         uint32_t v = s->domtree_child[f->next++], d = f->node == n ? LF_NODE_SUPER : f->node;
+        /* the next sibling's class and children, wanted once v's subtree
+         * is done: two cache misses a node were 88% of this walk (looking
+         * two siblings ahead, for the child list too, measured slower) */
+        if (f->next < f->end) {
+            uint32_t sibling = s->domtree_child[f->next];
+            __builtin_prefetch(&s->object_class[sibling]);
+            __builtin_prefetch(&s->domtree_offset[sibling]);
+        }
         uint32_t cls = s->object_class[v], dcls = f->cls, dv = d == LF_NODE_SUPER ? 0 : f->depth + 1;
         uint64_t dsig = f->sig;
         /* its last child taken, a frame is done: a chain keeps one frame,
