@@ -331,18 +331,29 @@ static int is_bucket_cell(const lf_snapshot *s, uint32_t cls)
     return n.len >= k && memcmp(n.ptr + n.len - k, tail, k) == 0;
 }
 
-/* Whether node v's label is "block(tag 0, N fields)"; N into *fields. */
+/* Whether node v's label is "block(tag 0, N fields)" ("1 field"); N into
+ * *fields. Read by hand: sscanf took 0.14 s of a 14M-object series, asked
+ * once per bucket cell. */
 static int is_untyped_block(const lf_snapshot *s, uint32_t v, unsigned long *fields)
 {
-    char text[64], tail[16];
+    static const char head[] = "block(tag 0, ";
+    const size_t hl = sizeof head - 1;
     lf_str n = v < s->object_count && s->object_class[v] < s->class_count
                    ? lf_snapshot_class_name(s, s->object_class[v]) : (lf_str){"", 0};
-    if (n.len >= sizeof text)
+    if (n.len <= hl || memcmp(n.ptr, head, hl) != 0)
         return 0;
-    memcpy(text, n.ptr, n.len);
-    text[n.len] = 0;
-    return sscanf(text, "block(tag 0, %lu field%15s", fields, tail) == 2 &&
-           (strcmp(tail, "s)") == 0 || strcmp(tail, ")") == 0);
+    size_t i = hl;
+    unsigned long count = 0;
+    for (; i < n.len && n.ptr[i] >= '0' && n.ptr[i] <= '9' && i - hl < 12; i++)
+        count = count * 10 + (unsigned long)(n.ptr[i] - '0');
+    if (i == hl)
+        return 0;
+    lf_str tail = {n.ptr + i, n.len - i};
+    if (!(tail.len == 8 && memcmp(tail.ptr, " fields)", 8) == 0) &&
+        !(tail.len == 7 && memcmp(tail.ptr, " field)", 7) == 0))
+        return 0;
+    *fields = count;
+    return 1;
 }
 
 /* Whether holder is an untyped OCaml Hashtbl's bucket array: a block of
