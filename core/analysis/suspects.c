@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accumulation_memo.h"
 #include "collections.h"
 #include "domview.h"
 #include "owners.h"
@@ -178,16 +179,14 @@ static int add_entries(const lf_snapshot *s, uint32_t store, class_list *c)
     return 0;
 }
 
-/* What accumulates at point: the links of the chain it heads, else its
+/* What accumulates at a point that heads no chain: its
  * children that retain less than `apart` (the others are findings of their
  * own), grouped by class name; the class whose children retain the most
  * (ties: more children, smaller class). A child heading a chain of its class
  * (a bucket chain, a subtree of a tree map whose root is the point) counts
  * every link: entries, not buckets. */
-static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
+static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
 {
-    if (chain_below(s, acc))
-        return 0;
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
     class_list list = {NULL, 0, 0};
     for (uint32_t i = first; i < end; i++) {
@@ -223,10 +222,34 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation *acc, uint64_t
     return 0;
 }
 
-int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *acc, lf_error *err)
+/* chain_below, asked of the memo first. */
+static int chain_at(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumulation *acc)
+{
+    if (lf_accumulation_memo_get(memo, acc->point, LF_MEMO_CHAIN, acc))
+        return 1;
+    if (!chain_below(s, acc))
+        return 0;
+    lf_accumulation_memo_put(memo, LF_MEMO_CHAIN, acc);
+    return 1;
+}
+
+/* What accumulates at acc->point: the chain it heads, else what spreads
+ * out below it (spread_below), asked of the memo first. */
+static int what_accumulates(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumulation *acc, uint64_t apart)
+{
+    if (chain_at(s, memo, acc) || lf_accumulation_memo_get(memo, acc->point, apart, acc))
+        return 0;
+    if (spread_below(s, acc, apart))
+        return -1;
+    lf_accumulation_memo_put(memo, apart, acc);
+    return 0;
+}
+
+int lf_accumulation_find(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, lf_accumulation *acc,
+                         lf_error *err)
 {
     acc->point = descend(s, node);
-    if (what_accumulates(s, acc, UINT64_MAX))
+    if (what_accumulates(s, memo, acc, UINT64_MAX))
         return lf_fail_nomem(err, "accumulation point");
     return 0;
 }
@@ -242,13 +265,13 @@ static int not_the_programs(const lf_snapshot *s, uint32_t node, const uint64_t 
 /* One candidate of the size findings: its accumulation point, the children
  * there that are candidates of their own (pushed on the stack), and the
  * finding when what is left still retains at least t. */
-static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_list *list,
-                   uint32_t **stack, size_t *depth, size_t *cap)
+static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, uint64_t t,
+                   lf_suspect_list *list, uint32_t **stack, size_t *depth, size_t *cap)
 {
     lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
                     .retained = lf_snapshot_retained(s, node), .holder_row = -1};
     f.acc.point = descend(s, node);
-    if (chain_below(s, &f.acc))
+    if (chain_at(s, memo, &f.acc))
         return lf_suspect_add(list, &f);
     uint64_t apart = 0;
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
@@ -262,7 +285,7 @@ static int examine(const lf_snapshot *s, uint32_t node, uint64_t t, lf_suspect_l
     }
     if (apart > 0 && f.retained - apart < t)
         return 0;
-    if (what_accumulates(s, &f.acc, apart > 0 ? t : UINT64_MAX))
+    if (what_accumulates(s, memo, &f.acc, apart > 0 ? t : UINT64_MAX))
         return -1;
     return lf_suspect_add(list, &f);
 }
@@ -293,8 +316,8 @@ static uint32_t *first_of_name(const lf_snapshot *s)
 
 /* The top owners that are no finding, by class name: a class whose owners
  * together retain at least t. */
-static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t, const uint64_t *finalizer_only,
-                          lf_suspect_list *list, lf_error *err)
+static int class_findings(const lf_snapshot *s, lf_accumulation_memo *memo, const lf_top_view *v, uint64_t t,
+                          const uint64_t *finalizer_only, lf_suspect_list *list, lf_error *err)
 {
     uint64_t *sum = calloc((size_t)s->class_count + 1, sizeof *sum);
     uint64_t *count = calloc((size_t)s->class_count + 1, sizeof *count);
@@ -314,7 +337,7 @@ static int class_findings(const lf_snapshot *s, const lf_top_view *v, uint64_t t
             continue;
         lf_suspect f = {.kind = LF_SUSPECT_CLASS, .node = largest[c], .cls = c, .instances = count[c],
                         .retained = sum[c], .holder_row = -1};
-        if (lf_accumulation_find(s, largest[c], &f.acc, err))
+        if (lf_accumulation_find(s, memo, largest[c], &f.acc, err))
             rc = -1;
         else if (lf_suspect_add(list, &f))
             rc = lf_fail_nomem(err, "suspects");
@@ -336,7 +359,8 @@ static int by_retained(const void *pa, const void *pb)
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
-int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list *list, lf_error *err)
+int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_accumulation_memo *memo, lf_suspect_list *list,
+                        lf_error *err)
 {
     if (!lf_snapshot_has_retained(s))
         return lf_fail(err, LF_ERR_SYSTEM, "suspects need an analysed snapshot");
@@ -365,12 +389,12 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list 
             stack[depth++] = node;
     }
     while (depth > 0 && !rc)
-        rc = examine(s, stack[--depth], t, list, &stack, &depth, &cap);
+        rc = examine(s, memo, stack[--depth], t, list, &stack, &depth, &cap);
     lf_big_free(stack);
     if (rc)
         rc = lf_fail_nomem(err, "suspects");
     else
-        rc = class_findings(s, &v, t, finalizer_only, list, err);
+        rc = class_findings(s, memo, &v, t, finalizer_only, list, err);
     lf_top_view_free(&v);
     free(finalizer_only);
     if (!rc && list->count > start)
@@ -452,10 +476,41 @@ size_t lf_suspect_path_text(const lf_snapshot *s, const lf_suspect *f, char *buf
     return size ? lf_path_from_static(buf, at, size) : 0;
 }
 
-int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
-                     double threshold, size_t top, lf_suspect_list *list, lf_error *err)
+int lf_suspects_size_step(const lf_snapshot *s, double threshold, lf_suspects_work *w, lf_error *err)
 {
-    if (t && t->series > 1 && lf_suspects_by_growth(t, s, workload, rule, list, err))
+    if (lf_suspects_by_size(s, threshold, &w->memo, &w->by_size, err))
+        return -1;
+    w->sized = 1;
+    return 0;
+}
+
+void lf_suspects_work_free(lf_suspects_work *w)
+{
+    lf_suspect_list_free(&w->by_size);
+    lf_accumulation_memo_free(&w->memo);
+    w->sized = 0;
+}
+
+/* Appends w's size findings to list (found here unless w holds them). */
+static int add_size_findings(const lf_snapshot *s, double threshold, lf_suspects_work *w, lf_suspect_list *list,
+                             lf_error *err)
+{
+    if (!w->sized)
+        return lf_suspects_by_size(s, threshold, &w->memo, list, err);
+    if (lf_vec_reserve((void **)&list->item, &list->cap, list->count + w->by_size.count, sizeof *list->item))
+        return lf_fail_nomem(err, "suspects");
+    if (w->by_size.count) /* an empty list's item is NULL, which memcpy may not be given */
+        memcpy(list->item + list->count, w->by_size.item, w->by_size.count * sizeof *list->item);
+    list->count += w->by_size.count;
+    lf_big_free(w->by_size.item); /* its findings are list's now */
+    memset(&w->by_size, 0, sizeof w->by_size);
+    return 0;
+}
+
+int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                       double threshold, size_t top, lf_suspects_work *w, lf_suspect_list *list, lf_error *err)
+{
+    if (t && t->series > 1 && lf_suspects_by_growth(t, s, workload, rule, &w->memo, list, err))
         return -1;
     lf_suspect_list minor = {0};
     size_t kept = 0;
@@ -465,7 +520,7 @@ int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *work
         else if (lf_suspect_add(&minor, &list->item[k]))
             return lf_fail_nomem(err, "suspects");
     list->count = kept;
-    int rc = lf_suspects_by_size(s, threshold, list, err);
+    int rc = add_size_findings(s, threshold, w, list, err);
     if (!rc && top)
         lf_suspect_list_truncate(list, top);
     if (!rc && lf_vec_reserve((void **)&list->item, &list->cap, list->count + minor.count, sizeof *list->item))
@@ -479,4 +534,13 @@ int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *work
     list->count += minor.count;
     lf_big_free(minor.item);
     return rc ? -1 : lf_suspect_paths(s, list, err);
+}
+
+int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                     double threshold, size_t top, lf_suspect_list *list, lf_error *err)
+{
+    lf_suspects_work w = {0};
+    int rc = lf_suspects_finish(s, t, workload, rule, threshold, top, &w, list, err);
+    lf_suspects_work_free(&w);
+    return rc;
 }

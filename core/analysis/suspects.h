@@ -28,6 +28,7 @@
 
 #include "../model/snapshot.h"
 #include "trend.h"
+#include "accumulation_memo.h"
 
 /* A child holding at least this share of its parent's retained bytes is
  * where the memory goes on; below it, it has spread. */
@@ -99,14 +100,17 @@ typedef struct lf_suspect_list {
 } lf_suspect_list;
 
 /* Appends the size findings of s (analysed), largest first. threshold: a
- * share of the reachable heap, 0 < threshold <= 1. */
-int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_suspect_list *list, lf_error *err);
+ * share of the reachable heap, 0 < threshold <= 1. memo (may be NULL):
+ * what accumulates where, kept for the next question (accumulation_memo.h). */
+int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_accumulation_memo *memo, lf_suspect_list *list,
+                        lf_error *err);
 
 /* Appends the growth findings of a series whose snapshots were all added to
  * t; last is the last of them (analysed, still open). Fastest growth in
  * bytes first. */
 int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
-                          const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err);
+                          const lf_trend_rule *rule, lf_accumulation_memo *memo, lf_suspect_list *list,
+                          lf_error *err);
 
 /* A growth finding is minor, a growth nobody should chase (a few
  * keep-alive streams, locale data cached once in a while beside a leak of
@@ -122,8 +126,28 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
 int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
                      double threshold, size_t top, lf_suspect_list *list, lf_error *err);
 
-/* Where node's memory spreads out (see above), and what accumulates there. */
-int lf_accumulation_find(const lf_snapshot *s, uint32_t node, lf_accumulation *acc, lf_error *err);
+/* lf_suspects_find in two steps. The size findings need only the last
+ * snapshot: `suspects` finds them on a second thread while the trend still
+ * counts that snapshot, and the growth findings then ask the memo what
+ * accumulates at the points the size findings examined. */
+typedef struct lf_suspects_work {
+    lf_suspect_list by_size;     /* the size findings, when sized */
+    lf_accumulation_memo memo;
+    int sized;
+} lf_suspects_work;
+
+/* The size findings of s into w (lf_suspects_by_size). */
+int lf_suspects_size_step(const lf_snapshot *s, double threshold, lf_suspects_work *w, lf_error *err);
+/* The rest of lf_suspects_find (the size findings too, unless w holds
+ * them); w's findings move to list. */
+int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
+                       double threshold, size_t top, lf_suspects_work *w, lf_suspect_list *list, lf_error *err);
+void lf_suspects_work_free(lf_suspects_work *w);
+
+/* Where node's memory spreads out (see above), and what accumulates there
+ * (memo: may be NULL). */
+int lf_accumulation_find(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, lf_accumulation *acc,
+                         lf_error *err);
 
 /* Fills each finding's path (one reverse index for all). */
 int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err);

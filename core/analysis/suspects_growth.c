@@ -531,7 +531,8 @@ static int whole_holder_bytes(const lf_trend *t, const lf_snapshot *s, const dou
 }
 
 int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const double *workload,
-                          const lf_trend_rule *rule, lf_suspect_list *list, lf_error *err)
+                          const lf_trend_rule *rule, lf_accumulation_memo *memo, lf_suspect_list *list,
+                          lf_error *err)
 {
     size_t start = list->count;
     if (flagged(t, last, workload, rule, list))
@@ -552,7 +553,7 @@ int lf_suspects_by_growth(const lf_trend *t, const lf_snapshot *last, const doub
         if (last->idom[f[k].node] != LF_NODE_SUPER || !f[k].retained)
             f[k].retained = lf_snapshot_retained(last, f[k].node);
         f[k].finaliser_held = (uint8_t)held_by_finalisers(last, f[k].node);
-        if (lf_accumulation_find(last, f[k].node, &f[k].acc, err))
+        if (lf_accumulation_find(last, memo, f[k].node, &f[k].acc, err))
             return -1;
     }
     for (size_t k = 0; k < count; k++)

@@ -85,7 +85,7 @@ void fuzz_exercise_suspects(const struct lf_snapshot *s)
 {
     lf_error err;
     lf_suspect_list list = {0};
-    if (lf_suspects_by_size(s, 0.01, &list, &err) == 0 && lf_suspect_paths(s, &list, &err) == 0) {
+    if (lf_suspects_by_size(s, 0.01, NULL, &list, &err) == 0 && lf_suspect_paths(s, &list, &err) == 0) {
         char text[1024];
         for (size_t k = 0; k < list.count; k++)
             lf_suspect_path_text(s, &list.item[k], text, sizeof text);

@@ -26,6 +26,7 @@
     T(test_trend_group_counts)             \
     T(test_collections_placed_in_preorder) \
     T(test_name_cut_class)                 \
+    T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
     T(test_ocaml_name_frames)              \
     T(test_ocaml_name_symbols)             \
