@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -82,10 +83,48 @@ static const cli_option suspects_options[] = {
 
 static const cli_spec suspects_spec = {suspects_usage, suspects_options, 19, SERIES_ORDER_NOTE};
 
+/* A series as `suspects` counts it (add_to_trend's state): the last
+ * snapshot's size findings need no trend, and are found on a second thread
+ * while the trend counts that snapshot. */
+typedef struct suspects_series {
+    lf_trend *trend;
+    uint32_t last;            /* the last snapshot's index */
+    unsigned threads;
+    double threshold;
+    lf_suspects_work work;    /* sized when the thread found them */
+} suspects_series;
+
+typedef struct size_job {
+    suspects_series *series;
+    const lf_snapshot *s;
+} size_job;
+
+/* On failure nothing is kept: lf_suspects_finish finds them again and
+ * says why. */
+static void *find_size_findings(void *arg)
+{
+    size_job *job = arg;
+    lf_error err;
+    lf_suspects_work *w = &job->series->work;
+    if (lf_suspects_size_step(job->s, job->series->threshold, w, &err)) {
+        lf_suspect_list_free(&w->by_size);
+        w->sized = 0;
+    }
+    return NULL;
+}
+
 static int add_to_trend(void *state, const lf_snapshot *s, uint32_t index, lf_error *err)
 {
-    (void)index;
-    return lf_trend_add(state, s, err);
+    suspects_series *series = state;
+    if (index != series->last || series->threads < 2)
+        return lf_trend_add(series->trend, s, err);
+    size_job job = {series, s};
+    pthread_t size_thread;
+    int threaded = pthread_create(&size_thread, NULL, find_size_findings, &job) == 0;
+    int rc = lf_trend_add(series->trend, s, err);
+    if (threaded)
+        pthread_join(size_thread, NULL);
+    return rc;
 }
 
 static const char *kind_name(lf_suspect_kind k)
@@ -252,13 +291,14 @@ static void note_minor(const cli_context *ctx, const lf_snapshot *s, const lf_tr
 
 /* Growth findings (a series), then size findings, with their paths;
  * 0 or an exit code. */
-static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, const lf_trend *t,
+static int find_all(cli_context *ctx, const char *path, const lf_snapshot *s, suspects_series *series,
                     const suspects_state *o, lf_suspect_list *list)
 {
     const lf_trend_rule rule = {o->min_growth, 0.9, 0, 0.5, o->minor / 100};
     lf_error err;
     cli_progress(ctx, "finding suspects");
-    int rc = lf_suspects_find(s, t, o->workload.value, &rule, o->threshold, o->top, list, &err);
+    int rc = lf_suspects_finish(s, series->trend, o->workload.value, &rule, o->threshold, o->top, &series->work,
+                                list, &err);
     cli_progress_done(ctx);
     return rc ? cli_input_error(path, &err) : 0;
 }
@@ -271,13 +311,16 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     if (lf_trend_init(&t, (uint32_t)n, &err))
         return cli_input_error(series[n - 1], &err);
     lf_trend_use_threads(&t, ctx->threads);
-    int rc = series_read_overlapping(ctx, series, n, add_to_trend, &t, &s);
+    suspects_series counting = {.trend = &t, .last = (uint32_t)n - 1, .threads = ctx->threads,
+                                .threshold = o->threshold};
+    int rc = series_read_overlapping(ctx, series, n, add_to_trend, &counting, &s);
     if (rc) {
+        lf_suspects_work_free(&counting.work);
         lf_trend_free(&t);
         return rc;
     }
     lf_suspect_list list = {0};
-    if (!(rc = find_all(ctx, series[n - 1], &s, &t, o, &list))) {
+    if (!(rc = find_all(ctx, series[n - 1], &s, &counting, o, &list))) {
         size_t shown = 0, growth = 0;
         for (size_t k = 0; k < list.count; k++) {
             shown += !list.item[k].minor;
@@ -292,6 +335,7 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
             rc = EXIT_CONDITION;
     }
     lf_suspect_list_free(&list);
+    lf_suspects_work_free(&counting.work);
     lf_snapshot_free(&s);
     lf_trend_free(&t);
     return rc;
