@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../base/vec.h"
 #include "../base/bigmem.h"
@@ -79,6 +82,27 @@ static int hex4(lf_json *j, unsigned *out)
     return 0;
 }
 
+/* The first quote or backslash at or after pos (end when none): 16 bytes
+ * a step where SSE2 is (every x86-64), since V8 strings with escapes (HTML,
+ * source text) are long runs between them, which a byte loop read at about
+ * 300 MB/s. */
+static uint64_t run_end(const uint8_t *d, uint64_t pos, uint64_t end)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; pos + 16 <= end; pos += 16) {
+        __m128i chunk = _mm_loadu_si128((const __m128i *)(d + pos));
+        unsigned hits = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)));
+        if (hits)
+            return pos + (unsigned)__builtin_ctz(hits);
+    }
+#endif
+    while (pos < end && d[pos] != '"' && d[pos] != '\\')
+        pos++;
+    return pos;
+}
+
 int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len)
 {
     if (lf_json_expect(j, '"', "a string"))
@@ -86,9 +110,7 @@ int lf_json_string(lf_json *j, char **buf, size_t *cap, size_t *len)
     size_t n = 0;
     for (;;) {
         /* the plain run up to the next quote or backslash, copied at once */
-        uint64_t run = j->pos;
-        while (run < j->end && j->data[run] != '"' && j->data[run] != '\\')
-            run++;
+        uint64_t run = run_end(j->data, j->pos, j->end);
         if (run == j->end) {
             j->pos = run;
             return fail(j, "unterminated string", "a string");

@@ -1,5 +1,6 @@
 /* test_json_scan.c - skipping JSON values: where each skip ends, on values
  * whose ends are known from how they are written. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/v8/json_scan.h"
@@ -63,4 +64,50 @@ void test_json_skip_errors(void)
     }
     uint64_t err_at = 0;
     CHECK(skip_at_start("\"abc", &err_at) == -1); /* a string that never ends */
+}
+
+/* Strings with a quote or backslash at every offset of a 16-byte step and
+ * near the end of the input: the decoded text is the run of 'a's around the
+ * escape, built here, and the position is just past the closing quote. */
+void test_json_string_escape_offsets(void)
+{
+    for (size_t before = 0; before < 40; before++) {
+        for (int escape = 0; escape < 3; escape++) {
+            static const char *const written[] = {"\\\"", "\\\\", "\\n"};
+            static const char decoded[] = {'"', '\\', '\n'};
+            char text[128], want[128];
+            size_t at = 0, w = 0;
+            text[at++] = '"';
+            for (size_t k = 0; k < before; k++)
+                text[at++] = 'a', want[w++] = 'a';
+            memcpy(text + at, written[escape], 2);
+            at += 2;
+            want[w++] = decoded[escape];
+            for (size_t k = 0; k < 17; k++)
+                text[at++] = 'b', want[w++] = 'b';
+            text[at++] = '"';
+            const size_t end = at;
+            text[at] = 0; /* the input ends at the closing quote */
+            lf_error err;
+            memset(&err, 0, sizeof err);
+            lf_json j = {(const uint8_t *)text, 0, end, &err};
+            char *buf = NULL;
+            size_t cap = 0, len = 0;
+            CHECK(lf_json_string(&j, &buf, &cap, &len) == 0);
+            CHECK_EQ_U64(len, w);
+            CHECK(buf && len == w && memcmp(buf, want, w) == 0);
+            CHECK_EQ_U64(j.pos, end);
+            free(buf);
+        }
+    }
+    /* no closing quote within the input: an error at its end */
+    const char open_text[] = "\"aaaaaaaaaaaaaaaaaaaaaaaa\\n";
+    lf_error err;
+    memset(&err, 0, sizeof err);
+    lf_json j = {(const uint8_t *)open_text, 0, sizeof open_text - 1, &err};
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    CHECK(lf_json_string(&j, &buf, &cap, &len) == -1);
+    CHECK(err.truncated == 1);
+    free(buf);
 }

@@ -95,6 +95,7 @@
     T(test_v8_split_guess_past_end)        \
     T(test_json_skip_values)               \
     T(test_json_skip_errors)               \
+    T(test_json_string_escape_offsets)     \
     T(test_v8_threads_same)                \
     T(test_v8_number_shapes)               \
     T(test_v8_partial)                     \
