@@ -129,6 +129,18 @@ int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len)
     return i;
 }
 
+int lf_strtab_reserve_bytes(lf_strtab *t, uint64_t bytes)
+{
+    if (bytes <= t->bytes_cap)
+        return 0;
+    char *b = lf_big_realloc(t->bytes, bytes);
+    if (!b)
+        return -1;
+    t->bytes = b;
+    t->bytes_cap = bytes;
+    return 0;
+}
+
 int64_t lf_strtab_append(lf_strtab *t, const char *s, size_t len)
 {
     return append(t, s, len, 0);

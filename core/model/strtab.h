@@ -28,6 +28,9 @@ void lf_strtab_free(lf_strtab *t);
 int64_t lf_strtab_intern(lf_strtab *t, const char *s, size_t len);
 /* Appends s as a new string without looking for an equal one; its index, or -1. */
 int64_t lf_strtab_append(lf_strtab *t, const char *s, size_t len);
+/* Room for bytes of string text in all, so that appending up to that
+ * moves nothing (a reader that knows its strings' total). -1: out of memory. */
+int lf_strtab_reserve_bytes(lf_strtab *t, uint64_t bytes);
 /* The index of the first string entered for lookups with the bytes of
  * string i: i itself (entered now) when there is none. -1: out of memory. */
 int64_t lf_strtab_canonical(lf_strtab *t, uint32_t i);

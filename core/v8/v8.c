@@ -920,6 +920,8 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     return 0;
 }
 
+enum { STRINGS_RESERVE_MAX = 1u << 30 };
+
 /* The file's strings, appended in its order (V8 writes each string once):
  * file string k is table string V8_STRING_BASE + k. */
 static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_progress_counter *progress)
@@ -931,6 +933,13 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_pro
         j->pos++;
         return 0;
     }
+    /* the text is at most the bytes left (escapes only shrink): reserved,
+     * it is written once, not copied at every doubling (pages of the
+     * reserve never touched cost nothing; past STRINGS_RESERVE_MAX, where
+     * strings come before the arrays, it doubles as before) */
+    uint64_t left = j->end - j->pos;
+    if (lf_strtab_reserve_bytes(&raw->strings, raw->strings.bytes_len + (left < STRINGS_RESERVE_MAX ? left : STRINGS_RESERVE_MAX) + 1))
+        return lf_fail_nomem(j->err, "reading strings");
     for (;;) {
         size_t len;
         const char *text;
