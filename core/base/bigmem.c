@@ -479,8 +479,18 @@ static int spill_dir_writable(lf_error *err)
  * results, else why not. Files on a file system in memory (tmpfs, ramfs)
  * hold RAM as anonymous memory does, and without swap they cannot leave it
  * either; a directory without room for them would fault mid-run. */
-static const char *store_refusal(uint64_t results, uint64_t room, int room_known)
+/* A run this small beside the budget keeps its results in RAM: files are
+ * there so that the kernel can take the pages back under pressure, which
+ * such a run does not make, and a file page's first write costs more than
+ * an anonymous one's (the file system's folio, zeroed in its read path:
+ * 80 ms of the 0.85 s CPU of the 1.7M-node Express snapshot, docs/MEMORY.md).
+ * An estimate of 0 (a pipe) is not known to be small. */
+enum { STORE_SMALL_SHARE = 16 };
+
+static const char *store_refusal(uint64_t work, uint64_t results, uint64_t room, int room_known)
 {
+    if (budget != UINT64_MAX && results > 0 && ram_now + work + results <= budget / STORE_SMALL_SHARE)
+        return "the run is small beside the memory budget";
     if (!spill_dir[0])
         return "no directory for it";
     if (lf_dir_in_memory(spill_dir))
@@ -517,7 +527,9 @@ int lf_big_plan(uint64_t work, uint64_t results, uint64_t written, lf_error *err
         room_known = 1;
         room = (uint64_t)fs.f_bavail * fs.f_frsize;
     }
-    const char *refusal = wanted ? store_refusal(results, room, room_known) : "not asked for";
+    pthread_mutex_lock(&lock);
+    const char *refusal = wanted ? store_refusal(work, results, room, room_known) : "not asked for";
+    pthread_mutex_unlock(&lock);
     pthread_mutex_lock(&lock);
     store_on = refusal == NULL;
     store_off_reason = refusal;

@@ -72,8 +72,8 @@ void lf_big_set_result_store(int wanted);
 /* Before reading a dump whose working arrays are estimated at `work` bytes
  * at their peak, whose results at `results`, and whose files, were every
  * array in one, at `written` bytes written at the peak: the store takes the
- * results when it is asked for and the directory is on disk with room for
- * them; when what stays in RAM does not fit in what is left of the budget,
+ * results when it is asked for, the run is not small beside the budget (a
+ * sixteenth of it) and the directory is on disk with room for them; when what stays in RAM does not fit in what is left of the budget,
  * the big arrays past half the budget go to files, once the directory is
  * known to take files and to have room for what they will write (else -1:
  * an LF_ERR_SYSTEM error, nothing spills). */

@@ -234,6 +234,38 @@ void test_big_result_store(void)
     lf_big_set_budget(UINT64_MAX, NULL);
 }
 
+/* A run whose arrays take at most a sixteenth of the budget keeps its
+ * results in RAM (the store's files are for pressure it does not make);
+ * one past that, or whose size is not known (a pipe: 0), stores them. */
+void test_big_store_small_run(void)
+{
+    char dir[] = "/tmp/lf-store-small-XXXXXX";
+    lf_error err;
+    lf_big_usage u;
+    CHECK(mkdtemp(dir) != NULL);
+    lf_big_set_budget(1024u << 20, dir); /* a sixteenth: 64 MiB */
+    lf_big_set_result_store(1);
+    CHECK(lf_big_plan(30u << 20, 30u << 20, 60u << 20, &err) == 0);
+    lf_big_usage_get(&u);
+    CHECK(!u.store_on && u.store_off && strstr(u.store_off, "small"));
+    const size_t n = (2u << 20) / sizeof(uint32_t);
+    uint32_t *result = lf_big_result_malloc(n * sizeof *result);
+    CHECK(result != NULL && !in_deleted_file(result, dir));
+    lf_big_free(result);
+    CHECK(lf_big_plan(30u << 20, 35u << 20, 65u << 20, &err) == 0); /* 65 MiB: past it */
+    lf_big_usage_get(&u);
+    CHECK(u.store_on && u.store_off == NULL);
+    result = lf_big_result_malloc(n * sizeof *result);
+    CHECK(result != NULL && in_deleted_file(result, dir));
+    lf_big_free(result);
+    CHECK(lf_big_plan(0, 0, 0, &err) == 0); /* size unknown */
+    lf_big_usage_get(&u);
+    CHECK(u.store_on);
+    lf_big_set_result_store(0);
+    lf_big_set_budget(UINT64_MAX, NULL);
+    CHECK(rmdir(dir) == 0);
+}
+
 /* RssFile of /proc/self/status, in bytes. */
 static uint64_t rss_file_bytes(void)
 {

@@ -62,6 +62,7 @@
     T(test_big_planned_spill)              \
     T(test_big_plan_disk_need)             \
     T(test_big_result_store)               \
+    T(test_big_store_small_run)               \
     T(test_available_memory)               \
     T(test_resident_release)               \
     T(test_idmap)                          \
