@@ -475,10 +475,6 @@ static int spill_dir_writable(lf_error *err)
     return 0;
 }
 
-/* What the directory offers the result store: NULL when it takes the
- * results, else why not. Files on a file system in memory (tmpfs, ramfs)
- * hold RAM as anonymous memory does, and without swap they cannot leave it
- * either; a directory without room for them would fault mid-run. */
 /* A run this small beside the budget keeps its results in RAM: files are
  * there so that the kernel can take the pages back under pressure, which
  * such a run does not make, and a file page's first write costs more than
@@ -487,6 +483,11 @@ static int spill_dir_writable(lf_error *err)
  * An estimate of 0 (a pipe) is not known to be small. */
 enum { STORE_SMALL_SHARE = 16 };
 
+/* What the run and the directory offer the result store: NULL when it
+ * takes the results, else why not (a small run: see above). Files on a
+ * file system in memory (tmpfs, ramfs) hold RAM as anonymous memory does,
+ * and without swap they cannot leave it either; a directory without room
+ * for them would fault mid-run. */
 static const char *store_refusal(uint64_t work, uint64_t results, uint64_t room, int room_known)
 {
     if (budget != UINT64_MAX && results > 0 && ram_now + work + results <= budget / STORE_SMALL_SHARE)
