@@ -4,15 +4,28 @@
 
 uint64_t lf_edge_offsets_wide_from = UINT32_MAX;
 
-int lf_edge_offsets_alloc(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound)
+static int offsets_alloc(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound, int zeroed)
 {
+    const size_t entries = (size_t)node_count + 1;
     o->narrow = NULL;
     o->wide = NULL;
     if (lf_edge_offsets_fit_narrow(edge_bound))
-        o->narrow = lf_big_result_calloc((size_t)node_count + 1, sizeof *o->narrow);
+        o->narrow = zeroed ? lf_big_result_calloc(entries, sizeof *o->narrow)
+                           : lf_big_result_malloc(entries * sizeof *o->narrow);
     else
-        o->wide = lf_big_result_calloc((size_t)node_count + 1, sizeof *o->wide);
+        o->wide = zeroed ? lf_big_result_calloc(entries, sizeof *o->wide)
+                         : lf_big_result_malloc(entries * sizeof *o->wide);
     return o->narrow || o->wide ? 0 : -1;
+}
+
+int lf_edge_offsets_alloc(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound)
+{
+    return offsets_alloc(o, node_count, edge_bound, 1);
+}
+
+int lf_edge_offsets_alloc_unset(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound)
+{
+    return offsets_alloc(o, node_count, edge_bound, 0);
 }
 
 void lf_edge_offsets_free(lf_edge_offsets_mut *o)

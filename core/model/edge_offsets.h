@@ -22,6 +22,9 @@ static inline int lf_edge_offsets_fit_narrow(uint64_t edge_total)
 /* node_count+1 zeroed entries, narrow when edge_bound (the edge total, or a
  * bound on it known before counting) fits. Returns 0, or -1 (memory). */
 int lf_edge_offsets_alloc(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound);
+/* The same, not zeroed: for a reader that sets every entry itself (the
+ * pages are then faulted in by whoever sets them, not here). */
+int lf_edge_offsets_alloc_unset(lf_edge_offsets_mut *o, uint32_t node_count, uint64_t edge_bound);
 void lf_edge_offsets_free(lf_edge_offsets_mut *o);
 
 /* Makes a narrow o wide (same values, node_count+1 entries), for a count

@@ -1000,7 +1000,9 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
         raw->node_size = lf_big_result_malloc(n * sizeof *raw->node_size);
         raw->node_row_at = lf_big_result_calloc(n / V8_ROW_STEP + 1, sizeof *raw->node_row_at);
         /* narrow when the header's edge_count fits (a cut file has fewer) */
-        const int offsets_failed = lf_edge_offsets_alloc(&raw->edge_offset, raw->node_count + 1, m->edge_count);
+        /* not zeroed: every row sets its count, check_references the end */
+        const int offsets_failed =
+            lf_edge_offsets_alloc_unset(&raw->edge_offset, raw->node_count + 1, m->edge_count);
         if (m->have_trace_field && m->trace_function_count > 0 &&
             !(raw->node_trace = lf_big_result_calloc(n, sizeof *raw->node_trace)))
             return lf_fail_nomem(j->err, "reading nodes");
@@ -1009,6 +1011,7 @@ static int allocate(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, int
             return lf_fail_nomem(j->err, "reading nodes");
         raw->node_name[count] = raw->node_id[count] = 0; /* the entries past the rows, as cleared */
         raw->node_size[count] = 0;
+        lf_edge_offsets_set(&raw->edge_offset, count + 1, 0);
         return 0;
     }
     size_t e = (size_t)count + 1;
