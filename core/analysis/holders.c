@@ -1,6 +1,7 @@
 /* holders.c - see holders.h. */
 #include "holders.h"
 #include "../model/label_scratch.h"
+#include "collections.h"
 
 #include <stdlib.h>
 
@@ -11,6 +12,9 @@
  * that edge's label: its label is then the edge's place among the
  * dominator's edges. */
 enum { FOUND_STRONG = 0xfd, FOUND_WEAK = 0xfe };
+/* The kind of a link the table left out (lf_holders_expect_signatures):
+ * asked about, it is answered alone. */
+enum { LINK_LEFT_OUT = 0xfc };
 
 
 void lf_holders_init(lf_holders *h, const lf_snapshot *s)
@@ -22,6 +26,7 @@ void lf_holders_init(lf_holders *h, const lf_snapshot *s)
     h->label = NULL;
     h->failed = 0;
     h->threads = 1;
+    h->skip_links = 0;
 }
 
 void lf_holders_use_threads(lf_holders *h, unsigned threads)
@@ -34,9 +39,15 @@ void lf_holders_expect_all(lf_holders *h)
     h->budget = 0;
 }
 
+void lf_holders_expect_signatures(lf_holders *h)
+{
+    h->budget = 0;
+    h->skip_links = 1;
+}
+
 int lf_holders_ready(const lf_holders *h)
 {
-    return h->kind != NULL;
+    return h->kind != NULL && !h->skip_links;
 }
 
 int lf_holders_failed(const lf_holders *h)
@@ -93,6 +104,12 @@ static uint64_t mark_children(lf_holders *h, uint32_t d)
         if (v >= s->object_count || s->idom[v] != d)
             continue;
         uint8_t k = h->kind[v];
+        if (k == LINK_LEFT_OUT)
+            continue;
+        if (h->skip_links && lf_same_class(s, s->object_class[v], s->object_class[d])) {
+            h->kind[v] = LINK_LEFT_OUT;
+            continue;
+        }
         if (k == FOUND_STRONG || (k == FOUND_WEAK && lf_edge_is_weak(t)))
             continue;
         h->kind[v] = lf_edge_is_weak(t) ? FOUND_WEAK : FOUND_STRONG;
@@ -211,7 +228,7 @@ lf_holder lf_holders_get(lf_holders *h, uint32_t node)
 {
     if (!h->kind && h->work > h->budget && build_table(h))
         h->budget = UINT64_MAX; /* out of memory: go on one question at a time */
-    if (h->kind)
+    if (h->kind && h->kind[node] != LINK_LEFT_OUT)
         return (lf_holder){h->kind[node], h->label[node]};
     return ask_one(h->s, node, &h->work, &h->failed);
 }

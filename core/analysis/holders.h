@@ -30,6 +30,7 @@ typedef struct lf_holders {
     uint32_t *label;          /* node -> holder label */
     int failed;               /* some answer lacks its label for want of memory */
     unsigned threads;         /* the table is made on up to two of them */
+    int skip_links;           /* lf_holders_expect_signatures: the table leaves links out */
 } lf_holders;
 
 void lf_holders_init(lf_holders *h, const lf_snapshot *s);
@@ -39,9 +40,17 @@ void lf_holders_use_threads(lf_holders *h, unsigned threads);
 /* Questions about most objects are coming (a full listing): the table is
  * made at the first, without first asking one by one. */
 void lf_holders_expect_all(lf_holders *h);
-/* Whether every answer is now a read of the table (it was made and did not
- * run out of memory): then lf_holders_get may be called from several
- * threads at once. */
+/* The same for owner signatures (owners.c), which ask about every object
+ * but a chain's link (an object of its dominator's class: it takes its
+ * dominator's signature). The table leaves those out: on a JVM dump, whose
+ * labels are decoded from the records, they are about half the objects
+ * and most of the table's work. A link asked about after all (a row named
+ * by one) is answered alone, as before the table, so every answer is the
+ * same as with lf_holders_expect_all. */
+void lf_holders_expect_signatures(lf_holders *h);
+/* Whether every answer is now a read of the table (it was made, did not
+ * run out of memory and left nothing out): then lf_holders_get may be
+ * called from several threads at once. */
 int lf_holders_ready(const lf_holders *h);
 /* The holder of node, which must be reachable (its idom not LF_NODE_NONE). */
 lf_holder lf_holders_get(lf_holders *h, uint32_t node);

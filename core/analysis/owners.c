@@ -177,9 +177,10 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
     uint8_t *dictionary = s->source_format == LF_FORMAT_V8 ? lf_big_calloc((size_t)n + 1, 1) : NULL;
     int rc = !memo || (s->source_format == LF_FORMAT_V8 && !dictionary) ||
              push_frame(s, &frames, &top, &cap, n, UINT32_MAX, 0, 0);
-    /* every object asks for its holder: the table at once, not first one
-     * question at a time up to a pass's worth of work (holders.h) */
-    lf_holders_expect_all(holders);
+    /* every object but a chain's link asks for its holder: the table at
+     * once, not first one question at a time up to a pass's worth of work,
+     * and without the links (holders.h) */
+    lf_holders_expect_signatures(holders);
     while (top > 0 && rc == 0) {
         sig_frame *f = &frames[top - 1];
         if (f->next == f->end) {

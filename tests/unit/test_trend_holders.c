@@ -191,3 +191,63 @@ void test_collections_placed_in_preorder(void)
     free(order);
     lf_snapshot_free(&s);
 }
+
+/* Owner signatures' table leaves a chain's links out (an object of its
+ * dominator's class) and answers them alone when asked: every answer is
+ * the full table's. A java.util.HashMap (0x10) whose table (0x20) holds a
+ * bucket of three entries (0x30, 0x31, 0x32 by next), each holding a
+ * String by "key"; the entries 0x31 and 0x32 are links. */
+void test_holders_links_left_out(void)
+{
+    lf_snapshot s;
+    parse(&s, "node\t0x10\t48\tjava.util.HashMap\nnode\t0x20\t80\tjava.util.HashMap$Node[]\n"
+              "node\t0x30\t32\tjava.util.HashMap$Node\nnode\t0x31\t32\tjava.util.HashMap$Node\n"
+              "node\t0x32\t32\tjava.util.HashMap$Node\n"
+              "node\t0x40\t24\tjava.lang.String\nnode\t0x41\t24\tjava.lang.String\nnode\t0x42\t24\tjava.lang.String\n"
+              "edge\t0x10\t0x20\tstrong\ttable\nedge\t0x20\t0x30\tstrong\t5\n"
+              "edge\t0x30\t0x40\tstrong\tkey\nedge\t0x30\t0x31\tstrong\tnext\n"
+              "edge\t0x31\t0x41\tstrong\tkey\nedge\t0x31\t0x32\tweak\tmark\nedge\t0x31\t0x32\tstrong\tnext\n"
+              "edge\t0x32\t0x42\tstrong\tkey\n"
+              "root\t0x10\tstatic field\tCache.map\n");
+    lf_error err;
+    lf_holders walked, all;
+    lf_holders_init(&walked, &s);
+    lf_holders_init(&all, &s);
+    lf_holders_expect_all(&all);
+    uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
+    uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
+    size_t count = 0;
+    CHECK(sig && order && lf_owner_signatures(&walked, sig, order, NULL, &count, &err) == 0);
+    CHECK_EQ_U64(count, 8);
+    uint32_t first = lf_snapshot_find_id(&s, 0x10);
+    lf_holders_get(&all, first); /* answered alone: no work done yet */
+    lf_holders_get(&all, first); /* the full table */
+    CHECK(lf_holders_ready(&all));
+    CHECK(!lf_holders_ready(&walked)); /* links are answered alone: one thread */
+    uint32_t links[] = {lf_snapshot_find_id(&s, 0x31), lf_snapshot_find_id(&s, 0x32)};
+    for (int i = 0; i < 2; i++) {
+        CHECK(links[i] != LF_NODE_NONE);
+        if (links[i] != LF_NODE_NONE) /* left out of the table */
+            CHECK(walked.kind[links[i]] != all.kind[links[i]]);
+    }
+    for (size_t i = 0; i < count; i++) {
+        lf_holder a = lf_holders_get(&walked, order[i]), b = lf_holders_get(&all, order[i]);
+        CHECK_EQ_U64(a.kind, b.kind);
+        CHECK_EQ_U64(a.label, b.label);
+    }
+    /* the links' holder edges, named: the strong "next", never the weak "mark" */
+    char text[64];
+    for (int i = 0; i < 2; i++) {
+        if (links[i] == LF_NODE_NONE)
+            continue;
+        lf_holder h = lf_holders_get(&walked, links[i]);
+        lf_snapshot_label_text(&s, h.kind, h.label, text, sizeof text);
+        CHECK(strcmp(text, "next") == 0);
+    }
+    CHECK(!lf_holders_failed(&walked));
+    lf_holders_free(&walked);
+    lf_holders_free(&all);
+    free(sig);
+    free(order);
+    lf_snapshot_free(&s);
+}
