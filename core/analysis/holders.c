@@ -106,7 +106,7 @@ static uint64_t mark_children(lf_holders *h, uint32_t d)
         uint8_t k = h->kind[v];
         if (k == LINK_LEFT_OUT)
             continue;
-        if (h->skip_links && lf_same_class(s, s->object_class[v], s->object_class[d])) {
+        if (h->skip_links && lf_same_class_as_dominator(s, v, d)) {
             h->kind[v] = LINK_LEFT_OUT;
             continue;
         }
