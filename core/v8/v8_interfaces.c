@@ -127,11 +127,11 @@ static int format_name(const char *s, size_t len, char **buf, size_t *cap, size_
 /* --- the property tree ------------------------------------------------------ */
 
 typedef struct tree {
-    /* children by (node, property string) in an open-addressing table */
-    uint64_t *key;               /* node << 32 | property + 1; 0 = empty */
+    /* children by (node, property rank) in an open-addressing table */
+    uint64_t *key;               /* node << 32 | rank; 0 = empty (ranks start at 1) */
     uint32_t *child;
     size_t mask;
-    uint32_t *greatest;          /* node -> greatest property leaving it, or NONE */
+    uint32_t *greatest;          /* node -> greatest property rank leaving it, or NONE */
     uint32_t *match;             /* node -> interface index, or NONE */
     uint32_t nodes, cap;
 } tree;
@@ -146,9 +146,9 @@ static size_t slot_of(const tree *t, uint64_t key)
     return s;
 }
 
-static uint32_t tree_next(const tree *t, uint32_t node, uint32_t prop)
+static uint32_t tree_next(const tree *t, uint32_t node, uint32_t rank)
 {
-    size_t s = slot_of(t, (uint64_t)node << 32 | (prop + 1u));
+    size_t s = slot_of(t, (uint64_t)node << 32 | rank);
     return t->key[s] ? t->child[s] : NONE;
 }
 
@@ -185,11 +185,32 @@ typedef struct candidates {
     size_t count_cap, start_cap, props_len, props_cap;
 } candidates;
 
-static const v8_raw *sort_raw;
-
-static int by_js_order(const void *a, const void *b)
+static int by_js_order(const void *a, const void *b, void *raw)
 {
-    return js_compare(sort_raw, *(const uint32_t *)a, *(const uint32_t *)b);
+    return js_compare(raw, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Ranks in increasing order: an object has a handful of properties, for
+ * which insertion sort beats qsort's calls. */
+static void sort_ranks(uint32_t *r, size_t n)
+{
+    if (n > 32) {
+        qsort(r, n, sizeof *r, by_value);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = r[i];
+        size_t j = i;
+        for (; j > 0 && r[j - 1] > x; j--)
+            r[j] = r[j - 1];
+        r[j] = x;
+    }
 }
 
 static int by_popularity(const void *a, const void *b, void *counts)
@@ -219,6 +240,12 @@ typedef struct shapes {
     uint32_t *props, *states, *state_mark;  /* state_mark: tree node -> stamp of the last object there */
     size_t props_cap, states_cap;
     uint32_t stamp;             /* the objects walked so far */
+    /* The chosen interfaces' properties numbered 1.. in JavaScript's order
+     * (string -> rank; 0: in no interface). Objects' properties are sorted
+     * and the tree walked by these integers: comparing the strings' UTF-16
+     * units per object took most of the naming's time (the Express heap). */
+    uint32_t *rank_of;
+    uint32_t rank_strings;      /* strings rank_of covers */
 } shapes;
 
 static void shapes_free(shapes *s)
@@ -235,6 +262,7 @@ static void shapes_free(shapes *s)
     lf_big_free(s->props);
     lf_big_free(s->states);
     free(s->state_mark);
+    lf_big_free(s->rank_of);
 }
 
 static int is_plain(const shapes *s, uint32_t v)
@@ -350,22 +378,53 @@ static int choose_interfaces(shapes *s)
 }
 
 /* The child of node `at` by property prop, made when missing. */
-static int tree_step(const v8_raw *raw, tree *t, uint32_t at, uint32_t prop, uint32_t *next_out)
+static int tree_step(tree *t, uint32_t at, uint32_t rank, uint32_t *next_out)
 {
-    uint32_t next = tree_next(t, at, prop);
+    uint32_t next = tree_next(t, at, rank);
     if (next == NONE) {
         if (tree_grow_nodes(t))
             return -1;
         next = t->nodes++;
         t->greatest[next] = NONE;
         t->match[next] = NONE;
-        size_t s = slot_of(t, (uint64_t)at << 32 | (prop + 1u));
-        t->key[s] = (uint64_t)at << 32 | (prop + 1u);
+        size_t s = slot_of(t, (uint64_t)at << 32 | rank);
+        t->key[s] = (uint64_t)at << 32 | rank;
         t->child[s] = next;
-        if (t->greatest[at] == NONE || js_compare(raw, t->greatest[at], prop) < 0)
-            t->greatest[at] = prop;
+        if (t->greatest[at] == NONE || t->greatest[at] < rank)
+            t->greatest[at] = rank;
     }
     *next_out = next;
+    return 0;
+}
+
+/* s->rank_of: the distinct properties of the chosen interfaces, sorted in
+ * JavaScript's order once. */
+static int rank_properties(shapes *s)
+{
+    const candidates *c = &s->c;
+    size_t total = 0;
+    for (uint32_t i = 0; i < s->chosen; i++)
+        total += c->prop_start[s->order[i] + 1] - c->prop_start[s->order[i]];
+    uint32_t *props = malloc((total + 1) * sizeof *props);
+    s->rank_strings = s->raw->strings.count;
+    s->rank_of = lf_big_calloc((size_t)s->rank_strings + 1, sizeof *s->rank_of);
+    if (!props || !s->rank_of) {
+        free(props);
+        return -1;
+    }
+    size_t n = 0;
+    for (uint32_t i = 0; i < s->chosen; i++)
+        for (uint32_t p = c->prop_start[s->order[i]]; p < c->prop_start[s->order[i] + 1]; p++)
+            props[n++] = c->props[p];
+    qsort(props, n, sizeof *props, by_value);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++)
+        if (distinct == 0 || props[distinct - 1] != props[i])
+            props[distinct++] = props[i];
+    qsort_r(props, distinct, sizeof *props, by_js_order, (void *)s->raw);
+    for (size_t r = 0; r < distinct; r++)
+        s->rank_of[props[r]] = (uint32_t)r + 1;
+    free(props);
     return 0;
 }
 
@@ -389,16 +448,16 @@ static int build_tree(shapes *s)
     t->nodes = 1;
     t->greatest[0] = NONE;
     t->match[0] = NONE;
-    sort_raw = s->raw;
     for (uint32_t i = 0; i < s->chosen; i++) {
         uint32_t k = s->order[i], start = c->prop_start[k], count = c->prop_start[k + 1] - start;
         if (lf_vec_reserve((void **)&s->props, &s->props_cap, count + 1, sizeof *s->props))
             return -1;
-        memcpy(s->props, c->props + start, count * sizeof *s->props);
-        qsort(s->props, count, sizeof *s->props, by_js_order);
+        for (uint32_t p = 0; p < count; p++)
+            s->props[p] = s->rank_of[c->props[start + p]];
+        sort_ranks(s->props, count);
         uint32_t at = 0;
         for (uint32_t p = 0; p < count; p++)
-            if (tree_step(s->raw, t, at, s->props[p], &at))
+            if (tree_step(t, at, s->props[p], &at))
                 return -1;
         if (t->match[at] == NONE)
             t->match[at] = i;
@@ -406,18 +465,24 @@ static int build_tree(shapes *s)
     return 0;
 }
 
-/* Plain object v's properties, sorted in JavaScript's order, into s->props. */
+/* The ranks of plain object v's properties, in increasing order, into
+ * s->props. A property in no interface leads nowhere in the tree: left out,
+ * it changes no match. */
 static int sorted_properties(shapes *s, uint32_t v, size_t *count_out)
 {
     const v8_raw *raw = s->raw;
     size_t count = 0;
     for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++)
         if (v8_edge_kind(raw, e) == V8E_PROPERTY) {
+            uint32_t prop = V8_STRING_BASE + v8_edge_name(raw, e);
+            uint32_t rank = prop < s->rank_strings ? s->rank_of[prop] : 0;
+            if (!rank)
+                continue;
             if (lf_vec_reserve((void **)&s->props, &s->props_cap, count + 1, sizeof *s->props))
                 return -1;
-            s->props[count++] = V8_STRING_BASE + v8_edge_name(raw, e);
+            s->props[count++] = rank;
         }
-    qsort(s->props, count, sizeof *s->props, by_js_order);
+    sort_ranks(s->props, count);
     *count_out = count;
     return 0;
 }
@@ -441,12 +506,12 @@ static int best_interface(shapes *s, uint32_t v, uint32_t *best_out)
     s->states[live++] = 0;
     s->state_mark[0] = stamp;
     for (size_t p = 0; p < count && live; p++) {
-        const uint32_t prop = s->props[p];
+        const uint32_t prop = s->props[p]; /* a rank */
         size_t round = live;
         for (size_t k = 0; k < round; k++) {
             uint32_t node = s->states[k];
             uint32_t next = tree_next(t, node, prop);
-            if (t->greatest[node] == NONE || js_compare(s->raw, prop, t->greatest[node]) >= 0)
+            if (t->greatest[node] == NONE || prop >= t->greatest[node])
                 s->states[k] = NONE; /* nothing can follow from here */
             if (next == NONE || s->state_mark[next] == stamp)
                 continue;
@@ -517,6 +582,8 @@ int v8_infer_interfaces(v8_raw *raw, uint32_t *class_string, lf_error *err)
     int rc = collect_candidates(&s);
     if (!rc)
         rc = choose_interfaces(&s);
+    if (!rc && s.chosen > 0)
+        rc = rank_properties(&s);
     if (!rc && s.chosen > 0)
         rc = build_tree(&s);
     if (!rc && s.chosen > 0)
