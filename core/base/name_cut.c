@@ -260,10 +260,28 @@ static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
     put(b, ")", 1);
 }
 
+/* The kind that starts a root's step ("static field", "thread", "JNI
+ * global"): its first words without a '.', at most two, never the last. */
+static size_t kind_length(const char *label, size_t len)
+{
+    size_t end = 0, words = 0;
+    for (size_t i = 0; i <= len && words < 2; i++) {
+        if (i < len && label[i] != ' ')
+            continue;
+        size_t start = end ? end + 1 : 0;
+        if (memchr(label + start, '.', i - start) || i == len)
+            break;
+        end = i;
+        words++;
+    }
+    return end ? end + 1 : 0;
+}
+
 /* What of a path's steps is kept, from all (classes shortened) to least. */
 typedef struct path_form {
     int middle_classes, first_class, last_class;
     size_t tail;         /* the last steps kept after the first (the others: an ellipsis) */
+    int first_kind;      /* the first step's kind ("static field") kept */
 } path_form;
 
 /* The path of steps s[0..n) into b, in the form f. */
@@ -280,25 +298,18 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
             put(b, STEP_SEP, 3);
         }
         int with_class = k == 0 ? f->first_class : k == n - 1 ? f->last_class : f->middle_classes;
-        put_step(b, &s[k], with_class, 1);
+        step first = s[0];
+        if (k == 0 && !f->first_kind) {
+            size_t kind = kind_length(first.label, first.label_len);
+            first.label += kind;
+            first.label_len -= kind;
+        }
+        put_step(b, k == 0 ? &first : &s[k], with_class, 1);
     }
-}
-
-/* The kind that starts a root's step ("static field", "thread", "JNI
- * global"): its first words without a '.', at most two, never the last. */
-static size_t kind_length(const char *label, size_t len)
-{
-    size_t end = 0, words = 0;
-    for (size_t i = 0; i <= len && words < 2; i++) {
-        if (i < len && label[i] != ' ')
-            continue;
-        size_t start = end ? end + 1 : 0;
-        if (memchr(label + start, '.', i - start) || i == len)
-            break;
-        end = i;
-        words++;
+    if (n > 1 && f->tail == 0) { /* the first step alone: the rest an ellipsis */
+        put(b, STEP_SEP, 3);
+        put(b, ELLIPSIS, ELLIPSIS_LEN);
     }
-    return end ? end + 1 : 0;
 }
 
 /* Bytes at the end of text that are its last two dotted names
@@ -331,18 +342,28 @@ static int fits(const cut_buf *b, size_t width)
 static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
 {
     size_t all = n > 1 ? n - 1 : 0;
-    path_form f[] = {{1, 1, 1, all}, {0, 1, 1, all}, {0, 0, 1, all}};
+    path_form f[] = {{1, 1, 1, all, 1}, {0, 1, 1, all, 1}, {0, 0, 1, all, 1}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         build_path(b, s, n, &f[i]);
         if (fits(b, width))
             return 1;
     }
     for (size_t tail = n > 2 ? n - 2 : 0; tail >= 1 && n > 2; tail--) {
-        build_path(b, s, n, &(path_form){0, 0, 1, tail});
+        build_path(b, s, n, &(path_form){0, 0, 1, tail, 1});
         if (fits(b, width))
             return 1;
     }
-    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all});
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 1});
+    if (n == 1 || fits(b, width))
+        return fits(b, width);
+    /* Past that, what the path is of goes last: the root's kind first
+     * ("static field"), then the steps after the root. The root's name
+     * tells the holders apart (it was "static field …[]", the end of the
+     * last step, in a trend's holder column at 80 columns). */
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 0});
+    if (fits(b, width))
+        return 1;
+    build_path(b, s, n, &(path_form){0, 0, 0, 0, 0});
     return fits(b, width);
 }
 
@@ -384,7 +405,12 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
         return;
     cut_buf whole = {0};
     put(&whole, b->p, b->len);
-    if (n == 1 && !whole.failed && abbreviate_member(b, whole.p, whole.len)) {
+    if (n > 1) { /* the root's name and an ellipsis, cut at their front */
+        if (!whole.failed)
+            front_cut(b, NULL, 0, whole.p, whole.len, width);
+        goto out;
+    }
+    if (!whole.failed && abbreviate_member(b, whole.p, whole.len)) {
         if (fits(b, width))
             goto out;
         whole.len = 0;

@@ -20,8 +20,10 @@ typedef enum lf_cut_style {
     /* A path of steps "a (C) / b (D) / c (E)" (a holder, a path from a
      * root): class names in it shortened as above, then the classes of the
      * middle steps left out, then middle steps (… in their place), the
-     * first and the last kept; last, the first step's kind ("static field",
-     * "thread") and the end of the rest (static field …Tracker.ACTIVE). */
+     * first and the last kept; then, of a path of several steps, the first
+     * step's kind ("static field", "thread"), then the steps after the
+     * first (Registry.INSTANCE / …), the root's name going last; of one
+     * step, its kind and the end of the rest (static field …Tracker.ACTIVE). */
     LF_CUT_PATH,
 } lf_cut_style;
 

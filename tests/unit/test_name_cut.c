@@ -80,6 +80,16 @@ void test_name_cut_path(void)
     expect_cut(path, 75, LF_CUT_PATH, "static field Registry.INSTANCE / listeners / elementData (j.l.Object[])");
     expect_cut(path, 66, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData (j.l.Object[])");
     expect_cut(path, 50, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData");
+    /* then the root's kind, then the steps after the root: the root's name
+     * goes last (it read "static field …elementData") */
+    expect_cut(path, 40, LF_CUT_PATH, "Registry.INSTANCE / \xe2\x80\xa6 / elementData");
+    expect_cut(path, 25, LF_CUT_PATH, "Registry.INSTANCE / \xe2\x80\xa6");
+    expect_cut(path, 18, LF_CUT_PATH, "\xe2\x80\xa6INSTANCE / \xe2\x80\xa6");
+    /* a trend's holder at 80 columns (31 of them): it read "static field …[]" */
+    expect_cut("static field BigHeap.ROOTS (java.util.ArrayList) / elementData (java.lang.Object[]) / "
+               "[] (java.util.HashMap)", 31, LF_CUT_PATH, "BigHeap.ROOTS / \xe2\x80\xa6 / []");
+    expect_cut("static field BigHeap.ROOTS (java.util.ArrayList) / elementData (java.lang.Object[])", 31,
+               LF_CUT_PATH, "BigHeap.ROOTS / elementData");
     /* a thread's frames: the middle goes before the thread or the local */
     const char *frames = "thread main / frame 3: com.acme.Server.handle (Server.java:42) / "
                          "frame 2: com.acme.Server.loop (Server.java:17) / local (java.util.ArrayList)";
