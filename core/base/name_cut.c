@@ -282,6 +282,7 @@ typedef struct path_form {
     int middle_classes, first_class, last_class;
     size_t tail;         /* the last steps kept after the first (the others: an ellipsis) */
     int first_kind;      /* the first step's kind ("static field") kept */
+    int first_shown;     /* the first step kept (else an ellipsis, with the middle's) */
 } path_form;
 
 /* The path of steps s[0..n) into b, in the form f. */
@@ -291,9 +292,13 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && k < n - f->tail)
             continue;
+        if (k == 0 && !f->first_shown) {
+            put(b, ELLIPSIS, ELLIPSIS_LEN);
+            continue;
+        }
         if (k > 0)
             put(b, STEP_SEP, 3);
-        if (k > 0 && k == n - f->tail && f->tail < n - 1) {
+        if (k > 0 && k == n - f->tail && f->tail < n - 1 && f->first_shown) {
             put(b, ELLIPSIS, ELLIPSIS_LEN);
             put(b, STEP_SEP, 3);
         }
@@ -305,10 +310,6 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
             first.label_len -= kind;
         }
         put_step(b, k == 0 ? &first : &s[k], with_class, 1);
-    }
-    if (n > 1 && f->tail == 0) { /* the first step alone: the rest an ellipsis */
-        put(b, STEP_SEP, 3);
-        put(b, ELLIPSIS, ELLIPSIS_LEN);
     }
 }
 
@@ -342,28 +343,28 @@ static int fits(const cut_buf *b, size_t width)
 static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
 {
     size_t all = n > 1 ? n - 1 : 0;
-    path_form f[] = {{1, 1, 1, all, 1}, {0, 1, 1, all, 1}, {0, 0, 1, all, 1}};
+    path_form f[] = {{1, 1, 1, all, 1, 1}, {0, 1, 1, all, 1, 1}, {0, 0, 1, all, 1, 1}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         build_path(b, s, n, &f[i]);
         if (fits(b, width))
             return 1;
     }
     for (size_t tail = n > 2 ? n - 2 : 0; tail >= 1 && n > 2; tail--) {
-        build_path(b, s, n, &(path_form){0, 0, 1, tail, 1});
+        build_path(b, s, n, &(path_form){0, 0, 1, tail, 1, 1});
         if (fits(b, width))
             return 1;
     }
-    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 1});
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 1, 1});
     if (n == 1 || fits(b, width))
         return fits(b, width);
-    /* Past that, what the path is of goes last: the root's kind first
-     * ("static field"), then the steps after the root. The root's name
-     * tells the holders apart (it was "static field …[]", the end of the
-     * last step, in a trend's holder column at 80 columns). */
-    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 0});
+    /* Then the root's kind ("static field"): it read "static field …[]",
+     * the end of the last step after the kind, in a trend's holder column
+     * at 80 columns, where "BigHeap.ROOTS / … / []" fits; then the root
+     * (V8's is "(root)"), the last step staying: "… / mixed". */
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 0, 1});
     if (fits(b, width))
         return 1;
-    build_path(b, s, n, &(path_form){0, 0, 0, 0, 0});
+    build_path(b, s, n, &(path_form){0, 0, 0, 1, 0, 0});
     return fits(b, width);
 }
 
@@ -405,7 +406,7 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
         return;
     cut_buf whole = {0};
     put(&whole, b->p, b->len);
-    if (n > 1) { /* the root's name and an ellipsis, cut at their front */
+    if (n > 1) { /* the last step, cut at its front */
         if (!whole.failed)
             front_cut(b, NULL, 0, whole.p, whole.len, width);
         goto out;

@@ -21,9 +21,9 @@ typedef enum lf_cut_style {
      * root): class names in it shortened as above, then the classes of the
      * middle steps left out, then middle steps (… in their place), the
      * first and the last kept; then, of a path of several steps, the first
-     * step's kind ("static field", "thread"), then the steps after the
-     * first (Registry.INSTANCE / …), the root's name going last; of one
-     * step, its kind and the end of the rest (static field …Tracker.ACTIVE). */
+     * step's kind ("static field", "thread": Registry.INSTANCE / … /
+     * elementData), then the first step (… / elementData); of one step,
+     * its kind and the end of the rest (static field …Tracker.ACTIVE). */
     LF_CUT_PATH,
 } lf_cut_style;
 

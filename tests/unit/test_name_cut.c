@@ -80,11 +80,14 @@ void test_name_cut_path(void)
     expect_cut(path, 75, LF_CUT_PATH, "static field Registry.INSTANCE / listeners / elementData (j.l.Object[])");
     expect_cut(path, 66, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData (j.l.Object[])");
     expect_cut(path, 50, LF_CUT_PATH, "static field Registry.INSTANCE / \xe2\x80\xa6 / elementData");
-    /* then the root's kind, then the steps after the root: the root's name
-     * goes last (it read "static field …elementData") */
+    /* then the root's kind (it read "static field …elementData"), then the
+     * root, the last step staying */
     expect_cut(path, 40, LF_CUT_PATH, "Registry.INSTANCE / \xe2\x80\xa6 / elementData");
-    expect_cut(path, 25, LF_CUT_PATH, "Registry.INSTANCE / \xe2\x80\xa6");
-    expect_cut(path, 18, LF_CUT_PATH, "\xe2\x80\xa6INSTANCE / \xe2\x80\xa6");
+    expect_cut(path, 25, LF_CUT_PATH, "\xe2\x80\xa6 / elementData");
+    /* a V8 holder, whose root is always "(root)": its last step stays */
+    const char *v8_holder = "(root) / [] (global) / app (Object) / mixed (Map)";
+    expect_cut(v8_holder, 20, LF_CUT_PATH, "(root) / \xe2\x80\xa6 / mixed");
+    expect_cut(v8_holder, 16, LF_CUT_PATH, "\xe2\x80\xa6 / mixed");
     /* a trend's holder at 80 columns (31 of them): it read "static field …[]" */
     expect_cut("static field BigHeap.ROOTS (java.util.ArrayList) / elementData (java.lang.Object[]) / "
                "[] (java.util.HashMap)", 31, LF_CUT_PATH, "BigHeap.ROOTS / \xe2\x80\xa6 / []");
