@@ -29,7 +29,7 @@ const out_column dom_columns[DOM_COLUMN_COUNT] = {
     {"hidden", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     {"group", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
     {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
-    {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+    {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_SECONDARY},
     {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
 };
 
