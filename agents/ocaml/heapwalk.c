@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/base/bits.h"
 #include "../../core/model/idrank.h" /* lf_sort_u64 */
 #include "../../core/base/vec.h"
 
@@ -507,7 +508,7 @@ static int number_blocks(agent_walk *walk, value **statics, size_t *static_count
         uint64_t in_region = 0;
         for (size_t w = 0; w < words; w++) {
             r->word_rank[w] = (uint32_t)in_region;
-            in_region += (uint64_t)__builtin_popcountll(r->bits[w]);
+            in_region += (uint64_t)lf_popcount64(r->bits[w]);
         }
         rank += in_region;
     }
@@ -533,7 +534,7 @@ static uint64_t rank_of(agent_walk *walk, value b)
     if (r) {
         size_t word = ((uintptr_t)b - r->lo) / sizeof(value);
         uint64_t below = r->bits[word >> 6] & ((1ULL << (word & 63)) - 1);
-        return r->first_rank + r->word_rank[word >> 6] + (uint64_t)__builtin_popcountll(below);
+        return r->first_rank + r->word_rank[word >> 6] + (uint64_t)lf_popcount64(below);
     }
     return (uint64_t)*agent_map_slot(&walk->static_seen, (uint64_t)b, 0) - 1;
 }

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "../base/bits.h"
 #include "../base/bsearch.h"
 
 typedef struct lf_idrank {
@@ -33,16 +34,6 @@ typedef struct lf_idrank {
 /* sorted must stay alive as long as the resolver. Returns 0 or -1 (memory). */
 int lf_idrank_build(lf_idrank *r, const uint64_t *sorted, uint64_t count);
 void lf_idrank_free(lf_idrank *r);
-
-/* Population count without depending on the POPCNT instruction (the build
- * targets baseline x86-64, where __builtin_popcountll is a library call). */
-static inline unsigned lf_popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (unsigned)((x * 0x0101010101010101ull) >> 56);
-}
 
 static inline uint32_t lf_idrank_find(const lf_idrank *r, uint64_t id)
 {

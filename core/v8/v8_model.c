@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "../base/bits.h"
 #include "../model/snapshot.h"
 #include "v8_internal.h"
 #include "../base/vec.h"
@@ -372,7 +373,7 @@ static int owners_init(const v8_raw *raw, int64_t external_name, owners *ow)
     uint32_t count = 0;
     for (size_t w = 0; w < words; w++) {
         ow->rank_at[w] = count;
-        count += (uint32_t)__builtin_popcountll(ow->ownable[w]);
+        count += (uint32_t)lf_popcount64(ow->ownable[w]);
     }
     ow->owner = lf_big_malloc(((size_t)count + 1) * sizeof *ow->owner);
     if (!ow->owner)
@@ -388,7 +389,7 @@ static inline uint32_t *owner_of(const owners *ow, uint32_t v)
     uint64_t word = ow->ownable[v / 64], bit = 1ull << (v % 64);
     if (!(word & bit))
         return NULL;
-    return &ow->owner[ow->rank_at[v / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))];
+    return &ow->owner[ow->rank_at[v / 64] + (uint32_t)lf_popcount64(word & (bit - 1))];
 }
 
 /* Owners spread from one owner at a time: the owners a node ends with
