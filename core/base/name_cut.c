@@ -288,6 +288,12 @@ typedef struct path_form {
 /* The path of steps s[0..n) into b, in the form f. */
 static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
 {
+    step first = s[0];
+    if (!f->first_kind) {
+        size_t kind = kind_length(first.label, first.label_len);
+        first.label += kind;
+        first.label_len -= kind;
+    }
     b->len = 0;
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && k < n - f->tail)
@@ -303,12 +309,6 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
             put(b, STEP_SEP, 3);
         }
         int with_class = k == 0 ? f->first_class : k == n - 1 ? f->last_class : f->middle_classes;
-        step first = s[0];
-        if (k == 0 && !f->first_kind) {
-            size_t kind = kind_length(first.label, first.label_len);
-            first.label += kind;
-            first.label_len -= kind;
-        }
         put_step(b, k == 0 ? &first : &s[k], with_class, 1);
     }
 }
