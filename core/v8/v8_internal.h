@@ -198,8 +198,7 @@ int v8_trace_sites(v8_raw *raw, uint32_t file_strings, uint32_t cut, struct lf_s
 enum { V8L_SKIP, V8L_OBJECT, V8L_SCRIPT, V8L_LINE, V8L_COLUMN };
 typedef struct v8_loc {
     uint32_t node;        /* ordinal, checked */
-    uint32_t script_id, line, column;
-    uint32_t seq;         /* entry number in the file: the first of a node's wins */
+    uint32_t script_id, line, column; /* a node's first entry in the file wins */
 } v8_loc;
 typedef struct v8_places {
     unsigned fields;      /* from snapshot.meta.location_fields; 0: not given */
