@@ -77,6 +77,7 @@
  */
 #include "dominators.h"
 #include "../core/base/bigmem.h"
+#include "../core/base/populate.h"
 #include "halves.h"
 
 #include <pthread.h>
@@ -171,28 +172,11 @@ typedef struct populate_job {
     } range[4];
 } populate_job;
 
-/* Maps in the whole pages inside bytes [from, to) of p. Only maps zeroed
- * pages where none are: safe while another thread writes the same memory.
- * Failure (an older kernel) only costs time. */
-static void populate_range(void *p, size_t from, size_t to)
-{
-#ifdef MADV_POPULATE_WRITE
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
-    uintptr_t start = ((uintptr_t)p + from + mask) & ~mask;
-    uintptr_t end = ((uintptr_t)p + to) & ~mask;
-    if (end > start)
-        madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-#else
-    (void)p, (void)from, (void)to;
-#endif
-}
-
 static void *populate_pages(void *arg)
 {
     populate_job *job = arg;
     for (unsigned i = 0; i < job->count; i++)
-        populate_range(job->range[i].p, 0, job->range[i].bytes);
+        lf_populate_range(job->range[i].p, 0, job->range[i].bytes);
     return NULL;
 }
 
@@ -225,9 +209,9 @@ static int map_ahead(void *a, void *b, size_t size, uint64_t *mapped, uint64_t w
     if (*mapped >= want)
         return 0;
     uint64_t to = *mapped + AHEAD_STEP / size < want ? *mapped + AHEAD_STEP / size : want;
-    populate_range(a, *mapped * size, to * size);
+    lf_populate_range(a, *mapped * size, to * size);
     if (b)
-        populate_range(b, *mapped * size, to * size);
+        lf_populate_range(b, *mapped * size, to * size);
     *mapped = to;
     return 1;
 }
@@ -474,8 +458,8 @@ static int allocate_search(dom_state *s)
                               {s->pred_offset, slots / 2 * sizeof *s->pred_offset}}};
     pthread_t populate_thread;
     int populating = populate_start(&populate_thread, &lower, s->threaded);
-    populate_range(s->node_to_dfn, slots / 2 * sizeof *s->node_to_dfn, slots * sizeof *s->node_to_dfn);
-    populate_range(s->pred_offset, slots / 2 * sizeof *s->pred_offset, (slots + 1) * sizeof *s->pred_offset);
+    lf_populate_range(s->node_to_dfn, slots / 2 * sizeof *s->node_to_dfn, slots * sizeof *s->node_to_dfn);
+    lf_populate_range(s->pred_offset, slots / 2 * sizeof *s->pred_offset, (slots + 1) * sizeof *s->pred_offset);
     if (populating)
         pthread_join(populate_thread, NULL);
     return 0;
