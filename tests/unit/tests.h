@@ -29,6 +29,7 @@
     T(test_name_cut_class)                 \
     T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
+    T(test_pages_ahead)                    \
     T(test_ocaml_name_frames)              \
     T(test_ocaml_name_symbols)             \
     T(test_clock_hprof_header)             \
