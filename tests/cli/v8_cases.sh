@@ -189,6 +189,21 @@ path onChange @ app/server.js:14:5" '$10 != "" && NR > 1 {print $1, $10}' inspec
 rows_ v8_places_json '"location":"onChange @ app/server.js:14:5"' \
     '/"id":"@5"/ {if (match($0, /"location":"[^"]*"/)) print substr($0, RSTART, RLENGTH)}' \
     path $CL @5 --merge --format json
+# Closures of one script id whose own scripts differ (fA's is "a.js", fB's
+# "b.js", reached by shared -> script_or_debug_info -> a node with a
+# source): fC, without a script of its own, takes the name found first in
+# node order, fA's, though the file lists fB's entry first. 0-based line 3
+# column 1 shows as 4:2.
+printf '%s\n' '{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],"node_types":[["hidden","array","string","object","code","closure","regexp","number","native","synthetic"],"string","number","number","number"],"edge_fields":["type","name_or_index","to_node"],"edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"],"location_fields":["object_index","script_id","line","column"]},"node_count":10,"edge_count":10,"trace_function_count":0},' \
+    '"nodes":[9,0,1,0,1,3,1,3,100,3,5,2,5,32,1,5,3,7,32,1,5,4,9,32,0,4,12,11,10,1,4,12,13,10,1,4,5,15,20,1,4,6,17,20,1,2,7,19,40,0],' \
+    '"edges":[5,11,5,2,2,10,2,3,15,2,4,20,3,8,25,3,8,30,3,9,35,3,9,40,3,10,45,3,10,45],' \
+    '"locations":[15,7,5,1,10,7,3,1,20,7,9,1],' \
+    '"strings":["","global","fA","fB","fC","a.js","b.js","text","shared","script_or_debug_info","source","1","f"]}' \
+    >"$tmp/one_script_id.heapsnapshot"
+rows_ v8_places_first_name_per_id "@5 fA @ a.js:4:2
+@7 fB @ b.js:6:2
+@9 fC @ a.js:10:2" 'NR > 1 && $12 != "" {print $2, $12}' \
+    dominators "$tmp/one_script_id.heapsnapshot" --flat --top 0 --min 0 --format tsv
 # A table shows the column when a row has a location, and leaves it out
 # when none has (tiny.heapsnapshot has no locations): its last header word.
 export COLUMNS=300
