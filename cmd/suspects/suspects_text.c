@@ -15,15 +15,26 @@
 #define PATH_TEXT 8192
 
 /* Where to break text (len bytes) so that its first part takes at most
- * room columns: after a path's " / ", else at a space, else at room. */
+ * room columns: after a path's " / ", else before a parenthesis the break
+ * would split ("(the largest 0x...)" moves down whole), else at a space,
+ * else at room. */
 static size_t break_at(const char *text, size_t len, size_t room)
 {
-    size_t cols = 0, i = 0, space = 0, step = 0;
+    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0;
+    size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
+    int open = 0;     /* a " (" seen and not closed yet */
     while (i < len) {
         if (cols == room)
             break;
-        if (text[i] == ' ')
+        if (text[i] == ' ') {
+            int opens = i + 1 < len && text[i + 1] == '(';
+            split = opens || !open ? 0 : paren;
             space = i;
+            if (opens)
+                paren = i, open = 1;
+        } else if (text[i] == ')') {
+            open = 0;
+        }
         if (i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
             step = i + 2; /* the line ends with "/" */
         i++;
@@ -35,20 +46,23 @@ static size_t break_at(const char *text, size_t len, size_t room)
         return len;
     if (step > room / 3)
         return step;
+    if (space > room / 3 && split > room / 3)
+        return split;
     return space > room / 3 ? space : i;
 }
 
-/* text, wrapped to the width, each line after the first at TEXT_AT. */
-static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width)
+/* text, wrapped to the width: its first line from column first_at (where
+ * the caller left off), the others indented to rest_at. */
+static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, size_t first_at, size_t rest_at)
 {
-    size_t room = width > TEXT_AT + 20 ? width - TEXT_AT : 20;
     for (int first = 1; len > 0; first = 0) {
+        size_t at = first ? first_at : rest_at;
         if (!first) {
             out_buf_put(b, "\n", 1);
-            for (int i = 0; i < TEXT_AT; i++)
+            for (size_t i = 0; i < rest_at; i++)
                 out_buf_put(b, " ", 1);
         }
-        size_t n = break_at(text, len, room);
+        size_t n = break_at(text, len, width > at + 20 ? width - at : 20);
         out_buf_put(b, text, n);
         text += n;
         len -= n;
@@ -63,7 +77,7 @@ static void labelled(out_buf *b, const char *label, const char *text, size_t len
     char head[TEXT_AT + 1];
     snprintf(head, sizeof head, "%*s%-*s", LABEL_AT, "", TEXT_AT - LABEL_AT, label);
     out_buf_put(b, head, TEXT_AT);
-    put_wrapped(b, text, len, width);
+    put_wrapped(b, text, len, width, TEXT_AT, TEXT_AT);
     out_buf_put(b, "\n", 1);
 }
 
@@ -108,7 +122,7 @@ static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf,
 
 /* A growth finding: what leaks and how fast, then held by, the counts and
  * the other classes, what it retains and where it piles up. */
-static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text)
+static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text, size_t headline_at)
 {
     const lf_trend *t = x->t;
     lf_str lead = trend_name(t, f->name);
@@ -116,7 +130,7 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
     rate_bytes(bytes, sizeof bytes, f->bytes_rate);
     snprintf(line, sizeof line, "%.*s grows by %.2f per %s (%s per %s%s)", (int)lead.len, lead.ptr, f->rate,
              x->unit, bytes, strcmp(x->unit, "snapshot") ? "unit" : "snapshot", f->grows_count > 1 ? " in all" : "");
-    put_wrapped(b, line, strlen(line), x->width);
+    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(x->s, f, text, PATH_TEXT);
     labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width);
@@ -137,7 +151,7 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
 }
 
 /* A size finding: the object or the class, what it retains, its path. */
-static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text)
+static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text, size_t headline_at)
 {
     const lf_snapshot *s = x->s;
     double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
@@ -154,7 +168,7 @@ static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f
         snprintf(line, sizeof line, "%.*s %s retains %s, %.2f%% of the heap", label.len > 1000 ? 1000 : (int)label.len,
                  label.ptr, idtext, bytes, 100.0 * (double)f->retained / heap);
     }
-    put_wrapped(b, line, strlen(line), x->width);
+    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(s, f, text, PATH_TEXT);
     if (len)
@@ -175,11 +189,13 @@ int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *
         char number[32];
         int n = snprintf(number, sizeof number, "%s%zu. ", shown ? "\n" : "", shown + 1);
         out_buf_put(&b, number, (size_t)n);
+        /* the headline's continuations under its text, after "12. " */
+        size_t headline_at = (size_t)n - (shown ? 1 : 0);
         shown++;
         if (s->kind == LF_SUSPECT_GROWTH)
-            growth(&b, x, s, text);
+            growth(&b, x, s, text, headline_at);
         else
-            size_finding(&b, x, s, text);
+            size_finding(&b, x, s, text, headline_at);
         size_t len = where_text(x, s, text, PATH_TEXT);
         if (len)
             labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width);

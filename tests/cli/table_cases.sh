@@ -51,6 +51,11 @@ fi
 export COLUMNS=80
 case_ table_trend_80 0 trend $CS --workload 100,200,300 --top 8 --format table
 case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
+# a headline too long for 80 columns: its parenthesis moves down whole,
+# under the headline's text (not split after "(the", not at the labels' column)
+rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
+    'NR == 1 {a = substr($0, length($0) - 17)} NR == 2 {b = substr($0, 1, 18)} END {print a "|" b}' \
+    suspects $J/event_bus.hprof.gz --top 1 --format table
 export COLUMNS=160
 case_ table_trend_160 0 trend $CS --workload 100,200,300 --top 8 --format table
 unset COLUMNS
