@@ -22,6 +22,9 @@ size_t out_table_limit(void)
     return 80;
 }
 
+/* More columns than any table has (dominators: 13); past it no slack is given. */
+enum { FIT_MAX_COLUMNS = 64 };
+
 /* The table's width: shown columns, two spaces between them. */
 static size_t table_width(const out_fit *col, int ncols)
 {
@@ -86,6 +89,35 @@ static int keys_cramped(const out_fit *col, int ncols, size_t level)
     return 0;
 }
 
+/* What the level leaves of the limit (less than a step of every growing
+ * column), given to the columns still cut: first to those it shows whole,
+ * the fewest columns short first, then one at a time to the others, key
+ * columns first. natural: each column's widest cell. */
+static void give_slack(out_fit *col, int ncols, const size_t *natural, size_t limit)
+{
+    size_t used = table_width(col, ncols), slack = limit > used ? limit - used : 0;
+    for (;;) { /* whole cells: a field one short of "elementData" is shown */
+        int best = -1;
+        for (int c = 0; c < ncols; c++)
+            if (!col[c].dropped && !col[c].whole && col[c].width < natural[c] &&
+                natural[c] - col[c].width <= slack &&
+                (best < 0 || natural[c] - col[c].width < natural[best] - col[best].width))
+                best = c;
+        if (best < 0)
+            break;
+        slack -= natural[best] - col[best].width;
+        col[best].width = natural[best];
+    }
+    for (int given = 1; slack > 0 && given;) {
+        given = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int c = 0; c < ncols && slack > 0; c++)
+                if (!col[c].dropped && !col[c].whole && col[c].width < natural[c] &&
+                    (col[c].rank == OUT_KEY) == (pass == 0))
+                    col[c].width++, slack--, given = 1;
+    }
+}
+
 void out_table_fit(out_fit *col, int ncols, size_t limit)
 {
     if (limit == 0 || table_width(col, ncols) <= limit)
@@ -104,9 +136,15 @@ void out_table_fit(out_fit *col, int ncols, size_t limit)
             col[c].dropped = 1;
             level = fitting_level(col, ncols, limit);
         }
+    size_t natural[FIT_MAX_COLUMNS];
+    int n = ncols < FIT_MAX_COLUMNS ? ncols : FIT_MAX_COLUMNS;
+    for (int c = 0; c < n; c++)
+        natural[c] = col[c].width;
     for (int c = 0; c < ncols; c++)
         if (!col[c].dropped && !col[c].whole)
             col[c].width = level_width(&col[c], level);
+    if (n == ncols)
+        give_slack(col, ncols, natural, limit);
 }
 
 size_t out_table_cut(out_buf *b, const char *text, size_t len, size_t cell_width, size_t pad, size_t width,

@@ -51,6 +51,11 @@ fi
 export COLUMNS=80
 case_ table_trend_80 0 trend $CS --workload 100,200,300 --top 8 --format table
 case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
+# what the shares leave of 80 columns goes to the cells still cut, first
+# to one it then shows whole: the ArrayList's field "elementData" (11), one
+# more than its share (it read "…ementData")
+rows_ table_dominators_slack_80 "1" '/ elementData / {n++} END {print n + 0}' \
+    dominators $J/event_bus.hprof.gz --format table
 # a headline too long for 80 columns: its parenthesis moves down whole,
 # under the headline's text (not split after "(the", not at the labels' column)
 rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
