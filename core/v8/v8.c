@@ -967,7 +967,7 @@ static int read_strings(lf_json *j, v8_raw *raw, char **buf, size_t *cap, lf_pro
     uint64_t left = j->end - j->pos;
     if (lf_strtab_reserve_bytes(&raw->strings, raw->strings.bytes_len + (left < STRINGS_RESERVE_MAX ? left : STRINGS_RESERVE_MAX) + 1))
         return lf_fail_nomem(j->err, "reading strings");
-    /* The strings are read alone on their core (the Express snapshot: 15
+    /* The strings are read alone on their core (the Express snapshot: 13
      * MB of text, 40 ms, most of it first touches of the reserve): the
      * other core maps the reserve in just ahead. Only a reserve that holds
      * them all, which the appends never move; not for a few MiB, where a
