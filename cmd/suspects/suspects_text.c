@@ -14,10 +14,17 @@
 #define TEXT_AT 13
 #define PATH_TEXT 8192
 
+/* Whether " +2.00" (or " -2.00") follows at i: a rate stays with the
+ * class before it. */
+static int rate_follows(const char *text, size_t len, size_t i)
+{
+    return i + 2 < len && (text[i + 1] == '+' || text[i + 1] == '-') && text[i + 2] >= '0' && text[i + 2] <= '9';
+}
+
 /* Where to break text (len bytes) so that its first part takes at most
  * room columns: after a path's " / ", else before a parenthesis the break
- * would split ("(the largest 0x...)" moves down whole), else at a space,
- * else at room. */
+ * would split ("(the largest 0x...)" moves down whole), else at a space
+ * (not the one before a rate), else at room. */
 static size_t break_at(const char *text, size_t len, size_t room)
 {
     size_t cols = 0, i = 0, space = 0, step = 0, paren = 0;
@@ -26,7 +33,7 @@ static size_t break_at(const char *text, size_t len, size_t room)
     while (i < len) {
         if (cols == room)
             break;
-        if (text[i] == ' ') {
+        if (text[i] == ' ' && !rate_follows(text, len, i)) {
             int opens = i + 1 < len && text[i + 1] == '(';
             split = opens || !open ? 0 : paren;
             space = i;

@@ -56,6 +56,12 @@ case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
 # more than its share (it read "…ementData")
 rows_ table_dominators_slack_80 "1" '/ elementData / {n++} END {print n + 0}' \
     dominators $J/event_bus.hprof.gz --format table
+# a growth finding's "with it" list wraps between classes, each with its
+# rate (fixtures/node/collections_leak-*: "(string) +100.50" was split)
+NL=fixtures/node/collections_leak
+rows_ table_suspects_rates_80 "0 1" \
+    '/^ +[-+][0-9]/ {split_rate++} /\(string\) \+100\.50/ {whole++} END {print split_rate + 0, whole + 0}' \
+    suspects $NL-300.heapsnapshot.gz $NL-100.heapsnapshot.gz $NL-200.heapsnapshot.gz --top 1 --format table
 # a headline too long for 80 columns: its parenthesis moves down whole,
 # under the headline's text (not split after "(the", not at the labels' column)
 rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
