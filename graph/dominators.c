@@ -240,23 +240,19 @@ static void *map_ahead_of_dfs(void *arg)
  * reaches them. */
 static void *populate_pages_down(void *arg)
 {
-#ifdef MADV_POPULATE_WRITE
     populate_job *job = arg;
     const unsigned steps = 1024;
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
     for (unsigned k = 0; k < steps; k++)
         for (unsigned i = 0; i < job->count; i++) {
+            /* steps end on page boundaries, so that they tile the array */
             uintptr_t base = (uintptr_t)job->range[i].p, bytes = job->range[i].bytes;
             uintptr_t hi = (base + bytes - bytes / steps * k) & ~mask;
-            uintptr_t lo = k + 1 == steps ? (base + mask) & ~mask
-                                          : (base + bytes - bytes / steps * (k + 1)) & ~mask;
+            uintptr_t lo = k + 1 == steps ? base : (base + bytes - bytes / steps * (k + 1)) & ~mask;
             if (hi > lo)
-                madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+                lf_populate_range(job->range[i].p, lo - base, hi - base);
         }
-#else
-    (void)arg;
-#endif
     return NULL;
 }
 

@@ -211,24 +211,33 @@ static inline uint64_t keyed(uint32_t key, uint32_t i)
     return (uint64_t)key << 32 | i;
 }
 
+/* keys (made by keyed) sorted, then only the first of each key kept, in
+ * place: *kept of them. -1: out of memory. */
+static int first_per_key(uint64_t *keys, size_t count, size_t *kept)
+{
+    if (lf_sort_u64(keys, count))
+        return -1;
+    size_t out = 0;
+    for (size_t i = 0; i < count; i++) /* keys[i - 1] is unchanged when out < i */
+        if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32)
+            keys[out++] = keys[i];
+    *kept = out;
+    return 0;
+}
+
 /* The names found, sorted by id, one per id (the first found), in place;
  * their new count. keys has room for count entries. */
 static size_t one_name_per_id(script_name *names, size_t count, uint64_t *keys, lf_error *err)
 {
     for (size_t i = 0; i < count; i++)
         keys[i] = keyed(names[i].id, (uint32_t)i);
-    if (lf_sort_u64(keys, count))
+    size_t out;
+    if (first_per_key(keys, count, &out))
         return lf_fail_nomem(err, "reading locations"), SIZE_MAX;
-    /* gathered into keys (as keyed(name, id)), not names: a name may be
-     * needed after its slot in names has been written */
-    size_t out = 0;
-    uint64_t previous_id = UINT64_MAX;
-    for (size_t k = 0; k < count; k++) {
-        uint64_t id = keys[k] >> 32;
-        if (id != previous_id)
-            keys[out++] = keyed(names[keys[k] & UINT32_MAX].name, (uint32_t)id);
-        previous_id = id;
-    }
+    /* the kept names into keys first: names[i] may be needed after slot i
+     * of names is written */
+    for (size_t k = 0; k < out; k++)
+        keys[k] = keyed(names[keys[k] & UINT32_MAX].name, (uint32_t)(keys[k] >> 32));
     for (size_t k = 0; k < out; k++)
         names[k] = (script_name){(uint32_t)keys[k], (uint32_t)(keys[k] >> 32)};
     return out;
@@ -280,14 +289,7 @@ static int entries_by_node(const v8_places *p, uint64_t *keys, size_t *count)
 {
     for (size_t i = 0; i < p->count; i++)
         keys[i] = keyed(p->loc[i].node, (uint32_t)i);
-    if (lf_sort_u64(keys, p->count))
-        return -1;
-    size_t kept = 0;
-    for (size_t i = 0; i < p->count; i++)
-        if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32)
-            keys[kept++] = keys[i];
-    *count = kept;
-    return 0;
+    return first_per_key(keys, p->count, count);
 }
 
 int v8_places_resolve(v8_raw *raw, v8_places *p, lf_place **out, uint32_t *out_count, lf_error *err)
