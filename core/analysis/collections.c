@@ -154,7 +154,8 @@ int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
 {
     if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
         return 0;
-    return !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
+    /* asked for every object: only V8's names need reading */
+    return s->source_format != LF_FORMAT_V8 || !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
 }
 
 static int dictionary(lf_collections *c, const lf_snapshot *s, uint32_t d)
