@@ -101,6 +101,10 @@ typedef struct hprof_reader {
      * to name a trace; whether some object names a trace with frames. */
     uint32_t trace_serial_seen;
     uint8_t has_alloc_traces;
+    /* Some array's class has reference fields of its own (never in a
+     * JVM's dump): a node's class then does not tell an instance, and the
+     * lazy decoder reads every record (hprof_lazy.c, labels_from_class). */
+    uint8_t array_class_has_fields;
     /* LF_HPROF_PARTIAL: where the analysed part of a cut-off dump ends, and
      * how many bytes the record cut there still declared (0: not known). */
     uint64_t cut_at, cut_missing;

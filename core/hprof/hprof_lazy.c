@@ -180,6 +180,30 @@ static int labels_in_order(const hprof_lazy *l, uint32_t node, uint64_t first, u
     return count == own;
 }
 
+/* The same without reading the record, for an instance whose own edges are
+ * as many as its class's reference fields and the class edge: then none was
+ * null or dangling, and edge i + 1 is field i. Two thirds of the holder
+ * table's dominators on BigHeap's dump, whose records were each a cache
+ * miss. The node's class names an instance when it is a dump class other
+ * than java.lang.Class (class objects) and no array names a class with
+ * fields. 1 when so, else 0. */
+static int labels_from_class(const hprof_lazy *l, const lf_snapshot *s, uint32_t node, uint64_t first,
+                             uint64_t own_end, uint64_t end, uint8_t *kind, uint32_t *label)
+{
+    const uint32_t k = s->object_class[node];
+    if (!l->class_tells_instance || k >= l->class_count || k == l->class_class)
+        return 0;
+    const hprof_class *kc = &l->classes[k];
+    if (kc->ref_count == 0 || own_end - first != 1 + (uint64_t)kc->ref_count)
+        return 0;
+    const uint64_t wanted = (end < own_end ? end : own_end) - first;
+    for (uint64_t i = 0; i < wanted; i++) {
+        kind[i] = i ? LF_EDGE_KIND_FIELD : LF_EDGE_KIND_INTERNAL;
+        label[i] = i ? l->ref_fields[kc->ref_start + i - 1].name : l->class_label;
+    }
+    return 1;
+}
+
 /* The same by matching ids: each edge takes the next candidate whose id is
  * its target's (dangling references were left out). */
 static void labels_by_id(const hprof_lazy *l, const lf_snapshot *s, uint32_t node, uint64_t first, uint64_t own_end,
@@ -212,7 +236,8 @@ static void lazy_node_edges(const void *ctx, const lf_snapshot *s, uint32_t node
     /* The thread-local roots under a thread come after its own references. */
     size_t lo = lf_lower_bound_u64(l->frame_edge, l->frame_count, first);
     uint64_t own_end = lo < l->frame_count && l->frame_edge[lo] < last ? l->frame_edge[lo] : last;
-    if (!labels_in_order(l, node, first, own_end, end, kind, label))
+    if (!labels_from_class(l, s, node, first, own_end, end, kind, label) &&
+        !labels_in_order(l, node, first, own_end, end, kind, label))
         labels_by_id(l, s, node, first, own_end, end, kind, label);
     for (uint64_t e = own_end; e < end; e++) {
         size_t f = lo + (size_t)(e - own_end);

@@ -23,6 +23,7 @@ typedef struct hprof_lazy {
     const uint32_t *class_hash_index;
     unsigned class_hash_shift;
     uint32_t class_class;
+    int class_tells_instance;        /* no array's class has reference fields */
     uint32_t prim_array_class[12];
     /* Names (string indices) of every reference-typed static field, class
      * by class in dump order: static_name[static_start[k] ...]. */

@@ -117,6 +117,14 @@ static inline uint64_t measure_instance(hprof_reader *r, node_tables *t, uint32_
     return edges;
 }
 
+/* An array whose class has reference fields (each thread's reader copy
+ * notes it; hprof_walk_parallel merges them). */
+static inline void note_array_class(hprof_reader *r, uint32_t k)
+{
+    if (k != HPROF_NONE && r->classes[k].ref_count)
+        r->array_class_has_fields = 1;
+}
+
 static inline uint64_t measure_object_array(hprof_reader *r, node_tables *t, uint32_t node, hprof_cursor *c)
 {
     const unsigned id = r->id_size;
@@ -125,6 +133,7 @@ static inline uint64_t measure_object_array(hprof_reader *r, node_tables *t, uin
     uint32_t k = hprof_class_of_id(r, hprof_id(c, id));
     uint64_t edges = k != HPROF_NONE; /* -> its class */
     t->class_of[node] = k == HPROF_NONE ? t->obj_array_class : k;
+    note_array_class(r, k);
     set_shallow(t, node, hprof_array_shallow(r, n, r->ref_size));
     const uint8_t *p = r->data + c->pos;
     for (uint32_t i = 0; i < n; i++, p += id)
@@ -139,6 +148,7 @@ static inline uint64_t measure_primitive_array(hprof_reader *r, node_tables *t, 
     uint8_t type = hprof_u1(c);
     uint32_t k = type < 12 ? r->prim_array_class[type] : HPROF_NONE;
     t->class_of[node] = k == HPROF_NONE ? t->prim_class[type < 12 ? type : HPROF_LONG] : k;
+    note_array_class(r, k);
     set_shallow(t, node, hprof_array_shallow(r, n, hprof_type_size(type, r->id_size)));
     return k != HPROF_NONE; /* -> its class */
 }

@@ -157,6 +157,7 @@ int hprof_walk_parallel(hprof_reader *r, unsigned threads, int pass, object_visi
     for (unsigned k = 0; k < threads; k++) {
         r->warnings += job[k].reader.warnings;
         r->has_alloc_traces |= job[k].reader.has_alloc_traces;
+        r->array_class_has_fields |= job[k].reader.array_class_has_fields;
         if (job[k].rc < 0 && rc == 0) {
             *r->err = job[k].err;
             rc = -1;

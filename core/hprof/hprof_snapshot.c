@@ -55,6 +55,7 @@ static void make_lazy_fields(hprof_read *h)
         .classes = r->classes, .class_count = r->class_count, .ref_fields = r->ref_fields,
         .class_hash_id = r->class_hash_id, .class_hash_index = r->class_hash_index,
         .class_hash_shift = r->class_hash_shift, .class_class = r->class_class,
+        .class_tells_instance = !r->array_class_has_fields,
         .static_start = h->static_start, .static_name = h->static_name,
         .class_label = h->label_class, .super_label = h->label_super,
         .loader_label = h->label_loader, .array_label = h->label_array,

@@ -468,6 +468,94 @@ void test_hprof_lazy_labels(void)
     hw_free(&b);
 }
 
+/* An instance with every reference field set is labelled from its class
+ * alone (hprof_lazy.c, labels_from_class); the same count of edges means
+ * something else for a thread with a root hung under it, and for an array
+ * whose class, against every JVM's dumps, has fields of its own. */
+static void big_endian_ids(uint8_t *out, const uint64_t *ids, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 8; k++)
+            out[8 * i + k] = (uint8_t)(ids[i] >> (56 - 8 * k));
+}
+
+/* with_array: the dump holds an array of class Node (3 elements set, as
+ * many as Node's fields), which turns the shortcut off for the dump */
+static void check_labels_from_class(int with_array)
+{
+    hw_buf b;
+    hw_begin(&b, "JAVA PROFILE 1.0.2", 8);
+    static const char *names[] = {"", "java/lang/Object", "Node", "a", "b", "c", "Worker", "x", "y", "main"};
+    for (uint64_t i = 1; i < sizeof names / sizeof names[0]; i++)
+        hw_string(&b, i, names[i]);
+    hw_load_class(&b, 1, 0x100, 1);
+    hw_load_class(&b, 2, 0x200, 2);
+    hw_load_class(&b, 3, 0x300, 6);
+    hw_record(&b, 0x0a); /* START THREAD: serial 9 is "main", object 0x6000 */
+    hw_u4(&b, 9);
+    hw_id(&b, 0x6000);
+    hw_u4(&b, 0);
+    hw_id(&b, 9);
+    hw_id(&b, 0);
+    hw_id(&b, 0);
+    hw_record_end(&b);
+    hw_record(&b, 0x1c);
+    uint64_t node_sids[3] = {3, 4, 5}, worker_sids[2] = {7, 8};
+    uint8_t objs[3] = {T_OBJECT, T_OBJECT, T_OBJECT};
+    hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
+    hw_class_dump(&b, 0x200, 0x100, 0, 24, 3, node_sids, objs);
+    hw_class_dump(&b, 0x300, 0x100, 0, 16, 2, worker_sids, objs);
+    uint8_t fields[24];
+    uint64_t full[3] = {0x2000, 0x2100, 0x2000}; /* c repeats a: an edge each */
+    big_endian_ids(fields, full, 3);
+    hw_instance(&b, 0x1000, 0x200, fields, 24);
+    uint8_t empty[24] = {0};
+    hw_instance(&b, 0x2000, 0x200, empty, 24);
+    hw_instance(&b, 0x2100, 0x200, empty, 24);
+    uint64_t elems[4] = {0x2000, 0, 0x2100, 0x1000};
+    if (with_array)
+        hw_obj_array(&b, 0x3000, 0x200, 4, elems);
+    else
+        hw_obj_array(&b, 0x3000, 0x100, 4, elems); /* of class Object: no fields */
+    /* the thread: x null, y set, and a JNI local hung under it: as many
+     * edges as a Worker with both fields set */
+    uint64_t worker[2] = {0, 0x2000};
+    big_endian_ids(fields, worker, 2);
+    hw_instance(&b, 0x6000, 0x300, fields, 16);
+    hw_u1(&b, 0x01); /* JNI global -> Node 0x1000 */
+    hw_id(&b, 0x1000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0x01); /* JNI global -> the array */
+    hw_id(&b, 0x3000);
+    hw_id(&b, 0);
+    hw_u1(&b, 0x08); /* thread object */
+    hw_id(&b, 0x6000);
+    hw_u4(&b, 9);
+    hw_u4(&b, 0);
+    hw_u1(&b, 0x02); /* JNI local of thread 9 -> 0x2100 */
+    hw_id(&b, 0x2100);
+    hw_u4(&b, 9);
+    hw_u4(&b, 0xffffffff);
+    hw_record_end(&b);
+    lf_snapshot s;
+    lf_error err;
+    CHECK(parse_buf(&b, 0, &s, &err) == 0);
+    static const char *const node[] = {"<class>", "a", "b", "c"};
+    expect_edges(&s, 0x1000, 4, node);
+    static const char *const array[] = {"<class>", "[0]", "[2]", "[3]"};
+    expect_edges(&s, 0x3000, 4, array);
+    static const char *const thread[] = {"<class>", "y", "JNI local"};
+    expect_edges(&s, 0x6000, 3, thread);
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+void test_hprof_labels_from_class(void)
+{
+    check_labels_from_class(0);
+    check_labels_from_class(1);
+}
+
 /* An old single HEAP DUMP record over 4 GiB: its u4 length wrapped. The file
  * is sparse (two primitive arrays of 2 GiB whose elements are a hole), so the
  * test costs no disk and the reader never touches the hole. */

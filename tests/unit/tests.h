@@ -80,6 +80,7 @@
     T(test_utf16_gcdump_strings)           \
     T(test_hprof_repeated_id)              \
     T(test_hprof_lazy_labels)              \
+    T(test_hprof_labels_from_class)        \
     T(test_hprof_wrapped_heap_dump)        \
     T(test_hprof_array_past_4g)            \
     T(test_hprof_partial)                  \
