@@ -121,41 +121,115 @@ static int keep_path(lf_suspect *f, const uint32_t *path, size_t len)
     return 0;
 }
 
+/* The roots as a bitmap over nodes, the reverse index and the search's
+ * work arrays: made once for all findings, by lf_suspect_path_index_make
+ * ahead of them or by lf_suspect_paths_using when a finding needs them. */
+struct lf_suspect_path_index {
+    uint8_t *is_root;
+    lf_reverse rev;
+    lf_path_search ps;
+    int searching; /* rev and ps are made */
+};
+
+static void index_unmake(struct lf_suspect_path_index *x)
+{
+    if (x->searching) {
+        lf_path_search_free(&x->ps);
+        lf_reverse_free(&x->rev);
+    }
+    x->searching = 0;
+}
+
+void lf_suspect_path_index_free(struct lf_suspect_path_index *x)
+{
+    if (!x)
+        return;
+    index_unmake(x);
+    free(x->is_root);
+    free(x);
+}
+
+/* x with its root bitmap only; NULL when out of memory. */
+static struct lf_suspect_path_index *index_begin(const lf_snapshot *s)
+{
+    struct lf_suspect_path_index *x = calloc(1, sizeof *x);
+    if (x && !(x->is_root = calloc((size_t)s->object_count / 8 + 1, 1))) {
+        free(x);
+        return NULL;
+    }
+    for (uint32_t r = 0; x && r < s->root_count; r++)
+        x->is_root[s->root[r].node / 8] |= (uint8_t)(1u << (s->root[r].node % 8));
+    return x;
+}
+
+static int index_search_ready(const lf_snapshot *s, struct lf_suspect_path_index *x)
+{
+    if (x->searching)
+        return 0;
+    lf_graph g = lf_snapshot_graph(s);
+    if (lf_reverse_build(&g, &x->rev))
+        return -1;
+    if (lf_path_search_init(&x->ps, &x->rev, x->is_root)) {
+        lf_reverse_free(&x->rev);
+        return -1;
+    }
+    x->searching = 1;
+    return 0;
+}
+
+/* Whether a top owner is no root: a finding under it has no path along
+ * its dominators (dominator_path), and takes the reverse index. */
+static int rootless_top(const lf_snapshot *s, const uint8_t *is_root)
+{
+    for (uint32_t v = 0; v < s->object_count; v++)
+        if (s->idom[v] == LF_NODE_SUPER && !(is_root[v / 8] >> (v % 8) & 1))
+            return 1;
+    return 0;
+}
+
+struct lf_suspect_path_index *lf_suspect_path_index_make(const lf_snapshot *s)
+{
+    struct lf_suspect_path_index *x = index_begin(s);
+    if (x && rootless_top(s, x->is_root) && index_search_ready(s, x)) {
+        lf_suspect_path_index_free(x);
+        return NULL;
+    }
+    return x;
+}
+
 /* The findings dominator_path left (want[k] set), by a backward search
- * from each over a reverse index. */
-static int by_reverse_index(const lf_snapshot *s, const uint8_t *is_root, lf_suspect_list *list,
+ * from each over the reverse index. */
+static int by_reverse_index(const lf_snapshot *s, struct lf_suspect_path_index *x, lf_suspect_list *list,
                             const uint8_t *want)
 {
-    lf_graph g = lf_snapshot_graph(s);
-    lf_reverse rev;
-    if (lf_reverse_build(&g, &rev))
+    if (index_search_ready(s, x))
         return -1;
     uint32_t *path = malloc(((size_t)s->object_count + 1) * sizeof *path);
-    lf_path_search ps;
-    int searching = path && lf_path_search_init(&ps, &rev, is_root) == 0;
-    int rc = searching ? 0 : -1;
+    int rc = path ? 0 : -1;
     for (size_t k = 0; k < list->count && !rc; k++) {
         if (!want[k])
             continue;
-        int64_t len = lf_shortest_root_path(&ps, list->item[k].acc.point, 0, NULL, NULL, path);
+        int64_t len = lf_shortest_root_path(&x->ps, list->item[k].acc.point, 0, NULL, NULL, path);
         if (len > 0)
             rc = keep_path(&list->item[k], path, (size_t)len);
     }
-    if (searching)
-        lf_path_search_free(&ps);
     free(path);
-    lf_reverse_free(&rev);
     return rc;
 }
 
 int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err)
 {
-    uint8_t *is_root = calloc((size_t)s->object_count / 8 + 1, 1);
+    return lf_suspect_paths_using(s, list, NULL, err);
+}
+
+int lf_suspect_paths_using(const lf_snapshot *s, lf_suspect_list *list, struct lf_suspect_path_index *ahead,
+                           lf_error *err)
+{
+    struct lf_suspect_path_index *x = ahead ? ahead : index_begin(s);
+    const uint8_t *is_root = x ? x->is_root : NULL;
     uint8_t *want = calloc(list->count + 1, 1);
     path_buf p = {0};
-    int rc = is_root && want ? 0 : -1, left = 0;
-    for (uint32_t r = 0; r < s->root_count && !rc; r++)
-        is_root[s->root[r].node / 8] |= (uint8_t)(1u << (s->root[r].node % 8));
+    int rc = x && want ? 0 : -1, left = 0;
     for (size_t k = 0; k < list->count && !rc; k++) {
         lf_suspect *f = &list->item[k];
         if (f->node == LF_NODE_NONE || s->idom[f->acc.point] == LF_NODE_NONE)
@@ -169,9 +243,12 @@ int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err)
             rc = -1;
     }
     if (!rc && left)
-        rc = by_reverse_index(s, is_root, list, want);
+        rc = by_reverse_index(s, x, list, want);
     lf_big_free(p.node);
     free(want);
-    free(is_root);
+    if (x != ahead)
+        lf_suspect_path_index_free(x);
+    else if (x)
+        index_unmake(x); /* its memory is not needed past the paths */
     return rc ? lf_fail_nomem(err, "paths") : 0;
 }

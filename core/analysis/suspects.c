@@ -484,8 +484,16 @@ int lf_suspects_size_step(const lf_snapshot *s, double threshold, lf_suspects_wo
     return 0;
 }
 
+int lf_suspects_paths_step(const lf_snapshot *s, lf_suspects_work *w)
+{
+    w->paths = lf_suspect_path_index_make(s);
+    return w->paths ? 0 : -1;
+}
+
 void lf_suspects_work_free(lf_suspects_work *w)
 {
+    lf_suspect_path_index_free(w->paths);
+    w->paths = NULL;
     lf_suspect_list_free(&w->by_size);
     lf_accumulation_memo_free(&w->memo);
     w->sized = 0;
@@ -533,7 +541,7 @@ int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *wo
         memcpy(list->item + list->count, minor.item, minor.count * sizeof *minor.item);
     list->count += minor.count;
     lf_big_free(minor.item);
-    return rc ? -1 : lf_suspect_paths(s, list, err);
+    return rc ? -1 : lf_suspect_paths_using(s, list, w->paths, err);
 }
 
 int lf_suspects_find(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,

@@ -134,10 +134,16 @@ typedef struct lf_suspects_work {
     lf_suspect_list by_size;     /* the size findings, when sized */
     lf_accumulation_memo memo;
     int sized;
+    struct lf_suspect_path_index *paths; /* lf_suspects_paths_step's, or NULL */
 } lf_suspects_work;
 
 /* The size findings of s into w (lf_suspects_by_size). */
 int lf_suspects_size_step(const lf_snapshot *s, double threshold, lf_suspects_work *w, lf_error *err);
+/* What the findings' paths will need of s, made ahead into w while a core
+ * is free (the last snapshot's count): the reverse index, when some top
+ * owner is no root (lf_suspect_paths). 0, or -1 when out of memory (w then
+ * has none: the paths make their own). */
+int lf_suspects_paths_step(const lf_snapshot *s, lf_suspects_work *w);
 /* The rest of lf_suspects_find (the size findings too, unless w holds
  * them); w's findings move to list. */
 int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
@@ -149,8 +155,13 @@ void lf_suspects_work_free(lf_suspects_work *w);
 int lf_accumulation_find(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, lf_accumulation *acc,
                          lf_error *err);
 
-/* Fills each finding's path (one reverse index for all). */
+/* Fills each finding's path (one reverse index for all: made here unless
+ * made ahead). ahead may be NULL. */
 int lf_suspect_paths(const lf_snapshot *s, lf_suspect_list *list, lf_error *err);
+int lf_suspect_paths_using(const lf_snapshot *s, lf_suspect_list *list, struct lf_suspect_path_index *ahead,
+                           lf_error *err);
+struct lf_suspect_path_index *lf_suspect_path_index_make(const lf_snapshot *s);
+void lf_suspect_path_index_free(struct lf_suspect_path_index *x);
 
 /* A finding's path for people: "static field A.x (java.util.ArrayList) /
  * elementData (java.lang.Object[])", cut to size; "" without a path. */
