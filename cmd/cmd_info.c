@@ -1,6 +1,4 @@
 /* cmd_info.c - `leakfind info`: what is in the dump. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -363,28 +361,24 @@ static void trace_rows(info_rows *r, const lf_mt_trace *t, const live_end *end)
               (uint64_t)((double)end->samples / i->sample_rate * i->word_size + 0.5));
 }
 
+/* The reading `info` needs: every event, what is live at the end counted
+ * (a cli_trace_reading; arg is the live_end). */
+static int read_to_end(int fd, void *arg, lf_mt_trace *t, lf_error *err)
+{
+    lf_mt_keeper keeper = {arg, count_live_end};
+    lf_mt_filter at_end = {.live_at = {1, LF_MT_END, LF_MT_END}};
+    return lf_mt_window_read(fd, &at_end, &keeper, t, NULL, err);
+}
+
 static int info_trace(cli_context *ctx, const char *path)
 {
-    lf_error err;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        lf_fail_errno(&err, "cannot open", errno);
-        return cli_input_error(path, &err);
-    }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     lf_mt_trace t;
     live_end end = {0, 0};
-    lf_mt_keeper keeper = {&end, count_live_end};
-    lf_mt_filter at_end = {.live_at = {1, LF_MT_END, LF_MT_END}};
-    cli_progress(ctx, "reading the trace");
-    int rc = lf_mt_window_read(fd, &at_end, &keeper, &t, NULL, &err);
-    cli_progress_done(ctx);
-    close(fd);
-    if (rc) {
-        lf_mt_trace_free(&t);
-        return cli_input_error(path, &err);
-    }
+    int rc = cli_read_trace(ctx, path, read_to_end, &end, &t);
+    if (rc)
+        return rc;
     static const out_column cols[] = {
         {"key", OUT_STR, LF_CUT_END, OUT_KEY},
         {"value", OUT_STR, LF_CUT_END, OUT_NORMAL},

@@ -1,7 +1,5 @@
 /* cmd_suspects.c - `leakfind suspects`: the findings worth a person's time
  * (DESIGN 11, core/analysis/suspects.h). */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -344,25 +342,21 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
     return rc;
 }
 
+/* The reading of a trace's suspects (a cli_trace_reading; arg is the
+ * lf_mt_suspects). */
+static int read_suspects(int fd, void *arg, lf_mt_trace *t, lf_error *err)
+{
+    const lf_mt_rules rules = LF_MT_RULES_DEFAULT;
+    return lf_mt_suspects_read(fd, &rules, t, NULL, arg, err);
+}
+
 static int suspects_trace(cli_context *ctx, const char *path, const suspects_state *opt)
 {
-    lf_error err;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        lf_fail_errno(&err, "cannot open", errno);
-        return cli_input_error(path, &err);
-    }
     lf_mt_trace t;
     lf_mt_suspects found;
-    const lf_mt_rules rules = LF_MT_RULES_DEFAULT;
-    cli_progress(ctx, "reading the trace");
-    int rc = lf_mt_suspects_read(fd, &rules, &t, NULL, &found, &err);
-    cli_progress_done(ctx);
-    close(fd);
-    if (rc) {
-        lf_mt_trace_free(&t);
-        return cli_input_error(path, &err);
-    }
+    int rc = cli_read_trace(ctx, path, read_suspects, &found, &t);
+    if (rc)
+        return rc;
     static const out_column cols[] = {
         {"kind", OUT_STR, LF_CUT_END, OUT_NORMAL},
         {"est_bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},

@@ -155,8 +155,7 @@ static int uses_percent(const cli_trace_window *w)
            (w->allocated_set && (w->allocated[0].percent || w->allocated[1].percent));
 }
 
-int cli_open_trace(cli_context *ctx, const char *path, const cli_trace_window *w, lf_mt_trace *t,
-                   lf_mt_timeline *timeline, lf_snapshot *s)
+int cli_read_trace(cli_context *ctx, const char *path, cli_trace_reading *read, void *arg, lf_mt_trace *t)
 {
     lf_error err;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -164,24 +163,44 @@ int cli_open_trace(cli_context *ctx, const char *path, const cli_trace_window *w
         lf_fail_errno(&err, "cannot open", errno);
         return cli_input_error(path, &err);
     }
-    uint64_t end_us = 0;
     cli_progress(ctx, "reading the trace");
-    int rc = 0;
-    if (uses_percent(w)) { /* a first reading for the run's length */
-        rc = lf_mt_read_fd(fd, NULL, t, &err);
-        end_us = t->counts.end_us;
-        lf_mt_trace_free(t);
-    }
-    lf_mt_filter f = make_filter(w, end_us);
-    if (!rc)
-        rc = lf_mt_snapshot(fd, &f, t, timeline, s, &err);
+    int rc = read(fd, arg, t, &err);
     cli_progress_done(ctx);
     close(fd);
     if (rc) {
         lf_mt_trace_free(t);
         return cli_input_error(path, &err);
     }
-    if ((rc = cli_analyze(ctx, path, s)))
+    return 0;
+}
+
+/* cli_open_trace's reading (a cli_trace_reading). */
+typedef struct window_reading {
+    const cli_trace_window *w;
+    lf_mt_timeline *timeline;
+    lf_snapshot *s;
+} window_reading;
+
+static int read_window(int fd, void *arg, lf_mt_trace *t, lf_error *err)
+{
+    const window_reading *r = arg;
+    uint64_t end_us = 0;
+    if (uses_percent(r->w)) { /* a first reading for the run's length */
+        if (lf_mt_read_fd(fd, NULL, t, err))
+            return -1;
+        end_us = t->counts.end_us;
+        lf_mt_trace_free(t);
+    }
+    lf_mt_filter f = make_filter(r->w, end_us);
+    return lf_mt_snapshot(fd, &f, t, r->timeline, r->s, err);
+}
+
+int cli_open_trace(cli_context *ctx, const char *path, const cli_trace_window *w, lf_mt_trace *t,
+                   lf_mt_timeline *timeline, lf_snapshot *s)
+{
+    window_reading r = {w, timeline, s};
+    int rc = cli_read_trace(ctx, path, read_window, &r, t);
+    if (!rc && (rc = cli_analyze(ctx, path, s)))
         lf_mt_trace_free(t);
     return rc;
 }

@@ -44,6 +44,14 @@ int cli_is_trace(const char *path);
 /* Whether any of w's filters was given. */
 int cli_trace_window_given(const cli_trace_window *w);
 
+/* One reading of an open trace into t (and what else arg asks for): 0 or
+ * -1 with err set. */
+typedef int cli_trace_reading(int fd, void *arg, lf_mt_trace *t, lf_error *err);
+/* Opens path and reads it with `read` under the "reading the trace"
+ * progress line: 0, or the error printed and its exit code returned (t
+ * freed then). */
+int cli_read_trace(cli_context *ctx, const char *path, cli_trace_reading *read, void *arg, lf_mt_trace *t);
+
 /* Reads the trace at path through w's filters into s (analyzed, as
  * cli_open_analyzed), t (its names and counts) and timeline (may be NULL).
  * 0, or the error printed and its exit code returned (t freed then). */
