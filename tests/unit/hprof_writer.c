@@ -61,6 +61,41 @@ void hw_record_end(hw_buf *b)
     b->record_start = 0;
 }
 
+void hw_start_thread(hw_buf *b, uint32_t serial, uint64_t object_id, uint64_t name_sid)
+{
+    hw_record(b, 0x0a);
+    hw_u4(b, serial);
+    hw_id(b, object_id);
+    hw_u4(b, 0); /* no stack trace */
+    hw_id(b, name_sid);
+    hw_id(b, 0); /* group and parent group names */
+    hw_id(b, 0);
+    hw_record_end(b);
+}
+
+void hw_root_jni_global(hw_buf *b, uint64_t id)
+{
+    hw_u1(b, 0x01);
+    hw_id(b, id);
+    hw_id(b, 0); /* the JNI reference's own id */
+}
+
+void hw_root_thread_object(hw_buf *b, uint64_t id, uint32_t thread_serial, uint32_t trace_serial)
+{
+    hw_u1(b, 0x08);
+    hw_id(b, id);
+    hw_u4(b, thread_serial);
+    hw_u4(b, trace_serial);
+}
+
+void hw_root_jni_local(hw_buf *b, uint64_t id, uint32_t thread_serial)
+{
+    hw_u1(b, 0x02);
+    hw_id(b, id);
+    hw_u4(b, thread_serial);
+    hw_u4(b, 0xffffffff); /* no frame */
+}
+
 void hw_string(hw_buf *b, uint64_t sid, const char *s)
 {
     hw_record(b, 0x01);

@@ -36,6 +36,13 @@ void hw_stack_trace(hw_buf *b, uint32_t serial, uint32_t thread_serial, uint32_t
 void hw_class_dump(hw_buf *b, uint64_t id, uint64_t super_id, uint64_t loader_id,
                    uint32_t instance_size, int nfields, const uint64_t *field_sid,
                    const uint8_t *field_type);
+/* START THREAD (a top-level record): thread serial, its object, its name. */
+void hw_start_thread(hw_buf *b, uint32_t serial, uint64_t object_id, uint64_t name_sid);
+/* Heap dump sub-records of roots. */
+void hw_root_jni_global(hw_buf *b, uint64_t id);
+void hw_root_thread_object(hw_buf *b, uint64_t id, uint32_t thread_serial, uint32_t trace_serial);
+/* A JNI local of a thread, in no frame. */
+void hw_root_jni_local(hw_buf *b, uint64_t id, uint32_t thread_serial);
 /* INSTANCE DUMP whose field data is `len` bytes. */
 void hw_instance(hw_buf *b, uint64_t id, uint64_t class_id, const uint8_t *data, uint32_t len);
 void hw_obj_array(hw_buf *b, uint64_t id, uint64_t class_id, int n, const uint64_t *elems);

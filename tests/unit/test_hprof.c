@@ -242,14 +242,7 @@ void test_hprof_dangling(void)
     hw_string(&b, 2, "Box");
     hw_string(&b, 3, "value");
     hw_string(&b, 4, "worker-1");
-    hw_record(&b, 0x0a); /* START THREAD: serial 5 is "worker-1" */
-    hw_u4(&b, 5);
-    hw_id(&b, 0x1000);
-    hw_u4(&b, 0);
-    hw_id(&b, 4);
-    hw_id(&b, 0);
-    hw_id(&b, 0);
-    hw_record_end(&b);
+    hw_start_thread(&b, 5, 0x1000, 4); /* serial 5 is "worker-1" */
     hw_load_class(&b, 1, 0x100, 1);
     hw_load_class(&b, 2, 0x200, 2);
     hw_record(&b, 0x99); /* an unknown top-level record: skipped */
@@ -262,15 +255,10 @@ void test_hprof_dangling(void)
     hw_class_dump(&b, 0x200, 0x100, 0, 8, 1, &sid, &obj);
     uint8_t data[8] = {0, 0, 0, 0, 0, 0, 0x99, 0x99}; /* value -> 0x9999, absent */
     hw_instance(&b, 0x1000, 0x200, data, 8);
-    hw_u1(&b, 0x01); /* JNI global -> the Box */
-    hw_id(&b, 0x1000);
-    hw_id(&b, 0);
+    hw_root_jni_global(&b, 0x1000); /* -> the Box */
     hw_u1(&b, 0xff); /* unknown root -> an absent id */
     hw_id(&b, 0x7777);
-    hw_u1(&b, 0x08); /* the Box is also thread serial 5's object (it has no name field) */
-    hw_id(&b, 0x1000);
-    hw_u4(&b, 5);
-    hw_u4(&b, 0);
+    hw_root_thread_object(&b, 0x1000, 5, 0); /* the Box is also thread 5's object (no name field) */
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;
@@ -312,9 +300,7 @@ void test_hprof_repeated_id(void)
     const uint64_t longs[4] = {1, 2, 3, 4};
     hw_prim_array(&b, 0x1000, T_LONG, 4, longs, 8);
     hw_instance(&b, 0x2000, 0x200, (const uint8_t[8]){0}, 8);
-    hw_u1(&b, 0x01); /* JNI global -> 0x1000 */
-    hw_id(&b, 0x1000);
-    hw_id(&b, 0);
+    hw_root_jni_global(&b, 0x1000);
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;
@@ -364,14 +350,7 @@ void test_hprof_lazy_labels(void)
     hw_load_class(&b, 3, 0x300, 6);
     hw_load_class(&b, 4, 0x400, 7);
     hw_load_class(&b, 5, 0x500, 10);
-    hw_record(&b, 0x0a); /* START THREAD: serial 9 is "main", object 0x6000 */
-    hw_u4(&b, 9);
-    hw_id(&b, 0x6000);
-    hw_u4(&b, 0);
-    hw_id(&b, 12);
-    hw_id(&b, 0);
-    hw_id(&b, 0);
-    hw_record_end(&b);
+    hw_start_thread(&b, 9, 0x6000, 12); /* serial 9 is "main", object 0x6000 */
     hw_record(&b, 0x1c);
     uint64_t node_sids[3] = {3, 4, 5};
     uint8_t objs[3] = {T_OBJECT, T_OBJECT, T_OBJECT};
@@ -412,17 +391,9 @@ void test_hprof_lazy_labels(void)
         hw_u1(&b, 0x05); /* sticky class */
         hw_id(&b, k);
     }
-    hw_u1(&b, 0x01); /* JNI global -> the array */
-    hw_id(&b, 0x3000);
-    hw_id(&b, 0);
-    hw_u1(&b, 0x08); /* thread object */
-    hw_id(&b, 0x6000);
-    hw_u4(&b, 9);
-    hw_u4(&b, 0);
-    hw_u1(&b, 0x02); /* JNI local of thread 9 -> 0x2000 */
-    hw_id(&b, 0x2000);
-    hw_u4(&b, 9);
-    hw_u4(&b, 0xffffffff);
+    hw_root_jni_global(&b, 0x3000); /* -> the array */
+    hw_root_thread_object(&b, 0x6000, 9, 0); /* thread object */
+    hw_root_jni_local(&b, 0x2000, 9);
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;
@@ -491,14 +462,7 @@ static void check_labels_from_class(int with_array)
     hw_load_class(&b, 1, 0x100, 1);
     hw_load_class(&b, 2, 0x200, 2);
     hw_load_class(&b, 3, 0x300, 6);
-    hw_record(&b, 0x0a); /* START THREAD: serial 9 is "main", object 0x6000 */
-    hw_u4(&b, 9);
-    hw_id(&b, 0x6000);
-    hw_u4(&b, 0);
-    hw_id(&b, 9);
-    hw_id(&b, 0);
-    hw_id(&b, 0);
-    hw_record_end(&b);
+    hw_start_thread(&b, 9, 0x6000, 9); /* serial 9 is "main", object 0x6000 */
     hw_record(&b, 0x1c);
     uint64_t node_sids[3] = {3, 4, 5}, worker_sids[2] = {7, 8};
     uint8_t objs[3] = {T_OBJECT, T_OBJECT, T_OBJECT};
@@ -522,20 +486,10 @@ static void check_labels_from_class(int with_array)
     uint64_t worker[2] = {0, 0x2000};
     big_endian_ids(fields, worker, 2);
     hw_instance(&b, 0x6000, 0x300, fields, 16);
-    hw_u1(&b, 0x01); /* JNI global -> Node 0x1000 */
-    hw_id(&b, 0x1000);
-    hw_id(&b, 0);
-    hw_u1(&b, 0x01); /* JNI global -> the array */
-    hw_id(&b, 0x3000);
-    hw_id(&b, 0);
-    hw_u1(&b, 0x08); /* thread object */
-    hw_id(&b, 0x6000);
-    hw_u4(&b, 9);
-    hw_u4(&b, 0);
-    hw_u1(&b, 0x02); /* JNI local of thread 9 -> 0x2100 */
-    hw_id(&b, 0x2100);
-    hw_u4(&b, 9);
-    hw_u4(&b, 0xffffffff);
+    hw_root_jni_global(&b, 0x1000); /* -> Node 0x1000 */
+    hw_root_jni_global(&b, 0x3000); /* -> the array */
+    hw_root_thread_object(&b, 0x6000, 9, 0); /* thread object */
+    hw_root_jni_local(&b, 0x2100, 9);
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;
@@ -622,9 +576,7 @@ void test_hprof_array_past_4g(void)
     hw_u1(&b, 0x0c);
     hw_u4(&b, 0);
     hw_u4(&b, (uint32_t)(17 + 18 + 8 * elements));
-    hw_u1(&b, 0x01); /* JNI global -> the array */
-    hw_id(&b, 0x1000);
-    hw_id(&b, 0);
+    hw_root_jni_global(&b, 0x1000); /* -> the array */
     hw_u1(&b, 0x23);
     hw_id(&b, 0x1000);
     hw_u4(&b, 0);
@@ -814,12 +766,8 @@ void test_hprof_thread_name_utf16(void)
     /* "é", a high surrogate with no low one after it, "z" */
     const uint8_t units_le[6] = {0xe9, 0, 0x00, 0xd8, 'z', 0};
     hw_prim_array(&b, 0x3100, T_BYTE, 6, units_le, 1);
-    for (uint32_t k = 0; k < 2; k++) {
-        hw_u1(&b, 0x08); /* ROOT THREAD OBJECT, serials 7 and 8 */
-        hw_id(&b, k ? 0x1100 : 0x1000);
-        hw_u4(&b, 7 + k);
-        hw_u4(&b, 0);
-    }
+    for (uint32_t k = 0; k < 2; k++) /* serials 7 and 8 */
+        hw_root_thread_object(&b, k ? 0x1100 : 0x1000, 7 + k, 0);
     hw_record_end(&b);
     lf_snapshot s;
     lf_error err;

@@ -189,10 +189,7 @@ void test_hprof_sites_hotspot(void)
     uint64_t frame = 0x77;
     hw_stack_trace(&b, 2, 1, 1, &frame);
     hw_record(&b, 0x1c);
-    hw_u1(&b, 0x08);
-    hw_id(&b, 0x1000);
-    hw_u4(&b, 1);
-    hw_u4(&b, 2);
+    hw_root_thread_object(&b, 0x1000, 1, 2);
     b.trace_serial = 1;
     hw_class_dump(&b, 0x100, 0, 0, 0, 0, NULL, NULL);
     hw_instance(&b, 0x1000, 0x100, NULL, 0);
