@@ -173,24 +173,6 @@ void lf_collections_free(lf_collections *c)
     c->flags = NULL;
 }
 
-/* The signatures of chains into the Judy1 *chains (see the header). */
-static int chain_signatures(const lf_snapshot *s, const uint64_t *sig, const uint32_t *order, size_t count,
-                            Pvoid_t *chains)
-{
-    if (!sig || s->source_format == LF_FORMAT_V8)
-        return 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t v = order[i], d = s->idom[v];
-        int set;
-        if (d < s->object_count && sig[d] == sig[v]) {
-            J1S(set, *chains, (Word_t)sig[v]);
-            if (set == JERR)
-                return -1;
-        }
-    }
-    return 0;
-}
-
 static int in_chain(Pvoid_t chains, const uint64_t *sig, uint32_t v)
 {
     int set = 0;
@@ -214,18 +196,24 @@ static int in_chain_memo(lf_collections_builder *b, uint32_t v)
     return b->last_in;
 }
 
-int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s,
-                         const uint32_t *order, size_t count, const uint64_t *sig)
+int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s, const uint64_t *sig,
+                         void *chains)
 {
     const uint32_t n = s->object_count;
     memset(b, 0, sizeof *b);
     b->c = c;
     b->s = s;
     b->sig = sig;
+    b->chains = sig ? chains : NULL; /* a chain is known by its signature */
+    if (!sig) {
+        Word_t freed;
+        J1FA(freed, chains);
+        (void)freed;
+    }
     b->kind = lf_big_malloc((size_t)s->class_count + 1);
     c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
     c->flags = lf_big_calloc((size_t)n + 1, 1);
-    if (!b->kind || !c->up || !c->flags || chain_signatures(s, sig, order, count, &b->chains)) {
+    if (!b->kind || !c->up || !c->flags) {
         lf_collections_end(b);
         lf_collections_free(c);
         return -1;
@@ -278,10 +266,10 @@ void lf_collections_end(lf_collections_builder *b)
 }
 
 int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
-                         const uint64_t *sig)
+                         const uint64_t *sig, void *chains)
 {
     lf_collections_builder b;
-    if (lf_collections_begin(&b, c, s, order, count, sig))
+    if (lf_collections_begin(&b, c, s, sig, chains))
         return -1;
     for (size_t i = 0; i < count; i++) /* preorder: the dominator first */
         lf_collections_place(&b, order[i]);

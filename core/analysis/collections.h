@@ -37,13 +37,15 @@ typedef struct lf_collections {
 
 /* For an analysed snapshot, with its dominator-tree preorder (order:
  * count nodes, a node's dominator before it, as lf_owner_signatures gives
- * it) and, when not NULL, the owner signatures (sig, by node): then every
- * node whose signature is a chain's (a link shares its head's) is
- * structure, the heads of chains and the single entries of buckets that
- * have no chain too (an OCaml Hashtbl's bucket cells, which no class names).
- * V8's collections go by their classes: not there. Returns 0 or -1 (memory). */
+ * it) and, when not NULL, the owner signatures (sig, by node) with the
+ * chains' signatures that lf_owner_signatures found (chains, a Judy1 set
+ * the build takes and frees, NULL for none): then every node whose
+ * signature is a chain's (a link shares its head's) is structure, the heads
+ * of chains and the single entries of buckets that have no chain too (an
+ * OCaml Hashtbl's bucket cells, which no class names). V8's collections go
+ * by their classes: not there. Returns 0 or -1 (memory). */
 int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t *order, size_t count,
-                         const uint64_t *sig);
+                         const uint64_t *sig, void *chains);
 void lf_collections_free(lf_collections *c);
 
 /* The same one node at a time, for a pass over the preorder that reads each
@@ -59,8 +61,10 @@ typedef struct lf_collections_builder {
     uint64_t last_sig;       /* the last signature asked about, and its answer */
     int asked, last_in;
 } lf_collections_builder;
-int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s,
-                         const uint32_t *order, size_t count, const uint64_t *sig);
+/* sig and chains as for lf_collections_build; the builder takes chains
+ * (lf_collections_end frees it), whether begin succeeds or not. */
+int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s, const uint64_t *sig,
+                         void *chains);
 void lf_collections_place(lf_collections_builder *b, uint32_t v);
 void lf_collections_end(lf_collections_builder *b);
 

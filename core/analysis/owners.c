@@ -162,10 +162,21 @@ static int push_frame(const lf_snapshot *s, sig_frame **frames, size_t *top, siz
     return 0;
 }
 
+/* Signature g into the chains' set, when one is asked for. 0 or -1 (memory). */
+static int add_chain(Pvoid_t *chains, uint64_t g)
+{
+    int set = 0;
+    if (chains)
+        J1S(set, *chains, (Word_t)g);
+    return set == JERR ? -1 : 0;
+}
+
 int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
-                        size_t *count_out, lf_error *err)
+                        size_t *count_out, void **chains_out, lf_error *err)
 {
     const lf_snapshot *s = holders->s;
+    /* V8's collections go by their classes (collections.h) */
+    Pvoid_t chains = NULL, *chains_at = chains_out && s->source_format != LF_FORMAT_V8 ? &chains : NULL;
     const uint32_t n = s->object_count;
     /* preorder of the dominator tree: frames of the dominators on the path
      * from the super-root (node n) that have children left to visit, each
@@ -209,22 +220,32 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
          * bucket's entries, whatever their depth in it (collections.h) */
         if (d != LF_NODE_SUPER && lf_same_class(s, cls, dcls)) {
             sig[v] = dsig;
+            rc = add_chain(chains_at, dsig);
         } else {
             if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
                 dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
             int keyed = dictionary && d != LF_NODE_SUPER && dictionary[d] == 2;
             sig[v] = signature_step(holders, memo, d == LF_NODE_SUPER ? 0 : dsig, v, cls, keyed);
+            /* another class hashed to its dominator's signature */
+            if (d != LF_NODE_SUPER && sig[v] == dsig)
+                rc = add_chain(chains_at, dsig);
         }
-        if (s->domtree_offset[v] != s->domtree_offset[v + 1])
+        if (rc == 0 && s->domtree_offset[v] != s->domtree_offset[v + 1])
             rc = push_frame(s, &frames, &top, &cap, v, cls, dv, sig[v]);
     }
     lf_big_free(frames);
     free(memo);
     lf_big_free(dictionary);
     *count_out = count;
-    if (rc)
+    if (rc || lf_holders_failed(holders)) {
+        Word_t freed;
+        J1FA(freed, chains);
+        (void)freed;
         return lf_fail_nomem(err, "matching owners");
-    return lf_holders_failed(holders) ? lf_fail_nomem(err, "matching owners") : 0;
+    }
+    if (chains_out)
+        *chains_out = chains;
+    return 0;
 }
 
 int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *err)
@@ -243,11 +264,12 @@ int lf_owners_add(lf_owner_table *t, const lf_snapshot *s, int side, lf_error *e
     }
     lf_holders holders;
     lf_holders_init(&holders, s);
-    rc = lf_owner_signatures(&holders, sig, order, depth, &count, err);
+    void *chains = NULL;
+    rc = lf_owner_signatures(&holders, sig, order, depth, &count, &chains, err);
     lf_holders_free(&holders);
     if (rc)
         goto out;
-    if (lf_collections_build(&coll, s, order, count, sig)) {
+    if (lf_collections_build(&coll, s, order, count, sig, chains)) {
         rc = lf_fail_nomem(err, "matching owners");
         goto out;
     }

@@ -33,9 +33,14 @@ typedef struct lf_owner_table {
  * the dominator tree (order: reachable_count + 1 entries; a node's dominator
  * comes before it) and, when depth is not NULL, each node's depth below the
  * super-root. It asks holders about every node, so later steps named through
- * the same holders read its table instead of scanning again. */
+ * the same holders read its table instead of scanning again. When chains is
+ * not NULL, *chains becomes the Judy1 set of the chains' signatures (those of
+ * the nodes whose signature is their dominator's; none for V8) that
+ * lf_collections_begin and lf_collections_build take: found in the walk,
+ * where the dominator's signature is at hand, instead of by a pass of their
+ * own over every node. On failure *chains is NULL. */
 int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
-                        size_t *count, lf_error *err);
+                        size_t *count, void **chains, lf_error *err);
 /* One hop of an owner's path: "field (class)", or "root-kind name (class)" for
  * a top owner. Returns the length written. */
 size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size);

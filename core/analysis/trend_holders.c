@@ -393,15 +393,16 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
         rc = lf_fail_nomem(err, "trend holders");
         goto out;
     }
-    if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, err)))
+    void *chains = NULL; /* the collections' build takes it */
+    if ((rc = lf_owner_signatures(&holders, sig, order, NULL, &count, &chains, err)))
         goto out;
     /* the last snapshot announced is noted for suspects (find_holders) */
     int note = !h->by_id && series == h->capacity - 1;
     h->last_idom = NULL;
     h->last_len = 0;
     lf_collections_builder placing;
-    int begun = !h->by_id && lf_collections_begin(&placing, &coll, s, order, count, sig) == 0;
-    if ((h->by_id ? lf_collections_build(&coll, s, order, count, sig) : !begun) ||
+    int begun = !h->by_id && lf_collections_begin(&placing, &coll, s, sig, chains) == 0;
+    if ((h->by_id ? lf_collections_build(&coll, s, order, count, sig, chains) : !begun) ||
         (h->by_id && remember_signatures(h, &holders, sig, order, count, series == 0)) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
         (!h->by_id &&
@@ -471,7 +472,7 @@ static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf
     uint64_t *sig = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *sig);
     uint32_t *order = lf_big_malloc(((size_t)s->reachable_count + 1) * sizeof *order);
     size_t count = 0;
-    int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &count, err)
+    int rc = sig && order ? lf_owner_signatures(&holders, sig, order, NULL, &count, NULL, err)
                           : lf_fail_nomem(err, "signatures");
     for (size_t i = 0; i < count && !rc; i++) {
         uint32_t v = order[i];

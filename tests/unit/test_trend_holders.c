@@ -152,11 +152,12 @@ void test_collections_placed_in_preorder(void)
     uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
     uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
     size_t count = 0;
-    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &err) == 0);
+    void *chains = NULL;
+    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &chains, &err) == 0);
     CHECK_EQ_U64(count, 9);
     lf_collections c;
     lf_collections_builder b;
-    CHECK(lf_collections_begin(&b, &c, &s, order, count, sig) == 0);
+    CHECK(lf_collections_begin(&b, &c, &s, sig, chains) == 0);
     for (size_t i = 0; i < count; i++)
         lf_collections_place(&b, order[i]);
     lf_collections_end(&b);
@@ -192,6 +193,70 @@ void test_collections_placed_in_preorder(void)
     lf_snapshot_free(&s);
 }
 
+/* The chains found by the signatures' walk decide alone what is structure
+ * when no class does: a program's app.Table (0x10) whose Object[] (0x20)
+ * holds buckets of Cells, a class no rule knows. Bucket [0] is a chain
+ * (0x30, then 0x31 by next); bucket [1] a single Cell (0x32), which shares
+ * the chain's signature (an element's index is one "[]"), so it is an entry
+ * too. Each Cell holds an Item. Without the chains the Cells would be
+ * elements of the array and the link's up its head. */
+void test_collections_chains_from_signatures(void)
+{
+    lf_snapshot s;
+    parse(&s, "node\t0x10\t16\tapp.Table\nnode\t0x20\t32\tjava.lang.Object[]\n"
+              "node\t0x30\t24\tCell\nnode\t0x31\t24\tCell\nnode\t0x32\t24\tCell\n"
+              "node\t0x40\t16\tItem\nnode\t0x41\t16\tItem\nnode\t0x42\t16\tItem\n"
+              "edge\t0x10\t0x20\tstrong\tcells\nedge\t0x20\t0x30\tstrong\t0\nedge\t0x20\t0x32\tstrong\t1\n"
+              "edge\t0x30\t0x31\tstrong\tnext\nedge\t0x30\t0x40\tstrong\tvalue\n"
+              "edge\t0x31\t0x41\tstrong\tvalue\nedge\t0x32\t0x42\tstrong\tvalue\n"
+              "root\t0x10\tstatic field\tApp.table\n");
+    lf_error err;
+    lf_holders holders;
+    lf_holders_init(&holders, &s);
+    uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
+    uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
+    size_t count = 0;
+    void *chains = NULL;
+    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &chains, &err) == 0);
+    CHECK_EQ_U64(count, 8);
+    uint32_t head = lf_snapshot_find_id(&s, 0x30), single = lf_snapshot_find_id(&s, 0x32);
+    CHECK(head != LF_NODE_NONE && single != LF_NODE_NONE);
+    int set = 0;
+    J1C(set, chains, 0, -1); /* one chain, so one signature */
+    CHECK_EQ_U64(set, 1);
+    if (head != LF_NODE_NONE && single != LF_NODE_NONE) {
+        CHECK_EQ_U64(sig[single], sig[head]);
+        J1T(set, chains, (Word_t)sig[head]);
+        CHECK(set);
+    }
+    lf_collections c;
+    CHECK(lf_collections_build(&c, &s, order, count, sig, chains) == 0);
+    static const struct { uint64_t id, up; uint8_t flags; } want[] = {
+        {0x10, 0, 0},
+        {0x20, 0x10, 0},
+        {0x30, 0x20, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x31, 0x20, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x32, 0x20, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
+        {0x40, 0x20, LF_COLL_INSIDE},
+        {0x41, 0x20, LF_COLL_INSIDE},
+        {0x42, 0x20, LF_COLL_INSIDE},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        uint32_t v = lf_snapshot_find_id(&s, want[k].id);
+        CHECK(v != LF_NODE_NONE);
+        if (v == LF_NODE_NONE)
+            continue;
+        uint32_t up = want[k].up ? lf_snapshot_find_id(&s, want[k].up) : LF_NODE_NONE;
+        CHECK_EQ_U64(c.up[v], up);
+        CHECK_EQ_U64(c.flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE), want[k].flags);
+    }
+    lf_collections_free(&c);
+    lf_holders_free(&holders);
+    free(sig);
+    free(order);
+    lf_snapshot_free(&s);
+}
+
 /* Owner signatures' table leaves a chain's links out (an object of its
  * dominator's class) and answers them alone when asked: every answer is
  * the full table's. A java.util.HashMap (0x10) whose table (0x20) holds a
@@ -217,7 +282,7 @@ void test_holders_links_left_out(void)
     uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
     uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
     size_t count = 0;
-    CHECK(sig && order && lf_owner_signatures(&walked, sig, order, NULL, &count, &err) == 0);
+    CHECK(sig && order && lf_owner_signatures(&walked, sig, order, NULL, &count, NULL, &err) == 0);
     CHECK_EQ_U64(count, 8);
     uint32_t first = lf_snapshot_find_id(&s, 0x10);
     lf_holders_get(&all, first); /* answered alone: no work done yet */

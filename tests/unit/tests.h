@@ -25,6 +25,7 @@
     T(test_trend_holders_nodes)            \
     T(test_trend_group_counts)             \
     T(test_collections_placed_in_preorder) \
+    T(test_collections_chains_from_signatures) \
     T(test_holders_links_left_out)         \
     T(test_name_cut_class)                 \
     T(test_accumulation_memo)              \
