@@ -128,6 +128,55 @@ void test_trend_group_counts(void)
     lf_snapshot_free(&s);
 }
 
+/* The signatures' walk over an analysed snapshot: its arrays (freed by
+ * the caller) and the chains it found. */
+typedef struct signed_walk {
+    lf_holders holders;
+    uint64_t *sig;
+    uint32_t *order;
+    size_t count;
+    void *chains;
+} signed_walk;
+
+static void walk_signatures(const lf_snapshot *s, signed_walk *w)
+{
+    lf_error err;
+    lf_holders_init(&w->holders, s);
+    w->sig = malloc(((size_t)s->object_count + 1) * sizeof *w->sig);
+    w->order = malloc(((size_t)s->reachable_count + 1) * sizeof *w->order);
+    w->count = 0;
+    w->chains = NULL;
+    CHECK(w->sig && w->order &&
+          lf_owner_signatures(&w->holders, w->sig, w->order, NULL, &w->count, &w->chains, &err) == 0);
+}
+
+static void signed_walk_free(signed_walk *w)
+{
+    lf_holders_free(&w->holders);
+    free(w->sig);
+    free(w->order);
+}
+
+/* Where the collections placed each object: its owner above (0: none) and
+ * its structure and inside flags. */
+typedef struct place_want {
+    uint64_t id, up;
+    uint8_t flags;
+} place_want;
+
+static void check_places(const lf_snapshot *s, const lf_collections *c, const place_want *want, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        uint32_t v = lf_snapshot_find_id(s, want[k].id);
+        CHECK(v != LF_NODE_NONE);
+        if (v == LF_NODE_NONE)
+            continue;
+        uint32_t up = want[k].up ? lf_snapshot_find_id(s, want[k].up) : LF_NODE_NONE;
+        CHECK_EQ_U64(c->up[v], up);
+        CHECK_EQ_U64(c->flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE), want[k].flags);
+    }
+}
+
 /* The collections table placed node by node in preorder: a static field's
  * java.util.HashMap (0x10) whose table (0x20) holds a bucket of two entries
  * (0x30, then 0x31 by next), each with an Item value (0x40, 0x41), the
@@ -146,22 +195,17 @@ void test_collections_placed_in_preorder(void)
               "edge\t0x30\t0x40\tstrong\tvalue\nedge\t0x31\t0x41\tstrong\tvalue\nedge\t0x40\t0x50\tstrong\tx\n"
               "edge\t0x60\t0x70\tstrong\tt\n"
               "root\t0x10\tstatic field\tCache.map\nroot\t0x60\tstatic field\tApp.owner\n");
-    lf_error err;
-    lf_holders holders;
-    lf_holders_init(&holders, &s);
-    uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
-    uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
-    size_t count = 0;
-    void *chains = NULL;
-    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &chains, &err) == 0);
-    CHECK_EQ_U64(count, 9);
+    signed_walk w;
+    walk_signatures(&s, &w);
+    uint64_t *sig = w.sig;
+    CHECK_EQ_U64(w.count, 9);
     lf_collections c;
     lf_collections_builder b;
-    CHECK(lf_collections_begin(&b, &c, &s, sig, chains) == 0);
-    for (size_t i = 0; i < count; i++)
-        lf_collections_place(&b, order[i]);
+    CHECK(lf_collections_begin(&b, &c, &s, sig, w.chains) == 0);
+    for (size_t i = 0; i < w.count; i++)
+        lf_collections_place(&b, w.order[i]);
     lf_collections_end(&b);
-    static const struct { uint64_t id, up; uint8_t flags; } want[] = {
+    static const place_want want[] = {
         {0x10, 0, 0},
         {0x20, 0x10, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
         {0x30, 0x10, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
@@ -172,24 +216,14 @@ void test_collections_placed_in_preorder(void)
         {0x60, 0, 0},
         {0x70, 0x60, 0},
     };
-    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
-        uint32_t v = lf_snapshot_find_id(&s, want[k].id);
-        CHECK(v != LF_NODE_NONE);
-        if (v == LF_NODE_NONE)
-            continue;
-        uint32_t up = want[k].up ? lf_snapshot_find_id(&s, want[k].up) : LF_NODE_NONE;
-        CHECK_EQ_U64(c.up[v], up);
-        CHECK_EQ_U64(c.flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE), want[k].flags);
-    }
+    check_places(&s, &c, want, sizeof want / sizeof *want);
     /* a chain's link shares its head's signature, and same-class is by class */
     uint32_t head = lf_snapshot_find_id(&s, 0x30), link = lf_snapshot_find_id(&s, 0x31);
     CHECK_EQ_U64(sig[head], sig[link]);
     CHECK(lf_same_class(&s, s.object_class[head], s.object_class[link]));
     CHECK(!lf_same_class(&s, s.object_class[head], s.object_class[lf_snapshot_find_id(&s, 0x40)]));
     lf_collections_free(&c);
-    lf_holders_free(&holders);
-    free(sig);
-    free(order);
+    signed_walk_free(&w);
     lf_snapshot_free(&s);
 }
 
@@ -210,15 +244,11 @@ void test_collections_chains_from_signatures(void)
               "edge\t0x30\t0x31\tstrong\tnext\nedge\t0x30\t0x40\tstrong\tvalue\n"
               "edge\t0x31\t0x41\tstrong\tvalue\nedge\t0x32\t0x42\tstrong\tvalue\n"
               "root\t0x10\tstatic field\tApp.table\n");
-    lf_error err;
-    lf_holders holders;
-    lf_holders_init(&holders, &s);
-    uint64_t *sig = malloc(((size_t)s.object_count + 1) * sizeof *sig);
-    uint32_t *order = malloc(((size_t)s.reachable_count + 1) * sizeof *order);
-    size_t count = 0;
-    void *chains = NULL;
-    CHECK(sig && order && lf_owner_signatures(&holders, sig, order, NULL, &count, &chains, &err) == 0);
-    CHECK_EQ_U64(count, 8);
+    signed_walk w;
+    walk_signatures(&s, &w);
+    uint64_t *sig = w.sig;
+    void *chains = w.chains;
+    CHECK_EQ_U64(w.count, 8);
     uint32_t head = lf_snapshot_find_id(&s, 0x30), single = lf_snapshot_find_id(&s, 0x32);
     CHECK(head != LF_NODE_NONE && single != LF_NODE_NONE);
     int set = 0;
@@ -230,8 +260,8 @@ void test_collections_chains_from_signatures(void)
         CHECK(set);
     }
     lf_collections c;
-    CHECK(lf_collections_build(&c, &s, order, count, sig, chains) == 0);
-    static const struct { uint64_t id, up; uint8_t flags; } want[] = {
+    CHECK(lf_collections_build(&c, &s, w.order, w.count, sig, chains) == 0);
+    static const place_want want[] = {
         {0x10, 0, 0},
         {0x20, 0x10, 0},
         {0x30, 0x20, LF_COLL_STRUCTURE | LF_COLL_INSIDE},
@@ -241,19 +271,9 @@ void test_collections_chains_from_signatures(void)
         {0x41, 0x20, LF_COLL_INSIDE},
         {0x42, 0x20, LF_COLL_INSIDE},
     };
-    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
-        uint32_t v = lf_snapshot_find_id(&s, want[k].id);
-        CHECK(v != LF_NODE_NONE);
-        if (v == LF_NODE_NONE)
-            continue;
-        uint32_t up = want[k].up ? lf_snapshot_find_id(&s, want[k].up) : LF_NODE_NONE;
-        CHECK_EQ_U64(c.up[v], up);
-        CHECK_EQ_U64(c.flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE), want[k].flags);
-    }
+    check_places(&s, &c, want, sizeof want / sizeof *want);
     lf_collections_free(&c);
-    lf_holders_free(&holders);
-    free(sig);
-    free(order);
+    signed_walk_free(&w);
     lf_snapshot_free(&s);
 }
 
