@@ -158,8 +158,13 @@ int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
     return s->source_format != LF_FORMAT_V8 || !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
 }
 
+/* Only V8 has dictionaries: elsewhere d's flags stay as its own placing
+ * wrote them, which a count reading the places on another thread relies
+ * on (trend_holders.c). */
 static int dictionary(lf_collections *c, const lf_snapshot *s, uint32_t d)
 {
+    if (s->source_format != LF_FORMAT_V8)
+        return 0;
     if (!(c->flags[d] & NODE_ASKED))
         c->flags[d] |= NODE_ASKED | (lf_is_v8_dictionary(s, d) ? NODE_DICTIONARY : 0);
     return (c->flags[d] & NODE_DICTIONARY) != 0;

@@ -1,11 +1,14 @@
 /* trend_holders.c - per (class, holder) counts over a series; see the header. */
 #include "trend_holders.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "../../graph/halves.h"
 #include "collections.h"
 #include "finalizer_queue.h"
 #include "holders.h"
@@ -205,6 +208,45 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
     return 0;
 }
 
+/* The collections' places made on a thread of their own, a batch ahead of
+ * the count that reads them: a node's place depends only on its
+ * dominator's, which comes before it in the preorder, and the count reads
+ * only the places of the nodes published (up and flags of the node itself:
+ * a dictionary's mark, which places write on the dominator, is V8's, which
+ * this path never sees). */
+typedef struct places_ahead {
+    lf_collections_builder *placing;
+    const uint32_t *order;
+    size_t count;
+    size_t placed;      /* order[0 .. placed) placed: released by the placer */
+    int stop;           /* the count gave up: the placer may stop */
+    pthread_t thread;
+} places_ahead;
+
+enum { PLACES_BATCH = 8192 };
+
+static void *place_ahead_run(void *arg)
+{
+    places_ahead *p = arg;
+    for (size_t i = 0; i < p->count && !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);) {
+        size_t end = p->count - i > PLACES_BATCH ? i + PLACES_BATCH : p->count;
+        for (; i < end; i++)
+            lf_collections_place(p->placing, p->order[i]);
+        __atomic_store_n(&p->placed, i, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+/* Waits until order[i] is placed; seen caches what was last read. */
+static void wait_placed(places_ahead *p, size_t i, size_t *seen)
+{
+    while (*seen <= i) {
+        *seen = __atomic_load_n(&p->placed, __ATOMIC_ACQUIRE);
+        if (*seen <= i)
+            sched_yield();
+    }
+}
+
 /* Without stable ids: every object under the signature of its nearest owner
  * (collections.h: the collection it is inside, else its dominator, and so
  * on up) whose signature occurs in the first snapshot. Every signature not
@@ -223,10 +265,19 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
     uint32_t *nearest = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *nearest);
     if (!nearest)
         return -1;
+    /* the last snapshot's count runs while a core is idle (its size
+     * findings end first): the places go there */
+    places_ahead ahead = {placing, order, count, 0, 0, 0};
+    size_t seen = 0;
+    int threaded = note && h->threads > 1 && count >= LF_THREADED_MIN_NODES && s->source_format != LF_FORMAT_V8 &&
+                   pthread_create(&ahead.thread, NULL, place_ahead_run, &ahead) == 0;
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
         uint32_t v = order[i];
-        lf_collections_place(placing, v); /* the collections table, in the same pass */
+        if (threaded)
+            wait_placed(&ahead, i, &seen);
+        else
+            lf_collections_place(placing, v); /* the collections table, in the same pass */
         uint32_t u = coll->up[v];
         uint32_t above = u == LF_NODE_NONE ? LF_NODE_NONE : nearest[u];
         int owner = !(coll->flags[v] & LF_COLL_STRUCTURE), first = 0;
@@ -251,6 +302,10 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
         if (cls == UINT32_MAX || !lf_snapshot_counted(s, v) || (skip && lf_bit_is_set(skip, v)))
             continue;
         rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series, v);
+    }
+    if (threaded) {
+        __atomic_store_n(&ahead.stop, 1, __ATOMIC_RELAXED);
+        pthread_join(ahead.thread, NULL);
     }
     lf_big_free(nearest);
     return rc;

@@ -12,6 +12,7 @@
 #include "../../core/analysis/owners.h"
 #include "../../core/analysis/trend.h"
 #include "../../core/textgraph/textgraph.h"
+#include "../../graph/halves.h"
 #include "test.h"
 #include "test_support.h"
 #include "tests.h"
@@ -74,6 +75,92 @@ void test_trend_holders_nodes(void)
     CHECK_EQ_U64(node[1], lf_snapshot_find_id(&s[0], 0x10));
     CHECK_EQ_U64(top[1], 24 + 32 + 64);
     lf_trend_free(&t);
+    for (int i = 0; i < 3; i++)
+        lf_snapshot_free(&s[i]);
+}
+
+/* A snapshot big enough for the last count's places to go on a thread of
+ * their own (trend_holders.c, past LF_THREADED_MIN_NODES): a static
+ * field's Map whose Item[] holds `items` Items, and a Registry whose
+ * Object[] holds `buckets` chains of two Cells, each Cell holding a Value. */
+static void make_big(lf_snapshot *s, uint32_t items, uint32_t buckets)
+{
+    size_t size = 256 + (size_t)(items + 5 * buckets) * 64, at = 0;
+    char *text = malloc(size);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    at += (size_t)snprintf(text + at, size - at,
+                           "node\t0x10\t24\tMap\nnode\t0x20\t%u\tItem[]\nedge\t0x10\t0x20\tstrong\ttable\n"
+                           "root\t0x10\tstatic field\tCache.map\nnode\t0x30\t16\tRegistry\n"
+                           "node\t0x40\t%u\tjava.lang.Object[]\nedge\t0x30\t0x40\tstrong\tcells\n"
+                           "root\t0x30\tstatic field\tApp.registry\n",
+                           16 + 8 * items, 16 + 8 * buckets);
+    for (uint32_t i = 0; i < items; i++)
+        at += (size_t)snprintf(text + at, size - at, "node\t0x%x\t32\tItem\nedge\t0x20\t0x%x\tstrong\t%u\n",
+                               0x100000 + i, 0x100000 + i, i);
+    for (uint32_t b = 0; b < buckets; b++) {
+        uint32_t cell = 0x1000000 + 4 * b;
+        at += (size_t)snprintf(text + at, size - at,
+                               "node\t0x%x\t24\tCell\nnode\t0x%x\t24\tCell\nnode\t0x%x\t16\tValue\n"
+                               "node\t0x%x\t16\tValue\nedge\t0x40\t0x%x\tstrong\t%u\n"
+                               "edge\t0x%x\t0x%x\tstrong\tnext\nedge\t0x%x\t0x%x\tstrong\tvalue\n"
+                               "edge\t0x%x\t0x%x\tstrong\tvalue\n",
+                               cell, cell + 1, cell + 2, cell + 3, cell, b, cell, cell + 1, cell, cell + 2, cell + 1,
+                               cell + 3);
+    }
+    lf_error err;
+    CHECK(lf_textgraph_parse((const uint8_t *)text, at, s, &err) == 0);
+    s->flags &= ~(unsigned)LF_SNAP_IDS_STABLE;
+    CHECK(lf_analyze(s, 0, 1, &err) == 0);
+    free(text);
+}
+
+/* Objects of trend class `name` in snapshot k, over every holder. */
+static uint64_t class_total(const lf_trend *t, const char *name, uint32_t k)
+{
+    uint64_t total = 0;
+    for (size_t r = 0; r < t->holders.rows; r++) {
+        uint32_t c = t->holders.row_class[r];
+        size_t len = t->names.offset[c + 1] - t->names.offset[c];
+        if (len == strlen(name) && memcmp(t->names.bytes + t->names.offset[c], name, len) == 0)
+            total += t->holders.count[r * t->holders.capacity + k];
+    }
+    return total;
+}
+
+/* The last snapshot's count with its places made on another thread gives
+ * the rows, keys and counts of the count that places them itself: a series
+ * of three snapshots of 60,000 to 70,000 Items and 3,000 to 3,500 buckets,
+ * counted with one thread and with two. Every Item, Cell and Value is
+ * counted once, under some holder. */
+void test_trend_places_ahead(void)
+{
+    lf_snapshot s[3];
+    lf_trend t[2];
+    lf_error err;
+    for (int i = 0; i < 3; i++)
+        make_big(&s[i], 60000 + 5000 * (uint32_t)i, 3000 + 250 * (uint32_t)i);
+    CHECK(s[2].object_count >= LF_THREADED_MIN_NODES);
+    for (int k = 0; k < 2; k++) {
+        CHECK(lf_trend_init(&t[k], 3, &err) == 0);
+        lf_trend_use_threads(&t[k], k ? 2 : 1);
+        for (int i = 0; i < 3; i++)
+            CHECK(lf_trend_add(&t[k], &s[i], &err) == 0);
+    }
+    CHECK_EQ_U64(t[1].holders.rows, t[0].holders.rows);
+    for (size_t r = 0; r < t[0].holders.rows && r < t[1].holders.rows; r++) {
+        CHECK_EQ_U64(t[1].holders.row_class[r], t[0].holders.row_class[r]);
+        CHECK_EQ_U64(t[1].holders.row_key[r], t[0].holders.row_key[r]);
+        for (uint32_t k = 0; k < 3; k++)
+            CHECK_EQ_U64(t[1].holders.count[r * 3 + k], t[0].holders.count[r * 3 + k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ_U64(class_total(&t[k], "Item", 2), 70000);
+        CHECK_EQ_U64(class_total(&t[k], "Cell", 2), 2 * 3500);
+        CHECK_EQ_U64(class_total(&t[k], "Value", 2), 2 * 3500);
+        lf_trend_free(&t[k]);
+    }
     for (int i = 0; i < 3; i++)
         lf_snapshot_free(&s[i]);
 }
