@@ -34,15 +34,20 @@ static void make(lf_snapshot *s, int items)
     CHECK(lf_analyze(s, 0, 1, &err) == 0);
 }
 
+/* Whether holder row r counts trend class `name`. */
+static int row_of_class(const lf_trend *t, size_t r, const char *name)
+{
+    uint32_t c = t->holders.row_class[r];
+    size_t len = t->names.offset[c + 1] - t->names.offset[c];
+    return len == strlen(name) && memcmp(t->names.bytes + t->names.offset[c], name, len) == 0;
+}
+
 /* The holder key of the first row of trend class `name`. */
 static uint64_t key_of(const lf_trend *t, const char *name)
 {
-    for (size_t r = 0; r < t->holders.rows; r++) {
-        uint32_t c = t->holders.row_class[r];
-        size_t len = t->names.offset[c + 1] - t->names.offset[c];
-        if (len == strlen(name) && memcmp(t->names.bytes + t->names.offset[c], name, len) == 0)
+    for (size_t r = 0; r < t->holders.rows; r++)
+        if (row_of_class(t, r, name))
             return t->holders.row_key[r];
-    }
     return 0;
 }
 
@@ -120,12 +125,9 @@ static void make_big(lf_snapshot *s, uint32_t items, uint32_t buckets)
 static uint64_t class_total(const lf_trend *t, const char *name, uint32_t k)
 {
     uint64_t total = 0;
-    for (size_t r = 0; r < t->holders.rows; r++) {
-        uint32_t c = t->holders.row_class[r];
-        size_t len = t->names.offset[c + 1] - t->names.offset[c];
-        if (len == strlen(name) && memcmp(t->names.bytes + t->names.offset[c], name, len) == 0)
+    for (size_t r = 0; r < t->holders.rows; r++)
+        if (row_of_class(t, r, name))
             total += t->holders.count[r * t->holders.capacity + k];
-    }
     return total;
 }
 
