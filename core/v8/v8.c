@@ -24,6 +24,7 @@
 #include "../model/edge_offsets.h"
 #include "json_scan.h"
 #include "v8_internal.h"
+#include "v8_window.h"
 #include "../base/vec.h"
 
 #define MAX_FIELDS V8_MAX_FIELDS
@@ -297,6 +298,10 @@ typedef struct array_job {
     uint64_t first, total;     /* index of the first value here; values in the whole array */
     uint64_t parsed;           /* values read */
     uint64_t close;            /* where the ']' that ended the part is; NO_CLOSE: none seen */
+    /* The largest name its edges may look up as a string (element and
+     * hidden edges' are indices; a row the split cuts counts either way):
+     * check_references reads every edge only when it reaches the strings. */
+    uint32_t name_max;
     uint64_t count_from;       /* a second part: its first value's index is the commas from here */
     int is_edges;
     lf_error err;
@@ -408,6 +413,8 @@ static inline int store_value(array_job *job, const uint8_t *kind, uint64_t row,
         if (v > UINT32_MAX)
             return job_fail(job, at, "edge name or index out of range");
         set_word_bits(&raw->edge_word[row], V8_NAME_FAR, name_bits(v));
+        if (name_bits(v) > job->name_max)
+            job->name_max = name_bits(v);
         break;
     case F_TO: {
         /* a multiple of the node field count below node_count of them */
@@ -615,7 +622,7 @@ static inline const char *store_node_row(array_job *job, const row_layout *l, ui
 
 /* A whole edge row: NULL, or why it is invalid (*fault_field: which field). */
 static inline const char *store_edge_row(array_job *job, const row_layout *l, uint64_t row, const uint64_t *vals,
-                                         unsigned *fault_field)
+                                         uint32_t *name_max, unsigned *fault_field)
 {
     const v8_meta *m = job->m;
     v8_raw *raw = job->raw;
@@ -626,8 +633,12 @@ static inline const char *store_edge_row(array_job *job, const row_layout *l, ui
         return *fault_field = l->name, "edge name or index out of range";
     if (node * m->node_fields != v || node >= m->node_count)
         return *fault_field = l->to, "edge target is not a node";
-    raw->edge_word[row] = (uint32_t)m->edge_type_kind[t] << V8_EDGE_KIND_SHIFT | name_bits(vals[l->name]);
+    const uint8_t kind = m->edge_type_kind[t];
+    const uint32_t name = name_bits(vals[l->name]);
+    raw->edge_word[row] = (uint32_t)kind << V8_EDGE_KIND_SHIFT | name;
     raw->edge_target[row] = (uint32_t)node;
+    const uint32_t looked_up = kind == V8E_ELEMENT || kind == V8E_HIDDEN ? 0 : name;
+    *name_max = looked_up > *name_max ? looked_up : *name_max;
     return NULL;
 }
 
@@ -689,20 +700,46 @@ static void *parse_part(void *arg)
     unsigned first_field = field; /* a part may start or end inside a row */
     const char *fault = NULL;
     unsigned fault_field = 0;
+    uint32_t name_max = 0; /* the whole rows' (job->name_max: the rest) */
     job->close = NO_CLOSE;
     uint64_t reported = p, limit = job->total;
     if (job->progress && job->total - index > VALUES_PER_REPORT)
         limit = index + VALUES_PER_REPORT;
     uint64_t *row_notes = job->is_edges ? job->raw->edge_row_at : job->raw->node_row_at;
     const uint64_t fast_end = end > FAST_ROW_BYTES(fields) ? end - FAST_ROW_BYTES(fields) : 0;
+    const uint64_t window_end = end > V8_WINDOW_READS ? end - V8_WINDOW_READS : 0;
     for (;;) {
-        /* Whole rows first, as V8 writes them; the value by value loop
-         * below takes anything else, and the rows that cross a report. */
+        /* Whole rows first, as V8 writes them: a window's worth at once,
+         * else one row; the value by value loop below takes anything
+         * else, and the rows that cross a report. */
+        v8_window w;
+        unsigned rows;
+        if (field == 0 && p < window_end && index + V8_WINDOW_MAX_VALUES <= limit &&
+            (rows = v8_window_open(d + p, fields, &w))) {
+            const uint8_t *at = d + p;
+            for (; rows; rows--) {
+                row_at = p + v8_window_next(&w);
+                for (unsigned f = 0; f < fields; f++)
+                    vals[f] = v8_window_take(at, &w);
+                if (row % V8_ROW_STEP == 0)
+                    row_notes[row / V8_ROW_STEP] = row_at;
+                fault = job->is_edges ? store_edge_row(job, &l, row, vals, &name_max, &fault_field)
+                                      : store_node_row(job, &l, row, vals, &fault_field);
+                if (fault)
+                    break;
+                index += fields;
+                row++;
+            }
+            if (fault)
+                break;
+            p = row_at = p + v8_window_next(&w);
+            continue;
+        }
         uint64_t next;
         if (field == 0 && p < fast_end && index + fields <= limit && (next = fast_row(d, p, fields, vals))) {
             if (row % V8_ROW_STEP == 0)
                 row_notes[row / V8_ROW_STEP] = p;
-            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &fault_field)
+            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &name_max, &fault_field)
                                   : store_node_row(job, &l, row, vals, &fault_field);
             if (fault)
                 break;
@@ -737,7 +774,7 @@ static void *parse_part(void *arg)
             if (store_fields(job, kind, row, first_field, fields, vals, row_at))
                 return NULL;
         } else {
-            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &fault_field)
+            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &name_max, &fault_field)
                                   : store_node_row(job, &l, row, vals, &fault_field);
             if (fault)
                 break;
@@ -749,6 +786,8 @@ static void *parse_part(void *arg)
         if (job->close != NO_CLOSE)
             break;
     }
+    if (name_max > job->name_max)
+        job->name_max = name_max;
     if (fault) {
         job_fail(job, field_offset(d, row_at, end, fault_field), fault);
         return NULL;
@@ -909,6 +948,7 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
             return -1;
         }
         raw->edge_count = cut.parsed / m->edge_fields;
+        raw->edge_name_max = cut.name_max;
         *cut_at = cut.end;
         j->pos = j->end;
         return 0;
@@ -917,6 +957,8 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
         return lf_fail_at(j->err, close, "wrong number of values",
                           "the %s array holds %llu values, the header says %llu", what,
                           (unsigned long long)got, (unsigned long long)total);
+    if (is_edges)
+        raw->edge_name_max = jobs[0].name_max > jobs[1].name_max ? jobs[0].name_max : jobs[1].name_max;
     j->pos = close + 1;
     return 0;
 }
@@ -1120,7 +1162,9 @@ static int check_references(lf_json *j, const v8_meta *m, v8_raw *raw, uint64_t 
         return lf_fail_at(j->err, nodes_at, "edge counts disagree with edge_count",
                           "the nodes have %llu edges, the header says %llu", (unsigned long long)total,
                           (unsigned long long)raw->edge_count);
-    for (uint64_t e = 0; e < raw->edge_count; e++) {
+    /* the parse kept the largest name: the edges are read again only
+     * when one may be out of range, to say which */
+    for (uint64_t e = 0; raw->edge_name_max >= raw->string_count && e < raw->edge_count; e++) {
         uint8_t t = v8_edge_kind(raw, e);
         uint32_t name = raw->edge_word[e] & V8_NAME_FAR;
         if (t != V8E_ELEMENT && t != V8E_HIDDEN && name >= raw->string_count &&
@@ -1152,6 +1196,8 @@ static int patch_cut_snapshot(v8_raw *raw, lf_error *err)
         if (t != V8E_ELEMENT && t != V8E_HIDDEN && v8_edge_name(raw, e) >= cut)
             raw->edge_word[e] = (raw->edge_word[e] & ~V8_NAME_FAR) | name_bits(cut);
     }
+    if (raw->edge_name_max > cut) /* every name past the cut is the cut now */
+        raw->edge_name_max = cut;
     uint64_t total = 0;
     for (uint32_t v = 0; v < raw->node_count; v++) {
         uint64_t want = lf_edge_offsets_get(&raw->edge_offset, v), room = raw->edge_count - total;

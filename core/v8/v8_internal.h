@@ -49,6 +49,7 @@ typedef struct v8_raw {
      * output only, which reads them back (v8_lazy.c). */
     uint32_t *edge_word;
     uint32_t *edge_target;     /* node ordinal */
+    uint32_t edge_name_max;    /* no edge looks up a string past it (v8.c: array_job) */
     uint64_t *edge_row_at;     /* edge / V8_ROW_STEP -> file offset of that row's first value */
     uint64_t *node_row_at;     /* node / V8_ROW_STEP -> the same for nodes */
     /* For the names read back: the mapped file and the edge rows' layout. */

@@ -336,3 +336,49 @@ void test_v8_number_shapes(void)
     lf_snapshot_free(&snap);
     free(s);
 }
+
+/* The parse keeps the largest string name an edge looks up, so that
+ * checking the names reads the edges again only when one is out of range.
+ * On the chain snapshot (5 strings, split between two threads), one
+ * property edge of the second half named 9: the file is refused, naming
+ * that edge. The same edge as an element with index 9 is no name: read. */
+void test_v8_names_checked_split(void)
+{
+    const uint32_t k = 300000, node = k * 3 / 4; /* its "next" edge: edge 2 * node - 1 */
+    for (int element = 0; element < 2; element++)
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            size_t len = 0;
+            char *json = chain_snapshot(k, &len);
+            CHECK(json != NULL && len > (4u << 20));
+            if (!json)
+                return;
+            char row[32];
+            snprintf(row, sizeof row, "\n,2,3,%u\n", 5 * (node + 1));
+            char *at = strstr(json, row);
+            CHECK(at != NULL);
+            if (!at) {
+                free(json);
+                return;
+            }
+            at[2] = element ? '1' : '2';
+            at[4] = '9';
+            lf_snapshot s;
+            lf_error err;
+            int rc = lf_v8_parse((const uint8_t *)json, len, threads, 0, &s, &err);
+            if (element) {
+                CHECK(rc == 0);
+                if (rc == 0)
+                    lf_snapshot_free(&s);
+            } else {
+                char want[96];
+                snprintf(want, sizeof want, "edge %u names string 9 of 5", 2 * node - 1);
+                CHECK(rc == -1);
+                CHECK(rc == -1 && strcmp(err.reason, "string index out of range") == 0);
+                if (rc == -1 && strcmp(err.detail, want) != 0) {
+                    fprintf(stderr, "  detail '%s', expected '%s'\n", err.detail, want);
+                    CHECK(0);
+                }
+            }
+            free(json);
+        }
+}

@@ -106,6 +106,9 @@
     T(test_v8_number_shapes)               \
     T(test_v8_partial)                     \
     T(test_v8_far_names)                   \
+    T(test_v8_names_checked_split)         \
+    T(test_v8_window_rows)                 \
+    T(test_v8_window_digits)               \
     T(test_v8_sites_tree)                  \
     T(test_v8_sites_errors)                \
     T(test_v8_sites_planted)           \
