@@ -708,6 +708,8 @@ static void *parse_part(void *arg)
     uint64_t *row_notes = job->is_edges ? job->raw->edge_row_at : job->raw->node_row_at;
     const uint64_t fast_end = end > FAST_ROW_BYTES(fields) ? end - FAST_ROW_BYTES(fields) : 0;
     const uint64_t window_end = end > V8_WINDOW_READS ? end - V8_WINDOW_READS : 0;
+    v8_window_rows window_rows;
+    v8_window_rows_init(&window_rows, fields);
     for (;;) {
         /* Whole rows first, as V8 writes them: a window's worth at once,
          * else one row; the value by value loop below takes anything
@@ -715,7 +717,7 @@ static void *parse_part(void *arg)
         v8_window w;
         unsigned rows;
         if (field == 0 && p < window_end && index + V8_WINDOW_MAX_VALUES <= limit &&
-            (rows = v8_window_open(d + p, fields, &w))) {
+            (rows = v8_window_open(d + p, &window_rows, &w))) {
             const uint8_t *at = d + p;
             for (; rows; rows--) {
                 row_at = p + v8_window_next(&w);

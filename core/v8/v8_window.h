@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "../base/bits.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -29,6 +31,19 @@
 #define V8_WINDOW_READS (V8_WINDOW_BYTES + 16u)
 /* At most this many values in one window (a digit and a ',' each). */
 #define V8_WINDOW_MAX_VALUES (V8_WINDOW_BYTES / 2)
+
+/* How many whole rows a window with c value starts holds: the row after
+ * the last whole one must start inside it (a table, made once per part:
+ * a division per window took 2% of the parse). */
+typedef struct v8_window_rows {
+    uint8_t of_starts[V8_WINDOW_MAX_VALUES + 1];
+} v8_window_rows;
+
+static inline void v8_window_rows_init(v8_window_rows *r, unsigned fields)
+{
+    for (unsigned c = 0; c <= V8_WINDOW_MAX_VALUES; c++)
+        r->of_starts[c] = (uint8_t)(fields && c > fields ? (c - 1) / fields : 0);
+}
 
 typedef struct v8_window {
     uint64_t starts; /* bit i: a value starts at byte i, not yet taken */
@@ -68,9 +83,9 @@ static inline void v8_window_masks(const uint8_t *at, uint64_t *digit, uint64_t 
 }
 #endif
 
-/* Opens the window at `at`, the first digit of a row of `fields` values:
- * how many whole rows it holds (0: none, read on otherwise). */
-static inline unsigned v8_window_open(const uint8_t *at, unsigned fields, v8_window *w)
+/* Opens the window at `at`, the first digit of a row: how many whole rows
+ * (of the width `rows` was made for) it holds (0: none, read on otherwise). */
+static inline unsigned v8_window_open(const uint8_t *at, const v8_window_rows *rows, v8_window *w)
 {
     uint64_t d, c, n;
     v8_window_masks(at, &d, &c, &n);
@@ -93,11 +108,9 @@ static inline unsigned v8_window_open(const uint8_t *at, unsigned fields, v8_win
     uint64_t starts = d & ~(d << 1);
     if (bad)
         starts &= ((uint64_t)1 << __builtin_ctzll(bad)) - 1; /* bit 0 is a digit: bad is past it */
-    unsigned count = (unsigned)__builtin_popcountll(starts);
     w->starts = starts;
     w->digits = d;
-    /* the row after the last whole one must start inside */
-    return count > fields ? (count - 1) / fields : 0;
+    return rows->of_starts[lf_popcount64(starts)];
 }
 
 /* Where the next value not yet taken starts, from the window's start. */

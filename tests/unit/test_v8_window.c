@@ -84,8 +84,10 @@ static unsigned check_window(const char *at, unsigned fields, unsigned *mismatch
     unsigned start[WINDOW_STARTS + 1];
     unsigned count = reference_starts(at, start);
     unsigned want_rows = count > fields ? (count - 1) / fields : 0;
+    v8_window_rows table;
+    v8_window_rows_init(&table, fields);
     v8_window w;
-    unsigned rows = v8_window_open((const uint8_t *)at, fields, &w);
+    unsigned rows = v8_window_open((const uint8_t *)at, &table, &w);
     if (rows != want_rows) {
         (*mismatches)++;
         return 0;
@@ -149,8 +151,10 @@ void test_v8_window_digits(void)
             memcpy(row + o, after[a], strlen(after[a]));
             o += strlen(after[a]);
             memcpy(row + o, "7,0,", 4);
+            v8_window_rows table;
+            v8_window_rows_init(&table, 1);
             v8_window w;
-            unsigned rows = v8_window_open((const uint8_t *)row, 1, &w);
+            unsigned rows = v8_window_open((const uint8_t *)row, &table, &w);
             wrong += rows != 2;
             if (rows == 2) {
                 wrong += v8_window_take((const uint8_t *)row, &w) != want;
