@@ -368,6 +368,7 @@ typedef struct owners {
     uint64_t *ownable;         /* node -> 1 when it can be owned */
     uint32_t *rank_at;         /* per 64 nodes: the ownable nodes before them */
     uint32_t *owner;           /* ownable rank -> owner node, NO_OWNER or MANY_OWNERS */
+    uint32_t count;            /* ownable nodes */
 } owners;
 
 static void owners_free(owners *ow)
@@ -395,6 +396,7 @@ static int owners_init(const v8_raw *raw, int64_t external_name, owners *ow)
         ow->rank_at[w] = count;
         count += (uint32_t)lf_popcount64(ow->ownable[w]);
     }
+    ow->count = count;
     ow->owner = lf_big_malloc(((size_t)count + 1) * sizeof *ow->owner);
     if (!ow->owner)
         return -1;
@@ -412,40 +414,56 @@ static inline uint32_t *owner_of(const owners *ow, uint32_t v)
     return &ow->owner[ow->rank_at[v / 64] + (uint32_t)lf_popcount64(word & (bit - 1))];
 }
 
-/* Owners spread from one owner at a time: the owners a node ends with
- * (none, one, many) do not depend on the order, and the worklist holds
- * only what one owner's spread has pending, not every node at once. */
+/* Node v's edges pass v's owner (o) on to the ownable nodes they reach:
+ * one owner taken, a second one makes many. Each node whose owner changed
+ * goes on the worklist (twice at most: none to one, one to many). */
+static inline size_t pass_owner_on(const v8_raw *raw, const owners *ow, uint64_t e, uint64_t end, uint32_t o,
+                                   uint32_t *work, size_t work_len)
+{
+    const uint32_t *target = raw->edge_target;
+    for (; e < end; e++) {
+        if (v8_edge_kind(raw, e) == V8E_WEAK)
+            continue;
+        uint32_t t = target[e];
+        uint32_t *cur = owner_of(ow, t);
+        if (!cur || *cur == o || *cur == MANY_OWNERS)
+            continue;
+        *cur = *cur == NO_OWNER ? o : MANY_OWNERS;
+        work[work_len++] = t;
+    }
+    return work_len;
+}
+
+/* The owners a node ends with (none, one, many) are the least fixed point
+ * of passing owners on, whatever the order: first every node that owns
+ * itself passes itself on, in node order (its edges in file order); then
+ * the worklist, a batch at a time, its edge ranges asked for before any is
+ * read so that the misses overlap (as spread_page_owned). */
 static int spread_owners(const v8_raw *raw, owners *ow)
 {
     const uint32_t n = raw->node_count;
-    uint32_t *work = NULL;
-    size_t work_cap = 0;
-    if (lf_vec_reserve((void **)&work, &work_cap, 1024, sizeof *work))
+    uint32_t *work = lf_big_malloc((2 * (size_t)ow->count + 1) * sizeof *work);
+    if (!work)
         return -1;
-    for (uint32_t from = 0; from < n; from++) {
-        if (owner_of(ow, from))
-            continue;
-        size_t work_len = 0;
-        work[work_len++] = from;
-        while (work_len) {
-            uint32_t v = work[--work_len];
-            const uint32_t *slot = owner_of(ow, v);
-            uint32_t o = slot ? *slot : v;
-            for (uint64_t e = v8_edges_begin(raw, v); e < v8_edges_end(raw, v); e++) {
-                if (v8_edge_kind(raw, e) == V8E_WEAK)
-                    continue;
-                uint32_t t = raw->edge_target[e];
-                uint32_t *cur = owner_of(ow, t);
-                if (!cur || *cur == o || *cur == MANY_OWNERS)
-                    continue;
-                *cur = *cur == NO_OWNER ? o : MANY_OWNERS;
-                if (lf_vec_reserve((void **)&work, &work_cap, work_len + 1, sizeof *work)) {
-                    lf_big_free(work);
-                    return -1;
-                }
-                work[work_len++] = t;
-            }
+    size_t work_len = 0;
+    for (uint32_t from = 0; from < n; from++)
+        if (!owner_of(ow, from))
+            work_len = pass_owner_on(raw, ow, v8_edges_begin(raw, from), v8_edges_end(raw, from), from, work,
+                                     work_len);
+    while (work_len) {
+        uint32_t batch[SPREAD_BATCH];
+        uint64_t begin[SPREAD_BATCH], end[SPREAD_BATCH];
+        unsigned count = 0;
+        for (; work_len && count < SPREAD_BATCH; count++)
+            batch[count] = work[--work_len];
+        for (unsigned k = 0; k < count; k++) {
+            begin[k] = v8_edges_begin(raw, batch[k]);
+            end[k] = v8_edges_end(raw, batch[k]);
+            __builtin_prefetch(&raw->edge_target[begin[k]]);
+            __builtin_prefetch(&raw->edge_word[begin[k]]);
         }
+        for (unsigned k = 0; k < count; k++) /* the owner now, which may have become many since */
+            work_len = pass_owner_on(raw, ow, begin[k], end[k], *owner_of(ow, batch[k]), work, work_len);
     }
     lf_big_free(work);
     return 0;
