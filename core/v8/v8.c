@@ -642,6 +642,18 @@ static inline const char *store_edge_row(array_job *job, const row_layout *l, ui
     return NULL;
 }
 
+/* A whole row's values stored, with its checks, and its start noted
+ * every V8_ROW_STEP rows: NULL, or why it is invalid (*fault_field). */
+static inline const char *store_whole_row(array_job *job, const row_layout *l, uint64_t row, uint64_t row_at,
+                                          const uint64_t *vals, uint64_t *row_notes, uint32_t *name_max,
+                                          unsigned *fault_field)
+{
+    if (row % V8_ROW_STEP == 0)
+        row_notes[row / V8_ROW_STEP] = row_at;
+    return job->is_edges ? store_edge_row(job, l, row, vals, name_max, fault_field)
+                         : store_node_row(job, l, row, vals, fault_field);
+}
+
 /* After a value: a ',' (the next value follows) or the ']' that ends the
  * array (job->close), blanks allowed; the end of the part also ends it. */
 static inline int pass_separator(array_job *job, const uint8_t *d, uint64_t end, uint64_t *p_io)
@@ -723,11 +735,7 @@ static void *parse_part(void *arg)
                 row_at = p + v8_window_next(&w);
                 for (unsigned f = 0; f < fields; f++)
                     vals[f] = v8_window_take(at, &w);
-                if (row % V8_ROW_STEP == 0)
-                    row_notes[row / V8_ROW_STEP] = row_at;
-                fault = job->is_edges ? store_edge_row(job, &l, row, vals, &name_max, &fault_field)
-                                      : store_node_row(job, &l, row, vals, &fault_field);
-                if (fault)
+                if ((fault = store_whole_row(job, &l, row, row_at, vals, row_notes, &name_max, &fault_field)))
                     break;
                 index += fields;
                 row++;
@@ -739,11 +747,7 @@ static void *parse_part(void *arg)
         }
         uint64_t next;
         if (field == 0 && p < fast_end && index + fields <= limit && (next = fast_row(d, p, fields, vals))) {
-            if (row % V8_ROW_STEP == 0)
-                row_notes[row / V8_ROW_STEP] = p;
-            fault = job->is_edges ? store_edge_row(job, &l, row, vals, &name_max, &fault_field)
-                                  : store_node_row(job, &l, row, vals, &fault_field);
-            if (fault)
+            if ((fault = store_whole_row(job, &l, row, p, vals, row_notes, &name_max, &fault_field)))
                 break;
             index += fields;
             row++;

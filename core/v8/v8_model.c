@@ -215,6 +215,28 @@ static int seed_page_owned(const v8_raw *raw, int64_t dom_trees_name, page_marks
 /* Nodes leave the stack a batch at a time. */
 #define SPREAD_BATCH 32
 
+/* Nodes taken off the top of a worklist, with their edge ranges. */
+typedef struct node_batch {
+    uint32_t node[SPREAD_BATCH];
+    uint64_t begin[SPREAD_BATCH], end[SPREAD_BATCH];
+    unsigned count;
+} node_batch;
+
+/* Takes up to SPREAD_BATCH nodes off work[0, *len) and asks for their
+ * first edges (the misses of a batch overlap). */
+static inline void take_batch(const v8_raw *raw, const uint32_t *work, size_t *len, node_batch *b)
+{
+    b->count = 0;
+    for (; *len && b->count < SPREAD_BATCH; b->count++)
+        b->node[b->count] = work[--*len];
+    for (unsigned k = 0; k < b->count; k++) {
+        b->begin[k] = v8_edges_begin(raw, b->node[k]);
+        b->end[k] = v8_edges_end(raw, b->node[k]);
+        __builtin_prefetch(&raw->edge_target[b->begin[k]]);
+        __builtin_prefetch(&raw->edge_word[b->begin[k]]);
+    }
+}
+
 /* Marks what the seeds reach over edges that are not weak. A mark is a
  * set, in whatever order it is made: the stack gives up a batch of nodes,
  * whose edge ranges and first edges are asked for before any is read, so
@@ -225,21 +247,12 @@ static void spread_page_owned(const v8_raw *raw, page_marks *pm)
     uint8_t *owned = pm->owned;
     uint32_t *stack = pm->stack;
     size_t depth = pm->depth;
-    const uint32_t *target = raw->edge_target, *word = raw->edge_word;
+    const uint32_t *target = raw->edge_target;
     while (depth) {
-        uint32_t batch[SPREAD_BATCH];
-        uint64_t begin[SPREAD_BATCH], end[SPREAD_BATCH];
-        unsigned count = 0;
-        for (; depth && count < SPREAD_BATCH; count++)
-            batch[count] = stack[--depth];
-        for (unsigned k = 0; k < count; k++) {
-            begin[k] = v8_edges_begin(raw, batch[k]);
-            end[k] = v8_edges_end(raw, batch[k]);
-            __builtin_prefetch(&target[begin[k]]);
-            __builtin_prefetch(&word[begin[k]]);
-        }
-        for (unsigned k = 0; k < count; k++)
-            for (uint64_t e = begin[k]; e < end[k]; e++) {
+        node_batch b;
+        take_batch(raw, stack, &depth, &b);
+        for (unsigned k = 0; k < b.count; k++)
+            for (uint64_t e = b.begin[k]; e < b.end[k]; e++) {
                 uint32_t t = target[e];
                 if (owned[t] || v8_edge_kind(raw, e) == V8E_WEAK)
                     continue;
@@ -451,19 +464,10 @@ static int spread_owners(const v8_raw *raw, owners *ow)
             work_len = pass_owner_on(raw, ow, v8_edges_begin(raw, from), v8_edges_end(raw, from), from, work,
                                      work_len);
     while (work_len) {
-        uint32_t batch[SPREAD_BATCH];
-        uint64_t begin[SPREAD_BATCH], end[SPREAD_BATCH];
-        unsigned count = 0;
-        for (; work_len && count < SPREAD_BATCH; count++)
-            batch[count] = work[--work_len];
-        for (unsigned k = 0; k < count; k++) {
-            begin[k] = v8_edges_begin(raw, batch[k]);
-            end[k] = v8_edges_end(raw, batch[k]);
-            __builtin_prefetch(&raw->edge_target[begin[k]]);
-            __builtin_prefetch(&raw->edge_word[begin[k]]);
-        }
-        for (unsigned k = 0; k < count; k++) /* the owner now, which may have become many since */
-            work_len = pass_owner_on(raw, ow, begin[k], end[k], *owner_of(ow, batch[k]), work, work_len);
+        node_batch b;
+        take_batch(raw, work, &work_len, &b);
+        for (unsigned k = 0; k < b.count; k++) /* the owner now, which may have become many since */
+            work_len = pass_owner_on(raw, ow, b.begin[k], b.end[k], *owner_of(ow, b.node[k]), work, work_len);
     }
     lf_big_free(work);
     return 0;
