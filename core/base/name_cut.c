@@ -204,16 +204,30 @@ typedef struct step {
     size_t cls_len;
 } step;
 
+/* Whether text's parentheses pair up: then a " / " inside them is part of
+ * a class ("[] (system / Context)", V8's), not between steps. */
+static int parens_balanced(const char *text, size_t len)
+{
+    long depth = 0;
+    for (size_t i = 0; i < len && depth >= 0; i++)
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    return depth == 0;
+}
+
 static size_t split_steps(const char *text, size_t len, step *s)
 {
     size_t n = 0, i = 0;
+    const int nested = parens_balanced(text, len);
     while (n < MAX_STEPS) {
         const char *sep = NULL;
-        for (size_t j = i; j + 3 <= len; j++)
-            if (memcmp(text + j, STEP_SEP, 3) == 0) {
+        long depth = 0;
+        for (size_t j = i; j + 3 <= len; j++) {
+            depth += text[j] == '(' ? 1 : text[j] == ')' ? -1 : 0;
+            if ((depth == 0 || !nested) && memcmp(text + j, STEP_SEP, 3) == 0) {
                 sep = text + j;
                 break;
             }
+        }
         size_t end = sep ? (size_t)(sep - text) : len;
         if (n == MAX_STEPS - 1) /* the rest as one step */
             end = len, sep = NULL;

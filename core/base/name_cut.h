@@ -18,7 +18,8 @@ typedef enum lf_cut_style {
      * leading "class " (a class object) stays. */
     LF_CUT_CLASS,
     /* A path of steps "a (C) / b (D) / c (E)" (a holder, a path from a
-     * root): class names in it shortened as above, then the classes of the
+     * root; a " / " inside parentheses that pair up is part of a class,
+     * V8's "[] (system / Context)"): class names in it shortened as above, then the classes of the
      * middle steps left out, then middle steps (… in their place), the
      * first and the last kept; then, of a path of several steps, the first
      * step's kind ("static field", "thread": Registry.INSTANCE / … /

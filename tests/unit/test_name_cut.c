@@ -72,6 +72,12 @@ void test_name_cut_path(void)
     expect_cut("2000+ roots: thread t1, thread t2, ...", 20, LF_CUT_PATH, "2000+ roots: thread\xe2\x80\xa6");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 36, LF_CUT_PATH,
                "frame 2: j.u.c.l.LockSupport.park");
+    /* V8's classes hold " / " ("system / Context"): within a step's
+     * parentheses it is no step's end (it read "(root) / … / Context) /
+     * compiledRules (Array)", a class cut in two) */
+    const char *v8 = "(root) / [] ((GC roots)) / [] ((Strong roots)) / [] (system / Context) / compiledRules (Array)";
+    expect_cut(v8, 55, LF_CUT_PATH, "(root) / [] / [] / [] / compiledRules (Array)");
+    expect_cut(v8, 40, LF_CUT_PATH, "(root) / \xe2\x80\xa6 / [] / compiledRules (Array)");
     const char *path = "static field Registry.INSTANCE (Registry) / listeners (java.util.ArrayList) / "
                        "elementData (java.lang.Object[])";
     /* the middle steps' classes, then the root's, then the middle steps */
