@@ -8,92 +8,10 @@
 #include "../../core/analysis/analysis.h"
 #include "../../core/v8/v8.h"
 #include "graph_fixture.h"
+#include "v8_fixture.h"
 #include "test.h"
 #include "tests.h"
 #include "../../core/base/bigmem.h"
-
-/* The header's meta of the hand-made snapshots: DevTools' field and type
- * lists, up to the counts. */
-#define V8_TEST_META                                                                                     \
-    "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"   \
-    "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","          \
-    "\"number\",\"native\",\"synthetic\"]],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"     \
-    "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"]]},"
-
-/* (root) -> n1 -> n2 -> ... -> nK, each node 16 bytes, ids 2i+1; node i also
- * has a weak edge back to the root. The first padded_rows node rows start
- * with 80 blanks; the last string is tail_bytes of blanks with a comma
- * every 100. */
-static char *chain_snapshot_padded(uint32_t k, uint32_t padded_rows, size_t tail_bytes, size_t *len)
-{
-    size_t cap = 200 + (size_t)k * 64 + (size_t)padded_rows * 80 + tail_bytes, o = 0;
-    char *s = malloc(cap);
-    if (!s)
-        return NULL;
-    o += (size_t)snprintf(s + o, cap - o,
-        V8_TEST_META
-        "\"node_count\":%u,\"edge_count\":%u},\n\"nodes\":[9,1,1,0,1", k + 1, 2 * k);
-    for (uint32_t i = 1; i <= k; i++)
-        o += (size_t)snprintf(s + o, cap - o, "\n,%*s3,2,%u,16,%u", i <= padded_rows ? 80 : 0, "",
-                              2 * i + 1, i < k ? 2u : 1u);
-    o += (size_t)snprintf(s + o, cap - o, "],\n\"edges\":[5,3,5");
-    for (uint32_t i = 1; i <= k; i++) {
-        if (i < k)
-            o += (size_t)snprintf(s + o, cap - o, "\n,2,3,%u", 5 * (i + 1));
-        o += (size_t)snprintf(s + o, cap - o, "\n,6,4,0");
-    }
-    o += (size_t)snprintf(s + o, cap - o, "],\n\"strings\":[\"\",\"(root)\",\"N\",\"next\",\"back\"");
-    if (tail_bytes) {
-        s[o++] = ',';
-        s[o++] = '"';
-        for (size_t i = 0; i < tail_bytes; i++)
-            s[o++] = i % 100 == 99 ? ',' : ' ';
-        s[o++] = '"';
-    }
-    o += (size_t)snprintf(s + o, cap - o, "]}\n");
-    *len = o;
-    return s;
-}
-
-static char *chain_snapshot(uint32_t k, size_t *len)
-{
-    return chain_snapshot_padded(k, 0, 0, len);
-}
-
-/* Snapshots one thread and two read alike, object for object and edge for edge. */
-static void check_same_arrays(const lf_snapshot *one, const lf_snapshot *two)
-{
-    CHECK_EQ_U64(two->object_count, one->object_count);
-    CHECK_EQ_U64(two->edge_count, one->edge_count);
-    if (two->object_count != one->object_count || two->edge_count != one->edge_count)
-        return;
-    const size_t n = one->object_count;
-    CHECK(test_sizes_equal(&one->object_shallow, &two->object_shallow, (uint32_t)n));
-    CHECK(memcmp(one->object_class, two->object_class, n * sizeof *one->object_class) == 0);
-    int offsets_same = 1;
-    for (uint32_t v = 0; v < n; v++)
-        offsets_same &= lf_snapshot_edges_end(one, v) == lf_snapshot_edges_end(two, v);
-    CHECK(offsets_same);
-    CHECK(memcmp(one->edge_target, two->edge_target, one->edge_count * sizeof *one->edge_target) == 0);
-    /* ids (4 bytes each), kinds and labels are read through the lazy fields */
-    CHECK(one->object_id == NULL && two->object_id == NULL);
-    uint64_t *ids[2];
-    uint8_t *kinds[2];
-    uint32_t *labels[2];
-    CHECK(lf_snapshot_decode_lazy(one, &ids[0], &kinds[0], &labels[0]) == 0);
-    CHECK(lf_snapshot_decode_lazy(two, &ids[1], &kinds[1], &labels[1]) == 0);
-    CHECK(ids[0] && ids[1] && kinds[0] && kinds[1] && labels[0] && labels[1]);
-    if (ids[0] && ids[1] && kinds[0] && kinds[1] && labels[0] && labels[1]) {
-        CHECK(memcmp(ids[0], ids[1], n * sizeof *ids[0]) == 0);
-        CHECK(memcmp(kinds[0], kinds[1], one->edge_count) == 0);
-        CHECK(memcmp(labels[0], labels[1], one->edge_count * sizeof *labels[0]) == 0);
-    }
-    for (int k = 0; k < 2; k++) {
-        lf_big_free(ids[k]);
-        lf_big_free(kinds[k]);
-        lf_big_free(labels[k]);
-    }
-}
 
 /* Reads the chain snapshot of k + 1 nodes with one thread and with two. */
 static void read_with_one_and_two(const char *json, size_t len, uint32_t k, lf_snapshot *one, lf_snapshot *two)
@@ -103,7 +21,7 @@ static void read_with_one_and_two(const char *json, size_t len, uint32_t k, lf_s
     CHECK(lf_v8_parse((const uint8_t *)json, len, 2, 0, two, &err) == 0);
     CHECK_EQ_U64(one->object_count, k + 1);
     CHECK_EQ_U64(one->edge_count, 2ull * k);
-    check_same_arrays(one, two);
+    v8_check_same_arrays(one, two);
 }
 
 /* The two-thread reader guesses where to split an array before it knows its
@@ -115,7 +33,7 @@ void test_v8_split_guess_past_end(void)
 {
     const uint32_t k = 300000;
     size_t len = 0;
-    char *json = chain_snapshot_padded(k, 3000, 40u << 20, &len);
+    char *json = v8_chain_snapshot_padded(k, 3000, 40u << 20, &len);
     CHECK(json != NULL);
     if (!json)
         return;
@@ -136,7 +54,7 @@ void test_v8_threads_same(void)
 {
     const uint32_t k = 300000;
     size_t len = 0;
-    char *json = chain_snapshot(k, &len);
+    char *json = v8_chain_snapshot(k, &len);
     CHECK(json != NULL);
     if (!json)
         return;
@@ -183,7 +101,7 @@ void test_v8_partial(void)
 {
     const uint32_t k = 300000, m = 100000;
     size_t len = 0;
-    char *json = chain_snapshot(k, &len);
+    char *json = v8_chain_snapshot(k, &len);
     CHECK(json != NULL);
     if (!json)
         return;
@@ -348,7 +266,7 @@ void test_v8_names_checked_split(void)
     for (int element = 0; element < 2; element++)
         for (unsigned threads = 1; threads <= 2; threads++) {
             size_t len = 0;
-            char *json = chain_snapshot(k, &len);
+            char *json = v8_chain_snapshot(k, &len);
             CHECK(json != NULL && len > (4u << 20));
             if (!json)
                 return;
