@@ -49,13 +49,14 @@ const char *lf_format_name(lf_source_format f)
 }
 
 /* Parses an in-memory dump of a known format. */
-static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, const lf_open_options *opt,
+/* fd: the file f maps (-1: f holds other bytes, an inflated gzip). */
+static int parse_mapped(lf_source_format fmt, const lf_mapped_file *f, int fd, const lf_open_options *opt,
                         lf_snapshot *out, lf_error *err)
 {
     if (fmt == LF_FORMAT_TEXT)
         return lf_textgraph_parse(f->data, f->size, out, err);
     if (fmt == LF_FORMAT_V8)
-        return lf_v8_parse_reporting(f->data, f->size, opt->threads, opt->partial, opt->progress, out, err);
+        return lf_v8_parse_reporting(f->data, f->size, fd, opt->threads, opt->partial, opt->progress, out, err);
     if (fmt == LF_FORMAT_GCDUMP)
         return lf_gcdump_parse(f->data, f->size, opt->progress, out, err);
     unsigned flags = opt->hprof_flags | (opt->partial ? LF_HPROF_PARTIAL : 0);
@@ -93,6 +94,7 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
         return -1;
     lf_mapped_file f;
     uint64_t gzip_cut_at = 0;
+    int mapped_fd = -1;
     lf_source_format fmt = lf_detect_format(head, (size_t)got);
     if (fmt == LF_FORMAT_LFS)
         return lf_lfs_open_fd_reporting(fd, 0, opt->progress, out, err);
@@ -101,6 +103,7 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
     if (fmt == LF_FORMAT_TEXT || fmt == LF_FORMAT_HPROF || fmt == LF_FORMAT_V8 || fmt == LF_FORMAT_GCDUMP) {
         if (lf_file_map_fd(fd, &f, err))
             return -1;
+        mapped_fd = fd;
     } else if (lf_gzip_detect(head, (uint64_t)got)) {
         if (lf_gunzip_map_fd(fd, opt->partial, opt->progress, &gzip_cut_at, &f, err))
             return -1;
@@ -123,7 +126,7 @@ static int open_regular(int fd, const lf_open_options *opt, lf_snapshot *out, lf
         return what ? lf_fail_at(err, 0, "not a heap dump", "%s", what)
                     : lf_fail_at(err, 0, "not a heap dump", "unrecognised first bytes");
     }
-    int rc = parse_mapped(fmt, &f, opt, out, err);
+    int rc = parse_mapped(fmt, &f, mapped_fd, opt, out, err);
     if (rc == 0 && gzip_cut_at) {
         out->flags |= LF_SNAP_PARTIAL;
         out->stats.gzip_cut_at = gzip_cut_at;

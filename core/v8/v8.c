@@ -21,6 +21,7 @@
 #include "../base/bigmem.h"
 #include "../base/populate.h"
 #include "../base/file.h"
+#include "../base/file_copy.h"
 #include "../model/edge_offsets.h"
 #include "json_scan.h"
 #include "v8_internal.h"
@@ -293,11 +294,22 @@ static int read_header(lf_json *j, v8_meta *m, v8_raw *raw, char **buf, size_t *
 typedef struct array_job {
     const v8_meta *m;
     v8_raw *raw;
+    /* The bytes: the whole file (base 0), or a copy of part of it (base:
+     * the file offset of data[0]). Offsets are data's; the ones a part
+     * keeps or reports (row notes, errors, the ']') are the file's. */
     const uint8_t *data;
+    uint64_t base;
+    lf_file_copy *copy;        /* the file, copied a chunk at a time (file_copy.h); NULL: read data */
     uint64_t start, end;       /* bytes of this part: values start..end, or up to a ']' */
     uint64_t first, total;     /* index of the first value here; values in the whole array */
     uint64_t parsed;           /* values read */
     uint64_t close;            /* where the ']' that ended the part is; NO_CLOSE: none seen */
+    /* A copied chunk that is not the part's last leaves a row its end cuts
+     * (one that starts in it) to the next chunk, so that the row is checked
+     * whole, in the order a read of the whole part checks it: resume says
+     * where that row starts (data's offset), NO_CLOSE when none was cut. */
+    int whole_rows;
+    uint64_t resume;
     /* The largest name its edges may look up as a string (element and
      * hidden edges' are indices; a row the split cuts counts either way):
      * check_references reads every edge only when it reaches the strings. */
@@ -317,7 +329,7 @@ typedef struct array_job {
 static int job_fail(array_job *job, uint64_t at, const char *reason)
 {
     job->failed = 1;
-    lf_fail_at(&job->err, at, reason, "in the %s array", job->is_edges ? "edges" : "nodes");
+    lf_fail_at(&job->err, job->base + at, reason, "in the %s array", job->is_edges ? "edges" : "nodes");
     return -1;
 }
 
@@ -649,7 +661,7 @@ static inline const char *store_whole_row(array_job *job, const row_layout *l, u
                                           unsigned *fault_field)
 {
     if (row % V8_ROW_STEP == 0)
-        row_notes[row / V8_ROW_STEP] = row_at;
+        row_notes[row / V8_ROW_STEP] = job->base + row_at;
     return job->is_edges ? store_edge_row(job, l, row, vals, name_max, fault_field)
                          : store_node_row(job, l, row, vals, fault_field);
 }
@@ -666,7 +678,7 @@ static inline int pass_separator(array_job *job, const uint8_t *d, uint64_t end,
     while (p < end && is_blank(d[p]))
         p++;
     if (p < end && d[p] == ']') {
-        job->close = p;
+        job->close = job->base + p;
     } else if (p < end) {
         if (d[p] != ',')
             return job_fail(job, p, "expected ',' or ']'");
@@ -761,13 +773,13 @@ static void *parse_part(void *arg)
         if (p >= end)
             break;
         if (d[p] == ']') {
-            job->close = p;
+            job->close = job->base + p;
             break;
         }
         if (index >= limit && report_or_overflow(job, index, p, &reported, &limit))
             return NULL;
         if (field == 0 && row % V8_ROW_STEP == 0) /* where labels and names are read back from */
-            row_notes[row / V8_ROW_STEP] = p;
+            row_notes[row / V8_ROW_STEP] = job->base + p;
         if (read_uint(job, d, end, &p, &vals[field]))
             return NULL;
         index++;
@@ -798,6 +810,12 @@ static void *parse_part(void *arg)
         job->name_max = name_max;
     if (fault) {
         job_fail(job, field_offset(d, row_at, end, fault_field), fault);
+        return NULL;
+    }
+    if (job->whole_rows && field != 0 && first_field == 0 && job->close == NO_CLOSE) {
+        /* a copied chunk cut this row: the next chunk reads it whole */
+        job->resume = row_at;
+        job->parsed = index - field - job->first;
         return NULL;
     }
     /* a row cut by the end of this part: the fields it has */
@@ -839,6 +857,115 @@ static uint64_t count_commas(const uint8_t *p, uint64_t n, int *closed)
     return count;
 }
 
+/* Bytes of the file copied at a time (lf_v8_copy_chunk_set): a quarter of
+ * a 2 MiB page, which the copy leaves in the core's cache for the parse. */
+#define COPY_CHUNK_DEFAULT ((size_t)256 << 10)
+static size_t copy_chunk = COPY_CHUNK_DEFAULT;
+
+void lf_v8_copy_chunk_set(size_t bytes)
+{
+    copy_chunk = bytes ? bytes : COPY_CHUNK_DEFAULT;
+}
+
+/* Where a chunk of a part ends: just before its last comma, so that no
+ * value straddles two chunks, or its whole length when it ends the part.
+ * 0 when that comma does not follow a digit (blanks between allowed): a
+ * chunk ending in "1,," would lose the empty value the whole part fails
+ * on, so the caller reads the rest, and anything malformed there, from
+ * the mapping. */
+static uint64_t chunk_cut(const uint8_t *bytes, uint64_t len, int ends_part)
+{
+    if (ends_part)
+        return len;
+    const uint8_t *comma = memrchr(bytes, ',', len);
+    if (!comma)
+        return 0;
+    const uint64_t cut = (uint64_t)(comma - bytes);
+    uint64_t before = cut;
+    while (before > 0 && is_blank(bytes[before - 1]))
+        before--;
+    return before > 0 && (unsigned)(bytes[before - 1] - '0') < 10 ? cut : 0;
+}
+
+/* A part of an array read from copies of the file, a chunk at a time
+ * (file_copy.h), each parsed as a part of its own that carries on the
+ * values' count; a row the chunk's end cuts is read again, whole, from the
+ * next chunk (array_job.whole_rows). Same values, row notes, errors and
+ * offsets as parse_part over the whole part (tests/unit/test_v8_copy.c,
+ * and fuzz_v8 compares the two). A failed copy, a chunk without a comma
+ * to cut at, or a row longer than a chunk leaves the rest of the part to
+ * the mapping. The chunks report their bytes to progress themselves:
+ * parse_part reports every 8M values, more than a chunk holds. */
+static void parse_copied(array_job *job)
+{
+    if (!job->copy) {
+        parse_part(job);
+        return;
+    }
+    uint64_t pos = job->start, parsed = 0;
+    int from_mapping = 0;
+    job->close = NO_CLOSE;
+    for (;;) {
+        const uint64_t len = job->end - pos < copy_chunk ? job->end - pos : copy_chunk;
+        const int last = pos + len >= job->end;
+        const uint8_t *bytes = from_mapping ? NULL : lf_file_copy_read(job->copy, pos, (size_t)len);
+        const uint64_t cut = bytes ? chunk_cut(bytes, len, last) : 0;
+        const int copied = cut > 0 || (bytes && last);
+        array_job part = *job;
+        part.first = job->first + parsed;
+        part.name_max = 0;
+        part.resume = NO_CLOSE;
+        if (copied) {
+            part.data = bytes;
+            part.base = pos;
+            part.start = 0;
+            part.end = cut;
+            part.progress = NULL;
+            part.whole_rows = !last;
+        } else {
+            part.start = pos; /* the rest, from the mapping */
+        }
+        parse_part(&part);
+        job->name_max = part.name_max > job->name_max ? part.name_max : job->name_max;
+        if (part.failed) {
+            job->failed = 1;
+            job->err = part.err;
+            return;
+        }
+        parsed += part.parsed;
+        job->close = part.close;
+        if (!copied || last || part.close != NO_CLOSE)
+            break;
+        /* on after the cut, or from the start of the row the cut split; a
+         * row that starts the chunk and does not end in it: the mapping */
+        const uint64_t next = part.resume == NO_CLOSE ? pos + cut + 1 : pos + part.resume;
+        from_mapping = next == pos;
+        lf_progress_add(job->progress, next - pos);
+        pos = next;
+    }
+    job->parsed = parsed;
+}
+
+/* count_commas over bytes [from, from + n) of the file, from copies when
+ * the job has them. */
+static uint64_t count_copied(const array_job *job, uint64_t from, uint64_t n, int *closed)
+{
+    if (!job->copy)
+        return count_commas(job->data + from, n, closed);
+    uint64_t count = 0;
+    int close = 0;
+    for (uint64_t at = from; at < from + n;) {
+        const uint64_t len = from + n - at < copy_chunk ? from + n - at : copy_chunk;
+        const uint8_t *bytes = lf_file_copy_read(job->copy, at, (size_t)len);
+        int c;
+        count += count_commas(bytes ? bytes : job->data + at, len, &c);
+        close |= c;
+        at += len;
+    }
+    *closed = close;
+    return count;
+}
+
 /* The second part of an array: its first value's index is the number of
  * commas before it, counted here while the first part is parsed. A ']' in
  * the first part means the array ended there: nothing to read. */
@@ -846,11 +973,11 @@ static void *second_part_run(void *arg)
 {
     array_job *job = arg;
     int closed;
-    job->first = count_commas(job->data + job->count_from, job->start - job->count_from, &closed);
+    job->first = count_copied(job, job->count_from, job->start - job->count_from, &closed);
     job->parsed = 0;
     job->close = NO_CLOSE;
     if (!closed)
-        parse_part(job);
+        parse_copied(job);
     return NULL;
 }
 
@@ -895,8 +1022,9 @@ static uint64_t split_guess(const uint8_t *d, uint64_t start, uint64_t file_end,
 /* Reads '[' v, v, ... ']' of exactly `total` values on one or two threads. */
 /* cut_at: NULL, or (partial snapshots) where a cut edges array's last whole
  * row ends, set when the file ends inside the array. */
+/* copies: NULL, or one copy of the file per thread (file_copy.h). */
 static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, uint64_t total,
-                      unsigned threads, lf_progress_counter *progress, uint64_t *cut_at)
+                      unsigned threads, lf_file_copy *copies, lf_progress_counter *progress, uint64_t *cut_at)
 {
     const char *what = is_edges ? "edges" : "nodes";
     if (lf_json_expect(j, '[', what))
@@ -904,7 +1032,8 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     const uint64_t start = j->pos;
     array_job jobs[2];
     for (int k = 0; k < 2; k++)
-        jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .start = start, .end = j->end,
+        jobs[k] = (array_job){.m = m, .raw = raw, .data = j->data, .copy = copies ? &copies[k] : NULL,
+                              .start = start, .end = j->end,
                               .total = total, .is_edges = is_edges, .close = NO_CLOSE,
                               .progress = progress->progress ? progress : NULL};
     uint64_t split = threads >= 2 && j->end - start >= THREADED_MIN_BYTES
@@ -918,7 +1047,7 @@ static int read_array(lf_json *j, const v8_meta *m, v8_raw *raw, int is_edges, u
     }
     pthread_t t;
     int threaded = parts == 2 && pthread_create(&t, NULL, second_part_run, &jobs[1]) == 0;
-    parse_part(&jobs[0]);
+    parse_copied(&jobs[0]);
     if (threaded)
         pthread_join(t, NULL);
     else if (parts == 2)
@@ -1264,7 +1393,7 @@ static int keep_labels_lazy(v8_raw *raw, const v8_meta *m, const uint8_t *data, 
 int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
                 lf_error *err)
 {
-    return lf_v8_parse_reporting(data, size, threads, partial, NULL, out, err);
+    return lf_v8_parse_reporting(data, size, -1, threads, partial, NULL, out, err);
 }
 
 /* The header's answers a node scan needs; raw is scratch for read_header. */
@@ -1333,6 +1462,8 @@ typedef struct v8_reader {
     int have_nodes, have_edges, have_strings;
     uint64_t nodes_at, edges_at; /* where the members' keys are, for messages */
     uint64_t cut_at;           /* a partial snapshot: where its edges end; 0: whole */
+    lf_file_copy copies[2];    /* the number arrays' copies, one per thread (file_copy.h) */
+    int copying;
     lf_progress_counter progress; /* bytes of the JSON parsed */
 } v8_reader;
 
@@ -1344,12 +1475,17 @@ static int read_number_member(v8_reader *r, int is_edges, uint64_t key_at)
         rc = lf_fail_at(r->j.err, key_at, "unsupported snapshot layout",
                         is_edges ? "edges before nodes, or twice" : "nodes twice");
     } else {
-        if (!is_edges) /* the rest of the file is read whole from here: nodes, edges, strings */
+        /* The rest of the file is read whole from here: nodes, edges,
+         * strings; the arrays from copies when there are (file_copy.h),
+         * the rest through the mapping. */
+        if (!is_edges && !r->copying)
             lf_file_populate(r->j.data + r->j.pos, r->j.end - r->j.pos);
         if (!(rc = check_layout(&r->j, &r->m, key_at)) && !(rc = allocate(&r->j, &r->m, &r->raw, is_edges, r->partial)))
             rc = read_array(&r->j, &r->m, &r->raw, is_edges,
                             is_edges ? r->raw.edge_count * r->m.edge_fields : r->m.node_count * r->m.node_fields,
-                            r->threads, &r->progress, r->partial ? &r->cut_at : NULL);
+                            r->threads, r->copying ? r->copies : NULL, &r->progress, r->partial ? &r->cut_at : NULL);
+        if (!rc && is_edges && r->copying)
+            lf_file_populate(r->j.data + r->j.pos, r->j.end - r->j.pos);
     }
     *(is_edges ? &r->have_edges : &r->have_nodes) = 1;
     *(is_edges ? &r->edges_at : &r->nodes_at) = key_at;
@@ -1469,7 +1605,7 @@ static int read_snapshot(v8_reader *r, lf_snapshot *out)
     return build_model(r, strings_read, out);
 }
 
-int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
+int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, int fd, unsigned threads, int partial,
                           const lf_progress *progress_to, lf_snapshot *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1482,7 +1618,11 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, 
     r.threads = threads;
     r.partial = partial;
     lf_progress_begin(&r.progress, progress_to, "", size);
+    r.copying = fd >= 0 && lf_file_copy_open(&r.copies[0], fd, copy_chunk) == 0 &&
+                lf_file_copy_open(&r.copies[1], fd, copy_chunk) == 0;
     int rc = read_snapshot(&r, out);
+    lf_file_copy_close(&r.copies[0]);
+    lf_file_copy_close(&r.copies[1]);
     lf_big_free(r.buf);
     raw_free(&r.raw);
     if (rc)

@@ -14,9 +14,14 @@ int lf_v8_detect(const uint8_t *head, size_t len);
  * "(name cut off)") instead of being an error. */
 int lf_v8_parse(const uint8_t *data, uint64_t size, unsigned threads, int partial, lf_snapshot *out,
                 lf_error *err);
-/* The same, telling progress (NULL: nobody) the bytes of the JSON parsed. */
-int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, unsigned threads, int partial,
+/* The same, telling progress (NULL: nobody) the bytes of the JSON parsed.
+ * fd: the file that data maps, or -1. Its nodes and edges arrays are then
+ * read from copies a chunk at a time rather than through the mapping
+ * (core/base/file_copy.h says why). */
+int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, int fd, unsigned threads, int partial,
                           const lf_progress *progress, lf_snapshot *out, lf_error *err);
+/* For tests: the bytes copied at a time (0: the default, 256 KiB). */
+void lf_v8_copy_chunk_set(size_t bytes);
 
 /* When a snapshot was taken, as far as V8 says: the largest id of a heap
  * object (LF_CLOCK_V8_IDS), which only grows between snapshots of one

@@ -1,5 +1,13 @@
 /* fuzz_v8.c - the V8 heap snapshot reader (JSON) on arbitrary bytes, on one
- * or two threads, whole or partial (the first byte chooses). */
+ * or two threads, whole or partial (the first byte chooses). With bit 2 of
+ * the first byte, the bytes are read a second time from a file, its number
+ * arrays copied in chunks of 8 to 225 bytes (core/base/file_copy.h), and
+ * the two reads must agree: the same error at the same offset, or the same
+ * counts and edges. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "../../core/v8/v8.h"
 #include "../../core/v8/v8_values.h"
 #include "fuzz.h"
@@ -35,6 +43,33 @@ static void exercise_clock(const uint8_t *data, size_t size, size_t piece)
     lf_v8_clock_end(scan, rc == 1);
 }
 
+/* The read from copies against the read of memory (rc, err, s). */
+static void compare_copied(const uint8_t *data, size_t size, unsigned threads, int partial, size_t chunk, int rc,
+                           const lf_error *err, const lf_snapshot *s)
+{
+    char path[64];
+    int fd = fuzz_memfd(data, size, path, sizeof path);
+    if (fd < 0)
+        return;
+    lf_snapshot c;
+    lf_error cerr;
+    lf_v8_copy_chunk_set(chunk);
+    int crc = lf_v8_parse_reporting(data, size, fd, threads, partial, NULL, &c, &cerr);
+    lf_v8_copy_chunk_set(0);
+    close(fd);
+    if (crc != rc)
+        abort();
+    if (rc != 0) {
+        if (cerr.position != err->position || strcmp(cerr.reason, err->reason) != 0)
+            abort();
+        return;
+    }
+    if (c.object_count != s->object_count || c.edge_count != s->edge_count ||
+        memcmp(c.edge_target, s->edge_target, s->edge_count * sizeof *s->edge_target) != 0)
+        abort();
+    lf_snapshot_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -42,7 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     exercise_clock(data + 1, size - 1, 1 + (data[0] >> 2));
     lf_snapshot s;
     lf_error err;
-    if (lf_v8_parse(data + 1, size - 1, 1 + (data[0] & 1), (data[0] & 2) != 0, &s, &err) == 0) {
+    const unsigned threads = 1 + (data[0] & 1);
+    const int partial = (data[0] & 2) != 0;
+    int rc = lf_v8_parse(data + 1, size - 1, threads, partial, &s, &err);
+    if (data[0] & 4)
+        compare_copied(data + 1, size - 1, threads, partial, 8 + (size_t)(data[0] >> 3) * 7, rc, &err, &s);
+    if (rc == 0) {
         fuzz_exercise_snapshot(&s);
         exercise_values(&s);
         lf_snapshot_free(&s);

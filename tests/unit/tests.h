@@ -107,6 +107,10 @@
     T(test_v8_partial)                     \
     T(test_v8_far_names)                   \
     T(test_v8_names_checked_split)         \
+    T(test_v8_copy_same_arrays)            \
+    T(test_v8_copy_small_chunks)           \
+    T(test_v8_copy_errors)                 \
+    T(test_v8_copy_partial)                \
     T(test_v8_window_rows)                 \
     T(test_v8_window_digits)               \
     T(test_v8_sites_tree)                  \
