@@ -8,7 +8,7 @@
 
 int lf_file_copy_open(lf_file_copy *c, int fd, size_t cap)
 {
-    /* one 2 MiB page from bigmem: a single fault, however many copies */
+    /* from 256 KiB, one 2 MiB page from bigmem: a single fault, however many copies */
     c->fd = fd;
     c->cap = cap;
     c->buf = lf_big_malloc(cap ? cap : 1);

@@ -1618,8 +1618,10 @@ int lf_v8_parse_reporting(const uint8_t *data, uint64_t size, int fd, unsigned t
     r.threads = threads;
     r.partial = partial;
     lf_progress_begin(&r.progress, progress_to, "", size);
-    r.copying = fd >= 0 && lf_file_copy_open(&r.copies[0], fd, copy_chunk) == 0 &&
-                lf_file_copy_open(&r.copies[1], fd, copy_chunk) == 0;
+    /* no buffer bigger than the file: a small one is not a fresh 2 MiB page */
+    const size_t buffer = size < copy_chunk ? (size_t)size : copy_chunk;
+    r.copying = fd >= 0 && lf_file_copy_open(&r.copies[0], fd, buffer) == 0 &&
+                lf_file_copy_open(&r.copies[1], fd, buffer) == 0;
     int rc = read_snapshot(&r, out);
     lf_file_copy_close(&r.copies[0]);
     lf_file_copy_close(&r.copies[1]);
