@@ -619,17 +619,36 @@ static uint32_t next_search_root(dom_state *s, uint32_t *root_cursor, uint32_t *
     return *unreached_scan < g->node_count ? *unreached_scan : LF_NODE_NONE;
 }
 
-/* Splits the listing's work in two halves of target nodes with about as
- * many strong edges each. */
+/* A half's listing costs per edge it lists and per node of its target
+ * range: both halves read every edge, and a listed edge's target is read
+ * at random within the range, so a wide range misses the cache where a
+ * narrow one (the class objects most edges point at) does not. Fitted on
+ * the Express snapshot, where balancing the edges alone split at node
+ * 26,112: 4.45M edges into that narrow range took 24-25 ms, 2.67M edges
+ * over the other 1.63M nodes 41-43 ms. With these weights the halves took
+ * 31-34 and 35-42 ms there, and 213-249 and 251-330 ms on the 30M-object
+ * HPROF dump against 245-256 and 306-411 ms (BENCHMARKS.md 1.3.4). */
+enum { LISTED_WEIGHT = 4, RANGE_NODE_WEIGHT = 11 };
+
+static uint64_t block_listing_cost(const search_counts *c, uint64_t b, uint32_t n)
+{
+    uint64_t first = b << c->block_shift, nodes = first >= n ? 0 : n - first;
+    if (nodes > (1u << c->block_shift))
+        nodes = 1u << c->block_shift;
+    return c->strong_by_block[b] * LISTED_WEIGHT + nodes * RANGE_NODE_WEIGHT;
+}
+
+/* Splits the listing's work in two halves of target nodes of about the
+ * same cost each (above). */
 static uint32_t listing_split(const dom_state *s, const search_counts *c)
 {
     const uint32_t n = s->g->node_count;
-    uint64_t strong = 0;
+    uint64_t cost = 0;
     for (unsigned b = 0; b < TARGET_BLOCKS; b++)
-        strong += c->strong_by_block[b];
+        cost += block_listing_cost(c, b, n);
     for (uint64_t b = 0, sum = 0; b < TARGET_BLOCKS && (b << c->block_shift) < n; b++) {
-        sum += c->strong_by_block[b];
-        if (sum * 2 >= strong) {
+        sum += block_listing_cost(c, b, n);
+        if (sum * 2 >= cost) {
             uint64_t end = (b + 1) << c->block_shift;
             return end < n ? (uint32_t)end : n;
         }
