@@ -626,7 +626,7 @@ static uint32_t next_search_root(dom_state *s, uint32_t *root_cursor, uint32_t *
  * the Express snapshot, where balancing the edges alone split at node
  * 26,112: 4.45M edges into that narrow range took 24-25 ms, 2.67M edges
  * over the other 1.63M nodes 41-43 ms. With these weights the halves took
- * 31-34 and 35-42 ms there, and 213-249 and 251-330 ms on the 30M-object
+ * 31-34 and 35-42 ms there, and 214-249 and 330-409 ms on the 30M-object
  * HPROF dump against 245-256 and 306-411 ms (BENCHMARKS.md 1.3.4). */
 enum { LISTED_WEIGHT = 4, RANGE_NODE_WEIGHT = 11 };
 
