@@ -311,6 +311,21 @@ static int out_of_memory(void)
     return EXIT_SYSTEM;
 }
 
+/* Says that target has no strong path: weak, one through weak references
+ * (shown), else none at all. */
+static void say_no_strong_path(void *ctx, uint32_t target, int weak)
+{
+    const path_run *p = ctx;
+    char id[32];
+    snprintf(id, sizeof id, (p->s->flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
+             (unsigned long long)lf_snapshot_object_id(p->s, target));
+    if (!weak)
+        cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
+                    p->opt->exclude_count ? " (with the exclusions)" : "");
+    else
+        cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
+}
+
 /* The shortest strong path, else the shortest through weak references (*weak
  * set); 0 when nothing reaches the target, said on stderr like a weak one. */
 static int64_t first_path(path_run *p, uint32_t target, int *weak)
@@ -320,15 +335,8 @@ static int64_t first_path(path_run *p, uint32_t target, int *weak)
     if (len == 0) {
         len = lf_shortest_root_path(&p->ps, target, LF_PATH_FOLLOW_WEAK, p->filter, &p->x, p->hops);
         *weak = len > 0;
+        say_no_strong_path(p, target, *weak);
     }
-    char id[32];
-    snprintf(id, sizeof id, (p->s->flags & LF_SNAP_IDS_AT) ? "@%llu" : "0x%llx",
-             (unsigned long long)lf_snapshot_object_id(p->s, target));
-    if (len == 0)
-        cli_message("note", "%s is unreachable: no path of references from a GC root%s", id,
-                    p->opt->exclude_count ? " (with the exclusions)" : "");
-    else if (*weak)
-        cli_message("note", "%s is reachable only through weak references: it is not kept alive (path below)", id);
     return len;
 }
 
@@ -364,11 +372,7 @@ static int show_target(path_run *p, uint32_t target)
 {
     int weak;
     int64_t len = first_path(p, target, &weak);
-    if (!p->opt->merge)
-        return add_paths(p, target, len, weak);
-    if (len > 0 && lf_merge_add(&p->tree, p->s, p->hops, len, weak, !p->opt->no_group))
-        return out_of_memory();
-    return EXIT_OK;
+    return add_paths(p, target, len, weak);
 }
 
 /* The search over the reverse graph from the targets, the exclusions, then
@@ -390,7 +394,14 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
     out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, (int)(sizeof columns / sizeof columns[0]));
     path_rows_init(&p.rows, w, s, root_index);
     int rc = EXIT_OK;
-    for (int64_t i = 0; i < count && rc == EXIT_OK; i++)
+    if (opt->merge) {
+        if (lf_merge_targets(&p.tree, s, &p.ps, targets, (size_t)count, p.filter, &p.x, !opt->no_group, 0,
+                             say_no_strong_path, &p) < 0)
+            rc = out_of_memory();
+        else
+            lf_merge_finish(&p.tree);
+    }
+    for (int64_t i = 0; i < count && rc == EXIT_OK && !opt->merge; i++)
         rc = show_target(&p, targets[i]);
     if (opt->merge && rc == EXIT_OK && merge_write(&p.tree, s, root_index, ctx->format))
         rc = EXIT_SYSTEM;

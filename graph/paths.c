@@ -95,6 +95,7 @@ int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t
     }
     for (uint32_t v = 0; v < n; v++)
         ps->toward[v] = UNSEEN;
+    ps->visited = 0;
     return 0;
 }
 
@@ -112,8 +113,12 @@ static int root_at(const lf_path_search *ps, uint32_t v)
     return ps->is_root[v / 8] >> (v % 8) & 1;
 }
 
-int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flags,
-                              lf_edge_filter filter, void *filter_ctx, uint32_t *path)
+/* The search of lf_shortest_root_path; level (root_levels.h) or NULL. With
+ * levels it enqueues only predecessors one level nearer the roots: the nodes
+ * of the target's shortest paths, whose order among themselves, and so the
+ * answer, is the full search's (root_levels.h says why). */
+static int64_t search(lf_path_search *ps, uint32_t target, unsigned flags, lf_edge_filter filter,
+                      void *filter_ctx, const uint32_t *level, uint32_t *path)
 {
     const lf_reverse *rev = ps->rev;
     uint32_t *toward = ps->toward, *queue = ps->queue;
@@ -129,8 +134,8 @@ int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flag
             if (lf_edge_is_weak(s) && !(flags & LF_PATH_FOLLOW_WEAK))
                 continue;
             uint32_t p = lf_edge_node(s);
-            if (toward[p] != UNSEEN || ps->blocked[p] == 2 || (ps->blocked[p] == 1 && !root_at(ps, p)) ||
-                (filter && !filter(filter_ctx, p, x)))
+            if (toward[p] != UNSEEN || (level && level[p] + 1 != level[x]) || ps->blocked[p] == 2 ||
+                (ps->blocked[p] == 1 && !root_at(ps, p)) || (filter && !filter(filter_ctx, p, x)))
                 continue;
             toward[p] = x;
             queue[tail++] = p;
@@ -149,5 +154,18 @@ int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flag
         }
     for (uint32_t i = 0; i < tail; i++) /* leave the work array as it was */
         toward[queue[i]] = UNSEEN;
+    ps->visited += tail;
     return len;
+}
+
+int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flags,
+                              lf_edge_filter filter, void *filter_ctx, uint32_t *path)
+{
+    return search(ps, target, flags, filter, filter_ctx, NULL, path);
+}
+
+int64_t lf_shortest_root_path_leveled(lf_path_search *ps, const uint32_t *level, uint32_t target,
+                                      lf_edge_filter filter, void *filter_ctx, uint32_t *path)
+{
+    return level[target] == LF_LEVEL_NONE ? 0 : search(ps, target, 0, filter, filter_ctx, level, path);
 }

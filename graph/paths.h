@@ -31,6 +31,7 @@ typedef struct lf_path_search {
     uint32_t *queue;
     uint8_t *blocked;           /* 1: a search may not pass through this node, but may
                                  * start at it if it is a root; 2: not even that */
+    uint64_t visited;           /* nodes the searches so far have queued: their cost */
 } lf_path_search;
 
 int lf_path_search_init(lf_path_search *ps, const lf_reverse *rev, const uint8_t *is_root);
@@ -43,5 +44,14 @@ void lf_path_search_free(lf_path_search *ps);
  * listed first, so the answer is always the same. */
 int64_t lf_shortest_root_path(lf_path_search *ps, uint32_t target, unsigned flags,
                               lf_edge_filter filter, void *filter_ctx, uint32_t *path);
+
+/* A node no strong path from a root reaches, in root_levels.h's levels. */
+#define LF_LEVEL_NONE 0xffffffffu
+
+/* lf_shortest_root_path over strong references, the same answer, searching
+ * only the nodes of the target's shortest paths: level from lf_root_levels
+ * (root_levels.h) with the same filter, and no node blocked. */
+int64_t lf_shortest_root_path_leveled(lf_path_search *ps, const uint32_t *level, uint32_t target,
+                                      lf_edge_filter filter, void *filter_ctx, uint32_t *path);
 
 #endif

@@ -26,23 +26,12 @@ enum { TOP_DEFAULT = 5 };
 static int64_t merge_targets(serve_snapshot *snap, const uint32_t *target, uint64_t count, int group,
                              lf_merge_tree *t)
 {
-    uint32_t *hops = malloc(((size_t)snap->s.object_count + 1) * sizeof *hops);
-    if (!hops)
-        return -1;
-    int64_t reached = 0;
-    int rc = 0;
     pthread_mutex_lock(&snap->path_lock);
-    for (uint64_t i = 0; i < count && rc == 0; i++) {
-        int weak = 0;
-        int64_t len = lf_shortest_root_path(&snap->ps, target[i], 0, NULL, NULL, hops);
-        if (len == 0)
-            weak = (len = lf_shortest_root_path(&snap->ps, target[i], LF_PATH_FOLLOW_WEAK, NULL, NULL, hops)) > 0;
-        reached += len > 0;
-        rc = len > 0 ? lf_merge_add(t, &snap->s, hops, len, weak, group) : 0;
-    }
+    int64_t reached = lf_merge_targets(t, &snap->s, &snap->ps, target, (size_t)count, NULL, NULL, group, 0, NULL, NULL);
     pthread_mutex_unlock(&snap->path_lock);
-    free(hops);
-    return rc ? -1 : reached;
+    if (reached >= 0)
+        lf_merge_finish(t);
+    return reached;
 }
 
 static void write_node(FILE *f, const serve_snapshot *snap, const lf_merge_node *m, lf_edge_answer hop, uint32_t depth)

@@ -8,11 +8,12 @@
 #include "../base/vec.h"
 #include "collections.h"
 
-/* The node for hop path[k] below node `at`; (Word_t)-1 when out of memory. */
-static Word_t merge_slot(lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t k, uint32_t at,
-                         int fold, int weak)
+/* The node for object v, reached from `from` (LF_MERGE_NONE: v starts the
+ * path), below node `at`; (Word_t)-1 when out of memory. */
+static Word_t merge_slot(lf_merge_tree *t, const lf_snapshot *s, uint32_t from, uint32_t v, uint32_t at, int fold,
+                         int weak)
 {
-    uint32_t v = path[k], cls = s->object_class[v];
+    uint32_t cls = s->object_class[v];
     Word_t parent_key = (Word_t)(at == LF_MERGE_NONE ? 0 : (uint64_t)at + 1) << 32;
     PWord_t slot;
     if (fold) { /* JLI is a block: braces */
@@ -25,46 +26,65 @@ static Word_t merge_slot(lf_merge_tree *t, const lf_snapshot *s, const uint32_t 
     if (!*slot) {
         if (lf_vec_reserve((void **)&t->node, &t->cap, t->count + 1, sizeof *t->node))
             return (Word_t)-1;
-        t->node[t->count++] =
-            (lf_merge_node){v, at, 0, k > 0 ? path[k - 1] : LF_MERGE_NONE, 0, (uint8_t)weak, (uint8_t)fold};
+        t->node[t->count++] = (lf_merge_node){v, at, 0, from, 0, (uint8_t)weak, (uint8_t)fold};
         *slot = t->count;
     }
     return *slot - 1;
 }
 
-/* Whether hop k continues a chain that tree node `at` starts: its object,
- * the one before it and the node's are of one class. */
-static int chain_link(const lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t k, uint32_t at)
+/* Whether v, reached from `from`, continues a chain that tree node `at`
+ * starts: v, the one before it and the node's object are of one class. */
+static int chain_link(const lf_merge_tree *t, const lf_snapshot *s, uint32_t from, uint32_t v, uint32_t at)
 {
-    if (at == LF_MERGE_NONE || k == 0 || t->node[at].folded)
+    if (at == LF_MERGE_NONE || from == LF_MERGE_NONE || t->node[at].folded)
         return 0;
-    uint32_t cls = s->object_class[path[k]];
-    return cls == s->object_class[path[k - 1]] && cls == s->object_class[t->node[at].object];
+    uint32_t cls = s->object_class[v];
+    return cls == s->object_class[from] && cls == s->object_class[t->node[at].object];
+}
+
+int lf_merge_step(lf_merge_tree *t, const lf_snapshot *s, lf_merge_cursor *c, uint32_t v, int weak, int group)
+{
+    uint32_t from = c->last;
+    c->last = v;
+    if (group && chain_link(t, s, from, v, c->at)) {
+        if (++c->run + 1 > t->node[c->at].links)
+            t->node[c->at].links = c->run + 1; /* the first link and those after it */
+        return 0;
+    }
+    c->run = 0;
+    const lf_merge_node *up = c->at == LF_MERGE_NONE ? NULL : &t->node[c->at];
+    int fold = group && up && (up->folded || lf_is_reference_array(s, from));
+    /* a link of the chain a folded node stands for: the same node */
+    if (fold && up->folded && s->object_class[v] == s->object_class[up->object] && lf_is_structure(s, v))
+        return 0;
+    Word_t next = merge_slot(t, s, from, v, c->at, fold, weak);
+    if (next == (Word_t)-1)
+        return -1;
+    c->at = (uint32_t)next;
+    return 0;
+}
+
+void lf_merge_end(lf_merge_tree *t, const lf_merge_cursor *c)
+{
+    if (c->at != LF_MERGE_NONE)
+        t->node[c->at].count++;
 }
 
 int lf_merge_add(lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak, int group)
 {
-    uint32_t at = LF_MERGE_NONE, run = 0;
-    for (int64_t k = 0; k < len; k++) {
-        if (group && chain_link(t, s, path, k, at)) {
-            if (++run + 1 > t->node[at].links)
-                t->node[at].links = run + 1; /* the first link and those after it */
-            continue;
-        }
-        run = 0;
-        const lf_merge_node *up = at == LF_MERGE_NONE ? NULL : &t->node[at];
-        int fold = group && up && (up->folded || lf_is_reference_array(s, path[k - 1]));
-        /* a link of the chain a folded node stands for: the same node */
-        if (fold && up->folded && s->object_class[path[k]] == s->object_class[up->object] &&
-            lf_is_structure(s, path[k]))
-            continue;
-        Word_t next = merge_slot(t, s, path, k, at, fold, weak);
-        if (next == (Word_t)-1)
+    lf_merge_cursor c = LF_MERGE_CURSOR_START;
+    for (int64_t k = 0; k < len; k++)
+        if (lf_merge_step(t, s, &c, path[k], weak, group))
             return -1;
-        at = (uint32_t)next;
-        t->node[at].count++;
-    }
+    lf_merge_end(t, &c);
     return 0;
+}
+
+void lf_merge_finish(lf_merge_tree *t)
+{
+    for (size_t i = t->count; i > 0; i--) /* a node comes after its parent */
+        if (t->node[i - 1].parent != LF_MERGE_NONE)
+            t->node[t->node[i - 1].parent].count += t->node[i - 1].count;
 }
 
 /* Siblings: most paths first, then by object id. ctx: the tree, the snapshot. */

@@ -23,13 +23,14 @@
 
 #include "../model/edge_batch.h"
 #include "../model/snapshot.h"
+#include "../../graph/paths.h"
 
 #define LF_MERGE_NONE 0xffffffffu
 
 typedef struct lf_merge_node {
     uint32_t object;    /* node space; folded: one object of the class it stands for */
     uint32_t parent;    /* tree space; LF_MERGE_NONE for a root object */
-    uint32_t count;     /* the paths through it */
+    uint32_t count;     /* the paths through it (until lf_merge_finish: ending in it) */
     uint32_t from;      /* node space: the object whose edge leads to object (path order) */
     uint32_t links;     /* the longest chain folded into it: objects of its class, each
                          * referenced by the one before (a linked list's nodes); 0: none */
@@ -43,11 +44,39 @@ typedef struct lf_merge_tree {
     Pvoid_t index, folded_index; /* (parent + 1) << 32 | object, or | class name */
 } lf_merge_tree;
 
-/* One path, path[0] its root object, path[len - 1] its target, into the
- * tree; weak marks the nodes it makes as reached through a weak reference,
- * group folds arrays and collections as above. 0 or -1 (memory). */
+/* Where a path's walk into the tree is: the node it is at, the chain it is
+ * in (links after the node's first) and the object it came from last. */
+typedef struct lf_merge_cursor {
+    uint32_t at, run, last;
+} lf_merge_cursor;
+#define LF_MERGE_CURSOR_START ((lf_merge_cursor){LF_MERGE_NONE, 0, LF_MERGE_NONE})
+/* The next object of a path into the tree: weak marks the nodes it makes
+ * as reached through a weak reference, group folds arrays and collections
+ * as above. The same steps from the same cursor always end in the same
+ * node, so a path's walk may stop and go on later (merged_targets.c). 0 or
+ * -1 (memory). */
+int lf_merge_step(lf_merge_tree *t, const lf_snapshot *s, lf_merge_cursor *c, uint32_t object, int weak, int group);
+/* One path counted: the one whose walk ends at c. */
+void lf_merge_end(lf_merge_tree *t, const lf_merge_cursor *c);
+/* One path, path[0] its root object, path[len - 1] its target, walked into
+ * the tree and counted. 0 or -1 (memory). */
 int lf_merge_add(lf_merge_tree *t, const lf_snapshot *s, const uint32_t *path, int64_t len, int weak, int group);
-
+/* Every node's count from the paths that end in it to the paths through
+ * it: once, after the last path, before the tree is read. */
+void lf_merge_finish(lf_merge_tree *t);
+/* Every target's shortest strong path, else its weak one, merged in the
+ * order given, each found as lf_shortest_root_path finds it (the same
+ * tree); note, when not NULL, hears in that order of each target without a
+ * strong path (weak: 1 merged by its weak path, 0 no path at all). Once
+ * the searches one at a time have queued as many nodes as the graph has
+ * (leveled 0), from the start (leveled > 0) or never (< 0), the rest share
+ * one breadth-first pass from the roots (graph/root_levels.h), so a list's
+ * thousands of links cost what their paths do. ps: no node blocked. The
+ * number of targets a path reached, or -1 (memory). */
+typedef void lf_merge_note(void *ctx, uint32_t target, int weak);
+int64_t lf_merge_targets(lf_merge_tree *t, const lf_snapshot *s, lf_path_search *ps, const uint32_t *target,
+                         size_t count, lf_edge_filter filter, void *filter_ctx, int group, int leveled,
+                         lf_merge_note *note, void *note_ctx);
 /* The tree in preorder, no recursion: siblings most paths first, then by
  * object id. *order (the nodes) and *depth (each one's, 0 for a root
  * object) are t->count entries the caller frees. 0 or -1 (memory). */

@@ -172,6 +172,17 @@ case_ path_merge 0 path $G/nested_class.txt --class Item --top 0 --merge
 # a linked list of one class is one row with its length (fixtures/graphs/make_token_chain.sh):
 # 300 undisposed registrations, not a tree 300 deep
 case_ path_merge_chain 0 path $G/token_chain.txt --class CallbackNode --merge --top 0 --format tsv
+# a doubly linked list of 4,000 links (each references the next and the one
+# before: .NET's and Java's LinkedList) under root Head: one Head row and
+# one Link row, every path through both, the chain all 4,000 links. Each
+# link's search used to walk back to the head, 4,000 * 4,000 / 2 steps.
+awk 'BEGIN { OFS = "\t"; print "node", 1, 16, "Head"; print "root", 1, "static field", "List.head"
+    for (i = 2; i <= 4001; i++) { print "node", i, 24, "Link"
+        if (i == 2) print "edge", 1, 2, "strong", "first"
+        else { print "edge", i - 1, i, "strong", "next"; print "edge", i, i - 1, "strong", "prev" } } }' \
+    >"$tmp/linked_list.txt"
+rows_ path_merge_linked_list "0 4000 Head |1 4000 Link 4000|" 'NR > 1 { printf "%s %s %s %s|", $1, $2, $6, $11 } END { print "" }' \
+    path "$tmp/linked_list.txt" --class Link --merge --top 0 --format tsv
 # Simple class names (fixtures/graphs/simple_names.txt, issue 33 item 2): the
 # part after the last '.' or '$' names a class, as does Outer$Inner; the
 # largest StageListener is 2 (48). Node ends two classes: an error listing

@@ -16,6 +16,9 @@
     T(test_class_retained_nested)          \
     T(test_class_retained_skips_empty)     \
     T(test_reverse_lists)                  \
+    T(test_root_levels_hand)               \
+    T(test_root_paths_random_vs_search)    \
+    T(test_merge_targets_leveled_vs_each)  \
     T(test_edge_offsets_widen)             \
     T(test_dominators_wide)                \
     T(test_find_edge)                      \
