@@ -137,7 +137,8 @@ static int merge_write(const lf_merge_tree *t, const lf_snapshot *s, const uint6
         {"root", OUT_STR, LF_CUT_PATH, OUT_KEY},
         {"location", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
         {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
-        {"chain", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        /* on a linked list the answer: never left out for a width */
+        {"chain", OUT_U64_SOMETIMES, LF_CUT_END, OUT_NORMAL},
     };
     uint32_t *order, *depth;
     lf_edge_answer *hop = NULL;

@@ -452,7 +452,7 @@ void out_row_end(out_writer *w)
 
 static int is_numeric(out_type t)
 {
-    return t == OUT_U64 || t == OUT_I64 || t == OUT_PCT || t == OUT_REAL;
+    return t == OUT_U64 || t == OUT_U64_SOMETIMES || t == OUT_I64 || t == OUT_PCT || t == OUT_REAL;
 }
 
 /* n spaces onto b. */
@@ -477,12 +477,13 @@ static size_t *column_widths(const out_writer *w, size_t rows)
 }
 
 /* The columns a table shows, into col (their numbers, in order): all but
- * OUT_STR_SOMETIMES columns empty in every row but the header (row 0). */
+ * OUT_STR_SOMETIMES and OUT_U64_SOMETIMES columns empty in every row but
+ * the header (row 0). */
 static int shown_columns(const out_writer *w, size_t rows, int *col)
 {
     int n = 0;
     for (int c = 0; c < w->ncols; c++) {
-        int empty = w->cols[c].type == OUT_STR_SOMETIMES;
+        int empty = w->cols[c].type == OUT_STR_SOMETIMES || w->cols[c].type == OUT_U64_SOMETIMES;
         for (size_t r = 1; empty && r < rows; r++)
             empty = w->cells[r * (size_t)w->ncols + (size_t)c].width == 0;
         if (!empty)

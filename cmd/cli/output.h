@@ -23,6 +23,9 @@ typedef enum out_type {
      * `location`, a string's `value`): TSV and JSON always have it, a table shows it only when
      * some row has one, so a terminal does not give it width for nothing. */
     OUT_STR_SOMETIMES,
+    /* A count that only some rows have (a path's chain length): a number,
+     * shown in a table only when some row has one, as above. */
+    OUT_U64_SOMETIMES,
     /* A list of counts (out_u64_list): text, but never cut in a table, where
      * "300,600…" would hide the answer. */
     OUT_LIST,

@@ -35,6 +35,10 @@ for c in 80 120 160; do
     # the chain's first 3 and last 3 links and one row for the 294 between
     fits table_path_chain_$c $c "... 294 more" \
         path $G/token_chain.txt 0x18f --format table
+    # merged, the same list is one row whose chain column holds its length:
+    # the answer, kept at every width (shallow and depth go first)
+    fits table_path_merge_chain_$c $c "chain" \
+        path $G/token_chain.txt --class CallbackNode --merge --top 0 --format table
 done
 if wanted table_path_chain_rows; then
     rows=$(COLUMNS=160 "$LF" path $G/token_chain.txt 0x18f --format table 2>/dev/null | wc -l)
@@ -56,6 +60,10 @@ case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
 # more than its share (it read "…ementData")
 rows_ table_dominators_slack_80 "1" '/ elementData / {n++} END {print n + 0}' \
     dominators $J/event_bus.hprof.gz --format table
+# the 300 links planted (fixtures/graphs/make_token_chain.sh) in the chain
+# column of the CallbackNode row, the last cell, at 80 columns
+rows_ table_path_merge_chain_length_80 "300" '/ Callbacks / {n = split($0, f, " +"); print f[n]}' \
+    path $G/token_chain.txt --class CallbackNode --merge --top 0 --format table
 # a growth finding's "with it" list wraps between classes, each with its
 # rate (fixtures/node/collections_leak-*: "(string) +100.50" was split)
 NL=fixtures/node/collections_leak
