@@ -24,10 +24,12 @@ static int rate_follows(const char *text, size_t len, size_t i)
 /* Where to break text (len bytes) so that its first part takes at most
  * room columns: after a path's " / ", else before a parenthesis the break
  * would split ("(the largest 0x...)" moves down whole), else at a space
- * (not the one before a rate), else at room. */
+ * (not the one before a rate), else after a name's last '.' or '$' that
+ * fits (a static field's class and its field: the identifier after it
+ * stays whole, to be read and copied), else at room. */
 static size_t break_at(const char *text, size_t len, size_t room)
 {
-    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0;
+    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
     size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
     int open = 0;     /* a " (" seen and not closed yet */
     while (i < len) {
@@ -44,6 +46,9 @@ static size_t break_at(const char *text, size_t len, size_t room)
         }
         if (i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
             step = i + 2; /* the line ends with "/" */
+        if ((text[i] == '.' || text[i] == '$') && i + 1 < len && text[i + 1] != ' ' &&
+            !(text[i + 1] >= '0' && text[i + 1] <= '9')) /* not inside a number */
+            dot = i + 1; /* the line ends with the separator */
         i++;
         while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
             i++;
@@ -55,7 +60,9 @@ static size_t break_at(const char *text, size_t len, size_t room)
         return step;
     if (space > room / 3 && split > room / 3)
         return split;
-    return space > room / 3 ? space : i;
+    if (space > room / 3)
+        return space;
+    return dot > room / 3 ? dot : i;
 }
 
 /* text, wrapped to the width: its first line from column first_at (where

@@ -70,6 +70,12 @@ NL=fixtures/node/collections_leak
 rows_ table_suspects_rates_80 "0 1" \
     '/^ +[-+][0-9]/ {split_rate++} /\(string\) \+100\.50/ {whole++} END {print split_rate + 0, whole + 0}' \
     suspects $NL-300.heapsnapshot.gz $NL-100.heapsnapshot.gz $NL-200.heapsnapshot.gz --top 1 --format table
+# a path with no blank where it must break (fixtures/graphs/long_field_name.txt):
+# after the class's last '.', the field's name whole on the next line,
+# not cut at the 67th column inside it; three findings, each so
+rows_ table_suspects_identifier_80 "60 60 60 |3" \
+    '/^   path/ {printf "%d ", length($0) - 13} /^ +CONNECTIONS_BY_REMOTE_ADDR / {n++} END {print "|" n}' \
+    suspects $G/long_field_name.txt --format table
 # a headline too long for 80 columns: its parenthesis moves down whole,
 # under the headline's text (not split after "(the", not at the labels' column)
 rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
