@@ -21,13 +21,25 @@ static int rate_follows(const char *text, size_t len, size_t i)
     return i + 2 < len && (text[i + 1] == '+' || text[i + 1] == '-') && text[i + 2] >= '0' && text[i + 2] <= '9';
 }
 
+/* What a wrapped text is, which decides where it may break: a path breaks
+ * after its " / "; any other text (a headline, a list of classes) never at
+ * the blanks of a " / ", which are inside a class name there (V8's
+ * "system / Context"). */
+typedef enum wrap_kind { WRAP_TEXT, WRAP_PATH } wrap_kind;
+
+/* Whether the blank at i is one of a " / ". */
+static int in_step(const char *text, size_t len, size_t i)
+{
+    return (i + 1 < len && text[i + 1] == '/') || (i > 0 && text[i - 1] == '/');
+}
+
 /* Where to break text (len bytes) so that its first part takes at most
- * room columns: after a path's " / ", else before a parenthesis the break
- * would split ("(the largest 0x...)" moves down whole), else at a space
- * (not the one before a rate), else after a name's last '.' or '$' that
- * fits (a static field's class and its field: the identifier after it
- * stays whole, to be read and copied), else at room. */
-static size_t break_at(const char *text, size_t len, size_t room)
+ * room columns: after a path's " / ", else before a
+ * parenthesis the break would split ("(the largest 0x...)" moves down
+ * whole), else at a space (not the one before a rate), else after a name's
+ * last '.' or '$' that fits (a static field's class and its field: the
+ * identifier after it stays whole, to be read and copied), else at room. */
+static size_t break_at(const char *text, size_t len, size_t room, wrap_kind kind)
 {
     size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
     size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
@@ -35,7 +47,7 @@ static size_t break_at(const char *text, size_t len, size_t room)
     while (i < len) {
         if (cols == room)
             break;
-        if (text[i] == ' ' && !rate_follows(text, len, i)) {
+        if (text[i] == ' ' && !rate_follows(text, len, i) && !(kind == WRAP_TEXT && in_step(text, len, i))) {
             int opens = i + 1 < len && text[i + 1] == '(';
             split = opens || !open ? 0 : paren;
             space = i;
@@ -44,7 +56,7 @@ static size_t break_at(const char *text, size_t len, size_t room)
         } else if (text[i] == ')') {
             open = 0;
         }
-        if (i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
+        if (kind == WRAP_PATH && i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
             step = i + 2; /* the line ends with "/" */
         if ((text[i] == '.' || text[i] == '$') && i + 1 < len && text[i + 1] != ' ' &&
             !(text[i + 1] >= '0' && text[i + 1] <= '9')) /* not inside a number */
@@ -67,7 +79,8 @@ static size_t break_at(const char *text, size_t len, size_t room)
 
 /* text, wrapped to the width: its first line from column first_at (where
  * the caller left off), the others indented to rest_at. */
-static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, size_t first_at, size_t rest_at)
+static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, size_t first_at, size_t rest_at,
+                        wrap_kind kind)
 {
     for (int first = 1; len > 0; first = 0) {
         size_t at = first ? first_at : rest_at;
@@ -76,7 +89,7 @@ static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, 
             for (size_t i = 0; i < rest_at; i++)
                 out_buf_put(b, " ", 1);
         }
-        size_t n = break_at(text, len, width > at + 20 ? width - at : 20);
+        size_t n = break_at(text, len, width > at + 20 ? width - at : 20, kind);
         out_buf_put(b, text, n);
         text += n;
         len -= n;
@@ -86,12 +99,12 @@ static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, 
 }
 
 /* "   label     text" and its continuations. */
-static void labelled(out_buf *b, const char *label, const char *text, size_t len, size_t width)
+static void labelled(out_buf *b, const char *label, const char *text, size_t len, size_t width, wrap_kind kind)
 {
     char head[TEXT_AT + 1];
     snprintf(head, sizeof head, "%*s%-*s", LABEL_AT, "", TEXT_AT - LABEL_AT, label);
     out_buf_put(b, head, TEXT_AT);
-    put_wrapped(b, text, len, width, TEXT_AT, TEXT_AT);
+    put_wrapped(b, text, len, width, TEXT_AT, TEXT_AT, kind);
     out_buf_put(b, "\n", 1);
 }
 
@@ -144,10 +157,10 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
     rate_bytes(bytes, sizeof bytes, f->bytes_rate);
     snprintf(line, sizeof line, "%.*s grows by %.2f per %s (%s per %s%s)", (int)lead.len, lead.ptr, f->rate,
              x->unit, bytes, strcmp(x->unit, "snapshot") ? "unit" : "snapshot", f->grows_count > 1 ? " in all" : "");
-    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at);
+    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, WRAP_TEXT);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(x->s, f, text, PATH_TEXT);
-    labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width);
+    labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width, WRAP_PATH);
     size_t at = 0;
     for (uint32_t i = 0; i < t->series && at + 32 < PATH_TEXT; i++)
         at += (size_t)cli_count_text(text + at, PATH_TEXT - at, f->counts[i]),
@@ -159,9 +172,9 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
                          other.len > 1000 ? 1000 : (int)other.len, other.ptr, f->grows[k].rate);
         at += n > 0 ? (size_t)n : 0;
     }
-    labelled(b, "objects", text, at < PATH_TEXT ? at : PATH_TEXT - 1, x->width);
+    labelled(b, "objects", text, at < PATH_TEXT ? at : PATH_TEXT - 1, x->width, WRAP_TEXT);
     if (f->finaliser_held)
-        labelled(b, "note", "held only by its Gc.finalise registrations (finaliser roots)", 60, x->width);
+        labelled(b, "note", "held only by its Gc.finalise registrations (finaliser roots)", 60, x->width, WRAP_TEXT);
 }
 
 /* A size finding: the object or the class, what it retains, its path. */
@@ -182,11 +195,11 @@ static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f
         snprintf(line, sizeof line, "%.*s %s retains %s, %.2f%% of the heap", label.len > 1000 ? 1000 : (int)label.len,
                  label.ptr, idtext, bytes, 100.0 * (double)f->retained / heap);
     }
-    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at);
+    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, WRAP_TEXT);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(s, f, text, PATH_TEXT);
     if (len)
-        labelled(b, "path", text, len, x->width);
+        labelled(b, "path", text, len, x->width, WRAP_PATH);
 }
 
 int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *list)
@@ -212,7 +225,7 @@ int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *
             size_finding(&b, x, s, text, headline_at);
         size_t len = where_text(x, s, text, PATH_TEXT);
         if (len)
-            labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width);
+            labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width, WRAP_TEXT);
     }
     free(text);
     if (b.len)

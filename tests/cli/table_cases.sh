@@ -76,6 +76,12 @@ rows_ table_suspects_rates_80 "0 1" \
 rows_ table_suspects_identifier_80 "60 60 60 |3" \
     '/^   path/ {printf "%d ", length($0) - 13} /^ +CONNECTIONS_BY_REMOTE_ADDR / {n++} END {print "|" n}' \
     suspects $G/long_field_name.txt --format table
+# the classes growing with a finding, in a list that wraps: V8's
+# "system / Context" is one class name, never split at its " / " (the
+# listener leak adds 200 of each per snapshot, fixtures/node/README.md)
+rows_ table_suspects_list_80 "1 0" \
+    '/system \/ Context \+200\.00/ {whole++} /system \/$/ || /^ +Context/ {split_name++} END {print whole + 0, split_name + 0}' \
+    suspects fixtures/node/listener_leak-2.heapsnapshot.gz fixtures/node/listener_leak-1.heapsnapshot.gz --top 1 --format table
 # a headline too long for 80 columns: its parenthesis moves down whole,
 # under the headline's text (not split after "(the", not at the labels' column)
 rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
