@@ -34,11 +34,11 @@ static int in_step(const char *text, size_t len, size_t i)
 }
 
 /* Where to break text (len bytes) so that its first part takes at most
- * room columns: after a path's " / ", else before a
- * parenthesis the break would split ("(the largest 0x...)" moves down
- * whole), else at a space (not the one before a rate), else after a name's
- * last '.' or '$' that fits (a static field's class and its field: the
- * identifier after it stays whole, to be read and copied), else at room. */
+ * room columns: after a path's " / ", else before a parenthesis the break
+ * would split ("(the largest 0x...)" moves down whole), else at a space
+ * (not the one before a rate), else after a name's last '.' or '$' that
+ * fits (a static field's class and its field: the identifier after it
+ * stays whole, to be read and copied), else at room. */
 static size_t break_at(const char *text, size_t len, size_t room, wrap_kind kind)
 {
     size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
