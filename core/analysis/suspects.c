@@ -12,6 +12,7 @@
 #include "domview.h"
 #include "owners.h"
 #include "finalizer_queue.h"
+#include "holders.h"
 #include "session_objects.h"
 #include "../base/vec.h"
 #include "../base/bigmem.h"
@@ -262,10 +263,30 @@ static int not_the_programs(const lf_snapshot *s, uint32_t node, const uint64_t 
            (finalizer_only && lf_bit_is_set(finalizer_only, node));
 }
 
+/* Whether the k nodes are alike: one class name, held the same way by
+ * their dominator (an array's elements, one frame's locals), so that they
+ * are one collection's entries and their dominator is the finding, not
+ * each of them (DESIGN 13). An answer without its label counts as unlike. */
+static int alike(const lf_snapshot *s, lf_holders *holders, const uint32_t *node, size_t k)
+{
+    if (k < 2)
+        return 0;
+    lf_holder first = lf_holders_get(holders, node[0]);
+    uint32_t name = s->class_name[s->object_class[node[0]]];
+    for (size_t i = 1; i < k; i++) {
+        lf_holder h = lf_holders_get(holders, node[i]);
+        if (s->class_name[s->object_class[node[i]]] != name || h.kind != first.kind ||
+            (h.kind != LF_EDGE_KIND_ELEMENT && h.label != first.label))
+            return 0;
+    }
+    return !lf_holders_failed(holders) && first.kind != LF_EDGE_KIND_NONE;
+}
+
 /* One candidate of the size findings: its accumulation point, the children
  * there that are candidates of their own (pushed on the stack), and the
- * finding when what is left still retains at least t. */
-static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, uint64_t t,
+ * finding when what is left still retains at least t. Children that are
+ * alike are no candidates: the point holds them, and is the finding. */
+static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, lf_holders *holders, uint32_t node, uint64_t t,
                    lf_suspect_list *list, uint32_t **stack, size_t *depth, size_t *cap)
 {
     lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
@@ -274,6 +295,7 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t no
     if (chain_at(s, memo, &f.acc))
         return lf_suspect_add(list, &f);
     uint64_t apart = 0;
+    size_t below = *depth;
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) < t)
@@ -282,6 +304,11 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t no
             return -1;
         (*stack)[(*depth)++] = child;
         apart += lf_snapshot_retained(s, child);
+    }
+    size_t pushed = *depth - below;
+    if (alike(s, holders, *stack + below, pushed)) {
+        *depth = below;
+        apart = 0;
     }
     if (apart > 0 && f.retained - apart < t)
         return 0;
@@ -388,8 +415,12 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_accumulation_
         else
             stack[depth++] = node;
     }
+    lf_holders holders; /* a few questions: answered one by one */
+    lf_holders_init(&holders, s);
     while (depth > 0 && !rc)
-        rc = examine(s, memo, stack[--depth], t, list, &stack, &depth, &cap);
+        rc = examine(s, memo, &holders, stack[--depth], t, list, &stack, &depth, &cap);
+    rc = rc || lf_holders_failed(&holders);
+    lf_holders_free(&holders);
     lf_big_free(stack);
     if (rc)
         rc = lf_fail_nomem(err, "suspects");

@@ -52,6 +52,18 @@ rows_ suspects_listener_node "1 growth configBus (EventEmitter) / _events (Objec
 rows_ suspects_chain_node "1 object global ListNode 999999 ListNode head (ListNode)" \
     'NR == 2 { n = split($15, hop, " / "); print $1, $2, $6, $9, $10, $11, hop[n] }' \
     suspects fixtures/node/linked_list.heapsnapshot.gz --format tsv
+# Big siblings alike are one finding at their holder (fixtures/graphs/
+# alike_siblings.txt): the array of three buffers is the finding, 3 byte[]
+# accumulated in it; two HashMaps of one class held by two fields stay two.
+rows_ suspects_alike_siblings "1 Object[] 53.64 3 byte[] 3000|2 HashMap 22.08 0|3 HashMap 22.08 0|" \
+    'NR > 1 { printf "%s %s %s %s", $1, $6, $4, $10; if ($10 > 0) printf " %s %s", $11, $12; printf "|" } END { print "" }' \
+    suspects $G/alike_siblings.txt --format tsv
+# Sessions.main keeps three byte[] locals (3,000,016 + 2,000,016 +
+# 1,000,016 bytes) in one frame: one finding, main's thread, not three
+# findings with one path each.
+rows_ suspects_locals_java "1 java.lang.Thread 3 byte[] 6000048 thread main (java.lang.Thread)" \
+    'NR > 1 { n++ } NR == 2 { line = $1 " " $6 " " $10 " " $11 " " $12 " " $15 } END { print (n == 1 ? line : n " findings") }' \
+    suspects $J/sessions.hprof.gz --format tsv
 # A top owner no root names (fixtures/graphs/shared_owner.txt: Shared, 500
 # of 556 bytes, held by the objects of three roots): its path does not start
 # at a dominator a root names, so it is searched backwards from Shared; the
