@@ -195,6 +195,111 @@ static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, in
     front_cut(b, text, head, name, name_len, width);
 }
 
+/* --- summary rows ------------------------------------------------------ */
+
+/* The end of the item of a list ("1 java.lang.String, 2 Foo<A, B>, ...")
+ * that starts at i: the next ", " outside brackets, or len. */
+static size_t item_end(const char *text, size_t len, size_t i)
+{
+    int depth = 0;
+    for (; i < len; i++) {
+        if (strchr("<([", text[i]))
+            depth++;
+        else if (strchr(">)]", text[i]) && depth > 0)
+            depth--;
+        else if (depth == 0 && text[i] == ',' && i + 1 < len && text[i + 1] == ' ')
+            return i;
+    }
+    return len;
+}
+
+/* "head: " and the first item, its class cut to what is left of width
+ * (packages as initials, else from its simple name: "1 …AdminSession"),
+ * and ", …" when more follow, into b; nothing when the simple name does
+ * not fit whole or under 8 columns are left for the class. */
+static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t end, int more, size_t width)
+{
+    size_t count = items;
+    while (count < end && text[count] != ' ')
+        count++;
+    size_t used = lf_text_width(text, count < end ? count + 1 : count) + (more ? 3 : 0);
+    b->len = 0;
+    if (count >= end || used + 8 > width)
+        return;
+    const char *name = text + count + 1;
+    size_t name_len = end - count - 1, room = width - used;
+    cut_buf cls = {0};
+    cut_class(&cls, name, name_len, room, 0);
+    /* the simple name whole, or nothing of the item: "…ntrolContext" told
+     * nothing */
+    size_t simple = 0, stop = 0;
+    while (stop < name_len && !strchr("<[( ", name[stop]))
+        stop++;
+    for (size_t i = 0; i < stop; i++)
+        if (name[i] == '.' || name[i] == '$')
+            simple = i + 1;
+    size_t tail_w = lf_text_width(name + simple, name_len - simple);
+    int whole = !cls.failed && lf_text_width(cls.p, cls.len) <= room &&
+                (cls.len < name_len - simple + ELLIPSIS_LEN ? 0
+                 : memcmp(cls.p + cls.len - (name_len - simple), name + simple, name_len - simple) == 0);
+    if (whole || (simple > 0 && tail_w + 1 <= room)) {
+        put(b, text, count + 1);
+        if (whole)
+            put(b, cls.p, cls.len);
+        else {
+            put(b, ELLIPSIS, ELLIPSIS_LEN);
+            put(b, name + simple, name_len - simple);
+        }
+    }
+    b->failed |= cls.failed;
+    lf_big_free(cls.p);
+    if (b->len == 0)
+        return;
+    if (more)
+        put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
+}
+
+/* A summary row of the dominator tree ("... 4 more: 1 java.security.
+ * AccessControlContext, 1 java.lang.String, ...") cut at its items: its
+ * head ("... 4 more") and the whole items that fit, then ", …"; else the
+ * first item with its class cut (cut_first_item); else the head alone. An
+ * item's count is never parted from its class: "1 java…" said nothing. */
+static void cut_summary(cut_buf *b, const char *text, size_t len, size_t width)
+{
+    const char *colon = memchr(text, ':', len);
+    size_t head = colon ? (size_t)(colon - text) : len;
+    b->len = 0;
+    put(b, text, head);
+    if (head + 2 >= len || text[head + 1] != ' ')
+        return;
+    size_t fitted = head; /* bytes of text shown as they are */
+    for (size_t i = head + 2; i < len;) {
+        size_t end = item_end(text, len, i);
+        if (end - i == 3 && memcmp(text + i, "...", 3) == 0)
+            break; /* the list's own "more" */
+        int more = end < len;
+        size_t w = lf_text_width(text, end) + (more ? 2 + 1 : 0);
+        if (w > width)
+            break;
+        fitted = end;
+        b->len = 0;
+        put(b, text, fitted);
+        if (more)
+            put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
+        i = end + 2;
+    }
+    if (fitted > head)
+        return;
+    cut_buf first = {0};
+    size_t end = item_end(text, len, head + 2);
+    cut_first_item(&first, text, head + 2, end, end < len, width);
+    if (!first.failed && first.len > 0 && lf_text_width(first.p, first.len) <= width) {
+        b->len = 0;
+        put(b, first.p, first.len);
+    }
+    lf_big_free(first.p);
+}
+
 /* --- paths ------------------------------------------------------------- */
 
 typedef struct step {
@@ -466,13 +571,15 @@ static int is_root_list(const char *text, size_t len)
 size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style style, char *out, size_t size,
                    size_t *shown)
 {
-    /* a summary row ("... 10 more: ...") in a class column is free text */
+    /* a summary row ("... 10 more: ...") in a class column: a list */
     int summary = len > 4 && memcmp(text, "... ", 4) == 0;
-    if (lf_text_width(text, len) <= width || style == LF_CUT_END || summary ||
+    if (lf_text_width(text, len) <= width || style == LF_CUT_END || (summary && style != LF_CUT_CLASS) ||
         (style == LF_CUT_PATH && is_root_list(text, len)))
         return emit(text, len, width, out, size, shown);
     cut_buf b = {0};
-    if (style == LF_CUT_CLASS)
+    if (summary)
+        cut_summary(&b, text, len, width);
+    else if (style == LF_CUT_CLASS)
         cut_class(&b, text, len, width, 0);
     else
         cut_path(&b, text, len, width);

@@ -41,9 +41,23 @@ void test_name_cut_class(void)
     expect_cut("System.Collections.Generic.Dictionary<System.String, Acme.Session>", 50, LF_CUT_CLASS,
                "S.C.G.Dictionary<System.String, Acme.Session>");
     expect_cut("java.lang.Object[]", 12, LF_CUT_CLASS, "j.l.Object[]");
-    /* a group's count stays; a summary is free text */
+    /* a group's count stays */
     expect_cut("990 x org.eclipse.jetty.server.session.Session", 24, LF_CUT_CLASS, "990 x o.e.j.s.s.Session");
-    expect_cut("... 10 more: 10 Sessions$AdminSession", 16, LF_CUT_CLASS, "... 10 more: 10\xe2\x80\xa6");
+    /* a summary is cut at its items, an item's count never parted from
+     * its class; the first from its simple name; else the head alone */
+    const char *more = "... 4 more: 1 java.security.AccessControlContext, 1 java.lang.String, ...";
+    expect_cut(more, 60, LF_CUT_CLASS, "... 4 more: 1 java.security.AccessControlContext, \xe2\x80\xa6");
+    expect_cut(more, 41, LF_CUT_CLASS, "... 4 more: 1 j.s.AccessControlContext, \xe2\x80\xa6");
+    expect_cut(more, 40, LF_CUT_CLASS, "... 4 more: 1 \xe2\x80\xa6" "AccessControlContext, \xe2\x80\xa6");
+    expect_cut(more, 37, LF_CUT_CLASS, "... 4 more");
+    expect_cut("... 550 more: 115 int[], 70 byte[], ...", 38, LF_CUT_CLASS, "... 550 more: 115 int[], 70 byte[], \xe2\x80\xa6");
+    expect_cut("... 10 more: 10 Sessions$AdminSession", 29, LF_CUT_CLASS, "... 10 more: 10 \xe2\x80\xa6" "AdminSession");
+    expect_cut("... 10 more: 10 Sessions$AdminSession", 28, LF_CUT_CLASS, "... 10 more");
+    expect_cut("... 10 more: 10 Sessions$AdminSession", 8, LF_CUT_CLASS, "... 10 \xe2\x80\xa6");
+    /* a generic's ", " is inside its item */
+    expect_cut("... 3 more: 2 Dictionary<String, Int32>, 1 Foo", 42, LF_CUT_CLASS,
+               "... 3 more: 2 Dictionary<String, Int32>, \xe2\x80\xa6");
+    expect_cut("... 3 more: 2 Dictionary<String, Int32>, 1 Foo", 41, LF_CUT_CLASS, "... 3 more");
     /* no packages: the end */
     expect_cut("system / Context", 10, LF_CUT_CLASS, "\xe2\x80\xa6/ Context");
     /* free text: its start */
