@@ -188,6 +188,7 @@ int cmd_inspect(int argc, char **argv)
     }
     if (rc == EXIT_OK) {
         c.w = out_begin(stdout, ctx.format, inspect_columns, INSPECT_COLUMNS);
+        out_table_sections(c.w, 0); /* section */
         rc = inspect_rows_all(&c, node, &opt, path, &rev);
         out_end(c.w);
     }

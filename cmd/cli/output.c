@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* More columns than a sectioned table has (inspect: 10). */
+enum { OUT_SECTION_MAX_COLUMNS = 32 };
+
 typedef struct cell {
     size_t at;      /* table mode: the rendered cell, text.p[at .. at + len) */
     size_t len;
@@ -29,6 +32,7 @@ struct out_writer {
     out_buf text;        /* the cells' texts, one after another */
     cell *cells;
     size_t cell_count, cell_cap;
+    int section_col;     /* 1 + the column whose runs are tables of their own (out_table_sections); 0: none */
 };
 
 /* Set when a writer dropped output for want of memory (out_lost_output). */
@@ -510,7 +514,10 @@ static void note_dropped(const out_writer *w, const int *col, const out_fit *fit
 
 /* One row of the table: its shown cells aligned (numbers to the right,
  * text to the left) and cut to their columns. */
-static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols)
+/* In place of row r's cell in column `instead_col` (-1: none) it shows
+ * *instead (a section's name, or nothing). */
+static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
+                      int instead_col, const cell *instead)
 {
     int last = ncols - 1;
     while (last > 0 && fit[last].dropped)
@@ -518,7 +525,7 @@ static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fi
     for (int i = 0, first = 1; i < ncols; i++) {
         if (fit[i].dropped)
             continue;
-        const cell *x = &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
+        const cell *x = col[i] == instead_col ? instead : &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
         if (!first)
             out_buf_put(&w->row, "  ", 2);
         first = 0;
@@ -557,16 +564,97 @@ static void write_table(out_writer *w)
     }
     out_table_fit(fit, ncols, limit);
     for (size_t r = 0; r < rows; r++)
-        table_row(w, r, col, fit, numeric, ncols);
+        table_row(w, r, col, fit, numeric, ncols, -1, NULL);
     note_dropped(w, col, fit, ncols, limit);
     free(all_width), free(fit), free(col), free(numeric);
+}
+
+void out_table_sections(out_writer *w, int col)
+{
+    if (w && col >= 0 && col < w->ncols)
+        w->section_col = col + 1;
+}
+
+static const cell *cell_at(const out_writer *w, size_t r, int c)
+{
+    return &w->cells[r * (size_t)w->ncols + (size_t)c];
+}
+
+static int same_text(const out_writer *w, const cell *a, const cell *b)
+{
+    return a->len == b->len && memcmp(w->text.p + a->at, w->text.p + b->at, a->len) == 0;
+}
+
+/* Rows [r0, r1) of one section as a table of their own: the section's name
+ * above, where the header names its column; the columns no row of them
+ * fills left out. Every column it had to leave out is marked in dropped. */
+static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int *dropped)
+{
+    const int sec = w->section_col - 1;
+    out_fit fit[OUT_SECTION_MAX_COLUMNS];
+    int col[OUT_SECTION_MAX_COLUMNS], numeric[OUT_SECTION_MAX_COLUMNS], ncols = 0;
+    for (int c = 0; c < w->ncols && ncols < OUT_SECTION_MAX_COLUMNS; c++) {
+        size_t width = c == sec ? cell_at(w, r0, c)->width : 0;
+        for (size_t r = r0; r < r1 && c != sec; r++)
+            if (cell_at(w, r, c)->width > width)
+                width = cell_at(w, r, c)->width;
+        if (width == 0)
+            continue; /* no row of the section fills it */
+        if (c != sec && cell_at(w, 0, c)->width > width)
+            width = cell_at(w, 0, c)->width;
+        const out_column *k = &w->cols[c];
+        numeric[ncols] = is_numeric(k->type);
+        int whole = numeric[ncols] || k->type == OUT_ID || k->type == OUT_LIST || width <= OUT_TABLE_SHORT;
+        fit[ncols] = (out_fit){width, whole, c == sec ? OUT_NORMAL : k->rank, 0};
+        col[ncols++] = c;
+    }
+    out_table_fit(fit, ncols, limit);
+    const cell blank = {0, 0, 0, 0};
+    table_row(w, 0, col, fit, numeric, ncols, sec, cell_at(w, r0, sec));
+    for (size_t r = r0; r < r1; r++)
+        table_row(w, r, col, fit, numeric, ncols, sec, &blank);
+    for (int i = 0; i < ncols; i++)
+        dropped[col[i]] |= fit[i].dropped;
+}
+
+/* A table whose sections (runs of rows with one text in the section
+ * column) are tables of their own, a blank line apart. */
+static void write_sections(out_writer *w)
+{
+    size_t rows = w->cell_count / (size_t)w->ncols, limit = out_table_limit();
+    int *dropped = calloc((size_t)w->ncols, sizeof *dropped);
+    const int sec = w->section_col - 1;
+    if (!dropped) {
+        lost_output = 1;
+        return;
+    }
+    for (size_t r0 = 1, r1; r0 < rows; r0 = r1) {
+        for (r1 = r0 + 1; r1 < rows && same_text(w, cell_at(w, r1, sec), cell_at(w, r0, sec));)
+            r1++;
+        if (r0 > 1)
+            out_buf_put(&w->row, "\n", 1);
+        write_section(w, r0, r1, limit, dropped);
+    }
+    char names[512];
+    size_t at = 0;
+    for (int c = 0; c < w->ncols && at + 1 < sizeof names; c++)
+        if (dropped[c]) {
+            int n = snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", w->cols[c].name);
+            at = n < 0 ? at : at + (size_t)n < sizeof names ? at + (size_t)n : sizeof names - 1;
+        }
+    if (at && !quiet)
+        fprintf(stderr, "leakfind: note: left out to fit %zu columns: %.*s (--format tsv has every column)\n", limit,
+                (int)at, names);
+    free(dropped);
 }
 
 void out_end(out_writer *w)
 {
     if (!w)
         return;
-    if (w->format == OUT_TABLE && w->ncols > 0)
+    if (w->format == OUT_TABLE && w->ncols > 0 && w->section_col)
+        write_sections(w);
+    else if (w->format == OUT_TABLE && w->ncols > 0)
         write_table(w);
     if (w->f)
         flush_rows(w);

@@ -84,6 +84,12 @@ void out_row_end(out_writer *w);
 out_writer *out_begin_rows(const out_writer *like);
 /* to's rows so far, then from's, to to's stream; from is emptied. */
 void out_append_rows(out_writer *to, out_writer *from);
+/* A table (and only a table) printed as one table per section: each run
+ * of rows with the same text in column col, with the columns that run
+ * fills, under a header that names the section (`inspect`: its object,
+ * path, fields and elements fill different columns, and one table of them
+ * all was too wide at 80 columns to show a class). */
+void out_table_sections(out_writer *w, int col);
 /* Flushes (a table is aligned and printed here) and frees. */
 void out_end(out_writer *w);
 /* Whether some writer dropped output for want of memory: the command's

@@ -82,6 +82,18 @@ for c in 80 160; do
         dominators $J/sessions.hprof.gz --format table
     unset COLUMNS
 done
+# inspect: one table per section, each with the columns its rows fill (one
+# table of all ten was too wide at 80 columns to show a class: "…rayList").
+# Sessions.ALL (0xfd5bf670 in sessions.hprof) is an ArrayList of 1,000
+# sessions: its three fields, size 1000 and elementData an Object[].
+for c in 80 120 160; do
+    fits table_inspect_$c $c "java.util.ArrayList" inspect $J/sessions.hprof.gz 0xfd5bf670 --format table
+done
+export COLUMNS=80
+rows_ table_inspect_sections_80 "object dominator path field|size 1000|elementData java.lang.Object[]" \
+    '{n = split($0, f, " +")} /^[a-z]/ {h = h (h ? " " : "") f[1]} /^ +size / {s = f[2] " " f[4]} /^ +elementData / {e = f[2] " " f[5]} END {print h "|" s "|" e}' \
+    inspect $J/sessions.hprof.gz 0xfd5bf670 --format table
+unset COLUMNS
 # a path with no blank where it must break (fixtures/graphs/long_field_name.txt):
 # after the class's last '.', the field's name whole on the next line,
 # not cut at the 67th column inside it; three findings, each so
