@@ -3,6 +3,7 @@
 #include "output.h"
 #include "out_table.h"
 #include "out_text.h"
+#include "../../core/base/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ struct out_writer {
     cell *cells;
     size_t cell_count, cell_cap;
     int section_col;     /* 1 + the column whose runs are tables of their own (out_table_sections); 0: none */
+    size_t *gap;         /* rows a blank line goes before (out_table_gap), ascending */
+    size_t gap_count, gap_cap;
 };
 
 /* Set when a writer dropped output for want of memory (out_lost_output). */
@@ -563,10 +566,29 @@ static void write_table(out_writer *w)
         fit[i] = (out_fit){all_width[col[i]], whole, c->rank, 0};
     }
     out_table_fit(fit, ncols, limit);
-    for (size_t r = 0; r < rows; r++)
+    for (size_t r = 0, g = 0; r < rows; r++) {
+        for (; g < w->gap_count && w->gap[g] < r; g++)
+            ;
+        if (g < w->gap_count && w->gap[g] == r)
+            out_buf_put(&w->row, "\n", 1);
         table_row(w, r, col, fit, numeric, ncols, -1, NULL);
+    }
     note_dropped(w, col, fit, ncols, limit);
     free(all_width), free(fit), free(col), free(numeric);
+}
+
+void out_table_gap(out_writer *w)
+{
+    if (!w || w->format != OUT_TABLE || w->ncols == 0)
+        return;
+    size_t row = w->cell_count / (size_t)w->ncols;
+    if (row <= 1 || (w->gap_count && w->gap[w->gap_count - 1] == row))
+        return; /* none after the header, one per place */
+    if (lf_vec_reserve((void **)&w->gap, &w->gap_cap, w->gap_count + 1, sizeof *w->gap)) {
+        lost_output = 1;
+        return;
+    }
+    w->gap[w->gap_count++] = row;
 }
 
 void out_table_sections(out_writer *w, int col)
@@ -664,5 +686,6 @@ void out_end(out_writer *w)
     out_buf_free(&w->text);
     free(w->key_at);
     free(w->cells);
+    free(w->gap);
     free(w);
 }

@@ -84,6 +84,10 @@ void out_row_end(out_writer *w);
 out_writer *out_begin_rows(const out_writer *like);
 /* to's rows so far, then from's, to to's stream; from is emptied. */
 void out_append_rows(out_writer *to, out_writer *from);
+/* In a table (and only there), a blank line before the next row: where
+ * one answer ends and the next begins (`path`: each path), whatever
+ * columns the table leaves out. None before the first row. */
+void out_table_gap(out_writer *w);
 /* A table (and only a table) printed as one table per section: each run
  * of rows with the same text in column col, with the columns that run
  * fills, under a header that names the section (`inspect`: its object,

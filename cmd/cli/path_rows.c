@@ -95,6 +95,8 @@ static void write_row(const path_rows *r, const path_run *run, uint32_t j, const
     out_writer *w = r->w;
     const lf_snapshot *s = r->s;
     uint32_t v = r->node[run->start + j];
+    if (run->depth + j == 0)
+        out_table_gap(w); /* a path begins at its root */
     cli_write_id(w, s, run->target);
     out_u64(w, run->number);
     out_u64(w, run->distance);

@@ -94,6 +94,14 @@ rows_ table_inspect_sections_80 "object dominator path field|size 1000|elementDa
     '{n = split($0, f, " +")} /^[a-z]/ {h = h (h ? " " : "") f[1]} /^ +size / {s = f[2] " " f[4]} /^ +elementData / {e = f[2] " " f[5]} END {print h "|" s "|" e}' \
     inspect $J/sessions.hprof.gz 0xfd5bf670 --format table
 unset COLUMNS
+# path: a blank line between two paths, so that they stay apart at 80
+# columns, where target, path and depth are left out. Three of the ten
+# AdminSession (all in Sessions.ALL): three paths from Sessions.ALL, two gaps.
+export COLUMNS=80
+rows_ table_path_gaps_80 "2 3 0" \
+    '/^$/ {gaps++} /Sessions\.ALL/ {roots++} NR == 2 && /^$/ {after_header++} END {print gaps + 0, roots + 0, after_header + 0}' \
+    path $J/sessions.hprof.gz --class 'Sessions$AdminSession' --top 3 --format table
+unset COLUMNS
 # a path with no blank where it must break (fixtures/graphs/long_field_name.txt):
 # after the class's last '.', the field's name whole on the next line,
 # not cut at the 67th column inside it; three findings, each so
