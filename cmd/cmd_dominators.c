@@ -130,6 +130,7 @@ int cmd_dominators(int argc, char **argv)
     }
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;
     out_writer *w = out_begin(stdout, ctx.format, dom_columns, DOM_COLUMN_COUNT);
+    out_table_share(w, 7, 10, "field / root"); /* a root only on a top owner, which has no field */
     dom_tree_options tree = {opt.depth, opt.top, min, opt.group, start, opt.members};
     rc = opt.flat ? dom_show_flat(w, &s, opt.top, min, heap, ctx.threads) : dom_show_tree(w, &s, &tree);
     out_end(w);

@@ -148,6 +148,7 @@ static int merge_write(const lf_merge_tree *t, const lf_snapshot *s, const uint6
         return -1;
     }
     out_writer *w = out_begin(stdout, format, merge_columns, (int)(sizeof merge_columns / sizeof merge_columns[0]));
+    out_table_share(w, 6, 7, "field / root"); /* a root only where a path begins, without a field */
     for (size_t k = 0; k < t->count; k++) {
         uint32_t at = order[k], d = depth[k];
         const lf_merge_node *m = &t->node[at];
@@ -393,6 +394,7 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
     }
     p.filter = opt->exclude_count ? path_exclusions_follow : NULL;
     out_writer *w = opt->merge ? NULL : out_begin(stdout, ctx->format, columns, (int)(sizeof columns / sizeof columns[0]));
+    out_table_share(w, 8, 9, "field / root"); /* a root only where a path begins, without a field */
     path_rows_init(&p.rows, w, s, root_index);
     int rc = EXIT_OK;
     if (opt->merge) {

@@ -36,6 +36,8 @@ struct out_writer {
     int section_col;     /* 1 + the column whose runs are tables of their own (out_table_sections); 0: none */
     size_t *gap;         /* rows a blank line goes before (out_table_gap), ascending */
     size_t gap_count, gap_cap;
+    int share_col, share_other;  /* 1 + the columns of out_table_share; 0: none */
+    const char *share_header;
 };
 
 /* Set when a writer dropped output for want of memory (out_lost_output). */
@@ -546,10 +548,44 @@ static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fi
     row_done(w);
 }
 
+void out_table_share(out_writer *w, int col, int other, const char *header)
+{
+    if (w && col >= 0 && other >= 0 && col < w->ncols && other < w->ncols && col != other) {
+        w->share_col = col + 1;
+        w->share_other = other + 1;
+        w->share_header = header;
+    }
+}
+
+/* out_table_share done: the other column's cells moved into the empty
+ * ones of col, the header renamed. Returns the column then shown in no
+ * row (the other), or -1. */
+static int share_cells(out_writer *w, size_t rows)
+{
+    if (!w->share_col)
+        return -1;
+    const int col = w->share_col - 1, other = w->share_other - 1;
+    for (size_t r = 1; r < rows; r++) {
+        cell *into = &w->cells[r * (size_t)w->ncols + (size_t)col];
+        cell *from = &w->cells[r * (size_t)w->ncols + (size_t)other];
+        if (into->len == 0 && from->len > 0)
+            *into = *from;
+        *from = (cell){0, 0, 0, 0};
+    }
+    size_t n = strlen(w->share_header);
+    if (out_buf_reserve(&w->text, n) == 0) {
+        memcpy(w->text.p + w->text.len, w->share_header, n);
+        w->cells[col] = (cell){w->text.len, n, display_width(w->share_header, n), 0};
+        w->text.len += n;
+    }
+    return other;
+}
+
 /* A table's rows, fitted to the terminal (out_table.h). */
 static void write_table(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols, limit = out_table_limit();
+    const int gone = share_cells(w, rows);
     size_t *all_width = column_widths(w, rows);
     out_fit *fit = calloc((size_t)w->ncols, sizeof *fit);
     int *col = calloc((size_t)w->ncols, sizeof *col), *numeric = calloc((size_t)w->ncols, sizeof *numeric);
@@ -558,12 +594,21 @@ static void write_table(out_writer *w)
         lost_output = 1;
         return;
     }
-    const int ncols = shown_columns(w, rows, col);
+    int ncols = shown_columns(w, rows, col);
+    for (int i = 0; i < ncols; i++)
+        if (col[i] == gone) { /* shown in the shared column */
+            memmove(col + i, col + i + 1, (size_t)(ncols - i - 1) * sizeof *col);
+            ncols--;
+            break;
+        }
     for (int i = 0; i < ncols; i++) { /* numbers and ids are never cut */
         const out_column *c = &w->cols[col[i]];
         numeric[i] = is_numeric(c->type);
         int whole = numeric[i] || c->type == OUT_ID || c->type == OUT_LIST || all_width[col[i]] <= OUT_TABLE_SHORT;
-        fit[i] = (out_fit){all_width[col[i]], whole, c->rank, 0};
+        out_rank rank = c->rank;
+        if (col[i] == w->share_col - 1 && w->cols[w->share_other - 1].rank == OUT_KEY)
+            rank = OUT_KEY; /* the shared column answers as the other did */
+        fit[i] = (out_fit){all_width[col[i]], whole, rank, 0};
     }
     out_table_fit(fit, ncols, limit);
     for (size_t r = 0, g = 0; r < rows; r++) {

@@ -84,6 +84,12 @@ void out_row_end(out_writer *w);
 out_writer *out_begin_rows(const out_writer *like);
 /* to's rows so far, then from's, to to's stream; from is emptied. */
 void out_append_rows(out_writer *to, out_writer *from);
+/* In a table (and only there), column other's cells shown in column col's
+ * place on the rows where col's is empty, under `header` (a static text),
+ * and other not shown on its own: two columns no row fills both of
+ * (`dominators`: a top owner's root, another object's field) take the
+ * width of one. TSV and JSON keep both. */
+void out_table_share(out_writer *w, int col, int other, const char *header);
 /* In a table (and only there), a blank line before the next row: where
  * one answer ends and the next begins (`path`: each path), whatever
  * columns the table leaves out. None before the first row. */

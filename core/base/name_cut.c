@@ -359,13 +359,23 @@ static size_t split_steps(const char *text, size_t len, step *s)
 
 /* Step k into b: its label and, when with_class, its class (packages to
  * initials when short). */
+/* Whether a step's parenthesis is a source place, "Sessions.java:75" (a
+ * frame's), not a class: its file name has no packages to shorten. */
+static int source_place(const char *text, size_t len)
+{
+    size_t digits = 0;
+    while (digits < len && text[len - 1 - digits] >= '0' && text[len - 1 - digits] <= '9')
+        digits++;
+    return digits > 0 && digits < len && text[len - 1 - digits] == ':';
+}
+
 static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
 {
     put(b, x->label, x->label_len);
     if (!with_class || !x->cls)
         return;
     put(b, " (", 2);
-    if (short_class) {
+    if (short_class && !source_place(x->cls, x->cls_len)) {
         cut_buf c = {0};
         cut_class(&c, x->cls, x->cls_len, 0, 1);
         if (c.failed)

@@ -58,7 +58,7 @@ case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
 # what the shares leave of 80 columns goes to the cells still cut, first
 # to one it then shows whole: the ArrayList's field "elementData" (11), one
 # more than its share (it read "…ementData")
-rows_ table_dominators_slack_80 "1" '/ elementData / {n++} END {print n + 0}' \
+rows_ table_dominators_slack_80 "1" '/ elementData( |$)/ {n++} END {print n + 0}' \
     dominators $J/event_bus.hprof.gz --format table
 # the 300 links planted (fixtures/graphs/make_token_chain.sh) in the chain
 # column of the CallbackNode row, the last cell, at 80 columns
@@ -93,6 +93,15 @@ export COLUMNS=80
 rows_ table_inspect_sections_80 "object dominator path field|size 1000|elementData java.lang.Object[]" \
     '{n = split($0, f, " +")} /^[a-z]/ {h = h (h ? " " : "") f[1]} /^ +size / {s = f[2] " " f[4]} /^ +elementData / {e = f[2] " " f[5]} END {print h "|" s "|" e}' \
     inspect $J/sessions.hprof.gz 0xfd5bf670 --format table
+unset COLUMNS
+# dominators: a top owner's root and another object's field share one
+# column on a terminal (no row has both), so that at 80 columns the class
+# and the holder are whole: 990 Session (and 10 AdminSession) under the
+# ArrayList of the static field Sessions.ALL (fixtures/java/src/Sessions.java)
+export COLUMNS=80
+rows_ table_dominators_shared_80 "1 1 1" \
+    'NR == 1 && / field \/ root$/ {h++} /990 x Sessions\$Session/ {a++} /static field Sessions\.ALL$/ {b++} END {print a + 0, b + 0, h + 0}' \
+    dominators $J/sessions.hprof.gz --format table
 unset COLUMNS
 # path: a blank line between two paths, so that they stay apart at 80
 # columns, where target, path and depth are left out. Three of the ten

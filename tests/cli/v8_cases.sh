@@ -205,12 +205,13 @@ rows_ v8_places_first_name_per_id "@5 fA @ a.js:4:2
 @9 fC @ a.js:10:2" 'NR > 1 && $12 != "" {print $2, $12}' \
     dominators "$tmp/one_script_id.heapsnapshot" --flat --top 0 --min 0 --format tsv
 # A table shows the column when a row has a location, and leaves it out
-# when none has (tiny.heapsnapshot has no locations): its last header word.
+# when none has (tiny.heapsnapshot has no locations): its last header word
+# ("group": a table shows root in field's place, out_table_share).
 export COLUMNS=300
 rows_ v8_places_table "location onChange @ app/server.js:14:5" \
     'NR == 1 {n = split($0, w, " "); h = w[n]} /onChange @/ {sub(/.* onChange @/, "onChange @"); r = $0} END {print h, r}' \
     dominators $CL --format table
-rows_ v8_places_table_none "root" 'NR == 1 {n = split($0, w, " "); print w[n]}' \
+rows_ v8_places_table_none "group" 'NR == 1 {n = split($0, w, " "); print w[n]}' \
     dominators $V/tiny.heapsnapshot --format table
 # The tree's locations are secondary: at 80 columns, where the classes
 # under 10 columns of indent were cut to "…nModule" beside locations cut
