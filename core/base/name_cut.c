@@ -174,6 +174,73 @@ static size_t class_head(const char *text, size_t len)
     return i > 0 && i + 3 < len && memcmp(text + i, " x ", 3) == 0 ? i + 3 : 0;
 }
 
+/* A generic's arguments without their packages into b:
+ * "System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata" ->
+ * "Int32,EventSource+EventMetadata" (nested ones too). */
+static void simple_arguments(cut_buf *b, const char *args, size_t len)
+{
+    size_t start = 0; /* of the name being read */
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && args[i] == '.') {
+            start = i + 1;
+            continue;
+        }
+        if (i == len || strchr("<>,[] ", args[i])) {
+            put(b, args + start, i - start);
+            if (i < len)
+                put(b, args + i, 1);
+            start = i + 1;
+        }
+    }
+}
+
+/* A generic too long with its packages' initials (.NET's
+ * "System.Collections.Generic.Dictionary<System.Int32,System.Diagnostics.
+ * Tracing.EventSource+EventMetadata>") in the first of these forms that
+ * fits: its arguments without packages, then its own name without them
+ * too, then its first argument alone ("Dictionary<Int32,…>"), then none
+ * ("Dictionary<…>"); its end ("[]") stays. 1 when one fits (it is in b), else 0. */
+static int cut_generic(cut_buf *b, const char *text, size_t head, size_t len, size_t width)
+{
+    const char *name = text + head, *lt = memchr(name, '<', len - head);
+    if (!lt)
+        return 0;
+    size_t open = (size_t)(lt - name), name_len = len - head, close = open;
+    for (int depth = 0; close < name_len; close++)
+        if (name[close] == '<')
+            depth++;
+        else if (name[close] == '>' && --depth == 0)
+            break;
+    if (close == name_len)
+        return 0;
+    size_t end = package_end(name, name_len), simple = end ? end + 1 : 0;
+    size_t first = open + 1; /* the end of the first argument */
+    for (int depth = 0; first < close && (depth > 0 || name[first] != ','); first++)
+        depth += name[first] == '<' ? 1 : name[first] == '>' ? -1 : 0;
+    for (int form = 0; form < 4; form++) {
+        if (form == 2 && first == close)
+            continue; /* one argument: nothing to leave out but all */
+        b->len = 0;
+        put(b, text, head);
+        if (form == 0)
+            abbreviate(b, name, open, end, package_count(name, end));
+        else
+            put(b, name + simple, open - simple);
+        put(b, "<", 1);
+        if (form < 2)
+            simple_arguments(b, name + open + 1, close - open - 1);
+        else if (form == 2) {
+            simple_arguments(b, name + open + 1, first - open);
+            put(b, ELLIPSIS, ELLIPSIS_LEN);
+        } else
+            put(b, ELLIPSIS, ELLIPSIS_LEN);
+        put(b, name + close, name_len - close);
+        if (!b->failed && lf_text_width(b->p, b->len) <= width)
+            return 1;
+    }
+    return 0;
+}
+
 static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, int full)
 {
     size_t head = class_head(text, len);
@@ -192,6 +259,8 @@ static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, in
         if (full || (!b->failed && lf_text_width(b->p, b->len) <= width))
             return; /* with full, the shortest form: the caller cuts further */
     }
+    if (!full && cut_generic(b, text, head, len, width))
+        return;
     front_cut(b, text, head, name, name_len, width);
 }
 

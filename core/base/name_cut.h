@@ -15,6 +15,9 @@ typedef enum lf_cut_style {
      * first (java.util.concurrent.ConcurrentHashMap$Node ->
      * j.u.c.ConcurrentHashMap$Node); when even that is too long, the
      * name's end with an ellipsis before it (…session.SessionData). A
+     * generic (.NET's) first loses its arguments' packages, then its own,
+     * then its arguments after the first, then all of them
+     * (Dictionary<Int32,…>, Dictionary<…>), before its end is cut. A
      * leading "class " (a class object) stays. */
     LF_CUT_CLASS,
     /* A path of steps "a (C) / b (D) / c (E)" (a holder, a path from a

@@ -41,6 +41,17 @@ void test_name_cut_class(void)
     expect_cut("System.Collections.Generic.Dictionary<System.String, Acme.Session>", 50, LF_CUT_CLASS,
                "S.C.G.Dictionary<System.String, Acme.Session>");
     expect_cut("java.lang.Object[]", 12, LF_CUT_CLASS, "j.l.Object[]");
+    /* a generic: its arguments' packages, then its own, then arguments */
+    const char *dict = "System.Collections.Generic.Dictionary<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>";
+    expect_cut(dict, 49, LF_CUT_CLASS, "S.C.G.Dictionary<Int32,EventSource+EventMetadata>");
+    expect_cut(dict, 48, LF_CUT_CLASS, "Dictionary<Int32,EventSource+EventMetadata>");
+    expect_cut(dict, 19, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
+    expect_cut(dict, 18, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6>");
+    expect_cut("Entry<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>[]", 20, LF_CUT_CLASS,
+               "Entry<Int32,\xe2\x80\xa6>[]");
+    expect_cut("110 x System.Collections.Generic.List<System.String>", 20, LF_CUT_CLASS, "110 x List<String>");
+    expect_cut("System.Collections.Generic.List<System.Collections.Generic.List<System.String>>", 30,
+               LF_CUT_CLASS, "S.C.G.List<List<String>>");
     /* a group's count stays */
     expect_cut("990 x org.eclipse.jetty.server.session.Session", 24, LF_CUT_CLASS, "990 x o.e.j.s.s.Session");
     /* a summary is cut at its items, an item's count never parted from
