@@ -429,7 +429,8 @@ static size_t split_steps(const char *text, size_t len, step *s)
 /* Step k into b: its label and, when with_class, its class (packages to
  * initials when short). */
 /* Whether a step's parenthesis is a source place, "Sessions.java:75" (a
- * frame's), not a class: its file name has no packages to shorten. */
+ * frame's, a site's), not a class: shortened, its line stays ("…:75"),
+ * where initials made a file of it ("S.java:75", "r.ml:22"). */
 static int source_place(const char *text, size_t len)
 {
     size_t digits = 0;
@@ -444,7 +445,14 @@ static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
     if (!with_class || !x->cls)
         return;
     put(b, " (", 2);
-    if (short_class && !source_place(x->cls, x->cls_len)) {
+    if (short_class && source_place(x->cls, x->cls_len)) {
+        /* its line kept, its file left out: "(…:75)" */
+        const char *colon = x->cls + x->cls_len;
+        while (colon[-1] != ':')
+            colon--;
+        put(b, ELLIPSIS, ELLIPSIS_LEN);
+        put(b, colon - 1, (size_t)(x->cls + x->cls_len - colon) + 1);
+    } else if (short_class) {
         cut_buf c = {0};
         cut_class(&c, x->cls, x->cls_len, 0, 1);
         if (c.failed)

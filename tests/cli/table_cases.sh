@@ -103,6 +103,14 @@ rows_ table_dominators_shared_80 "1 1 1" \
     'NR == 1 && / field \/ root$/ {h++} /990 x Sessions\$Session/ {a++} /static field Sessions\.ALL$/ {b++} END {print a + 0, b + 0, h + 0}' \
     dominators $J/sessions.hprof.gz --format table
 unset COLUMNS
+# a site's source place, shortened, keeps its line: Requests.Session.open_
+# allocates the leaked sessions at requests.ml:22 (fixtures/memtrace: the
+# file's initials made "r.ml:22" of it)
+export COLUMNS=80
+rows_ table_sites_line_80 "1 0" \
+    '/Requests\.Session\.open_ \((requests\.ml|…):22\)/ {kept++} /r\.ml:/ {initials++} END {print kept + 0, initials + 0}' \
+    sites fixtures/memtrace/requests-leak-4.13.ctf --format table
+unset COLUMNS
 # path: a blank line between two paths, so that they stay apart at 80
 # columns, where target, path and depth are left out. Three of the ten
 # AdminSession (all in Sessions.ALL): three paths from Sessions.ALL, two gaps.

@@ -77,10 +77,11 @@ void test_name_cut_class(void)
 
 void test_name_cut_path(void)
 {
-    /* a frame's source place is no class: its file name stays whole */
-    expect_cut("frame 4: Sessions.main (Sessions.java:75)", 40, LF_CUT_PATH, "frame 4: Sessions.main");
+    /* a frame's source place is no class: shortened, its line stays */
+    expect_cut("frame 4: Sessions.main (Sessions.java:75)", 40, LF_CUT_PATH, "frame 4: Sessions.main (\xe2\x80\xa6:75)");
+    expect_cut("Requests.Session.open_ (requests.ml:22)", 36, LF_CUT_PATH, "Requests.Session.open_ (\xe2\x80\xa6:22)");
     expect_cut("frame 4: Sessions.main (Sessions.java:75) / x (com.acme.Cls)", 55, LF_CUT_PATH,
-               "frame 4: Sessions.main (Sessions.java:75) / x (c.a.Cls)");
+               "frame 4: Sessions.main (\xe2\x80\xa6:75) / x (c.a.Cls)");
     const char *holder = "static field com.acme.metrics.Tracker.ACTIVE (java.util.concurrent.ConcurrentHashMap)";
     expect_cut(holder, 100, LF_CUT_PATH, holder);
     /* classes shortened first */
