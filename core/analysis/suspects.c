@@ -263,6 +263,21 @@ static int not_the_programs(const lf_snapshot *s, uint32_t node, const uint64_t 
            (finalizer_only && lf_bit_is_set(finalizer_only, node));
 }
 
+/* Whether a holder's label is a number: a V8 Map's or Set's table holds
+ * its entries by internal edges named by their slot ("3131"), an index
+ * as an element's is (owners.c masks them alike). */
+static int slot_number(const lf_snapshot *s, lf_holder h)
+{
+    char text[64];
+    if (h.kind == LF_HOLDER_ROOT || h.kind == LF_EDGE_KIND_NONE)
+        return 0;
+    size_t n = lf_snapshot_label_text(s, h.kind, h.label, text, sizeof text);
+    size_t digits = 0;
+    while (digits < n && text[digits] >= '0' && text[digits] <= '9')
+        digits++;
+    return n > 0 && digits == n;
+}
+
 /* Whether the k nodes are alike: one class name, held the same way by
  * their dominator (an array's elements, one frame's locals), so that they
  * are one collection's entries and their dominator is the finding, not
@@ -271,12 +286,16 @@ static int alike(const lf_snapshot *s, lf_holders *holders, const uint32_t *node
 {
     if (k < 2)
         return 0;
-    lf_holder first = lf_holders_get(holders, node[0]);
     uint32_t name = s->class_name[s->object_class[node[0]]];
+    for (size_t i = 1; i < k; i++)
+        if (s->class_name[s->object_class[node[i]]] != name)
+            return 0; /* before any question: each scans the dominator's edges */
+    lf_holder first = lf_holders_get(holders, node[0]);
     for (size_t i = 1; i < k; i++) {
         lf_holder h = lf_holders_get(holders, node[i]);
-        if (s->class_name[s->object_class[node[i]]] != name || h.kind != first.kind ||
-            (h.kind != LF_EDGE_KIND_ELEMENT && h.label != first.label))
+        if (h.kind != first.kind ||
+            (h.kind != LF_EDGE_KIND_ELEMENT && h.label != first.label &&
+             !(slot_number(s, first) && slot_number(s, h))))
             return 0;
     }
     return !lf_holders_failed(holders) && first.kind != LF_EDGE_KIND_NONE;

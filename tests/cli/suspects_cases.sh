@@ -58,6 +58,11 @@ rows_ suspects_chain_node "1 object global ListNode 999999 ListNode head (ListNo
 rows_ suspects_alike_siblings "1 Object[] 53.64 3 byte[] 3000|2 HashMap 22.08 0|3 HashMap 22.08 0|" \
     'NR > 1 { printf "%s %s %s %s", $1, $6, $4, $10; if ($10 > 0) printf " %s %s", $11, $12; printf "|" } END { print "" }' \
     suspects $G/alike_siblings.txt --format tsv
+# A V8 Map's entries are held by slot numbers ("2", "5"), an index as an
+# element's is (fixtures/v8/map_slots.heapsnapshot): one finding, the Map.
+rows_ suspects_alike_v8_slots "1 Map 95.56 2 Session 2000|" \
+    'NR > 1 { printf "%s %s %s %s %s %s|", $1, $6, $4, $10, $11, $12 } END { print "" }' \
+    suspects fixtures/v8/map_slots.heapsnapshot --format tsv
 # Sessions.main keeps three byte[] locals (3,000,016 + 2,000,016 +
 # 1,000,016 bytes) in one frame: one finding, main's thread, not three
 # findings with one path each.
