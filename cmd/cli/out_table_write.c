@@ -3,7 +3,6 @@
  * where a gap was asked; two columns sharing one. */
 #include "out_table.h"
 #include "out_writer.h"
-#include "../../core/base/vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,9 +191,15 @@ void out_table_gap(out_writer *w)
     size_t row = w->cell_count / (size_t)w->ncols;
     if (row <= 1 || (w->gap_count && w->gap[w->gap_count - 1] == row))
         return; /* none after the header, one per place */
-    if (lf_vec_reserve((void **)&w->gap, &w->gap_cap, w->gap_count + 1, sizeof *w->gap)) {
-        out_lose_output();
-        return;
+    if (w->gap_count == w->gap_cap) { /* malloc's, as out_end frees it: never a spilled array */
+        size_t cap = w->gap_cap ? 2 * w->gap_cap : 16;
+        size_t *more = realloc(w->gap, cap * sizeof *more);
+        if (!more) {
+            out_lose_output();
+            return;
+        }
+        w->gap = more;
+        w->gap_cap = cap;
     }
     w->gap[w->gap_count++] = row;
 }
