@@ -13,6 +13,20 @@ static int is_numeric(out_type t)
     return t == OUT_U64 || t == OUT_U64_SOMETIMES || t == OUT_I64 || t == OUT_PCT || t == OUT_REAL;
 }
 
+static const cell *cell_at(const out_writer *w, size_t r, int c)
+{
+    return &w->cells[r * (size_t)w->ncols + (size_t)c];
+}
+
+/* A shown column's fit and whether it is a number (right-aligned): numbers,
+ * ids, lists of counts and short texts are never cut. */
+static out_fit column_fit(const out_column *k, size_t width, out_rank rank, int *numeric)
+{
+    *numeric = is_numeric(k->type);
+    int whole = *numeric || k->type == OUT_ID || k->type == OUT_LIST || width <= OUT_TABLE_SHORT;
+    return (out_fit){width, whole, rank, 0};
+}
+
 /* n spaces onto b. */
 static void put_spaces(out_buf *b, size_t n)
 {
@@ -27,7 +41,7 @@ static size_t *column_widths(const out_writer *w, size_t rows)
     size_t *width = calloc((size_t)w->ncols, sizeof *width);
     for (size_t r = 0; width && r < rows; r++)
         for (int c = 0; c < w->ncols; c++) {
-            size_t cw = w->cells[r * (size_t)w->ncols + (size_t)c].width;
+            size_t cw = cell_at(w, r, c)->width;
             if (cw > width[c])
                 width[c] = cw;
         }
@@ -43,7 +57,7 @@ static int shown_columns(const out_writer *w, size_t rows, int *col)
     for (int c = 0; c < w->ncols; c++) {
         int empty = w->cols[c].type == OUT_STR_SOMETIMES || w->cols[c].type == OUT_U64_SOMETIMES;
         for (size_t r = 1; empty && r < rows; r++)
-            empty = w->cells[r * (size_t)w->ncols + (size_t)c].width == 0;
+            empty = cell_at(w, r, c)->width == 0;
         if (!empty)
             col[n++] = c;
     }
@@ -80,9 +94,8 @@ static void note_dropped(const out_writer *w, const int *col, const out_fit *fit
 }
 
 /* One row of the table: its shown cells aligned (numbers to the right,
- * text to the left) and cut to their columns. */
-/* In place of row r's cell in column `instead_col` (-1: none) it shows
- * *instead (a section's name, or nothing). */
+ * text to the left) and cut to their columns; in place of its cell in
+ * column `instead_col` (-1: none), *instead (a section's name, or nothing). */
 static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
                       int instead_col, const cell *instead)
 {
@@ -92,7 +105,7 @@ static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fi
     for (int i = 0, first = 1; i < ncols; i++) {
         if (fit[i].dropped)
             continue;
-        const cell *x = col[i] == instead_col ? instead : &w->cells[r * (size_t)w->ncols + (size_t)col[i]];
+        const cell *x = col[i] == instead_col ? instead : cell_at(w, r, col[i]);
         if (!first)
             out_buf_put(&w->row, "  ", 2);
         first = 0;
@@ -128,8 +141,7 @@ static int share_cells(out_writer *w, size_t rows)
         return -1;
     const int col = w->share_col - 1, other = w->share_other - 1;
     for (size_t r = 1; r < rows; r++) {
-        cell *into = &w->cells[r * (size_t)w->ncols + (size_t)col];
-        cell *from = &w->cells[r * (size_t)w->ncols + (size_t)other];
+        cell *row = &w->cells[r * (size_t)w->ncols], *into = &row[col], *from = &row[other];
         if (into->len == 0 && from->len > 0)
             *into = *from;
         *from = (cell){0, 0, 0, 0};
@@ -163,14 +175,11 @@ static void write_plain(out_writer *w)
             ncols--;
             break;
         }
-    for (int i = 0; i < ncols; i++) { /* numbers and ids are never cut */
-        const out_column *c = &w->cols[col[i]];
-        numeric[i] = is_numeric(c->type);
-        int whole = numeric[i] || c->type == OUT_ID || c->type == OUT_LIST || all_width[col[i]] <= OUT_TABLE_SHORT;
-        out_rank rank = c->rank;
+    for (int i = 0; i < ncols; i++) {
+        out_rank rank = w->cols[col[i]].rank;
         if (col[i] == w->share_col - 1 && w->cols[w->share_other - 1].rank == OUT_KEY)
             rank = OUT_KEY; /* the shared column answers as the other did */
-        fit[i] = (out_fit){all_width[col[i]], whole, rank, 0};
+        fit[i] = column_fit(&w->cols[col[i]], all_width[col[i]], rank, &numeric[i]);
     }
     out_table_fit(fit, ncols, limit);
     for (size_t r = 0, g = 0; r < rows; r++) {
@@ -210,11 +219,6 @@ void out_table_sections(out_writer *w, int col)
         w->section_col = col + 1;
 }
 
-static const cell *cell_at(const out_writer *w, size_t r, int c)
-{
-    return &w->cells[r * (size_t)w->ncols + (size_t)c];
-}
-
 static int same_text(const out_writer *w, const cell *a, const cell *b)
 {
     return a->len == b->len && memcmp(w->text.p + a->at, w->text.p + b->at, a->len) == 0;
@@ -237,10 +241,7 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
             continue; /* no row of the section fills it */
         if (c != sec && cell_at(w, 0, c)->width > width)
             width = cell_at(w, 0, c)->width;
-        const out_column *k = &w->cols[c];
-        numeric[ncols] = is_numeric(k->type);
-        int whole = numeric[ncols] || k->type == OUT_ID || k->type == OUT_LIST || width <= OUT_TABLE_SHORT;
-        fit[ncols] = (out_fit){width, whole, c == sec ? OUT_NORMAL : k->rank, 0};
+        fit[ncols] = column_fit(&w->cols[c], width, c == sec ? OUT_NORMAL : w->cols[c].rank, &numeric[ncols]);
         col[ncols++] = c;
     }
     out_table_fit(fit, ncols, limit);

@@ -90,14 +90,19 @@ static lf_str holder(lf_holders *holders, lf_holder h, int keyed, char *buf, siz
     out.len = mask_frame(buf, lf_snapshot_label_text(s, h.kind, h.label, buf, size));
     /* a slot number (a V8 Map's or Set's table holds its entries by internal
      * edges named "3131") is an index too: every entry is "[]" */
-    size_t digits = 0;
-    while (digits < out.len && buf[digits] >= '0' && buf[digits] <= '9')
-        digits++;
-    if (out.len && digits == out.len) {
+    if (lf_label_is_slot(buf, out.len)) {
         out.ptr = "[]";
         out.len = 2;
     }
     return out;
+}
+
+int lf_label_is_slot(const char *text, size_t len)
+{
+    size_t digits = 0;
+    while (digits < len && text[digits] >= '0' && text[digits] <= '9')
+        digits++;
+    return len > 0 && digits == len;
 }
 
 /* A class as owner signatures see it: an OCaml block's label without its

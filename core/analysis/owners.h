@@ -41,6 +41,10 @@ typedef struct lf_owner_table {
  * own over every node. On failure *chains is NULL. */
 int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uint32_t *depth,
                         size_t *count, void **chains, lf_error *err);
+/* Whether an edge's label is a slot number ("3131"): a V8 Map's or Set's
+ * table holds its entries by internal edges so named, an index as an
+ * element's is. */
+int lf_label_is_slot(const char *text, size_t len);
 /* One hop of an owner's path: "field (class)", or "root-kind name (class)" for
  * a top owner. Returns the length written. */
 size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size);

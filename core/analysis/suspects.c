@@ -263,19 +263,13 @@ static int not_the_programs(const lf_snapshot *s, uint32_t node, const uint64_t 
            (finalizer_only && lf_bit_is_set(finalizer_only, node));
 }
 
-/* Whether a holder's label is a number: a V8 Map's or Set's table holds
- * its entries by internal edges named by their slot ("3131"), an index
- * as an element's is (owners.c masks them alike). */
+/* Whether a holder edge is named by a slot number (lf_label_is_slot). */
 static int slot_number(const lf_snapshot *s, lf_holder h)
 {
     char text[64];
     if (h.kind == LF_HOLDER_ROOT || h.kind == LF_EDGE_KIND_NONE)
         return 0;
-    size_t n = lf_snapshot_label_text(s, h.kind, h.label, text, sizeof text);
-    size_t digits = 0;
-    while (digits < n && text[digits] >= '0' && text[digits] <= '9')
-        digits++;
-    return n > 0 && digits == n;
+    return lf_label_is_slot(text, lf_snapshot_label_text(s, h.kind, h.label, text, sizeof text));
 }
 
 /* Whether the k nodes are alike: one class name, held the same way by

@@ -308,16 +308,16 @@ static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t en
         if (name[i] == '.' || name[i] == '$')
             simple = i + 1;
     size_t tail_w = lf_text_width(name + simple, name_len - simple);
-    int whole = !cls.failed && lf_text_width(cls.p, cls.len) <= room &&
-                (cls.len < name_len - simple + ELLIPSIS_LEN ? 0
-                 : memcmp(cls.p + cls.len - (name_len - simple), name + simple, name_len - simple) == 0);
+    size_t tail = name_len - simple;
+    int whole = !cls.failed && lf_text_width(cls.p, cls.len) <= room && cls.len >= tail &&
+                memcmp(cls.p + cls.len - tail, name + simple, tail) == 0; /* it ends with the simple name */
     if (whole || (simple > 0 && tail_w + 1 <= room)) {
         put(b, text, count + 1);
         if (whole)
             put(b, cls.p, cls.len);
         else {
             put(b, ELLIPSIS, ELLIPSIS_LEN);
-            put(b, name + simple, name_len - simple);
+            put(b, name + simple, tail);
         }
     }
     b->failed |= cls.failed;
