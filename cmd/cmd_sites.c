@@ -163,10 +163,26 @@ static site_row *make_rows(const lf_snapshot *s, const lf_site_groups *g,
     return rows;
 }
 
-static void print_rows(const lf_snapshot *s, out_format format, const site_row *rows,
-                       uint32_t listed, uint64_t top)
+/* The columns of a sampled dump's table as a terminal narrows them: the
+ * sampled objects' count and shallow bytes say less than the estimates,
+ * so they give way first, with est_count; est_bytes, what the live
+ * blocks are estimated to weigh, stays. The column the rows are sorted by
+ * never goes: rows in an order no shown column explains read as unsorted. */
+static void rank_sampled_columns(out_column *cols, sort_key sort)
 {
-    static const out_column cols[] = {
+    enum { COL_COUNT, COL_SHALLOW, COL_RETAINED, COL_PCT, COL_EST_COUNT, COL_EST_BYTES };
+    cols[COL_COUNT].rank = cols[COL_SHALLOW].rank = cols[COL_EST_COUNT].rank = OUT_OPTIONAL;
+    cols[COL_EST_BYTES].rank = OUT_NORMAL;
+    if (sort == SORT_COUNT)
+        cols[COL_COUNT].rank = OUT_NORMAL;
+    else if (sort == SORT_SHALLOW)
+        cols[COL_SHALLOW].rank = OUT_NORMAL;
+}
+
+static void print_rows(const lf_snapshot *s, out_format format, const site_row *rows,
+                       uint32_t listed, uint64_t top, sort_key sort)
+{
+    out_column cols[] = {
         {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
@@ -184,6 +200,8 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
     };
     const int sampled = s->object_samples != NULL;
     const int with_estimates = sampled || format != OUT_TABLE;
+    if (sampled)
+        rank_sampled_columns(cols, sort);
     out_writer *w = with_estimates ? out_begin(stdout, format, cols, 7)
                                    : out_begin(stdout, format, table_cols, 5);
     double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
@@ -394,7 +412,7 @@ int cmd_sites(int argc, char **argv)
             cli_message("note", "allocations were sampled (rate %g per word): count, shallow and "
                         "retained are the sampled objects', est_count and est_bytes estimates",
                         s.sample_rate);
-        print_rows(&s, ctx.format, rows, listed, opt.top);
+        print_rows(&s, ctx.format, rows, listed, opt.top, (sort_key)opt.sort);
         for (uint32_t i = 0; i < listed; i++)
             free(rows[i].label);
     }
