@@ -140,20 +140,33 @@ static void summary_rows(const inspect_ctx *c, uint64_t size, uint64_t capacity)
 /* A key or value for a cell: its text (JVM: a String's or a boxed
  * number's; V8: a string's or a number's), else "ID (class)", else `none`
  * ("null", "undefined"). */
-static size_t object_text(const inspect_ctx *c, uint32_t node, const char *none, char *out, size_t size)
+static size_t object_text(const inspect_ctx *c, uint32_t node, const char *none, char *out, size_t size,
+                          int *plain)
 {
     const char *kind;
+    *plain = 0;
     if (node == LF_NODE_NONE)
         return (size_t)snprintf(out, size, "%s", none);
     size_t n = c->s->format == LF_FORMAT_V8 ? inspect_v8_text(c, node, out, size, &kind)
                                             : inspect_hprof_key_text(c, node, out, size);
     if (n)
         return n;
+    *plain = 1;
     lf_str cls = lf_snapshot_object_label(c->s, node);
     int k = snprintf(out, size, c->s->flags & LF_SNAP_IDS_AT ? "@%llu (%.*s)" : "0x%llx (%.*s)",
                      (unsigned long long)lf_snapshot_object_id(c->s, node), (int)(cls.len > 200 ? 200 : cls.len),
                      cls.ptr);
     return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
+}
+
+/* An entry's value cell, c->cell: none for a set, and none in a table
+ * when it is only the value's id and class, which the row's own id and
+ * class cells show (as a field's object value is shown). */
+static const char *entry_value(const inspect_ctx *c, int keys_only, int plain)
+{
+    if (keys_only || (plain && out_writer_format(c->w) == OUT_TABLE))
+        return NULL;
+    return c->cell;
 }
 
 /* The table's length: the map's capacity (0 when it cannot be read). */
@@ -191,9 +204,10 @@ int inspect_collection(const inspect_ctx *c, uint32_t node)
     push(&w, field_target(s, map, "table"));
     push(&w, field_target(s, map, "root"));
     for (; shown < c->elements && next_entry(s, &w, &key, &value) != LF_NODE_NONE; shown++) {
-        size_t k = object_text(c, key, "null", text, sizeof text);
-        size_t v = keys_only ? 0 : object_text(c, value, "null", c->cell, c->cell_cap);
-        inspect_cells(c, "entry", shown, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
+        int plain;
+        size_t k = object_text(c, key, "null", text, sizeof text, &plain);
+        size_t v = keys_only ? 0 : object_text(c, value, "null", c->cell, c->cell_cap, &plain);
+        inspect_cells(c, "entry", shown, text, k, keys_only ? "key" : "key -> value", entry_value(c, keys_only, plain), v);
         inspect_object(c, keys_only ? key : value);
         out_row_end(c->w);
     }
@@ -271,11 +285,13 @@ static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, 
             value_is_number = 1;
         if (count++ >= limit)
             continue;
+        int plain = 0;
         size_t k = key_is_number ? (size_t)snprintf(text, sizeof text, "(small integer)")
-                                 : object_text(c, key, "undefined", text, sizeof text);
+                                 : object_text(c, key, "undefined", text, sizeof text, &plain);
+        plain = 0;
         size_t v = keys_only ? 0 : value_is_number ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
-                                                   : object_text(c, value, "undefined", c->cell, c->cell_cap);
-        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", keys_only ? NULL : c->cell, v);
+                                                   : object_text(c, value, "undefined", c->cell, c->cell_cap, &plain);
+        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", entry_value(c, keys_only, plain), v);
         inspect_object(c, keys_only ? key : value);
         out_row_end(c->w);
     }
