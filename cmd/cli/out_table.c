@@ -93,7 +93,7 @@ static int keys_cramped(const out_fit *col, int ncols, size_t level)
  * column), given to the columns still cut: first to those it shows whole,
  * the fewest columns short first, then one at a time to the others, key
  * columns first. natural: each column's widest cell. */
-static void give_slack(out_fit *col, int ncols, const size_t *natural, size_t limit)
+void out_table_give_slack(out_fit *col, int ncols, const size_t *natural, size_t limit)
 {
     size_t used = table_width(col, ncols), slack = limit > used ? limit - used : 0;
     for (;;) { /* whole cells: a field one short of "elementData" is shown */
@@ -144,7 +144,7 @@ void out_table_fit(out_fit *col, int ncols, size_t limit)
         if (!col[c].dropped && !col[c].whole)
             col[c].width = level_width(&col[c], level);
     if (n == ncols)
-        give_slack(col, ncols, natural, limit);
+        out_table_give_slack(col, ncols, natural, limit);
 }
 
 size_t out_table_cut(out_buf *b, const char *text, size_t len, size_t cell_width, size_t pad, size_t width,

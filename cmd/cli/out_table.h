@@ -42,6 +42,11 @@ typedef struct out_fit {
  * between them, as above. */
 void out_table_fit(out_fit *col, int ncols, size_t limit);
 
+/* What limit leaves beyond the columns' widths given to those still
+ * narrower than natural[] (their widest cells): first whole cells, the
+ * fewest columns short first, then a column at a time, key columns first. */
+void out_table_give_slack(out_fit *col, int ncols, const size_t *natural, size_t limit);
+
 /* Appends text (len bytes, display width cell_width, the first pad of them
  * blanks that indent a tree) cut as style says to width display columns.
  * Returns the display width appended. */

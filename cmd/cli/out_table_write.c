@@ -93,6 +93,75 @@ static void note_dropped(const out_writer *w, const int *col, const out_fit *fit
     free(left_out);
 }
 
+/* Rows measured for reclaim_unused: a bound on its cost for long tables;
+ * a later row wider than these is cut to the width they leave. */
+enum { RECLAIM_ROWS = 10000, RECLAIM_ROUNDS = 4 };
+
+/* The widest that the cells of shown column i come out, cut to its
+ * width: the header (row 0; `instead` for instead_col) and rows [r0, r1). */
+static size_t cut_width_used(const out_writer *w, size_t r0, size_t r1, int c, const out_fit *f,
+                             int instead_col, const cell *instead, out_buf *scratch)
+{
+    size_t used = 0, end = r1 - r0 > RECLAIM_ROWS ? r0 + RECLAIM_ROWS : r1;
+    for (size_t r = r0 - 1; r < end; r++) {
+        const cell *x = r == r0 - 1 ? (c == instead_col ? instead : cell_at(w, 0, c)) : cell_at(w, r, c);
+        scratch->len = 0;
+        size_t shown = out_table_cut(scratch, w->text.p + x->at, x->len, x->width, x->pad, f->width, w->cols[c].cut);
+        if (shown > used)
+            used = shown;
+    }
+    return used;
+}
+
+/* The table's width: shown columns, two spaces between them. */
+static size_t fitted_width(const out_fit *fit, int ncols)
+{
+    size_t total = 0;
+    int shown = 0;
+    for (int i = 0; i < ncols; i++)
+        if (!fit[i].dropped)
+            total += fit[i].width, shown++;
+    return total + (shown > 0 ? 2 * (size_t)(shown - 1) : 0);
+}
+
+/* After the fitting, a narrowed column whose cells all come out shorter
+ * than its width once cut (a path that lost its classes, a class its
+ * packages) is narrowed to what they take, and what that frees goes to
+ * the cut columns, key ones first, each given it only when a cut at the
+ * wider width shows more (at 80 columns an entry's key "0xfd5bf9c8" had
+ * left 18 columns empty while its class read "…sions$Session"; a class
+ * one short of "j.u.c.ConcurrentHashMap$TreeNode" gets it). natural: each
+ * column's widest cell. */
+static void reclaim_unused(const out_writer *w, size_t r0, size_t r1, const int *col, out_fit *fit,
+                           const int *numeric, int ncols, const size_t *natural, size_t limit, int instead_col,
+                           const cell *instead)
+{
+    out_buf scratch = {0};
+    if (limit == 0)
+        return;
+    for (int i = 0; i < ncols; i++)
+        if (!fit[i].dropped && !numeric[i] && !fit[i].whole && fit[i].width < natural[i])
+            fit[i].width = cut_width_used(w, r0, r1, col[i], &fit[i], instead_col, instead, &scratch);
+    for (int round = 0, grown = 1; round < RECLAIM_ROUNDS && grown; round++) {
+        grown = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < ncols; i++) {
+                size_t used = fitted_width(fit, ncols), slack = limit > used ? limit - used : 0;
+                if (slack == 0 || fit[i].dropped || numeric[i] || fit[i].whole || fit[i].width >= natural[i] ||
+                    (fit[i].rank == OUT_KEY) != (pass == 0))
+                    continue;
+                out_fit wider = fit[i];
+                wider.width = fit[i].width + slack < natural[i] ? fit[i].width + slack : natural[i];
+                size_t shown = cut_width_used(w, r0, r1, col[i], &wider, instead_col, instead, &scratch);
+                if (shown > fit[i].width) {
+                    fit[i].width = shown;
+                    grown = 1;
+                }
+            }
+    }
+    free(scratch.p);
+}
+
 /* One row of the table: its shown cells aligned (numbers to the right,
  * text to the left) and cut to their columns; in place of its cell in
  * column `instead_col` (-1: none), *instead (a section's name, or nothing). */
@@ -181,7 +250,13 @@ static void write_plain(out_writer *w)
             rank = OUT_KEY; /* the shared column answers as the other did */
         fit[i] = column_fit(&w->cols[col[i]], all_width[col[i]], rank, &numeric[i]);
     }
+    size_t *natural = calloc((size_t)ncols + 1, sizeof *natural);
+    for (int i = 0; natural && i < ncols; i++)
+        natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
+    if (natural && rows > 1)
+        reclaim_unused(w, 1, rows, col, fit, numeric, ncols, natural, limit, -1, NULL);
+    free(natural);
     for (size_t r = 0, g = 0; r < rows; r++) {
         for (; g < w->gap_count && w->gap[g] < r; g++)
             ;
@@ -244,7 +319,11 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
         fit[ncols] = column_fit(&w->cols[c], width, c == sec ? OUT_NORMAL : w->cols[c].rank, &numeric[ncols]);
         col[ncols++] = c;
     }
+    size_t natural[OUT_SECTION_MAX_COLUMNS];
+    for (int i = 0; i < ncols; i++)
+        natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
+    reclaim_unused(w, r0, r1, col, fit, numeric, ncols, natural, limit, sec, cell_at(w, r0, sec));
     const cell blank = {0, 0, 0, 0};
     table_row(w, 0, col, fit, numeric, ncols, sec, cell_at(w, r0, sec));
     for (size_t r = r0; r < r1; r++)

@@ -93,6 +93,14 @@ export COLUMNS=80
 rows_ table_inspect_sections_80 "object dominator path field|size 1000|elementData java.lang.Object[]" \
     '{n = split($0, f, " +")} /^[a-z]/ {h = h (h ? " " : "") f[1]} /^ +size / {s = f[2] " " f[4]} /^ +elementData / {e = f[2] " " f[5]} END {print h "|" s "|" e}' \
     inspect $J/sessions.hprof.gz 0xfd5bf670 --format table
+# a map's entries: a value that is an object is said by its id and class
+# cells alone (as a field's is), not again as "0x... (MapSessions$Session)"
+# in the value cell, so that at 80 columns the class is whole: the first 20
+# of MapSessions.SESSIONS (0xfd5bf538), each Session retaining 24 + 216 =
+# 240 bytes (fixtures/java/src/MapSessions.java)
+rows_ table_inspect_entries_80 "20 0" \
+    '/^ +[0-9]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +MapSessions\$Session +240 B$/ {whole++} /\(MapSessions\$Session\)/ {again++} END {print whole + 0, again + 0}' \
+    inspect $J/map_sessions.hprof.gz 0xfd5bf538 --format table
 unset COLUMNS
 # dominators: a top owner's root and another object's field share one
 # column on a terminal (no row has both), so that at 80 columns the class
@@ -110,6 +118,15 @@ export COLUMNS=80
 rows_ table_sites_line_80 "1 0" \
     '/Requests\.Session\.open_ \((requests\.ml|…):22\)/ {kept++} /r\.ml:/ {initials++} END {print kept + 0, initials + 0}' \
     sites fixtures/memtrace/requests-leak-4.13.ctf --format table
+# a sampled dump's rows are sorted by est_bytes (a trace's default): at 80
+# columns that column stays, and the sampled count, shallow and est_count
+# give way first, so the site fits whole; --sort count keeps count instead
+rows_ table_sites_sampled_80 "1 3 0" \
+    '/^ *retained +retained_pct +est_bytes +site$/ {header++} /\((requests|hashtbl)\.ml:[0-9]+\)$/ {whole++} /…/ {cut++} END {print header + 0, whole + 0, cut + 0}' \
+    sites fixtures/memtrace/requests-leak-4.13.ctf --format table
+rows_ table_sites_sort_count_80 "1 316" \
+    'NR == 1 && /^count +retained +retained_pct +est_bytes +site$/ {header++} NR == 2 {split($0, f, " +"); first = f[2]} END {print header + 0, first}' \
+    sites fixtures/memtrace/requests-leak-4.13.ctf --format table --sort count
 unset COLUMNS
 # path: a blank line between two paths, so that they stay apart at 80
 # columns, where target, path and depth are left out. Three of the ten
