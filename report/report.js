@@ -227,7 +227,7 @@
       if (a) {
         var p = el('p', { 'class': 'accumulation', 'data-class': a['class'] || '', 'data-count': a.count, 'data-bytes': a.bytes },
           'Accumulation point: ' + a.point.label + ' ' + (a.point.id || '') +
-          ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + ' ' + a['class'] +
+          ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + (a.entries ? ' entries \u2192 ' : ' ') + a['class'] +
           ', ' + bytes(a.bytes) : ''));
         if (a.point.id in byId) {
           var go = el('a', { href: '#tree-section', 'class': 'show' }, 'show in the tree');

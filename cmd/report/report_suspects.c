@@ -39,7 +39,8 @@ static void write_accumulation(FILE *f, const lf_snapshot *s, const lf_accumulat
         fputs("null", f);
     else
         report_json_label(f, lf_snapshot_class_name(s, a->cls));
-    fprintf(f, ",\"count\":%llu,\"bytes\":%llu}", (unsigned long long)a->count, (unsigned long long)a->bytes);
+    fprintf(f, ",\"count\":%llu,\"bytes\":%llu%s}", (unsigned long long)a->count, (unsigned long long)a->bytes,
+            a->entries ? ",\"entries\":true" : "");
 }
 
 /* A path longer than this keeps its first PATH_HEAD hops and its last ones,

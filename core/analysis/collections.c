@@ -89,6 +89,46 @@ int lf_is_backing_store(const lf_snapshot *s, uint32_t v)
            (s->source_format == LF_FORMAT_V8 || (class_kind(s, s->object_class[d]) & CLASS_JDK));
 }
 
+/* The target of v's strong field named one of names[0..n) that v
+ * dominates; LF_NODE_NONE when none. kind and label: v's edges' own. */
+static uint32_t owned_field(const lf_snapshot *s, uint32_t v, const uint8_t *kind, const uint32_t *label,
+                            const char *const *names, int n)
+{
+    uint64_t first = lf_snapshot_edges_begin(s, v), end = lf_snapshot_edges_end(s, v);
+    for (uint64_t e = first; e < end; e++) {
+        uint32_t w = s->edge_target[e];
+        if (kind[e - first] != LF_EDGE_KIND_FIELD || lf_edge_is_weak(w) || s->idom[lf_edge_node(w)] != v)
+            continue;
+        lf_str name = lf_snapshot_string(s, label[e - first]);
+        for (int i = 0; i < n; i++)
+            if (is(name, names[i]))
+                return lf_edge_node(w);
+    }
+    return LF_NODE_NONE;
+}
+
+int lf_is_map_entry(const lf_snapshot *s, uint32_t v)
+{
+    return v < s->object_count && s->object_class[v] < s->class_count && s->source_format != LF_FORMAT_V8 &&
+           (class_kind(s, s->object_class[v]) & CLASS_ENTRY);
+}
+
+uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v)
+{
+    enum { MAX_FIELDS = 16 }; /* an entry has a handful: hash, key, value, next, links */
+    static const char *const value[] = {"value", "val", "item"}, *const key[] = {"key"};
+    if (!lf_is_map_entry(s, v))
+        return LF_NODE_NONE;
+    uint64_t edges = lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v);
+    if (edges == 0 || edges > MAX_FIELDS)
+        return LF_NODE_NONE;
+    uint8_t kind[MAX_FIELDS];
+    uint32_t label[MAX_FIELDS];
+    lf_snapshot_node_edge_infos(s, v, kind, label);
+    uint32_t held = owned_field(s, v, kind, label, value, 3);
+    return held != LF_NODE_NONE ? held : owned_field(s, v, kind, label, key, 1);
+}
+
 int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v)
 {
     enum { MIN_PROPERTIES = 8, BYTES_PER_ENTRY = 24 };

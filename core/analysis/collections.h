@@ -73,6 +73,17 @@ void lf_collections_end(lf_collections_builder *b);
  * table, an Array's elements), as its dominator. */
 int lf_is_backing_store(const lf_snapshot *s, uint32_t v);
 
+/* What a map's entry v holds for the program (DESIGN 13: a map grows by
+ * its values, never by HashMap$Node): its value ("value", "val"; a
+ * linked list's "item") when v alone holds it, else its key (a set's
+ * element: a HashSet's values are one shared object), else LF_NODE_NONE
+ * (not an entry, or it holds neither alone). Decodes v's edges: ask once
+ * per entry. */
+uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v);
+/* Whether node v is a map's entry (HashMap$Node, TreeMap$Entry, ...: a
+ * JVM class whose simple name ends in Node or Entry). */
+int lf_is_map_entry(const lf_snapshot *s, uint32_t v);
+
 /* Whether node v is a V8 object used as a dictionary: a plain Object whose
  * properties V8 keeps in a hash table (its self size, which includes that
  * table, is at least 24 bytes per property, and it has 8 or more). Its

@@ -114,13 +114,18 @@ static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
     return 1;
 }
 
+static int tree_bin(const lf_snapshot *s, uint32_t v)
+{
+    lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
+    return name.len >= 8 && memcmp(name.ptr + name.len - 8, "$TreeBin", 8) == 0;
+}
+
 /* The entries a table slot holds: the links of the chain it heads; for a
  * ConcurrentHashMap$TreeBin (a bin turned into a tree, whose nodes hang
  * below it) the nodes of its tree. 0 when out of memory. */
 static uint64_t bin_entries(const lf_snapshot *s, uint32_t slot)
 {
-    lf_str name = lf_snapshot_class_name(s, s->object_class[slot]);
-    if (name.len < 8 || memcmp(name.ptr + name.len - 8, "$TreeBin", 8) != 0)
+    if (!tree_bin(s, slot))
         return chain_links(s, slot);
     uint64_t entries = 0;
     for (uint32_t i = s->domtree_offset[slot]; i < s->domtree_offset[slot + 1]; i++) {
@@ -140,11 +145,14 @@ typedef struct class_bytes {
     uint32_t name;            /* the class's name: 500 loaders' Plugin are one */
     uint32_t cls;
     uint64_t bytes, count;
+    uint8_t entries;          /* map entries, by the class of what they hold */
 } class_bytes;
 
 static int by_class_name(const void *pa, const void *pb)
 {
     const class_bytes *a = pa, *b = pb;
+    if (a->entries != b->entries)
+        return a->entries < b->entries ? -1 : 1;
     if (a->name != b->name)
         return a->name < b->name ? -1 : 1;
     return a->cls < b->cls ? -1 : a->cls > b->cls;
@@ -158,16 +166,54 @@ typedef struct class_list {
     size_t count, cap;
 } class_list;
 
+static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t bytes, uint64_t count, int entries)
+{
+    if (lf_vec_reserve((void **)&c->item, &c->cap, c->count + 1, sizeof *c->item))
+        return -1;
+    c->item[c->count++] =
+        (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls, bytes, count, (uint8_t)entries};
+    return 0;
+}
+
+/* A map's entry below the point and the entries chained below it (a
+ * bucket's, a tree bin's or a tree map's), each as one item: the class of
+ * what it holds (lf_entry_content; its own when it holds nothing alone)
+ * and the bytes it retains without the entries below it. */
+static int add_links(const lf_snapshot *s, uint32_t head, class_list *c)
+{
+    size_t depth = 0, cap = 0;
+    uint32_t *stack = NULL;
+    int rc = lf_vec_reserve((void **)&stack, &cap, 1, sizeof *stack);
+    if (rc == 0)
+        stack[depth++] = head;
+    while (depth > 0 && rc == 0) {
+        uint32_t v = stack[--depth];
+        uint64_t own = lf_snapshot_retained(s, v);
+        for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1] && rc == 0; i++) {
+            uint32_t child = s->domtree_child[i];
+            if (!lf_same_class_as_dominator(s, child, v) && !lf_is_map_entry(s, child))
+                continue; /* its key, its value */
+            own -= lf_snapshot_retained(s, child);
+            if ((rc = lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack)) == 0)
+                stack[depth++] = child;
+        }
+        uint32_t content = lf_entry_content(s, v);
+        if (rc == 0) /* a tree bin holds entries and is none */
+            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !tree_bin(s, v), 1);
+    }
+    lf_big_free(stack);
+    return rc;
+}
+
 static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int first, class_list *c)
 {
-    uint32_t cls = s->object_class[child];
+    if (lf_is_map_entry(s, child))
+        return add_links(s, child, c);
     uint64_t links = bin_entries(s, child);
-    if (links == 0 || lf_vec_reserve((void **)&c->item, &c->cap, c->count + 1, sizeof *c->item))
+    if (links == 0)
         return -1;
     links += lf_same_class_as_dominator(s, child, point) && first;
-    c->item[c->count++] = (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls,
-                                        lf_snapshot_retained(s, child), links};
-    return 0;
+    return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links, 0);
 }
 
 /* A backing store below the point (a V8 Map's table, whose size went to
@@ -190,7 +236,10 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
 {
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
     class_list list = {NULL, 0, 0};
-    for (uint32_t i = first; i < end; i++) {
+    /* a tree map's root entry: it and the entries below it */
+    if (lf_is_map_entry(s, acc->point) && add_links(s, acc->point, &list))
+        return -1;
+    for (uint32_t i = first; i < end && !lf_is_map_entry(s, acc->point); i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) >= apart)
             continue;
@@ -207,16 +256,29 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
         qsort(c, n, sizeof *c, by_class_name);
     acc->cls = LF_NODE_NONE;
     acc->count = acc->bytes = 0;
+    acc->entries = 0;
     for (size_t i = 0, j; i < n; i = j) {
-        uint64_t bytes = 0, count = 0;
-        for (j = i; j < n && c[j].name == c[i].name; j++) {
-            bytes += c[j].bytes;
-            count += c[j].count;
+        uint64_t bytes = 0, count = 0, named_bytes = 0;
+        uint32_t named = c[i].cls;
+        /* other children: one group per class name; a map's entries: one
+         * group, named by the class whose entries retain the most */
+        for (j = i; j < n && c[j].entries == c[i].entries && (c[i].entries || c[j].name == c[i].name);) {
+            uint64_t of_name = 0;
+            size_t k = j;
+            for (; k < n && c[k].entries == c[j].entries && c[k].name == c[j].name; k++) {
+                of_name += c[k].bytes;
+                count += c[k].count;
+            }
+            if (of_name > named_bytes)
+                named_bytes = of_name, named = c[j].cls;
+            bytes += of_name;
+            j = k;
         }
         if (acc->cls == LF_NODE_NONE || bytes > acc->bytes || (bytes == acc->bytes && count > acc->count)) {
-            acc->cls = c[i].cls;
+            acc->cls = named;
             acc->count = count;
             acc->bytes = bytes;
+            acc->entries = c[i].entries;
         }
     }
     lf_big_free(c);
@@ -238,6 +300,7 @@ static int chain_at(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumul
  * out below it (spread_below), asked of the memo first. */
 static int what_accumulates(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumulation *acc, uint64_t apart)
 {
+    acc->entries = 0;
     if (chain_at(s, memo, acc) || lf_accumulation_memo_get(memo, acc->point, apart, acc))
         return 0;
     if (spread_below(s, acc, apart))
@@ -246,12 +309,32 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation_memo *memo, lf
     return 0;
 }
 
+/* Whether v's class is the JDK's: its entries belong to a JDK collection
+ * above them; a program's own linked list is its own collection. */
+static int jdk_class(const lf_snapshot *s, uint32_t v)
+{
+    lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
+    return name.len > 5 && memcmp(name.ptr, "java.", 5) == 0;
+}
+
+/* The point as a person names it: a collection's backing store (a
+ * HashMap's table, an ArrayList's elementData) is its collection, up to
+ * the finding's own node (DESIGN 13). What accumulates was found at the
+ * store, whose children are the entries. */
+static void as_collection(const lf_snapshot *s, uint32_t node, lf_accumulation *acc)
+{
+    while (acc->point != node && s->idom[acc->point] < s->object_count &&
+           (lf_is_backing_store(s, acc->point) || (lf_is_map_entry(s, acc->point) && jdk_class(s, acc->point))))
+        acc->point = s->idom[acc->point];
+}
+
 int lf_accumulation_find(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, lf_accumulation *acc,
                          lf_error *err)
 {
     acc->point = descend(s, node);
     if (what_accumulates(s, memo, acc, UINT64_MAX))
         return lf_fail_nomem(err, "accumulation point");
+    as_collection(s, node, acc);
     return 0;
 }
 
@@ -305,8 +388,10 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, lf_holders 
     lf_suspect f = {.kind = LF_SUSPECT_OBJECT, .node = node, .cls = s->object_class[node], .instances = 1,
                     .retained = lf_snapshot_retained(s, node), .holder_row = -1};
     f.acc.point = descend(s, node);
-    if (chain_at(s, memo, &f.acc))
+    if (chain_at(s, memo, &f.acc)) {
+        as_collection(s, node, &f.acc); /* a LinkedList's first node: the list */
         return lf_suspect_add(list, &f);
+    }
     uint64_t apart = 0;
     size_t below = *depth;
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
@@ -327,6 +412,7 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, lf_holders 
         return 0;
     if (what_accumulates(s, memo, &f.acc, apart > 0 ? t : UINT64_MAX))
         return -1;
+    as_collection(s, node, &f.acc);
     return lf_suspect_add(list, &f);
 }
 

@@ -18,7 +18,10 @@
  *  - The top owners that are no finding are grouped by class; a class whose
  *    top owners together retain at least T is a finding ("N instances").
  * What accumulates at the point: its children grouped by class, the class
- * whose children retain the most, with their count and bytes.
+ * whose children retain the most, with their count and bytes; a map's
+ * entries grouped by the class of what each holds (its value). A point
+ * that is a collection's backing store is shown as the collection
+ * (DESIGN 13: the HashMap, not its HashMap$Node[]).
  *
  * Growth findings (a series): the classes trend.h flags (grow with the
  * workload under one holder, warm-up excluded), each named by its holder in
@@ -46,6 +49,8 @@ typedef struct lf_accumulation {
                          * LF_NODE_NONE when the point has no children */
     uint64_t count;     /* children of that class */
     uint64_t bytes;     /* what they retain together */
+    uint8_t entries;    /* 1: they are a map's entries, cls the class of what
+                         * each holds (lf_entry_content), count the entries */
 } lf_accumulation;
 
 /* One class growing under a holder. */

@@ -63,13 +63,17 @@ rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n 
 # 767 -> 1535 slots (900 keys at 0.75), 15.36; EVENTS' elementData 366 ->
 # 1234 slots (ArrayList's 1.5x growth), 17.36; the ConcurrentHashMap's
 # table and tree bins, 14.08; the collector's list, 5.12; the TreeMap none. The accumulation counts entries, not buckets: 900, 600, 300.
-rows_ collections_suspects "3.00 java.util.UUID 359.36 900 java.util.Hashtable\$Entry static field Registry.MIXED
-2.00 ChmConn 174.08 600 java.util.concurrent.ConcurrentHashMap\$TreeBin static field Registry.CONNS
-1.00 HmSession 109.12 300 java.util.HashMap\$TreeNode static field Registry.SESSIONS
-1.00 LruPage 101.12 300 java.util.HashMap\$TreeNode static field Registry.LRU
+# A map's entries are named by what they hold (DESIGN 13): each map's value
+# class; MIXED's three kinds of value by the one whose entries retain most,
+# byte[64] (Hashtable$Entry 32 + UUID 32 + byte[] 80 = 144 bytes an entry,
+# against 112 for a String and 88 for a MixedRecord).
+rows_ collections_suspects "3.00 java.util.UUID 359.36 900 byte[] static field Registry.MIXED
+2.00 ChmConn 174.08 600 ChmConn static field Registry.CONNS
+1.00 HmSession 109.12 300 HmSession static field Registry.SESSIONS
+1.00 LruPage 101.12 300 LruPage static field Registry.LRU
 3.00 ListEvent 89.36 900 ListEvent static field Registry.EVENTS
-1.00 TreeVal 80.00 300 java.util.TreeMap\$Entry static field Registry.ORDERS
-1.00 WVal 77.12 300 java.util.WeakHashMap\$Entry static field Registry.WEAK
+1.00 TreeVal 80.00 300 TreeVal static field Registry.ORDERS
+1.00 WVal 77.12 300 WVal static field Registry.WEAK
 1.00 ThreadItem 21.12 300 ThreadItem thread collector" \
     'NR > 1 && $2 == "growth" {split($15, hop, " \\("); print $13, $6, $17, $10, $11, hop[1]}' \
     suspects $C/collections-300.hprof.gz $C/collections-100.hprof.gz $C/collections-200.hprof.gz \

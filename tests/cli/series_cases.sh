@@ -91,7 +91,7 @@ java.util.concurrent.ConcurrentHashMap\$Node[] grows" \
 SH="$G/static_holder-1.txt $G/static_holder-2.txt $G/static_holder-3.txt"
 rows_ series_static_holder_trend "AuditEvent 10.00 static field AuditLog.EVENTS (java.util.ArrayList)" \
     '$4 == "yes" {print $6, $1, $8}' trend $SH
-rows_ series_static_holder_suspects "AuditEvent static field AuditLog.EVENTS (java.util.ArrayList) / elementData (java.lang.Object[])" \
+rows_ series_static_holder_suspects "AuditEvent static field AuditLog.EVENTS (java.util.ArrayList)" \
     '$2 == "growth" {print $6, $15}' suspects $SH --workload 1,2,3
 rows_ series_static_holder_owners "java.util.ArrayList static field AuditLog.EVENTS (java.util.ArrayList)" \
     'NR == 2 {print $5, $6}' diff --owners $G/static_holder-1.txt $G/static_holder-3.txt

@@ -20,13 +20,30 @@ case_ suspects_series 0 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt
 case_ suspects_series_exit 1 suspects $G/series_3.txt $G/series_1.txt $G/series_2.txt --min-growth 5 --format tsv --top 1 --exit-code
 
 # Real dumps, the rows fixed by the programs' construction.
-# PlantedLeak keeps 1,000 Leaked in PlantedLeak.LEAK (an ArrayList).
-rows_ suspects_planted_java "1 object java.util.ArrayList java.lang.Object[] 1000 Leaked static field PlantedLeak.LEAK (java.util.ArrayList) / elementData (java.lang.Object[])" \
+# PlantedLeak keeps 1,000 Leaked in PlantedLeak.LEAK (an ArrayList): the
+# list is where they pile up, and its path ends there, not at its
+# elementData (DESIGN 13: a collection is one level).
+rows_ suspects_planted_java "1 object java.util.ArrayList java.util.ArrayList 1000 Leaked static field PlantedLeak.LEAK (java.util.ArrayList)" \
     'NR == 2 { print $1, $2, $6, $9, $10, $11, $15 }' suspects $J/planted_leak.hprof --format tsv
+# MapSessions (fixtures/java/src/MapSessions.java): each map is where its
+# entries pile up, named by what they hold (DESIGN 13), never by
+# HashMap$Node at the map's table: 3,000 entries of a HashMap$Node 32, a
+# SessionKey 16 and a Session 240 (864,000 bytes); 1,200 of a
+# ConcurrentHashMap$Node 32, a ConnKey 16 and a Conn 144 (230,400).
+rows_ suspects_map_entries_java "1 java.util.HashMap java.util.HashMap 3000 MapSessions\$Session 864000 static field MapSessions.SESSIONS (java.util.HashMap)
+2 java.util.concurrent.ConcurrentHashMap java.util.concurrent.ConcurrentHashMap 1200 MapSessions\$Conn 230400 static field MapSessions.CONNS (java.util.concurrent.ConcurrentHashMap)" \
+    'NR == 2 || NR == 3 { print $1, $6, $9, $10, $11, $12, $15 }' suspects $J/map_sessions.hprof.gz --format tsv
+# on a terminal: "3,000 entries -> MapSessions$Session (843.8 KiB) at
+# java.util.HashMap 0xfd5bf538"
+export COLUMNS=160
+rows_ suspects_map_entries_text "3,000 Session HashMap|1,200 Conn ConcurrentHashMap" \
+    '/^   where / {split($0, f, " +"); sub(/.*\$/, "", f[6]); sub(/.*\./, "", f[10]); w = w (w ? "|" : "") f[3] " " f[6] " " f[10]} END {print w}' \
+    suspects $J/map_sessions.hprof.gz --format table
+unset COLUMNS
 # LeakSeries: 2 LeakedSession (32 B) and 1 LeakedToken (16 B) per operation
 # into SessionRegistry.SESSIONS: 80 B per operation (fixtures/java/series/README.md).
 JS=fixtures/java/series/dumps
-rows_ suspects_series_java "1 growth 200,400,600 LeakedSession +2.00, LeakedToken +1.00 80.00 static field SessionRegistry.SESSIONS (java.util.ArrayList) / elementData (java.lang.Object[])" \
+rows_ suspects_series_java "1 growth 200,400,600 LeakedSession +2.00, LeakedToken +1.00 80.00 static field SessionRegistry.SESSIONS (java.util.ArrayList)" \
     'NR == 2 { print $1, $2, $14, $16, $17, $15 }' suspects $JS/leak-300.hprof $JS/leak-100.hprof $JS/leak-200.hprof --workload 300,100,200 --format tsv
 rows_ suspects_series_java_control "0" 'NR > 1 && $2 == "growth" { n++ } END { print n + 0 }' \
     suspects $JS/control-300.hprof $JS/control-100.hprof $JS/control-200.hprof --workload 300,100,200 --format tsv
