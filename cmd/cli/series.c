@@ -1,5 +1,6 @@
 /* series.c - see series.h. */
 #include "series.h"
+#include "series_names.h"
 
 #include "../../core/base/file.h"
 #include "../../core/input/clock_probe.h"
@@ -179,14 +180,36 @@ static void as_given(series_arg *a, int n, series_convention convention)
     a[n - 1] = newest;
 }
 
+/* Without clocks: a[0..n) (in argument order) sorted by the numbers in
+ * their names when the names are one text around them (series_names.h),
+ * with a note; 0 when they are not. */
+static int order_by_names(const cli_context *ctx, char **pos, series_arg *a, int n, const char *why)
+{
+    uint64_t number[SERIES_MAX];
+    char names[2048];
+    if (!series_name_numbers(pos, n, number))
+        return 0;
+    for (int i = 0; i < n; i++) /* a clock of their own */
+        a[i].clock = (lf_clock){LF_CLOCK_NONE, number[a[i].arg]};
+    qsort(a, (size_t)n, sizeof *a, by_clock);
+    list_names(pos, a, n, names, sizeof names);
+    if (!ctx->quiet)
+        cli_message("note", "%s: taken in the order of the numbers in their names, oldest first: %s; "
+                    "--workload sets it", why, names);
+    return 1;
+}
+
 /* Sorts a[0..n) oldest first when the clocks can (a note when that is not
- * the convention's order), else takes the convention's order and says so. */
+ * the convention's order), else by the numbers in the names, else takes
+ * the convention's order and says so. */
 static void order_by_clocks(const cli_context *ctx, char **pos, series_arg *a, int n, series_convention convention)
 {
     char why[512], names[2048];
     qsort(a, (size_t)n, sizeof *a, by_clock);
     if (clocks_fail(pos, a, n, why, sizeof why)) {
         qsort(a, (size_t)n, sizeof *a, by_arg);
+        if (order_by_names(ctx, pos, a, n, why))
+            return;
         as_given(a, n, convention);
         if (!ctx->quiet)
             cli_message("note", "%s: the snapshots are read in the order given (%s); --workload sets it", why,

@@ -4,8 +4,9 @@
  *
  * The analyses read a series oldest first. A series means the same in any
  * argument order (DESIGN 15): series_order sorts it by the workloads given,
- * else by the dumps' own clocks (core/input/clock_probe.h); only where
- * neither says does the argument order count, read as the command's
+ * else by the dumps' own clocks (core/input/clock_probe.h), else by the
+ * numbers in their names (series_names.h); only where none says does the
+ * argument order count, read as the command's
  * convention says: trend and diff take theirs oldest first, suspects and
  * report `SNAPSHOT [BEFORE...]` (the dump to look at, then earlier ones,
  * oldest first). */
@@ -59,9 +60,10 @@ int series_check_workload(cli_context *ctx, series_workload *w, int n);
     "order given: by --workload when given, else by the dumps' own clocks\n"                     \
     "(HPROF: the header's time; V8: its object ids, which only grow in one\n"                    \
     "process; .lfs: the time the agent or convert wrote). A note says when\n"                   \
-    "that differs from the order given, or when no order can be known (text\n"                  \
-    "graphs; .gcdump files, in which dotnet-gcdump writes no time): then they\n"                 \
-    "are read as given.\n"
+    "that differs from the order given. Where the dumps say nothing (text\n"                     \
+    "graphs; .gcdump files, in which dotnet-gcdump writes no time), by the\n"                   \
+    "numbers in their names when they differ only there (heap.1, heap.2, ...),\n"              \
+    "else as given; a note says which.\n"
 
 typedef enum series_convention {
     SERIES_OLDEST_FIRST,    /* S1 S2 S3... */

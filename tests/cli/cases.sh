@@ -283,9 +283,9 @@ case_ diff_stable 0 diff $G/stable_before.txt $G/stable_after.txt
 cmp -s "$tmp/err" tests/cli/expected/trend_unrelated.err && pass=$((pass + 1)) || { echo "FAIL trend unrelated warning"; cat "$tmp/err"; fail=$((fail + 1)); }
 case_ diff_stable_table 0 diff $G/stable_before.txt $G/stable_after.txt --top 2 --format table
 # stable ids survive conversion: the leakfind files give the same answer
-case_ convert_stable1 0 convert $G/stable_before.txt -o "$tmp/stable1.lfs"
-case_ convert_stable2 0 convert $G/stable_after.txt -o "$tmp/stable2.lfs"
-case_ diff_stable 0 diff "$tmp/stable1.lfs" "$tmp/stable2.lfs"
+case_ convert_stable1 0 convert $G/stable_before.txt -o "$tmp/stable_before.lfs"
+case_ convert_stable2 0 convert $G/stable_after.txt -o "$tmp/stable_after.lfs"
+case_ diff_stable 0 diff "$tmp/stable_before.lfs" "$tmp/stable_after.lfs"
 
 # record: options and the program come apart at '--'; errors before anything runs
 help_ help_record record -h

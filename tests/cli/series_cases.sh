@@ -51,8 +51,17 @@ rows_ series_order_diff_reversed "LeakedSession 200 600 400" '$10 == "LeakedSess
 case_ series_order_diff_note 0 diff $L3 $L1 --top 1
 # workloads given against the clocks: followed, with a warning
 case_ series_order_workload_against_clocks 0 trend $L3 $L1 $L2 --workload 100,200,300 --top 1
-# no clock (text graphs): as given, and said
+# no clock (text graphs): by the numbers in their names, and said
 case_ series_order_unknown 0 trend $G/series_1.txt $G/series_2.txt $G/series_3.txt --top 1
+# (no clock and no number in the names, leak_before.txt and leak_after.txt:
+# as given, and said; the diff_* goldens' notes)
+# .gcdump files (no time in them) given oldest first, as people list
+# numbered files, to suspects (whose convention is the newest first): the
+# names' numbers order them, and the leak is found, 100 Timers a step
+# (fixtures/dotnet/README.md: Leaky, 100, 200, 300 operations)
+D=fixtures/dotnet/dumps
+rows_ series_order_names_gcdump "growth System.Threading.Timer 100,200,300" \
+    'NR == 2 {print $2, $6, $14}' suspects $D/leaky.1.gcdump $D/leaky.2.gcdump $D/leaky.3.gcdump --format tsv
 # given oldest first (as people list files): the leak is the first finding,
 # 2 sessions and 1 token per operation, 80 bytes per operation
 rows_ series_order_suspects_oldest_first "growth	LeakedSession	200,400,600	LeakedSession +2.00, LeakedToken +1.00	80.00" \
