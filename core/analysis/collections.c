@@ -75,7 +75,9 @@ static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
         kind |= CLASS_JS_ARRAY;
     if (is_entry_class(name))
         kind |= CLASS_ENTRY;
-    if (name.len > 5 && starts_with(name, "java."))
+    /* the runtime's own collections: java.util's, and .NET's List<T>,
+     * Dictionary<K,V>, HashSet<T>... (an array they hold is their storage) */
+    if ((name.len > 5 && starts_with(name, "java.")) || starts_with(name, "System.Collections."))
         kind |= CLASS_JDK;
     return kind;
 }

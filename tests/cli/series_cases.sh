@@ -62,6 +62,14 @@ case_ series_order_unknown 0 trend $G/series_1.txt $G/series_2.txt $G/series_3.t
 D=fixtures/dotnet/dumps
 rows_ series_order_names_gcdump "growth System.Threading.Timer 100,200,300" \
     'NR == 2 {print $2, $6, $14}' suspects $D/leaky.1.gcdump $D/leaky.2.gcdump $D/leaky.3.gcdump --format tsv
+# .NET's collections are collections (DESIGN 13): the 300 Timers pile up in
+# the List<Timer> of static field Kept and the 300 CacheEntry in the
+# Dictionary of static field Entries, each path ending at the collection,
+# not at its T[] or Entry[] (fixtures/dotnet/README.md: Leaky)
+rows_ series_dotnet_collections "System.Threading.Timer|System.Collections.Generic.List<System.Threading.Timer>|300|static field Kept (System.Collections.Generic.List<System.Threading.Timer>)
+Acme.CacheEntry|System.Collections.Generic.Dictionary<System.Int32,Acme.CacheEntry>|300|static field Entries (System.Collections.Generic.Dictionary<System.Int32,Acme.CacheEntry>)" \
+    '$2 == "growth" && n++ < 2 {print $6 "|" $9 "|" $10 "|" $15}' \
+    suspects $D/leaky.3.gcdump $D/leaky.1.gcdump $D/leaky.2.gcdump --format tsv
 # given oldest first (as people list files): the leak is the first finding,
 # 2 sessions and 1 token per operation, 80 bytes per operation
 rows_ series_order_suspects_oldest_first "growth	LeakedSession	200,400,600	LeakedSession +2.00, LeakedToken +1.00	80.00" \
