@@ -115,6 +115,11 @@ int lf_is_map_entry(const lf_snapshot *s, uint32_t v)
            (class_kind(s, s->object_class[v]) & CLASS_ENTRY);
 }
 
+int lf_is_runtime_entry(const lf_snapshot *s, uint32_t v)
+{
+    return lf_is_map_entry(s, v) && (class_kind(s, s->object_class[v]) & CLASS_JDK);
+}
+
 uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v)
 {
     enum { MAX_FIELDS = 16 }; /* an entry has a handful: hash, key, value, next, links */

@@ -83,6 +83,10 @@ uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v);
 /* Whether node v is a map's entry (HashMap$Node, TreeMap$Entry, ...: a
  * JVM class whose simple name ends in Node or Entry). */
 int lf_is_map_entry(const lf_snapshot *s, uint32_t v);
+/* Whether node v is an entry of the runtime's own collections (a JDK
+ * HashMap$Node, TreeMap$Entry): it belongs to the collection above it,
+ * where a program's own linked list is its own collection. */
+int lf_is_runtime_entry(const lf_snapshot *s, uint32_t v);
 
 /* Whether node v is a V8 object used as a dictionary: a plain Object whose
  * properties V8 keeps in a hash table (its self size, which includes that

@@ -120,27 +120,6 @@ static int tree_bin(const lf_snapshot *s, uint32_t v)
     return name.len >= 8 && memcmp(name.ptr + name.len - 8, "$TreeBin", 8) == 0;
 }
 
-/* The entries a table slot holds: the links of the chain it heads; for a
- * ConcurrentHashMap$TreeBin (a bin turned into a tree, whose nodes hang
- * below it) the nodes of its tree. 0 when out of memory. */
-static uint64_t bin_entries(const lf_snapshot *s, uint32_t slot)
-{
-    if (!tree_bin(s, slot))
-        return chain_links(s, slot);
-    uint64_t entries = 0;
-    for (uint32_t i = s->domtree_offset[slot]; i < s->domtree_offset[slot + 1]; i++) {
-        uint32_t child = s->domtree_child[i];
-        lf_str c = lf_snapshot_class_name(s, s->object_class[child]);
-        if (c.len < 9 || memcmp(c.ptr + c.len - 9, "$TreeNode", 9) != 0)
-            continue;
-        uint64_t links = chain_links(s, child);
-        if (links == 0)
-            return 0;
-        entries += links;
-    }
-    return entries ? entries : 1;
-}
-
 typedef struct class_bytes {
     uint32_t name;            /* the class's name: 500 loaders' Plugin are one */
     uint32_t cls;
@@ -159,7 +138,7 @@ static int by_class_name(const void *pa, const void *pb)
 }
 
 /* Adds child of point to c[n]: its class name, what it retains, and its
- * entries (bin_entries; a tree map's root entry, when it is the point and
+ * entries (chain_links; a tree map's root entry, when it is the point and
  * first is set, is one of them too). Returns 0 or -1 (memory). */
 typedef struct class_list {
     class_bytes *item;
@@ -209,7 +188,7 @@ static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int f
 {
     if (lf_is_map_entry(s, child))
         return add_links(s, child, c);
-    uint64_t links = bin_entries(s, child);
+    uint64_t links = chain_links(s, child);
     if (links == 0)
         return -1;
     links += lf_same_class_as_dominator(s, child, point) && first;
@@ -309,14 +288,6 @@ static int what_accumulates(const lf_snapshot *s, lf_accumulation_memo *memo, lf
     return 0;
 }
 
-/* Whether v's class is the JDK's: its entries belong to a JDK collection
- * above them; a program's own linked list is its own collection. */
-static int jdk_class(const lf_snapshot *s, uint32_t v)
-{
-    lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
-    return name.len > 5 && memcmp(name.ptr, "java.", 5) == 0;
-}
-
 /* The point as a person names it: a collection's backing store (a
  * HashMap's table, an ArrayList's elementData) is its collection, up to
  * the finding's own node (DESIGN 13). What accumulates was found at the
@@ -324,7 +295,7 @@ static int jdk_class(const lf_snapshot *s, uint32_t v)
 static void as_collection(const lf_snapshot *s, uint32_t node, lf_accumulation *acc)
 {
     while (acc->point != node && s->idom[acc->point] < s->object_count &&
-           (lf_is_backing_store(s, acc->point) || (lf_is_map_entry(s, acc->point) && jdk_class(s, acc->point))))
+           (lf_is_backing_store(s, acc->point) || lf_is_runtime_entry(s, acc->point)))
         acc->point = s->idom[acc->point];
 }
 
