@@ -69,17 +69,26 @@ void lf_collections_place(lf_collections_builder *b, uint32_t v);
 void lf_collections_end(lf_collections_builder *b);
 
 /* Whether node v is a collection's backing store: a reference array that a
- * JDK class holds (elementData, table) or a V8 internal array (a Map's
- * table, an Array's elements), as its dominator. */
+ * runtime collection holds as its dominator (a JDK class's elementData or
+ * table, .NET's List<T>._items, an OCaml Hashtbl's bucket array, typed or
+ * not) or a V8 internal array (a Map's table, an Array's elements). */
 int lf_is_backing_store(const lf_snapshot *s, uint32_t v);
 
 /* What a map's entry v holds for the program (DESIGN 13: a map grows by
  * its values, never by HashMap$Node): its value ("value", "val"; a
- * linked list's "item") when v alone holds it, else its key (a set's
+ * linked list's "item"; an OCaml bucket cell's data, field [1]) when v
+ * alone holds it, else its key (field [0] of an OCaml cell) (a set's
  * element: a HashSet's values are one shared object), else LF_NODE_NONE
  * (not an entry, or it holds neither alone). Decodes v's edges: ask once
  * per entry. */
 uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v);
+/* What kind of entry node v is: none; a JVM entry, whose fields say what
+ * it holds; an OCaml Hashtbl's bucket cell {key; data; next}; a typed
+ * OCaml list's cell {head; tail}. A chain's link below its head is the
+ * head's kind: lf_entry_content_of takes it, not asking again. */
+enum { LF_ENTRY_NONE, LF_ENTRY_FIELDS, LF_ENTRY_BUCKET, LF_ENTRY_LIST };
+int lf_entry_shape(const lf_snapshot *s, uint32_t v);
+uint32_t lf_entry_content_of(const lf_snapshot *s, uint32_t v, int shape);
 /* Whether node v is a map's entry (HashMap$Node, TreeMap$Entry, ...: a
  * JVM class whose simple name ends in Node or Entry). */
 int lf_is_map_entry(const lf_snapshot *s, uint32_t v);
@@ -87,6 +96,10 @@ int lf_is_map_entry(const lf_snapshot *s, uint32_t v);
  * HashMap$Node, TreeMap$Entry): it belongs to the collection above it,
  * where a program's own linked list is its own collection. */
 int lf_is_runtime_entry(const lf_snapshot *s, uint32_t v);
+/* Whether node v is a bucket cell {key; data; next} of an OCaml Hashtbl:
+ * "... Hashtbl.bucketlist" in a typed snapshot; untyped, a 3-field block
+ * whose chain starts in a Hashtbl's bucket array (at most 64 cells up). */
+int lf_is_ocaml_bucket_cell(const lf_snapshot *s, uint32_t v);
 
 /* Whether node v is a V8 object used as a dictionary: a plain Object whose
  * properties V8 keeps in a hash table (its self size, which includes that

@@ -105,7 +105,8 @@ static uint64_t chain_links(const lf_snapshot *s, uint32_t node)
 static int chain_below(const lf_snapshot *s, lf_accumulation *acc)
 {
     uint32_t cls = s->object_class[acc->point], link = main_child(s, acc->point);
-    if (link == LF_NODE_NONE || s->object_class[link] != cls)
+    /* a runtime collection's entries are counted as entries (spread_below) */
+    if (link == LF_NODE_NONE || s->object_class[link] != cls || lf_is_runtime_entry(s, acc->point))
         return 0;
     acc->cls = cls;
     acc->bytes = lf_snapshot_retained(s, link);
@@ -143,10 +144,19 @@ static int by_class_name(const void *pa, const void *pb)
 typedef struct class_list {
     class_bytes *item;
     size_t count, cap;
+    uint64_t *stack;          /* add_links' walk, kept for the next bucket */
+    size_t stack_cap;
 } class_list;
 
 static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t bytes, uint64_t count, int entries)
 {
+    /* a map's entries come class by class, mostly: one item a run */
+    class_bytes *last = c->count ? &c->item[c->count - 1] : NULL;
+    if (last && last->cls == cls && last->entries == (uint8_t)entries) {
+        last->bytes += bytes;
+        last->count += count;
+        return 0;
+    }
     if (lf_vec_reserve((void **)&c->item, &c->cap, c->count + 1, sizeof *c->item))
         return -1;
     c->item[c->count++] =
@@ -158,36 +168,46 @@ static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t 
  * bucket's, a tree bin's or a tree map's), each as one item: the class of
  * what it holds (lf_entry_content; its own when it holds nothing alone)
  * and the bytes it retains without the entries below it. */
-static int add_links(const lf_snapshot *s, uint32_t head, class_list *c)
+static int add_links(const lf_snapshot *s, uint32_t head, int head_shape, class_list *c)
 {
-    size_t depth = 0, cap = 0;
-    uint32_t *stack = NULL;
-    int rc = lf_vec_reserve((void **)&stack, &cap, 1, sizeof *stack);
+    size_t depth = 0;
+    uint32_t bin_cls = UINT32_MAX; /* the last class asked whether it is a tree bin */
+    int bin = 0;
+    /* each link with its kind of entry (lf_entry_shape), a link of its
+     * dominator's class being its dominator's kind */
+    int rc = lf_vec_reserve((void **)&c->stack, &c->stack_cap, 1, sizeof *c->stack);
     if (rc == 0)
-        stack[depth++] = head;
+        c->stack[depth++] = (uint64_t)head_shape << 32 | head;
     while (depth > 0 && rc == 0) {
-        uint32_t v = stack[--depth];
+        uint32_t v = (uint32_t)c->stack[--depth];
+        int shape = (int)(c->stack[depth] >> 32);
         uint64_t own = lf_snapshot_retained(s, v);
         for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1] && rc == 0; i++) {
             uint32_t child = s->domtree_child[i];
-            if (!lf_same_class_as_dominator(s, child, v) && !lf_is_map_entry(s, child))
+            /* an OCaml cell's next is of its class: its key and data are no entries */
+            int same = lf_same_class_as_dominator(s, child, v);
+            int child_shape = same || shape == LF_ENTRY_BUCKET || shape == LF_ENTRY_LIST ? shape
+                                                                                        : lf_entry_shape(s, child);
+            if (!same && (child_shape == LF_ENTRY_NONE || shape != LF_ENTRY_FIELDS))
                 continue; /* its key, its value */
             own -= lf_snapshot_retained(s, child);
-            if ((rc = lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack)) == 0)
-                stack[depth++] = child;
+            if ((rc = lf_vec_reserve((void **)&c->stack, &c->stack_cap, depth + 1, sizeof *c->stack)) == 0)
+                c->stack[depth++] = (uint64_t)child_shape << 32 | child;
         }
-        uint32_t content = lf_entry_content(s, v);
+        uint32_t content = lf_entry_content_of(s, v, shape);
+        if (s->object_class[v] != bin_cls)
+            bin_cls = s->object_class[v], bin = tree_bin(s, v);
         if (rc == 0) /* a tree bin holds entries and is none */
-            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !tree_bin(s, v), 1);
+            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !bin, 1);
     }
-    lf_big_free(stack);
     return rc;
 }
 
 static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int first, class_list *c)
 {
-    if (lf_is_map_entry(s, child))
-        return add_links(s, child, c);
+    int shape = lf_entry_shape(s, child);
+    if (shape != LF_ENTRY_NONE)
+        return add_links(s, child, shape, c);
     uint64_t links = chain_links(s, child);
     if (links == 0)
         return -1;
@@ -214,20 +234,21 @@ static int add_entries(const lf_snapshot *s, uint32_t store, class_list *c)
 static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
 {
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
-    class_list list = {NULL, 0, 0};
+    class_list list = {NULL, 0, 0, NULL, 0};
     /* a tree map's root entry: it and the entries below it */
-    if (lf_is_map_entry(s, acc->point) && add_links(s, acc->point, &list))
-        return -1;
-    for (uint32_t i = first; i < end && !lf_is_map_entry(s, acc->point); i++) {
+    int rc = 0, entry = lf_entry_shape(s, acc->point);
+    if (entry != LF_ENTRY_NONE)
+        rc = add_links(s, acc->point, entry, &list);
+    for (uint32_t i = first; i < end && !entry && rc == 0; i++) {
         uint32_t child = s->domtree_child[i];
-        if (lf_snapshot_retained(s, child) >= apart)
-            continue;
-        int rc = lf_is_backing_store(s, child) ? add_entries(s, child, &list)
+        if (lf_snapshot_retained(s, child) < apart)
+            rc = lf_is_backing_store(s, child) ? add_entries(s, child, &list)
                                                : add_entry(s, acc->point, child, i == first, &list);
-        if (rc) {
-            lf_big_free(list.item);
-            return -1;
-        }
+    }
+    lf_big_free(list.stack);
+    if (rc) {
+        lf_big_free(list.item);
+        return -1;
     }
     class_bytes *c = list.item;
     size_t n = list.count;
@@ -365,10 +386,15 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, lf_holders 
     }
     uint64_t apart = 0;
     size_t below = *depth;
+    /* a runtime collection's entry (an OCaml list's head, a TreeMap's
+     * root): the entries below it are the collection, counted at it */
+    int entries = lf_is_runtime_entry(s, f.acc.point);
     for (uint32_t i = s->domtree_offset[f.acc.point]; i < s->domtree_offset[f.acc.point + 1]; i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) < t)
             break;
+        if (entries && (lf_same_class_as_dominator(s, child, f.acc.point) || lf_is_map_entry(s, child)))
+            continue;
         if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
             return -1;
         (*stack)[(*depth)++] = child;

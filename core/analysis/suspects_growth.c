@@ -321,69 +321,10 @@ static int group_is(const lf_trend *t, const lf_snapshot *s, const lf_class_grou
     return n.len == len && memcmp(n.ptr, t->names.bytes + t->names.offset[name], len) == 0;
 }
 
-/* Whether class group g's class is an OCaml Hashtbl's bucket cell by its
- * typed label ("(string, Leaky.session) Hashtbl.bucketlist"). */
-static int is_bucket_cell(const lf_snapshot *s, uint32_t cls)
+/* The next cell of bucket cell x in its chain: the block in x's field [2]
+ * (next), when x dominates it (the data may be a cell's shape too). */
+static uint32_t next_cell(const lf_snapshot *s, uint32_t x)
 {
-    static const char tail[] = "Hashtbl.bucketlist";
-    lf_str n = lf_snapshot_class_name(s, cls);
-    size_t k = sizeof tail - 1;
-    return n.len >= k && memcmp(n.ptr + n.len - k, tail, k) == 0;
-}
-
-/* Whether node v's label is "block(tag 0, N fields)" ("1 field"); N into
- * *fields. Read by hand: sscanf took 0.14 s of a 14M-object series, asked
- * once per bucket cell. */
-static int is_untyped_block(const lf_snapshot *s, uint32_t v, unsigned long *fields)
-{
-    static const char head[] = "block(tag 0, ";
-    const size_t hl = sizeof head - 1;
-    lf_str n = v < s->object_count && s->object_class[v] < s->class_count
-                   ? lf_snapshot_class_name(s, s->object_class[v]) : (lf_str){"", 0};
-    if (n.len <= hl || memcmp(n.ptr, head, hl) != 0)
-        return 0;
-    size_t i = hl;
-    unsigned long count = 0;
-    for (; i < n.len && n.ptr[i] >= '0' && n.ptr[i] <= '9' && i - hl < 12; i++)
-        count = count * 10 + (unsigned long)(n.ptr[i] - '0');
-    if (i == hl)
-        return 0;
-    lf_str tail = {n.ptr + i, n.len - i};
-    if (!(tail.len == 8 && memcmp(tail.ptr, " fields)", 8) == 0) &&
-        !(tail.len == 7 && memcmp(tail.ptr, " field)", 7) == 0))
-        return 0;
-    *fields = count;
-    return 1;
-}
-
-/* Whether holder is an untyped OCaml Hashtbl's bucket array: a block of
- * 2^k fields dominated by the table's record {size; data; seed;
- * initial_size} (a block of 4 fields), as 4.x and 5.x lay it out. */
-static int is_untyped_bucket_array(const lf_snapshot *s, uint32_t holder)
-{
-    unsigned long n, table;
-    return holder < s->object_count && is_untyped_block(s, holder, &n) && n && (n & (n - 1)) == 0 &&
-           is_untyped_block(s, s->idom[holder], &table) && table == 4;
-}
-
-/* OCaml's Hashtbl has no entry class that leakfind knows by name, as
- * java.util's HashMap$Node: its buckets are cells {key; data; next},
- * chained through next, labelled `... Hashtbl.bucketlist` in a typed
- * snapshot and `block(tag 0, 3 fields)` in an untyped one (recognised there
- * below a table's bucket array). The cells among the payload below the
- * holder are the heads of the chains and the buckets of one entry: the
- * members are what they hold (the sessions, not the cells: issue 48), and m
- * is rebuilt below them when there are any. Returns 0 or -1 (memory). */
-/* The next cell of bucket cell x in its chain, dominated by x: typed, the
- * child of x's own class; untyped, the block in x's field [2] (next). */
-static uint32_t next_cell(const lf_snapshot *s, uint32_t x, int typed)
-{
-    if (typed) {
-        for (uint32_t i = s->domtree_offset[x]; i < s->domtree_offset[x + 1]; i++)
-            if (s->object_class[s->domtree_child[i]] == s->object_class[x])
-                return s->domtree_child[i];
-        return LF_NODE_NONE;
-    }
     for (uint64_t e = lf_snapshot_edges_begin(s, x); e < lf_snapshot_edges_end(s, x); e++) {
         uint8_t kind;
         uint32_t label, t = s->edge_target[e];
@@ -395,16 +336,23 @@ static uint32_t next_cell(const lf_snapshot *s, uint32_t x, int typed)
     return LF_NODE_NONE;
 }
 
-static int through_bucket_heads(const lf_snapshot *s, uint32_t holder, lf_collection_members *m)
+/* OCaml's Hashtbl has no entry class that leakfind knows by name, as
+ * java.util's HashMap$Node: its buckets are cells {key; data; next},
+ * chained through next, labelled `... Hashtbl.bucketlist` in a typed
+ * snapshot and `block(tag 0, 3 fields)` in an untyped one (recognised there
+ * below a table's bucket array: lf_is_ocaml_bucket_cell). The cells among
+ * the payload below the holder are the heads of the chains and the buckets
+ * of one entry: the members are what they hold (the sessions, not the
+ * cells: issue 48), and m is rebuilt below them when there are any.
+ * Returns 0 or -1 (memory). */
+static int through_bucket_heads(const lf_snapshot *s, lf_collection_members *m)
 {
-    int untyped_table = is_untyped_bucket_array(s, holder), rc = 0, found = 0;
+    int rc = 0, found = 0;
     uint32_t *members = NULL;
     size_t len = 0, cap = 0;
     for (size_t i = 0; i < m->payload_count && !rc; i++) {
-        uint32_t x = m->payload[i], cls = s->object_class[x];
-        unsigned long fields;
-        int typed = cls < s->class_count && is_bucket_cell(s, cls);
-        int head = typed || (untyped_table && is_untyped_block(s, x, &fields) && fields == 3);
+        uint32_t x = m->payload[i];
+        int head = lf_is_ocaml_bucket_cell(s, x);
         found |= head;
         if (!head) {
             rc = lf_vec_reserve((void **)&members, &cap, len + 1, sizeof *members);
@@ -414,7 +362,7 @@ static int through_bucket_heads(const lf_snapshot *s, uint32_t holder, lf_collec
         }
         /* the chain from x: each cell's children but the next cell are members */
         for (uint32_t cell = x; cell != LF_NODE_NONE && !rc;) {
-            uint32_t next = next_cell(s, cell, typed);
+            uint32_t next = next_cell(s, cell);
             for (uint32_t c = s->domtree_offset[cell]; c < s->domtree_offset[cell + 1] && !rc; c++) {
                 if (s->domtree_child[c] == next)
                     continue;
@@ -452,7 +400,7 @@ static uint32_t leading(const lf_trend *t, const lf_snapshot *s, const lf_suspec
     size_t kid_count = s->domtree_offset[f->node + 1] - s->domtree_offset[f->node];
     if (lf_collection_members_below(s, kids, kid_count, 1, &m))
         return 0;
-    if (through_bucket_heads(s, f->node, &m))
+    if (through_bucket_heads(s, &m))
         return 0; /* m is freed */
     int found = 0;
     if (lf_group_payload(s, &m, 0) == 0)

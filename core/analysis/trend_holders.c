@@ -37,6 +37,7 @@ void lf_trend_holders_free(lf_trend_holders *h)
     lf_big_free(h->known_step);
     lf_big_free(h->known_first);
     lf_big_free(h->last);
+    JLFA(freed, h->last_top);
     lf_strtab_free(&h->steps);
     lf_big_free(h->by_class);
     lf_big_free(h->row_class);
@@ -103,20 +104,34 @@ static int remember_signatures(lf_trend_holders *h, lf_holders *holders, const u
     return 0;
 }
 
-static const struct lf_trend_last no_node = {LF_NODE_NONE, 0, 0};
+static const struct lf_trend_last no_node = {LF_NODE_NONE, 0};
 
-/* Node v of signature index k into last[k]: the first that retains most,
- * and the bytes of those under the roots. A chain's link never needs it: it
- * retains no more than its head, which comes first with the same signature. */
-static void note_node(struct lf_trend_last *l, const lf_snapshot *s, uint32_t v)
+/* v's class by its name: one class of many loaders is one */
+static uint32_t class_name_of(const lf_snapshot *s, uint32_t v)
+{
+    uint32_t cls = s->object_class[v];
+    return cls < s->class_count ? s->class_name[cls] : UINT32_MAX;
+}
+
+/* Node v of signature index k into l (last[k]): the first that retains
+ * most; and when v is under the roots, its bytes into top (JudyL, by k and
+ * v's class name). A chain's link never needs it: it retains no more than its
+ * head, which comes first with the same signature. 0 or -1 (memory). */
+static int note_node(struct lf_trend_last *l, Pvoid_t *top, size_t k, const lf_snapshot *s, uint32_t v)
 {
     uint64_t r = lf_snapshot_retained(s, v);
-    if (s->idom[v] == LF_NODE_SUPER)
-        l->top += r;
+    if (s->idom[v] == LF_NODE_SUPER) {
+        PWord_t slot;
+        JLI(slot, *top, (Word_t)k << 32 | class_name_of(s, v));
+        if (slot == PJERR)
+            return -1;
+        *slot += r;
+    }
     if (l->node == LF_NODE_NONE || r > l->retained) {
         l->node = v;
         l->retained = r;
     }
+    return 0;
 }
 
 /* note_node into the series' notes (the last snapshot's), made as needed. */
@@ -128,8 +143,7 @@ static int note_last(lf_trend_holders *h, const lf_snapshot *s, size_t k, uint32
         while (h->last_len <= k)
             h->last[h->last_len++] = no_node;
     }
-    note_node(&h->last[k], s, v);
-    return 0;
+    return note_node(&h->last[k], &h->last_top, k, s, v);
 }
 
 static int remember_ids(lf_trend_holders *h, const lf_snapshot *s, const uint32_t *order, size_t count)
@@ -455,6 +469,9 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     int note = !h->by_id && series == h->capacity - 1;
     h->last_idom = NULL;
     h->last_len = 0;
+    Word_t dropped;
+    JLFA(dropped, h->last_top);
+    (void)dropped;
     lf_collections_builder placing;
     int begun = !h->by_id && lf_collections_begin(&placing, &coll, s, sig, chains) == 0;
     if ((h->by_id ? lf_collections_build(&coll, s, order, count, sig, chains) : !begun) ||
@@ -517,9 +534,10 @@ size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, si
 }
 
 /* note_node for every signature of s that the series has seen, into
- * l[0..h->known_count): one pass over s's signatures (s is not the snapshot
- * noted). 0 or -1 with err set. */
-static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf_trend_last *l, lf_error *err)
+ * l[0..h->known_count) and top: one pass over s's signatures (s is not
+ * the snapshot noted). 0 or -1 with err set. */
+static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf_trend_last *l, Pvoid_t *top,
+                      lf_error *err)
 {
     lf_holders holders;
     lf_holders_init(&holders, s);
@@ -535,8 +553,8 @@ static int note_other(const lf_trend_holders *h, const lf_snapshot *s, struct lf
         if (chain_link(s, sig, v))
             continue;
         JLG(slot, h->known, (Word_t)sig[v]);
-        if (slot)
-            note_node(&l[*slot - 1], s, v);
+        if (slot && note_node(&l[*slot - 1], top, *slot - 1, s, v))
+            rc = lf_fail_nomem(err, "signatures");
     }
     lf_big_free(sig);
     lf_big_free(order);
@@ -548,9 +566,10 @@ int lf_trend_holders_nodes(const lf_trend_holders *h, const lf_snapshot *s, cons
                            uint32_t *node, uint64_t *top, lf_error *err)
 {
     const struct lf_trend_last *l = h->last;
+    Pvoid_t sums = h->last_top, other_sums = NULL;
     size_t len = h->last_len;
     struct lf_trend_last *other = NULL;
-    int any = 0;
+    int any = 0, rc = 0;
     for (size_t k = 0; k < n; k++)
         any |= keys[k] != 0;
     if (any && (h->last_idom == NULL || h->last_idom != s->idom)) {
@@ -559,20 +578,23 @@ int lf_trend_holders_nodes(const lf_trend_holders *h, const lf_snapshot *s, cons
             return lf_fail_nomem(err, "signatures");
         for (size_t k = 0; k < len; k++)
             other[k] = no_node;
-        if (note_other(h, s, other, err)) {
-            lf_big_free(other);
-            return -1;
-        }
+        rc = note_other(h, s, other, &other_sums, err);
         l = other;
+        sums = other_sums;
     }
-    for (size_t k = 0; k < n; k++) {
-        PWord_t slot = NULL;
+    for (size_t k = 0; k < n && !rc; k++) {
+        PWord_t slot = NULL, sum = NULL;
         if (keys[k] != 0)
             JLG(slot, h->known, (Word_t)keys[k]);
         const struct lf_trend_last *at = slot && *slot - 1 < len ? &l[*slot - 1] : &no_node;
         node[k] = at->node;
-        top[k] = at->top;
+        if (at->node != LF_NODE_NONE)
+            JLG(sum, sums, (Word_t)(*slot - 1) << 32 | class_name_of(s, at->node));
+        top[k] = sum ? *sum : 0;
     }
+    Word_t freed;
+    JLFA(freed, other_sums);
+    (void)freed;
     lf_big_free(other);
-    return 0;
+    return rc;
 }

@@ -52,11 +52,13 @@ typedef struct lf_trend_holders {
      * holder (an array's elements) skip known's lookup */
     struct lf_trend_known_memo { uint64_t sig; uint32_t index; } known_memo[1024];
     /* Without stable ids, noted while the last snapshot announced is
-     * counted, per signature index: its node there that retains most and
-     * the bytes its top-level nodes retain (suspects' holders, without a
-     * second pass over that snapshot's signatures) */
-    struct lf_trend_last { uint32_t node; uint64_t retained, top; } *last;
+     * counted, per signature index: its node there that retains most, and
+     * per (signature index, class) the bytes its top-level nodes retain
+     * (suspects' holders, without a second pass over that snapshot's
+     * signatures) */
+    struct lf_trend_last { uint32_t node; uint64_t retained; } *last;
     size_t last_len, last_cap;
+    Pvoid_t last_top;          /* JudyL: index << 32 | class name -> bytes */
     const uint32_t *last_idom; /* that snapshot's idom array: which it was; NULL: none */
 } lf_trend_holders;
 
@@ -72,7 +74,9 @@ void lf_trend_holders_free(lf_trend_holders *h);
 /* For each signature keys[0..n) (row keys, 0 for the roots), the node of s
  * with that signature that retains most (the first in the dominator tree's
  * preorder among equals; LF_NODE_NONE for none) into node[], and the bytes
- * retained by those of them directly under the roots into top[]. s is the
+ * retained by those of them directly under the roots that are of that
+ * node's class name into top[] (an untyped OCaml signature masks a block's
+ * size: a frame's table, list and tree share one). s is the
  * series' last snapshot (then read from what was noted while counting it) or
  * any other (then one pass over its signatures). 0 or -1 with err set. */
 int lf_trend_holders_nodes(const lf_trend_holders *h, const lf_snapshot *s, const uint64_t *keys, size_t n,

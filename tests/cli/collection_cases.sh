@@ -312,12 +312,14 @@ rows_ inspect_v8_mixed "size 100
 # step (fixtures/graphs/make_resized_table.sh): OCaml labels carry a block's
 # size, signatures do not, so the array is one holder across the three
 # sizes: values and cells 10, 20, 30 under it; diff --owners gives its 40
-# new objects in the last snapshot's array.
+# new objects in the table that holds the array (a 4-field record holding
+# 2^k slots of 3-field cells: an OCaml Hashtbl, whose bucket array is its
+# structure as a HashMap's table is, DESIGN 13).
 rows_ resized_table_trend "10,20,30 10,20,30 block(tag 0, 2 fields)
 10,20,30 10,20,30 block(tag 0, 3 fields)" \
     'NR > 1 && $4 == "yes" {print $5, $7, $6}' \
     trend $G/resized_table-1.txt $G/resized_table-2.txt $G/resized_table-3.txt --format tsv
-rows_ resized_table_owner "40 global Tbl.sessions (block(tag 0, 4 fields)) / [] (block(tag 0, 64 fields))" \
+rows_ resized_table_owner "40 global Tbl.sessions (block(tag 0, 4 fields))" \
     'NR == 2 {print $1, $6}' diff --owners $G/resized_table-1.txt $G/resized_table-3.txt --format tsv
 
 # path --merge folds an array's slots and a collection's entries (issue 33
@@ -335,3 +337,12 @@ rows_ path_merge_folded_list "2 900 ListEvent []" \
     path $C/collections-300.hprof.gz --class ListEvent --top 0 --merge --format tsv
 rows_ path_merge_no_group "900" '$1 == 2 && $6 == "ListEvent" {n++} END {print n}' \
     path $C/collections-300.hprof.gz --class ListEvent --top 0 --merge --no-group --format tsv
+
+# The dominator tree shows an OCaml Hashtbl's bucket array as Java's table
+# is shown (docs/COLLECTIONS.md rule 4): its members, the 60 sessions of
+# fixtures/graphs/make_ocaml_table_series.sh, 3 shown and 57 x (24 + 112)
+# = 7,752 B grouped, and its 60 bucket cells (32 B) as one row of entries,
+# not bucket by bucket.
+rows_ dominators_ocaml_table_members "0x2000 136|0x2001 136|0x2002 136|57 x block(tag 0, 2 fields) 7752|60 x block(tag 0, 3 fields) (entries) 1920|" \
+    '$1 == 2 { printf "%s %s|", ($2 != "" ? $2 : $7), $5 }' \
+    dominators $G/ocaml_table-3.txt --format tsv --top 3

@@ -110,3 +110,22 @@ rows_ suspects_ocaml_table_members "60|block(tag 0, 2 fields)|20.00|20,40,60|blo
 rows_ suspects_ocaml_typed_table_members "60|M.session|20.00|20,40,60|M.session +20.00, string +20.00, (int, M.session) Hashtbl.bucketlist +20.00|3360.00" \
     '$2 == "growth" { print $5 "|" $6 "|" $13 "|" $14 "|" $16 "|" $17 }' \
     suspects $G/ocaml_table_typed-3.txt $G/ocaml_table_typed-1.txt $G/ocaml_table_typed-2.txt --workload 3,1,2 --format tsv
+# ... and the table is where they accumulate, as a HashMap is (DESIGN 13,
+# docs/COLLECTIONS.md rule 4): its bucket array and cells are its
+# structure, so the point and the path end at the table's record, and the
+# entries are counted by what each holds: 60 x (cell 32 + session 24 +
+# string 112) = 10,080 B, named by the session.
+rows_ suspects_ocaml_table_at_table "block(tag 0, 4 fields)|60|block(tag 0, 2 fields)|10080|global M.[0] (block(tag 0, 4 fields))" \
+    '$2 == "growth" { print $9 "|" $10 "|" $11 "|" $12 "|" $15 }' \
+    suspects $G/ocaml_table-3.txt $G/ocaml_table-1.txt $G/ocaml_table-2.txt --workload 3,1,2 --format tsv
+rows_ suspects_ocaml_typed_table_at_table "(int, M.session) Hashtbl.t|60|M.session|10080|global M.[0] ((int, M.session) Hashtbl.t)" \
+    '$2 == "growth" { print $9 "|" $10 "|" $11 "|" $12 "|" $15 }' \
+    suspects $G/ocaml_table_typed-3.txt $G/ocaml_table_typed-1.txt $G/ocaml_table_typed-2.txt --workload 3,1,2 --format tsv
+# A frame that holds a Hashtbl, a list and a tree, whose untyped signatures
+# are alike (fixtures/graphs/make_ocaml_frame_table.sh): the growth's
+# retained is the table's alone, 40 + 136 + 60 x 88 = 5,456 B, not with the
+# list's 1,200 and the tree's 224; 1,760 B a step; the table's record is a
+# block(tag 0, 4 fields) as its values are, and counts with them (21, 41, 61).
+rows_ suspects_ocaml_frame_table "5456|block(tag 0, 4 fields)|21,41,61|1760.00" \
+    '$2 == "growth" { print $3 "|" $9 "|" $14 "|" $17 }' \
+    suspects $G/ocaml_frame_table-1.txt $G/ocaml_frame_table-2.txt $G/ocaml_frame_table-3.txt --format tsv

@@ -60,9 +60,10 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "1.00 block(tag 0, 2 fields)|1.00 block(tag 0, 3 fields)|1.00 string|" \
         "$("$lf" trend "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
             --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
-    # the three grow under that array, whatever bucket depth their cell has
+    # the three grow under the table, whatever bucket depth their cell has:
+    # its bucket array (1024 slots) is its structure, not a holder
     expect "$t growing: one holder, every request's objects" \
-        "100,200,300 global Growing.[0] (block(tag 0, 4 fields)) / [] (block(tag 0, 1024 fields))|100,200,300 global Growing.[0] (block(tag 0, 4 fields)) / [] (block(tag 0, 1024 fields))|100,200,300 global Growing.[0] (block(tag 0, 4 fields)) / [] (block(tag 0, 1024 fields))|" \
+        "100,200,300 global Growing.[0] (block(tag 0, 4 fields))|100,200,300 global Growing.[0] (block(tag 0, 4 fields))|100,200,300 global Growing.[0] (block(tag 0, 4 fields))|" \
         "$("$lf" trend "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
             --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $7, $8 }')"
     # suspects: the record that leaks, 1 per request, and 24 + 112 + 32 = 168
@@ -78,14 +79,21 @@ check_snapshots() { # check_snapshots DIR LABEL: the checks a snapshot alone all
         "block(tag 0, 2 fields) 300 100,200,300 block(tag 0, 2 fields) +1.00, string +1.00, block(tag 0, 3 fields) +1.00" \
         "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
             --format tsv | awk -F'\t' '$2 == "growth" { print $6, $5, $14, $16 }')"
+    # ... and they accumulate in the table as its entries, each named by
+    # its data (the record), 300 x 168 B, at the table's 4-field record:
+    # not at its bucket array, which the path does not go on to
+    expect "$t growing: suspects' entries at the table" \
+        "block(tag 0, 4 fields) 300 block(tag 0, 2 fields) 50400|global Growing.[0] (block(tag 0, 4 fields))" \
+        "$("$lf" suspects "$d"/growing.3.lfs "$d"/growing.1.lfs "$d"/growing.2.lfs --workload 300,100,200 \
+            --format tsv | awk -F'\t' '$2 == "object" { print $9, $10, $11, $12 "|" $15 }')"
     expect "$t growing control: nothing flagged" "" \
         "$("$lf" trend "$d"/growing-control.1.lfs "$d"/growing-control.2.lfs \
             "$d"/growing-control.3.lfs --workload 100,200,300 --format tsv | awk -F'\t' '$4 == "yes"')"
-    # the growth accumulates in the Hashtbl's 1024-bucket array: its bucket
-    # cells (3 fields: key, data, next, chained by next) are the table's
-    # structure, never an owner of their own (docs/COLLECTIONS.md)
+    # the growth accumulates in the Hashtbl: its 1024-bucket array and its
+    # bucket cells (3 fields: key, data, next, chained by next) are the
+    # table's structure, never an owner of their own (docs/COLLECTIONS.md)
     expect "$t growing: trend --owners names the global that holds it" \
-        "global Growing.[0] (block(tag 0, 4 fields)) / [] (block(tag 0, 1024 fields))" \
+        "global Growing.[0] (block(tag 0, 4 fields))" \
         "$("$lf" trend --owners "$d"/growing.1.lfs "$d"/growing.2.lfs "$d"/growing.3.lfs \
             --workload 100,200,300 --format tsv | awk -F'\t' 'NR == 2 { print $7 }')"
     expect "$t growing: path from the global to a kept string" \
@@ -190,6 +198,17 @@ check_typed() { # typed.ml: blocks named by their types, counts and bytes from t
         "1.00 Typed.request_log|1.00 Typed.request_log list|1.00 string|" \
         "$("$lf" trend "$1"/typed.1.lfs "$1"/typed.2.lfs "$1"/typed.3.lfs --workload 100,200,300 \
             --format tsv | awk -F'\t' '$4 == "yes" { printf "%s %s|", $1, $6 }')"
+    # A list and a Hashtbl are collections, as a person names them (DESIGN
+    # 13): the log is 300 entries of a request_log (its cell 24 B, the
+    # record 24 B, its path "/r/N" 16 B: 19,200 B), held by the ref, whose
+    # cells are no holder; the table 100 entries of a session (cell 32,
+    # session 32, user "uN" 16: 8,000 B) at the table itself, its path one
+    # hop (not on to its bucket array).
+    expect "$2 typed: suspects counts a list's and a Hashtbl's entries by what they hold" \
+"growth Typed.request_log|Typed.request_log list ref 300 Typed.request_log 19200|global Typed.log (Typed.request_log list ref)|\
+object (string, Typed.session) Hashtbl.t|(string, Typed.session) Hashtbl.t 100 Typed.session 8000|global Typed.sessions ((string, Typed.session) Hashtbl.t)|" \
+        "$("$lf" suspects "$1"/typed.1.lfs "$1"/typed.2.lfs "$1"/typed.3.lfs --format tsv |
+            awk -F'\t' '$2 == "growth" || $6 ~ /Hashtbl/ { printf "%s %s|%s %s %s %s|%s|", $2, $6, $9, $10, $11, $12, $15 }')"
 }
 
 check_rectyped() { # rectyped.ml (-rectypes) and registry.ml's functor: counts and bytes from the construction
