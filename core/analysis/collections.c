@@ -10,11 +10,13 @@
 /* Per class: an entry class (structure wherever it is not a top owner), a
  * reference array (structure when a runtime collection or another structure
  * holds it), a runtime collection's class (java.*, System.Collections.*,
- * OCaml's Hashtbl), one of V8's generic names; and the untyped OCaml blocks
- * that a Hashtbl is made of, known by where they are (ocaml_kind). */
+ * OCaml's Hashtbl), one of V8's generic names; the untyped OCaml blocks
+ * that a Hashtbl is made of, known by where they are (ocaml_kind); an
+ * object inside a runtime collection that holds its store (.NET's
+ * ConcurrentDictionary Tables: dotnet_kind). */
 enum {
     CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_RUNTIME = 4, CLASS_GENERIC = 8, CLASS_JS_ARRAY = 16,
-    CLASS_BLOCK3 = 32, CLASS_BLOCK4 = 64, CLASS_BLOCK_POW2 = 128
+    CLASS_BLOCK3 = 32, CLASS_BLOCK4 = 64, CLASS_BLOCK_POW2 = 128, CLASS_INNER = 256
 };
 /* a bucket's chain is a few cells (Hashtbl resizes at 2 per bucket): a
  * longer chain of 3-field blocks is a program's own list */
@@ -114,10 +116,27 @@ static uint8_t ocaml_kind(lf_str name)
     return fields >= 16 && (fields & (fields - 1)) == 0 ? CLASS_BLOCK_POW2 : 0;
 }
 
-static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
+/* .NET's ConcurrentDictionary<K,V>: the dictionary holds its Tables,
+ * which hold the bucket array (VolatileNode<K,V>[]) whose nodes
+ * (Node<K,V>) chain through _next. A .gcdump names those nested generic
+ * types without their outer type ("Tables<K,V>", "Node<K,V>"); the .NET
+ * agent keeps it ("System.Collections.Concurrent.ConcurrentDictionary<
+ * K,V>+Node"). */
+static uint16_t dotnet_kind(const lf_snapshot *s, lf_str name)
+{
+    int gcdump = s->source_format == LF_FORMAT_GCDUMP;
+    int concurrent = starts_with(name, "System.Collections.Concurrent.");
+    if ((gcdump && starts_with(name, "Tables<")) || (concurrent && ends_with(name, "+Tables")))
+        return CLASS_INNER | CLASS_RUNTIME;
+    if ((gcdump && starts_with(name, "Node<")) || (concurrent && ends_with(name, "+Node")))
+        return CLASS_ENTRY | CLASS_RUNTIME;
+    return 0;
+}
+
+static uint16_t class_kind(const lf_snapshot *s, uint32_t cls)
 {
     lf_str name = lf_snapshot_class_name(s, cls);
-    uint8_t kind = is_generic_v8_class(s, name) ? CLASS_GENERIC : 0;
+    uint16_t kind = is_generic_v8_class(s, name) ? CLASS_GENERIC : 0;
     int reference_array = (ends_with(name, "[]") && !is_primitive_array(name)) ||
                           (s->source_format == LF_FORMAT_V8 && is(name, "(array)"));
     if (reference_array)
@@ -132,16 +151,17 @@ static uint8_t class_kind(const lf_snapshot *s, uint32_t cls)
     if ((name.len > 5 && starts_with(name, "java.")) || starts_with(name, "System.Collections."))
         kind |= CLASS_RUNTIME;
     if (s->source_format != LF_FORMAT_V8 && s->source_format != LF_FORMAT_HPROF)
-        kind |= ocaml_kind(name);
+        kind |= ocaml_kind(name) | dotnet_kind(s, name);
     return kind;
 }
 
 /* Whether a node of kind k, dominated by one of kind dk, is a backing
  * store: a reference array in a runtime collection (in V8, any internal
- * array), or an untyped OCaml Hashtbl's bucket array. */
-static int store_kinds(const lf_snapshot *s, uint8_t k, uint8_t dk)
+ * array), a runtime collection's inner object that holds its array (.NET's
+ * Tables), or an untyped OCaml Hashtbl's bucket array. */
+static int store_kinds(const lf_snapshot *s, uint16_t k, uint16_t dk)
 {
-    return ((k & CLASS_ARRAY) && ((dk & CLASS_RUNTIME) || s->source_format == LF_FORMAT_V8)) ||
+    return ((k & (CLASS_ARRAY | CLASS_INNER)) && ((dk & CLASS_RUNTIME) || s->source_format == LF_FORMAT_V8)) ||
            ((k & CLASS_BLOCK_POW2) && (dk & CLASS_BLOCK4));
 }
 
@@ -211,7 +231,7 @@ static int entry_shape(const lf_snapshot *s, uint32_t v, int *runtime)
     *runtime = 0;
     if (v >= s->object_count || s->object_class[v] >= s->class_count || s->source_format == LF_FORMAT_V8)
         return LF_ENTRY_NONE;
-    uint8_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = class_kind(s, s->object_class[v]);
     if (k & CLASS_BLOCK3)
         return (*runtime = ocaml_cell(s, v)) ? LF_ENTRY_BUCKET : LF_ENTRY_NONE;
     if (!(k & CLASS_ENTRY))
@@ -247,10 +267,21 @@ int lf_is_ocaml_bucket_cell(const lf_snapshot *s, uint32_t v)
     return lf_entry_shape(s, v) == LF_ENTRY_BUCKET;
 }
 
+/* Of what entry v dominates, the child not of v's class (not the next
+ * entry) that retains most: what it holds when its references have no
+ * names (a .gcdump's), so its value rather than its key, mostly. */
+static uint32_t largest_other(const lf_snapshot *s, uint32_t v)
+{
+    for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1]; i++)
+        if (!lf_same_class_as_dominator(s, s->domtree_child[i], v))
+            return s->domtree_child[i]; /* children come largest first */
+    return LF_NODE_NONE;
+}
+
 uint32_t lf_entry_content_of(const lf_snapshot *s, uint32_t v, int shape)
 {
     enum { MAX_FIELDS = 16 }; /* an entry has a handful: hash, key, value, next, links */
-    static const char *const value[] = {"value", "val", "item"}, *const key[] = {"key"};
+    static const char *const value[] = {"value", "val", "item", "_value", "_item"}, *const key[] = {"key", "_key"};
     if (shape == LF_ENTRY_NONE)
         return LF_NODE_NONE;
     uint64_t edges = lf_snapshot_edges_end(s, v) - lf_snapshot_edges_begin(s, v);
@@ -265,8 +296,10 @@ uint32_t lf_entry_content_of(const lf_snapshot *s, uint32_t v, int shape)
     }
     if (shape == LF_ENTRY_LIST) /* {head; tail} */
         return owned_element(s, v, kind, label, 0);
-    uint32_t held = owned_field(s, v, kind, label, value, 3);
-    return held != LF_NODE_NONE ? held : owned_field(s, v, kind, label, key, 1);
+    uint32_t held = owned_field(s, v, kind, label, value, 5);
+    if (held == LF_NODE_NONE)
+        held = owned_field(s, v, kind, label, key, 2);
+    return held != LF_NODE_NONE || kind[0] != LF_EDGE_KIND_NONE ? held : largest_other(s, v);
 }
 
 uint32_t lf_entry_content(const lf_snapshot *s, uint32_t v)
@@ -297,7 +330,7 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
 {
     if (v >= s->object_count || s->object_class[v] >= s->class_count)
         return 0;
-    uint8_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = class_kind(s, s->object_class[v]);
     /* an untyped OCaml Hashtbl's bucket array is one by where it is */
     return (k & (CLASS_ARRAY | CLASS_JS_ARRAY)) || ((k & CLASS_BLOCK_POW2) && lf_is_backing_store(s, v));
 }
@@ -329,7 +362,7 @@ int lf_is_structure(const lf_snapshot *s, uint32_t v)
     uint32_t d = s->idom[v];
     if (d >= s->object_count || s->object_class[v] >= s->class_count)
         return 0;
-    uint8_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = class_kind(s, s->object_class[v]);
     return lf_is_backing_store(s, v) || (k & CLASS_ENTRY) || ((k & CLASS_BLOCK3) && ocaml_cell(s, v)) ||
            lf_same_class_as_dominator(s, v, d);
 }
@@ -404,7 +437,7 @@ int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_
         J1FA(freed, chains);
         (void)freed;
     }
-    b->kind = lf_big_malloc((size_t)s->class_count + 1);
+    b->kind = lf_big_malloc(((size_t)s->class_count + 1) * sizeof *b->kind);
     c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
     c->flags = lf_big_calloc((size_t)n + 1, 1);
     if (!b->kind || !c->up || !c->flags) {
@@ -427,7 +460,7 @@ void lf_collections_place(lf_collections_builder *b, uint32_t v)
         return;
     }
     uint32_t cls = s->object_class[v], dcls = s->object_class[d];
-    uint8_t k = cls < s->class_count ? b->kind[cls] : 0, dk = dcls < s->class_count ? b->kind[dcls] : 0;
+    uint16_t k = cls < s->class_count ? b->kind[cls] : 0, dk = dcls < s->class_count ? b->kind[dcls] : 0;
     /* an array in a field of the program's own class is the program's
      * collection; in a runtime collection (elementData, table, a Hashtbl's
      * data), in V8, or in another structure, it is a backing store */

@@ -56,7 +56,7 @@ typedef struct lf_collections_builder {
     lf_collections *c;
     const lf_snapshot *s;
     const uint64_t *sig;
-    uint8_t *kind;           /* class -> its kind bits */
+    uint16_t *kind;          /* class -> its kind bits */
     void *chains;            /* Judy1: the chains' signatures */
     uint64_t last_sig;       /* the last signature asked about, and its answer */
     int asked, last_in;

@@ -7,12 +7,17 @@
  * category above it, its name from a [static var T.F] node's field F (T is
  * the type of the value the runtime reported, not the class declaring the
  * field). The tree is walked breadth first with a queue, each synthetic
- * node once. */
+ * node once. The roots are added statics first: an object several roots
+ * hold is named by its first (holders.c), and a static field says where it
+ * lives where a local, which the breadth-first walk meets sooner (two
+ * levels down against three), says only that a frame had it at hand. */
 #include "gcdump_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bigmem.h"
+#include "../base/vec.h"
 #include "../model/builder.h"
 
 /* The root kind of the objects under a category node, by its name. */
@@ -70,7 +75,14 @@ static int static_field_name(const char *name, const char **field, size_t *len)
 typedef struct pending {
     uint32_t node;
     uint32_t kind, name; /* builder strings of the roots below it */
+    uint32_t statics;    /* below [static vars] or [thread static vars] */
 } pending;
+
+/* A root found, added once the walk ends (statics first). */
+typedef struct found_root {
+    uint64_t id;
+    uint32_t kind, name, statics;
+} found_root;
 
 typedef struct roots_walk {
     const gc_graph *g;
@@ -79,6 +91,8 @@ typedef struct roots_walk {
     uint8_t *seen; /* synthetic nodes queued */
     pending *queue;
     size_t head, tail;
+    found_root *found;
+    size_t found_count, found_cap;
     uint32_t empty;
     lf_error *err;
 } roots_walk;
@@ -97,7 +111,7 @@ static int queue_synthetic(roots_walk *w, const pending *parent, uint32_t child,
     if (w->seen[child])
         return 0;
     w->seen[child] = 1;
-    pending next = {child, parent->kind, parent->name};
+    pending next = {child, parent->kind, parent->name, parent->statics};
     const char *kind = category_kind(name), *field;
     size_t field_len;
     int64_t s;
@@ -106,6 +120,7 @@ static int queue_synthetic(roots_walk *w, const pending *parent, uint32_t child,
             return -1;
         next.kind = (uint32_t)s;
         next.name = w->empty;
+        next.statics = strstr(kind, "static field") != NULL;
     } else if (static_field_name(name, &field, &field_len)) {
         if ((s = string_of(w, field, field_len)) < 0)
             return -1;
@@ -129,8 +144,10 @@ static int visit(roots_walk *w, const pending *p)
         if (gc_node_address(w->g, child) == 0 && !gc_type_is_undefined(w->g, c.type)) {
             if (queue_synthetic(w, p, child, w->g->type[c.type].name))
                 return -1;
-        } else if (id >= 0 && lf_builder_root(w->b, (uint64_t)id, p->kind, p->name)) {
-            return lf_fail(w->err, LF_ERR_SYSTEM, "out of memory for the .gcdump roots");
+        } else if (id >= 0) {
+            if (lf_vec_reserve((void **)&w->found, &w->found_cap, w->found_count + 1, sizeof *w->found))
+                return lf_fail(w->err, LF_ERR_SYSTEM, "out of memory for the .gcdump roots");
+            w->found[w->found_count++] = (found_root){(uint64_t)id, p->kind, p->name, p->statics};
         }
     }
     return 0;
@@ -139,7 +156,7 @@ static int visit(roots_walk *w, const pending *p)
 int gc_roots_add(const gc_graph *g, lf_builder *b, const gc_ranks *ranks, lf_error *err)
 {
     roots_walk w = {g, b, ranks, calloc((size_t)g->node_count + 1, 1),
-                    malloc(((size_t)g->node_count + 1) * sizeof(pending)), 0, 0, 0, err};
+                    malloc(((size_t)g->node_count + 1) * sizeof(pending)), 0, 0, NULL, 0, 0, 0, err};
     int64_t empty = lf_builder_string(b, "", 0), other = lf_builder_string(b, "other", 5);
     int rc = 0;
     if (!w.seen || !w.queue || empty < 0 || other < 0) {
@@ -147,11 +164,17 @@ int gc_roots_add(const gc_graph *g, lf_builder *b, const gc_ranks *ranks, lf_err
     } else {
         w.empty = (uint32_t)empty;
         w.seen[g->root] = 1;
-        w.queue[w.tail++] = (pending){g->root, (uint32_t)other, (uint32_t)empty};
+        w.queue[w.tail++] = (pending){g->root, (uint32_t)other, (uint32_t)empty, 0};
         while (w.head < w.tail && !rc)
             rc = visit(&w, &w.queue[w.head++]);
     }
+    for (int pass = 0; pass < 2 && !rc; pass++) /* statics, then the rest */
+        for (size_t i = 0; i < w.found_count && !rc; i++)
+            if (w.found[i].statics == (pass == 0) &&
+                lf_builder_root(b, w.found[i].id, w.found[i].kind, w.found[i].name))
+                rc = lf_fail(err, LF_ERR_SYSTEM, "out of memory for the .gcdump roots");
     free(w.seen);
     free(w.queue);
+    lf_big_free(w.found);
     return rc;
 }

@@ -70,6 +70,21 @@ rows_ series_dotnet_collections "System.Threading.Timer|System.Collections.Gener
 Acme.CacheEntry|System.Collections.Generic.Dictionary<System.Int32,Acme.CacheEntry>|300|static field Entries (System.Collections.Generic.Dictionary<System.Int32,Acme.CacheEntry>)" \
     '$2 == "growth" && n++ < 2 {print $6 "|" $9 "|" $10 "|" $15}' \
     suspects $D/leaky.3.gcdump $D/leaky.1.gcdump $D/leaky.2.gcdump --format tsv
+# A ConcurrentDictionary is a collection too (fixtures/dotnet/Leaky,
+# "concurrent": an Order holding a byte[64] per operation in the static
+# OrderBook.Open): its Tables, bucket array (VolatileNode[]) and Node
+# chains are its structure, so the growth is held by the static field (the
+# reader lists statics before the locals that also hold it: a frame had the
+# dictionary at hand), 300 entries named by the Order each holds, at the
+# dictionary; each entry 160 B (Node 40, Order 32, byte[64] 88), 47,880 to
+# 48,000 B as the last Order is a local's too.
+rows_ series_dotnet_concurrent "Acme.Order|System.Collections.Concurrent.ConcurrentDictionary<System.Int32,Acme.Order>|300|Acme.Order|static field Open (System.Collections.Concurrent.ConcurrentDictionary<System.Int32,Acme.Order>)|bytes ok" \
+    '$2 == "growth" && n++ < 1 {print $6 "|" $9 "|" $10 "|" $11 "|" $15 "|" ($12 >= 47880 && $12 <= 48000 ? "bytes ok" : "bytes " $12)}' \
+    suspects $D/concurrent.1.gcdump $D/concurrent.2.gcdump $D/concurrent.3.gcdump --format tsv
+# ... and the dominator tree counts its entries, chained ones included, as
+# one row: 300 Nodes of 40 B, not the bucket heads
+rows_ dominators_dotnet_concurrent "300 x Node<System.Int32,Acme.Order> (entries) 12000" \
+    '$7 ~ /^[0-9]+ x Node</ {print $7, $4}' dominators $D/concurrent.3.gcdump --format tsv
 # given oldest first (as people list files): the leak is the first finding,
 # 2 sessions and 1 token per operation, 80 bytes per operation
 rows_ series_order_suspects_oldest_first "growth	LeakedSession	200,400,600	LeakedSession +2.00, LeakedToken +1.00	80.00" \
