@@ -257,21 +257,24 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     acc->cls = LF_NODE_NONE;
     acc->count = acc->bytes = 0;
     acc->entries = 0;
+    acc->others = 0;
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t bytes = 0, count = 0, named_bytes = 0;
-        uint32_t named = c[i].cls;
+        uint32_t named = c[i].cls, names = 0;
         /* other children: one group per class name; a map's entries: one
          * group, named by the class whose entries retain the most */
         for (j = i; j < n && c[j].entries == c[i].entries && (c[i].entries || c[j].name == c[i].name);) {
-            uint64_t of_name = 0;
+            uint64_t of_name = 0, of_count = 0;
             size_t k = j;
             for (; k < n && c[k].entries == c[j].entries && c[k].name == c[j].name; k++) {
                 of_name += c[k].bytes;
-                count += c[k].count;
+                of_count += c[k].count;
             }
             if (of_name > named_bytes)
                 named_bytes = of_name, named = c[j].cls;
             bytes += of_name;
+            count += of_count;
+            names += of_count > 0; /* a tree bin is no entry */
             j = k;
         }
         if (acc->cls == LF_NODE_NONE || bytes > acc->bytes || (bytes == acc->bytes && count > acc->count)) {
@@ -279,6 +282,7 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
             acc->count = count;
             acc->bytes = bytes;
             acc->entries = c[i].entries;
+            acc->others = c[i].entries && names > 1 ? names - 1 : 0;
         }
     }
     lf_big_free(c);
@@ -301,6 +305,7 @@ static int chain_at(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumul
 static int what_accumulates(const lf_snapshot *s, lf_accumulation_memo *memo, lf_accumulation *acc, uint64_t apart)
 {
     acc->entries = 0;
+    acc->others = 0;
     if (chain_at(s, memo, acc) || lf_accumulation_memo_get(memo, acc->point, apart, acc))
         return 0;
     if (spread_below(s, acc, apart))

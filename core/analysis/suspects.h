@@ -51,6 +51,8 @@ typedef struct lf_accumulation {
     uint64_t bytes;     /* what they retain together */
     uint8_t entries;    /* 1: they are a map's entries, cls the class of what
                          * each holds (lf_entry_content), count the entries */
+    uint32_t others;    /* entries: how many other classes the entries hold
+                         * (a map of mixed values), 0 otherwise */
 } lf_accumulation;
 
 /* One class growing under a holder. */

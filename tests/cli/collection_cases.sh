@@ -95,6 +95,15 @@ else
     echo "FAIL collections_bytes_rate_is_owner_growth"; echo "  suspects: $suspects_bytes"; echo "  owners:   $owner_bytes"
     fail=$((fail + 1))
 fi
+# On a terminal the mixed map says so: its 900 entries hold byte[], String
+# and MixedRecord (300 each, by construction), named by the one retaining
+# most "and 2 other classes"; a map of one kind of value says its class
+# alone (the ConcurrentHashMap's tree bins hold entries and are none).
+export COLUMNS=160
+rows_ collections_suspects_mixed_text "900 entries -> byte[] and 2 other classes|600 entries -> ChmConn" \
+    '/piles up/ && /Hashtable|ConcurrentHashMap/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); w = w (w ? "|" : "") $0} END {print w}' \
+    suspects $C/collections-100.hprof.gz $C/collections-200.hprof.gz $C/collections-300.hprof.gz --format table
+unset COLUMNS
 rows_ collections_suspects_control "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \
     suspects $C/collections_control-300.hprof.gz $C/collections_control-100.hprof.gz \
     $C/collections_control-200.hprof.gz --workload 300,100,200 --format tsv

@@ -12,14 +12,14 @@
 static lf_accumulation answer(uint32_t point, uint64_t apart)
 {
     return (lf_accumulation){point, (uint32_t)(point * 7 + apart), point + apart * 3, apart * 11 + point,
-                             (uint8_t)(apart & 1)};
+                             (uint8_t)(apart & 1), (uint32_t)(point % 5)};
 }
 
 /* Field by field: the struct's padding is no answer. */
 static int same(const lf_accumulation *a, const lf_accumulation *b)
 {
     return a->point == b->point && a->cls == b->cls && a->count == b->count && a->bytes == b->bytes &&
-           a->entries == b->entries;
+           a->entries == b->entries && a->others == b->others;
 }
 
 void test_accumulation_memo(void)
@@ -55,12 +55,12 @@ void test_accumulation_memo(void)
                      lf_accumulation_memo_get(&memo, k * 65537u + 1, bounds[other % 3], &got);
     CHECK_EQ_U64(known, 0);
     /* a point put again keeps its newest answer and one entry */
-    lf_accumulation again = {65537u, 9, 9, 9, 0};
+    lf_accumulation again = {65537u, 9, 9, 9, 0, 0};
     lf_accumulation_memo_put(&memo, 4096, &again);
     CHECK_EQ_U64(memo.used, POINTS * 3);
     CHECK(lf_accumulation_memo_get(&memo, 65537u, 4096, &got) && got.cls == 9 && got.count == 9);
     /* no point: nothing kept */
-    lf_accumulation none = {LF_NODE_NONE, 1, 1, 1, 0};
+    lf_accumulation none = {LF_NODE_NONE, 1, 1, 1, 0, 0};
     lf_accumulation_memo_put(&memo, 4096, &none);
     CHECK_EQ_U64(memo.used, POINTS * 3);
     lf_accumulation_memo_free(&memo);
