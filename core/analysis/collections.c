@@ -6,154 +6,13 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "class_kinds.h"
 
-/* Per class: an entry class (structure wherever it is not a top owner), a
- * reference array (structure when a runtime collection or another structure
- * holds it), a runtime collection's class (java.*, System.Collections.*,
- * OCaml's Hashtbl), one of V8's generic names; the untyped OCaml blocks
- * that a Hashtbl is made of, known by where they are (ocaml_kind); an
- * object inside a runtime collection that holds its store (.NET's
- * ConcurrentDictionary Tables: dotnet_kind). */
-enum {
-    CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_RUNTIME = 4, CLASS_GENERIC = 8, CLASS_JS_ARRAY = 16,
-    CLASS_BLOCK3 = 32, CLASS_BLOCK4 = 64, CLASS_BLOCK_POW2 = 128, CLASS_INNER = 256
-};
 /* a bucket's chain is a few cells (Hashtbl resizes at 2 per bucket): a
  * longer chain of 3-field blocks is a program's own list */
 enum { OCAML_CHAIN_MAX = 64 };
 /* flags[] bits of the build's own: a V8 dictionary, asked once */
 enum { NODE_DICTIONARY = 0x40, NODE_ASKED = 0x80 };
-
-static int ends_with(lf_str s, const char *tail)
-{
-    size_t n = strlen(tail);
-    return s.len >= n && memcmp(s.ptr + s.len - n, tail, n) == 0;
-}
-
-static int is(lf_str s, const char *text)
-{
-    return s.len == strlen(text) && memcmp(s.ptr, text, s.len) == 0;
-}
-
-static int starts_with(lf_str s, const char *head)
-{
-    size_t n = strlen(head);
-    return s.len >= n && memcmp(s.ptr, head, n) == 0;
-}
-
-static int is_primitive_array(lf_str name)
-{
-    static const char *const prims[] = {"boolean[]", "byte[]", "char[]", "short[]",
-                                        "int[]", "long[]", "float[]", "double[]"};
-    for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
-        if (is(name, prims[i]))
-            return 1;
-    return 0;
-}
-
-/* HashMap$Node, TreeMap$Entry, ConcurrentSkipListMap$HeadIndex... */
-static int is_entry_class(lf_str name)
-{
-    const char *dollar = memrchr(name.ptr, '$', name.len);
-    if (!dollar)
-        return 0;
-    lf_str simple = {dollar + 1, name.len - (size_t)(dollar + 1 - name.ptr)};
-    return ends_with(simple, "Node") || ends_with(simple, "Entry") || ends_with(simple, "Index") ||
-           ends_with(simple, "TreeBin");
-}
-
-/* V8 calls every plain object "Object" and every internal array "(array)":
- * one of them holding another is nesting, not a chain. */
-static int is_generic_v8_class(const lf_snapshot *s, lf_str name)
-{
-    if (s->source_format != LF_FORMAT_V8)
-        return 0;
-    return starts_with(name, "(") || is(name, "Object") || is(name, "Array") || is(name, "Function") ||
-           starts_with(name, "system / ");
-}
-
-/* Whether name is "block(tag 0, N fields)" ("1 field"), N into *fields:
- * an untyped OCaml block of tag 0 (a record, a tuple, an array). Read by
- * hand: sscanf took 0.14 s of a 14M-object series. */
-static int untyped_block(lf_str n, unsigned long *fields)
-{
-    static const char head[] = "block(tag 0, ";
-    const size_t hl = sizeof head - 1;
-    if (n.len <= hl || memcmp(n.ptr, head, hl) != 0)
-        return 0;
-    size_t i = hl;
-    unsigned long count = 0;
-    for (; i < n.len && n.ptr[i] >= '0' && n.ptr[i] <= '9' && i - hl < 12; i++)
-        count = count * 10 + (unsigned long)(n.ptr[i] - '0');
-    lf_str tail = {n.ptr + i, n.len - i};
-    if (i == hl || !(is(tail, " fields)") || is(tail, " field)")))
-        return 0;
-    *fields = count;
-    return 1;
-}
-
-/* OCaml's collections. A typed list's cells {head; tail} are entries of
- * the list (the head cell is the list). A Hashtbl: a record {size; data; seed; initial_size} holding its
- * bucket array (2^k slots, 16 or more), whose buckets are cells {key; data;
- * next} chained through next. Typed snapshots name them "... Hashtbl.t",
- * "... Hashtbl.bucketlist array" and "... Hashtbl.bucketlist"; untyped,
- * they are blocks of 4, 2^k and 3 fields, a Hashtbl only where they hold
- * each other so (lf_is_backing_store, ocaml_cell). */
-static uint8_t ocaml_kind(lf_str name)
-{
-    unsigned long fields;
-    if (ends_with(name, "Hashtbl.t"))
-        return CLASS_RUNTIME;
-    if (ends_with(name, "Hashtbl.bucketlist array"))
-        return CLASS_ARRAY;
-    /* a typed list's cells ("Leaky.session list"): entries of the list */
-    if (ends_with(name, "Hashtbl.bucketlist") || ends_with(name, " list"))
-        return CLASS_ENTRY | CLASS_RUNTIME;
-    if (!untyped_block(name, &fields))
-        return 0;
-    if (fields == 3 || fields == 4)
-        return fields == 3 ? CLASS_BLOCK3 : CLASS_BLOCK4;
-    return fields >= 16 && (fields & (fields - 1)) == 0 ? CLASS_BLOCK_POW2 : 0;
-}
-
-/* .NET's ConcurrentDictionary<K,V>: the dictionary holds its Tables,
- * which hold the bucket array (VolatileNode<K,V>[]) whose nodes
- * (Node<K,V>) chain through _next. A .gcdump names those nested generic
- * types without their outer type ("Tables<K,V>", "Node<K,V>"); the .NET
- * agent keeps it ("System.Collections.Concurrent.ConcurrentDictionary<
- * K,V>+Node"). */
-static uint16_t dotnet_kind(const lf_snapshot *s, lf_str name)
-{
-    int gcdump = s->source_format == LF_FORMAT_GCDUMP;
-    int concurrent = starts_with(name, "System.Collections.Concurrent.");
-    if ((gcdump && starts_with(name, "Tables<")) || (concurrent && ends_with(name, "+Tables")))
-        return CLASS_INNER | CLASS_RUNTIME;
-    if ((gcdump && starts_with(name, "Node<")) || (concurrent && ends_with(name, "+Node")))
-        return CLASS_ENTRY | CLASS_RUNTIME;
-    return 0;
-}
-
-static uint16_t class_kind(const lf_snapshot *s, uint32_t cls)
-{
-    lf_str name = lf_snapshot_class_name(s, cls);
-    uint16_t kind = is_generic_v8_class(s, name) ? CLASS_GENERIC : 0;
-    int reference_array = (ends_with(name, "[]") && !is_primitive_array(name)) ||
-                          (s->source_format == LF_FORMAT_V8 && is(name, "(array)"));
-    if (reference_array)
-        kind |= CLASS_ARRAY;
-    /* a JavaScript Array holds its elements by element edges of its own */
-    if (s->source_format == LF_FORMAT_V8 && is(name, "Array"))
-        kind |= CLASS_JS_ARRAY;
-    if (is_entry_class(name))
-        kind |= CLASS_ENTRY;
-    /* the runtime's own collections: java.util's, and .NET's List<T>,
-     * Dictionary<K,V>, HashSet<T>... (an array they hold is their storage) */
-    if ((name.len > 5 && starts_with(name, "java.")) || starts_with(name, "System.Collections."))
-        kind |= CLASS_RUNTIME;
-    if (s->source_format != LF_FORMAT_V8 && s->source_format != LF_FORMAT_HPROF)
-        kind |= ocaml_kind(name) | dotnet_kind(s, name);
-    return kind;
-}
 
 /* Whether a node of kind k, dominated by one of kind dk, is a backing
  * store: a reference array in a runtime collection (in V8, any internal
@@ -170,7 +29,7 @@ int lf_is_backing_store(const lf_snapshot *s, uint32_t v)
     uint32_t d = s->idom[v];
     if (d >= s->object_count || s->object_class[v] >= s->class_count || s->object_class[d] >= s->class_count)
         return 0;
-    return store_kinds(s, class_kind(s, s->object_class[v]), class_kind(s, s->object_class[d]));
+    return store_kinds(s, lf_class_kind(s, s->object_class[v]), lf_class_kind(s, s->object_class[d]));
 }
 
 /* Whether v, a 3-field block, is a cell of an untyped OCaml Hashtbl: its
@@ -185,7 +44,7 @@ static int ocaml_cell(const lf_snapshot *s, uint32_t v)
             return 0;
         if (s->object_class[d] != cls)
             return s->object_class[d] < s->class_count &&
-                   (class_kind(s, s->object_class[d]) & CLASS_BLOCK_POW2) && lf_is_backing_store(s, d);
+                   (lf_class_kind(s, s->object_class[d]) & CLASS_BLOCK_POW2) && lf_is_backing_store(s, d);
         v = d;
     }
     return 0;
@@ -218,7 +77,7 @@ static uint32_t owned_field(const lf_snapshot *s, uint32_t v, const uint8_t *kin
             continue;
         lf_str name = lf_snapshot_string(s, label[e - first]);
         for (int i = 0; i < n; i++)
-            if (is(name, names[i]))
+            if (lf_name_is(name, names[i]))
                 return lf_edge_node(w);
     }
     return LF_NODE_NONE;
@@ -231,7 +90,7 @@ static int entry_shape(const lf_snapshot *s, uint32_t v, int *runtime)
     *runtime = 0;
     if (v >= s->object_count || s->object_class[v] >= s->class_count || s->source_format == LF_FORMAT_V8)
         return LF_ENTRY_NONE;
-    uint16_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = lf_class_kind(s, s->object_class[v]);
     if (k & CLASS_BLOCK3)
         return (*runtime = ocaml_cell(s, v)) ? LF_ENTRY_BUCKET : LF_ENTRY_NONE;
     if (!(k & CLASS_ENTRY))
@@ -240,8 +99,8 @@ static int entry_shape(const lf_snapshot *s, uint32_t v, int *runtime)
     if (s->source_format == LF_FORMAT_HPROF || !(k & CLASS_RUNTIME))
         return LF_ENTRY_FIELDS;
     lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
-    return ends_with(name, "Hashtbl.bucketlist") ? LF_ENTRY_BUCKET
-           : ends_with(name, " list")            ? LF_ENTRY_LIST
+    return lf_name_ends_with(name, "Hashtbl.bucketlist") ? LF_ENTRY_BUCKET
+           : lf_name_ends_with(name, " list")            ? LF_ENTRY_LIST
                                                  : LF_ENTRY_FIELDS;
 }
 
@@ -314,7 +173,7 @@ int lf_is_v8_dictionary(const lf_snapshot *s, uint32_t v)
         return 0;
     lf_str name = lf_snapshot_class_name(s, s->object_class[v]);
     uint64_t self = lf_snapshot_shallow(s, v);
-    if (!is(name, "Object") || self < MIN_PROPERTIES * BYTES_PER_ENTRY)
+    if (!lf_name_is(name, "Object") || self < MIN_PROPERTIES * BYTES_PER_ENTRY)
         return 0;
     uint64_t properties = 0;
     for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
@@ -330,7 +189,7 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
 {
     if (v >= s->object_count || s->object_class[v] >= s->class_count)
         return 0;
-    uint16_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = lf_class_kind(s, s->object_class[v]);
     /* an untyped OCaml Hashtbl's bucket array is one by where it is */
     return (k & (CLASS_ARRAY | CLASS_JS_ARRAY)) || ((k & CLASS_BLOCK_POW2) && lf_is_backing_store(s, v));
 }
@@ -342,11 +201,11 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v)
 static int holds_entries(const lf_snapshot *s, uint32_t v)
 {
     uint32_t cls = s->object_class[v];
-    if (cls >= s->class_count || (class_kind(s, cls) & (CLASS_RUNTIME | CLASS_ENTRY)) != CLASS_RUNTIME)
+    if (cls >= s->class_count || (lf_class_kind(s, cls) & (CLASS_RUNTIME | CLASS_ENTRY)) != CLASS_RUNTIME)
         return 0;
     for (uint32_t i = s->domtree_offset[v]; i < s->domtree_offset[v + 1]; i++) {
         uint32_t c = s->object_class[s->domtree_child[i]];
-        if (c < s->class_count && (class_kind(s, c) & CLASS_ENTRY))
+        if (c < s->class_count && (lf_class_kind(s, c) & CLASS_ENTRY))
             return 1;
     }
     return 0;
@@ -362,7 +221,7 @@ int lf_is_structure(const lf_snapshot *s, uint32_t v)
     uint32_t d = s->idom[v];
     if (d >= s->object_count || s->object_class[v] >= s->class_count)
         return 0;
-    uint16_t k = class_kind(s, s->object_class[v]);
+    uint16_t k = lf_class_kind(s, s->object_class[v]);
     return lf_is_backing_store(s, v) || (k & CLASS_ENTRY) || ((k & CLASS_BLOCK3) && ocaml_cell(s, v)) ||
            lf_same_class_as_dominator(s, v, d);
 }
@@ -377,7 +236,7 @@ int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
     if (cv != cd && (cv >= s->class_count || cd >= s->class_count || s->class_name[cv] != s->class_name[cd]))
         return 0;
     /* asked for every object: only V8's names need reading */
-    return s->source_format != LF_FORMAT_V8 || !is_generic_v8_class(s, lf_snapshot_class_name(s, cv));
+    return s->source_format != LF_FORMAT_V8 || !lf_is_generic_v8_name(s, lf_snapshot_class_name(s, cv));
 }
 
 /* Only V8 has dictionaries: elsewhere d's flags stay as its own placing
@@ -446,7 +305,7 @@ int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_
         return -1;
     }
     for (uint32_t k = 0; k < s->class_count; k++)
-        b->kind[k] = class_kind(s, k);
+        b->kind[k] = lf_class_kind(s, k);
     return 0;
 }
 
