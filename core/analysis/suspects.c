@@ -126,6 +126,7 @@ typedef struct class_bytes {
     uint32_t cls;
     uint64_t bytes, count;
     uint8_t entries;          /* map entries, by the class of what they hold */
+    uint8_t holding;          /* entries: each holds something alone (named by it) */
 } class_bytes;
 
 static int by_class_name(const void *pa, const void *pb)
@@ -148,11 +149,12 @@ typedef struct class_list {
     size_t stack_cap;
 } class_list;
 
-static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t bytes, uint64_t count, int entries)
+static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t bytes, uint64_t count, int entries,
+                    int holding)
 {
     /* a map's entries come class by class, mostly: one item a run */
     class_bytes *last = c->count ? &c->item[c->count - 1] : NULL;
-    if (last && last->cls == cls && last->entries == (uint8_t)entries) {
+    if (last && last->cls == cls && last->entries == (uint8_t)entries && last->holding == (uint8_t)holding) {
         last->bytes += bytes;
         last->count += count;
         return 0;
@@ -160,7 +162,8 @@ static int add_item(const lf_snapshot *s, class_list *c, uint32_t cls, uint64_t 
     if (lf_vec_reserve((void **)&c->item, &c->cap, c->count + 1, sizeof *c->item))
         return -1;
     c->item[c->count++] =
-        (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls, bytes, count, (uint8_t)entries};
+        (class_bytes){cls < s->class_count ? s->class_name[cls] : UINT32_MAX, cls, bytes, count, (uint8_t)entries,
+                      (uint8_t)holding};
     return 0;
 }
 
@@ -198,7 +201,8 @@ static int add_links(const lf_snapshot *s, uint32_t head, int head_shape, class_
         if (s->object_class[v] != bin_cls)
             bin_cls = s->object_class[v], bin = tree_bin(s, v);
         if (rc == 0) /* a tree bin holds entries and is none */
-            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !bin, 1);
+            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !bin, 1,
+                          content != LF_NODE_NONE);
     }
     return rc;
 }
@@ -212,7 +216,7 @@ static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int f
     if (links == 0)
         return -1;
     links += lf_same_class_as_dominator(s, child, point) && first;
-    return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links, 0);
+    return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links, 0, 0);
 }
 
 /* A backing store below the point (a V8 Map's table, whose size went to
@@ -264,17 +268,20 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
         /* other children: one group per class name; a map's entries: one
          * group, named by the class whose entries retain the most */
         for (j = i; j < n && c[j].entries == c[i].entries && (c[i].entries || c[j].name == c[i].name);) {
-            uint64_t of_name = 0, of_count = 0;
+            uint64_t of_name = 0, of_count = 0, held = 0;
             size_t k = j;
             for (; k < n && c[k].entries == c[j].entries && c[k].name == c[j].name; k++) {
                 of_name += c[k].bytes;
                 of_count += c[k].count;
+                held += c[k].holding ? c[k].count : 0;
             }
             if (of_name > named_bytes)
                 named_bytes = of_name, named = c[j].cls;
             bytes += of_name;
             count += of_count;
-            names += of_count > 0; /* a tree bin is no entry */
+            /* a class other entries hold; not an entry's own, holding
+             * nothing alone (a tree bin; a value held elsewhere too) */
+            names += held > 0;
             j = k;
         }
         if (acc->cls == LF_NODE_NONE || bytes > acc->bytes || (bytes == acc->bytes && count > acc->count)) {

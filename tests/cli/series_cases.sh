@@ -81,6 +81,13 @@ Acme.CacheEntry|System.Collections.Generic.Dictionary<System.Int32,Acme.CacheEnt
 rows_ series_dotnet_concurrent "Acme.Order|System.Collections.Concurrent.ConcurrentDictionary<System.Int32,Acme.Order>|300|Acme.Order|static field Open (System.Collections.Concurrent.ConcurrentDictionary<System.Int32,Acme.Order>)|bytes ok" \
     '$2 == "growth" && n++ < 1 {print $6 "|" $9 "|" $10 "|" $11 "|" $15 "|" ($12 >= 47880 && $12 <= 48000 ? "bytes ok" : "bytes " $12)}' \
     suspects $D/concurrent.1.gcdump $D/concurrent.2.gcdump $D/concurrent.3.gcdump --format tsv
+# On a terminal: one class of value, though the last Order is a local's
+# too (its Node holds nothing alone, and is no other class of value)
+export COLUMNS=160
+rows_ series_dotnet_concurrent_text "300 entries -> Acme.Order" \
+    '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
+    suspects $D/concurrent.1.gcdump $D/concurrent.2.gcdump $D/concurrent.3.gcdump --format table
+unset COLUMNS
 # ... and the dominator tree counts its entries, chained ones included, as
 # one row: 300 Nodes of 40 B, not the bucket heads
 rows_ dominators_dotnet_concurrent "300 x Node<System.Int32,Acme.Order> (entries) 12000" \
