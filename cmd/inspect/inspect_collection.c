@@ -13,6 +13,7 @@
 
 #include "../../core/base/vec.h"
 #include "../../core/base/bigmem.h"
+#include "../../core/analysis/v8_table.h"
 #include "../../core/hprof/hprof_values.h"
 #include "../cli/cli.h"
 #include "inspect_rows.h"
@@ -40,11 +41,6 @@ static uint32_t edge_target(const lf_snapshot *s, uint32_t node, const char *nam
 static uint32_t field_target(const lf_snapshot *s, uint32_t node, const char *name)
 {
     return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD);
-}
-
-static uint32_t field_target_kind(const lf_snapshot *s, uint32_t node, const char *name)
-{
-    return edge_target(s, node, name, 1u << LF_EDGE_KIND_FIELD | 1u << LF_EDGE_KIND_INTERNAL);
 }
 
 /* The map a set keeps its elements in, or node itself when it is a map the
@@ -227,71 +223,27 @@ int inspect_collection(const inspect_ctx *c, uint32_t node)
     return EXIT_OK;
 }
 
-/* A slot number of a V8 table edge ("67"); -1 when the label is none. */
-static int64_t slot_of(const lf_snapshot *s, uint64_t e)
-{
-    uint8_t kind;
-    uint32_t label;
-    lf_snapshot_edge_info(s, e, &kind, &label);
-    if (kind == LF_EDGE_KIND_ELEMENT)
-        return label;
-    lf_str name = lf_snapshot_string(s, label);
-    int64_t slot = 0;
-    if (kind != LF_EDGE_KIND_INTERNAL || name.len == 0 || name.len > 9)
-        return -1;
-    for (size_t i = 0; i < name.len; i++) {
-        if (name.ptr[i] < '0' || name.ptr[i] > '9')
-            return -1;
-        slot = slot * 10 + (name.ptr[i] - '0');
-    }
-    return slot;
-}
-
-/* A Map's entry takes 3 slots (key, value, chain), so its key's slot number
- * has one remainder by 3: the one of the slots whose next one is an edge
- * too. A small integer key or value is no edge (V8 writes no node for it):
- * a lone edge is a key when its slot has that remainder, else a value;
- * -1 when no entry has both (then a lone edge is taken for a value). */
-static int key_remainder(const lf_snapshot *s, uint32_t table)
-{
-    uint64_t end = lf_snapshot_edges_end(s, table);
-    for (uint64_t e = lf_snapshot_edges_begin(s, table); e + 1 < end; e++) {
-        int64_t slot = slot_of(s, e);
-        if (slot >= 0 && slot_of(s, e + 1) == slot + 1)
-            return (int)(slot % 3);
-    }
-    return -1;
-}
-
 /* The entries of a V8 Map (keys_only 0) or Set in table's slots, the first
  * `limit` as rows; returns how many there are. */
 static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, uint64_t limit)
 {
-    const lf_snapshot *s = c->s;
-    uint64_t end = lf_snapshot_edges_end(s, table), count = 0;
-    int remainder = keys_only ? 0 : key_remainder(s, table);
+    lf_v8_table_walk w;
+    uint32_t key, value;
+    uint64_t count = 0;
     char text[4096];
-    for (uint64_t e = lf_snapshot_edges_begin(s, table); e < end; e++) {
-        int64_t slot = slot_of(s, e);
-        if (slot < 0)
-            continue;
-        uint32_t key = lf_edge_node(s->edge_target[e]), value = LF_NODE_NONE;
-        int key_is_number = 0, value_is_number = 0;
-        if (!keys_only && e + 1 < end && slot_of(s, e + 1) == slot + 1)
-            value = lf_edge_node(s->edge_target[++e]);
-        else if (!keys_only && (remainder < 0 || slot % 3 != remainder))
-            value = key, key = LF_NODE_NONE, key_is_number = 1;
-        else if (!keys_only)
-            value_is_number = 1;
+    lf_v8_table_begin(&w, c->s, table, keys_only);
+    while (lf_v8_table_next(&w, &key, &value)) {
         if (count++ >= limit)
             continue;
         int plain = 0;
-        size_t k = key_is_number ? (size_t)snprintf(text, sizeof text, "(small integer)")
-                                 : object_text(c, key, "undefined", text, sizeof text, &plain);
+        size_t k = key == LF_NODE_NONE ? (size_t)snprintf(text, sizeof text, "(small integer)")
+                                       : object_text(c, key, "undefined", text, sizeof text, &plain);
         plain = 0;
-        size_t v = keys_only ? 0 : value_is_number ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
-                                                   : object_text(c, value, "undefined", c->cell, c->cell_cap, &plain);
-        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value", entry_value(c, keys_only, plain), v);
+        size_t v = keys_only               ? 0
+                   : value == LF_NODE_NONE ? (size_t)snprintf(c->cell, c->cell_cap, "(small integer)")
+                                           : object_text(c, value, "undefined", c->cell, c->cell_cap, &plain);
+        inspect_cells(c, "entry", count - 1, text, k, keys_only ? "key" : "key -> value",
+                      entry_value(c, keys_only, plain), v);
         inspect_object(c, keys_only ? key : value);
         out_row_end(c->w);
     }
@@ -300,14 +252,10 @@ static uint64_t v8_entries(const inspect_ctx *c, uint32_t table, int keys_only, 
 
 int inspect_v8_collection(const inspect_ctx *c, uint32_t node)
 {
-    const lf_snapshot *s = c->s;
-    lf_str cls = lf_snapshot_class_name(s, s->object_class[node]);
-    int keys_only = named(cls, "Set") || named(cls, "WeakSet");
-    if (!keys_only && !named(cls, "Map") && !named(cls, "WeakMap"))
-        return EXIT_OK;
-    uint32_t table = field_target_kind(s, node, "table");
+    int keys_only;
+    uint32_t table = lf_v8_collection_table(c->s, node, &keys_only);
     if (table == LF_NODE_NONE)
-        return EXIT_OK; /* Map.prototype and the like */
+        return EXIT_OK;
     uint64_t size = v8_entries(c, table, keys_only, 0);
     summary_rows(c, size, 0);
     v8_entries(c, table, keys_only, c->elements);

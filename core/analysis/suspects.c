@@ -9,6 +9,7 @@
 
 #include "accumulation_memo.h"
 #include "collections.h"
+#include "v8_table.h"
 #include "domview.h"
 #include "owners.h"
 #include "finalizer_queue.h"
@@ -219,10 +220,34 @@ static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int f
     return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links, 0, 0);
 }
 
+/* The entries of a V8 Map's or Set's table: a key and its value are one
+ * entry, of the class of its value (its key's in a set, or when only the
+ * key is the table's alone), retaining what of the two the table alone
+ * holds. */
+static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, class_list *c)
+{
+    lf_v8_table_walk w;
+    uint32_t key, value;
+    lf_v8_table_begin(&w, s, table, keys_only);
+    while (lf_v8_table_next(&w, &key, &value)) {
+        int own_key = key != LF_NODE_NONE && s->idom[key] == table;
+        int own_value = value != LF_NODE_NONE && s->idom[value] == table;
+        uint32_t content = own_value ? value : own_key ? key : value != LF_NODE_NONE ? value : key;
+        uint64_t bytes =
+            (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
+        if (content != LF_NODE_NONE && add_item(s, c, s->object_class[content], bytes, 1, 1, own_key || own_value))
+            return -1;
+    }
+    return 0;
+}
+
 /* A backing store below the point (a V8 Map's table, whose size went to
  * the Map): its children are the collection's entries. */
-static int add_entries(const lf_snapshot *s, uint32_t store, class_list *c)
+static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, class_list *c)
 {
+    int keys_only;
+    if (lf_v8_collection_table(s, point, &keys_only) == store)
+        return add_v8_entries(s, store, keys_only, c);
     for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1]; i++)
         if (add_entry(s, store, s->domtree_child[i], 0, c))
             return -1;
@@ -239,14 +264,19 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
 {
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
     class_list list = {NULL, 0, 0, NULL, 0};
-    /* a tree map's root entry: it and the entries below it */
-    int rc = 0, entry = lf_entry_shape(s, acc->point);
+    /* a tree map's root entry: it and the entries below it; a V8 Map's
+     * or Set's table: its entries */
+    int rc = 0, entry = lf_entry_shape(s, acc->point), keys_only;
+    uint32_t d = s->idom[acc->point];
+    int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == acc->point;
     if (entry != LF_ENTRY_NONE)
         rc = add_links(s, acc->point, entry, &list);
-    for (uint32_t i = first; i < end && !entry && rc == 0; i++) {
+    else if (table)
+        rc = add_v8_entries(s, acc->point, keys_only, &list);
+    for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && rc == 0; i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) < apart)
-            rc = lf_is_backing_store(s, child) ? add_entries(s, child, &list)
+            rc = lf_is_backing_store(s, child) ? add_entries(s, acc->point, child, &list)
                                                : add_entry(s, acc->point, child, i == first, &list);
     }
     lf_big_free(list.stack);

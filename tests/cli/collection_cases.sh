@@ -164,6 +164,24 @@ rows_ collections_suspects_v8 "80.00 600 Recent recent
     'NR > 1 && $2 == "growth" && $11 != "Uint8Array" {n = split($15, hop, " / "); split(hop[n], f, " "); print $17, $10, $11, f[1]}' \
     suspects $NC/collections_leak-300.heapsnapshot.gz $NC/collections_leak-100.heapsnapshot.gz \
     $NC/collections_leak-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+# A V8 Map's or Set's entries are its table's slots, a key and its value one
+# entry (docs/COLLECTIONS.md): app.mixed holds 300 entries (one a request),
+# a third each a Uint8Array (64 bytes: 176 + its ArrayBuffer 88 = 264
+# retained), a Record (40) and a concatenated string (32 + its two parts:
+# 168 retained), 47,200 B, named by the Uint8Array, which retains most;
+# app.sessions 300 entries of a Session (40) and its key string (24): 19,200
+# B, where the values alone said 100 Uint8Array and 12,000 B.
+rows_ collections_suspects_v8_entries "300 Uint8Array 47200 mixed
+300 Session 19200 sessions
+300 Peer 9600 peers" \
+    'NR > 1 && $2 == "growth" && $15 ~ /\((Map|Set)\)$/ {n = split($15, hop, " / "); split(hop[n], f, " "); print $10, $11, $12, f[1]}' \
+    suspects $NC/collections_leak-300.heapsnapshot.gz $NC/collections_leak-100.heapsnapshot.gz \
+    $NC/collections_leak-200.heapsnapshot.gz --workload 300,100,200 --format tsv
+export COLUMNS=160
+rows_ collections_suspects_v8_mixed_text "300 entries -> Uint8Array and 2 other classes" \
+    '/piles up/ && / at Map @/ && /Uint8Array/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print}' \
+    suspects $NS --workload 100,200,300 --format table
+unset COLUMNS
 rows_ collections_control_v8 "0 growth" 'NR > 1 && $2 == "growth" {n++} END {print n + 0, "growth"}' \
     suspects $NC/collections_control-300.heapsnapshot.gz $NC/collections_control-100.heapsnapshot.gz \
     $NC/collections_control-200.heapsnapshot.gz --workload 300,100,200 --format tsv
