@@ -149,6 +149,13 @@ var LFCommon = (function () {
     return (x.kind === 'class' ? count(x.instances) + ' instances of ' + (x['class'] || '?') + ' retain ' : who + ' retains ') +
       bytes(x.retained) + ' (' + pct(x.retained, heap) + ' of the heap)';
   }
+  // What piles up at an accumulation point a: "300 entries -> Session", "300
+  // elements -> A and 2 other classes" (a list of mixed classes), "600 Recent".
+  function pilesUp(a) {
+    var others = a.others ? ' and ' + a.others + ' other class' + (a.others > 1 ? 'es' : '') : '';
+    return count(a.count) + (a.entries ? ' entries \u2192 ' : a.elements && others ? ' elements \u2192 ' : ' ') +
+      a['class'] + others;
+  }
   // What an empty suspects list says (series: the snapshots are a series).
   function noSuspects(list, series) {
     return 'No object or class retains ' + (100 * (list ? list.threshold : 0.1)).toFixed(0) + '% of the heap or more' +
@@ -156,5 +163,5 @@ var LFCommon = (function () {
   }
 
   return { el: el, svg: svg, bytes: bytes, count: count, pct: pct, td: td, infoRows: infoRows, rootBars: rootBars,
-    chart: chart, suspectHeadline: suspectHeadline, noSuspects: noSuspects };
+    chart: chart, suspectHeadline: suspectHeadline, pilesUp: pilesUp, noSuspects: noSuspects };
 })();

@@ -227,8 +227,7 @@
       if (a) {
         var p = el('p', { 'class': 'accumulation', 'data-class': a['class'] || '', 'data-count': a.count, 'data-bytes': a.bytes },
           'Accumulation point: ' + a.point.label + ' ' + (a.point.id || '') +
-          ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + count(a.count) + (a.entries ? ' entries \u2192 ' : ' ') + a['class'] +
-          ', ' + bytes(a.bytes) : ''));
+          ' (retains ' + bytes(a.point.retained) + ')' + (a['class'] ? '; it holds ' + C.pilesUp(a) + ', ' + bytes(a.bytes) : ''));
         if (a.point.id in byId) {
           var go = el('a', { href: '#tree-section', 'class': 'show' }, 'show in the tree');
           go.addEventListener('click', function () { render(byId[a.point.id]); });

@@ -39,8 +39,13 @@ static void write_accumulation(FILE *f, const lf_snapshot *s, const lf_accumulat
         fputs("null", f);
     else
         report_json_label(f, lf_snapshot_class_name(s, a->cls));
-    fprintf(f, ",\"count\":%llu,\"bytes\":%llu%s}", (unsigned long long)a->count, (unsigned long long)a->bytes,
-            a->entries ? ",\"entries\":true" : "");
+    fprintf(f, ",\"count\":%llu,\"bytes\":%llu%s", (unsigned long long)a->count, (unsigned long long)a->bytes,
+            a->entries == LF_ACC_ENTRIES    ? ",\"entries\":true"
+            : a->entries == LF_ACC_ELEMENTS ? ",\"elements\":true"
+                                            : "");
+    if (a->others)
+        fprintf(f, ",\"others\":%u", a->others);
+    fputc('}', f);
 }
 
 /* A path longer than this keeps its first PATH_HEAD hops and its last ones,

@@ -131,8 +131,9 @@ static void id_text(const lf_snapshot *s, uint32_t node, char *buf, size_t size)
 
 /* "600 x LeakedSession at java.util.ArrayList 0xfd5bf8b0", or for a map's
  * entries "3,000 entries -> Session at java.util.HashMap 0xfd5bf538" ("->
- * byte[] and 2 other classes" when its values differ): what piles up at
- * the accumulation point; 0 when nothing does. */
+ * byte[] and 2 other classes" when its values differ; a list of mixed
+ * classes "300 elements -> Listeners$A and 2 other classes"): what piles
+ * up at the accumulation point; 0 when nothing does. */
 static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf, size_t size)
 {
     const lf_snapshot *s = x->s;
@@ -144,12 +145,15 @@ static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf,
     lf_str cls = lf_snapshot_class_name(s, f->acc.cls), at = lf_snapshot_object_label(s, f->acc.point);
     char id[32];
     id_text(s, f->acc.point, id, sizeof id);
-    /* a map of mixed values: named by the class its entries retain most by */
+    /* a map or a list of mixed values: named by the class its members retain most by */
     char others[48] = "";
-    if (f->acc.entries && f->acc.others)
+    if (f->acc.entries != LF_ACC_CHILDREN && f->acc.others)
         snprintf(others, sizeof others, " and %u other class%s", f->acc.others, f->acc.others > 1 ? "es" : "");
-    int n = snprintf(buf, size, "%s%s%.*s%s (%s) at %.*s %s", count, f->acc.entries ? " entries -> " : " x ",
-                     (int)cls.len, cls.ptr, others, bytes, (int)at.len, at.ptr, id);
+    const char *counts = f->acc.entries == LF_ACC_ENTRIES ? " entries -> "
+                         : others[0]                       ? " elements -> "
+                                                           : " x ";
+    int n = snprintf(buf, size, "%s%s%.*s%s (%s) at %.*s %s", count, counts, (int)cls.len, cls.ptr, others, bytes,
+                     (int)at.len, at.ptr, id);
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 

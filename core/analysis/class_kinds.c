@@ -33,6 +33,19 @@ int lf_is_generic_v8_name(const lf_snapshot *s, lf_str name)
            lf_name_is(name, "Function") || lf_name_starts_with(name, "system / ");
 }
 
+int lf_is_v8_machinery(const lf_snapshot *s, uint32_t cls)
+{
+    if (s->source_format != LF_FORMAT_V8 || cls >= s->class_count)
+        return 0;
+    static const char *const names[] = {"(array)", "(object shape)", "(compiled code)", "(code)",
+                                         "(system)", "(synthetic)",     "(hidden)"};
+    lf_str name = lf_snapshot_class_name(s, cls);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (lf_name_is(name, names[i]))
+            return 1;
+    return lf_name_starts_with(name, "system / ");
+}
+
 /* Whether name is "block(tag 0, N fields)" ("1 field"), N into *fields:
  * an untyped OCaml block of tag 0 (a record, a tuple, an array). Read by
  * hand: sscanf took 0.14 s of a 14M-object series. */

@@ -27,6 +27,10 @@ uint16_t lf_class_kind(const lf_snapshot *s, uint32_t cls);
 /* Whether name is one of V8's generic names ("Object", "(array)", ...):
  * one of them holding another is nesting, not a chain. */
 int lf_is_generic_v8_name(const lf_snapshot *s, lf_str name);
+/* Whether class cls is V8's own machinery, never a program's value: an
+ * internal array, an object shape, code, "(system)", "system / Context". An
+ * Array's children of these are no elements of it. */
+int lf_is_v8_machinery(const lf_snapshot *s, uint32_t cls);
 
 static inline int lf_name_ends_with(lf_str s, const char *tail)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "accumulation_memo.h"
+#include "class_kinds.h"
 #include "collections.h"
 #include "v8_table.h"
 #include "domview.h"
@@ -202,13 +203,52 @@ static int add_links(const lf_snapshot *s, uint32_t head, int head_shape, class_
         if (s->object_class[v] != bin_cls)
             bin_cls = s->object_class[v], bin = tree_bin(s, v);
         if (rc == 0) /* a tree bin holds entries and is none */
-            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !bin, 1,
+            rc = add_item(s, c, s->object_class[content != LF_NODE_NONE ? content : v], own, !bin, LF_ACC_ENTRIES,
                           content != LF_NODE_NONE);
     }
     return rc;
 }
 
-static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int first, class_list *c)
+/* The nodes an array references itself, its elements, made when first
+ * asked (a map's table, whose children are its entries, never is): an
+ * object that several elements share is dominated by the array too, and is
+ * none of them. */
+typedef struct element_set {
+    uint32_t array;           /* LF_NODE_NONE: no array, no elements */
+    int made, failed;
+    Pvoid_t set;              /* Judy1 of nodes */
+} element_set;
+
+static element_set elements_of(const lf_snapshot *s, uint32_t v)
+{
+    return (element_set){lf_is_reference_array(s, v) ? v : LF_NODE_NONE, 0, 0, NULL};
+}
+
+static int is_element(const lf_snapshot *s, element_set *x, uint32_t child)
+{
+    int set = 0;
+    if (x->array == LF_NODE_NONE)
+        return 0;
+    for (uint64_t e = lf_snapshot_edges_begin(s, x->array); !x->made && e < lf_snapshot_edges_end(s, x->array); e++) {
+        J1S(set, x->set, (Word_t)lf_edge_node(s->edge_target[e]));
+        x->failed |= set == JERR;
+    }
+    x->made = 1;
+    J1T(set, x->set, (Word_t)child);
+    return set;
+}
+
+static void elements_free(element_set *x)
+{
+    Word_t freed;
+    J1FA(freed, x->set);
+    (void)freed;
+}
+
+/* A child of the point: a map's entry, else a group of its class, or when
+ * it is one of the elements in one group of every class (LF_ACC_ELEMENTS). */
+static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int first, element_set *elements,
+                     class_list *c)
 {
     int shape = lf_entry_shape(s, child);
     if (shape != LF_ENTRY_NONE)
@@ -217,7 +257,12 @@ static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int f
     if (links == 0)
         return -1;
     links += lf_same_class_as_dominator(s, child, point) && first;
-    return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links, 0, 0);
+    /* an Array's own shape and internal arrays are none of its elements */
+    int element = !lf_is_v8_machinery(s, s->object_class[child]) && is_element(s, elements, child);
+    if (elements->failed)
+        return -1;
+    return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), links,
+                    element ? LF_ACC_ELEMENTS : LF_ACC_CHILDREN, element);
 }
 
 /* The entries of a V8 Map's or Set's table: a key and its value are one
@@ -235,7 +280,8 @@ static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, c
         uint32_t content = own_value ? value : own_key ? key : value != LF_NODE_NONE ? value : key;
         uint64_t bytes =
             (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
-        if (content != LF_NODE_NONE && add_item(s, c, s->object_class[content], bytes, 1, 1, own_key || own_value))
+        if (content != LF_NODE_NONE &&
+            add_item(s, c, s->object_class[content], bytes, 1, LF_ACC_ENTRIES, own_key || own_value))
             return -1;
     }
     return 0;
@@ -248,10 +294,12 @@ static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, cla
     int keys_only;
     if (lf_v8_collection_table(s, point, &keys_only) == store)
         return add_v8_entries(s, store, keys_only, c);
-    for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1]; i++)
-        if (add_entry(s, store, s->domtree_child[i], 0, c))
-            return -1;
-    return 0;
+    int rc = 0;
+    element_set elements = elements_of(s, store);
+    for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1] && rc == 0; i++)
+        rc = add_entry(s, store, s->domtree_child[i], 0, &elements, c);
+    elements_free(&elements);
+    return rc;
 }
 
 /* What accumulates at a point that heads no chain: its
@@ -269,6 +317,7 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     int rc = 0, entry = lf_entry_shape(s, acc->point), keys_only;
     uint32_t d = s->idom[acc->point];
     int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == acc->point;
+    element_set elements = elements_of(s, acc->point);
     if (entry != LF_ENTRY_NONE)
         rc = add_links(s, acc->point, entry, &list);
     else if (table)
@@ -277,8 +326,9 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) < apart)
             rc = lf_is_backing_store(s, child) ? add_entries(s, acc->point, child, &list)
-                                               : add_entry(s, acc->point, child, i == first, &list);
+                                               : add_entry(s, acc->point, child, i == first, &elements, &list);
     }
+    elements_free(&elements);
     lf_big_free(list.stack);
     if (rc) {
         lf_big_free(list.item);
@@ -295,8 +345,9 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t bytes = 0, count = 0, named_bytes = 0;
         uint32_t named = c[i].cls, names = 0;
-        /* other children: one group per class name; a map's entries: one
-         * group, named by the class whose entries retain the most */
+        /* other children: one group per class name; a map's entries, an
+         * array's elements: one group, named by the class whose members
+         * retain the most */
         for (j = i; j < n && c[j].entries == c[i].entries && (c[i].entries || c[j].name == c[i].name);) {
             uint64_t of_name = 0, of_count = 0, held = 0;
             size_t k = j;

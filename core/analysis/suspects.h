@@ -43,16 +43,24 @@ typedef enum lf_suspect_kind {
     LF_SUSPECT_CLASS = 2,   /* the top owners of one class together do */
 } lf_suspect_kind;
 
+/* What an accumulation counts. */
+enum {
+    LF_ACC_CHILDREN = 0, /* children of class cls */
+    LF_ACC_ENTRIES = 1,  /* a map's entries, cls the class of what each holds
+                          * (lf_entry_content) */
+    LF_ACC_ELEMENTS = 2, /* an array's or a list's elements, of every class,
+                          * cls the class retaining most */
+};
+
 typedef struct lf_accumulation {
     uint32_t point;     /* node: where the memory spreads out */
     uint32_t cls;       /* class space: the children's class retaining the most;
                          * LF_NODE_NONE when the point has no children */
     uint64_t count;     /* children of that class */
     uint64_t bytes;     /* what they retain together */
-    uint8_t entries;    /* 1: they are a map's entries, cls the class of what
-                         * each holds (lf_entry_content), count the entries */
-    uint32_t others;    /* entries: how many other classes the entries hold
-                         * (a map of mixed values), 0 otherwise */
+    uint8_t entries;    /* LF_ACC_*: what count counts */
+    uint32_t others;    /* entries or elements: how many other classes they
+                         * hold (a map or list of mixed values), 0 otherwise */
 } lf_accumulation;
 
 /* One class growing under a holder. */

@@ -40,7 +40,7 @@
         var p = el('p', { 'class': 'accumulation' }, 'Accumulation point: ');
         if (a.point.id) p.appendChild(objectLinks(snap, a.point)); else p.appendChild(document.createTextNode(a.point.label));
         p.appendChild(document.createTextNode(' (retains ' + bytes(a.point.retained) + ')' +
-          (a['class'] ? '; it holds ' + count(a.count) + (a.entries ? ' entries \u2192 ' : ' ') + a['class'] + ', ' + bytes(a.bytes) : '')));
+          (a['class'] ? '; it holds ' + LFCommon.pilesUp(a) + ', ' + bytes(a.bytes) : '')));
         d.appendChild(p);
       }
       if (x.path) {

@@ -129,3 +129,13 @@ rows_ suspects_ocaml_typed_table_at_table "(int, M.session) Hashtbl.t|60|M.sessi
 rows_ suspects_ocaml_frame_table "5456|block(tag 0, 4 fields)|21,41,61|1760.00" \
     '$2 == "growth" { print $3 "|" $9 "|" $14 "|" $17 }' \
     suspects $G/ocaml_frame_table-1.txt $G/ocaml_frame_table-2.txt $G/ocaml_frame_table-3.txt --format tsv
+# A list of mixed classes (fixtures/graphs/make_mixed_list.sh): 300 listeners
+# of A, B and C in turn, each with its own array, 616, 536 and 512 bytes:
+# its elements are one group, 300 and 166,400 B, named by A, which retains
+# most (61,600), where the group of A alone said 100 and 61,600.
+rows_ suspects_mixed_list "300 A 166400" 'NR > 1 && $6 == "java.util.ArrayList" { print $10, $11, $12 }' \
+    suspects $G/mixed_list.txt --format tsv
+export COLUMNS=120
+rows_ suspects_mixed_list_text "300 elements -> A and 2 other classes (162.5 KiB)" \
+    '/^ *where/ { sub(/^ *where +/, ""); sub(/ at .*$/, ""); print }' suspects $G/mixed_list.txt --format table
+unset COLUMNS

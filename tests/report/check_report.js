@@ -341,6 +341,19 @@ async function seriesV8(browser) {
   await page.close();
 }
 
+// fixtures/graphs/make_mixed_list.sh: a list of 300 listeners of three
+// classes, 616, 536 and 512 bytes each with its array: its elements are one
+// group, 300 and 166,400 B (162.5 KiB), named by A, which retains most.
+async function mixedList(browser) {
+  const problems = [];
+  const page = await open(browser, report('mixed-list', [path.join(repo, 'fixtures/graphs/mixed_list.txt')]), problems);
+  const text = await page.$eval('#suspects details.suspect p.accumulation', (p) => p.textContent);
+  check('mixed list: the list holds all of its elements, of three classes',
+    text.includes('it holds 300 elements \u2192 A and 2 other classes, 162.5 KiB'), text);
+  check('mixed list: no request, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 // Names that would end the data's <script> block if they were not escaped.
 // fixtures/graphs/root_kinds.txt works out what each kind of root keeps
 // alive as a whole: static field 1,980 B, thread 230, system class 80, JNI
@@ -413,6 +426,7 @@ async function hostile(browser) {
     await hostile(browser);
     await rootKinds(browser);
     await dupStrings(browser);
+    await mixedList(browser);
   } catch (e) {
     check('no exception', false, e.stack);
   } finally {

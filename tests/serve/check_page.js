@@ -87,6 +87,8 @@ async function example(browser, url, problems) {
   const page = await open(browser, url, problems);
   await page.waitForSelector('.suspect');
   await shot(page, 'overview');
+  const piles = await text(page, '.suspect p.accumulation');
+  check('example: the list holds its 300 Listeners, 321,600 B', piles.includes('it holds 300 com.acme.Listener, 314.1 KiB'), piles);
   same('example: the first suspect is the list 0x1001', '0x1001',
     await page.$eval('.suspect a.tree-link', (a) => decodeURIComponent(a.getAttribute('href')).split('/').pop()));
   // from the overview to the Registry list in the tree
