@@ -275,6 +275,10 @@ static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, c
     uint32_t key, value;
     lf_v8_table_begin(&w, s, table, keys_only);
     while (lf_v8_table_next(&w, &key, &value)) {
+        if (key >= s->object_count)
+            key = LF_NODE_NONE; /* a small integer, or dangling */
+        if (value >= s->object_count)
+            value = LF_NODE_NONE;
         int own_key = key != LF_NODE_NONE && s->idom[key] == table;
         int own_value = value != LF_NODE_NONE && s->idom[value] == table;
         uint32_t content = own_value ? value : own_key ? key : value != LF_NODE_NONE ? value : key;
