@@ -291,6 +291,24 @@ static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, c
     return 0;
 }
 
+/* A V8 object used as a dictionary: each value it holds alone is an entry
+ * (its property's name is the key), and the key strings in its properties
+ * store add their bytes to the entries (no count, no class of their own). */
+static int add_dictionary_member(const lf_snapshot *s, uint32_t child, class_list *c)
+{
+    int store = lf_is_backing_store(s, child);
+    if (!store && lf_is_v8_machinery(s, s->object_class[child]))
+        return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), 1, LF_ACC_CHILDREN, 0);
+    if (!store)
+        return add_item(s, c, s->object_class[child], lf_snapshot_retained(s, child), 1, LF_ACC_ENTRIES, 1);
+    for (uint32_t i = s->domtree_offset[child]; i < s->domtree_offset[child + 1]; i++) {
+        uint32_t key = s->domtree_child[i];
+        if (add_item(s, c, s->object_class[key], lf_snapshot_retained(s, key), 0, LF_ACC_ENTRIES, 0))
+            return -1;
+    }
+    return 0;
+}
+
 /* A backing store below the point (a V8 Map's table, whose size went to
  * the Map): its children are the collection's entries. */
 static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, class_list *c)
@@ -317,18 +335,23 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
     class_list list = {NULL, 0, 0, NULL, 0};
     /* a tree map's root entry: it and the entries below it; a V8 Map's
-     * or Set's table: its entries */
+     * or Set's table: its entries; a V8 dictionary: its values and keys */
     int rc = 0, entry = lf_entry_shape(s, acc->point), keys_only;
     uint32_t d = s->idom[acc->point];
     int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == acc->point;
     element_set elements = elements_of(s, acc->point);
+    int dictionary = entry == LF_ENTRY_NONE && !table && lf_is_v8_dictionary(s, acc->point);
     if (entry != LF_ENTRY_NONE)
         rc = add_links(s, acc->point, entry, &list);
     else if (table)
         rc = add_v8_entries(s, acc->point, keys_only, &list);
     for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && rc == 0; i++) {
         uint32_t child = s->domtree_child[i];
-        if (lf_snapshot_retained(s, child) < apart)
+        if (lf_snapshot_retained(s, child) >= apart)
+            continue;
+        if (dictionary)
+            rc = add_dictionary_member(s, child, &list);
+        else
             rc = lf_is_backing_store(s, child) ? add_entries(s, acc->point, child, &list)
                                                : add_entry(s, acc->point, child, i == first, &elements, &list);
     }

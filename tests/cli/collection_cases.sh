@@ -170,11 +170,14 @@ rows_ collections_suspects_v8 "80.00 600 Recent recent
 # retained), a Record (40) and a concatenated string (32 + its two parts:
 # 168 retained), 47,200 B, named by the Uint8Array, which retains most;
 # app.sessions 300 entries of a Session (40) and its key string (24): 19,200
-# B, where the values alone said 100 Uint8Array and 12,000 B.
+# B, where the values alone said 100 Uint8Array and 12,000 B; app.byName,
+# an object used as a dictionary, 300 entries of a Named (32) under its key
+# string (24): 16,800 B, where its values alone said 9,600.
 rows_ collections_suspects_v8_entries "300 Uint8Array 47200 mixed
 300 Session 19200 sessions
+300 Named 16800 byName
 300 Peer 9600 peers" \
-    'NR > 1 && $2 == "growth" && $15 ~ /\((Map|Set)\)$/ {n = split($15, hop, " / "); split(hop[n], f, " "); print $10, $11, $12, f[1]}' \
+    'NR > 1 && $2 == "growth" && $15 ~ /\((Map|Set|Object)\)$/ {n = split($15, hop, " / "); split(hop[n], f, " "); print $10, $11, $12, f[1]}' \
     suspects $NC/collections_leak-300.heapsnapshot.gz $NC/collections_leak-100.heapsnapshot.gz \
     $NC/collections_leak-200.heapsnapshot.gz --workload 300,100,200 --format tsv
 export COLUMNS=160
