@@ -104,6 +104,14 @@ static uint16_t dotnet_kind(const lf_snapshot *s, lf_str name)
         return CLASS_INNER | CLASS_RUNTIME;
     if ((gcdump && lf_name_starts_with(name, "Node<")) || (concurrent && lf_name_ends_with(name, "+Node")))
         return CLASS_ENTRY | CLASS_RUNTIME;
+    /* Dictionary's and HashSet's entries: "Entry<K,V>[]" in a .gcdump, the
+     * agent's "System.Collections.Generic.Dictionary<K,V>+Entry[]" */
+    int generic = lf_name_starts_with(name, "System.Collections.Generic.");
+    if (lf_name_ends_with(name, "[]") && ((gcdump && (lf_name_starts_with(name, "Entry<") ||
+                                                      lf_name_starts_with(name, "Slot<"))) ||
+                                          (generic && (lf_name_ends_with(name, "+Entry[]") ||
+                                                       lf_name_ends_with(name, "+Slot[]")))))
+        return CLASS_STRUCT_ENTRIES;
     return 0;
 }
 

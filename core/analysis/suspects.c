@@ -221,7 +221,10 @@ typedef struct element_set {
 
 static element_set elements_of(const lf_snapshot *s, uint32_t v)
 {
-    return (element_set){lf_is_reference_array(s, v) ? v : LF_NODE_NONE, 0, 0, NULL};
+    /* a .NET Dictionary's entries hold a key and a value each, side by side:
+     * their classes are grouped one by one */
+    int array = lf_is_reference_array(s, v) && !(lf_class_kind(s, s->object_class[v]) & CLASS_STRUCT_ENTRIES);
+    return (element_set){array ? v : LF_NODE_NONE, 0, 0, NULL};
 }
 
 static int is_element(const lf_snapshot *s, element_set *x, uint32_t child)

@@ -139,3 +139,8 @@ export COLUMNS=120
 rows_ suspects_mixed_list_text "300 elements -> A and 2 other classes (162.5 KiB)" \
     '/^ *where/ { sub(/^ *where +/, ""); sub(/ at .*$/, ""); print }' suspects $G/mixed_list.txt --format table
 unset COLUMNS
+# A .NET Dictionary<string, Session> (fixtures/graphs/make_dotnet_string_map.sh):
+# its Entry[] holds each key and value side by side, no element of its own:
+# 300 Session with their arrays (256 B each), not 600 "elements".
+rows_ suspects_dotnet_struct_entries "300 Session 76800" 'NR > 1 { print $10, $11, $12 }' \
+    suspects $G/dotnet_string_map.txt --format tsv
