@@ -144,3 +144,8 @@ unset COLUMNS
 # 300 Session with their arrays (256 B each), not 600 "elements".
 rows_ suspects_dotnet_struct_entries "300 Session 76800" 'NR > 1 { print $10, $11, $12 }' \
     suspects $G/dotnet_string_map.txt --format tsv
+# A java.util.IdentityHashMap (fixtures/graphs/make_identity_map.sh): its
+# table holds keys and values side by side: 300 Val (336 B each with its
+# array), not 600 "elements".
+rows_ suspects_identity_map "300 Val 100800" 'NR > 1 { print $10, $11, $12 }' \
+    suspects $G/identity_map.txt --format tsv
