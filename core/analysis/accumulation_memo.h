@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct lf_accumulation; /* suspects.h */
+struct lf_accumulation; /* accumulation.h */
 
 /* The bound of a chain head's entry: no real bound is 0. */
 #define LF_MEMO_CHAIN 0

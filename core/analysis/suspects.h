@@ -17,11 +17,7 @@
  *    finding only when what is left without those children is still >= T.
  *  - The top owners that are no finding are grouped by class; a class whose
  *    top owners together retain at least T is a finding ("N instances").
- * What accumulates at the point: its children grouped by class, the class
- * whose children retain the most, with their count and bytes; a map's
- * entries grouped by the class of what each holds (its value). A point
- * that is a collection's backing store is shown as the collection
- * (DESIGN 13: the HashMap, not its HashMap$Node[]).
+ * What accumulates at the point: accumulation.h.
  *
  * Growth findings (a series): the classes trend.h flags (grow with the
  * workload under one holder, warm-up excluded), each named by its holder in
@@ -31,11 +27,8 @@
 
 #include "../model/snapshot.h"
 #include "trend.h"
-#include "accumulation_memo.h"
+#include "accumulation.h"
 
-/* A child holding at least this share of its parent's retained bytes is
- * where the memory goes on; below it, it has spread. */
-#define LF_SUSPECT_DESCEND 0.8
 
 typedef enum lf_suspect_kind {
     LF_SUSPECT_GROWTH = 0,  /* grows with the workload (series only) */
@@ -43,25 +36,6 @@ typedef enum lf_suspect_kind {
     LF_SUSPECT_CLASS = 2,   /* the top owners of one class together do */
 } lf_suspect_kind;
 
-/* What an accumulation counts. */
-enum {
-    LF_ACC_CHILDREN = 0, /* children of class cls */
-    LF_ACC_ENTRIES = 1,  /* a map's entries, cls the class of what each holds
-                          * (lf_entry_content) */
-    LF_ACC_ELEMENTS = 2, /* an array's or a list's elements, of every class,
-                          * cls the class retaining most */
-};
-
-typedef struct lf_accumulation {
-    uint32_t point;     /* node: where the memory spreads out */
-    uint32_t cls;       /* class space: the children's class retaining the most;
-                         * LF_NODE_NONE when the point has no children */
-    uint64_t count;     /* children of that class */
-    uint64_t bytes;     /* what they retain together */
-    uint8_t entries;    /* LF_ACC_*: what count counts */
-    uint32_t others;    /* entries or elements: how many other classes they
-                         * hold (a map or list of mixed values), 0 otherwise */
-} lf_accumulation;
 
 /* One class growing under a holder. */
 typedef struct lf_suspect_growth {
@@ -164,11 +138,6 @@ int lf_suspects_paths_step(const lf_snapshot *s, lf_suspects_work *w);
 int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
                        double threshold, size_t top, lf_suspects_work *w, lf_suspect_list *list, lf_error *err);
 void lf_suspects_work_free(lf_suspects_work *w);
-
-/* Where node's memory spreads out (see above), and what accumulates there
- * (memo: may be NULL). */
-int lf_accumulation_find(const lf_snapshot *s, lf_accumulation_memo *memo, uint32_t node, lf_accumulation *acc,
-                         lf_error *err);
 
 /* Fills each finding's path (one reverse index for all: made here unless
  * made ahead). ahead may be NULL. */
