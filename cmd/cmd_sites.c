@@ -409,8 +409,9 @@ int cmd_sites(int argc, char **argv)
         sort_by = opt.sort;
         qsort(rows, listed, sizeof *rows, by_key);
         if (s.object_samples && !ctx.quiet)
-            cli_message("note", "allocations were sampled (rate %g per word): count, shallow and "
-                        "retained are the sampled objects', est_count and est_bytes estimates",
+            /* at any width: a narrow table leaves shallow and est_count out */
+            cli_message("note", "allocations were sampled (rate %g per word): the counts and sizes are the "
+                        "sampled objects', the est_ columns estimates",
                         s.sample_rate);
         print_rows(&s, ctx.format, rows, listed, opt.top, (sort_key)opt.sort);
         for (uint32_t i = 0; i < listed; i++)
