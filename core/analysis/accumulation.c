@@ -187,18 +187,10 @@ typedef struct element_set {
  * entry structs, the table of a JVM map that keeps no entry objects. */
 static int keys_and_values(const lf_snapshot *s, uint32_t v)
 {
-    static const char *const maps[] = {"java.util.IdentityHashMap", "java.util.ImmutableCollections$MapN",
-                                       "clojure.lang.PersistentArrayMap"};
-    if (lf_class_kind(s, s->object_class[v]) & CLASS_STRUCT_ENTRIES)
-        return 1;
     uint32_t d = s->idom[v];
-    if (d >= s->object_count || s->object_class[d] >= s->class_count)
-        return 0;
-    lf_str name = lf_snapshot_class_name(s, s->object_class[d]);
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
-        if (lf_name_is(name, maps[i]))
-            return 1;
-    return 0;
+    return (lf_class_kind(s, s->object_class[v]) & CLASS_STRUCT_ENTRIES) ||
+           (d < s->object_count && s->object_class[d] < s->class_count &&
+            (lf_class_kind(s, s->object_class[d]) & CLASS_PAIRED_TABLE));
 }
 
 static element_set elements_of(const lf_snapshot *s, uint32_t v)

@@ -132,6 +132,9 @@ uint16_t lf_class_kind(const lf_snapshot *s, uint32_t cls)
      * Dictionary<K,V>, HashSet<T>... (an array they hold is their storage) */
     if ((name.len > 5 && lf_name_starts_with(name, "java.")) || lf_name_starts_with(name, "System.Collections."))
         kind |= CLASS_RUNTIME;
+    if (lf_name_is(name, "java.util.IdentityHashMap") || lf_name_is(name, "java.util.ImmutableCollections$MapN") ||
+        lf_name_is(name, "clojure.lang.PersistentArrayMap"))
+        kind |= CLASS_PAIRED_TABLE;
     if (s->source_format != LF_FORMAT_V8 && s->source_format != LF_FORMAT_HPROF)
         kind |= ocaml_kind(name) | dotnet_kind(s, name);
     return kind;

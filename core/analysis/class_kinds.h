@@ -18,10 +18,13 @@
  * object inside a runtime collection that holds its store (.NET's
  * ConcurrentDictionary Tables: dotnet_kind); an array of a .NET
  * collection's entry structs (`Entry<K,V>[]`), each slot a key and a value
- * inline, whose references are no elements one by one. */
+ * inline, whose references are no elements one by one; a JVM map that keeps
+ * its keys and values side by side in one array, no entry objects
+ * (`IdentityHashMap`). */
 enum {
     CLASS_ENTRY = 1, CLASS_ARRAY = 2, CLASS_RUNTIME = 4, CLASS_GENERIC = 8, CLASS_JS_ARRAY = 16,
-    CLASS_BLOCK3 = 32, CLASS_BLOCK4 = 64, CLASS_BLOCK_POW2 = 128, CLASS_INNER = 256, CLASS_STRUCT_ENTRIES = 512
+    CLASS_BLOCK3 = 32, CLASS_BLOCK4 = 64, CLASS_BLOCK_POW2 = 128, CLASS_INNER = 256, CLASS_STRUCT_ENTRIES = 512,
+    CLASS_PAIRED_TABLE = 1024
 };
 
 /* Class cls's kind bits (CLASS_*), from its name and the snapshot's format. */
