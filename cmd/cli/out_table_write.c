@@ -35,11 +35,11 @@ static void put_spaces(out_buf *b, size_t n)
         out_buf_put(b, spaces, n < 32 ? n : 32);
 }
 
-/* Each column as wide as its widest cell. */
-static size_t *column_widths(const out_writer *w, size_t rows)
+/* Each column as wide as its widest cell in rows [from, rows). */
+static size_t *column_widths(const out_writer *w, size_t from, size_t rows)
 {
     size_t *width = calloc((size_t)w->ncols, sizeof *width);
-    for (size_t r = 0; width && r < rows; r++)
+    for (size_t r = from; width && r < rows; r++)
         for (int c = 0; c < w->ncols; c++) {
             size_t cw = cell_at(w, r, c)->width;
             if (cw > width[c])
@@ -162,11 +162,12 @@ static void reclaim_unused(const out_writer *w, size_t r0, size_t r1, const int 
     free(scratch.p);
 }
 
-/* One row of the table: its shown cells aligned (numbers to the right,
- * text to the left) and cut to their columns; in place of its cell in
- * column `instead_col` (-1: none), *instead (a section's name, or nothing). */
-static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
-                      int instead_col, const cell *instead)
+/* One row of the table from its cells (row[c] for column c): the shown
+ * ones aligned (numbers to the right, text to the left) and cut to their
+ * columns; in place of the cell in column `instead_col` (-1: none),
+ * *instead (a section's name, or nothing). trim: no blanks at its end. */
+static void put_row(out_writer *w, const cell *row, const int *col, const out_fit *fit, const int *numeric,
+                    int ncols, int instead_col, const cell *instead, int trim)
 {
     int last = ncols - 1;
     while (last > 0 && fit[last].dropped)
@@ -174,7 +175,7 @@ static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fi
     for (int i = 0, first = 1; i < ncols; i++) {
         if (fit[i].dropped)
             continue;
-        const cell *x = col[i] == instead_col ? instead : cell_at(w, r, col[i]);
+        const cell *x = col[i] == instead_col ? instead : &row[col[i]];
         if (!first)
             out_buf_put(&w->row, "  ", 2);
         first = 0;
@@ -188,8 +189,92 @@ static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fi
         if (i < last)
             put_spaces(&w->row, fit[i].width - shown);
     }
+    while (trim && w->row.len > 0 && w->row.p[w->row.len - 1] == ' ')
+        w->row.len--;
     out_buf_put(&w->row, "\n", 1);
     out_row_done(w);
+}
+
+static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
+                      int instead_col, const cell *instead)
+{
+    put_row(w, &w->cells[r * (size_t)w->ncols], col, fit, numeric, ncols, instead_col, instead, 0);
+}
+
+/* Where a header splits over two lines ("objects_per_unit": "objects" above
+ * "per_unit"): at the underscore that leaves the wider half narrowest; 0
+ * when it has none. */
+static size_t header_split_at(const char *text, size_t len)
+{
+    size_t best = 0, best_width = len;
+    for (size_t i = 1; i + 1 < len; i++) {
+        size_t wider = i > len - i - 1 ? i : len - i - 1;
+        if (text[i] == '_' && wider < best_width) {
+            best = i;
+            best_width = wider;
+        }
+    }
+    return best;
+}
+
+/* Fitting a table that is wider than limit: a number column whose header
+ * is wider than its numbers ("objects_per_unit" over "300.00") takes its
+ * header on two lines, so that the width goes to the names that answer
+ * (DESIGN 15). split[i] (shown column i): where its header splits, or 0;
+ * fit[i].width narrowed to match. widest[i]: its widest cell below the
+ * header. A table that fits keeps its one-line header. */
+static void split_headers(const out_writer *w, const int *col, out_fit *fit, const int *numeric, int ncols,
+                          const size_t *widest, size_t limit, size_t *split)
+{
+    size_t total = 0;
+    for (int i = 0; i < ncols; i++) {
+        split[i] = 0;
+        total += fit[i].width + (i > 0 ? 2 : 0);
+    }
+    if (limit == 0 || total <= limit)
+        return;
+    for (int i = 0; i < ncols; i++) {
+        const cell *h = cell_at(w, 0, col[i]);
+        size_t at = numeric[i] ? header_split_at(w->text.p + h->at, h->len) : 0;
+        size_t half = at > h->len - at - 1 ? at : h->len - at - 1;
+        size_t narrower = half > widest[i] ? half : widest[i];
+        if (at && narrower < fit[i].width) {
+            split[i] = at;
+            fit[i].width = narrower;
+        }
+    }
+}
+
+/* The header row (row 0), on two lines where split_headers split it: the
+ * first halves above, the rest of the header below. */
+static void header_row(out_writer *w, const int *col, const out_fit *fit, const int *numeric, int ncols,
+                       const size_t *split, int instead_col, const cell *instead)
+{
+    int any = 0;
+    for (int i = 0; i < ncols; i++)
+        any |= split[i] != 0 && !fit[i].dropped;
+    if (!any) {
+        table_row(w, 0, col, fit, numeric, ncols, instead_col, instead);
+        return;
+    }
+    cell *top = calloc((size_t)w->ncols, sizeof *top), *bottom = calloc((size_t)w->ncols, sizeof *bottom);
+    if (!top || !bottom) {
+        free(top), free(bottom);
+        out_lose_output();
+        return;
+    }
+    memcpy(bottom, w->cells, (size_t)w->ncols * sizeof *bottom);
+    for (int i = 0; i < ncols; i++) {
+        const cell *h = cell_at(w, 0, col[i]);
+        if (split[i]) {
+            top[col[i]] = (cell){h->at, split[i], split[i], 0};
+            bottom[col[i]] = (cell){h->at + split[i] + 1, h->len - split[i] - 1, h->len - split[i] - 1, 0};
+        }
+    }
+    const cell blank = {0, 0, 0, 0};
+    put_row(w, top, col, fit, numeric, ncols, instead_col, &blank, 1);
+    put_row(w, bottom, col, fit, numeric, ncols, instead_col, instead, 0);
+    free(top), free(bottom);
 }
 
 void out_table_share(out_writer *w, int col, int other, const char *header)
@@ -229,11 +314,12 @@ static void write_plain(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols, limit = out_table_limit();
     const int gone = share_cells(w, rows);
-    size_t *all_width = column_widths(w, rows);
+    size_t *all_width = column_widths(w, 0, rows), *body_width = column_widths(w, 1, rows);
     out_fit *fit = calloc((size_t)w->ncols, sizeof *fit);
     int *col = calloc((size_t)w->ncols, sizeof *col), *numeric = calloc((size_t)w->ncols, sizeof *numeric);
-    if (!all_width || !fit || !col || !numeric) {
-        free(all_width), free(fit), free(col), free(numeric);
+    size_t *split = calloc((size_t)w->ncols, sizeof *split), *widest = calloc((size_t)w->ncols, sizeof *widest);
+    if (!all_width || !body_width || !fit || !col || !numeric || !split || !widest) {
+        free(all_width), free(body_width), free(fit), free(col), free(numeric), free(split), free(widest);
         out_lose_output();
         return;
     }
@@ -249,7 +335,9 @@ static void write_plain(out_writer *w)
         if (col[i] == w->share_col - 1 && w->cols[w->share_other - 1].rank == OUT_KEY)
             rank = OUT_KEY; /* the shared column answers as the other did */
         fit[i] = column_fit(&w->cols[col[i]], all_width[col[i]], rank, &numeric[i]);
+        widest[i] = body_width[col[i]];
     }
+    split_headers(w, col, fit, numeric, ncols, widest, limit, split);
     size_t *natural = calloc((size_t)ncols + 1, sizeof *natural);
     for (int i = 0; natural && i < ncols; i++)
         natural[i] = fit[i].width;
@@ -262,10 +350,13 @@ static void write_plain(out_writer *w)
             ;
         if (g < w->gap_count && w->gap[g] == r)
             out_buf_put(&w->row, "\n", 1);
-        table_row(w, r, col, fit, numeric, ncols, -1, NULL);
+        if (r == 0)
+            header_row(w, col, fit, numeric, ncols, split, -1, NULL);
+        else
+            table_row(w, r, col, fit, numeric, ncols, -1, NULL);
     }
     note_dropped(w, col, fit, ncols, limit);
-    free(all_width), free(fit), free(col), free(numeric);
+    free(all_width), free(body_width), free(fit), free(col), free(numeric), free(split), free(widest);
 }
 
 void out_table_gap(out_writer *w)
@@ -305,8 +396,9 @@ static int same_text(const out_writer *w, const cell *a, const cell *b)
 static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int *dropped)
 {
     const int sec = w->section_col - 1;
-    out_fit fit[OUT_SECTION_MAX_COLUMNS];
-    int col[OUT_SECTION_MAX_COLUMNS], numeric[OUT_SECTION_MAX_COLUMNS], ncols = 0;
+    out_fit fit[OUT_SECTION_MAX_COLUMNS] = {{0, 0, 0, 0}};
+    int col[OUT_SECTION_MAX_COLUMNS] = {0}, numeric[OUT_SECTION_MAX_COLUMNS] = {0}, ncols = 0;
+    size_t widest[OUT_SECTION_MAX_COLUMNS] = {0}, split[OUT_SECTION_MAX_COLUMNS];
     for (int c = 0; c < w->ncols && ncols < OUT_SECTION_MAX_COLUMNS; c++) {
         size_t width = c == sec ? cell_at(w, r0, c)->width : 0;
         for (size_t r = r0; r < r1 && c != sec; r++)
@@ -314,18 +406,20 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
                 width = cell_at(w, r, c)->width;
         if (width == 0)
             continue; /* no row of the section fills it */
+        widest[ncols] = width;
         if (c != sec && cell_at(w, 0, c)->width > width)
             width = cell_at(w, 0, c)->width;
         fit[ncols] = column_fit(&w->cols[c], width, c == sec ? OUT_NORMAL : w->cols[c].rank, &numeric[ncols]);
         col[ncols++] = c;
     }
+    split_headers(w, col, fit, numeric, ncols, widest, limit, split);
     size_t natural[OUT_SECTION_MAX_COLUMNS];
     for (int i = 0; i < ncols; i++)
         natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
     reclaim_unused(w, r0, r1, col, fit, numeric, ncols, natural, limit, sec, cell_at(w, r0, sec));
     const cell blank = {0, 0, 0, 0};
-    table_row(w, 0, col, fit, numeric, ncols, sec, cell_at(w, r0, sec));
+    header_row(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));
     for (size_t r = r0; r < r1; r++)
         table_row(w, r, col, fit, numeric, ncols, sec, &blank);
     for (int i = 0; i < ncols; i++)

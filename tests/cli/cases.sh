@@ -200,8 +200,10 @@ case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json
 case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
 # A table fits $COLUMNS (fixtures/graphs/wide_table.txt, issues 33 and 47):
 # unlimited it is 195 wide (class 60 with the summary row, root 58). At 160
-# the optional columns go (depth, idom, shallow, hidden, group: a note names
-# them) and the rest fits whole. At 80 retained_pct goes too (the class
+# the optional columns go (shallow, hidden, group: a note names them),
+# retained_pct's header takes two lines ("retained" over "pct": a table too
+# wide splits the headers wider than their numbers), which leaves room for
+# idom, and the rest fits whole. At 80 retained_pct goes too (the class
 # would be narrower than 28), and class and root share what is left: the
 # class's packages to their initials (c.e.r.SessionRegistry), else its end
 # (...SessionRegistry$Entry[]); the root its kind and its end. Every line

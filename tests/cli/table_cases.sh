@@ -26,6 +26,10 @@ for c in 80 120 160; do
     # trend: the holder's field and the leaking class, whatever the width
     fits table_trend_$c $c "Registry.SESSIONS" trend $CS --format table
     fits table_trend_class_$c $c "HmSession" trend $CS --format table
+    # trend --owners: the owner whole ("…Registry.MIXED" at 80 columns when
+    # the number columns' long headers, objects_per_unit over "1000.00", kept
+    # their width on one line)
+    fits table_trend_owners_$c $c "static field Registry.MIXED" trend --owners $CS --format table
     # suspects: a paragraph per finding, the holder named in full
     fits table_suspects_$c $c "NoiseSeries\$SessionStore.SESSIONS" suspects $NS --workload 1000,2000,3000 --format table
     fits table_dominators_$c $c "Sessions.ALL" dominators fixtures/java/dumps/sessions.hprof.gz --format table
@@ -118,14 +122,21 @@ export COLUMNS=80
 rows_ table_sites_line_80 "1 0" \
     '/Requests\.Session\.open_ \((requests\.ml|…):22\)/ {kept++} /r\.ml:/ {initials++} END {print kept + 0, initials + 0}' \
     sites fixtures/memtrace/requests-leak-4.13.ctf --format table
+# OCaml's class name whole beside its owner at 80 columns (it read
+# "…4 fields)"): fixtures/ocaml/growing.ml keeps 300 4-field records a unit
+# in the global Growing.[0]
+OS=fixtures/ocaml/snapshots
+fits table_trend_owners_ocaml_80 80 "block(tag 0, 4 fields)  global Growing.[0]" \
+    trend --owners $OS/growing.1.lfs $OS/growing.2.lfs $OS/growing.3.lfs --format table
 # a sampled dump's rows are sorted by est_bytes (a trace's default): at 80
-# columns that column stays, and the sampled count, shallow and est_count
-# give way first, so the site fits whole; --sort count keeps count instead
-rows_ table_sites_sampled_80 "1 3 0" \
-    '/^ *retained +retained_pct +est_bytes +site$/ {header++} /\((requests|hashtbl)\.ml:[0-9]+\)$/ {whole++} /…/ {cut++} END {print header + 0, whole + 0, cut + 0}' \
+# columns that column stays, and shallow and est_count give way, so the
+# site fits whole; retained_pct's header on two lines ("retained" over
+# "pct") leaves room for the sampled count; --sort count keeps count too
+rows_ table_sites_sampled_80 "1 1 3 0" \
+    'NR == 1 && /^ +retained$/ {top++} NR == 2 && /^count +retained +pct +est_bytes +site$/ {header++} /\((requests|hashtbl)\.ml:[0-9]+\)$/ {whole++} /…/ {cut++} END {print top + 0, header + 0, whole + 0, cut + 0}' \
     sites fixtures/memtrace/requests-leak-4.13.ctf --format table
 rows_ table_sites_sort_count_80 "1 316" \
-    'NR == 1 && /^count +retained +retained_pct +est_bytes +site$/ {header++} NR == 2 {split($0, f, " +"); first = f[2]} END {print header + 0, first}' \
+    'NR == 2 && /^count +retained +pct +est_bytes +site$/ {header++} NR == 3 {split($0, f, " +"); first = f[2]} END {print header + 0, first}' \
     sites fixtures/memtrace/requests-leak-4.13.ctf --format table --sort count
 unset COLUMNS
 # path: a blank line between two paths, so that they stay apart at 80

@@ -216,7 +216,7 @@ rows_ v8_places_table_none "group" 'NR == 1 {n = split($0, w, " "); print w[n]}'
 # The tree's locations are secondary: at 80 columns, where the classes
 # under 10 columns of indent were cut to "…nModule" beside locations cut
 # to "Builtin…", they give way (at 300 they are there).
-rows_ v8_places_table_300 "location" 'NR == 1 {n = split($0, w, " "); print w[n]}' \
+rows_ v8_places_table_300 "location" 'NR == 2 {n = split($0, w, " "); print w[n]}' \
     dominators $N/collections_leak-300.heapsnapshot.gz --format table
 export COLUMNS=80
 rows_ v8_places_table_80 "root" 'NR == 1 {n = split($0, w, " "); print w[n]}' \
