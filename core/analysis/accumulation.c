@@ -8,6 +8,7 @@
 
 #include "class_kinds.h"
 #include "collections.h"
+#include "dotnet_entries.h"
 #include "v8_table.h"
 #include "../base/bigmem.h"
 #include "../base/vec.h"
@@ -267,6 +268,24 @@ static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, c
     return 0;
 }
 
+/* A .NET Dictionary's or HashSet's entries (dotnet_entries.h): a key and
+ * its value are one entry, of the class of its value (its key's when it has
+ * none), retaining what of the two the array alone holds. */
+static int add_dotnet_entries(const lf_snapshot *s, uint32_t array, lf_dotnet_entries_walk *w, class_list *c)
+{
+    uint32_t key, value;
+    while (lf_dotnet_entries_next(w, &key, &value)) {
+        int own_key = key != LF_NODE_NONE && s->idom[key] == array;
+        int own_value = value != LF_NODE_NONE && s->idom[value] == array;
+        uint32_t content = value != LF_NODE_NONE ? value : key;
+        uint64_t bytes =
+            (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
+        if (add_item(s, c, s->object_class[content], bytes, 1, LF_ACC_ENTRIES, own_key || own_value))
+            return -1;
+    }
+    return 0;
+}
+
 /* A V8 object used as a dictionary: each value it holds alone is an entry
  * (its property's name is the key), and the key strings in its properties
  * store add their bytes to the entries (no count, no class of their own). */
@@ -292,6 +311,9 @@ static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, cla
     int keys_only;
     if (lf_v8_collection_table(s, point, &keys_only) == store)
         return add_v8_entries(s, store, keys_only, c);
+    lf_dotnet_entries_walk pairs;
+    if (lf_dotnet_entries_begin(&pairs, s, store) == 0)
+        return add_dotnet_entries(s, store, &pairs, c);
     int rc = 0;
     element_set elements = elements_of(s, store);
     for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1] && rc == 0; i++)
@@ -317,11 +339,16 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == acc->point;
     element_set elements = elements_of(s, acc->point);
     int dictionary = entry == LF_ENTRY_NONE && !table && lf_is_v8_dictionary(s, acc->point);
+    /* a .NET Dictionary's entry array as the point: its entries */
+    lf_dotnet_entries_walk pairs;
+    int paired = entry == LF_ENTRY_NONE && !table && lf_dotnet_entries_begin(&pairs, s, acc->point) == 0;
     if (entry != LF_ENTRY_NONE)
         rc = add_links(s, acc->point, entry, &list);
     else if (table)
         rc = add_v8_entries(s, acc->point, keys_only, &list);
-    for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && rc == 0; i++) {
+    else if (paired)
+        rc = add_dotnet_entries(s, acc->point, &pairs, &list);
+    for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && !paired && rc == 0; i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) >= apart)
             continue;

@@ -88,6 +88,23 @@ rows_ series_dotnet_concurrent_text "300 entries -> Acme.Order" \
     '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
     suspects $D/concurrent.1.gcdump $D/concurrent.2.gcdump $D/concurrent.3.gcdump --format table
 unset COLUMNS
+# A Dictionary<string, Profile> (fixtures/dotnet/Leaky, "named": a Profile
+# holding a byte[48] per operation under the key "user-N" in the static
+# Directory.ByName): its Entry[] holds each key and its value side by side,
+# and a .gcdump names neither, so the key string, of the class the array's
+# name gives first (System.String), starts each entry. 300 entries of
+# Acme.Profile, not 299 Profiles and no keys: a key is 22 + 2 x its length
+# in a .gcdump (9 keys of 6 characters, 90 of 7, 201 of 8: 11,184 B), a
+# Profile 32 with its byte[48] 72; the last operation's key and Profile are
+# also in the loop's locals (38 + 104): 11,146 + 31,096 = 42,242 B.
+rows_ series_dotnet_string_keys "Acme.Profile|System.Collections.Generic.Dictionary<System.String,Acme.Profile>|300|Acme.Profile|42242|static field ByName (System.Collections.Generic.Dictionary<System.String,Acme.Profile>)" \
+    '$2 == "growth" && n++ < 1 {print $6 "|" $9 "|" $10 "|" $11 "|" $12 "|" $15}' \
+    suspects $D/named.3.gcdump $D/named.1.gcdump $D/named.2.gcdump --format tsv
+export COLUMNS=160
+rows_ series_dotnet_string_keys_text "300 entries -> Acme.Profile" \
+    '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
+    suspects $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table
+unset COLUMNS
 # ... and the dominator tree counts its entries, chained ones included, as
 # one row: 300 Nodes of 40 B, not the bucket heads
 rows_ dominators_dotnet_concurrent "300 x Node<System.Int32,Acme.Order> (entries) 12000" \

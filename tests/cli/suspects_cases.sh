@@ -141,8 +141,9 @@ rows_ suspects_mixed_list_text "300 elements -> A and 2 other classes (162.5 KiB
 unset COLUMNS
 # A .NET Dictionary<string, Session> (fixtures/graphs/make_dotnet_string_map.sh):
 # its Entry[] holds each key and value side by side, no element of its own:
-# 300 Session with their arrays (256 B each), not 600 "elements".
-rows_ suspects_dotnet_struct_entries "300 Session 76800" 'NR > 1 { print $10, $11, $12 }' \
+# 300 entries, each a Session with its array (256 B) and its key (40 B),
+# not 600 "elements", nor 300 Sessions without their keys (76,800 B).
+rows_ suspects_dotnet_struct_entries "300 Session 88800" 'NR > 1 { print $10, $11, $12 }' \
     suspects $G/dotnet_string_map.txt --format tsv
 # A java.util.IdentityHashMap (fixtures/graphs/make_identity_map.sh): its
 # table holds keys and values side by side: 300 Val (336 B each with its
