@@ -6,16 +6,20 @@
  * ConcurrentHashMap and its tree bins' `first` chains), a TreeMap's `root`
  * and each entry's `left` and `right`. V8: a Map's or Set's `table`, whose
  * slots hold a Map entry's key and value next to each other (slot numbers
- * k and k + 1) and a Set's member alone, in insertion order. */
+ * k and k + 1) and a Set's member alone, in insertion order. .NET: a
+ * Dictionary's or HashSet's entry array, each key and its value side by
+ * side (core/analysis/dotnet_entries.h). */
 #include <Judy.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../core/base/vec.h"
 #include "../../core/base/bigmem.h"
+#include "../../core/analysis/dotnet_entries.h"
 #include "../../core/analysis/v8_table.h"
 #include "../../core/hprof/hprof_values.h"
 #include "../cli/cli.h"
+#include "../cli/string_preview.h"
 #include "inspect_rows.h"
 
 static int named(lf_str s, const char *name)
@@ -259,6 +263,82 @@ int inspect_v8_collection(const inspect_ctx *c, uint32_t node)
     uint64_t size = v8_entries(c, table, keys_only, 0);
     summary_rows(c, size, 0);
     v8_entries(c, table, keys_only, c->elements);
+    if (size > c->elements) {
+        char text[96];
+        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
+                 (unsigned long long)(size - c->elements));
+        inspect_note(c, text);
+    }
+    return EXIT_OK;
+}
+
+/* A .NET key or value for a cell: a string's text where the file keeps it
+ * (a .NET core through the agent), else "ID (class)"; "null" for none. */
+static size_t dotnet_text(const inspect_ctx *c, uint32_t node, char *out, size_t size, int *plain)
+{
+    size_t len = 0;
+    char text[CLI_PREVIEW_CELL];
+    if (node != LF_NODE_NONE && c->s->text_count && cli_string_preview_text(c->s, node, text, &len)) {
+        *plain = 0;
+        return (size_t)snprintf(out, size, "%.*s", (int)len, text);
+    }
+    return object_text(c, node, "null", out, size, plain);
+}
+
+/* The entries of a .NET entry array, the first `limit` as rows; returns how
+ * many there are. */
+static uint64_t dotnet_entries(const inspect_ctx *c, uint32_t array, uint64_t limit)
+{
+    lf_dotnet_entries_walk w;
+    uint32_t key, value;
+    uint64_t count = 0;
+    char text[4096];
+    if (lf_dotnet_entries_begin(&w, c->s, array) != 0)
+        return 0;
+    while (lf_dotnet_entries_next(&w, &key, &value)) {
+        if (count++ >= limit)
+            continue;
+        int plain = 0;
+        /* a value type's key or value is no object: its type, unrecorded */
+        size_t k = key == LF_NODE_NONE && w.key_is_value
+                       ? (size_t)snprintf(text, sizeof text, "(%.*s)", (int)w.key_type.len, w.key_type.ptr)
+                       : dotnet_text(c, key, text, sizeof text, &plain);
+        plain = 0;
+        size_t v = w.keys_only ? 0
+                   : value == LF_NODE_NONE && w.value_is_value
+                       ? (size_t)snprintf(c->cell, c->cell_cap, "(%.*s)", (int)w.value_type.len, w.value_type.ptr)
+                       : dotnet_text(c, value, c->cell, c->cell_cap, &plain);
+        inspect_cells(c, "entry", count - 1, text, k, w.keys_only ? "key" : "key -> value",
+                      entry_value(c, w.keys_only, plain), v);
+        inspect_object(c, w.keys_only ? key : value);
+        out_row_end(c->w);
+    }
+    return count;
+}
+
+/* node's entry array: node itself, or the one it holds (a Dictionary's
+ * _entries, which it dominates); LF_NODE_NONE when none. */
+static uint32_t dotnet_entry_array(const lf_snapshot *s, uint32_t node)
+{
+    lf_dotnet_entries_walk w;
+    if (lf_dotnet_entries_begin(&w, s, node) == 0)
+        return node;
+    for (uint64_t e = lf_snapshot_edges_begin(s, node); e < lf_snapshot_edges_end(s, node); e++) {
+        uint32_t t = lf_edge_node(s->edge_target[e]);
+        if (t < s->object_count && s->idom[t] == node && lf_dotnet_entries_begin(&w, s, t) == 0)
+            return t;
+    }
+    return LF_NODE_NONE;
+}
+
+int inspect_dotnet_collection(const inspect_ctx *c, uint32_t node)
+{
+    uint32_t array = dotnet_entry_array(c->s, node);
+    if (array == LF_NODE_NONE)
+        return EXIT_OK;
+    uint64_t size = dotnet_entries(c, array, 0);
+    summary_rows(c, size, 0);
+    dotnet_entries(c, array, c->elements);
     if (size > c->elements) {
         char text[96];
         snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",

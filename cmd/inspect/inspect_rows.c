@@ -162,5 +162,7 @@ int inspect_value_rows(const inspect_ctx *c, uint32_t node, const char *path)
         rc = inspect_collection(c, node);
     else if (rc == 0 && c->s->format == LF_FORMAT_V8)
         rc = inspect_v8_collection(c, node);
+    else if (rc == 0)
+        rc = inspect_dotnet_collection(c, node);
     return rc;
 }

@@ -62,5 +62,8 @@ int inspect_collection(const inspect_ctx *c, uint32_t node);
 /* The same for a V8 Map, Set, WeakMap or WeakSet: size, then its entries in
  * insertion order (key -> value, or a Set's members). */
 int inspect_v8_collection(const inspect_ctx *c, uint32_t node);
+/* The same for a .NET Dictionary or HashSet (or its entry array): size and
+ * its entries, key -> value. */
+int inspect_dotnet_collection(const inspect_ctx *c, uint32_t node);
 
 #endif

@@ -79,11 +79,19 @@ int lf_dotnet_entries_begin(lf_dotnet_entries_walk *w, const lf_snapshot *s, uin
     int args = type_arguments(lf_snapshot_class_name(s, s->object_class[array]), arg);
     if (args == 0)
         return -1;
-    *w = (lf_dotnet_entries_walk){s, lf_snapshot_edges_begin(s, array), lf_snapshot_edges_end(s, array), arg[0],
-                                  args == 1, args == 2 && same_text(arg[0], arg[1])};
+    *w = (lf_dotnet_entries_walk){s,
+                                  lf_snapshot_edges_begin(s, array),
+                                  lf_snapshot_edges_end(s, array),
+                                  arg[0],
+                                  arg[0],
+                                  args == 2 ? arg[1] : (lf_str){"", 0},
+                                  is_value_type(arg[0]),
+                                  args == 2 && is_value_type(arg[1]),
+                                  args == 1,
+                                  args == 2 && same_text(arg[0], arg[1])};
     if (w->keys_only)
         return 0;
-    if (is_value_type(arg[0])) {
+    if (w->key_is_value) {
         w->key_class = (lf_str){"", 0};
         return 0;
     }

@@ -22,6 +22,8 @@ typedef struct lf_dotnet_entries_walk {
     const lf_snapshot *s;
     uint64_t edge, end;       /* the array's next edge, its end */
     lf_str key_class;         /* K; empty when the keys are values (no edge) */
+    lf_str key_type, value_type; /* K and V as the array's name gives them (V empty in a set) */
+    int key_is_value, value_is_value; /* K, V a value type: never an edge */
     int keys_only;            /* a HashSet<T>: every target is a member */
     int same_class;           /* K and V one class: targets two by two */
 } lf_dotnet_entries_walk;

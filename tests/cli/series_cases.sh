@@ -105,6 +105,16 @@ rows_ series_dotnet_string_keys_text "300 entries -> Acme.Profile" \
     '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
     suspects $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table
 unset COLUMNS
+# inspect on the dictionary (fixtures/dotnet/Leaky "named": its address in
+# named.3) lists its 300 entries, each a key string -> its Profile, the
+# .gcdump keeping no texts; the agent's .NET core of "full" (leaky-full.lfs)
+# lists Cache.Entries' 300 CacheEntry under int keys, which no object holds
+rows_ inspect_dotnet_string_keys "300 300" \
+    '$1 == "collection" && $3 == "size" {size = $5} $1 == "entry" && $3 ~ / \(System\.String\)$/ && $4 == "key -> value" && $7 == "Acme.Profile" {n++} END {print size, n + 0}' \
+    inspect $D/named.3.gcdump 0x7f18c90040c0 --all --format tsv
+rows_ inspect_dotnet_int_keys "300 300" \
+    '$1 == "collection" && $3 == "size" {size = $5} $1 == "entry" && $3 == "(System.Int32)" && $7 == "Acme.CacheEntry" {n++} END {print size, n + 0}' \
+    inspect $D/leaky-full.lfs 0x7f6cd5004150 --all --format tsv
 # ... and the dominator tree counts its entries, chained ones included, as
 # one row: 300 Nodes of 40 B, not the bucket heads
 rows_ dominators_dotnet_concurrent "300 x Node<System.Int32,Acme.Order> (entries) 12000" \
