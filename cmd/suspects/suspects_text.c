@@ -33,12 +33,32 @@ static int in_step(const char *text, size_t len, size_t i)
     return (i + 1 < len && text[i + 1] == '/') || (i > 0 && text[i - 1] == '/');
 }
 
+/* Whether the parenthesis opening at text[from] ("(...)", to its closing
+ * one) takes at most room columns. */
+static int group_fits(const char *text, size_t len, size_t from, size_t room)
+{
+    size_t cols = 0;
+    int depth = 0;
+    for (size_t i = from; i < len && cols <= room; i++) {
+        if (((unsigned char)text[i] & 0xc0) == 0x80)
+            continue;
+        cols++;
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        if (depth == 0)
+            return cols <= room;
+    }
+    return 0;
+}
+
 /* Where to break text (len bytes) so that its first part takes at most
  * room columns: after a path's " / ", else before a parenthesis the break
  * would split ("(the largest 0x...)" moves down whole), else at a space
- * (not the one before a rate), else after a name's last '.' or '$' that
- * fits (a static field's class and its field: the identifier after it
- * stays whole, to be read and copied), else at room. */
+ * (not the one before a rate), else before a parenthesis that the next
+ * line holds whole however short this one ("static field ByName" above
+ * "(System.Collections.Generic.Dictionary<System.String,Acme.Profile>)"),
+ * else after a name's last '.' or '$' that fits (a static field's class
+ * and its field: the identifier after it stays whole, to be read and
+ * copied), else at room. */
 static size_t break_at(const char *text, size_t len, size_t room, wrap_kind kind)
 {
     size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
@@ -74,6 +94,8 @@ static size_t break_at(const char *text, size_t len, size_t room, wrap_kind kind
         return split;
     if (space > room / 3)
         return space;
+    if (open && paren > 0 && group_fits(text, len, paren + 1, room))
+        return paren;
     return dot > room / 3 ? dot : i;
 }
 

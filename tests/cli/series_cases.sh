@@ -105,6 +105,14 @@ rows_ series_dotnet_string_keys_text "300 entries -> Acme.Profile" \
     '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
     suspects $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table
 unset COLUMNS
+# at 80 columns the holder's class, 67 characters in parentheses, moves
+# down whole under "static field ByName" (it was cut after "System."): in
+# the growth's "held by" and the dictionary's own "path"
+export COLUMNS=80
+rows_ series_dotnet_holder_wrap_80 "2" \
+    '/^ +\(System\.Collections\.Generic\.Dictionary<System\.String,Acme\.Profile>\)$/ {n++} END {print n + 0}' \
+    suspects $D/named.3.gcdump $D/named.1.gcdump $D/named.2.gcdump --format table
+unset COLUMNS
 # inspect on the dictionary (fixtures/dotnet/Leaky "named": its address in
 # named.3) lists its 300 entries, each a key string -> its Profile, the
 # .gcdump keeping no texts; the agent's .NET core of "full" (leaky-full.lfs)
