@@ -2,6 +2,7 @@
  * the terminal (out_table.h): one table, or one per section; rows apart
  * where a gap was asked; two columns sharing one. */
 #include "out_table.h"
+#include "out_table_rows.h"
 #include "out_writer.h"
 
 #include <stdio.h>
@@ -13,10 +14,6 @@ static int is_numeric(out_type t)
     return t == OUT_U64 || t == OUT_U64_SOMETIMES || t == OUT_I64 || t == OUT_PCT || t == OUT_REAL;
 }
 
-static const cell *cell_at(const out_writer *w, size_t r, int c)
-{
-    return &w->cells[r * (size_t)w->ncols + (size_t)c];
-}
 
 /* A shown column's fit and whether it is a number (right-aligned): numbers,
  * ids, lists of counts and short texts are never cut. */
@@ -25,14 +22,6 @@ static out_fit column_fit(const out_column *k, size_t width, out_rank rank, int 
     *numeric = is_numeric(k->type);
     int whole = *numeric || k->type == OUT_ID || k->type == OUT_LIST || width <= OUT_TABLE_SHORT;
     return (out_fit){width, whole, rank, 0};
-}
-
-/* n spaces onto b. */
-static void put_spaces(out_buf *b, size_t n)
-{
-    static const char spaces[] = "                                ";
-    for (; n > 0; n -= n < 32 ? n : 32)
-        out_buf_put(b, spaces, n < 32 ? n : 32);
 }
 
 /* Each column as wide as its widest cell in rows [from, rows). */
@@ -162,121 +151,6 @@ static void reclaim_unused(const out_writer *w, size_t r0, size_t r1, const int 
     free(scratch.p);
 }
 
-/* One row of the table from its cells (row[c] for column c): the shown
- * ones aligned (numbers to the right, text to the left) and cut to their
- * columns; in place of the cell in column `instead_col` (-1: none),
- * *instead (a section's name, or nothing). trim: no blanks at its end. */
-static void put_row(out_writer *w, const cell *row, const int *col, const out_fit *fit, const int *numeric,
-                    int ncols, int instead_col, const cell *instead, int trim)
-{
-    int last = ncols - 1;
-    while (last > 0 && fit[last].dropped)
-        last--;
-    for (int i = 0, first = 1; i < ncols; i++) {
-        if (fit[i].dropped)
-            continue;
-        const cell *x = col[i] == instead_col ? instead : &row[col[i]];
-        if (!first)
-            out_buf_put(&w->row, "  ", 2);
-        first = 0;
-        if (numeric[i]) {
-            put_spaces(&w->row, fit[i].width - x->width);
-            out_buf_put(&w->row, w->text.p + x->at, x->len);
-            continue;
-        }
-        size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, x->pad, fit[i].width,
-                                     w->cols[col[i]].cut);
-        if (i < last)
-            put_spaces(&w->row, fit[i].width - shown);
-    }
-    while (trim && w->row.len > 0 && w->row.p[w->row.len - 1] == ' ')
-        w->row.len--;
-    out_buf_put(&w->row, "\n", 1);
-    out_row_done(w);
-}
-
-static void table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
-                      int instead_col, const cell *instead)
-{
-    put_row(w, &w->cells[r * (size_t)w->ncols], col, fit, numeric, ncols, instead_col, instead, 0);
-}
-
-/* Where a header splits over two lines ("objects_per_unit": "objects" above
- * "per_unit"): at the underscore that leaves the wider half narrowest; 0
- * when it has none. */
-static size_t header_split_at(const char *text, size_t len)
-{
-    size_t best = 0, best_width = len;
-    for (size_t i = 1; i + 1 < len; i++) {
-        size_t wider = i > len - i - 1 ? i : len - i - 1;
-        if (text[i] == '_' && wider < best_width) {
-            best = i;
-            best_width = wider;
-        }
-    }
-    return best;
-}
-
-/* Fitting a table that is wider than limit: a number column whose header
- * is wider than its numbers ("objects_per_unit" over "300.00") takes its
- * header on two lines, so that the width goes to the names that answer
- * (DESIGN 15). split[i] (shown column i): where its header splits, or 0;
- * fit[i].width narrowed to match. widest[i]: its widest cell below the
- * header. A table that fits keeps its one-line header. */
-static void split_headers(const out_writer *w, const int *col, out_fit *fit, const int *numeric, int ncols,
-                          const size_t *widest, size_t limit, size_t *split)
-{
-    size_t total = 0;
-    for (int i = 0; i < ncols; i++) {
-        split[i] = 0;
-        total += fit[i].width + (i > 0 ? 2 : 0);
-    }
-    if (limit == 0 || total <= limit)
-        return;
-    for (int i = 0; i < ncols; i++) {
-        const cell *h = cell_at(w, 0, col[i]);
-        size_t at = numeric[i] ? header_split_at(w->text.p + h->at, h->len) : 0;
-        size_t half = at > h->len - at - 1 ? at : h->len - at - 1;
-        size_t narrower = half > widest[i] ? half : widest[i];
-        if (at && narrower < fit[i].width) {
-            split[i] = at;
-            fit[i].width = narrower;
-        }
-    }
-}
-
-/* The header row (row 0), on two lines where split_headers split it: the
- * first halves above, the rest of the header below. */
-static void header_row(out_writer *w, const int *col, const out_fit *fit, const int *numeric, int ncols,
-                       const size_t *split, int instead_col, const cell *instead)
-{
-    int any = 0;
-    for (int i = 0; i < ncols; i++)
-        any |= split[i] != 0 && !fit[i].dropped;
-    if (!any) {
-        table_row(w, 0, col, fit, numeric, ncols, instead_col, instead);
-        return;
-    }
-    cell *top = calloc((size_t)w->ncols, sizeof *top), *bottom = calloc((size_t)w->ncols, sizeof *bottom);
-    if (!top || !bottom) {
-        free(top), free(bottom);
-        out_lose_output();
-        return;
-    }
-    memcpy(bottom, w->cells, (size_t)w->ncols * sizeof *bottom);
-    for (int i = 0; i < ncols; i++) {
-        const cell *h = cell_at(w, 0, col[i]);
-        if (split[i]) {
-            top[col[i]] = (cell){h->at, split[i], split[i], 0};
-            bottom[col[i]] = (cell){h->at + split[i] + 1, h->len - split[i] - 1, h->len - split[i] - 1, 0};
-        }
-    }
-    const cell blank = {0, 0, 0, 0};
-    put_row(w, top, col, fit, numeric, ncols, instead_col, &blank, 1);
-    put_row(w, bottom, col, fit, numeric, ncols, instead_col, instead, 0);
-    free(top), free(bottom);
-}
-
 void out_table_share(out_writer *w, int col, int other, const char *header)
 {
     if (w && col >= 0 && other >= 0 && col < w->ncols && other < w->ncols && col != other) {
@@ -337,7 +211,7 @@ static void write_plain(out_writer *w)
         fit[i] = column_fit(&w->cols[col[i]], all_width[col[i]], rank, &numeric[i]);
         widest[i] = body_width[col[i]];
     }
-    split_headers(w, col, fit, numeric, ncols, widest, limit, split);
+    out_table_split_headers(w, col, fit, numeric, ncols, widest, limit, split);
     size_t *natural = calloc((size_t)ncols + 1, sizeof *natural);
     for (int i = 0; natural && i < ncols; i++)
         natural[i] = fit[i].width;
@@ -351,9 +225,9 @@ static void write_plain(out_writer *w)
         if (g < w->gap_count && w->gap[g] == r)
             out_buf_put(&w->row, "\n", 1);
         if (r == 0)
-            header_row(w, col, fit, numeric, ncols, split, -1, NULL);
+            out_table_header(w, col, fit, numeric, ncols, split, -1, NULL);
         else
-            table_row(w, r, col, fit, numeric, ncols, -1, NULL);
+            out_table_row(w, r, col, fit, numeric, ncols, -1, NULL);
     }
     note_dropped(w, col, fit, ncols, limit);
     free(all_width), free(body_width), free(fit), free(col), free(numeric), free(split), free(widest);
@@ -412,16 +286,16 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
         fit[ncols] = column_fit(&w->cols[c], width, c == sec ? OUT_NORMAL : w->cols[c].rank, &numeric[ncols]);
         col[ncols++] = c;
     }
-    split_headers(w, col, fit, numeric, ncols, widest, limit, split);
+    out_table_split_headers(w, col, fit, numeric, ncols, widest, limit, split);
     size_t natural[OUT_SECTION_MAX_COLUMNS];
     for (int i = 0; i < ncols; i++)
         natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
     reclaim_unused(w, r0, r1, col, fit, numeric, ncols, natural, limit, sec, cell_at(w, r0, sec));
     const cell blank = {0, 0, 0, 0};
-    header_row(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));
+    out_table_header(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));
     for (size_t r = r0; r < r1; r++)
-        table_row(w, r, col, fit, numeric, ncols, sec, &blank);
+        out_table_row(w, r, col, fit, numeric, ncols, sec, &blank);
     for (int i = 0; i < ncols; i++)
         dropped[col[i]] |= fit[i].dropped;
 }
