@@ -169,6 +169,16 @@ static const char *entry_value(const inspect_ctx *c, int keys_only, int plain)
     return c->cell;
 }
 
+/* "N more entries" when the rows showed `shown` (at most) of size. */
+static void note_more_entries(const inspect_ctx *c, uint64_t size, uint64_t shown)
+{
+    char text[96];
+    if (shown >= size)
+        return;
+    snprintf(text, sizeof text, "%llu more entries (--elements N or --all)", (unsigned long long)(size - shown));
+    inspect_note(c, text);
+}
+
 /* The table's length: the map's capacity (0 when it cannot be read). */
 static uint64_t capacity_of(const inspect_ctx *c, uint32_t map)
 {
@@ -219,11 +229,7 @@ int inspect_collection(const inspect_ctx *c, uint32_t node)
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }
-    if (shown < size) {
-        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
-                 (unsigned long long)(size - shown));
-        inspect_note(c, text);
-    }
+    note_more_entries(c, size, shown);
     return EXIT_OK;
 }
 
@@ -263,12 +269,7 @@ int inspect_v8_collection(const inspect_ctx *c, uint32_t node)
     uint64_t size = v8_entries(c, table, keys_only, 0);
     summary_rows(c, size, 0);
     v8_entries(c, table, keys_only, c->elements);
-    if (size > c->elements) {
-        char text[96];
-        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
-                 (unsigned long long)(size - c->elements));
-        inspect_note(c, text);
-    }
+    note_more_entries(c, size, c->elements);
     return EXIT_OK;
 }
 
@@ -339,11 +340,6 @@ int inspect_dotnet_collection(const inspect_ctx *c, uint32_t node)
     uint64_t size = dotnet_entries(c, array, 0);
     summary_rows(c, size, 0);
     dotnet_entries(c, array, c->elements);
-    if (size > c->elements) {
-        char text[96];
-        snprintf(text, sizeof text, "%llu more entries (--elements N or --all)",
-                 (unsigned long long)(size - c->elements));
-        inspect_note(c, text);
-    }
+    note_more_entries(c, size, c->elements);
     return EXIT_OK;
 }
