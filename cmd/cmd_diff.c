@@ -213,21 +213,26 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     sorting = &d;
     qsort(order, n, sizeof *order, by_growth);
     /* new/deleted: only when both snapshots say their ids are stable (V8,
-     * leakfind files written so); empty otherwise */
+     * leakfind files written so); empty otherwise, and a table leaves them
+     * out */
     static const out_column columns[] = {
         {"count_before", OUT_U64, LF_CUT_END, OUT_SECONDARY},
         {"count_after", OUT_U64, LF_CUT_END, OUT_SECONDARY},
         {"count_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
         {"shallow_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
         {"retained_delta", OUT_I64, LF_CUT_END, OUT_NORMAL},
-        {"new", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"deleted", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"new_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"freed_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+        {"new", OUT_U64_SOMETIMES, LF_CUT_END, OUT_OPTIONAL},
+        {"deleted", OUT_U64_SOMETIMES, LF_CUT_END, OUT_OPTIONAL},
+        {"new_bytes", OUT_U64_SOMETIMES, LF_CUT_END, OUT_OPTIONAL},
+        {"freed_bytes", OUT_U64_SOMETIMES, LF_CUT_END, OUT_OPTIONAL},
         {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
     };
     out_column cols[10];
     memcpy(cols, columns, sizeof cols);
+    if (d.by_id) { /* DevTools' Comparison view: # New and # Deleted stay before the counts */
+        cols[0].rank = cols[1].rank = OUT_OPTIONAL;
+        cols[5].rank = cols[6].rank = OUT_SECONDARY;
+    }
     if (opt->by_site) {
         cols[9].name = "site";
         cols[9].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */

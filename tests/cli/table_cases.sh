@@ -167,3 +167,21 @@ rows_ table_suspects_headline_80 "17.76% of the heap|   (the largest 0x" \
 export COLUMNS=160
 case_ table_trend_160 0 trend $CS --workload 100,200,300 --top 8 --format table
 unset COLUMNS
+# diff at 80 columns on V8 snapshots (stable ids): DevTools' Comparison
+# view, new and deleted kept, the counts before and after left out first;
+# fixtures/node/collections.js keeps 2 Recent a request, none freed: from
+# 100 to 300 requests 400 new, 0 deleted
+export COLUMNS=80
+NL=fixtures/node/collections_leak
+rows_ table_diff_v8_new_80 "new deleted class|400 0" \
+    '{n = split($0, f, " +")} /^count +shallow +retained$/ {top = 1} top && NR == 2 {h = f[n - 2] " " f[n - 1] " " f[n]} f[n] == "Recent" {r = f[n - 2] " " f[n - 1]} END {print h "|" r}' \
+    diff $NL-100.heapsnapshot.gz $NL-300.heapsnapshot.gz --format table
+unset COLUMNS
+# ... and on HPROF dumps (no stable ids) new, deleted and their bytes are
+# empty in every row: a table leaves them out at any width, no blank columns
+for c in 120 160; do
+    export COLUMNS=$c
+    rows_ table_diff_hprof_no_ids_$c "0" '/new|deleted|freed/ {n++} END {print n + 0}' \
+        diff $SJ/collections-100.hprof.gz $SJ/collections-300.hprof.gz --format table
+done
+unset COLUMNS
