@@ -26,6 +26,20 @@ static int is_value_type(lf_str name)
     return 0;
 }
 
+/* Whether V may hold objects of K's class, so that a target of class K may
+ * be a value: V is K, System.Object, or an interface ("IComparable",
+ * "IEquatable<System.String>": an 'I' and a capital after the last '.'). */
+static int value_may_be_key(lf_str key, lf_str value)
+{
+    if (same_text(key, value) || lf_name_is(value, "System.Object"))
+        return 1;
+    const char *open = memchr(value.ptr, '<', value.len);
+    size_t end = open ? (size_t)(open - value.ptr) : value.len, start = end;
+    while (start > 0 && value.ptr[start - 1] != '.' && value.ptr[start - 1] != '+')
+        start--;
+    return end - start >= 2 && value.ptr[start] == 'I' && value.ptr[start + 1] >= 'A' && value.ptr[start + 1] <= 'Z';
+}
+
 /* The type arguments of the first generic in name, up to two: "Entry<K,V>[]"
  * or "...Dictionary<K,V>+Entry[]". Returns how many (0: none, or more than
  * two). */
@@ -88,7 +102,7 @@ int lf_dotnet_entries_begin(lf_dotnet_entries_walk *w, const lf_snapshot *s, uin
                                   is_value_type(arg[0]),
                                   args == 2 && is_value_type(arg[1]),
                                   args == 1,
-                                  args == 2 && same_text(arg[0], arg[1])};
+                                  args == 2 && value_may_be_key(arg[0], arg[1])};
     if (w->keys_only)
         return 0;
     if (w->key_is_value) {
@@ -122,7 +136,7 @@ int lf_dotnet_entries_next(lf_dotnet_entries_walk *w, uint32_t *key, uint32_t *v
             w->edge++;
             continue;
         }
-        if (*key != LF_NODE_NONE && of_key_class(w, t) && !w->same_class)
+        if (*key != LF_NODE_NONE && of_key_class(w, t) && !w->two_by_two)
             return 1; /* the next entry's key: this one has no value edge */
         *value = t;
         w->edge++;

@@ -8,7 +8,10 @@
  * is a value type or null. A .gcdump names no reference, so an entry is
  * told from the next by its key's class, K from the array's name: a
  * target of class K starts an entry, the next target not of class K is its
- * value (when K and V are one class, targets go two by two). A HashSet's
+ * value. When a value may be of class K too (V is K, System.Object or an
+ * interface), targets go two by two: a null value, which has no edge,
+ * would shift them, a rarer case than a string in a Dictionary<string,
+ * object>. A HashSet's
  * member is an entry alone. `suspects` counts the entries
  * (docs/COLLECTIONS.md). */
 #ifndef LF_DOTNET_ENTRIES_H
@@ -25,7 +28,7 @@ typedef struct lf_dotnet_entries_walk {
     lf_str key_type, value_type; /* K and V as the array's name gives them (V empty in a set) */
     int key_is_value, value_is_value; /* K, V a value type: never an edge */
     int keys_only;            /* a HashSet<T>: every target is a member */
-    int same_class;           /* K and V one class: targets two by two */
+    int two_by_two;           /* V may be of K's class (V is K, object, an interface): targets in pairs */
 } lf_dotnet_entries_walk;
 
 /* Begins the walk over array's entries when its class is a Dictionary's or

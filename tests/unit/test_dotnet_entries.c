@@ -78,6 +78,11 @@ void test_dotnet_entries_pairs(void)
     /* keys and values of one class go two by two */
     check_entries(DICT "<System.String,System.String>+Entry[]",
                   "System.String\tSystem.String\tSystem.String\tSystem.String", "0:1 2:3");
+    /* values that may be strings (object, an interface) go two by two */
+    check_entries(DICT "<System.String,System.Object>+Entry[]",
+                  "System.String\tSystem.String\tSystem.String\tApp.Session", "0:1 2:3");
+    check_entries(DICT "<System.String,System.IComparable>+Entry[]",
+                  "System.String\tSystem.String\tSystem.String\tSystem.Int32", "0:1 2:3");
     /* a value-type key has no edge: every target is a value */
     check_entries(DICT "<System.Int32,App.Session>+Entry[]", "App.Session\tApp.Session", "-:0 -:1");
     /* a value-type value: the keys alone */
