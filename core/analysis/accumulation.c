@@ -242,47 +242,46 @@ static int add_entry(const lf_snapshot *s, uint32_t point, uint32_t child, int f
                     element ? LF_ACC_ELEMENTS : LF_ACC_CHILDREN, element);
 }
 
+/* One entry of a table, its key and value (LF_NODE_NONE: none), retaining
+ * what of the two the table alone holds, of the class of its value, or of
+ * its key when it has none, or (owned_first) when only the key is the
+ * table's alone. */
+static int add_pair(const lf_snapshot *s, uint32_t table, uint32_t key, uint32_t value, int owned_first,
+                    class_list *c)
+{
+    int own_key = key != LF_NODE_NONE && s->idom[key] == table;
+    int own_value = value != LF_NODE_NONE && s->idom[value] == table;
+    uint32_t content = owned_first && !own_value && own_key ? key : value != LF_NODE_NONE ? value : key;
+    uint64_t bytes = (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
+    if (content == LF_NODE_NONE)
+        return 0;
+    return add_item(s, c, s->object_class[content], bytes, 1, LF_ACC_ENTRIES, own_key || own_value);
+}
+
 /* The entries of a V8 Map's or Set's table: a key and its value are one
  * entry, of the class of its value (its key's in a set, or when only the
- * key is the table's alone), retaining what of the two the table alone
- * holds. */
+ * key is the table's alone). */
 static int add_v8_entries(const lf_snapshot *s, uint32_t table, int keys_only, class_list *c)
 {
     lf_v8_table_walk w;
     uint32_t key, value;
     lf_v8_table_begin(&w, s, table, keys_only);
-    while (lf_v8_table_next(&w, &key, &value)) {
-        if (key >= s->object_count)
-            key = LF_NODE_NONE; /* a small integer, or dangling */
-        if (value >= s->object_count)
-            value = LF_NODE_NONE;
-        int own_key = key != LF_NODE_NONE && s->idom[key] == table;
-        int own_value = value != LF_NODE_NONE && s->idom[value] == table;
-        uint32_t content = own_value ? value : own_key ? key : value != LF_NODE_NONE ? value : key;
-        uint64_t bytes =
-            (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
-        if (content != LF_NODE_NONE &&
-            add_item(s, c, s->object_class[content], bytes, 1, LF_ACC_ENTRIES, own_key || own_value))
+    while (lf_v8_table_next(&w, &key, &value))
+        if (add_pair(s, table, key < s->object_count ? key : LF_NODE_NONE, /* a small integer, or dangling */
+                     value < s->object_count ? value : LF_NODE_NONE, 1, c))
             return -1;
-    }
     return 0;
 }
 
 /* A .NET Dictionary's or HashSet's entries (dotnet_entries.h): a key and
  * its value are one entry, of the class of its value (its key's when it has
- * none), retaining what of the two the array alone holds. */
+ * none). */
 static int add_dotnet_entries(const lf_snapshot *s, uint32_t array, lf_dotnet_entries_walk *w, class_list *c)
 {
     uint32_t key, value;
-    while (lf_dotnet_entries_next(w, &key, &value)) {
-        int own_key = key != LF_NODE_NONE && s->idom[key] == array;
-        int own_value = value != LF_NODE_NONE && s->idom[value] == array;
-        uint32_t content = value != LF_NODE_NONE ? value : key;
-        uint64_t bytes =
-            (own_key ? lf_snapshot_retained(s, key) : 0) + (own_value ? lf_snapshot_retained(s, value) : 0);
-        if (add_item(s, c, s->object_class[content], bytes, 1, LF_ACC_ENTRIES, own_key || own_value))
+    while (lf_dotnet_entries_next(w, &key, &value))
+        if (add_pair(s, array, key, value, 0, c))
             return -1;
-    }
     return 0;
 }
 
