@@ -24,12 +24,13 @@ static const char trend_usage[] =
     "holders (holder, holder_counts: the steepest): objects that existed in\n"
     "the first snapshot whose counts of the class's objects grow by the same\n"
     "tests, one of them or together carrying at least --min-share of the\n"
-    "class's gain. VM warm-up, a few objects under each of many holders, is\n"
-    "not flagged. verdict: grows (flagged), 'grows, uneven' (all tests but r2\n"
-    "pass: never shrank, grew in bursts; not flagged), warm-up (no holder\n"
-    "grows steadily), small, fluctuates or shrinks. Growing rows (grows,\n"
-    "'grows, uneven') first, then the rest, each by gain in instances first\n"
-    "to last. Classes whose count never changed are left out.\n";
+    "class's gain; holders: how many grow so (a table shows it only where\n"
+    "more than one does). VM warm-up, a few objects under each of many\n"
+    "holders, is not flagged. verdict: grows (flagged), 'grows, uneven' (all\n"
+    "tests but r2 pass: never shrank, grew in bursts; not flagged), warm-up\n"
+    "(no holder grows steadily), small, fluctuates or shrinks. Growing rows\n"
+    "(grows, 'grows, uneven') first, then the rest, each by gain in\n"
+    "instances first to last. Classes whose count never changed are left out.\n";
 
 typedef struct trend_state {
     series_workload workload;
@@ -92,6 +93,7 @@ typedef struct trend_row {
     int growing;              /* grows, evenly (flagged) or not */
     int64_t gain;             /* instances, last snapshot minus first */
     int64_t holder;           /* row in t.holders, or -1 */
+    uint32_t holders;         /* holders that grow by the rule (the row names one) */
 } trend_row;
 
 static const lf_trend *sorting;
@@ -185,6 +187,10 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
         r->flagged = r->verdict == LF_TREND_GROWS;
         r->growing = r->flagged || r->verdict == LF_TREND_UNEVEN;
         r->gain = (int64_t)y[npos - 1] - (int64_t)y[0];
+        lf_trend_rule holder_rule = rule; /* as the holder was chosen */
+        if (r->verdict == LF_TREND_UNEVEN)
+            holder_rule.min_r2 = 0;
+        r->holders = lf_trend_growing_holders(t, c, opt->workload.value, &holder_rule);
         flagged += (uint32_t)r->flagged;
         *uneven_out += r->verdict == LF_TREND_UNEVEN;
     }
@@ -193,6 +199,20 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
     *rows_out = n;
     *flagged_out = flagged;
     return rows;
+}
+
+/* A row's slope is its class's, which several holders may share: say so
+ * once, as the row names one of them. */
+static void note_shared_growth(const lf_trend *t, const trend_row *r, uint32_t classes)
+{
+    const lf_strtab *names = &t->names;
+    int len = (int)(names->offset[r->cls + 1] - names->offset[r->cls]);
+    if (classes == 1)
+        cli_message("note", "%.*s grows under %u holders; its row names the steepest, trend --owners lists "
+                    "each", len > 200 ? 200 : len, names->bytes + names->offset[r->cls], r->holders);
+    else
+        cli_message("note", "%u classes grow under several holders (column holders); their rows name the "
+                    "steepest, trend --owners lists each", classes);
 }
 
 static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, const trend_state *opt,
@@ -208,14 +228,18 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
         {"holder_counts", OUT_LIST, LF_CUT_END, OUT_OPTIONAL},
         {"holder", OUT_STR, LF_CUT_PATH, OUT_KEY},
         {"verdict", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        /* a table shows it only where the row's holder is one of several */
+        {"holders", OUT_U64_SOMETIMES, LF_CUT_END, OUT_OPTIONAL},
     };
-    out_column cols[9];
+    out_column cols[10];
     memcpy(cols, columns, sizeof cols);
     if (opt->by_site) {
         cols[5].name = "site";
         cols[5].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */
     }
-    out_writer *w = out_begin(stdout, ctx->format, cols, 9);
+    out_writer *w = out_begin(stdout, ctx->format, cols, 10);
+    const int table = ctx->format == OUT_TABLE;
+    uint32_t shared = 0, shared_row = 0;
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const trend_row *r = &rows[k];
         out_real(w, r->fit.slope, 2);
@@ -233,9 +257,17 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
         out_str(w, text, o);
         const char *verdict = lf_trend_verdict_name(r->verdict);
         out_str(w, verdict, strlen(verdict));
+        if (table && r->holders < 2)
+            out_null(w);
+        else
+            out_u64(w, r->holders);
         out_row_end(w);
+        if (r->growing && r->holders > 1 && shared++ == 0)
+            shared_row = k;
     }
     out_end(w);
+    if (table && shared)
+        note_shared_growth(t, &rows[shared_row], shared);
 }
 
 

@@ -49,7 +49,8 @@ static void put_row(out_writer *w, const cell *row, const int *col, const out_fi
 void out_table_row(out_writer *w, size_t r, const int *col, const out_fit *fit, const int *numeric, int ncols,
                    int instead_col, const cell *instead)
 {
-    put_row(w, &w->cells[r * (size_t)w->ncols], col, fit, numeric, ncols, instead_col, instead, 0);
+    /* trimmed: an empty last cell leaves no blanks at the row's end */
+    put_row(w, &w->cells[r * (size_t)w->ncols], col, fit, numeric, ncols, instead_col, instead, 1);
 }
 
 /* Where a header splits over two lines ("objects_per_unit": "objects" above

@@ -179,6 +179,25 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
     return best;
 }
 
+uint32_t lf_trend_growing_holders(const lf_trend *t, uint32_t cls, const double *workload,
+                                  const lf_trend_rule *rule)
+{
+    const lf_trend_holders *h = &t->holders;
+    uint32_t growing = 0;
+    if (cls >= h->classes || t->series == 0)
+        return 0;
+    PWord_t slot;
+    Word_t holder = 0;
+    JLF(slot, h->by_class[cls], holder);
+    while (slot) {
+        const uint64_t *y = h->count + (*slot - 1) * h->capacity;
+        lf_trend_fit fit = lf_trend_fit_counts(y, t->series, workload);
+        growing += (uint32_t)lf_trend_grows(y, t->series, &fit, rule);
+        JLN(slot, h->by_class[cls], holder);
+    }
+    return growing;
+}
+
 const char *lf_trend_verdict_name(lf_trend_verdict v)
 {
     static const char *const names[] = {"grows", "grows, uneven", "warm-up", "small", "fluctuates",

@@ -105,6 +105,18 @@ rows_ series_dotnet_string_keys_text "300 entries -> Acme.Profile" \
     '/piles up/ {sub(/^ *piles up +/, ""); sub(/ \(.*$/, ""); print; exit}' \
     suspects $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table
 unset COLUMNS
+# trend's row gives a class's slope and one holder: System.String's 100 a
+# snapshot is two holders' (each key "user-N" under ByName, and the number
+# "N" that formatting it caches, under 300, in .NET's s_smallNumberCache),
+# so its row says 2; a Profile and its byte[] grow at ByName alone. A table
+# says it in a note, with the holders column left out at 80 columns.
+rows_ trend_dotnet_holders "System.String|2
+Acme.Profile|1
+System.Byte[]|1" \
+    'NR > 1 && $9 == "grows" {print $6 "|" $10}' trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format tsv
+export COLUMNS=80
+check_ trend_dotnet_holders_note_80 sh -c "\"$LF\" trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table 2>&1 >/dev/null | grep -q '^leakfind: note: System.String grows under 2 holders; its row names the steepest, trend --owners lists each\$'"
+unset COLUMNS
 # at 80 columns the holder's class, 67 characters in parentheses, moves
 # down whole under "static field ByName" (it was cut after "System."): in
 # the growth's "held by" and the dictionary's own "path"
