@@ -8,7 +8,8 @@
  * slots hold a Map entry's key and value next to each other (slot numbers
  * k and k + 1) and a Set's member alone, in insertion order. .NET: a
  * Dictionary's or HashSet's entry array, each key and its value side by
- * side (core/analysis/dotnet_entries.h). */
+ * side (core/analysis/dotnet_entries.h); a JVM IdentityHashMap's or
+ * Map.of's table the same, paired by index (core/analysis/paired_table.h). */
 #include <Judy.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "../../core/base/vec.h"
 #include "../../core/base/bigmem.h"
 #include "../../core/analysis/dotnet_entries.h"
+#include "../../core/analysis/paired_table.h"
 #include "../../core/analysis/v8_table.h"
 #include "../../core/hprof/hprof_values.h"
 #include "../cli/cli.h"
@@ -191,9 +193,66 @@ static uint64_t capacity_of(const inspect_ctx *c, uint32_t map)
     return o.length;
 }
 
+/* The entries of a JVM table of keys and values side by side
+ * (paired_table.h), the first `limit` as rows; returns how many there are,
+ * or UINT64_MAX out of memory. */
+static uint64_t paired_entries(const inspect_ctx *c, uint32_t table, uint64_t limit)
+{
+    lf_paired_table_walk w;
+    uint32_t key, value;
+    uint64_t count = 0;
+    char text[4096];
+    int rc = lf_paired_table_begin(&w, c->s, table);
+    if (rc != 0)
+        return rc < 0 ? UINT64_MAX : 0;
+    while (lf_paired_table_next(&w, &key, &value)) {
+        if (count++ >= limit)
+            continue;
+        int plain = 0;
+        size_t k = object_text(c, key, "null", text, sizeof text, &plain);
+        plain = 0;
+        size_t v = object_text(c, value, "null", c->cell, c->cell_cap, &plain);
+        inspect_cells(c, "entry", count - 1, text, k, "key -> value", entry_value(c, 0, plain), v);
+        inspect_object(c, value);
+        out_row_end(c->w);
+    }
+    lf_paired_table_end(&w);
+    return count;
+}
+
+/* An IdentityHashMap's or Map.of's `table`, a Clojure array map's `array`,
+ * when it holds keys and values side by side; LF_NODE_NONE otherwise. */
+static uint32_t paired_table_of(const lf_snapshot *s, uint32_t node)
+{
+    static const char *const fields[] = {"table", "array"};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        lf_paired_table_walk w;
+        uint32_t t = field_target(s, node, fields[i]);
+        if (t != LF_NODE_NONE && lf_paired_table_begin(&w, s, t) == 0) {
+            lf_paired_table_end(&w);
+            return t;
+        }
+    }
+    return LF_NODE_NONE;
+}
+
+static int inspect_paired(const inspect_ctx *c, uint32_t table)
+{
+    uint64_t size = paired_entries(c, table, 0);
+    if (size == UINT64_MAX || (summary_rows(c, size, 0), paired_entries(c, table, c->elements)) == UINT64_MAX) {
+        cli_message("error", "out of memory");
+        return EXIT_SYSTEM;
+    }
+    note_more_entries(c, size, c->elements);
+    return EXIT_OK;
+}
+
 int inspect_collection(const inspect_ctx *c, uint32_t node)
 {
     const lf_snapshot *s = c->s;
+    uint32_t pairs = paired_table_of(s, node);
+    if (pairs != LF_NODE_NONE)
+        return inspect_paired(c, pairs);
     int keys_only;
     uint32_t map = map_of(s, node, &keys_only);
     if (map == LF_NODE_NONE)

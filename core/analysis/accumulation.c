@@ -9,6 +9,7 @@
 #include "class_kinds.h"
 #include "collections.h"
 #include "dotnet_entries.h"
+#include "paired_table.h"
 #include "v8_table.h"
 #include "../base/bigmem.h"
 #include "../base/vec.h"
@@ -285,6 +286,19 @@ static int add_dotnet_entries(const lf_snapshot *s, uint32_t array, lf_dotnet_en
     return 0;
 }
 
+/* A JVM table of keys and values side by side (paired_table.h): a key and
+ * its value are one entry, of the class of its value (its key's when it
+ * has none). */
+static int add_paired_entries(const lf_snapshot *s, uint32_t table, lf_paired_table_walk *w, class_list *c)
+{
+    uint32_t key, value;
+    int rc = 0;
+    while (rc == 0 && lf_paired_table_next(w, &key, &value))
+        rc = add_pair(s, table, key, value, 0, c);
+    lf_paired_table_end(w);
+    return rc;
+}
+
 /* A V8 object used as a dictionary: each value it holds alone is an entry
  * (its property's name is the key), and the key strings in its properties
  * store add their bytes to the entries (no count, no class of their own). */
@@ -313,7 +327,11 @@ static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, cla
     lf_dotnet_entries_walk pairs;
     if (lf_dotnet_entries_begin(&pairs, s, store) == 0)
         return add_dotnet_entries(s, store, &pairs, c);
-    int rc = 0;
+    lf_paired_table_walk table;
+    int rc = lf_paired_table_begin(&table, s, store);
+    if (rc <= 0)
+        return rc ? rc : add_paired_entries(s, store, &table, c);
+    rc = 0;
     element_set elements = elements_of(s, store);
     for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1] && rc == 0; i++)
         rc = add_entry(s, store, s->domtree_child[i], 0, &elements, c);
@@ -341,10 +359,19 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     /* a .NET Dictionary's entry array as the point: its entries */
     lf_dotnet_entries_walk pairs;
     int paired = entry == LF_ENTRY_NONE && !table && lf_dotnet_entries_begin(&pairs, s, acc->point) == 0;
+    /* a JVM table of keys and values side by side (IdentityHashMap's) */
+    lf_paired_table_walk side_by_side;
+    int jvm_paired = entry == LF_ENTRY_NONE && !table && !paired ? lf_paired_table_begin(&side_by_side, s, acc->point)
+                                                               : 1;
+    if (jvm_paired < 0)
+        rc = -1;
+    paired |= jvm_paired == 0;
     if (entry != LF_ENTRY_NONE)
         rc = add_links(s, acc->point, entry, &list);
     else if (table)
         rc = add_v8_entries(s, acc->point, keys_only, &list);
+    else if (jvm_paired == 0)
+        rc = add_paired_entries(s, acc->point, &side_by_side, &list);
     else if (paired)
         rc = add_dotnet_entries(s, acc->point, &pairs, &list);
     for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && !paired && rc == 0; i++) {

@@ -100,7 +100,7 @@ rows_ linked_list_count "1000000 24000000 24000000 LinkedList1M\$Node" \
 # Every class's count and bytes equal the JVM's own histogram taken with the
 # dump, java.lang.Class (mirror sizes, see docs/HPROF.md) included. vm_shapes
 # has the classes HotSpot injects fields into (lambdas, method handles).
-for f in planted_leak planted_leak_nocoops weak_cache stack_local class_loader_leak linked_list_1m vm_shapes; do
+for f in planted_leak planted_leak_nocoops weak_cache stack_local class_loader_leak linked_list_1m vm_shapes paired_maps; do
     dump=$J/$f.hprof
     [ -f "$dump" ] || dump=$J/$f.hprof.gz
     "$LF" classes "$dump" --top 0 >"$tmp/classes" 2>"$tmp/err"

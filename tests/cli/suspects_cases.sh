@@ -146,7 +146,27 @@ unset COLUMNS
 rows_ suspects_dotnet_struct_entries "300 Session 88800" 'NR > 1 { print $10, $11, $12 }' \
     suspects $G/dotnet_string_map.txt --format tsv
 # A java.util.IdentityHashMap (fixtures/graphs/make_identity_map.sh): its
-# table holds keys and values side by side: 300 Val (336 B each with its
-# array), not 600 "elements".
-rows_ suspects_identity_map "300 Val 100800" 'NR > 1 { print $10, $11, $12 }' \
+# table holds keys and values side by side, paired by their indices: 300
+# entries of Val, each its Key (16 B) and its Val (336 B with its array):
+# 105,600 B, not 600 "elements", nor 300 Val without their keys (100,800).
+rows_ suspects_identity_map "300 Val 105600" 'NR > 1 { print $10, $11, $12 }' \
     suspects $G/identity_map.txt --format tsv
+# The same on a real dump (fixtures/java/src/PairedMaps.java): an
+# IdentityHashMap of 3,000 Token -> Grant (16 + 24 + byte[200] 216 = 256 B
+# an entry) and Map.ofEntries of 1,000 RouteKey -> Route (16 + 24 + byte[400]
+# 416 = 456 B), each table keys and values side by side.
+PM=$J/paired_maps.hprof.gz
+rows_ suspects_paired_maps "3000 PairedMaps\$Grant 768000
+1000 PairedMaps\$Route 456000" 'NR > 1 { print $10, $11, $12 }' suspects $PM --format tsv
+# inspect lists each entry, key -> value, paired by index: every key a
+# Token and its value a Grant; every RouteKey with its Route
+rows_ inspect_paired_identity "3000 3000" \
+    '$1 == "collection" && $3 == "size" {size = $5} $1 == "entry" && $3 ~ / \(PairedMaps\$Token\)$/ && $4 == "key -> value" && $7 == "PairedMaps$Grant" {n++} END {print size, n + 0}' \
+    inspect $PM 0xfd5bf518 --all --format tsv
+rows_ inspect_paired_map_of "1000 1000" \
+    '$1 == "collection" && $3 == "size" {size = $5} $1 == "entry" && $3 ~ / \(PairedMaps\$RouteKey\)$/ && $7 == "PairedMaps$Route" {n++} END {print size, n + 0}' \
+    inspect $PM 0xfd6fac38 --all --format tsv
+export COLUMNS=120
+rows_ suspects_identity_map_text "300 entries -> Val" \
+    '/^ *where/ { sub(/^ *where +/, ""); sub(/ \(.*$/, ""); print }' suspects $G/identity_map.txt --format table
+unset COLUMNS

@@ -32,6 +32,7 @@
     T(test_collections_chains_from_signatures) \
     T(test_holders_links_left_out)         \
     T(test_dotnet_entries_pairs)           \
+    T(test_paired_table_pairs)             \
     T(test_name_cut_class)                 \
     T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
