@@ -206,7 +206,9 @@
       tr.appendChild(td(r[2] === null ? '' : r[2].toFixed(2), 'num'));
       tr.appendChild(td(r[3] === null ? '' : r[3].toFixed(3), 'num'));
       tr.appendChild(td(r[4], r[4] === 'grows' ? 'verdict-grows' : ''));
-      tr.appendChild(td(r[5], 'name'));
+      // the slope is the class's: several holders may share it
+      var more = r[7] > 1 ? ' (and ' + (r[7] - 1) + ' more holder' + (r[7] > 2 ? 's' : '') + ')' : '';
+      tr.appendChild(td(r[5] + more, 'name'));
       tr.appendChild(td(r[6] ? r[6].join(', ') : '', 'num'));
       body.appendChild(tr);
     });

@@ -67,6 +67,7 @@ typedef struct growth_row {
     lf_trend_verdict verdict;
     int growing;
     int64_t gain, holder;
+    uint32_t holders;         /* holders that grow by the rule (the row names one) */
 } growth_row;
 
 /* Growing rows first, then by gain, as `trend` orders them. */
@@ -98,6 +99,10 @@ static growth_row *judge(const report_series *r, const lf_trend_rule *rule, uint
         g->verdict = lf_trend_judge(t, c, r->workload, rule, &g->fit, &g->holder);
         g->growing = g->verdict == LF_TREND_GROWS || g->verdict == LF_TREND_UNEVEN;
         g->gain = (int64_t)y[r->count - 1] - (int64_t)y[0];
+        lf_trend_rule holder_rule = *rule; /* as the holder was chosen */
+        if (g->verdict == LF_TREND_UNEVEN)
+            holder_rule.min_r2 = 0;
+        g->holders = lf_trend_growing_holders(t, c, r->workload, &holder_rule);
     }
     if (rows)
         qsort(rows, n, sizeof *rows, by_growth);
@@ -118,7 +123,7 @@ static lf_str trend_name(const lf_trend *t, uint32_t c)
     return (lf_str){t->names.bytes + t->names.offset[c], t->names.offset[c + 1] - t->names.offset[c]};
 }
 
-/* [class, counts, slope, r2, verdict, holder, holderCounts] */
+/* [class, counts, slope, r2, verdict, holder, holderCounts, holders] */
 static void write_growth(FILE *f, const report_series *r, const growth_row *rows, uint32_t n, uint32_t max)
 {
     const lf_trend *t = &r->trend;
@@ -144,7 +149,7 @@ static void write_growth(FILE *f, const report_series *r, const growth_row *rows
             fputs("null", f);
         else
             write_counts(f, t->holders.count + (size_t)g->holder * t->capacity, r->count);
-        putc(']', f);
+        fprintf(f, ",%u]", g->holders);
     }
     putc(']', f);
 }

@@ -341,6 +341,25 @@ async function seriesV8(browser) {
   await page.close();
 }
 
+// fixtures/dotnet/Leaky "named": System.String grows by 200 a snapshot,
+// half of it the keys "user-N" under ByName, half the numbers "N" that
+// formatting them caches (s_smallNumberCache); a Profile grows at ByName
+// alone. The growth table's row names one holder and says there is another.
+async function seriesHolders(browser) {
+  const dumps = [1, 2, 3].map((n) => path.join(repo, 'fixtures/dotnet/dumps/named.' + n + '.gcdump'));
+  const file = report('series-holders', [dumps[2], dumps[0], dumps[1], '--workload', '3,1,2']);
+  const problems = [];
+  const page = await open(browser, file, problems);
+  const growth = await page.$$eval('#growth tbody tr', (rows) => rows.map((r) => Array.from(r.cells).map((c) => c.textContent)));
+  const row = (name) => growth.find((g) => g[0] === name) || [];
+  check('series-holders: System.String grows under s_smallNumberCache and 1 more holder',
+    row('System.String')[5] === 'static field s_smallNumberCache (System.String[]) (and 1 more holder)', JSON.stringify(row('System.String')));
+  check('series-holders: Acme.Profile under ByName alone', /^static field ByName \(.*\)$/.test(row('Acme.Profile')[5] || '') &&
+    !row('Acme.Profile')[5].includes('more holder'), JSON.stringify(row('Acme.Profile')));
+  check('series-holders: no request, no script error', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 // fixtures/graphs/make_mixed_list.sh: a list of 300 listeners of three
 // classes, 616, 536 and 512 bytes each with its array: its elements are one
 // group, 300 and 166,400 B (162.5 KiB), named by A, which retains most.
@@ -423,6 +442,7 @@ async function hostile(browser) {
     await collectionSeries(browser);
     await series(browser);
     await seriesV8(browser);
+    await seriesHolders(browser);
     await hostile(browser);
     await rootKinds(browser);
     await dupStrings(browser);
