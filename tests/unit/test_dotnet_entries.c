@@ -9,6 +9,7 @@
 #include "../../core/textgraph/textgraph.h"
 #include "test.h"
 #include "tests.h"
+#include "test_support.h"
 
 #define DICT "System.Collections.Generic.Dictionary"
 #define HASHSET "System.Collections.Generic.HashSet"
@@ -43,14 +44,8 @@ static void entries_text(const lf_snapshot *s, char *out, size_t size)
         snprintf(out, size, "not begun");
         return;
     }
-    while (lf_dotnet_entries_next(&w, &key, &value) && at + 16 < size) {
-        char k[8] = "-", v[8] = "-";
-        if (key != LF_NODE_NONE)
-            snprintf(k, sizeof k, "%u", (unsigned)(lf_snapshot_object_id(s, key) - 0x10));
-        if (value != LF_NODE_NONE)
-            snprintf(v, sizeof v, "%u", (unsigned)(lf_snapshot_object_id(s, value) - 0x10));
-        at += (size_t)snprintf(out + at, size - at, "%s%s:%s", at ? " " : "", k, v);
-    }
+    while (lf_dotnet_entries_next(&w, &key, &value))
+        test_append_pair(s, 0x10, key, value, out, size, &at);
 }
 
 static void check_entries(const char *array, const char *targets, const char *want)
@@ -59,10 +54,9 @@ static void check_entries(const char *array, const char *targets, const char *wa
     char got[512];
     CHECK(parse_array(&s, array, targets) == 0);
     entries_text(&s, got, sizeof got);
-    if (strcmp(got, want) != 0) {
-        test_failures++;
-        fprintf(stderr, "  %s [%s]: entries '%s', expected '%s'\n", array, targets, got, want);
-    }
+    char what[1200];
+    snprintf(what, sizeof what, "%s [%s]: entries", array, targets);
+    test_expect_text(what, got, want);
     lf_snapshot_free(&s);
 }
 

@@ -9,6 +9,7 @@
 #include "../../core/textgraph/textgraph.h"
 #include "test.h"
 #include "tests.h"
+#include "test_support.h"
 
 /* A map 0x1 of class `map` whose table 0x2 (java.lang.Object[]) references
  * node 0x10 + i at each index of `indices` (comma-separated; "-" for an
@@ -44,14 +45,8 @@ static void entries_text(const lf_snapshot *s, char *out, size_t size)
         snprintf(out, size, "not begun");
         return;
     }
-    while (lf_paired_table_next(&w, &key, &value) && at + 16 < size) {
-        char k[8] = "-", v[8] = "-";
-        if (key != LF_NODE_NONE)
-            snprintf(k, sizeof k, "%u", (unsigned)(lf_snapshot_object_id(s, key) - 0x10));
-        if (value != LF_NODE_NONE)
-            snprintf(v, sizeof v, "%u", (unsigned)(lf_snapshot_object_id(s, value) - 0x10));
-        at += (size_t)snprintf(out + at, size - at, "%s%s:%s", at ? " " : "", k, v);
-    }
+    while (lf_paired_table_next(&w, &key, &value))
+        test_append_pair(s, 0x10, key, value, out, size, &at);
     lf_paired_table_end(&w);
 }
 
@@ -61,10 +56,9 @@ static void check_pairs(const char *map, const char *indices, const char *want)
     char got[512];
     CHECK(parse_table(&s, map, indices) == 0);
     entries_text(&s, got, sizeof got);
-    if (strcmp(got, want) != 0) {
-        test_failures++;
-        fprintf(stderr, "  %s [%s]: entries '%s', expected '%s'\n", map, indices, got, want);
-    }
+    char what[512];
+    snprintf(what, sizeof what, "%s [%s]: entries", map, indices);
+    test_expect_text(what, got, want);
     lf_snapshot_free(&s);
 }
 

@@ -1,5 +1,6 @@
 /* test_support.c - small helpers several unit-test files share. */
 #include "test_support.h"
+#include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,4 +16,26 @@ void test_tmp_path(char *buf, size_t size, const char *name)
 {
     const char *dir = getenv("TMPDIR");
     snprintf(buf, size, "%s/leakfind-unit-%d-%s", dir ? dir : "/tmp", (int)getpid(), name);
+}
+
+void test_append_pair(const lf_snapshot *s, uint64_t base, uint32_t key, uint32_t value, char *out, size_t size,
+                      size_t *at)
+{
+    char k[24] = "-", v[24] = "-";
+    if (key != LF_NODE_NONE)
+        snprintf(k, sizeof k, "%llu", (unsigned long long)(lf_snapshot_object_id(s, key) - base));
+    if (value != LF_NODE_NONE)
+        snprintf(v, sizeof v, "%llu", (unsigned long long)(lf_snapshot_object_id(s, value) - base));
+    if (*at >= size)
+        return;
+    int n = snprintf(out + *at, size - *at, "%s%s:%s", *at ? " " : "", k, v);
+    *at = n < 0 ? *at : *at + (size_t)n < size ? *at + (size_t)n : size - 1;
+}
+
+void test_expect_text(const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) == 0)
+        return;
+    test_failures++;
+    fprintf(stderr, "  %s: '%s', expected '%s'\n", what, got, want);
 }

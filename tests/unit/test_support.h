@@ -13,4 +13,13 @@ int test_str_is(lf_str s, const char *want);
  * temporary file of this run that no other run writes. */
 void test_tmp_path(char *buf, size_t size, const char *name);
 
+/* A collection's entry as " key:value" appended at out[*at] (size bytes):
+ * each the object's id past `base`, "-" for LF_NODE_NONE, no space before
+ * the first (the entry walks' tests compare the lot to a text). */
+void test_append_pair(const lf_snapshot *s, uint64_t base, uint32_t key, uint32_t value, char *out, size_t size,
+                      size_t *at);
+
+/* Counts a failure and says so when got is not want (what: the input). */
+void test_expect_text(const char *what, const char *got, const char *want);
+
 #endif
