@@ -266,7 +266,7 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
             shared_row = k;
     }
     out_end(w);
-    if (table && shared)
+    if (table && shared && !ctx->quiet)
         note_shared_growth(t, &rows[shared_row], shared);
 }
 

@@ -115,6 +115,8 @@ Acme.Profile|1
 System.Byte[]|1" \
     'NR > 1 && $9 == "grows" {print $6 "|" $10}' trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format tsv
 export COLUMNS=80
+# -q: no note (stderr empty, exit 0)
+check_ trend_dotnet_holders_quiet_80 sh -c "[ -z \"\$(\"$LF\" trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table -q 2>&1 >/dev/null)\" ]"
 check_ trend_dotnet_holders_note_80 sh -c "\"$LF\" trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table 2>&1 >/dev/null | grep -q '^leakfind: note: System.String grows under 2 holders; its row names the steepest, trend --owners lists each\$'"
 unset COLUMNS
 # at 80 columns the holder's class, 67 characters in parentheses, moves
