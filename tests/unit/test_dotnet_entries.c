@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/analysis/analysis.h"
 #include "../../core/analysis/dotnet_entries.h"
-#include "../../core/textgraph/textgraph.h"
 #include "test.h"
 #include "tests.h"
 #include "test_support.h"
@@ -25,11 +23,7 @@ static int parse_array(lf_snapshot *s, const char *array, const char *targets)
     for (char *cls = strtok(classes, "\t"); cls && at < sizeof text; cls = strtok(NULL, "\t"), id++)
         at += (size_t)snprintf(text + at, sizeof text - at, "node\t0x%x\t24\t%s\nedge\t0x1\t0x%x\tstrong\n", id, cls,
                                id);
-    lf_error err;
-    int rc = lf_textgraph_parse((const uint8_t *)text, strlen(text), s, &err);
-    if (rc == 0)
-        rc = lf_analyze(s, 0, 1, &err);
-    return rc;
+    return test_parse_analyzed(text, s);
 }
 
 /* The walk's entries as "key:value" ids past 0x10 ("-" for none), one

@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/analysis/analysis.h"
 #include "../../core/analysis/paired_table.h"
-#include "../../core/textgraph/textgraph.h"
 #include "test.h"
 #include "tests.h"
 #include "test_support.h"
@@ -26,11 +24,7 @@ static int parse_table(lf_snapshot *s, const char *map, const char *indices)
     for (char *index = strtok(list, ","); index && at < sizeof text; index = strtok(NULL, ","), id++)
         at += (size_t)snprintf(text + at, sizeof text - at, "node\t0x%x\t16\tApp.Thing\nedge\t0x2\t0x%x\tstrong%s%s\n",
                                id, id, strcmp(index, "-") ? "\t" : "", strcmp(index, "-") ? index : "");
-    lf_error err;
-    int rc = lf_textgraph_parse((const uint8_t *)text, strlen(text), s, &err);
-    if (rc == 0)
-        rc = lf_analyze(s, 0, 1, &err);
-    return rc;
+    return test_parse_analyzed(text, s);
 }
 
 /* The walk's entries as "key:value" ids past 0x10 ("-" for none), one

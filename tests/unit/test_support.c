@@ -1,6 +1,8 @@
 /* test_support.c - small helpers several unit-test files share. */
 #include "test_support.h"
 #include "test.h"
+#include "../../core/analysis/analysis.h"
+#include "../../core/textgraph/textgraph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,4 +40,11 @@ void test_expect_text(const char *what, const char *got, const char *want)
         return;
     test_failures++;
     fprintf(stderr, "  %s: '%s', expected '%s'\n", what, got, want);
+}
+
+int test_parse_analyzed(const char *text, lf_snapshot *s)
+{
+    lf_error err;
+    int rc = lf_textgraph_parse((const uint8_t *)text, strlen(text), s, &err);
+    return rc == 0 ? lf_analyze(s, 0, 1, &err) : rc;
 }

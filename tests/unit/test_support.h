@@ -13,6 +13,10 @@ int test_str_is(lf_str s, const char *want);
  * temporary file of this run that no other run writes. */
 void test_tmp_path(char *buf, size_t size, const char *name);
 
+/* A text graph (docs/FORMAT.md) parsed into s and analysed (dominators):
+ * 0, or -1 when either failed. */
+int test_parse_analyzed(const char *text, lf_snapshot *s);
+
 /* A collection's entry as " key:value" appended at out[*at] (size bytes):
  * each the object's id past `base`, "-" for LF_NODE_NONE, no space before
  * the first (the entry walks' tests compare the lot to a text). */
