@@ -317,6 +317,19 @@ static int add_dictionary_member(const lf_snapshot *s, uint32_t child, class_lis
     return 0;
 }
 
+/* The entries of an array that holds keys and values side by side (a .NET
+ * Dictionary's entry structs, a JVM map's paired table) into c: 0 when
+ * added, 1 when array is none, -1 out of memory. */
+static int add_side_by_side(const lf_snapshot *s, uint32_t array, class_list *c)
+{
+    lf_dotnet_entries_walk pairs;
+    if (lf_dotnet_entries_begin(&pairs, s, array) == 0)
+        return add_dotnet_entries(s, array, &pairs, c) ? -1 : 0;
+    lf_paired_table_walk table;
+    int rc = lf_paired_table_begin(&table, s, array);
+    return rc != 0 ? rc : add_paired_entries(s, array, &table, c) ? -1 : 0;
+}
+
 /* A backing store below the point (a V8 Map's table, whose size went to
  * the Map): its children are the collection's entries. */
 static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, class_list *c)
@@ -324,13 +337,9 @@ static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, cla
     int keys_only;
     if (lf_v8_collection_table(s, point, &keys_only) == store)
         return add_v8_entries(s, store, keys_only, c);
-    lf_dotnet_entries_walk pairs;
-    if (lf_dotnet_entries_begin(&pairs, s, store) == 0)
-        return add_dotnet_entries(s, store, &pairs, c);
-    lf_paired_table_walk table;
-    int rc = lf_paired_table_begin(&table, s, store);
+    int rc = add_side_by_side(s, store, c);
     if (rc <= 0)
-        return rc ? rc : add_paired_entries(s, store, &table, c);
+        return rc;
     rc = 0;
     element_set elements = elements_of(s, store);
     for (uint32_t i = s->domtree_offset[store]; i < s->domtree_offset[store + 1] && rc == 0; i++)
@@ -339,61 +348,46 @@ static int add_entries(const lf_snapshot *s, uint32_t point, uint32_t store, cla
     return rc;
 }
 
-/* What accumulates at a point that heads no chain: its
- * children that retain less than `apart` (the others are findings of their
- * own), grouped by class name; the class whose children retain the most
- * (ties: more children, smaller class). A child heading a chain of its class
- * (a bucket chain, a subtree of a tree map whose root is the point) counts
- * every link: entries, not buckets. */
-static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
+/* The point's members into list: a tree map's root entry, it and the
+ * entries below it; a V8 Map's or Set's table, or an array of keys and
+ * values side by side, its entries; a V8 dictionary, its values and keys;
+ * else its children that retain less than `apart`. 0 or -1 (memory). */
+static int members_of(const lf_snapshot *s, uint32_t point, uint64_t apart, class_list *list)
 {
-    uint32_t first = s->domtree_offset[acc->point], end = s->domtree_offset[acc->point + 1];
-    class_list list = {NULL, 0, 0, NULL, 0};
-    /* a tree map's root entry: it and the entries below it; a V8 Map's
-     * or Set's table: its entries; a V8 dictionary: its values and keys */
-    int rc = 0, entry = lf_entry_shape(s, acc->point), keys_only;
-    uint32_t d = s->idom[acc->point];
-    int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == acc->point;
-    element_set elements = elements_of(s, acc->point);
-    int dictionary = entry == LF_ENTRY_NONE && !table && lf_is_v8_dictionary(s, acc->point);
-    /* a .NET Dictionary's entry array as the point: its entries */
-    lf_dotnet_entries_walk pairs;
-    int paired = entry == LF_ENTRY_NONE && !table && lf_dotnet_entries_begin(&pairs, s, acc->point) == 0;
-    /* a JVM table of keys and values side by side (IdentityHashMap's) */
-    lf_paired_table_walk side_by_side;
-    int jvm_paired = entry == LF_ENTRY_NONE && !table && !paired ? lf_paired_table_begin(&side_by_side, s, acc->point)
-                                                               : 1;
-    if (jvm_paired < 0)
-        rc = -1;
-    paired |= jvm_paired == 0;
+    uint32_t first = s->domtree_offset[point], end = s->domtree_offset[point + 1];
+    int entry = lf_entry_shape(s, point), keys_only;
+    uint32_t d = s->idom[point];
+    int table = d < s->object_count && lf_v8_collection_table(s, d, &keys_only) == point;
     if (entry != LF_ENTRY_NONE)
-        rc = add_links(s, acc->point, entry, &list);
-    else if (table)
-        rc = add_v8_entries(s, acc->point, keys_only, &list);
-    else if (jvm_paired == 0)
-        rc = add_paired_entries(s, acc->point, &side_by_side, &list);
-    else if (paired)
-        rc = add_dotnet_entries(s, acc->point, &pairs, &list);
-    for (uint32_t i = first; i < end && entry == LF_ENTRY_NONE && !table && !paired && rc == 0; i++) {
+        return add_links(s, point, entry, list);
+    if (table)
+        return add_v8_entries(s, point, keys_only, list);
+    int rc = add_side_by_side(s, point, list);
+    if (rc <= 0)
+        return rc;
+    rc = 0;
+    element_set elements = elements_of(s, point);
+    int dictionary = lf_is_v8_dictionary(s, point);
+    for (uint32_t i = first; i < end && rc == 0; i++) {
         uint32_t child = s->domtree_child[i];
         if (lf_snapshot_retained(s, child) >= apart)
             continue;
         if (dictionary)
-            rc = add_dictionary_member(s, child, &list);
+            rc = add_dictionary_member(s, child, list);
         else
-            rc = lf_is_backing_store(s, child) ? add_entries(s, acc->point, child, &list)
-                                               : add_entry(s, acc->point, child, i == first, &elements, &list);
+            rc = lf_is_backing_store(s, child) ? add_entries(s, point, child, list)
+                                               : add_entry(s, point, child, i == first, &elements, list);
     }
     elements_free(&elements);
-    lf_big_free(list.stack);
-    if (rc) {
-        lf_big_free(list.item);
-        return -1;
-    }
-    class_bytes *c = list.item;
-    size_t n = list.count;
-    if (n)
-        qsort(c, n, sizeof *c, by_class_name);
+    return rc;
+}
+
+/* The group of the members (sorted by class name) that retains the most
+ * into acc (ties: more members, smaller class): one group per class name;
+ * a map's entries, an array's elements: one group, named by the class
+ * whose members retain the most. */
+static void largest_group(const class_bytes *c, size_t n, lf_accumulation *acc)
+{
     acc->cls = LF_NODE_NONE;
     acc->count = acc->bytes = 0;
     acc->entries = 0;
@@ -401,9 +395,6 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t bytes = 0, count = 0, named_bytes = 0;
         uint32_t named = c[i].cls, names = 0;
-        /* other children: one group per class name; a map's entries, an
-         * array's elements: one group, named by the class whose members
-         * retain the most */
         for (j = i; j < n && c[j].entries == c[i].entries && (c[i].entries || c[j].name == c[i].name);) {
             uint64_t of_name = 0, of_count = 0, held = 0;
             size_t k = j;
@@ -429,7 +420,25 @@ static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apa
             acc->others = c[i].entries && names > 1 ? names - 1 : 0;
         }
     }
-    lf_big_free(c);
+}
+
+/* What accumulates at a point that heads no chain: its members
+ * (members_of), grouped by class name (largest_group). A child heading a
+ * chain of its class (a bucket chain, a subtree of a tree map whose root
+ * is the point) counts every link: entries, not buckets. */
+static int spread_below(const lf_snapshot *s, lf_accumulation *acc, uint64_t apart)
+{
+    class_list list = {NULL, 0, 0, NULL, 0};
+    int rc = members_of(s, acc->point, apart, &list);
+    lf_big_free(list.stack);
+    if (rc) {
+        lf_big_free(list.item);
+        return -1;
+    }
+    if (list.count)
+        qsort(list.item, list.count, sizeof *list.item, by_class_name);
+    largest_group(list.item, list.count, acc);
+    lf_big_free(list.item);
     return 0;
 }
 
