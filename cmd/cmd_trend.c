@@ -187,10 +187,7 @@ static trend_row *flag_rows(const lf_trend *t, int npos, const trend_state *opt,
         r->flagged = r->verdict == LF_TREND_GROWS;
         r->growing = r->flagged || r->verdict == LF_TREND_UNEVEN;
         r->gain = (int64_t)y[npos - 1] - (int64_t)y[0];
-        lf_trend_rule holder_rule = rule; /* as the holder was chosen */
-        if (r->verdict == LF_TREND_UNEVEN)
-            holder_rule.min_r2 = 0;
-        r->holders = lf_trend_growing_holders(t, c, opt->workload.value, &holder_rule);
+        r->holders = lf_trend_growing_holders(t, c, opt->workload.value, &rule, r->verdict);
         flagged += (uint32_t)r->flagged;
         *uneven_out += r->verdict == LF_TREND_UNEVEN;
     }

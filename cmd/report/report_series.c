@@ -99,10 +99,7 @@ static growth_row *judge(const report_series *r, const lf_trend_rule *rule, uint
         g->verdict = lf_trend_judge(t, c, r->workload, rule, &g->fit, &g->holder);
         g->growing = g->verdict == LF_TREND_GROWS || g->verdict == LF_TREND_UNEVEN;
         g->gain = (int64_t)y[r->count - 1] - (int64_t)y[0];
-        lf_trend_rule holder_rule = *rule; /* as the holder was chosen */
-        if (g->verdict == LF_TREND_UNEVEN)
-            holder_rule.min_r2 = 0;
-        g->holders = lf_trend_growing_holders(t, c, r->workload, &holder_rule);
+        g->holders = lf_trend_growing_holders(t, c, r->workload, rule, g->verdict);
     }
     if (rows)
         qsort(rows, n, sizeof *rows, by_growth);

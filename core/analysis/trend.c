@@ -180,9 +180,12 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
 }
 
 uint32_t lf_trend_growing_holders(const lf_trend *t, uint32_t cls, const double *workload,
-                                  const lf_trend_rule *rule)
+                                  const lf_trend_rule *rule, lf_trend_verdict verdict)
 {
     const lf_trend_holders *h = &t->holders;
+    lf_trend_rule holder_rule = *rule;
+    if (verdict == LF_TREND_UNEVEN)
+        holder_rule.min_r2 = 0;
     uint32_t growing = 0;
     if (cls >= h->classes || t->series == 0)
         return 0;
@@ -192,7 +195,7 @@ uint32_t lf_trend_growing_holders(const lf_trend *t, uint32_t cls, const double 
     while (slot) {
         const uint64_t *y = h->count + (*slot - 1) * h->capacity;
         lf_trend_fit fit = lf_trend_fit_counts(y, t->series, workload);
-        growing += (uint32_t)lf_trend_grows(y, t->series, &fit, rule);
+        growing += (uint32_t)lf_trend_grows(y, t->series, &fit, &holder_rule);
         JLN(slot, h->by_class[cls], holder);
     }
     return growing;

@@ -74,9 +74,10 @@ lf_trend_verdict lf_trend_judge(const lf_trend *t, uint32_t cls, const double *w
 int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *workload,
                            const lf_trend_rule *rule, int *grows);
 
-/* How many of cls's holders grow by the rule: a class's slope may be the
- * sum of several holders', where trend's row names one. */
+/* How many of cls's holders grow by the rule, as the holder of verdict
+ * was chosen (without its r2 test for LF_TREND_UNEVEN): a class's slope may
+ * be the sum of several holders', where trend's row names one. */
 uint32_t lf_trend_growing_holders(const lf_trend *t, uint32_t cls, const double *workload,
-                                  const lf_trend_rule *rule);
+                                  const lf_trend_rule *rule, lf_trend_verdict verdict);
 
 #endif
