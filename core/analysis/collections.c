@@ -341,6 +341,16 @@ void lf_collections_place(lf_collections_builder *b, uint32_t v)
     }
 }
 
+void lf_collections_prefetch(const lf_collections_builder *b, uint32_t v)
+{
+    __builtin_prefetch(&b->s->idom[v]);
+    __builtin_prefetch(&b->s->object_class[v]);
+    __builtin_prefetch(&b->c->flags[v], 1);
+    __builtin_prefetch(&b->c->up[v], 1);
+    if (b->chains)
+        __builtin_prefetch(&b->sig[v]);
+}
+
 void lf_collections_end(lf_collections_builder *b)
 {
     Word_t freed;
@@ -356,8 +366,11 @@ int lf_collections_build(lf_collections *c, const lf_snapshot *s, const uint32_t
     lf_collections_builder b;
     if (lf_collections_begin(&b, c, s, sig, chains))
         return -1;
-    for (size_t i = 0; i < count; i++) /* preorder: the dominator first */
+    for (size_t i = 0; i < count; i++) { /* preorder: the dominator first */
+        if (i + LF_PREFETCH_AHEAD < count)
+            lf_collections_prefetch(&b, order[i + LF_PREFETCH_AHEAD]);
         lf_collections_place(&b, order[i]);
+    }
     lf_collections_end(&b);
     return 0;
 }

@@ -66,6 +66,12 @@ typedef struct lf_collections_builder {
 int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s, const uint64_t *sig,
                          void *chains);
 void lf_collections_place(lf_collections_builder *b, uint32_t v);
+/* How many nodes of a preorder ahead a pass asks for a node's words: far
+ * enough for a miss to memory to come back before the node's turn. */
+enum { LF_PREFETCH_AHEAD = 16 };
+/* Asks the caches for what placing v will read of v's own (a preorder
+ * reaches the nodes all over the arrays): call it some nodes ahead. */
+void lf_collections_prefetch(const lf_collections_builder *b, uint32_t v);
 void lf_collections_end(lf_collections_builder *b);
 
 /* Whether node v is a collection's backing store: a reference array that a

@@ -232,3 +232,11 @@ lf_holder lf_holders_get(lf_holders *h, uint32_t node)
         return (lf_holder){h->kind[node], h->label[node]};
     return ask_one(h->s, node, &h->work, &h->failed);
 }
+
+void lf_holders_prefetch(const lf_holders *h, uint32_t node)
+{
+    if (h->kind) {
+        __builtin_prefetch(&h->kind[node]);
+        __builtin_prefetch(&h->label[node]);
+    }
+}

@@ -54,6 +54,9 @@ void lf_holders_expect_signatures(lf_holders *h);
 int lf_holders_ready(const lf_holders *h);
 /* The holder of node, which must be reachable (its idom not LF_NODE_NONE). */
 lf_holder lf_holders_get(lf_holders *h, uint32_t node);
+/* Asks the caches for node's row of the table, when there is one: a walk
+ * that knows its next node calls it a node ahead. */
+void lf_holders_prefetch(const lf_holders *h, uint32_t node);
 /* Whether some answer so far came without its label for want of memory:
  * output made of them is incomplete, an error for the caller to report. */
 int lf_holders_failed(const lf_holders *h);

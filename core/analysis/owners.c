@@ -211,6 +211,8 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             uint32_t sibling = s->domtree_child[f->next];
             __builtin_prefetch(&s->object_class[sibling]);
             __builtin_prefetch(&s->domtree_offset[sibling]);
+            __builtin_prefetch(&sig[sibling], 1);
+            lf_holders_prefetch(holders, sibling);
         }
         uint32_t cls = s->object_class[v], dcls = f->cls, dv = d == LF_NODE_SUPER ? 0 : f->depth + 1;
         uint64_t dsig = f->sig;

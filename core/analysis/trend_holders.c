@@ -244,8 +244,11 @@ static void *place_ahead_run(void *arg)
     places_ahead *p = arg;
     for (size_t i = 0; i < p->count && !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);) {
         size_t end = p->count - i > PLACES_BATCH ? i + PLACES_BATCH : p->count;
-        for (; i < end; i++)
+        for (; i < end; i++) {
+            if (i + LF_PREFETCH_AHEAD < p->count)
+                lf_collections_prefetch(p->placing, p->order[i + LF_PREFETCH_AHEAD]);
             lf_collections_place(p->placing, p->order[i]);
+        }
         __atomic_store_n(&p->placed, i, __ATOMIC_RELEASE);
     }
     return NULL;
@@ -259,6 +262,22 @@ static void wait_placed(places_ahead *p, size_t i, size_t *seen)
         if (*seen <= i)
             sched_yield();
     }
+}
+
+/* What counting w will read of w's own, asked for some nodes ahead (the
+ * preorder reaches nodes all over the arrays); placing: and what placing it
+ * will. */
+static void prefetch_count(const lf_snapshot *s, const lf_collections_builder *placing, const uint64_t *sig,
+                           const uint32_t *group_of_node, uint32_t *nearest, uint32_t w, int placing_too)
+{
+    if (placing_too)
+        lf_collections_prefetch(placing, w);
+    else
+        __builtin_prefetch(&s->idom[w]);
+    __builtin_prefetch(&sig[w]);
+    __builtin_prefetch(&group_of_node[w]);
+    __builtin_prefetch(&s->object_shallow.narrow[w]);
+    __builtin_prefetch(&nearest[w], 1);
 }
 
 /* Without stable ids: every object under the signature of its nearest owner
@@ -288,6 +307,8 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
         uint32_t v = order[i];
+        if (i + LF_PREFETCH_AHEAD < count)
+            prefetch_count(s, placing, sig, group_of_node, nearest, order[i + LF_PREFETCH_AHEAD], !threaded);
         if (threaded)
             wait_placed(&ahead, i, &seen);
         else
