@@ -37,6 +37,9 @@ int lf_analyze_reporting(lf_snapshot *s, unsigned dom_flags, unsigned threads,
 {
     if ((s->flags & LF_SNAP_UNREACHED_ALONE) && !(dom_flags & LF_DOM_KEEP_UNREACHABLE))
         dom_flags |= LF_DOM_UNREACHED_ALONE;
+    if (!s->class_kind_memo && s->class_count && s->owned_count < sizeof s->owned / sizeof s->owned[0] &&
+        (s->class_kind_memo = lf_snapshot_own(s, lf_big_calloc(s->class_count, sizeof *s->class_kind_memo))))
+        s->class_kind_memo_count = s->class_count; /* none (no memory): each question answered afresh */
     if (s->idom && s->analysis_flags == dom_flags)
         return 0;
     const uint32_t n = s->object_count;

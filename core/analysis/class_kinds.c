@@ -115,7 +115,27 @@ static uint16_t dotnet_kind(const lf_snapshot *s, lf_str name)
     return 0;
 }
 
+/* Marks a kind kept in the snapshot's memo: a class of no kind is kept too. */
+enum { KIND_KNOWN = 0x8000 };
+_Static_assert((int)CLASS_PAIRED_TABLE < (int)KIND_KNOWN, "a kind bit is the memo's mark");
+
+static uint16_t class_kind_of(const lf_snapshot *s, uint32_t cls);
+
 uint16_t lf_class_kind(const lf_snapshot *s, uint32_t cls)
+{
+    uint16_t *memo = s->class_kind_memo;
+    if (!memo || cls >= s->class_kind_memo_count)
+        return class_kind_of(s, cls);
+    /* threads may ask at once: each writes the same answer */
+    uint16_t known = __atomic_load_n(&memo[cls], __ATOMIC_RELAXED);
+    if (!known) {
+        known = class_kind_of(s, cls) | KIND_KNOWN;
+        __atomic_store_n(&memo[cls], known, __ATOMIC_RELAXED);
+    }
+    return known & (uint16_t)~KIND_KNOWN;
+}
+
+static uint16_t class_kind_of(const lf_snapshot *s, uint32_t cls)
 {
     lf_str name = lf_snapshot_class_name(s, cls);
     uint16_t kind = lf_is_generic_v8_name(s, name) ? CLASS_GENERIC : 0;

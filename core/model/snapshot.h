@@ -240,6 +240,11 @@ typedef struct lf_snapshot {
     uint32_t reachable_count;
     uint64_t reachable_shallow;
     unsigned analysis_flags;          /* LF_DOM_* the analysis was made with */
+    /* class -> what analysis derives from its name (class_kinds.c), kept
+     * as asked, from any thread: 0 not asked yet. NULL: derived at each
+     * question. Views ask it of millions of objects of a few classes. */
+    uint16_t *class_kind_memo;
+    uint32_t class_kind_memo_count;
 
     lf_snapshot_stats stats;
     lf_source_key source_key;
