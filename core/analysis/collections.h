@@ -153,6 +153,11 @@ int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection
  * the payload as they are (a node that is no collection). */
 int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, size_t count, int through,
                                 lf_collection_members *out);
+/* The same looking through the structure, the payload in no particular
+ * order: for a caller that only groups it (lf_group_payload), which need
+ * not sort a holder's millions of members. */
+int lf_collection_members_unordered(const lf_snapshot *s, const uint32_t *nodes, size_t count,
+                                    lf_collection_members *out);
 /* How many of m's payload, largest first, a view shows one by one: at most
  * top (0: no limit), each retaining at least min. Both views take the same
  * prefix, so their groups (the rest, lf_group_payload) count the same. */

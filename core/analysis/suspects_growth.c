@@ -398,7 +398,7 @@ static uint32_t leading(const lf_trend *t, const lf_snapshot *s, const lf_suspec
         return 0;
     const uint32_t *kids = s->domtree_child + s->domtree_offset[f->node];
     size_t kid_count = s->domtree_offset[f->node + 1] - s->domtree_offset[f->node];
-    if (lf_collection_members_below(s, kids, kid_count, 1, &m))
+    if (lf_collection_members_unordered(s, kids, kid_count, &m))
         return 0;
     if (through_bucket_heads(s, &m))
         return 0; /* m is freed */
