@@ -78,6 +78,7 @@
 #include "dominators.h"
 #include "../core/base/bigmem.h"
 #include "../core/base/populate.h"
+#include "../core/base/prefetch.h"
 #include "halves.h"
 
 #include <pthread.h>
@@ -488,8 +489,8 @@ static int grow_stack(dfs_frame **stack, size_t *cap)
 
 /* Starts the loads the children of a vertex will need, its edges [e, end)
  * (the search is one long chain of dependent cache misses otherwise). */
-static inline void prefetch_children(lf_edge_offsets edge_offset, const uint32_t *edge_target,
-                                     const uint32_t *node_to_dfn, uint64_t e, uint64_t end)
+LF_PREFETCH_HELPER void prefetch_children(lf_edge_offsets edge_offset, const uint32_t *edge_target,
+                                      const uint32_t *node_to_dfn, uint64_t e, uint64_t end)
 {
     for (uint64_t p = e; p < end && p < e + 8; p++) {
         uint32_t child = edge_target[p] & LF_EDGE_NODE;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the tests against a build directory, every suite once, in two lanes
-# (the machines this is made on have 2 cores): the layers, unit tests, golden CLI tests,
+# (the machines this is made on have 2 cores): the layers, the prefetches built, unit tests, golden CLI tests,
 # the OCaml agent (on 4.x and on 5.x), the .NET dumps, Memtrace traces, conveniences, the report, the fuzz corpora replayed.
 # --all adds the slow reruns of the goldens: spilled (--memory 1K) and wide
 # (64-bit edge offsets). Last line: "N passed, M failed".
@@ -75,6 +75,7 @@ lane2() {
     suite 1-mutation2 "damaged inputs (other half): exit 0 or 3 with a position" \
         env CLI_FILES=mutation MUTATION_PART=$mutation_half2 sh tests/cli/run.sh "$build"
     suite 0-layers "layers: no include upward or sideways" sh tests/layers.sh
+    suite 0-prefetch "prefetches: those asked for are in the objects built" sh tests/prefetch.sh "$build"
     suite 0-unit "unit tests" unit_suite
     suite 2-ocaml "OCaml agent" sh tests/ocaml/run.sh "$build"
     # The agent is never built with the sanitizers (it lives in OCaml

@@ -72,7 +72,7 @@ int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection
 /* What the walk reads of a node it will take from its stack a few nodes
  * later: a store's members lie all over the arrays. */
 enum { STACK_AHEAD = 4 };
-static void prefetch_node(const lf_snapshot *s, uint32_t x)
+LF_PREFETCH_HELPER void prefetch_node(const lf_snapshot *s, uint32_t x)
 {
     __builtin_prefetch(&s->idom[x]);
     __builtin_prefetch(&s->object_class[x]);

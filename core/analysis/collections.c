@@ -341,16 +341,6 @@ void lf_collections_place(lf_collections_builder *b, uint32_t v)
     }
 }
 
-void lf_collections_prefetch(const lf_collections_builder *b, uint32_t v)
-{
-    __builtin_prefetch(&b->s->idom[v]);
-    __builtin_prefetch(&b->s->object_class[v]);
-    __builtin_prefetch(&b->c->flags[v], 1);
-    __builtin_prefetch(&b->c->up[v], 1);
-    if (b->chains)
-        __builtin_prefetch(&b->sig[v]);
-}
-
 void lf_collections_end(lf_collections_builder *b)
 {
     Word_t freed;

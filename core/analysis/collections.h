@@ -23,6 +23,7 @@
 #ifndef LF_COLLECTIONS_H
 #define LF_COLLECTIONS_H
 
+#include "../base/prefetch.h"
 #include "../model/snapshot.h"
 
 enum {
@@ -71,7 +72,15 @@ void lf_collections_place(lf_collections_builder *b, uint32_t v);
 enum { LF_PREFETCH_AHEAD = 16 };
 /* Asks the caches for what placing v will read of v's own (a preorder
  * reaches the nodes all over the arrays): call it some nodes ahead. */
-void lf_collections_prefetch(const lf_collections_builder *b, uint32_t v);
+LF_PREFETCH_HELPER void lf_collections_prefetch(const lf_collections_builder *b, uint32_t v)
+{
+    __builtin_prefetch(&b->s->idom[v]);
+    __builtin_prefetch(&b->s->object_class[v]);
+    __builtin_prefetch(&b->c->flags[v], 1);
+    __builtin_prefetch(&b->c->up[v], 1);
+    if (b->chains)
+        __builtin_prefetch(&b->sig[v]);
+}
 void lf_collections_end(lf_collections_builder *b);
 
 /* Whether node v is a collection's backing store: a reference array that a

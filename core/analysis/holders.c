@@ -95,11 +95,24 @@ static lf_holder ask_one(const lf_snapshot *s, uint32_t node, uint64_t *work, in
 /* Gives each node d dominates the place of its holder edge among d's edges
  * (the first strong one, else the first weak one); returns the place after
  * the last one given, 0 if none. */
+enum { EDGES_AHEAD = 16 };
+
 static uint64_t mark_children(lf_holders *h, uint32_t d)
 {
     const lf_snapshot *s = h->s;
     uint64_t first = lf_snapshot_edges_begin(s, d), end = lf_snapshot_edges_end(s, d), places = 0;
+    const uint64_t edges = s->edge_count;
     for (uint64_t e = first; e < end; e++) {
+        /* the dominators come in node order, their edges one after the
+         * other: a target some edges on, of this node or the next, is read
+         * soon, and its dominator and mark are all over the arrays */
+        if (e + EDGES_AHEAD < edges) {
+            uint32_t ahead = lf_edge_node(s->edge_target[e + EDGES_AHEAD]);
+            if (ahead < s->object_count) {
+                __builtin_prefetch(&s->idom[ahead]);
+                __builtin_prefetch(&h->kind[ahead]);
+            }
+        }
         uint32_t t = s->edge_target[e], v = lf_edge_node(t);
         if (v >= s->object_count || s->idom[v] != d)
             continue;
@@ -231,12 +244,4 @@ lf_holder lf_holders_get(lf_holders *h, uint32_t node)
     if (h->kind && h->kind[node] != LINK_LEFT_OUT)
         return (lf_holder){h->kind[node], h->label[node]};
     return ask_one(h->s, node, &h->work, &h->failed);
-}
-
-void lf_holders_prefetch(const lf_holders *h, uint32_t node)
-{
-    if (h->kind) {
-        __builtin_prefetch(&h->kind[node]);
-        __builtin_prefetch(&h->label[node]);
-    }
 }

@@ -12,6 +12,7 @@
 #ifndef LF_HOLDERS_H
 #define LF_HOLDERS_H
 
+#include "../base/prefetch.h"
 #include "../model/snapshot.h"
 
 /* kind: an lf_edge_kind, or LF_HOLDER_ROOT (label: a root index). An object
@@ -56,7 +57,13 @@ int lf_holders_ready(const lf_holders *h);
 lf_holder lf_holders_get(lf_holders *h, uint32_t node);
 /* Asks the caches for node's row of the table, when there is one: a walk
  * that knows its next node calls it a node ahead. */
-void lf_holders_prefetch(const lf_holders *h, uint32_t node);
+LF_PREFETCH_HELPER void lf_holders_prefetch(const lf_holders *h, uint32_t node)
+{
+    if (h->kind) {
+        __builtin_prefetch(&h->kind[node]);
+        __builtin_prefetch(&h->label[node]);
+    }
+}
 /* Whether some answer so far came without its label for want of memory:
  * output made of them is incomplete, an error for the caller to report. */
 int lf_holders_failed(const lf_holders *h);

@@ -267,7 +267,7 @@ static void wait_placed(places_ahead *p, size_t i, size_t *seen)
 /* What counting w will read of w's own, asked for some nodes ahead (the
  * preorder reaches nodes all over the arrays); placing: and what placing it
  * will. */
-static void prefetch_count(const lf_snapshot *s, const lf_collections_builder *placing, const uint64_t *sig,
+LF_PREFETCH_HELPER void prefetch_count(const lf_snapshot *s, const lf_collections_builder *placing, const uint64_t *sig,
                            const uint32_t *group_of_node, uint32_t *nearest, uint32_t w, int placing_too)
 {
     if (placing_too)
