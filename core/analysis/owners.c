@@ -167,12 +167,15 @@ static int push_frame(const lf_snapshot *s, sig_frame **frames, size_t *top, siz
     return 0;
 }
 
-/* Signature g into the chains' set, when one is asked for. 0 or -1 (memory). */
-static int add_chain(Pvoid_t *chains, uint64_t g)
+/* Signature g into the chains' set, when one is asked for; *last: the
+ * last one set (a chain's links ask one after the other). 0 or -1 (memory). */
+static int add_chain(Pvoid_t *chains, uint64_t *last, uint64_t g)
 {
     int set = 0;
-    if (chains)
+    if (chains && g != *last) {
         J1S(set, *chains, (Word_t)g);
+        *last = g;
+    }
     return set == JERR ? -1 : 0;
 }
 
@@ -188,6 +191,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
      * child visited in the order of its dominator's list */
     sig_frame *frames = NULL;
     size_t top = 0, cap = 0, count = 0;
+    uint64_t last_chain = 0; /* no signature is 0 */
     sig_memo *memo = calloc(1, sizeof *memo);
     /* per dominator: 0 not asked yet, 1 no dictionary, 2 a dictionary */
     uint8_t *dictionary = s->source_format == LF_FORMAT_V8 ? lf_big_calloc((size_t)n + 1, 1) : NULL;
@@ -227,7 +231,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
          * bucket's entries, whatever their depth in it (collections.h) */
         if (d != LF_NODE_SUPER && lf_same_class(s, cls, dcls)) {
             sig[v] = dsig;
-            rc = add_chain(chains_at, dsig);
+            rc = add_chain(chains_at, &last_chain, dsig);
         } else {
             if (dictionary && d != LF_NODE_SUPER && !dictionary[d])
                 dictionary[d] = lf_is_v8_dictionary(s, d) ? 2 : 1;
@@ -235,7 +239,7 @@ int lf_owner_signatures(lf_holders *holders, uint64_t *sig, uint32_t *order, uin
             sig[v] = signature_step(holders, memo, d == LF_NODE_SUPER ? 0 : dsig, v, cls, keyed);
             /* another class hashed to its dominator's signature */
             if (d != LF_NODE_SUPER && sig[v] == dsig)
-                rc = add_chain(chains_at, dsig);
+                rc = add_chain(chains_at, &last_chain, dsig);
         }
         if (rc == 0 && s->domtree_offset[v] != s->domtree_offset[v + 1])
             rc = push_frame(s, &frames, &top, &cap, v, cls, dv, sig[v]);
