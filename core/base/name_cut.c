@@ -489,6 +489,7 @@ typedef struct path_form {
     size_t tail;         /* the last steps kept after the first (the others: an ellipsis) */
     int first_kind;      /* the first step's kind ("static field") kept */
     int first_shown;     /* the first step kept (else an ellipsis, with the middle's) */
+    int first_alone;     /* the first step, then an ellipsis for all the others */
 } path_form;
 
 /* The path of steps s[0..n) into b, in the form f. */
@@ -501,6 +502,12 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
         first.label_len -= kind;
     }
     b->len = 0;
+    if (f->first_alone) {
+        put_step(b, &first, f->first_class, 1);
+        put(b, STEP_SEP, 3);
+        put(b, ELLIPSIS, ELLIPSIS_LEN);
+        return;
+    }
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && k < n - f->tail)
             continue;
@@ -542,6 +549,12 @@ static int fits(const cut_buf *b, size_t width)
     return !b->failed && lf_text_width(b->p, b->len) <= width;
 }
 
+/* Whether step x is a class alone, "(System.String)": no label before it. */
+static int bare_class(const step *x)
+{
+    return !x->cls && x->label_len > 1 && x->label[0] == '(' && x->label[x->label_len - 1] == ')';
+}
+
 /* The forms of a path, most kept first: classes shortened; the middle
  * steps' classes dropped, then the first's; the middle steps, from the
  * second on; the last's class. The first that fits is in b (1), else the
@@ -549,28 +562,35 @@ static int fits(const cut_buf *b, size_t width)
 static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
 {
     size_t all = n > 1 ? n - 1 : 0;
-    path_form f[] = {{1, 1, 1, all, 1, 1}, {0, 1, 1, all, 1, 1}, {0, 0, 1, all, 1, 1}};
+    path_form f[] = {{1, 1, 1, all, 1, 1, 0}, {0, 1, 1, all, 1, 1, 0}, {0, 0, 1, all, 1, 1, 0}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         build_path(b, s, n, &f[i]);
         if (fits(b, width))
             return 1;
     }
     for (size_t tail = n > 2 ? n - 2 : 0; tail >= 1 && n > 2; tail--) {
-        build_path(b, s, n, &(path_form){0, 0, 1, tail, 1, 1});
+        build_path(b, s, n, &(path_form){0, 0, 1, tail, 1, 1, 0});
         if (fits(b, width))
             return 1;
     }
-    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 1, 1});
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 1, 1, 0});
     if (n == 1 || fits(b, width))
         return fits(b, width);
     /* Then the root's kind ("static field"): it read "static field …[]",
      * the end of the last step after the kind, in a trend's holder column
      * at 80 columns, where "BigHeap.ROOTS / … / []" fits; then the root
      * (V8's is "(root)"), the last step staying: "… / mixed". */
-    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 0, 1});
+    build_path(b, s, n, &(path_form){0, 0, 0, n > 2 ? 1 : all, 0, 1, 0});
     if (fits(b, width))
         return 1;
-    build_path(b, s, n, &(path_form){0, 0, 0, 1, 0, 0});
+    /* A last step that is a bare class ("(System.String)", an element of
+     * an array whose dump names no index) names nothing: the first step
+     * stays instead, and a cut keeps its end ("…allNumberCache / …"). */
+    if (bare_class(&s[n - 1])) {
+        build_path(b, s, n, &(path_form){0, 0, 0, 0, 0, 1, 1});
+        return fits(b, width);
+    }
+    build_path(b, s, n, &(path_form){0, 0, 0, 1, 0, 0, 0});
     return fits(b, width);
 }
 

@@ -118,6 +118,12 @@ export COLUMNS=80
 # -q: no note (stderr empty, exit 0)
 check_ trend_dotnet_holders_quiet_80 sh -c "[ -z \"\$(\"$LF\" trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table -q 2>&1 >/dev/null)\" ]"
 check_ trend_dotnet_holders_note_80 sh -c "\"$LF\" trend $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table 2>&1 >/dev/null | grep -q '^leakfind: note: System.String grows under 2 holders; its row names the steepest, trend --owners lists each\$'"
+# trend --owners: String's second owner is the array s_smallNumberCache's
+# elements, whose last step is a bare class, "(System.String)": at 80
+# columns the cut keeps the field, not the class (it read "… / (System.String)")
+rows_ trend_dotnet_owner_cut_80 "s_smallNumberCache / …" \
+    '/^ +[0-9.]+ +\+200 .*System\.String / {sub(/^.*System\.String +/, ""); print}' \
+    trend --owners $D/named.1.gcdump $D/named.2.gcdump $D/named.3.gcdump --format table -q
 unset COLUMNS
 # at 80 columns the holder's class, 67 characters in parentheses, moves
 # down whole under "static field ByName" (it was cut after "System."): in

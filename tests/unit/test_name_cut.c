@@ -129,6 +129,11 @@ void test_name_cut_path(void)
                "[] (java.util.HashMap)", 31, LF_CUT_PATH, "BigHeap.ROOTS / \xe2\x80\xa6 / []");
     expect_cut("static field BigHeap.ROOTS (java.util.ArrayList) / elementData (java.lang.Object[])", 31,
                LF_CUT_PATH, "BigHeap.ROOTS / elementData");
+    /* a last step that is a bare class (an element of a .NET array) names
+     * nothing: the first step stays (it read "… / (System.String)") */
+    const char *bare = "static field s_smallNumberCache (System.String[]) / (System.String)";
+    expect_cut(bare, 40, LF_CUT_PATH, "s_smallNumberCache / (System.String)");
+    expect_cut(bare, 22, LF_CUT_PATH, "s_smallNumberCache / \xe2\x80\xa6");
     /* a thread's frames: the middle goes before the thread or the local */
     const char *frames = "thread main / frame 3: com.acme.Server.handle (Server.java:42) / "
                          "frame 2: com.acme.Server.loop (Server.java:17) / local (java.util.ArrayList)";
