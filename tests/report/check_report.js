@@ -356,6 +356,27 @@ async function seriesHolders(browser) {
     row('System.String')[5] === 'static field s_smallNumberCache (System.String[]) (and 1 more holder)', JSON.stringify(row('System.String')));
   check('series-holders: Acme.Profile under ByName alone', /^static field ByName \(.*\)$/.test(row('Acme.Profile')[5] || '') &&
     !row('Acme.Profile')[5].includes('more holder'), JSON.stringify(row('Acme.Profile')));
+  // a holder wider than its cell wraps between words: the dictionary's
+  // class, 67 characters, moves down whole (it was cut at "Acme.Prof|ile>")
+  const lines = await page.$$eval('#growth tbody td.name', (cells) => cells.map((c) => {
+    const text = c.firstChild, words = [];
+    let at = 0;
+    for (const w of text.textContent.split(' ')) {
+      const r = document.createRange();
+      r.setStart(text, at);
+      r.setEnd(text, at + w.length);
+      const tops = Array.from(r.getClientRects()).map((q) => Math.round(q.top));
+      words.push([w, new Set(tops).size, tops[0]]);
+      at += w.length + 1;
+    }
+    return words;
+  }));
+  // the case itself: Profile's holder takes two lines at this width
+  const profile = lines.find((ws) => ws.some(([w]) => w === 'ByName')) || [];
+  const split = lines.flat().filter(([, n]) => n > 1).map(([w]) => w);
+  check('series-holders: the holders wrap between words, never inside one',
+    new Set(profile.map(([, , top]) => top)).size === 2 && split.length === 0,
+    'split: ' + split.join(' ') + '; ' + JSON.stringify(profile));
   check('series-holders: no request, no script error', problems.length === 0, problems.join('; '));
   await page.close();
 }
