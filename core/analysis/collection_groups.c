@@ -53,22 +53,6 @@ static int add(const lf_snapshot *s, uint32_t x, int structure, Pvoid_t *index, 
     return 0;
 }
 
-static int push_children(const lf_snapshot *s, uint32_t x, uint32_t **stack, size_t *depth, size_t *cap)
-{
-    for (uint32_t i = s->domtree_offset[x]; i < s->domtree_offset[x + 1]; i++) {
-        if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
-            return -1;
-        (*stack)[(*depth)++] = s->domtree_child[i];
-    }
-    return 0;
-}
-
-int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out)
-{
-    return lf_collection_members_below(s, s->domtree_child + s->domtree_offset[store],
-                                       s->domtree_offset[store + 1] - s->domtree_offset[store], 1, out);
-}
-
 /* What the walk reads of a node it will take from its stack a few nodes
  * later: a store's members lie all over the arrays. */
 enum { STACK_AHEAD = 4 };
@@ -79,6 +63,33 @@ LF_PREFETCH_HELPER void prefetch_node(const lf_snapshot *s, uint32_t x)
     __builtin_prefetch(&s->domtree_offset[x]);
     __builtin_prefetch(&s->object_shallow.narrow[x]);
     __builtin_prefetch(&s->retained.narrow[x]);
+}
+
+/* A node's few children are asked for as they are pushed: below a chain (a
+ * list's cells, one per member) the stack holds a cell and its element,
+ * never STACK_AHEAD nodes to look ahead into, and the next cell is known
+ * only once its cell is read. A wide node's (an array's) are asked for as
+ * the walk nears them: asked all at once, most would leave the cache before
+ * their turn. */
+enum { PUSH_AHEAD_MAX = 8 };
+static int push_children(const lf_snapshot *s, uint32_t x, uint32_t **stack, size_t *depth, size_t *cap)
+{
+    uint32_t begin = s->domtree_offset[x], end = s->domtree_offset[x + 1];
+    for (uint32_t i = begin; i < end; i++) {
+        if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
+            return -1;
+        uint32_t child = s->domtree_child[i];
+        if (end - begin <= PUSH_AHEAD_MAX)
+            prefetch_node(s, child);
+        (*stack)[(*depth)++] = child;
+    }
+    return 0;
+}
+
+int lf_collection_members_of(const lf_snapshot *s, uint32_t store, lf_collection_members *out)
+{
+    return lf_collection_members_below(s, s->domtree_child + s->domtree_offset[store],
+                                       s->domtree_offset[store + 1] - s->domtree_offset[store], 1, out);
 }
 
 /* sorted: the payload largest first (else as the walk found it) */
@@ -145,8 +156,11 @@ int lf_group_payload(const lf_snapshot *s, lf_collection_members *out, size_t fr
 {
     Pvoid_t index = NULL;
     int rc = 0;
-    for (size_t i = from; i < out->payload_count && !rc; i++)
+    for (size_t i = from; i < out->payload_count && !rc; i++) {
+        if (i + LF_PREFETCH_AHEAD < out->payload_count)
+            prefetch_node(s, out->payload[i + LF_PREFETCH_AHEAD]);
         rc = add(s, out->payload[i], 0, &index, out);
+    }
     Word_t freed;
     JLFA(freed, index);
     (void)freed;

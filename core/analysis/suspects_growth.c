@@ -352,6 +352,8 @@ static int through_bucket_heads(const lf_snapshot *s, lf_collection_members *m)
     size_t len = 0, cap = 0;
     for (size_t i = 0; i < m->payload_count && !rc; i++) {
         uint32_t x = m->payload[i];
+        if (i + LF_PREFETCH_AHEAD < m->payload_count) /* a cell is known by its class */
+            __builtin_prefetch(&s->object_class[m->payload[i + LF_PREFETCH_AHEAD]]);
         int head = lf_is_ocaml_bucket_cell(s, x);
         found |= head;
         if (!head) {
