@@ -100,7 +100,7 @@ static void referrer_rows(const inspect_ctx *c, const lf_reverse *rev, uint32_t 
     uint64_t shown = 0, holders = 0;
     uint32_t last = LF_NODE_NONE;
     char label[4096];
-    for (uint64_t i = rev->offset[node]; i < rev->offset[node + 1]; i++) {
+    for (uint64_t i = lf_reverse_begin(rev, node); i < lf_reverse_end(rev, node); i++) {
         uint32_t from = lf_edge_node(rev->source[i]);
         if (from == last)
             continue;
@@ -174,7 +174,7 @@ int cmd_inspect(int argc, char **argv)
         free(pos);
         return rc;
     }
-    lf_reverse rev = {0, NULL, NULL};
+    lf_reverse rev = {0};
     lf_graph g = lf_snapshot_graph(&s);
     inspect_ctx c = {NULL, &s, opt.max_string, opt.all ? UINT64_MAX : opt.elements, NULL, 0, NULL, 0};
     c.text_cap = 4 * opt.max_string + 8;

@@ -458,7 +458,7 @@ int cmd_path(int argc, char **argv)
     uint32_t *hops = malloc(((size_t)s.object_count + 1) * sizeof *hops);
     uint8_t *is_root = calloc((size_t)s.object_count / 8 + 1, 1);
     uint64_t *root_index = path_root_index(&s);
-    lf_reverse rev = {0, NULL, NULL};
+    lf_reverse rev = {0};
     lf_graph g = lf_snapshot_graph(&s);
     cli_progress(&ctx, "indexing references");
     int indexed = targets && hops && is_root && root_index && lf_reverse_build(&g, &rev) == 0;

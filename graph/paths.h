@@ -8,9 +8,20 @@
  * source[offset[v] .. offset[v+1]), in the order of the forward edges. */
 typedef struct lf_reverse {
     uint32_t node_count;
-    uint64_t *offset;   /* node_count + 1 */
+    lf_edge_offsets_mut offset; /* node_count + 2 (the last is scratch): the forward graph's width */
     uint32_t *source;   /* node | LF_EDGE_WEAK when the edge is weak */
 } lf_reverse;
+
+/* Where node v's predecessors start and end in source. */
+static inline uint64_t lf_reverse_begin(const lf_reverse *rev, uint32_t v)
+{
+    return lf_edge_offsets_get(&rev->offset, v);
+}
+
+static inline uint64_t lf_reverse_end(const lf_reverse *rev, uint32_t v)
+{
+    return lf_edge_offsets_get(&rev->offset, (uint64_t)v + 1);
+}
 
 /* Returns 0 or -1 (memory). */
 int lf_reverse_build(const lf_graph *g, lf_reverse *rev);

@@ -31,7 +31,7 @@ uint32_t lf_sole_nearer_predecessor(const lf_reverse *rev, const uint32_t *level
     uint32_t sole = LF_NODE_NONE;
     if (level[v] == LF_LEVEL_NONE || level[v] == 0)
         return LF_NODE_NONE;
-    for (uint64_t i = rev->offset[v]; i < rev->offset[v + 1]; i++) {
+    for (uint64_t i = lf_reverse_begin(rev, v); i < lf_reverse_end(rev, v); i++) {
         uint32_t s = rev->source[i], p = lf_edge_node(s);
         if (lf_edge_is_weak(s) || level[p] + 1 != level[v] || p == sole || (filter && !filter(filter_ctx, p, v)))
             continue;

@@ -120,7 +120,7 @@ int serve_view_referrers(serve_site *site, const serve_request *rq, FILE *out, s
     uint64_t holders = 0;
     size_t asked = 0;
     uint32_t last = LF_NODE_NONE;
-    for (uint64_t i = rev->offset[node]; q && a && i < rev->offset[node + 1]; i++) {
+    for (uint64_t i = lf_reverse_begin(rev, node); q && a && i < lf_reverse_end(rev, node); i++) {
         uint32_t v = lf_edge_node(rev->source[i]);
         if (v == last)
             continue;

@@ -545,10 +545,39 @@ void test_class_retained_skips_empty(void)
     CHECK_EQ_U64(class_ret[1], 2);
 }
 
+/* Edges listed out of place in g's reverse lists (each at its target, in
+ * the order of the forward edges, weak bit kept), or UINT64_MAX when the
+ * offsets' width is not the forward graph's. */
+static uint64_t reverse_lists_misplaced(const lf_graph *g)
+{
+    lf_reverse rev;
+    CHECK(lf_reverse_build(g, &rev) == 0);
+    if ((rev.offset.narrow != NULL) != (g->edge_offset.narrow != NULL)) {
+        lf_reverse_free(&rev);
+        return UINT64_MAX;
+    }
+    const uint32_t n = g->node_count;
+    uint64_t bad = lf_reverse_begin(&rev, n) != g->edge_count;
+    for (uint32_t v = 0; v < n; v++) {
+        for (uint64_t i = lf_reverse_begin(&rev, v); i + 1 < lf_reverse_end(&rev, v); i++)
+            bad += lf_edge_node(rev.source[i]) > lf_edge_node(rev.source[i + 1]);
+    }
+    uint64_t *seen = calloc(n + 1, sizeof *seen);
+    for (uint32_t s = 0; s < n; s++)
+        for (uint64_t f = lf_graph_edges_begin(g, s); f < lf_graph_edges_end(g, s); f++) {
+            uint32_t target = lf_edge_node(g->edge_target[f]);
+            uint64_t at = lf_reverse_begin(&rev, target) + seen[target]++;
+            bad += rev.source[at] != (s | (g->edge_target[f] & LF_EDGE_WEAK));
+        }
+    free(seen);
+    lf_reverse_free(&rev);
+    return bad;
+}
+
 void test_reverse_lists(void)
 {
-    /* 100,000 nodes (two threads build the lists): every edge is listed at its
-     * target, in the order of the forward edges, weak bit kept. */
+    /* 100,000 nodes (two threads build the lists), with 32-bit offsets and
+     * with 64-bit ones (a graph of 2^32 edges and more). */
     const uint32_t n = 100000;
     const uint64_t m = 300000;
     uint32_t *e = malloc(m * 2 * sizeof *e);
@@ -562,24 +591,17 @@ void test_reverse_lists(void)
     uint32_t roots[] = {0};
     test_graph t;
     test_graph_build(&t, n, e, weak, m, roots, 1);
-    lf_reverse rev;
-    CHECK(lf_reverse_build(&t.g, &rev) == 0);
-    CHECK_EQ_U64(rev.offset[n], m);
-    uint64_t bad = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        for (uint64_t i = rev.offset[v]; i + 1 < rev.offset[v + 1]; i++)
-            bad += lf_edge_node(rev.source[i]) > lf_edge_node(rev.source[i + 1]);
-    }
-    uint64_t *seen = calloc(n + 1, sizeof *seen);
-    for (uint32_t s = 0; s < n; s++)
-        for (uint64_t f = lf_graph_edges_begin(&t.g, s); f < lf_graph_edges_end(&t.g, s); f++) {
-            uint32_t target = lf_edge_node(t.g.edge_target[f]);
-            uint64_t at = rev.offset[target] + seen[target]++;
-            bad += rev.source[at] != (s | (t.g.edge_target[f] & LF_EDGE_WEAK));
-        }
-    CHECK_EQ_U64(bad, 0);
-    free(seen);
-    lf_reverse_free(&rev);
+    CHECK_EQ_U64(reverse_lists_misplaced(&t.g), 0);
+    /* the same graph in the other width (test_dominators_wide builds it wide) */
+    uint32_t *narrow = malloc(((size_t)n + 1) * sizeof *narrow);
+    uint64_t *wide = malloc(((size_t)n + 1) * sizeof *wide);
+    for (uint32_t v = 0; v <= n; v++)
+        narrow[v] = (uint32_t)(wide[v] = lf_edge_offset_at(t.g.edge_offset, v));
+    lf_graph g = t.g;
+    g.edge_offset = t.g.edge_offset.narrow ? (lf_edge_offsets){NULL, wide} : (lf_edge_offsets){narrow, NULL};
+    CHECK_EQ_U64(reverse_lists_misplaced(&g), 0);
+    free(narrow);
+    free(wide);
     test_graph_free(&t);
     free(e);
     free(weak);
