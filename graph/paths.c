@@ -92,8 +92,9 @@ int lf_reverse_build(const lf_graph *g, lf_reverse *rev)
         return -1;
     }
     run_reverse_halves(g, rev, 0);
+    lf_edge_offsets_mut *o = &rev->offset;
     for (uint32_t v = 2; v <= n + 1 && n > 0; v++)
-        lf_edge_offsets_set(&rev->offset, v, lf_edge_offsets_get(&rev->offset, v) + lf_edge_offsets_get(&rev->offset, v - 1));
+        lf_edge_offsets_set(o, v, lf_edge_offsets_get(o, v) + lf_edge_offsets_get(o, v - 1));
     run_reverse_halves(g, rev, 1);
     return 0;
 }
