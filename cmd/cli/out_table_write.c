@@ -3,6 +3,7 @@
  * where a gap was asked; two columns sharing one. */
 #include "out_table.h"
 #include "out_table_rows.h"
+#include "out_table_trade.h"
 #include "out_writer.h"
 
 #include <stdio.h>
@@ -100,6 +101,62 @@ static size_t cut_width_used(const out_writer *w, size_t r0, size_t r1, int c, c
             used = shown;
     }
     return used;
+}
+
+static int by_width(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The narrowest width at which cell x comes out with no letter lost (no
+ * ellipsis): a class cut to its packages' initials still reads whole.
+ * Narrower cuts lose more, so the width is found by bisection. */
+static size_t lossless_width(const out_writer *w, const cell *x, lf_cut_style style, out_buf *scratch)
+{
+    size_t lo = 1, hi = x->width;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        scratch->len = 0;
+        out_table_cut(scratch, w->text.p + x->at, x->len, x->width, x->pad, mid, style);
+        if (scratch->p && memmem(scratch->p, scratch->len, "\xe2\x80\xa6", 3))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* out_table_trade over the body rows [r0, r1) (the first RECLAIM_ROWS of
+ * them) of the shown columns col[0..ncols). Without memory for the widths
+ * the fitting stands as it is. */
+static void trade_cut_widths(const out_writer *w, size_t r0, size_t r1, const int *col, out_fit *fit,
+                             const int *numeric, int ncols, const size_t *natural)
+{
+    size_t rows = r1 - r0 > RECLAIM_ROWS ? RECLAIM_ROWS : r1 - r0;
+    int cut = 0;
+    for (int i = 0; natural && i < ncols; i++)
+        cut |= !fit[i].dropped && !fit[i].whole && !numeric[i] && fit[i].width < natural[i];
+    if (!cut)
+        return; /* nothing to trade: no limit, or every cell whole */
+    out_cut_cells *cells = calloc((size_t)ncols + 1, sizeof *cells);
+    size_t *width = calloc(rows * (size_t)ncols + 1, sizeof *width);
+    if (!natural || !cells || !width || rows == 0) {
+        free(cells), free(width);
+        return;
+    }
+    out_buf scratch = {0};
+    for (int i = 0; i < ncols; i++) {
+        if (fit[i].dropped || fit[i].whole || numeric[i])
+            continue;
+        size_t *mine = width + (size_t)i * rows;
+        for (size_t r = 0; r < rows; r++)
+            mine[r] = lossless_width(w, cell_at(w, r0 + r, col[i]), w->cols[col[i]].cut, &scratch);
+        qsort(mine, rows, sizeof *mine, by_width);
+        cells[i] = (out_cut_cells){mine, rows};
+    }
+    out_table_trade(fit, numeric, ncols, natural, cells);
+    free(cells), free(width), free(scratch.p);
 }
 
 /* The table's width: shown columns, two spaces between them. */
@@ -216,8 +273,10 @@ static void write_plain(out_writer *w)
     for (int i = 0; natural && i < ncols; i++)
         natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
-    if (natural && rows > 1)
+    if (natural && rows > 1) {
+        trade_cut_widths(w, 1, rows, col, fit, numeric, ncols, natural);
         reclaim_unused(w, 1, rows, col, fit, numeric, ncols, natural, limit, -1, NULL);
+    }
     free(natural);
     for (size_t r = 0, g = 0; r < rows; r++) {
         for (; g < w->gap_count && w->gap[g] < r; g++)
@@ -291,6 +350,7 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
     for (int i = 0; i < ncols; i++)
         natural[i] = fit[i].width;
     out_table_fit(fit, ncols, limit);
+    trade_cut_widths(w, r0, r1, col, fit, numeric, ncols, natural);
     reclaim_unused(w, r0, r1, col, fit, numeric, ncols, natural, limit, sec, cell_at(w, r0, sec));
     const cell blank = {0, 0, 0, 0};
     out_table_header(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));

@@ -36,6 +36,7 @@
     T(test_name_cut_class)                 \
     T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
+    T(test_table_trade)                    \
     T(test_pages_ahead)                    \
     T(test_ocaml_name_frames)              \
     T(test_ocaml_name_symbols)             \
