@@ -348,6 +348,21 @@ void lf_owners_free(lf_owner_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Whether text is one parenthesized whole: its first '(' closes at its
+ * last character ("(compiled code)", not OCaml's "(string, t) Hashtbl.t"). */
+static int wrapped_in_parentheses(const char *text, size_t len)
+{
+    if (len < 2 || text[0] != '(' || text[len - 1] != ')')
+        return 0;
+    size_t depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        depth += text[i] == '(';
+        if (text[i] == ')' && --depth == 0)
+            return i == len - 1;
+    }
+    return 0;
+}
+
 size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     char field[1200];
@@ -355,9 +370,13 @@ size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
     lf_str h = holder(holders, lf_holders_get(holders, node),
                       d < holders->s->object_count && lf_is_v8_dictionary(holders->s, d), field, sizeof field);
     lf_str cls = lf_snapshot_object_label(holders->s, node);
+    /* V8's "(compiled code)" is in parentheses already: "code (compiled
+     * code)", never "code ((compiled code))" */
+    const int bracketed = cls.len > 400 || !wrapped_in_parentheses(cls.ptr, cls.len);
+    const char *open = bracketed ? "(" : "", *close = bracketed ? ")" : "";
     /* a synthetic V8 root has no class name: "(root)", never "(root)  ()" */
-    int n = cls.len ? snprintf(buf, size, "%.*s%s(%.*s)", (int)(h.len > 600 ? 600 : h.len), h.ptr,
-                               h.len ? " " : "", (int)(cls.len > 400 ? 400 : cls.len), cls.ptr)
+    int n = cls.len ? snprintf(buf, size, "%.*s%s%s%.*s%s", (int)(h.len > 600 ? 600 : h.len), h.ptr,
+                               h.len ? " " : "", open, (int)(cls.len > 400 ? 400 : cls.len), cls.ptr, close)
                     : snprintf(buf, size, "%.*s", (int)(h.len > 600 ? 600 : h.len), h.ptr);
     return n < 0 || size == 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }

@@ -154,6 +154,13 @@ rows_ collections_trend_v8 "1.00 yes Session (root) / [] (global) / app (Object)
      NR > 1 { row[$6] = $1 " " $4 " " $6 " " $8 }
      END { for (i = 1; i <= n; i++) print row[want[i]] }' \
     trend $NS --workload 100,200,300 --format tsv
+# V8 names some classes in parentheses itself ("(compiled code)", a
+# function's code): an owner's step shows such a class as it is, "code
+# (compiled code)", never "code ((compiled code))"; counted over every owner
+rows_ collections_trend_v8_bracketed_class "0 yes" \
+    'NR > 1 && $7 ~ /\(\(/ {doubled++} NR > 1 && $7 ~ / code \(compiled code\)( |$)/ {code++}
+     END {print doubled + 0, (code > 0 ? "yes" : "no")}' \
+    trend --owners $NS --workload 100,200,300 --format tsv
 # bytes per request per collection: 40 + 24 = 64, 32, 32 + 24 = 56, 2 x 40 =
 # 80; the accumulation counts the entries, looking through V8's backing
 # tables: 300 Session, 300 Peer, 300 Named, 600 Recent.
