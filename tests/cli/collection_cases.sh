@@ -43,7 +43,7 @@ rows_ collections_trend_shared "2.00 yes 100,200,300" \
 rows_ collections_control "0 flagged" 'NR > 1 && $4 == "yes" {n++} END {print n + 0, "flagged"}' \
     trend $CC --workload 100,200,300 --format tsv
 "$LF" trend $CC --workload 100,200,300 --exit-code >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL collections_control_exit"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "collections_control_exit"
 
 # suspects over the series: one finding per collection, named by the class
 # that leaks there (the map's values, the list's elements; UUID for
@@ -90,10 +90,9 @@ suspects_bytes=$(cat "$tmp/growth_bytes")
 owner_bytes=$(awk -F'\t' 'NR == FNR {want[$1] = 1; next} ($1 in want) {print}' "$tmp/growth_bytes" "$tmp/owner_bytes" |
     LC_ALL=C sort)
 if [ -n "$suspects_bytes" ] && [ "$(echo "$suspects_bytes" | wc -l)" = 8 ] && [ "$suspects_bytes" = "$owner_bytes" ]; then
-    pass=$((pass + 1))
+    ok
 else
-    echo "FAIL collections_bytes_rate_is_owner_growth"; echo "  suspects: $suspects_bytes"; echo "  owners:   $owner_bytes"
-    fail=$((fail + 1))
+    bad "collections_bytes_rate_is_owner_growth" "suspects: $suspects_bytes" "owners:   $owner_bytes"
 fi
 # On a terminal the mixed map says so: its 900 entries hold byte[], String
 # and MixedRecord (300 each, by construction), named by the one retaining
@@ -315,9 +314,9 @@ connsById 1,200 x Conn" \
 "$LF" report $C/collections-300.hprof.gz -o "$tmp/collections.html" 2>/dev/null
 if grep -q '"900 x ListEvent","",null,21600,null,900,null,0,"ListEvent"\]' "$tmp/collections.html" &&
    grep -q ' x java.util.Hashtable\$Entry (entries)"' "$tmp/collections.html"; then
-    pass=$((pass + 1))
+    ok
 else
-    echo "FAIL report_collection_groups"; fail=$((fail + 1))
+    bad "report_collection_groups"
 fi
 
 # inspect on a V8 Map or Set: size, then the entries in insertion order.

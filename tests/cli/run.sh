@@ -19,8 +19,8 @@ expected=tests/cli/expected
 unset COLUMNS # tables are cut to $COLUMNS when set: the cases set it themselves
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+# the tally and its verdicts (pass, fail; ok, bad, expect): what every runner shares
+. tests/lib.sh
 
 # wanted NAME: whether this run runs the case NAME
 wanted() { [ -z "$only" ] || [ "$1" = "$only" ]; }
@@ -59,7 +59,7 @@ case_run() {
             echo "FAIL $name: unexpected std$s:"; head -5 "$tmp/$s"; ok=0
         fi
     done
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if [ $ok = 1 ]; then ok; else fail=$((fail + 1)); fi # its lines are printed above
     # CLI_ACTUAL=DIR keeps a failing case's output there, to read beside the
     # expected files (never to copy over them unread)
     if [ $ok = 0 ] && [ -n "${CLI_ACTUAL:-}" ]; then
@@ -72,9 +72,9 @@ check_run() {
     name=$1
     shift
     if "$@" >"$tmp/out" 2>&1; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name:"; head -8 "$tmp/out"; fail=$((fail + 1))
+        bad "$name:" "$(head -8 "$tmp/out")"
     fi
 }
 
@@ -85,9 +85,9 @@ help_run() {
     "$LF" "$@" >"$tmp/out" 2>"$tmp/err"
     code=$?
     if [ $code = 0 ] && head -1 "$tmp/out" | grep -q "^usage: leakfind" && [ ! -s "$tmp/err" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name: -h gave exit $code"; fail=$((fail + 1))
+        bad "$name: -h gave exit $code"
     fi
 }
 
@@ -101,11 +101,10 @@ rows_run() {
     code=$?
     got=$(awk -F'\t' "$prog" "$tmp/out")
     if [ $code = 0 ] && [ "$got" = "$want" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name: exit $code"; echo "  expected: $want"; echo "  got:      $got"
+        bad "$name: exit $code" "expected: $want" "got:      $got"
         head -3 "$tmp/err"
-        fail=$((fail + 1))
     fi
 }
 

@@ -7,19 +7,19 @@ CS="$SJ/collections-100.hprof.gz $SJ/collections-200.hprof.gz $SJ/collections-30
 NS="$SJ/noise-1000.hprof.gz $SJ/noise-2000.hprof.gz $SJ/noise-3000.hprof.gz"
 # fits NAME COLUMNS WANT ARGS...: exit 0, every line of stdout at most
 # COLUMNS characters, and stdout holds WANT (a fixed string)
-fits() {
+# (counted: `tests/cli/run.sh build table_roots_80` runs one)
+fits() { counted fits_run "$@"; }
+fits_run() {
     name=$1 cols=$2 want=$3
     shift 3
-    wanted "$name" || return 0
     COLUMNS=$cols "$LF" "$@" >"$tmp/fits" 2>/dev/null
     code=$?
     widest=$(python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$tmp/fits")
     if [ "$code" = 0 ] && [ "$widest" -le "$cols" ] && grep -qF -- "$want" "$tmp/fits"; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name: exit $code, widest line $widest of $cols, '$want' $(grep -qF -- "$want" "$tmp/fits" && echo shown || echo missing)"
-        head -5 "$tmp/fits"
-        fail=$((fail + 1))
+        bad "$name: exit $code, widest line $widest of $cols, '$want' $(grep -qF -- "$want" "$tmp/fits" && echo shown || echo missing)" \
+            "$(head -5 "$tmp/fits")"
     fi
 }
 for c in 80 120 160; do
@@ -44,33 +44,33 @@ for c in 80 120 160; do
     fits table_path_merge_chain_$c $c "chain" \
         path $G/token_chain.txt --class CallbackNode --merge --top 0 --format table
 done
-if wanted table_path_chain_rows; then
+path_chain_rows() {
     rows=$(COLUMNS=160 "$LF" path $G/token_chain.txt 0x18f --format table 2>/dev/null | wc -l)
     tsv_rows=$("$LF" path $G/token_chain.txt 0x18f --format tsv 2>/dev/null | wc -l)
     if [ "$rows" = 10 ] && [ "$tsv_rows" = 303 ]; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL table_path_chain_rows: table $rows lines (want 10: header, 2 + 3 + 1 + 3), tsv $tsv_rows (want 303: every hop)"
-        fail=$((fail + 1))
+        bad "$1: table $rows lines (want 10: header, 2 + 3 + 1 + 3), tsv $tsv_rows (want 303: every hop)"
     fi
-fi
+}
+counted path_chain_rows table_path_chain_rows
 # roots on a V8 snapshot at 80 columns: every root kind reads whole, as
 # the TSV has it ("(Startup object cache)" was cut in most rows while the
 # name column kept 30 characters for its one long name: the trade of
 # cmd/cli/out_table_trade.h gives the width to the column with the cells)
-if wanted table_roots_v8_kinds_80; then
+v8_kinds_whole() {
     v8=fixtures/node/collections_leak-300.heapsnapshot.gz
     want=$("$LF" roots $v8 --format tsv 2>/dev/null | awk -F'\t' 'NR > 1 { print $5 }')
     got=$(COLUMNS=80 "$LF" roots $v8 --format table 2>/dev/null | awk -F'  +' 'NR > 2 { print $4 }')
     startup=$(echo "$got" | grep -c '^(Startup object cache)$')
     if [ "$got" = "$want" ] && [ "$startup" -gt 10 ]; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL table_roots_v8_kinds_80: the kinds at 80 columns differ from the TSV's ($startup whole Startup rows)"
-        echo "$got" | head -12
-        fail=$((fail + 1))
+        bad "$1: the kinds at 80 columns differ from the TSV's ($startup whole Startup rows)" \
+            "$(echo "$got" | head -12)"
     fi
-fi
+}
+counted v8_kinds_whole table_roots_v8_kinds_80
 # the goldens at 80 and 160: what is cut and how (class packages to their
 # initials, a holder's kind and the end of its name), the columns left out
 export COLUMNS=80
