@@ -11,8 +11,8 @@ cache_note_() { # NAME EXPECTED-NOTES ARGS... : the -v notes, one word each, in 
     "$LF" "$@" -v >"$tmp/out" 2>"$tmp/err" </dev/null
     code=$?
     got=$(sed -n "s/^leakfind: note: .* cache '[^']*' \([a-z]*\).*/\1/p" "$tmp/err" | tr '\n' ' ')
-    if [ $code = 0 ] && [ "$got" = "$want" ]; then pass=$((pass + 1)); else
-        echo "FAIL $name: exit $code, notes '$got', expected '$want'"; head -3 "$tmp/err"; fail=$((fail + 1)); fi
+    if [ $code = 0 ] && [ "$got" = "$want" ]; then ok; else
+        bad "$name: exit $code, notes '$got', expected '$want'"; head -3 "$tmp/err"; fi
 }
 # A cache keeps no string texts (the dump's own bytes): the value column, a
 # string's preview, is blanked before the outputs are compared.
@@ -24,11 +24,11 @@ same_() { # NAME ARGS... : output with --cache (a hit) equals output without, bu
     shift
     "$LF" "$@" 2>&1 </dev/null | no_values >"$tmp/plain"
     "$LF" "$@" --cache 2>&1 </dev/null | no_values >"$tmp/cached"
-    if cmp -s "$tmp/plain" "$tmp/cached"; then pass=$((pass + 1)); else
-        echo "FAIL $name: cached output differs"; diff "$tmp/plain" "$tmp/cached" | head -5; fail=$((fail + 1)); fi
+    if cmp -s "$tmp/plain" "$tmp/cached"; then ok; else
+        bad "$name: cached output differs"; diff "$tmp/plain" "$tmp/cached" | head -5; fi
 }
 cache_note_ cache_first_run "absent written " dominators "$C" --cache --top 1
-[ -f "$C.leakfind-cache" ] && pass=$((pass + 1)) || { echo "FAIL cache_file: not written"; fail=$((fail + 1)); }
+[ -f "$C.leakfind-cache" ] && ok || bad "cache_file: not written"
 cache_note_ cache_second_run "used " dominators "$C" --cache --top 1
 rows_ cache_hit_owner "0 java.util.ArrayList 24 140040 static field PlantedLeak.LEAK" \
     'NR == 2 {print $1, $7, $4, $5, $11}' dominators "$C" --cache --depth 2
@@ -64,17 +64,17 @@ rm -f "$C.leakfind-cache"
 mkdir "$C.leakfind-cache"
 rows_ cache_unwritable "140040" 'NR == 2 {print $5}' dominators "$C" --cache --top 1 -q
 "$LF" dominators "$C" --cache --top 1 >/dev/null 2>"$tmp/err"
-grep -q "^leakfind: warning: '.*leak.hprof.leakfind-cache': cache not written" "$tmp/err" && pass=$((pass + 1)) ||
-    { echo "FAIL cache_unwritable_warning"; cat "$tmp/err"; fail=$((fail + 1)); }
+grep -q "^leakfind: warning: '.*leak.hprof.leakfind-cache': cache not written" "$tmp/err" && ok ||
+    { bad "cache_unwritable_warning"; cat "$tmp/err"; }
 rmdir "$C.leakfind-cache"
 # A leakfind file needs no cache; a V8 snapshot gets one like a Java dump.
 cp fixtures/example/app.lfs "$tmp/cache/app.lfs"
 "$LF" info "$tmp/cache/app.lfs" --cache >/dev/null 2>&1
-[ ! -e "$tmp/cache/app.lfs.leakfind-cache" ] && pass=$((pass + 1)) || { echo "FAIL cache_lfs: cache written"; fail=$((fail + 1)); }
+[ ! -e "$tmp/cache/app.lfs.leakfind-cache" ] && ok || bad "cache_lfs: cache written"
 cp fixtures/node/listener_leak-2.heapsnapshot.gz "$tmp/cache/l2.heapsnapshot.gz"
 cache_note_ cache_v8_first "absent written " dominators "$tmp/cache/l2.heapsnapshot.gz" --cache --top 1
 same_ cache_v8_same dominators "$tmp/cache/l2.heapsnapshot.gz" --top 0 --min 0
 cp fixtures/node/listener_leak-1.heapsnapshot.gz "$tmp/cache/l1.heapsnapshot.gz"
 same_ cache_v8_diff diff "$tmp/cache/l1.heapsnapshot.gz" "$tmp/cache/l2.heapsnapshot.gz"
-[ -z "$(find fixtures -name '*.leakfind-cache')" ] && pass=$((pass + 1)) ||
-    { echo "FAIL cache_tree_untouched: caches written in fixtures/"; fail=$((fail + 1)); }
+[ -z "$(find fixtures -name '*.leakfind-cache')" ] && ok ||
+    bad "cache_tree_untouched: caches written in fixtures/"

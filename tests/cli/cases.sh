@@ -66,7 +66,7 @@ case_ info_weak_lfs 0 info "$tmp/weak.lfs"
 case_ convert_weak_noanalysis 0 convert $G/weak_cache.txt --no-analysis -o "$tmp/weak-bare.lfs"
 case_ classes_weak_tsv 0 classes "$tmp/weak-bare.lfs"
 case_ convert_lfs_to_lfs 0 convert "$tmp/weak.lfs" -o "$tmp/weak2.lfs"
-cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && pass=$((pass + 1)) || { echo "FAIL convert of a converted file is not byte-identical"; fail=$((fail + 1)); }
+cmp -s "$tmp/weak.lfs" "$tmp/weak2.lfs" && ok || bad "convert of a converted file is not byte-identical"
 
 # sizes of 4 GiB or more (fixtures/graphs/big_chain.txt works them out): the
 # same answers from the text graph, from its .lfs (whose big tables are the
@@ -75,8 +75,8 @@ case_ dom_big_chain 0 dominators $G/big_chain.txt --flat --top 0 --min 0
 case_ classes_big_chain 0 classes $G/big_chain.txt
 case_ info_big_chain 0 info $G/big_chain.txt
 case_ convert_big_chain 0 convert $G/big_chain.txt -o "$tmp/big_chain.lfs"
-grep -q OSHB "$tmp/big_chain.lfs" && grep -q RETB "$tmp/big_chain.lfs" && pass=$((pass + 1)) ||
-    { echo "FAIL big_chain.lfs has no OSHB or RETB chunk"; fail=$((fail + 1)); }
+grep -q OSHB "$tmp/big_chain.lfs" && grep -q RETB "$tmp/big_chain.lfs" && ok ||
+    bad "big_chain.lfs has no OSHB or RETB chunk"
 case_ dom_big_chain 0 dominators "$tmp/big_chain.lfs" --flat --top 0 --min 0
 case_ classes_big_chain 0 classes "$tmp/big_chain.lfs"
 case_ convert_big_chain_bare 0 convert $G/big_chain.txt --no-analysis -o "$tmp/big_chain-bare.lfs"
@@ -232,14 +232,14 @@ case_ diff_steady_min_count 0 diff $G/steady_before.txt $G/steady_after.txt --ex
 # a class that is only garbage in one snapshot has no row (garbage_before.txt)
 case_ diff_garbage_tsv 0 diff $G/garbage_before.txt $G/garbage_after.txt --format tsv
 "$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 4 >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-count 4 should not flag"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "diff --min-count 4 should not flag"
 "$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-count 3 --min-bytes 200 >/dev/null 2>&1
-[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-bytes 200 should flag byte[]"; fail=$((fail + 1)); }
+[ $? = 1 ] && ok || bad "diff --min-bytes 200 should flag byte[]"
 "$LF" diff $G/leak_before.txt $G/leak_after.txt --exit-code --min-bytes 300 >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --min-bytes 300 should not flag"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "diff --min-bytes 300 should not flag"
 case_ diff_formats 2 diff $J/planted_leak.hprof $G/leak_after.txt
 "$LF" diff $G/diamond.txt $G/leak_after.txt >/dev/null 2>"$tmp/err"
-cmp -s "$tmp/err" tests/cli/expected/diff_unrelated.err && pass=$((pass + 1)) || { echo "FAIL diff unrelated warning"; fail=$((fail + 1)); }
+cmp -s "$tmp/err" tests/cli/expected/diff_unrelated.err && ok || bad "diff unrelated warning"
 case_ diff_usage 2 diff $G/leak_before.txt
 help_ help_diff diff -h
 
@@ -282,7 +282,7 @@ case_ trend_owners 0 trend $S --owners
 case_ diff_stable 0 diff $G/stable_before.txt $G/stable_after.txt
 # diamond's 4 live classes and series_3's 9 share none
 "$LF" trend $G/diamond.txt $G/series_2.txt $G/series_3.txt >/dev/null 2>"$tmp/err"
-cmp -s "$tmp/err" tests/cli/expected/trend_unrelated.err && pass=$((pass + 1)) || { echo "FAIL trend unrelated warning"; cat "$tmp/err"; fail=$((fail + 1)); }
+cmp -s "$tmp/err" tests/cli/expected/trend_unrelated.err && ok || { bad "trend unrelated warning"; cat "$tmp/err"; }
 case_ diff_stable_table 0 diff $G/stable_before.txt $G/stable_after.txt --top 2 --format table
 # stable ids survive conversion: the leakfind files give the same answer
 case_ convert_stable1 0 convert $G/stable_before.txt -o "$tmp/stable_before.lfs"
@@ -306,15 +306,15 @@ case_ record_cut_elf 3 record -- "$tmp/cut-elf"
 if command -v script >/dev/null 2>&1; then
     script -qec "$LF diff -q --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
     if grep -q "matching owners" "$tmp/tty" && grep -q "computing dominators" "$tmp/tty"; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL progress_quiet_terminal: no progress with -q on a terminal"; fail=$((fail + 1))
+        bad "progress_quiet_terminal: no progress with -q on a terminal"
     fi
     script -qec "$LF diff --no-progress --owners $G/stable_before.txt $G/stable_after.txt" /dev/null >"$tmp/tty" 2>&1
     if grep -q "leakfind: .*\.\.\." "$tmp/tty"; then
-        echo "FAIL progress_off: progress shown with --no-progress"; fail=$((fail + 1))
+        bad "progress_off: progress shown with --no-progress"
     else
-        pass=$((pass + 1))
+        ok
     fi
 fi
 # The OCaml finaliser leak (fixtures/ocaml/README.md): 50 values of 1,016 B,

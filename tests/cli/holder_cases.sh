@@ -103,7 +103,7 @@ rows_ path_exclude_first "fieldroot|JNI global|items|[5]|" '{printf "%s|", $9 $1
 if [ "$(cat "$tmp/exclude.out")" = 16267 ] &&
     [ "$(grep -c 'is unreachable: no path of references from a GC root (with the exclusions)' "$tmp/exclude.err")" = 3 ] &&
     grep -q '0x100000060 is unreachable' "$tmp/exclude.err"; then
-    pass=$((pass + 1))
+    ok
 else
-    echo "FAIL path_exclude_elements: $(cat "$tmp/exclude.out") targets"; head -3 "$tmp/exclude.err"; fail=$((fail + 1))
+    bad "path_exclude_elements: $(cat "$tmp/exclude.out") targets"; head -3 "$tmp/exclude.err"
 fi

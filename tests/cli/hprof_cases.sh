@@ -105,9 +105,9 @@ for f in planted_leak planted_leak_nocoops weak_cache stack_local class_loader_l
     [ -f "$dump" ] || dump=$J/$f.hprof.gz
     "$LF" classes "$dump" --top 0 >"$tmp/classes" 2>"$tmp/err"
     if sh tests/cli/compare_histogram.sh "$J/$f.histo.txt" "$tmp/classes" >"$tmp/cmp"; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL histogram $f:"; head -20 "$tmp/cmp"; fail=$((fail + 1))
+        bad "histogram $f:"; head -20 "$tmp/cmp"
     fi
 done
 
@@ -149,7 +149,7 @@ for f in planted_leak.hprof class_loader_leak.hprof linked_list_1m.hprof.gz; do
     "$LF" dominators $J/$f --flat --top 0 --min 0 --threads 2 >"$tmp/t2" 2>&1
     "$LF" classes $J/$f --top 0 --threads 1 >>"$tmp/t1" 2>&1
     "$LF" classes $J/$f --top 0 --threads 5 >>"$tmp/t2" 2>&1
-    if cmp -s "$tmp/t1" "$tmp/t2"; then pass=$((pass + 1)); else echo "FAIL threads differ on $f"; fail=$((fail + 1)); fi
+    if cmp -s "$tmp/t1" "$tmp/t2"; then ok; else bad "threads differ on $f"; fi
 done
 
 # roots: thread "worker" holds the largest root set: its long[100000] (800,016)
@@ -205,11 +205,11 @@ rows_ trend_leak_holder "200,400,600 static field SessionRegistry.SESSIONS (java
 rows_ trend_control_series "" '$4 == "yes"' \
     trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --workload 100,200,300
 "$LF" trend $L/control-100.hprof $L/control-200.hprof $L/control-300.hprof --exit-code >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the control series"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "trend --exit-code on the control series"
 "$LF" diff $L/leak-100.hprof $L/leak-300.hprof --exit-code >/dev/null 2>&1
-[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL diff --exit-code on the leak pair"; fail=$((fail + 1)); }
+[ $? = 1 ] && ok || bad "diff --exit-code on the leak pair"
 "$LF" diff $L/control-100.hprof $L/control-300.hprof --exit-code >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL diff --exit-code on the control pair"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "diff --exit-code on the control pair"
 # 200 operations: +400 LeakedSession, +200 LeakedToken, 600 objects and
 # 200 * 80 = 16,000 bytes more under the static list: the list is the owner
 # (its backing array and elements are part of the collection, never owners
@@ -234,9 +234,9 @@ for how in signal error; do
            -o "$tmp/sig/out.lfs" 2>/dev/null)
     left=$(ls -A "$tmp/sig")
     if { [ $how = signal ] && [ $code -gt 128 ]; } || { [ $how = error ] && [ $code = 4 ]; }; then
-        if [ -z "$left" ]; then pass=$((pass + 1)); else echo "FAIL convert_interrupted_$how: left $left"; fail=$((fail + 1)); fi
+        if [ -z "$left" ]; then ok; else bad "convert_interrupted_$how: left $left"; fi
     else
-        echo "FAIL convert_interrupted_$how: exit $code"; fail=$((fail + 1))
+        bad "convert_interrupted_$how: exit $code"
     fi
 done
 
@@ -277,9 +277,9 @@ dangling_stderr() { # NAME EXIT EXPECTED-STDERR ARGS...
     "$LF" "$@" >/dev/null 2>"$tmp/err" </dev/null
     code=$?
     if [ "$code" = "$want" ] && [ "$(cat "$tmp/err")" = "$msg" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name: exit $code, stderr:"; head -3 "$tmp/err"; fail=$((fail + 1))
+        bad "$name: exit $code, stderr:"; head -3 "$tmp/err"
     fi
 }
 dangling_stderr hprof_jni_dangling_quiet 0 "" classes $D/jni_dangling.hprof
@@ -342,9 +342,9 @@ static field ManyLoaders.LOADERS 24 2040" \
 "$LF" dominators $ML --flat --top 0 --min 0 --format tsv 2>/dev/null |
     awk -F'\t' '$7 == "java.net.URLClassLoader" {print $2}' | sort >"$tmp/ml.object_ids"
 if [ "$(wc -l <"$tmp/ml.object_ids")" -eq 500 ] && cmp -s "$tmp/ml.class_ids" "$tmp/ml.object_ids"; then
-    pass=$((pass + 1))
+    ok
 else
-    echo "FAIL many_loaders_loader_ids: Plugin loaders are not the 500 URLClassLoader objects"; fail=$((fail + 1))
+    bad "many_loaders_loader_ids: Plugin loaders are not the 500 URLClassLoader objects"
 fi
 # The JVM's histogram: every class's count and bytes, and Plugin as 500
 # separate rows (one per class) there as in leakfind.
@@ -352,9 +352,9 @@ fi
 if sh tests/cli/compare_histogram.sh $J/many_loaders.histo.txt "$tmp/ml.classes" >"$tmp/cmp" &&
     [ "$(awk '$4 == "Plugin" && $2 == 1 && $3 == 16' $J/many_loaders.histo.txt | wc -l)" -eq 500 ] &&
     [ "$(awk -F'\t' '$5 == "Plugin"' "$tmp/ml.classes" | wc -l)" -eq 500 ]; then
-    pass=$((pass + 1))
+    ok
 else
-    echo "FAIL histogram many_loaders:"; head -20 "$tmp/cmp"; fail=$((fail + 1))
+    bad "histogram many_loaders:"; head -20 "$tmp/cmp"
 fi
 # A full listing is made on two threads in blocks of 4,096 rows (issue 33
 # item 5): the million list nodes must still come in order, node k retaining

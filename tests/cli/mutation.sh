@@ -52,7 +52,7 @@ mutate_file() { # mutate_file FILE CUTS FLIPS [PARTIAL_FROM]
         fi
         rm -f "$m"
     done <"$tmp/mutants.list"
-    if [ $bad = 0 ]; then pass=$((pass + 1)); else echo "FAIL mutation $f: $bad bad"; fail=$((fail + 1)); fi
+    if [ $bad = 0 ]; then ok; else bad "mutation $f: $bad bad"; fi
 }
 
 "$LF" convert fixtures/graphs/weak_cache.txt -o "$tmp/mut.lfs" 2>/dev/null

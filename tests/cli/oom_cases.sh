@@ -9,7 +9,7 @@ oom_() {
     shift
     "$LF" "$@" >"$tmp/oom.want" 2>/dev/null </dev/null
     want_code=$?
-    n=1 bad=""
+    n=1 why=""
     while [ $n -le 2000 ]; do
         # under `make asan`, what a run cut short leaves unfreed at its exit
         # is no wrong answer: LeakSanitizer would turn exit 4 into 1
@@ -20,16 +20,15 @@ oom_() {
             break
         fi
         if [ $code != 4 ] || ! grep -q "error: " "$tmp/oom.err"; then
-            bad="failing from allocation $n: exit $code, $(wc -l <"$tmp/oom.out") lines, stderr: $(head -c 200 "$tmp/oom.err")"
+            why="failing from allocation $n: exit $code, $(wc -l <"$tmp/oom.out") lines, stderr: $(head -c 200 "$tmp/oom.err")"
             break
         fi
         n=$((n + 1))
     done
-    if [ -z "$bad" ] && [ $n -gt 1 ] && [ $n -le 2000 ]; then
-        pass=$((pass + 1))
+    if [ -z "$why" ] && [ $n -gt 1 ] && [ $n -le 2000 ]; then
+        ok
     else
-        echo "FAIL $name: ${bad:-no run succeeded (or none failed)}"
-        fail=$((fail + 1))
+        bad "$name: ${why:-no run succeeded (or none failed)}"
     fi
 }
 

@@ -5,8 +5,8 @@
 # checked through a pipe too, so a pipe that reads nothing cannot pass.
 P="$tmp/pipes"
 mkdir -p "$P"
-ok_() { pass=$((pass + 1)); }
-bad_() { echo "FAIL $1"; [ -s "$P/err" ] && head -3 "$P/err"; fail=$((fail + 1)); }
+ok_() { ok; }
+bad_() { bad "$1"; [ -s "$P/err" ] && head -3 "$P/err"; }
 has_bash=0
 command -v bash >/dev/null 2>&1 && has_bash=1
 [ $has_bash = 1 ] || echo "SKIP pipe_*_procsubst: no bash for <(...) (the FIFO cases cover it)"

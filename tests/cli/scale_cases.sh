@@ -18,8 +18,8 @@ rows_ scale_classes "$(awk -F'\t' '$1 == "class" {print $2, $3, $4}' "$tmp/big-1
 # all but the map's 48: 376400. It is a top owner, among the 10 largest.
 "$build/gen_hprof_big" "$tmp/big-100k.hprof" 100000 42 3000 >"$tmp/big-100k.plan" 2>/dev/null
 got=$(awk -F'\t' '$1 == "planted_id" {id = $2} $1 == "planted_retained" {print id, $2}' "$tmp/big-100k.plan")
-if [ "$got" = "0x100000000 376448" ]; then pass=$((pass + 1)); else
-    echo "FAIL scale_planted_plan: the generator planned $got"; fail=$((fail + 1)); fi
+if [ "$got" = "0x100000000 376448" ]; then ok; else
+    bad "scale_planted_plan: the generator planned $got"; fi
 rows_ scale_planted "0 0x100000000 376448 java.util.HashMap static field BigHeap\$Cache.ENTRIES
 1 376400 java.util.HashMap\$Node[] table" \
     '$1 == 0 && $11 ~ /Cache/ {print $1, $2, $5, $7, $11; id = $2} $1 == 1 && id != "" && $3 == id {print $1, $5, $7, $8}' \

@@ -20,11 +20,9 @@ same_out() {
     # shellcheck disable=SC2086
     "$LF" $b >"$tmp/same_b" 2>/dev/null; cb=$?
     if [ "$ca" = 0 ] && [ "$cb" = 0 ] && [ -s "$tmp/same_a" ] && cmp -s "$tmp/same_a" "$tmp/same_b"; then
-        pass=$((pass + 1))
+        ok
     else
-        echo "FAIL $name: exits $ca, $cb; stdout differs or is empty:"
-        diff "$tmp/same_a" "$tmp/same_b" | head -6
-        fail=$((fail + 1))
+        bad "$name: exits $ca, $cb; stdout differs or is empty:" "$(diff "$tmp/same_a" "$tmp/same_b" | head -6)"
     fi
 }
 if wanted series_order; then

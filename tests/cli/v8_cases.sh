@@ -47,7 +47,7 @@ for s in listener_leak-1 weak_cache linked_list; do
     "$LF" dominators $N/$s.heapsnapshot.gz --flat --top 0 --min 0 --threads 2 >"$tmp/t2" 2>&1
     "$LF" classes $N/$s.heapsnapshot.gz --top 0 --threads 1 >>"$tmp/t1" 2>&1
     "$LF" classes $N/$s.heapsnapshot.gz --top 0 --threads 3 >>"$tmp/t2" 2>&1
-    if cmp -s "$tmp/t1" "$tmp/t2"; then pass=$((pass + 1)); else echo "FAIL threads differ on $s"; fail=$((fail + 1)); fi
+    if cmp -s "$tmp/t1" "$tmp/t2"; then ok; else bad "threads differ on $s"; fi
 done
 # The Comparison view: # New, # Deleted, Alloc. Size and Freed Size per class.
 check_ devtools_diff_listener_leak sh tests/v8/devtools_check.sh diff "$LF" $N/listener_leak-1.heapsnapshot.gz \
@@ -273,13 +273,13 @@ WS="$N/warmup_control-100.heapsnapshot.gz $N/warmup_control-200.heapsnapshot.gz 
 WL="$N/warmup_leak-100.heapsnapshot.gz $N/warmup_leak-200.heapsnapshot.gz $N/warmup_leak-300.heapsnapshot.gz"
 rows_ trend_warmup_control "" '$4 == "yes"' trend $WS --workload 100,200,300
 "$LF" trend $WS --workload 100,200,300 --exit-code >/dev/null 2>&1
-[ $? = 0 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the warm-up control"; fail=$((fail + 1)); }
+[ $? = 0 ] && ok || bad "trend --exit-code on the warm-up control"
 rows_ trend_warmup_leak "1.00 1.000 yes yes +100 +100 0,100,200 compiledRules (Array)" \
     '$6 == "Function" {split($5, c, ","); n = split($8, hop, " / ");
                        print $1, $2, $3, $4, "+" c[2] - c[1], "+" c[3] - c[2], $7, hop[n]}' \
     trend $WL --workload 100,200,300
 "$LF" trend $WL --workload 100,200,300 --exit-code >/dev/null 2>&1
-[ $? = 1 ] && pass=$((pass + 1)) || { echo "FAIL trend --exit-code on the code leak"; fail=$((fail + 1)); }
+[ $? = 1 ] && ok || bad "trend --exit-code on the code leak"
 
 # The planted leak by site (fixtures/node/alloc_sites.js: one LeakedRequest of
 # 40 bytes kept per request, allocated in makeLeak): its 300 objects are the
