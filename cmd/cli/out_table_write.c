@@ -55,8 +55,9 @@ static int shown_columns(const out_writer *w, size_t rows, int *col)
 }
 
 /* Says which columns a table left out to fit the terminal: those marked
- * in left_out (by column). */
-static void note_left_out(const out_writer *w, const int *left_out, size_t limit)
+ * in left_out (by column); where (NULL: the one table) names the sections
+ * that left them out ("the path table"). */
+static void note_left_out(const out_writer *w, const int *left_out, size_t limit, const char *where)
 {
     char names[512];
     size_t at = 0;
@@ -67,8 +68,8 @@ static void note_left_out(const out_writer *w, const int *left_out, size_t limit
             at = n < 0 ? at : at + (size_t)n < sizeof names ? at + (size_t)n : sizeof names - 1;
         }
     if (at && !out_is_quiet())
-        fprintf(stderr, "leakfind: note: left out to fit %zu columns: %s (--format tsv has every column)\n", limit,
-                names);
+        fprintf(stderr, "leakfind: note: left out%s%s to fit %zu columns: %s (--format tsv has every column)\n",
+                where ? " of " : "", where ? where : "", limit, names);
 }
 
 /* note_left_out for the shown columns col[0..ncols) fitted as fit says. */
@@ -79,7 +80,7 @@ static void note_dropped(const out_writer *w, const int *col, const out_fit *fit
         return;
     for (int i = 0; i < ncols; i++)
         left_out[col[i]] = fit[i].dropped;
-    note_left_out(w, left_out, limit);
+    note_left_out(w, left_out, limit, NULL);
     free(left_out);
 }
 
@@ -326,7 +327,7 @@ static int same_text(const out_writer *w, const cell *a, const cell *b)
 /* Rows [r0, r1) of one section as a table of their own: the section's name
  * above, where the header names its column; the columns no row of them
  * fills left out. Every column it had to leave out is marked in dropped. */
-static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int *dropped)
+static int write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int *dropped)
 {
     const int sec = w->section_col - 1;
     out_fit fit[OUT_SECTION_MAX_COLUMNS] = {{0, 0, 0, 0}};
@@ -356,12 +357,33 @@ static void write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int
     out_table_header(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));
     for (size_t r = r0; r < r1; r++)
         out_table_row(w, r, col, fit, numeric, ncols, sec, &blank);
-    for (int i = 0; i < ncols; i++)
+    int any = 0;
+    for (int i = 0; i < ncols; i++) {
         dropped[col[i]] |= fit[i].dropped;
+        any |= fit[i].dropped;
+    }
+    return any;
 }
 
+/* "the path table", "the path and field tables", "the object, path and
+ * field tables": the sections named[0..n) (cells of w), into where. */
+static void sections_text(const out_writer *w, const cell *const *named, int n, char *where, size_t size)
+{
+    size_t at = 0;
+    for (int i = 0; i < n && at + 1 < size; i++) {
+        int k = snprintf(where + at, size - at, "%s%.*s", i == 0 ? "the " : i == n - 1 ? " and " : ", ",
+                         (int)named[i]->len, w->text.p + named[i]->at);
+        at = k < 0 ? at : at + (size_t)k < size ? at + (size_t)k : size - 1;
+    }
+    snprintf(where + at, size - at, n == 1 ? " table" : " tables");
+}
+
+/* Sections named in the note of the columns left out: inspect has 5. */
+enum { OUT_SECTIONS_NAMED = 8 };
+
 /* A table whose sections (runs of rows with one text in the section
- * column) are tables of their own, a blank line apart. */
+ * column) are tables of their own, a blank line apart; the note of the
+ * columns left out names the sections that left them out. */
 static void write_sections(out_writer *w)
 {
     size_t rows = w->cell_count / (size_t)w->ncols, limit = out_table_limit();
@@ -371,14 +393,20 @@ static void write_sections(out_writer *w)
         out_lose_output();
         return;
     }
+    const cell *named[OUT_SECTIONS_NAMED];
+    int n = 0;
     for (size_t r0 = 1, r1; r0 < rows; r0 = r1) {
         for (r1 = r0 + 1; r1 < rows && same_text(w, cell_at(w, r1, sec), cell_at(w, r0, sec));)
             r1++;
         if (r0 > 1)
             out_buf_put(&w->row, "\n", 1);
-        write_section(w, r0, r1, limit, dropped);
+        if (write_section(w, r0, r1, limit, dropped) && n < OUT_SECTIONS_NAMED)
+            named[n++] = cell_at(w, r0, sec);
     }
-    note_left_out(w, dropped, limit);
+    char where[OUT_SECTIONS_NAMED * 48];
+    if (n)
+        sections_text(w, named, n, where, sizeof where);
+    note_left_out(w, dropped, limit, n ? where : NULL);
     free(dropped);
 }
 

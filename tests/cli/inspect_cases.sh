@@ -76,3 +76,21 @@ rows_ inspect_v8_closure "secret kept-4711
 hits 4711" '$1 == "context" && $4 == "context" {print $3, $5}' inspect $NV "$nv_counter" --format tsv
 rows_ inspect_v8_referrers "order global" '$1 == "referrer" && $4 == "strong" && $7 == "global" {print $3, $7}' \
     inspect $NV "$nv_order" --referrers --format tsv
+# At 50 columns inspect's sections (each a table of its own) leave out
+# different columns; the note names the sections that left one out: those
+# whose header lacks a column the same section has at 1000 columns.
+inspect_note_names_sections() {
+    for c in 1000 50; do
+        COLUMNS=$c "$LF" inspect $J/event_bus.hprof.gz 0xfd5bf588 --format table >"$tmp/sec.$c" 2>"$tmp/sec.err"
+    done
+    short=$(awk 'FNR == 1 || prev == "" { if (FILENAME ~ /1000$/) wide[$1] = $0; else if (wide[$1] != $0) print $1 }
+                 { prev = $0 }' "$tmp/sec.1000" "$tmp/sec.50" | tr '\n' ' ')
+    note=$(sed -n 's/^leakfind: note: left out of the \(.*\) tables\{0,1\} to fit 50 columns.*/\1/p' "$tmp/sec.err" |
+        sed 's/,//g; s/ and / /')
+    if [ -n "$note" ] && [ "$short" = "$note " ]; then
+        ok
+    else
+        bad "$1: sections short of a column: '$short'; the note names: '$note'" "$(cat "$tmp/sec.err")"
+    fi
+}
+counted inspect_note_names_sections inspect_note_names_sections
