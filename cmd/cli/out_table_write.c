@@ -129,20 +129,20 @@ static size_t lossless_width(const out_writer *w, const cell *x, lf_cut_style st
 }
 
 /* out_table_trade over the body rows [r0, r1) (the first RECLAIM_ROWS of
- * them) of the shown columns col[0..ncols). Without memory for the widths
- * the fitting stands as it is. */
+ * them) of the shown columns col[0..ncols), natural[] their widest cells.
+ * Without memory for the widths the fitting stands as it is. */
 static void trade_cut_widths(const out_writer *w, size_t r0, size_t r1, const int *col, out_fit *fit,
                              const int *numeric, int ncols, const size_t *natural)
 {
     size_t rows = r1 - r0 > RECLAIM_ROWS ? RECLAIM_ROWS : r1 - r0;
     int cut = 0;
-    for (int i = 0; natural && i < ncols; i++)
+    for (int i = 0; i < ncols; i++)
         cut |= !fit[i].dropped && !fit[i].whole && !numeric[i] && fit[i].width < natural[i];
-    if (!cut)
+    if (!cut || rows == 0)
         return; /* nothing to trade: no limit, or every cell whole */
     out_cut_cells *cells = calloc((size_t)ncols + 1, sizeof *cells);
     size_t *width = calloc(rows * (size_t)ncols + 1, sizeof *width);
-    if (!natural || !cells || !width || rows == 0) {
+    if (!cells || !width) {
         free(cells), free(width);
         return;
     }
