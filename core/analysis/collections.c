@@ -239,16 +239,16 @@ int lf_same_class(const lf_snapshot *s, uint32_t cv, uint32_t cd)
     return s->source_format != LF_FORMAT_V8 || !lf_is_generic_v8_name(s, lf_snapshot_class_name(s, cv));
 }
 
-/* Only V8 has dictionaries: elsewhere d's flags stay as its own placing
- * wrote them, which a count reading the places on another thread relies
- * on (trend_holders.c). */
-static int dictionary(lf_collections *c, const lf_snapshot *s, uint32_t d)
+/* Whether d, whose flags are *dflags, is a V8 dictionary: asked once, the
+ * answer kept in *dflags. Only V8 has dictionaries: elsewhere d's flags stay
+ * as its own placing wrote them. */
+static int dictionary(const lf_snapshot *s, uint32_t d, uint8_t *dflags)
 {
     if (s->source_format != LF_FORMAT_V8)
         return 0;
-    if (!(c->flags[d] & NODE_ASKED))
-        c->flags[d] |= NODE_ASKED | (lf_is_v8_dictionary(s, d) ? NODE_DICTIONARY : 0);
-    return (c->flags[d] & NODE_DICTIONARY) != 0;
+    if (!(*dflags & NODE_ASKED))
+        *dflags |= NODE_ASKED | (lf_is_v8_dictionary(s, d) ? NODE_DICTIONARY : 0);
+    return (*dflags & NODE_DICTIONARY) != 0;
 }
 
 void lf_collections_free(lf_collections *c)
@@ -297,11 +297,14 @@ int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_
         (void)freed;
     }
     b->kind = lf_big_malloc(((size_t)s->class_count + 1) * sizeof *b->kind);
-    c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
-    c->flags = lf_big_calloc((size_t)n + 1, 1);
-    if (!b->kind || !c->up || !c->flags) {
+    if (c) {
+        c->up = lf_big_malloc(((size_t)n + 1) * sizeof *c->up);
+        c->flags = lf_big_calloc((size_t)n + 1, 1);
+    }
+    if (!b->kind || (c && (!c->up || !c->flags))) {
         lf_collections_end(b);
-        lf_collections_free(c);
+        if (c)
+            lf_collections_free(c);
         return -1;
     }
     for (uint32_t k = 0; k < s->class_count; k++)
@@ -309,36 +312,41 @@ int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_
     return 0;
 }
 
-void lf_collections_place(lf_collections_builder *b, uint32_t v)
+lf_coll_place lf_collections_place_below(lf_collections_builder *b, uint32_t v, uint32_t d, lf_coll_place *dp)
 {
-    lf_collections *c = b->c;
     const lf_snapshot *s = b->s;
-    uint32_t d = s->idom[v];
-    if (d >= s->object_count) {
-        c->up[v] = LF_NODE_NONE;
-        return;
-    }
     uint32_t cls = s->object_class[v], dcls = s->object_class[d];
     uint16_t k = cls < s->class_count ? b->kind[cls] : 0, dk = dcls < s->class_count ? b->kind[dcls] : 0;
     /* an array in a field of the program's own class is the program's
      * collection; in a runtime collection (elementData, table, a Hashtbl's
      * data), in V8, or in another structure, it is a backing store */
-    int store = store_kinds(s, k, dk) || ((k & CLASS_ARRAY) && (c->flags[d] & LF_COLL_STRUCTURE));
+    int store = store_kinds(s, k, dk) || ((k & CLASS_ARRAY) && (dp->flags & LF_COLL_STRUCTURE));
     int structure = store || (k & CLASS_ENTRY) || lf_same_class_as_dominator(s, v, d) || in_chain_memo(b, v);
-    if (structure) {
-        c->flags[v] |= LF_COLL_STRUCTURE | LF_COLL_INSIDE;
-        c->up[v] = c->flags[d] & LF_COLL_STRUCTURE ? c->up[d] : d;
-    } else if (((dk & (CLASS_ARRAY | CLASS_JS_ARRAY)) && s->idom[d] != LF_NODE_SUPER) || dictionary(c, s, d)) {
-        /* an element of the program's own array or dictionary: it holds it */
-        c->flags[v] |= LF_COLL_INSIDE;
-        c->up[v] = d;
-    } else if (c->flags[d] & LF_COLL_INSIDE) {
-        /* an entry's key or value, or anything below one: the structure's container */
-        c->flags[v] |= LF_COLL_INSIDE;
-        c->up[v] = c->up[d];
-    } else {
-        c->up[v] = d;
+    if (structure)
+        return (lf_coll_place){dp->flags & LF_COLL_STRUCTURE ? dp->up : d, LF_COLL_STRUCTURE | LF_COLL_INSIDE};
+    /* an element of the program's own array or dictionary: it holds it */
+    if (((dk & (CLASS_ARRAY | CLASS_JS_ARRAY)) && s->idom[d] != LF_NODE_SUPER) || dictionary(s, d, &dp->flags))
+        return (lf_coll_place){d, LF_COLL_INSIDE};
+    /* an entry's key or value, or anything below one: the structure's container */
+    if (dp->flags & LF_COLL_INSIDE)
+        return (lf_coll_place){dp->up, LF_COLL_INSIDE};
+    return (lf_coll_place){d, 0};
+}
+
+void lf_collections_place(lf_collections_builder *b, uint32_t v)
+{
+    lf_collections *c = b->c;
+    uint32_t d = b->s->idom[v];
+    if (d >= b->s->object_count) {
+        c->up[v] = LF_NODE_NONE;
+        return;
     }
+    lf_coll_place dp = {c->up[d], c->flags[d]};
+    lf_coll_place p = lf_collections_place_below(b, v, d, &dp);
+    if (dp.flags != c->flags[d]) /* V8's dictionary mark, kept for d's other children */
+        c->flags[d] = dp.flags;
+    c->flags[v] |= p.flags;
+    c->up[v] = p.up;
 }
 
 void lf_collections_end(lf_collections_builder *b)

@@ -63,10 +63,21 @@ typedef struct lf_collections_builder {
     int asked, last_in;
 } lf_collections_builder;
 /* sig and chains as for lf_collections_build; the builder takes chains
- * (lf_collections_end frees it), whether begin succeeds or not. */
+ * (lf_collections_end frees it), whether begin succeeds or not. c NULL:
+ * nothing is stored, places are only asked for (lf_collections_place_below). */
 int lf_collections_begin(lf_collections_builder *b, lf_collections *c, const lf_snapshot *s, const uint64_t *sig,
                          void *chains);
 void lf_collections_place(lf_collections_builder *b, uint32_t v);
+/* A node's place: the owner above it (lf_collections.up) and its flags. */
+typedef struct lf_coll_place {
+    uint32_t up;
+    uint8_t flags;  /* LF_COLL_*, and bits of the builder's own */
+} lf_coll_place;
+/* The place of v below its dominator d (not the super-root), whose place is
+ * *dp: what lf_collections_place stores, for a walk down the dominator tree
+ * that keeps its path's places itself. up is d or dp->up. Asking whether d
+ * is a V8 dictionary marks *dp, for d's other children. */
+lf_coll_place lf_collections_place_below(lf_collections_builder *b, uint32_t v, uint32_t d, lf_coll_place *dp);
 /* How many nodes of a preorder ahead a pass asks for a node's words: far
  * enough for a miss to memory to come back before the node's turn. */
 enum { LF_PREFETCH_AHEAD = 16 };

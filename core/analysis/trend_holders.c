@@ -1,14 +1,11 @@
 /* trend_holders.c - per (class, holder) counts over a series; see the header. */
 #include "trend_holders.h"
 
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/bigmem.h"
-#include "../../graph/halves.h"
 #include "collections.h"
 #include "finalizer_queue.h"
 #include "holders.h"
@@ -222,102 +219,82 @@ static int add_to_row(lf_trend_holders *h, lf_holders *holders, const uint64_t *
     return 0;
 }
 
-/* The collections' places made on a thread of their own, a batch ahead of
- * the count that reads them: a node's place depends only on its
- * dominator's, which comes before it in the preorder, and the count reads
- * only the places of the nodes published (up and flags of the node itself:
- * a dictionary's mark, which places write on the dominator, is V8's, which
- * this path never sees). */
-typedef struct places_ahead {
-    lf_collections_builder *placing;
-    const uint32_t *order;
-    size_t count;
-    size_t placed;      /* order[0 .. placed) placed: released by the placer */
-    int stop;           /* the count gave up: the placer may stop */
-    pthread_t thread;
-} places_ahead;
+/* A dominator on the count's walk with children left to count: what its
+ * children's places and counts read of it, so that the walk keeps no array
+ * of places or nearest owners (a node's owner above is its dominator or its
+ * dominator's own owner above, whose nearest owner the frame keeps too). */
+typedef struct count_frame {
+    uint32_t node, next, end; /* its children: domtree_child[next..end) */
+    uint64_t sig;
+    lf_coll_place place;      /* its own place among the collections */
+    uint32_t nearest;         /* it or its nearest owner with a first-snapshot signature */
+    uint32_t up_nearest;      /* the nearest owner of place.up; LF_NODE_NONE */
+} count_frame;
 
-enum { PLACES_BATCH = 8192 };
-
-static void *place_ahead_run(void *arg)
+static int push_count_frame(count_frame **frames, size_t *top, size_t *cap, count_frame f)
 {
-    places_ahead *p = arg;
-    for (size_t i = 0; i < p->count && !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);) {
-        size_t end = p->count - i > PLACES_BATCH ? i + PLACES_BATCH : p->count;
-        for (; i < end; i++) {
-            if (i + LF_PREFETCH_AHEAD < p->count)
-                lf_collections_prefetch(p->placing, p->order[i + LF_PREFETCH_AHEAD]);
-            lf_collections_place(p->placing, p->order[i]);
-        }
-        __atomic_store_n(&p->placed, i, __ATOMIC_RELEASE);
-    }
-    return NULL;
+    if (lf_vec_reserve((void **)frames, cap, *top + 1, sizeof **frames))
+        return -1;
+    (*frames)[(*top)++] = f;
+    return 0;
 }
 
-/* Waits until order[i] is placed; seen caches what was last read. */
-static void wait_placed(places_ahead *p, size_t i, size_t *seen)
+/* What counting and placing w will read of w's own, asked for some nodes
+ * ahead of its turn (the preorder reaches nodes all over the arrays). */
+LF_PREFETCH_HELPER void prefetch_count(const lf_snapshot *s, const uint64_t *sig, const uint32_t *group_of_node,
+                                       uint32_t w)
 {
-    while (*seen <= i) {
-        *seen = __atomic_load_n(&p->placed, __ATOMIC_ACQUIRE);
-        if (*seen <= i)
-            sched_yield();
-    }
-}
-
-/* What counting w will read of w's own, asked for some nodes ahead (the
- * preorder reaches nodes all over the arrays); placing: and what placing it
- * will. */
-LF_PREFETCH_HELPER void prefetch_count(const lf_snapshot *s, const lf_collections_builder *placing, const uint64_t *sig,
-                           const uint32_t *group_of_node, uint32_t *nearest, uint32_t w, int placing_too)
-{
-    if (placing_too)
-        lf_collections_prefetch(placing, w);
-    else
-        __builtin_prefetch(&s->idom[w]);
+    __builtin_prefetch(&s->object_class[w]);
+    __builtin_prefetch(&s->domtree_offset[w]);
     __builtin_prefetch(&sig[w]);
     __builtin_prefetch(&group_of_node[w]);
     __builtin_prefetch(&s->object_shallow.narrow[w]);
-    __builtin_prefetch(&nearest[w], 1);
 }
 
 /* Without stable ids: every object under the signature of its nearest owner
  * (collections.h: the collection it is inside, else its dominator, and so
  * on up) whose signature occurs in the first snapshot. Every signature not
  * seen before is remembered on the way; note: this is the last snapshot
- * announced (note_last). Each object's place among the collections is
- * found on the way too (placing, begun). */
+ * announced (note_last). One walk down the dominator tree, in the preorder
+ * of lf_owner_signatures (order[0..count): what the walk will visit, asked
+ * for ahead), places each object among the collections from its
+ * dominator's place (placing, begun without arrays) and counts it: the
+ * places and nearest owners live in the walk's frames, not in arrays a node
+ * wide read back at random. */
 static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t series,
                               const uint32_t *group_of_node, const uint32_t *class_row, const uint64_t *skip,
                               const uint64_t *sig, const uint32_t *order, size_t count,
                               lf_collections_builder *placing, int note)
 {
     const lf_snapshot *s = holders->s;
-    const lf_collections *coll = placing->c;
-    /* nearest[v]: v or its nearest owner with a first-snapshot signature;
-     * LF_NODE_NONE when there is none up to the roots */
-    uint32_t *nearest = lf_big_malloc(((size_t)s->object_count + 1) * sizeof *nearest);
-    if (!nearest)
-        return -1;
-    /* the last snapshot's count runs while a core is idle (its size
-     * findings end first): the places go there */
-    places_ahead ahead = {placing, order, count, 0, 0, 0};
-    size_t seen = 0;
-    int threaded = note && h->threads > 1 && count >= LF_THREADED_MIN_NODES && s->source_format != LF_FORMAT_V8 &&
-                   pthread_create(&ahead.thread, NULL, place_ahead_run, &ahead) == 0;
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) { /* preorder: owners first */
-        uint32_t v = order[i];
-        if (i + LF_PREFETCH_AHEAD < count)
-            prefetch_count(s, placing, sig, group_of_node, nearest, order[i + LF_PREFETCH_AHEAD], !threaded);
-        if (threaded)
-            wait_placed(&ahead, i, &seen);
-        else
-            lf_collections_place(placing, v); /* the collections table, in the same pass */
-        uint32_t u = coll->up[v];
-        uint32_t above = u == LF_NODE_NONE ? LF_NODE_NONE : nearest[u];
-        int owner = !(coll->flags[v] & LF_COLL_STRUCTURE), first = 0;
+    const uint32_t n = s->object_count;
+    size_t visited = 0;
+    count_frame *frames = NULL;
+    size_t top = 0, cap = 0;
+    const lf_coll_place none = {LF_NODE_NONE, 0};
+    int rc = push_count_frame(&frames, &top, &cap,
+                              (count_frame){n, s->domtree_offset[n], s->domtree_offset[n + 1], 0, none,
+                                            LF_NODE_NONE, LF_NODE_NONE});
+    while (top > 0 && rc == 0) { /* preorder: owners first */
+        count_frame *f = &frames[top - 1];
+        if (f->next == f->end) {
+            top--;
+            continue;
+        }
+        uint32_t v = s->domtree_child[f->next++];
+        if (++visited + LF_PREFETCH_AHEAD < count)
+            prefetch_count(s, sig, group_of_node, order[visited + LF_PREFETCH_AHEAD]);
+        int at_top = f->node == n;
+        lf_coll_place place = none;
+        uint32_t above = LF_NODE_NONE;
+        if (!at_top) {
+            place = lf_collections_place_below(placing, v, f->node, &f->place);
+            above = place.up == LF_NODE_NONE ? LF_NODE_NONE : place.up == f->node ? f->nearest : f->up_nearest;
+        }
+        uint32_t up_nearest = above;
+        int owner = !(place.flags & LF_COLL_STRUCTURE), first = 0;
         /* a chain's link is structure (collections.c): its signature is known */
-        if (owner || !chain_link(s, sig, v)) {
+        if (owner || at_top || f->sig != sig[v]) {
             int64_t k = known_index(h, holders, sig, v, series == 0);
             if (k < 0 || (note && note_last(h, s, (size_t)k, v))) {
                 rc = -1;
@@ -329,20 +306,20 @@ static int count_by_signature(lf_trend_holders *h, lf_holders *holders, uint32_t
          * and its own (its signature is the root's name and its class): what
          * grows at the top, as values kept alive by their own Gc.finalise
          * closures, is named by that root rather than "(GC roots)" */
-        int top = s->idom[v] == LF_NODE_SUPER;
-        nearest[v] = (owner && first) || top ? v : above;
-        if (above == LF_NODE_NONE && top)
+        uint32_t nearest = (owner && first) || at_top ? v : above;
+        if (above == LF_NODE_NONE && at_top)
             above = v;
+        if (f->next == f->end)
+            top--; /* its last child taken: a chain keeps one frame, not one per link */
         uint32_t cls = class_row[group_of_node[v]];
-        if (cls == UINT32_MAX || !lf_snapshot_counted(s, v) || (skip && lf_bit_is_set(skip, v)))
-            continue;
-        rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series, v);
+        if (cls != UINT32_MAX && lf_snapshot_counted(s, v) && !(skip && lf_bit_is_set(skip, v)))
+            rc = add_to_row(h, holders, sig, cls, above == LF_NODE_NONE ? 0 : sig[above], above, series, v);
+        if (rc == 0 && s->domtree_offset[v] != s->domtree_offset[v + 1])
+            rc = push_count_frame(&frames, &top, &cap,
+                                  (count_frame){v, s->domtree_offset[v], s->domtree_offset[v + 1], sig[v], place,
+                                                nearest, up_nearest});
     }
-    if (threaded) {
-        __atomic_store_n(&ahead.stop, 1, __ATOMIC_RELAXED);
-        pthread_join(ahead.thread, NULL);
-    }
-    lf_big_free(nearest);
+    lf_big_free(frames);
     return rc;
 }
 
@@ -494,13 +471,12 @@ int lf_trend_holders_add(lf_trend_holders *h, const lf_snapshot *s, uint32_t ser
     JLFA(dropped, h->last_top);
     (void)dropped;
     lf_collections_builder placing;
-    int begun = !h->by_id && lf_collections_begin(&placing, &coll, s, sig, chains) == 0;
+    int begun = !h->by_id && lf_collections_begin(&placing, NULL, s, sig, chains) == 0;
     if ((h->by_id ? lf_collections_build(&coll, s, order, count, sig, chains) : !begun) ||
         (h->by_id && remember_signatures(h, &holders, sig, order, count, series == 0)) ||
         (series == 0 && h->by_id && remember_ids(h, s, order, count)) ||
-        (!h->by_id &&
-         count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &placing,
-                            note)) ||
+        (!h->by_id && count_by_signature(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &placing,
+                                           note)) ||
         (h->by_id && series > 0 &&
          count_new_by_id(h, &holders, series, group_of_node, class_row, skip, sig, order, count, &coll)) ||
         lf_holders_failed(&holders))

@@ -361,6 +361,26 @@ void test_collections_chains_from_signatures(void)
         {0x42, 0x20, LF_COLL_INSIDE},
     };
     check_places(&s, &c, want, sizeof want / sizeof *want);
+    /* a walk that keeps its path's places itself (trend's count) gets each
+     * node's place from its dominator's: the same places, nothing stored */
+    signed_walk again;
+    walk_signatures(&s, &again);
+    lf_collections_builder below;
+    CHECK(lf_collections_begin(&below, NULL, &s, again.sig, again.chains) == 0);
+    size_t same = 0, placed = 0;
+    for (size_t i = 0; i < again.count; i++) {
+        uint32_t v = again.order[i], d = s.idom[v];
+        if (d == LF_NODE_SUPER)
+            continue;
+        lf_coll_place dp = {c.up[d], c.flags[d]};
+        lf_coll_place p = lf_collections_place_below(&below, v, d, &dp);
+        placed++;
+        same += p.up == c.up[v] && p.flags == (c.flags[v] & (LF_COLL_STRUCTURE | LF_COLL_INSIDE));
+    }
+    CHECK_EQ_U64(placed, 7);
+    CHECK_EQ_U64(same, 7);
+    lf_collections_end(&below);
+    signed_walk_free(&again);
     lf_collections_free(&c);
     signed_walk_free(&w);
     lf_snapshot_free(&s);
