@@ -33,15 +33,15 @@ layer_of() {
     esac
 }
 
-pass=0
-fail=0
+. tests/lib.sh
 for f in $(git ls-files 'core/*.[ch]' 'graph/*.[ch]' 'cmd/*.[ch]' 'agents/ocaml/*.[ch]'); do
     dir=$(dirname "$f")
     mine=$(layer_of "$dir")
     if [ -z "$mine" ]; then
-        echo "FAIL $f: folder $dir is in no layer (tests/layers.sh)"; fail=$((fail + 1)); continue
+        bad "$f: folder $dir is in no layer (tests/layers.sh)"
+        continue
     fi
-    bad=""
+    upward=""
     for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
         target=$(realpath -m --relative-to=. "$dir/$inc")
         tdir=$(dirname "$target")
@@ -49,13 +49,13 @@ for f in $(git ls-files 'core/*.[ch]' 'graph/*.[ch]' 'cmd/*.[ch]' 'agents/ocaml/
         theirs=$(layer_of "$tdir")
         case $tdir in build | build/*) continue ;; esac # generated headers (version.h)
         if [ -z "$theirs" ] || [ "$theirs" -ge "$mine" ]; then
-            bad="$bad $inc"
+            upward="$upward $inc"
         fi
     done
-    if [ -n "$bad" ]; then
-        echo "FAIL $f (layer $mine, $dir) includes upward or sideways:$bad"; fail=$((fail + 1))
+    if [ -n "$upward" ]; then
+        bad "$f (layer $mine, $dir) includes upward or sideways:$upward"
     else
-        pass=$((pass + 1))
+        ok
     fi
 done
 echo "layers: $pass passed, $fail failed"
