@@ -22,7 +22,8 @@ static const char threads_usage[] =
     "counted once per thread. JVM: HPROF dumps and .lfs files converted from\n"
     "them; OCaml: systhreads and domains of agent snapshots; .NET cores:\n"
     "managed threads by id (frame N: Type.Method). V8 dumps and .gcdump\n"
-    "files keep no stacks.\n";
+    "files keep no stacks. A table (on a terminal) is the same rows as a\n"
+    "tree: each thread once, its frames under it, their locals under them.\n";
 
 typedef struct threads_state {
     uint64_t top;
@@ -66,46 +67,122 @@ static void write_object(out_writer *w, const lf_snapshot *s, uint32_t node)
     cli_write_string_preview(w, s, node);
 }
 
-static void show_frame(out_writer *w, const lf_snapshot *s, const lf_thread_set *set, const lf_thread *t,
-                       const lf_stack_frame *f, uint64_t locals)
+/* A table is for eyes: the threads' tree in one column (a thread and its
+ * object's class, its frames under it, each frame's locals under the
+ * frame), with id and sizes beside it. TSV and JSON rows repeat the thread
+ * and the frame, so that each row stands alone for a script. */
+static const out_column tree_columns[] = {
+    {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
+    {"shallow", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
+    {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
+    {"thread / frame / local", OUT_STR, LF_CUT_PATH, OUT_KEY},
+    {"value", OUT_STR_SOMETIMES, LF_CUT_END, OUT_NORMAL},
+};
+
+typedef struct thread_out {
+    out_writer *w;
+    const lf_snapshot *s;
+    int tree;  /* a table: tree_columns */
+} thread_out;
+
+/* One row of the tree: node's id and shallow size (none for a frame), the
+ * retained size, text indented by depth and cut as cut says, a string's value. */
+static void tree_row(const thread_out *o, uint32_t node, uint64_t retained, unsigned depth, const char *text,
+                     size_t len, lf_cut_style cut)
 {
-    char label[1024];
-    size_t len = lf_thread_frame_label(s, f, label, sizeof label);
-    out_u64(w, 1);
-    write_thread_name(w, s, t);
-    out_str(w, label, len);
-    out_null(w);
-    out_str(w, "", 0);
-    out_null(w);
-    out_bytes(w, f->retained);
-    out_row_end(w);
-    for (uint32_t i = 0; i < f->local_count && (locals == 0 || i < locals); i++) {
-        out_u64(w, 2);
-        write_thread_name(w, s, t);
-        out_str(w, label, len);
-        write_object(w, s, set->local[f->first_local + i]);
-        out_row_end(w);
+    if (node != LF_NODE_NONE) {
+        cli_write_id(o->w, o->s, node);
+        out_bytes(o->w, lf_snapshot_shallow(o->s, node));
+    } else {
+        out_null(o->w);
+        out_null(o->w);
     }
+    out_bytes(o->w, retained);
+    out_indent(o->w, depth);
+    out_cut_next(o->w, cut);
+    out_str(o->w, text, len);
+    if (node != LF_NODE_NONE)
+        cli_write_string_preview(o->w, o->s, node);
+    out_row_end(o->w);
 }
 
-static void show_threads(out_writer *w, const lf_snapshot *s, const lf_thread_set *set, const threads_state *o)
+static void show_local(const thread_out *o, const lf_thread *t, const char *label, size_t len, uint32_t node)
 {
-    for (uint32_t i = 0; i < set->count && (o->top == 0 || i < o->top); i++) {
-        const lf_thread *t = &set->thread[i];
-        out_u64(w, 0);
-        write_thread_name(w, s, t);
-        out_str(w, "", 0);
+    if (o->tree) {
+        lf_str cls = lf_snapshot_object_label(o->s, node);
+        tree_row(o, node, lf_snapshot_retained(o->s, node), 2, cls.ptr, cls.len, LF_CUT_CLASS);
+        return;
+    }
+    out_u64(o->w, 2);
+    write_thread_name(o->w, o->s, t);
+    out_str(o->w, label, len);
+    write_object(o->w, o->s, node);
+    out_row_end(o->w);
+}
+
+static void show_frame(const thread_out *o, const lf_thread_set *set, const lf_thread *t, const lf_stack_frame *f,
+                       uint64_t locals)
+{
+    char label[1024];
+    size_t len = lf_thread_frame_label(o->s, f, label, sizeof label);
+    if (o->tree) {
+        tree_row(o, LF_NODE_NONE, f->retained, 1, label, len, LF_CUT_PATH);
+    } else {
+        out_u64(o->w, 1);
+        write_thread_name(o->w, o->s, t);
+        out_str(o->w, label, len);
+        out_null(o->w);
+        out_str(o->w, "", 0);
+        out_null(o->w);
+        out_bytes(o->w, f->retained);
+        out_row_end(o->w);
+    }
+    for (uint32_t i = 0; i < f->local_count && (locals == 0 || i < locals); i++)
+        show_local(o, t, label, len, set->local[f->first_local + i]);
+}
+
+/* A thread's own row: in the tree its name and, when it has one, its
+ * object's class as a path's step has it ("main (java.lang.Thread)"). */
+static void show_thread(const thread_out *o, const lf_thread *t)
+{
+    if (o->tree) {
+        lf_str name = lf_snapshot_string(o->s, t->name);
+        int name_len = (int)(t->name_len < name.len ? t->name_len : name.len);
+        char text[1024];
+        int n = snprintf(text, sizeof text, "%.*s", name_len, name.ptr);
         if (t->node != LF_NODE_NONE) {
-            write_object(w, s, t->node);
-        } else {
-            out_null(w);
-            out_str(w, "", 0);
-            out_null(w);
-            out_bytes(w, t->retained);
+            lf_str cls = lf_snapshot_object_label(o->s, t->node);
+            n = snprintf(text, sizeof text, "%.*s (%.*s)", name_len, name.ptr, (int)cls.len, cls.ptr);
         }
-        out_row_end(w);
+        size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+        tree_row(o, t->node, t->node != LF_NODE_NONE ? lf_snapshot_retained(o->s, t->node) : t->retained, 0, text,
+                 len, LF_CUT_PATH);
+        return;
+    }
+    out_u64(o->w, 0);
+    write_thread_name(o->w, o->s, t);
+    out_str(o->w, "", 0);
+    if (t->node != LF_NODE_NONE) {
+        write_object(o->w, o->s, t->node);
+    } else {
+        out_null(o->w);
+        out_str(o->w, "", 0);
+        out_null(o->w);
+        out_bytes(o->w, t->retained);
+    }
+    out_row_end(o->w);
+}
+
+static void show_threads(const thread_out *o, const lf_thread_set *set, const threads_state *opt)
+{
+    for (uint32_t i = 0; i < set->count && (opt->top == 0 || i < opt->top); i++) {
+        const lf_thread *t = &set->thread[i];
+        /* in a table, a thread with frames stands apart from its neighbours */
+        if (t->frame_count > 0 || (i > 0 && set->thread[i - 1].frame_count > 0))
+            out_table_gap(o->w);
+        show_thread(o, t);
         for (uint32_t f = 0; f < t->frame_count; f++)
-            show_frame(w, s, set, t, &set->frame[t->first_frame + f], o->locals);
+            show_frame(o, set, t, &set->frame[t->first_frame + f], opt->locals);
     }
 }
 
@@ -133,8 +210,10 @@ int cmd_threads(int argc, char **argv)
         lf_snapshot_free(&s);
         return EXIT_USAGE;
     }
-    out_writer *w = out_begin(stdout, ctx.format, columns, (int)(sizeof columns / sizeof columns[0]));
-    show_threads(w, &s, &set, &opt);
+    const int tree = ctx.format == OUT_TABLE;
+    out_writer *w = tree ? out_begin(stdout, ctx.format, tree_columns, (int)(sizeof tree_columns / sizeof tree_columns[0]))
+                         : out_begin(stdout, ctx.format, columns, (int)(sizeof columns / sizeof columns[0]));
+    show_threads(&(thread_out){w, &s, tree}, &set, &opt);
     out_end(w);
     lf_threads_free(&set);
     lf_snapshot_free(&s);

@@ -36,7 +36,7 @@ static void put_row(out_writer *w, const cell *row, const int *col, const out_fi
             continue;
         }
         size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, x->pad, fit[i].width,
-                                     w->cols[col[i]].cut);
+                                     cell_cut(w, x, col[i]));
         if (i < last)
             put_spaces(&w->row, fit[i].width - shown);
     }
@@ -114,11 +114,11 @@ void out_table_header(out_writer *w, const int *col, const out_fit *fit, const i
     for (int i = 0; i < ncols; i++) {
         const cell *h = cell_at(w, 0, col[i]);
         if (split[i]) {
-            top[col[i]] = (cell){h->at, split[i], split[i], 0};
-            bottom[col[i]] = (cell){h->at + split[i] + 1, h->len - split[i] - 1, h->len - split[i] - 1, 0};
+            top[col[i]] = (cell){h->at, split[i], split[i], 0, 0};
+            bottom[col[i]] = (cell){h->at + split[i] + 1, h->len - split[i] - 1, h->len - split[i] - 1, 0, 0};
         }
     }
-    const cell blank = {0, 0, 0, 0};
+    const cell blank = {0, 0, 0, 0, 0};
     put_row(w, top, col, fit, numeric, ncols, instead_col, &blank, 1);
     put_row(w, bottom, col, fit, numeric, ncols, instead_col, instead, 0);
     free(top), free(bottom);

@@ -13,6 +13,12 @@ static inline const cell *cell_at(const out_writer *w, size_t r, int c)
     return &w->cells[r * (size_t)w->ncols + (size_t)c];
 }
 
+/* How cell x of column c is cut: as out_cut_next asked, else as its column. */
+static inline lf_cut_style cell_cut(const out_writer *w, const cell *x, int c)
+{
+    return x->cut ? (lf_cut_style)(x->cut - 1) : w->cols[c].cut;
+}
+
 /* Row r of the table: its shown cells (col[0..ncols), fitted as fit says)
  * aligned, numbers (numeric[i]) to the right, and cut to their columns; in
  * place of its cell in column `instead_col` (-1: none), *instead. */

@@ -97,7 +97,7 @@ static size_t cut_width_used(const out_writer *w, size_t r0, size_t r1, int c, c
     for (size_t r = r0 - 1; r < end; r++) {
         const cell *x = r == r0 - 1 ? (c == instead_col ? instead : cell_at(w, 0, c)) : cell_at(w, r, c);
         scratch->len = 0;
-        size_t shown = out_table_cut(scratch, w->text.p + x->at, x->len, x->width, x->pad, f->width, w->cols[c].cut);
+        size_t shown = out_table_cut(scratch, w->text.p + x->at, x->len, x->width, x->pad, f->width, cell_cut(w, x, c));
         if (shown > used)
             used = shown;
     }
@@ -151,8 +151,10 @@ static void trade_cut_widths(const out_writer *w, size_t r0, size_t r1, const in
         if (fit[i].dropped || fit[i].whole || numeric[i])
             continue;
         size_t *mine = width + (size_t)i * rows;
-        for (size_t r = 0; r < rows; r++)
-            mine[r] = lossless_width(w, cell_at(w, r0 + r, col[i]), w->cols[col[i]].cut, &scratch);
+        for (size_t r = 0; r < rows; r++) {
+            const cell *x = cell_at(w, r0 + r, col[i]);
+            mine[r] = lossless_width(w, x, cell_cut(w, x, col[i]), &scratch);
+        }
         qsort(mine, rows, sizeof *mine, by_width);
         cells[i] = (out_cut_cells){mine, rows};
     }
@@ -230,12 +232,12 @@ static int share_cells(out_writer *w, size_t rows)
         cell *row = &w->cells[r * (size_t)w->ncols], *into = &row[col], *from = &row[other];
         if (into->len == 0 && from->len > 0)
             *into = *from;
-        *from = (cell){0, 0, 0, 0};
+        *from = (cell){0, 0, 0, 0, 0};
     }
     size_t n = strlen(w->share_header);
     if (out_buf_reserve(&w->text, n) == 0) {
         memcpy(w->text.p + w->text.len, w->share_header, n);
-        w->cells[col] = (cell){w->text.len, n, out_display_width(w->share_header, n), 0};
+        w->cells[col] = (cell){w->text.len, n, out_display_width(w->share_header, n), 0, 0};
         w->text.len += n;
     }
     return other;
@@ -353,7 +355,7 @@ static int write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int 
     out_table_fit(fit, ncols, limit);
     trade_cut_widths(w, r0, r1, col, fit, numeric, ncols, natural);
     reclaim_unused(w, r0, r1, col, fit, numeric, ncols, natural, limit, sec, cell_at(w, r0, sec));
-    const cell blank = {0, 0, 0, 0};
+    const cell blank = {0, 0, 0, 0, 0};
     out_table_header(w, col, fit, numeric, ncols, split, sec, cell_at(w, r0, sec));
     for (size_t r = r0; r < r1; r++)
         out_table_row(w, r, col, fit, numeric, ncols, sec, &blank);

@@ -15,6 +15,7 @@ typedef struct cell {
     size_t len;
     size_t width;   /* display width (UTF-8 code points) */
     size_t pad;     /* of which the first are a tree's indent */
+    int cut;        /* 1 + the cut style out_cut_next asked for; 0: the column's */
 } cell;
 
 struct out_writer {
@@ -24,6 +25,7 @@ struct out_writer {
     int ncols;
     int col;             /* next column in the current row */
     unsigned indent;
+    int next_cut;        /* out_cut_next: 1 + the style for the next cell; 0: none */
     out_buf row;         /* TSV and JSON: the row being made, written whole at its end */
     out_buf keys;        /* JSON: each column's "name": */
     size_t *key_at;      /* column -> its key in keys, ncols + 1 entries */

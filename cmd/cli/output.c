@@ -181,10 +181,11 @@ static void table_cell(out_writer *w, const char *s, size_t len)
     memset(text, ' ', pad);
     for (size_t i = 0; i < len; i++) /* a table is for eyes: control bytes become '?' */
         text[pad + i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    w->cells[w->cell_count] = (cell){w->text.len, len + pad, pad + out_display_width(s, len), pad};
+    w->cells[w->cell_count] = (cell){w->text.len, len + pad, pad + out_display_width(s, len), pad, w->next_cut};
     w->text.len += len + pad;
     w->cell_count++;
     w->indent = 0;
+    w->next_cut = 0;
 }
 
 static void begin_cell(out_writer *w)
@@ -423,6 +424,11 @@ void out_skip_to(out_writer *w, int col)
 void out_indent(out_writer *w, unsigned depth)
 {
     w->indent = depth;
+}
+
+void out_cut_next(out_writer *w, lf_cut_style style)
+{
+    w->next_cut = 1 + (int)style;
 }
 
 void out_row_end(out_writer *w)

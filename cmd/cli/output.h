@@ -75,6 +75,10 @@ void out_skip_to(out_writer *w, int col);
 void out_bool(out_writer *w, int v);
 /* Table indentation for the next OUT_STR cell (tree views). */
 void out_indent(out_writer *w, unsigned depth);
+/* In a table, the next OUT_STR cell cut as style says in place of its
+ * column's: a tree whose rows are of several kinds (`threads`: a frame is
+ * cut as a path keeps its line, a local as a class keeps its simple name). */
+void out_cut_next(out_writer *w, lf_cut_style style);
 void out_row_end(out_writer *w);
 /* A writer of rows like `like`'s that keeps them in memory, to make rows on
  * another thread (one writer per thread); out_append_rows hands them to

@@ -555,6 +555,23 @@ static int bare_class(const step *x)
     return !x->cls && x->label_len > 1 && x->label[0] == '(' && x->label[x->label_len - 1] == ')';
 }
 
+static int abbreviate_member(cut_buf *b, const char *text, size_t len);
+
+/* A frame's line tells its rows apart ("frame 3: j.l.r.Finalizer$
+ * FinalizerThread.run (…:172)"): of a one-step path whose class is a
+ * source place, b holding it whole, the packages go to initials before the
+ * place goes. Whether that fits (b then holds it). */
+static int frame_abbreviated(cut_buf *b, const step *s, size_t n, size_t width)
+{
+    if (n != 1 || !s[0].cls || !source_place(s[0].cls, s[0].cls_len) || b->failed)
+        return 0;
+    cut_buf whole = {0};
+    put(&whole, b->p, b->len);
+    int ok = !whole.failed && abbreviate_member(b, whole.p, whole.len) && fits(b, width);
+    lf_big_free(whole.p);
+    return ok;
+}
+
 /* The forms of a path, most kept first: classes shortened; the middle
  * steps' classes dropped, then the first's; the middle steps, from the
  * second on; the last's class. The first that fits is in b (1), else the
@@ -565,7 +582,7 @@ static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
     path_form f[] = {{1, 1, 1, all, 1, 1, 0}, {0, 1, 1, all, 1, 1, 0}, {0, 0, 1, all, 1, 1, 0}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         build_path(b, s, n, &f[i]);
-        if (fits(b, width))
+        if (fits(b, width) || (i == 0 && frame_abbreviated(b, s, n, width)))
             return 1;
     }
     for (size_t tail = n > 2 ? n - 2 : 0; tail >= 1 && n > 2; tail--) {

@@ -202,3 +202,29 @@ for c in 120 160; do
         diff $SJ/collections-100.hprof.gz $SJ/collections-300.hprof.gz --format table
 done
 unset COLUMNS
+# threads as a tree (a table is for eyes; TSV repeats thread and frame on
+# every row): fixtures/java/src/StackLocal.java's thread "worker" once, its
+# frame 5 (StackLocal.java:43) whole at every width, and in that frame's
+# block the long[100000] it holds, 800,016 B (781.3 KiB); the thread's row
+# said once, not on each of its frames' and locals' rows as it was
+for c in 80 120 160; do
+    fits table_threads_$c $c 'frame 5: StackLocal$Worker.run (StackLocal.java:43)' \
+        threads $J/stack_local.hprof --format table --top 2
+    export COLUMNS=$c
+    rows_ table_threads_tree_$c "1 1" \
+        '/worker \(StackLocal\$Worker\)/ {t++}
+         /frame [0-9]+:/ {inside = /frame 5: StackLocal\$Worker\.run/}
+         /^$/ {inside = 0}
+         inside && /^0x[0-9a-f]+ .* 781\.3 KiB +long\[\]$/ {l++}
+         END {print t + 0, l + 0}' \
+        threads $J/stack_local.hprof --format table --top 2
+    # OCaml (fixtures/ocaml/threaded.ml): thread 1, its frame 0, the
+    # string of 50,000 bytes (50,016 B: 48.8 KiB) under it
+    rows_ table_threads_ocaml_$c "thread 1|frame 0: Threaded.worker (threaded.ml:10)|string 48.8 KiB" \
+        '/^ +48\.8 KiB +thread 1$/ {a = "thread 1"; next}
+         a && !b && /frame 0: Threaded\.worker \(threaded\.ml:10\)$/ {b = "frame 0: Threaded.worker (threaded.ml:10)"; next}
+         b && !c && / string$/ {n = split($0, f, " +"); c = "string " f[n - 2] " " f[n - 1]}
+         END {print a "|" b "|" c}' \
+        threads fixtures/ocaml/snapshots/threaded.lfs --format table
+done
+unset COLUMNS

@@ -102,6 +102,13 @@ void test_name_cut_path(void)
     expect_cut("2000+ roots: thread t1, thread t2, ...", 20, LF_CUT_PATH, "2000+ roots: thread\xe2\x80\xa6");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 36, LF_CUT_PATH,
                "frame 2: j.u.c.l.LockSupport.park");
+    /* a frame's line stays while its packages go to initials (`threads`'
+     * tree: "frame 3: java.lang.ref.Finalizer$FinalizerThread.run" kept its
+     * packages and lost the line that tells it from frame 2) */
+    expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 44, LF_CUT_PATH,
+               "frame 2: j.u.c.l.LockSupport.park (\xe2\x80\xa6:211)");
+    expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 60, LF_CUT_PATH,
+               "frame 2: java.util.concurrent.locks.LockSupport.park (\xe2\x80\xa6:211)");
     /* V8's classes hold " / " ("system / Context"): within a step's
      * parentheses it is no step's end (it read "(root) / … / Context) /
      * compiledRules (Array)", a class cut in two) */
