@@ -107,7 +107,7 @@ int cmd_dominators(int argc, char **argv)
         return rc;
     lf_snapshot s;
     if ((rc = cli_open_analyzed(&ctx, path, &s)) == EXIT_OK)
-        cli_no_field_names_note(&ctx, path, &s);
+        cli_no_field_names_note(&ctx, path, &s, 1);
     if (rc)
         return rc;
     uint64_t min = 0;

@@ -436,7 +436,7 @@ static int open_for_paths(cli_context *ctx, const path_state *opt, char **pos, i
         rc = EXIT_INPUT;
     }
     if (!rc)
-        cli_no_field_names_note(ctx, pos[0], s);
+        cli_no_field_names_note(ctx, pos[0], s, 0);
     return rc;
 }
 

@@ -635,10 +635,12 @@ void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h, uint32_t
     }
     char buf[4200];
     size_t n = lf_snapshot_label_text(s, h.kind, h.label, buf, sizeof buf);
-    /* a field the format does not name (.gcdump), where there is an edge */
+    /* a field the format does not name (.gcdump), where there is an edge:
+     * '?' in TSV and JSON; blank in a table, where a column of '?' took
+     * the width the classes needed (cli_no_field_names_note says so) */
     if (n == 0 && (s->flags & LF_SNAP_NO_FIELD_NAMES) && node < s->object_count &&
         s->idom[node] < s->object_count && lf_snapshot_find_edge(s, s->idom[node], node) != UINT64_MAX) {
-        out_str(w, "?", 1);
+        out_str(w, "?", out_writer_format(w) != OUT_TABLE);
         return;
     }
     out_str(w, buf, n);
@@ -662,9 +664,14 @@ void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const 
     out_str(w, buf, p + n);
 }
 
-void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s)
+void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s, int blank_in_table)
 {
-    if (!ctx->quiet && (s->flags & LF_SNAP_NO_FIELD_NAMES))
+    if (ctx->quiet || !(s->flags & LF_SNAP_NO_FIELD_NAMES))
+        return;
+    if (blank_in_table && ctx->format == OUT_TABLE)
+        cli_message("note", "'%s': a .gcdump records no field names: the field column is blank (TSV and JSON say '?')",
+                    path);
+    else
         cli_message("note", "'%s': a .gcdump records no field names: the field column says '?'", path);
 }
 

@@ -126,8 +126,9 @@ void cli_write_place(out_writer *w, const lf_snapshot *s, uint32_t node, int col
  * prefix when the edge is weak; empty when there is no such edge. */
 void cli_write_hop(out_writer *w, const lf_snapshot *s, lf_edge_answer a, const char *weak_prefix);
 /* For commands with a field column: a note that the format names no fields
- * (LF_SNAP_NO_FIELD_NAMES), once, unless --quiet. */
-void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s);
+ * (LF_SNAP_NO_FIELD_NAMES), once, unless --quiet. blank_in_table: a table
+ * leaves those fields blank (cli_write_holder), TSV and JSON say '?'. */
+void cli_no_field_names_note(const cli_context *ctx, const char *path, const lf_snapshot *s, int blank_in_table);
 /* How node's dominator holds it: the edge's label; empty for a top-level
  * node, whose root goes to the `root` column (cli_write_holder_root); '?'
  * for an edge of a format that names none. */

@@ -228,3 +228,16 @@ for c in 80 120 160; do
         threads fixtures/ocaml/snapshots/threaded.lfs --format table
 done
 unset COLUMNS
+# dominators on a .gcdump (no field names): in a table the field column is
+# blank where TSV and JSON say '?' (a column of '?' took the classes'
+# width at 80 columns); the dictionary (fixtures/dotnet/Leaky, named.3)
+# still shows its root, Directory.ByName, and TSV its entries' '?'
+D=fixtures/dotnet/dumps
+export COLUMNS=80
+rows_ table_dominators_gcdump_blank_80 "0 1" \
+    '/ \?$/ {q++} /Dictionary<String,Profile> +2 roots: static field/ {r++} END {print q + 0, r + 0}' \
+    dominators $D/named.3.gcdump --format table
+unset COLUMNS
+rows_ dominators_gcdump_field_unnamed "?" \
+    '$1 == 1 && $7 == "Entry<System.String,Acme.Profile>[]" {print $8}' \
+    dominators $D/named.3.gcdump --format tsv
