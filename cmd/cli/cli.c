@@ -636,8 +636,8 @@ void cli_write_holder(out_writer *w, const lf_snapshot *s, lf_holder h, uint32_t
     char buf[4200];
     size_t n = lf_snapshot_label_text(s, h.kind, h.label, buf, sizeof buf);
     /* a field the format does not name (.gcdump), where there is an edge:
-     * '?' in TSV and JSON; blank in a table, where a column of '?' took
-     * the width the classes needed (cli_no_field_names_note says so) */
+     * '?' in TSV and JSON; blank in a table, where a column of '?' on
+     * most rows said nothing (cli_no_field_names_note says so) */
     if (n == 0 && (s->flags & LF_SNAP_NO_FIELD_NAMES) && node < s->object_count &&
         s->idom[node] < s->object_count && lf_snapshot_find_edge(s, s->idom[node], node) != UINT64_MAX) {
         out_str(w, "?", out_writer_format(w) != OUT_TABLE);

@@ -229,8 +229,8 @@ for c in 80 120 160; do
 done
 unset COLUMNS
 # dominators on a .gcdump (no field names): in a table the field column is
-# blank where TSV and JSON say '?' (a column of '?' took the classes'
-# width at 80 columns); the dictionary (fixtures/dotnet/Leaky, named.3)
+# blank where TSV and JSON say '?' (a column of '?' on most rows said
+# nothing); the dictionary (fixtures/dotnet/Leaky, named.3)
 # still shows its root, Directory.ByName, and TSV its entries' '?'
 D=fixtures/dotnet/dumps
 export COLUMNS=80
