@@ -118,11 +118,23 @@ void class_suggest(const lf_snapshot *s, const char *pattern, size_t len, char *
     const size_t max = suggest_max_distance(len);
     char key[1024], name_key[1024];
     size_t key_len = generic_name_key(pattern, len, key, sizeof key);
+    /* a name given with a package the dump does not have (com.acme.Listener
+     * for a Listener of the default package, or of another package): its
+     * own last name against the classes' */
+    const lf_str given = after_last((lf_str){pattern, len}, '.');
+    const size_t given_max = suggest_max_distance(given.len);
     for (uint32_t c = 0; c < s->class_count; c++) {
         lf_str name = lf_snapshot_class_name(s, c), simple = simple_name(name);
         size_t d = suggest_distance(pattern, len, name.ptr, name.len, max);
         size_t ds = suggest_distance(pattern, len, simple.ptr, simple.len, max);
         d = ds < d ? ds : d;
+        if (given.len < len && given.len > 0) {
+            lf_str last = after_last(name, '.');
+            size_t dg = suggest_distance(given.ptr, given.len, last.ptr, last.len, given_max);
+            size_t dgs = suggest_distance(given.ptr, given.len, simple.ptr, simple.len, given_max);
+            dg = dgs < dg ? dgs : dg;
+            d = dg <= given_max && dg < d ? dg : d;
+        }
         size_t name_key_len = key_len ? generic_name_key(name.ptr, name.len, name_key, sizeof name_key) : 0;
         if (name_key_len) { /* List<CartLne> is close to List<Shop.CartLine> */
             size_t dk = suggest_distance(key, key_len, name_key, name_key_len, suggest_max_distance(key_len));

@@ -194,6 +194,9 @@ case_ path_simple_name_outer 0 path $G/simple_names.txt --class 'Pipeline$StageL
 case_ path_simple_name_ambiguous 2 path $G/simple_names.txt --class Node
 case_ path_simple_name_glob 0 path $G/simple_names.txt --class '*Node' --top 0
 case_ path_simple_name_suggest 2 path $G/simple_names.txt --class StageListner
+# a name given with a package the dump does not have: its last name is
+# compared with the classes' (it got no suggestion at all)
+case_ path_package_not_in_dump_suggest 2 path $G/simple_names.txt --class com.example.StageListener
 case_ path_exclude_simple_name 0 path $G/simple_names.txt 0x3 --exclude StageListener.next
 case_ path_exclude_ambiguous 2 path $G/simple_names.txt 0x3 --exclude Node.listener
 case_ path_nested_json 0 path $G/nested_class.txt 6 --retained --format json

@@ -172,6 +172,9 @@ rows_ path_simple_name "java.util.ArrayList static field PlantedLeak.LEAK" \
 rows_ path_glob "Leaked [0]" \
     'NR == 4 {print $8, $9}' path $J/planted_leak.hprof --class 'Leak*' --top 1 --format tsv
 case_ path_class_suggest 2 path $J/planted_leak.hprof --class Leakd --format tsv
+# fixtures/java/src/EventBusService.java's Listener is in the default
+# package: asked as com.acme.Listener, it is suggested
+case_ path_class_package_suggest 2 path $J/event_bus.hprof.gz --class com.acme.Listener --format tsv
 # The worker's array hangs under its thread, one hop from the root, by the frame.
 rows_ path_stack_local "1 thread worker
 1 frame 5: StackLocal\$Worker.run (StackLocal.java:43)" \
