@@ -178,7 +178,7 @@ static void print_rows(const cli_context *ctx, const lf_snapshot *s, const lf_cl
         {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
         {"class", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-        {"loader", OUT_STR, LF_CUT_CLASS, OUT_NORMAL},
+        {"loader", OUT_STR, LF_CUT_CLASS, OUT_SECONDARY},
     };
     static const out_column loader_cols[] = {
         {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},

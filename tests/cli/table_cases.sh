@@ -241,3 +241,16 @@ unset COLUMNS
 rows_ dominators_gcdump_field_unnamed "?" \
     '$1 == 1 && $7 == "Entry<System.String,Acme.Profile>[]" {print $8}' \
     dominators $D/named.3.gcdump --format tsv
+# classes at 80 columns: the class whole (the loader column, "(bootstrap)"
+# in most rows and "…0xfd59af28" in the rest, is left out first, with a
+# note; it read "…ConcurrentHashMap$Node[]"); at 160 the loader is there,
+# fixtures/java/src/MapSessions.java's classes under the application's
+export COLUMNS=80
+rows_ table_classes_whole_80 "0 1" \
+    '/…/ {cut++} /^ *3,000 .* MapSessions\$Session$/ {s++} END {print cut + 0, s + 0}' \
+    classes $J/map_sessions.hprof.gz --format table
+export COLUMNS=160
+rows_ table_classes_loader_160 "1" \
+    '/ MapSessions\$Session +jdk\.internal\.loader\.ClassLoaders\$AppClassLoader 0x[0-9a-f]+$/ {n++} END {print n + 0}' \
+    classes $J/map_sessions.hprof.gz --format table
+unset COLUMNS
