@@ -1,9 +1,11 @@
 /* owner_holders.h - for top owners (children of the super-root) no root
  * names: the other top owners whose objects hold them, so that the
  * dominators listing and the report can name those owners' roots instead.
- * One pass over the strong edges per set of owners asked for, memory for
- * those owners only: a listing asks for the owners it shows, not for every
- * top owner of the heap. No recursion: a walk up the dominators is a loop. */
+ * One pass per set of owners asked for, memory for those owners only: a
+ * listing asks for the owners it shows, not for every top owner of the
+ * heap. The pass reads the edges into top owners no root names, listed by
+ * the first (most are asked about level by level, a pass each), else
+ * every strong edge. No recursion: a walk up the dominators is a loop. */
 #ifndef LF_OWNER_HOLDERS_H
 #define LF_OWNER_HOLDERS_H
 
@@ -25,6 +27,17 @@ typedef struct lf_owner_holders {
     size_t rows, cap;
     Pvoid_t seen;           /* Judy1: row << 32 | holder, for "once" */
     Pvoid_t top_memo;       /* JudyL: node -> its top owner, some nodes walked */
+    /* The strong edges into top owners no root names, by edge number
+     * (owner_holders.c, into_list): a pass over them, not over every edge,
+     * answers owners of that kind. unrooted: a bit per node, set for those
+     * owners. into_state: 0 not made yet, 1 made, -1 not used (too many,
+     * or no memory: every pass reads every edge). */
+    struct lf_into_edge {
+        uint32_t edge, target; /* the target beside it: a pass reads the list alone */
+    } *into;
+    size_t into_len, into_cap;
+    uint64_t *unrooted;
+    int into_state;
 } lf_owner_holders;
 
 void lf_owner_holders_init(lf_owner_holders *h);

@@ -26,6 +26,7 @@
     T(test_strtab_append_canonical)        \
     T(test_textgraph_parse)                \
     T(test_trend_holders_nodes)            \
+    T(test_owner_holders_listed)           \
     T(test_trend_places_ahead)             \
     T(test_trend_group_counts)             \
     T(test_collections_placed_in_preorder) \
