@@ -148,12 +148,10 @@ static void show_thread(const thread_out *o, const lf_thread *t)
     if (o->tree) {
         lf_str name = lf_snapshot_string(o->s, t->name);
         int name_len = (int)(t->name_len < name.len ? t->name_len : name.len);
+        lf_str cls = t->node != LF_NODE_NONE ? lf_snapshot_object_label(o->s, t->node) : (lf_str){"", 0};
         char text[1024];
-        int n = snprintf(text, sizeof text, "%.*s", name_len, name.ptr);
-        if (t->node != LF_NODE_NONE) {
-            lf_str cls = lf_snapshot_object_label(o->s, t->node);
-            n = snprintf(text, sizeof text, "%.*s (%.*s)", name_len, name.ptr, (int)cls.len, cls.ptr);
-        }
+        int n = cls.len ? snprintf(text, sizeof text, "%.*s (%.*s)", name_len, name.ptr, (int)cls.len, cls.ptr)
+                        : snprintf(text, sizeof text, "%.*s", name_len, name.ptr);
         size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
         tree_row(o, t->node, t->node != LF_NODE_NONE ? lf_snapshot_retained(o->s, t->node) : t->retained, 0, text,
                  len, LF_CUT_PATH);

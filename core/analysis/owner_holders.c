@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/bigmem.h"
+#include "../base/bits.h"
 #include "../base/vec.h"
 
 /* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
@@ -154,8 +155,8 @@ static int bit_has(const uint64_t *bit, uint32_t v)
     return (int)(bit[v / 64] >> (v % 64) & 1);
 }
 
-/* h->unrooted: the top owners that no root names; their count, or
- * INTO_OWNERS_MAX + 1 when there are more; -1 (memory). */
+/* h->unrooted: the top owners that no root names. Their count, or -1
+ * (memory). */
 static int64_t mark_unrooted(lf_owner_holders *h, const lf_snapshot *s)
 {
     const uint32_t n = s->object_count;
@@ -170,7 +171,7 @@ static int64_t mark_unrooted(lf_owner_holders *h, const lf_snapshot *s)
             h->unrooted[s->root[r].node / 64] &= ~((uint64_t)1 << (s->root[r].node % 64));
     int64_t count = 0;
     for (size_t w = 0; w <= (size_t)n / 64; w++)
-        count += __builtin_popcountll(h->unrooted[w]);
+        count += lf_popcount64(h->unrooted[w]);
     return count;
 }
 
@@ -236,7 +237,6 @@ static int into_covers(const lf_owner_holders *h, const uint32_t *owners, size_t
             return 0;
     return 1;
 }
-
 
 /* The edges of reachable objects into the owners of rows first_row and
  * later: each such edge from outside the owner's tree names a holder. The
