@@ -112,13 +112,18 @@ static int write_data(FILE *f, const report_state *o, const report_inputs *in)
         report_json_label(f, (lf_str){pos[i], strlen(pos[i])});
     }
     fputs("],\n\"info\":", f);
-    int rc = report_write_info(f, s);
+    lf_class_totals totals;
+    lf_error err;
+    if (lf_class_totals_compute(s, &totals, &err))
+        return -1;
+    int rc = report_write_info(f, s, &totals);
     fputs(",\n\"rootKinds\":", f);
     rc = rc ? rc : report_write_root_kinds(f, s);
     fputs(",\n\"strings\":", f);
     rc = rc ? rc : report_write_strings(f, s, 20);
     fputs(",\n\"classes\":", f);
-    rc = rc ? rc : report_write_classes(f, s, (uint32_t)o->classes);
+    rc = rc ? rc : report_write_classes(f, s, &totals, (uint32_t)o->classes);
+    lf_class_totals_free(&totals);
     fputs(",\n\"tree\":", f);
     rc = rc ? rc : report_write_tree(f, s, (uint32_t)o->nodes);
     fputs(",\n\"series\":", f);

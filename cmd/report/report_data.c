@@ -62,18 +62,14 @@ static void write_unreachable(FILE *f, const lf_snapshot *s, const lf_class_tota
     putc(']', f);
 }
 
-int report_write_info(FILE *f, const lf_snapshot *s)
+int report_write_info(FILE *f, const lf_snapshot *s, const lf_class_totals *t)
 {
-    lf_class_totals t;
-    lf_error err;
-    if (lf_class_totals_compute(s, &t, &err))
-        return -1;
     uint64_t shallow = 0, unreachable = 0, unreachable_bytes = 0;
     for (uint32_t v = 0; v < s->object_count; v++)
         shallow += lf_snapshot_shallow(s, v);
     for (uint32_t c = 0; c < s->class_count; c++) {
-        unreachable += t.unreachable_count[c];
-        unreachable_bytes += t.unreachable_shallow[c];
+        unreachable += t->unreachable_count[c];
+        unreachable_bytes += t->unreachable_shallow[c];
     }
     fprintf(f, "{\"format\":\"%s\",\"objects\":%u,\"references\":%llu,\"roots\":%u,\"classes\":%u,"
             "\"shallowBytes\":%llu,\"reachableObjects\":%u,\"reachableBytes\":%llu,"
@@ -83,36 +79,30 @@ int report_write_info(FILE *f, const lf_snapshot *s)
             (unsigned long long)s->reachable_shallow, (unsigned long long)unreachable,
             (unsigned long long)unreachable_bytes);
     uint32_t n = 0;
-    uint32_t *order = ranked(s, &t, 1, &n);
+    uint32_t *order = ranked(s, t, 1, &n);
     if (order)
-        write_unreachable(f, s, &t, order, n);
+        write_unreachable(f, s, t, order, n);
     putc('}', f);
     free(order);
-    lf_class_totals_free(&t);
     return order ? 0 : -1;
 }
 
-int report_write_classes(FILE *f, const lf_snapshot *s, uint32_t classes)
+int report_write_classes(FILE *f, const lf_snapshot *s, const lf_class_totals *t, uint32_t classes)
 {
-    lf_class_totals t;
-    lf_error err;
-    if (lf_class_totals_compute(s, &t, &err))
-        return -1;
     uint32_t n = 0;
-    uint32_t *order = ranked(s, &t, 0, &n);
+    uint32_t *order = ranked(s, t, 0, &n);
     if (order) {
         fprintf(f, "{\"total\":%u,\"rows\":[", n);
         for (uint32_t i = 0; i < n && i < classes; i++) {
             uint32_t c = order[i];
             fputs(i ? ",\n[" : "\n[", f);
             report_json_label(f, lf_snapshot_class_name(s, c));
-            fprintf(f, ",%llu,%llu,%llu]", (unsigned long long)t.count[c], (unsigned long long)t.shallow[c],
-                    (unsigned long long)t.retained[c]);
+            fprintf(f, ",%llu,%llu,%llu]", (unsigned long long)t->count[c], (unsigned long long)t->shallow[c],
+                    (unsigned long long)t->retained[c]);
         }
         fputs("]}", f);
     }
     free(order);
-    lf_class_totals_free(&t);
     return order ? 0 : -1;
 }
 

@@ -50,8 +50,8 @@ int report_series_add(report_series *r, const lf_snapshot *s, uint32_t i, lf_err
 {
     if (lf_trend_add(&r->trend, s, err))
         return -1;
-    lf_class_totals t;
-    if (lf_class_totals_compute(s, &t, err))
+    lf_class_totals t; /* live bytes: no retained sizes */
+    if (lf_group_counts_compute(s, s->object_class, s->class_count, &t, err))
         return -1;
     int rc = 0;
     for (uint32_t c = 0; c < s->class_count && !rc; c++)

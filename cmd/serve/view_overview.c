@@ -30,17 +30,18 @@ static void write_snapshot_list(FILE *f, const serve_site *site)
 
 static int write_overview(FILE *f, const serve_site *site, const serve_overview_inputs *in)
 {
-    const lf_snapshot *s = &site->snap[site->count - 1].s;
+    const serve_snapshot *last = &site->snap[site->count - 1];
+    const lf_snapshot *s = &last->s;
     fputs("{\"snapshots\":", f);
     write_snapshot_list(f, site);
     fputs(",\n\"info\":", f);
-    int rc = report_write_info(f, s);
+    int rc = report_write_info(f, s, &last->totals);
     fputs(",\n\"rootKinds\":", f);
     rc = rc ? rc : report_write_root_kinds(f, s);
     fputs(",\n\"strings\":", f);
     rc = rc ? rc : report_write_strings(f, s, OVERVIEW_STRINGS);
     fputs(",\n\"classes\":", f);
-    rc = rc ? rc : report_write_classes(f, s, OVERVIEW_CLASSES);
+    rc = rc ? rc : report_write_classes(f, s, &last->totals, OVERVIEW_CLASSES);
     fputs(",\n\"series\":", f);
     if (site->count > 1)
         rc = rc ? rc : report_write_series(f, in->series, in->rule, OVERVIEW_GROWTH);

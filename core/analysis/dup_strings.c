@@ -130,6 +130,58 @@ static int by_key_then_node(const void *pa, const void *pb)
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
+/* Below this many strings a comparison sort is as quick as the radix's
+ * four passes over 64 Ki counters. */
+enum { RADIX_MIN_STRINGS = 1 << 16 };
+
+/* str by key (LSD radix, 16 bits a pass: stable, so each run of one key
+ * keeps the node order the strings were listed in), then each run whose
+ * lengths differ (a hash collision) by length and node: the order of
+ * by_key_then_node. A comparison sort of a 30M-object dump's 2.9M strings
+ * was 0.45 s. 0 or -1 (memory). */
+static int sort_by_key_then_node(lf_string_obj *str, uint64_t count)
+{
+    if (count < RADIX_MIN_STRINGS) {
+        qsort(str, count, sizeof *str, by_key_then_node);
+        return 0;
+    }
+    lf_string_obj *tmp = lf_big_malloc(count * sizeof *tmp);
+    uint64_t *start = malloc(((size_t)1 << 16) * sizeof *start);
+    if (!tmp || !start) {
+        lf_big_free(tmp);
+        free(start);
+        return -1;
+    }
+    lf_string_obj *from = str, *to = tmp;
+    for (unsigned shift = 0; shift < 64; shift += 16) {
+        memset(start, 0, ((size_t)1 << 16) * sizeof *start);
+        for (uint64_t i = 0; i < count; i++)
+            start[(from[i].key >> shift) & 0xffff]++;
+        uint64_t at = 0;
+        for (size_t d = 0; d < ((size_t)1 << 16); d++) {
+            uint64_t c = start[d];
+            start[d] = at;
+            at += c;
+        }
+        for (uint64_t i = 0; i < count; i++)
+            to[start[(from[i].key >> shift) & 0xffff]++] = from[i];
+        lf_string_obj *swap = from;
+        from = to;
+        to = swap;
+    }
+    /* four passes: the sorted strings are back in str */
+    free(start);
+    lf_big_free(tmp);
+    for (uint64_t i = 0, run; i < count; i = run) {
+        int mixed = 0;
+        for (run = i + 1; run < count && str[run].key == str[i].key; run++)
+            mixed |= str[run].chars != str[i].chars;
+        if (mixed)
+            qsort(str + i, run - i, sizeof *str, by_key_then_node);
+    }
+    return 0;
+}
+
 static int by_wasted(const void *pa, const void *pb)
 {
     const lf_dup_group *a = pa, *b = pb;
@@ -228,8 +280,8 @@ int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err)
     else
         rc = jvm_keys(s, out, err);
     if (rc == 0) {
-        qsort(out->str, out->count, sizeof *out->str, by_key_then_node);
-        rc = make_groups(s, out, err);
+        rc = sort_by_key_then_node(out->str, out->count) ? lf_fail_nomem(err, "sorting strings") : 0;
+        rc = rc ? rc : make_groups(s, out, err);
     }
     if (rc)
         lf_strings_free(out);

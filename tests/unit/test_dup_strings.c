@@ -1,8 +1,12 @@
 /* test_dup_strings.c - a string object's preview (core/analysis/dup_strings.h,
  * lf_string_preview) on a dump written here: which objects are strings,
- * their texts as built, an empty one, and a long one cut. */
+ * their texts as built, an empty one, and a long one cut; and the
+ * duplicate groups of more strings than the comparison sort takes. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../../core/analysis/analysis.h"
 #include "../../core/analysis/dup_strings.h"
 #include "../../core/hprof/hprof.h"
 #include "../../core/hprof/hprof_format.h"
@@ -81,6 +85,89 @@ void test_string_preview(void)
     /* a byte[], its String's or not, is no string to preview */
     CHECK(lf_string_preview(&s, lf_snapshot_find_id(&s, 0x2000), 40, buf, sizeof buf, &len, &chars) == 0);
     CHECK(lf_string_preview(&s, lf_snapshot_find_id(&s, 0x3000), 40, buf, sizeof buf, &len, &chars) == 0);
+    lf_snapshot_free(&s);
+    hw_free(&b);
+}
+
+/* More strings than dup_strings.c sorts by comparison (its radix takes
+ * 65,536 and up): string i (id 0x10000 + i) has text "text-<k>", k = i *
+ * 7919 mod TEXTS, so each text's copies lie all over the node order. */
+enum { MANY_STRINGS = 70000, TEXTS = 1000 };
+
+static void build_many(hw_buf *b)
+{
+    static const char *names[] = {"java/lang/String", "value", "coder", "[B"};
+    hw_begin(b, "JAVA PROFILE 1.0.2", 4);
+    for (unsigned i = 0; i < 4; i++)
+        hw_string(b, i + 1, names[i]);
+    hw_load_class(b, 1, 0x100, 1);
+    hw_load_class(b, 2, 0x200, 4);
+    hw_record(b, HPROF_HEAP_DUMP_SEGMENT);
+    for (uint32_t i = 0; i < MANY_STRINGS; i++) {
+        hw_u1(b, HPROF_ROOT_JNI_GLOBAL);
+        hw_id(b, 0x10000 + i);
+        hw_id(b, 0);
+    }
+    uint64_t sid[2] = {2, 3};
+    uint8_t type[2] = {HPROF_OBJECT, HPROF_BYTE};
+    hw_class_dump(b, 0x100, 0, 0, 5, 2, sid, type);
+    hw_class_dump(b, 0x200, 0, 0, 0, 0, NULL, NULL);
+    for (uint32_t i = 0; i < MANY_STRINGS; i++) {
+        uint32_t value = 0x100000 + i;
+        uint8_t fields[5] = {(uint8_t)(value >> 24), (uint8_t)(value >> 16), (uint8_t)(value >> 8), (uint8_t)value,
+                             0 /* LATIN1 */};
+        hw_instance(b, 0x10000 + i, 0x100, fields, sizeof fields);
+        char text[16];
+        int n = snprintf(text, sizeof text, "text-%u", (unsigned)((uint64_t)i * 7919 % TEXTS));
+        hw_prim_array(b, value, HPROF_BYTE, (uint32_t)n, text, 1);
+    }
+    hw_record_end(b);
+    hw_record(b, HPROF_HEAP_DUMP_END);
+    hw_record_end(b);
+}
+
+void test_strings_many(void)
+{
+    hw_buf b;
+    build_many(&b);
+    lf_snapshot s;
+    lf_error err = {0};
+    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
+    CHECK(rc == 0);
+    if (rc) {
+        hw_free(&b);
+        return;
+    }
+    lf_string_set set;
+    CHECK(lf_analyze(&s, 0, 1, &err) == 0);
+    CHECK(lf_strings_find(&s, &set, &err) == 0);
+    CHECK_EQ_U64(set.count, MANY_STRINGS);
+    /* 7919 is prime to 1000: every text has 70 copies */
+    CHECK_EQ_U64(set.group_count, TEXTS);
+    uint64_t wrong_copies = 0, out_of_order = 0, wrong_text = 0;
+    for (uint64_t g = 0; g < set.group_count; g++) {
+        const lf_dup_group *d = &set.group[g];
+        wrong_copies += d->copies != MANY_STRINGS / TEXTS;
+        /* a group's copies: one run of its key, in node order, one text */
+        char first[32], text[32];
+        size_t len0, len;
+        uint64_t chars;
+        lf_string_preview(&s, set.str[d->first].node, 20, first, sizeof first, &len0, &chars);
+        for (uint32_t k = 1; k < d->copies; k++) {
+            const lf_string_obj *a = &set.str[d->first + k - 1], *o = &set.str[d->first + k];
+            out_of_order += o->key != a->key || o->node <= a->node;
+            lf_string_preview(&s, o->node, 20, text, sizeof text, &len, &chars);
+            wrong_text += len != len0 || memcmp(text, first, len) != 0;
+        }
+    }
+    CHECK_EQ_U64(wrong_copies, 0);
+    CHECK_EQ_U64(out_of_order, 0);
+    CHECK_EQ_U64(wrong_text, 0);
+    uint64_t keys_down = 0;
+    for (uint64_t i = 1; i < set.count; i++)
+        keys_down += set.str[i].key < set.str[i - 1].key;
+    CHECK_EQ_U64(keys_down, 0);
+    lf_strings_free(&set);
     lf_snapshot_free(&s);
     hw_free(&b);
 }

@@ -105,6 +105,7 @@
     T(test_hprof_values_text)              \
     T(test_hprof_values_layout)            \
     T(test_string_preview)                 \
+    T(test_strings_many)                   \
     T(test_v8_split_guess_past_end)        \
     T(test_json_skip_values)               \
     T(test_json_skip_errors)               \
