@@ -98,6 +98,7 @@ typedef struct report_inputs {
     const lf_snapshot *s;          /* the last snapshot, analysed */
     const report_series *series;   /* all of them (npos > 1) */
     const lf_suspect_list *suspects;
+    unsigned threads;
 } report_inputs;
 
 /* The page's data: one JSON object. 0 or -1 (memory). */
@@ -120,7 +121,7 @@ static int write_data(FILE *f, const report_state *o, const report_inputs *in)
     fputs(",\n\"rootKinds\":", f);
     rc = rc ? rc : report_write_root_kinds(f, s);
     fputs(",\n\"strings\":", f);
-    rc = rc ? rc : report_write_strings(f, s, 20);
+    rc = rc ? rc : report_write_strings(f, s, in->threads, 20);
     fputs(",\n\"classes\":", f);
     rc = rc ? rc : report_write_classes(f, s, &totals, (uint32_t)o->classes);
     lf_class_totals_free(&totals);
@@ -190,7 +191,7 @@ static int run(cli_context *ctx, const report_state *o, char **pos, int npos, lf
     lf_suspect_list suspects = {0};
     int rc = series_read_overlapping(ctx, pos, npos, add_to_series, &series, &last);
     if (!rc) {
-        report_inputs in = {pos, npos, &last, &series, &suspects};
+        report_inputs in = {pos, npos, &last, &series, &suspects, ctx->threads};
         rc = find_suspects(ctx, o, &in, &suspects);
         if (!rc && write_report(ctx, o, &in, out)) {
             cli_message("error", "writing the report: %s", strerror(errno ? errno : ENOMEM));

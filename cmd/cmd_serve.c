@@ -116,9 +116,11 @@ static int prepare(cli_context *ctx, const serve_state *o, serve_run *r)
     cli_progress_done(ctx);
     if (rc)
         return cli_input_error(last, &err);
-    serve_overview_inputs in = {&r->trend, &r->suspects, &o->rule, o->threshold};
-    if (serve_site_init(&r->site, r->snap, (uint32_t)r->count, o->workload.value, &err) ||
-        serve_site_overview(&r->site, &in, &err))
+    serve_overview_inputs in = {&r->trend, &r->suspects, &o->rule, o->threshold, ctx->threads};
+    if (serve_site_init(&r->site, r->snap, (uint32_t)r->count, o->workload.value, &err))
+        return cli_input_error(last, &err);
+    r->site.threads = ctx->threads;
+    if (serve_site_overview(&r->site, &in, &err))
         return cli_input_error(last, &err);
     if (serve_page_make()) {
         cli_message("error", "out of memory");

@@ -144,7 +144,7 @@ int cmd_strings(int argc, char **argv)
     };
     lf_string_set set;
     lf_error err;
-    if (lf_strings_find(&s, &set, &err)) {
+    if (lf_strings_find(&s, ctx.threads, &set, &err)) {
         lf_snapshot_free(&s);
         return cli_input_error(path, &err);
     }

@@ -32,7 +32,7 @@ int report_write_info(FILE *f, const lf_snapshot *s, const lf_class_totals *tota
 int report_write_classes(FILE *f, const lf_snapshot *s, const lf_class_totals *totals, uint32_t classes);
 int report_write_root_kinds(FILE *f, const lf_snapshot *s);
 /* Duplicate strings (`leakfind strings`), the first rows; null without texts. */
-int report_write_strings(FILE *f, const lf_snapshot *s, uint64_t rows);
+int report_write_strings(FILE *f, const lf_snapshot *s, unsigned threads, uint64_t rows);
 
 /* "tree": the top `nodes` objects of the dominator tree by retained size,
  * largest first from the top owners down, each other node's children

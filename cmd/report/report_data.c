@@ -146,7 +146,7 @@ int report_write_root_kinds(FILE *f, const lf_snapshot *s)
 
 /* Duplicate strings as `leakfind strings` lists them, the first `rows`, or
  * null where the dump keeps no texts (an .lfs, an OCaml snapshot). */
-int report_write_strings(FILE *f, const lf_snapshot *s, uint64_t rows)
+int report_write_strings(FILE *f, const lf_snapshot *s, unsigned threads, uint64_t rows)
 {
     if (!lf_strings_readable(s)) {
         fputs("null", f);
@@ -154,7 +154,7 @@ int report_write_strings(FILE *f, const lf_snapshot *s, uint64_t rows)
     }
     lf_string_set set;
     lf_error err;
-    if (lf_strings_find(s, &set, &err))
+    if (lf_strings_find(s, threads, &set, &err))
         return -1;
     putc('[', f);
     for (uint64_t i = 0; i < set.group_count && i < rows; i++) {

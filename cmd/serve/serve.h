@@ -115,6 +115,7 @@ typedef struct serve_site {
     pthread_mutex_t serial;            /* views that call non-reentrant code (query) */
     pthread_t warmer;                  /* builds the lazy indexes ahead of the first request */
     int warming;
+    unsigned threads;                  /* --threads: for the strings' texts */
 } serve_site;
 
 typedef struct serve_arg {
@@ -206,7 +207,7 @@ void serve_top_free(serve_snapshot *snap);
 int serve_need_reverse(serve_snapshot *snap, serve_fail *fail);
 int serve_need_instances(serve_snapshot *snap, serve_fail *fail);
 /* 404 when the dump keeps no string texts or no allocation sites. */
-int serve_need_strings(serve_snapshot *snap, serve_fail *fail);
+int serve_need_strings(const serve_site *site, serve_snapshot *snap, serve_fail *fail);
 int serve_need_sites(serve_snapshot *snap, serve_fail *fail);
 
 /* JSON pieces every view writes (serve_json.c). */

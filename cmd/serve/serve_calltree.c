@@ -18,11 +18,11 @@
 #include "../../core/base/bigmem.h"
 #include "serve.h"
 
-int serve_need_strings(serve_snapshot *snap, serve_fail *fail)
+int serve_need_strings(const serve_site *site, serve_snapshot *snap, serve_fail *fail)
 {
     lf_error err = {0};
     pthread_mutex_lock(&snap->lock);
-    int rc = snap->strings_built ? 0 : lf_strings_find(&snap->s, &snap->strings, &err);
+    int rc = snap->strings_built ? 0 : lf_strings_find(&snap->s, site->threads, &snap->strings, &err);
     snap->strings_built = rc == 0;
     pthread_mutex_unlock(&snap->lock);
     return rc ? serve_failf(fail, 500, "reading the strings of %.200s: %.280s", snap->path, err.reason) : 0;

@@ -11,6 +11,7 @@ typedef struct serve_overview_inputs {
     const struct lf_suspect_list *suspects;
     const lf_trend_rule *rule;
     double threshold;
+    unsigned threads;
 } serve_overview_inputs;
 
 /* The overview's JSON into site->overview; 0 or -1 with err. */

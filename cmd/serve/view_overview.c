@@ -39,7 +39,7 @@ static int write_overview(FILE *f, const serve_site *site, const serve_overview_
     fputs(",\n\"rootKinds\":", f);
     rc = rc ? rc : report_write_root_kinds(f, s);
     fputs(",\n\"strings\":", f);
-    rc = rc ? rc : report_write_strings(f, s, OVERVIEW_STRINGS);
+    rc = rc ? rc : report_write_strings(f, s, in->threads, OVERVIEW_STRINGS);
     fputs(",\n\"classes\":", f);
     rc = rc ? rc : report_write_classes(f, s, &last->totals, OVERVIEW_CLASSES);
     fputs(",\n\"series\":", f);

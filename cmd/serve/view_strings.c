@@ -64,7 +64,7 @@ int serve_view_strings(serve_site *site, const serve_request *rq, FILE *out, ser
         fputs("}\n", out);
         return 0;
     }
-    if (serve_need_strings(snap, fail))
+    if (serve_need_strings(site, snap, fail))
         return -1;
     const lf_string_set *set = &snap->strings;
     fprintf(out, "{\"from\":%llu,\"rows\":[", (unsigned long long)from);

@@ -8,6 +8,7 @@
 
 #include "../base/bigmem.h"
 #include "../base/vec.h"
+#include "../../graph/halves.h"
 #include "../hprof/hprof_values.h"
 #include "../v8/v8_values.h"
 #include "v8_string_text.h"
@@ -72,17 +73,20 @@ static size_t kept_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars,
 
 /* A JVM String's key: a hash of its whole text, read in one buffer that
  * grows to the longest text. */
-static int jvm_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
+/* The keys of strings [from, to), with buf its own. 0 or -1 with err set. */
+static int jvm_keys_range(const lf_snapshot *s, lf_string_set *set, uint64_t from, uint64_t to, lf_error *err)
 {
     const struct hprof_lazy *l = lf_hprof_lazy(s);
     char *buf = NULL;
     size_t cap = 0;
     uint64_t want = 256;
-    for (uint64_t i = 0; i < set->count; i++) {
+    for (uint64_t i = from; i < to; i++) {
         lf_string_obj *o = &set->str[i];
         for (;;) {
-            if (lf_vec_reserve((void **)&buf, &cap, 4 * want + 1, 1))
+            if (lf_vec_reserve((void **)&buf, &cap, 4 * want + 1, 1)) {
+                lf_big_free(buf);
                 return lf_fail_nomem(err, "reading strings");
+            }
             lf_jtext t = {buf, cap, 0, 0, 0};
             int is = lf_jtext_read(l, s, o->node, want, &t, err);
             if (is < 0) {
@@ -99,6 +103,35 @@ static int jvm_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
         }
     }
     lf_big_free(buf);
+    return 0;
+}
+
+/* Two halves of the strings, each reading the mapped dump on its own (the
+ * reads change nothing shared): on a 30M-object dump the 2.9M texts took
+ * about a second of one core. */
+typedef struct jvm_key_halves {
+    const lf_snapshot *s;
+    lf_string_set *set;
+    int rc[2];
+    lf_error err[2];
+} jvm_key_halves;
+
+static void jvm_keys_half(void *ctx, unsigned half)
+{
+    jvm_key_halves *k = ctx;
+    uint64_t mid = k->set->count / 2;
+    k->rc[half] = jvm_keys_range(k->s, k->set, half ? mid : 0, half ? k->set->count : mid, &k->err[half]);
+}
+
+static int jvm_keys(const lf_snapshot *s, unsigned threads, lf_string_set *set, lf_error *err)
+{
+    jvm_key_halves k = {s, set, {0, 0}, {{0}, {0}}};
+    lf_run_halves(jvm_keys_half, &k, threads > 1 && set->count >= LF_THREADED_MIN_NODES);
+    for (unsigned half = 0; half < 2; half++)
+        if (k.rc[half]) {
+            *err = k.err[half];
+            return -1;
+        }
     return 0;
 }
 
@@ -252,7 +285,7 @@ static int make_groups(const lf_snapshot *s, lf_string_set *set, lf_error *err)
     return 0;
 }
 
-int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err)
+int lf_strings_find(const lf_snapshot *s, unsigned threads, lf_string_set *out, lf_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *is_string = lf_big_calloc((size_t)s->class_count + 1, 1);
@@ -278,7 +311,7 @@ int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err)
     else if (s->text_count)
         kept_keys(s, out);
     else
-        rc = jvm_keys(s, out, err);
+        rc = jvm_keys(s, threads, out, err);
     if (rc == 0) {
         rc = sort_by_key_then_node(out->str, out->count) ? lf_fail_nomem(err, "sorting strings") : 0;
         rc = rc ? rc : make_groups(s, out, err);

@@ -37,9 +37,10 @@ typedef struct lf_string_set {
 
 /* Whether s has string texts to read (a mapped HPROF or V8 snapshot). */
 int lf_strings_readable(const lf_snapshot *s);
-/* The string objects of an analysed s and their duplicate groups. 0, or -1
- * with err set (memory, a damaged record). */
-int lf_strings_find(const lf_snapshot *s, lf_string_set *out, lf_error *err);
+/* The string objects of an analysed s and their duplicate groups, their
+ * texts read on two threads when threads > 1. 0, or -1 with err set
+ * (memory, a damaged record). */
+int lf_strings_find(const lf_snapshot *s, unsigned threads, lf_string_set *out, lf_error *err);
 void lf_strings_free(lf_string_set *set);
 
 /* Up to max_chars characters of node's text as UTF-8 into buf (size >=

@@ -35,7 +35,7 @@ static void fuzz_exercise_texts(const struct lf_snapshot *s)
     lf_string_set set;
     if (!s->text_count)
         return;
-    if (lf_strings_find(s, &set, &err) == 0)
+    if (lf_strings_find(s, 1, &set, &err) == 0)
         lf_strings_free(&set);
     char buf[4 * 40 + 8];
     uint64_t chars;

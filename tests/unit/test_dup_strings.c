@@ -140,7 +140,7 @@ void test_strings_many(void)
     }
     lf_string_set set;
     CHECK(lf_analyze(&s, 0, 1, &err) == 0);
-    CHECK(lf_strings_find(&s, &set, &err) == 0);
+    CHECK(lf_strings_find(&s, 2, &set, &err) == 0);
     CHECK_EQ_U64(set.count, MANY_STRINGS);
     /* 7919 is prime to 1000: every text has 70 copies */
     CHECK_EQ_U64(set.group_count, TEXTS);
