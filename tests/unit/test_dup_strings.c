@@ -89,7 +89,7 @@ void test_string_preview(void)
     hw_free(&b);
 }
 
-/* More strings than dup_strings.c sorts by comparison (its radix takes
+/* More strings than dup_strings.c sorts by comparison (its buckets take
  * 65,536 and up): string i (id 0x10000 + i) has text "text-<k>", k = i *
  * 7919 mod TEXTS, so each text's copies lie all over the node order. */
 enum { MANY_STRINGS = 70000, TEXTS = 1000 };
