@@ -27,15 +27,16 @@ static void fuzz_exercise_places(const struct lf_snapshot *s)
     }
 }
 
-/* Kept texts (an .lfs's STXT): the duplicate groups and each text's
- * preview, cut at whole UTF-8 sequences whatever the bytes. */
+/* The duplicate groups of every dump with texts (a mapped HPROF or V8
+ * snapshot, an .lfs's STXT; in halves, as `strings` reads them) and each
+ * kept text's preview, cut at whole UTF-8 sequences whatever the bytes. */
 static void fuzz_exercise_texts(const struct lf_snapshot *s)
 {
     lf_error err;
     lf_string_set set;
-    if (!s->text_count)
+    if (!lf_strings_readable(s))
         return;
-    if (lf_strings_find(s, 1, &set, &err) == 0)
+    if (lf_strings_find(s, 2, &set, &err) == 0)
         lf_strings_free(&set);
     char buf[4 * 40 + 8];
     uint64_t chars;
