@@ -16,11 +16,9 @@
 
 enum { LONG_CHARS = 50 };
 
-/* class java.lang.String { Object value; byte coder; } (JDK 9+ layout) and
- * the strings 0x1000 "a\tb\n" (Latin-1), 0x1100 "" and 0x1200 of LONG_CHARS
- * 'y's, their byte[] values 0x2000 + ..., and a byte[] 0x3000 "zz" that is
- * no String's; JNI globals hold them all. */
-static void build(hw_buf *b)
+/* The header, class java.lang.String (0x100) and byte[] (0x200) loaded,
+ * and a heap dump segment begun. */
+static void begin_strings(hw_buf *b)
 {
     static const char *names[] = {"java/lang/String", "value", "coder", "[B"};
     hw_begin(b, "JAVA PROFILE 1.0.2", 4);
@@ -29,6 +27,15 @@ static void build(hw_buf *b)
     hw_load_class(b, 1, 0x100, 1);
     hw_load_class(b, 2, 0x200, 4);
     hw_record(b, HPROF_HEAP_DUMP_SEGMENT);
+}
+
+/* class java.lang.String { Object value; byte coder; } (JDK 9+ layout) and
+ * the strings 0x1000 "a\tb\n" (Latin-1), 0x1100 "" and 0x1200 of LONG_CHARS
+ * 'y's, their byte[] values 0x2000 + ..., and a byte[] 0x3000 "zz" that is
+ * no String's; JNI globals hold them all. */
+static void build(hw_buf *b)
+{
+    begin_strings(b);
     static const uint64_t held[] = {0x1000, 0x1100, 0x1200, 0x3000};
     for (unsigned i = 0; i < 4; i++) {
         hw_u1(b, HPROF_ROOT_JNI_GLOBAL);
@@ -61,13 +68,8 @@ void test_string_preview(void)
     hw_buf b;
     build(&b);
     lf_snapshot s;
-    lf_error err = {0};
-    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        hw_free(&b);
+    if (hw_parse(&b, &s))
         return;
-    }
     char buf[4 * 40 + 8];
     size_t len;
     uint64_t chars;
@@ -96,13 +98,7 @@ enum { MANY_STRINGS = 70000, TEXTS = 1000 };
 
 static void build_many(hw_buf *b)
 {
-    static const char *names[] = {"java/lang/String", "value", "coder", "[B"};
-    hw_begin(b, "JAVA PROFILE 1.0.2", 4);
-    for (unsigned i = 0; i < 4; i++)
-        hw_string(b, i + 1, names[i]);
-    hw_load_class(b, 1, 0x100, 1);
-    hw_load_class(b, 2, 0x200, 4);
-    hw_record(b, HPROF_HEAP_DUMP_SEGMENT);
+    begin_strings(b);
     for (uint32_t i = 0; i < MANY_STRINGS; i++) {
         hw_u1(b, HPROF_ROOT_JNI_GLOBAL);
         hw_id(b, 0x10000 + i);
@@ -132,12 +128,8 @@ void test_strings_many(void)
     build_many(&b);
     lf_snapshot s;
     lf_error err = {0};
-    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        hw_free(&b);
+    if (hw_parse(&b, &s))
         return;
-    }
     lf_string_set set;
     CHECK(lf_analyze(&s, 0, 1, &err) == 0);
     CHECK(lf_strings_find(&s, 2, &set, &err) == 0);

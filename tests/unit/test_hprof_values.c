@@ -100,12 +100,8 @@ void test_hprof_values(void)
     build(&b);
     lf_snapshot s;
     lf_error err = {0};
-    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        hw_free(&b);
+    if (hw_parse(&b, &s))
         return;
-    }
     const struct hprof_lazy *l = lf_hprof_lazy(&s);
     CHECK(l != NULL);
     if (l)

@@ -111,12 +111,8 @@ void test_hprof_class_loaders(void)
     build_loaders(&b);
     lf_snapshot s;
     lf_error err;
-    int rc = lf_hprof_parse(b.data, b.len, 0, 1, &s, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        hw_free(&b);
+    if (hw_parse(&b, &s))
         return;
-    }
     check_loaders(&s);
     /* the CLDR chunk keeps them in a .lfs file */
     char path[256];
