@@ -418,9 +418,9 @@ int cmd_info(int argc, char **argv)
         return rc;
     cli_cut_dump_warning(&ctx, path, &s);
     double analysis_seconds = seconds_since(&t0);
-    lf_class_totals totals;
+    lf_class_totals totals; /* counts and shallow bytes: info shows no retained */
     lf_error err;
-    if (lf_class_totals_compute(&s, &totals, &err)) {
+    if (lf_group_counts_compute(&s, s.object_class, s.class_count, &totals, &err)) {
         lf_snapshot_free(&s);
         return cli_input_error(path, &err);
     }
