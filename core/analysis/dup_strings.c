@@ -71,9 +71,9 @@ static size_t kept_text(const lf_snapshot *s, uint32_t node, uint64_t max_chars,
     return len;
 }
 
-/* A JVM String's key: a hash of its whole text, read in one buffer that
- * grows to the longest text. */
-/* The keys of strings [from, to), with buf its own. 0 or -1 with err set. */
+/* The keys of JVM strings [from, to): a hash of each whole text, read in
+ * one buffer of this range's that grows to the longest text. 0 or -1 with
+ * err set. */
 static int jvm_keys_range(const lf_snapshot *s, lf_string_set *set, uint64_t from, uint64_t to, lf_error *err)
 {
     const struct hprof_lazy *l = lf_hprof_lazy(s);
