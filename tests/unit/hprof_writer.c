@@ -1,7 +1,5 @@
 /* hprof_writer.c - a test-only HPROF writer. */
 #include "hprof_writer.h"
-#include "../../core/hprof/hprof.h"
-#include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,14 +223,4 @@ void hw_free(hw_buf *b)
 {
     free(b->data);
     memset(b, 0, sizeof *b);
-}
-
-int hw_parse(hw_buf *b, lf_snapshot *s)
-{
-    lf_error err = {0};
-    int rc = lf_hprof_parse(b->data, b->len, 0, 1, s, &err);
-    CHECK(rc == 0);
-    if (rc)
-        hw_free(b);
-    return rc ? -1 : 0;
 }

@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../core/model/snapshot.h"
-
 typedef struct hw_buf {
     uint8_t *data;
     size_t len, cap;
@@ -55,8 +53,5 @@ int hw_write(const hw_buf *b, const char *path);
  * environment the construction is written there first (how fixtures are made). */
 int hw_matches_fixture(const hw_buf *b, const char *path);
 void hw_free(hw_buf *b);
-/* The dump built in b parsed into s on one thread: 0; else a failed check,
- * b freed, -1 (the test returns). */
-int hw_parse(hw_buf *b, lf_snapshot *s);
 
 #endif

@@ -12,6 +12,7 @@
 #include "../../core/hprof/hprof_format.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 enum { LONG_CHARS = 50 };
@@ -68,7 +69,7 @@ void test_string_preview(void)
     hw_buf b;
     build(&b);
     lf_snapshot s;
-    if (hw_parse(&b, &s))
+    if (test_parse_hprof(&b, &s))
         return;
     char buf[4 * 40 + 8];
     size_t len;
@@ -128,7 +129,7 @@ void test_strings_many(void)
     build_many(&b);
     lf_snapshot s;
     lf_error err = {0};
-    if (hw_parse(&b, &s))
+    if (test_parse_hprof(&b, &s))
         return;
     lf_string_set set;
     CHECK(lf_analyze(&s, 0, 1, &err) == 0);

@@ -10,6 +10,7 @@
 #include "../../core/query/query.h"
 #include "hprof_writer.h"
 #include "test.h"
+#include "test_support.h"
 #include "tests.h"
 
 /* class Base { long baseId; }  class Item extends Base { int count; float
@@ -100,7 +101,7 @@ void test_hprof_values(void)
     build(&b);
     lf_snapshot s;
     lf_error err = {0};
-    if (hw_parse(&b, &s))
+    if (test_parse_hprof(&b, &s))
         return;
     const struct hprof_lazy *l = lf_hprof_lazy(&s);
     CHECK(l != NULL);

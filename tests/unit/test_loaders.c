@@ -111,7 +111,7 @@ void test_hprof_class_loaders(void)
     build_loaders(&b);
     lf_snapshot s;
     lf_error err;
-    if (hw_parse(&b, &s))
+    if (test_parse_hprof(&b, &s))
         return;
     check_loaders(&s);
     /* the CLDR chunk keeps them in a .lfs file */

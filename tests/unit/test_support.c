@@ -2,6 +2,7 @@
 #include "test_support.h"
 #include "test.h"
 #include "../../core/analysis/analysis.h"
+#include "../../core/hprof/hprof.h"
 #include "../../core/textgraph/textgraph.h"
 
 #include <stdio.h>
@@ -47,4 +48,14 @@ int test_parse_analyzed(const char *text, lf_snapshot *s)
     lf_error err;
     int rc = lf_textgraph_parse((const uint8_t *)text, strlen(text), s, &err);
     return rc == 0 ? lf_analyze(s, 0, 1, &err) : rc;
+}
+
+int test_parse_hprof(hw_buf *b, lf_snapshot *s)
+{
+    lf_error err = {0};
+    int rc = lf_hprof_parse(b->data, b->len, 0, 1, s, &err);
+    CHECK(rc == 0);
+    if (rc)
+        hw_free(b);
+    return rc ? -1 : 0;
 }
