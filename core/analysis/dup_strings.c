@@ -137,13 +137,45 @@ static int jvm_keys(const lf_snapshot *s, unsigned threads, lf_string_set *set, 
 
 /* A V8 string's key: a hash of its text, a concatenation's parts joined,
  * so that "ab" + "c" and "abc" are two copies of one text. */
+enum { TEXT_MAX = 64 * 1024 };
+
+/* The keys of V8's plain strings, their texts read in one pass (most of a
+ * heap's strings; the concatenations' parts are looked up one by one):
+ * what lf_v8_string_text would give them, hashed alike. 0 or -1. */
+static int v8_plain_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
+{
+    uint64_t plain = 0;
+    for (uint64_t i = 0; i < set->count; i++)
+        plain += lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1;
+    uint32_t *node = lf_big_malloc((plain + 1) * sizeof *node);
+    lf_str *text = lf_big_malloc((plain + 1) * sizeof *text);
+    int rc = node && text ? 0 : lf_fail_nomem(err, "reading strings");
+    for (uint64_t i = 0, k = 0; rc == 0 && i < set->count; i++)
+        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1)
+            node[k++] = set->str[i].node;
+    rc = rc ? rc : lf_v8_plain_texts(s, node, plain, text, err);
+    for (uint64_t i = 0, k = 0; rc == 0 && i < set->count; i++) {
+        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) != 1)
+            continue;
+        lf_str t = text[k++];
+        set->str[i].chars = t.len;
+        set->str[i].key = t.len ? XXH3_64bits(t.ptr, lf_v8_text_prefix(t, TEXT_MAX - 1)) : 0;
+    }
+    lf_big_free(node);
+    lf_big_free(text);
+    return rc;
+}
+
 static int v8_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
 {
-    enum { TEXT_MAX = 64 * 1024 };
+    if (v8_plain_keys(s, set, err))
+        return -1;
     char *buf = lf_big_malloc(TEXT_MAX);
     if (!buf)
         return lf_fail_nomem(err, "reading strings");
     for (uint64_t i = 0; i < set->count; i++) {
+        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1)
+            continue; /* keyed above */
         uint64_t full;
         size_t len = lf_v8_string_text(s, set->str[i].node, buf, TEXT_MAX, &full);
         set->str[i].chars = full; /* bytes of UTF-8; the same for equal texts; 0: not known */

@@ -3,6 +3,7 @@
  * its own (left-deep trees from `s += x` in a loop are thousands deep). */
 #include "v8_string_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../v8/v8_values.h"
@@ -37,6 +38,27 @@ static void parts_of(const lf_snapshot *s, uint32_t node, uint32_t *first, uint3
     }
 }
 
+size_t lf_v8_text_prefix(lf_str text, size_t room)
+{
+    size_t n = text.len < room ? text.len : room;
+    while (n > 0 && n < text.len && ((unsigned char)text.ptr[n] & 0xc0) == 0x80)
+        n--;
+    return n;
+}
+
+int lf_v8_plain_texts(const lf_snapshot *s, const uint32_t *node, size_t n, lf_str *text, lf_error *err)
+{
+    uint32_t *name = malloc((n + 1) * sizeof *name);
+    uint8_t *type = malloc(n + 1);
+    int rc = name && type ? lf_v8_node_names(lf_v8_lazy(s), s, node, n, name, type, err)
+                          : lf_fail_nomem(err, "reading strings");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        text[i] = lf_snapshot_string(s, name[i]);
+    free(name);
+    free(type);
+    return rc;
+}
+
 /* Appends leaf's name to buf as far as it fits, on a character boundary. */
 static void append_leaf(const lf_snapshot *s, uint32_t leaf, char *buf, size_t cap, size_t *len,
                         uint64_t *full)
@@ -48,9 +70,7 @@ static void append_leaf(const lf_snapshot *s, uint32_t leaf, char *buf, size_t c
         return;
     lf_str text = lf_snapshot_string(s, name);
     *full += text.len;
-    size_t room = cap - 1 - *len, n = text.len < room ? text.len : room;
-    while (n > 0 && n < text.len && ((unsigned char)text.ptr[n] & 0xc0) == 0x80)
-        n--;
+    size_t n = lf_v8_text_prefix(text, cap - 1 - *len);
     memcpy(buf + *len, text.ptr, n);
     *len += n;
 }
