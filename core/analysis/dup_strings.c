@@ -198,8 +198,9 @@ static int by_key_then_node(const void *pa, const void *pb)
 /* Below this many strings one comparison sort is as quick as the buckets. */
 enum { BUCKET_MIN_STRINGS = 1 << 16, BUCKET_BITS = 16 };
 
-/* The bucket of a key: its top BUCKET_BITS bits of those that vary (V8's
- * keys are string indices, small numbers; the others hashes). */
+/* The bucket of a key: the top BUCKET_BITS of the bits that vary among the
+ * keys (hashes spread over all 64; few distinct keys, or many zeros for
+ * texts not known, over fewer). */
 static size_t bucket_of(uint64_t key, uint64_t lowest, unsigned shift)
 {
     return (size_t)((key - lowest) >> shift);

@@ -15,7 +15,7 @@
 
 typedef struct lf_string_obj {
     uint32_t node;       /* node space */
-    uint64_t key;        /* equal keys: equal texts (a hash, or V8's string index) */
+    uint64_t key;        /* equal keys: equal texts (a 64-bit hash of the text; 0: none known) */
     uint64_t chars;      /* characters of the text */
 } lf_string_obj;
 
