@@ -139,23 +139,30 @@ static int jvm_keys(const lf_snapshot *s, unsigned threads, lf_string_set *set, 
  * so that "ab" + "c" and "abc" are two copies of one text. */
 enum { TEXT_MAX = 64 * 1024 };
 
+/* Whether string i is a plain one ("(string)"), by its class's kind. */
+static int is_plain(const lf_snapshot *s, const lf_string_set *set, const uint8_t *kind, uint64_t i)
+{
+    return kind[s->object_class[set->str[i].node]] == 1;
+}
+
 /* The keys of V8's plain strings, their texts read in one pass (most of a
  * heap's strings; the concatenations' parts are looked up one by one):
- * what lf_v8_string_text would give them, hashed alike. 0 or -1. */
-static int v8_plain_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
+ * what lf_v8_string_text would give them, hashed alike. kind: each class's
+ * lf_v8_string_kind. 0 or -1. */
+static int v8_plain_keys(const lf_snapshot *s, lf_string_set *set, const uint8_t *kind, lf_error *err)
 {
     uint64_t plain = 0;
     for (uint64_t i = 0; i < set->count; i++)
-        plain += lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1;
+        plain += is_plain(s, set, kind, i);
     uint32_t *node = lf_big_malloc((plain + 1) * sizeof *node);
     lf_str *text = lf_big_malloc((plain + 1) * sizeof *text);
     int rc = node && text ? 0 : lf_fail_nomem(err, "reading strings");
     for (uint64_t i = 0, k = 0; rc == 0 && i < set->count; i++)
-        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1)
+        if (is_plain(s, set, kind, i))
             node[k++] = set->str[i].node;
     rc = rc ? rc : lf_v8_plain_texts(s, node, plain, text, err);
     for (uint64_t i = 0, k = 0; rc == 0 && i < set->count; i++) {
-        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) != 1)
+        if (!is_plain(s, set, kind, i))
             continue;
         lf_str t = text[k++];
         set->str[i].chars = t.len;
@@ -168,21 +175,27 @@ static int v8_plain_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err
 
 static int v8_keys(const lf_snapshot *s, lf_string_set *set, lf_error *err)
 {
-    if (v8_plain_keys(s, set, err))
-        return -1;
+    uint8_t *kind = malloc((size_t)s->class_count + 1);
     char *buf = lf_big_malloc(TEXT_MAX);
-    if (!buf)
+    if (!kind || !buf) {
+        free(kind);
+        lf_big_free(buf);
         return lf_fail_nomem(err, "reading strings");
-    for (uint64_t i = 0; i < set->count; i++) {
-        if (lf_v8_string_kind(s, s->object_class[set->str[i].node]) == 1)
+    }
+    for (uint32_t c = 0; c < s->class_count; c++)
+        kind[c] = (uint8_t)lf_v8_string_kind(s, c);
+    int rc = v8_plain_keys(s, set, kind, err);
+    for (uint64_t i = 0; rc == 0 && i < set->count; i++) {
+        if (is_plain(s, set, kind, i))
             continue; /* keyed above */
         uint64_t full;
         size_t len = lf_v8_string_text(s, set->str[i].node, buf, TEXT_MAX, &full);
         set->str[i].chars = full; /* bytes of UTF-8; the same for equal texts; 0: not known */
         set->str[i].key = full ? XXH3_64bits(buf, len) : 0;
     }
+    free(kind);
     lf_big_free(buf);
-    return 0;
+    return rc;
 }
 
 static int by_key_then_node(const void *pa, const void *pb)
