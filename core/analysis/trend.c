@@ -126,6 +126,21 @@ int lf_trend_grows(const uint64_t *y, uint32_t n, const lf_trend_fit *fit, const
            y[n - 1] >= y[0] + rule->min_growth;
 }
 
+/* Whether row r, of count slope `slope`, is steeper than row `other` of
+ * `other_slope`: two holders whose counts grow alike (the same numbers)
+ * are told apart by their bytes, the one that piles up more memory first
+ * (a map's key strings against a cache of short ones); then the first by
+ * key stays. */
+static int steeper(const lf_trend_holders *h, uint32_t n, const double *workload, double slope, size_t r,
+                   double other_slope, size_t other)
+{
+    if (slope != other_slope)
+        return slope > other_slope;
+    lf_trend_fit mine = lf_trend_fit_counts(h->bytes + r * h->capacity, n, workload);
+    lf_trend_fit theirs = lf_trend_fit_counts(h->bytes + other * h->capacity, n, workload);
+    return mine.slope > theirs.slope;
+}
+
 int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *workload,
                            const lf_trend_rule *rule, int *grows)
 {
@@ -152,14 +167,14 @@ int64_t lf_trend_holder_of(const lf_trend *t, uint32_t cls, const double *worklo
         int g = line && (double)gain >= rule->min_share * class_gain;
         if (line) {
             growing_gain += (double)gain;
-            if (steepest < 0 || fit.slope > steepest_slope) {
+            if (steepest < 0 || steeper(h, n, workload, fit.slope, r, steepest_slope, (size_t)steepest)) {
                 steepest = (int64_t)r;
                 steepest_slope = fit.slope;
             }
         }
         /* growing beats not; then the steeper (growing) or the larger gain */
         int better = g != *grows ? g > *grows
-                   : g ? fit.slope > best_slope || best < 0
+                   : g ? best < 0 || steeper(h, n, workload, fit.slope, r, best_slope, (size_t)best)
                        : gain > best_gain;
         if (better) {
             best = (int64_t)r;
