@@ -131,7 +131,7 @@ int cmd_strings(int argc, char **argv)
         {"wasted", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"owner", OUT_STR, LF_CUT_CLASS, OUT_KEY},
         {"owner_copies", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
         {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
@@ -139,7 +139,7 @@ int cmd_strings(int argc, char **argv)
         {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},
         {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"owner", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"owner", OUT_STR, LF_CUT_CLASS, OUT_KEY},
         {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
     };
     lf_string_set set;

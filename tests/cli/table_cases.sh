@@ -39,6 +39,11 @@ for c in 80 120 160; do
     # the chain's first 3 and last 3 links and one row for the 294 between
     fits table_path_chain_$c $c "... 294 more" \
         path $G/token_chain.txt 0x18f --format table
+    # strings: the planted duplicate (fixtures/java/src/DupStrings.java,
+    # 1,000 copies of "session-state:INVALID", 21 characters) whole; at 80
+    # columns its owner's class was cut as a path, keeping
+    # "java.util.HashMap$Node" (22) whole and the text one letter short
+    fits table_strings_$c $c " session-state:INVALID" strings fixtures/java/dumps/dup_strings.hprof.gz --format table
     # merged, the same list is one row whose chain column holds its length:
     # the answer, kept at every width (shallow and depth go first)
     fits table_path_merge_chain_$c $c "chain" \
