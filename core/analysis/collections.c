@@ -211,9 +211,33 @@ static int holds_entries(const lf_snapshot *s, uint32_t v)
     return 0;
 }
 
+/* The link of x's class that x dominates, or LF_NODE_NONE. */
+static uint32_t next_link(const lf_snapshot *s, uint32_t x)
+{
+    for (uint32_t i = s->domtree_offset[x]; i < s->domtree_offset[x + 1]; i++)
+        if (lf_same_class_as_dominator(s, s->domtree_child[i], x))
+            return s->domtree_child[i];
+    return LF_NODE_NONE;
+}
+
+/* The head of a chain of its own class, CHAIN_MIN links long or more (a
+ * program's linked list, OCaml's list cells): the tree showed its first
+ * three links nested, one a level, and nothing of its length. A shorter
+ * one (a logger and its parent) stays as it is. */
+enum { CHAIN_MIN = 8 };
+static int heads_chain(const lf_snapshot *s, uint32_t v)
+{
+    if (lf_same_class_as_dominator(s, v, s->idom[v]))
+        return 0;
+    uint32_t x = v, links = 0;
+    while (links < CHAIN_MIN && (x = next_link(s, x)) != LF_NODE_NONE)
+        links++;
+    return links >= CHAIN_MIN;
+}
+
 int lf_holds_members(const lf_snapshot *s, uint32_t v)
 {
-    return lf_is_reference_array(s, v) || lf_is_v8_dictionary(s, v) || holds_entries(s, v);
+    return lf_is_reference_array(s, v) || lf_is_v8_dictionary(s, v) || holds_entries(s, v) || heads_chain(s, v);
 }
 
 int lf_is_structure(const lf_snapshot *s, uint32_t v)

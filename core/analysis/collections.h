@@ -140,9 +140,11 @@ int lf_is_reference_array(const lf_snapshot *s, uint32_t v);
 
 /* Whether the views (the `dominators` tree, the report's tree) show what
  * node v holds as a collection's members (lf_collection_members_of), by
- * class: v is an array of references, a V8 object used as a dictionary, or
- * a JDK collection whose entries are its own children (TreeMap,
- * LinkedHashMap, LinkedList). Scans v's edges or children: ask once per node. */
+ * class: v is an array of references, a V8 object used as a dictionary, a
+ * JDK collection whose entries are its own children (TreeMap,
+ * LinkedHashMap, LinkedList), or the head of a chain of 8 or more links of
+ * its own class (a program's linked list). Scans v's edges or children:
+ * ask once per node. */
 int lf_holds_members(const lf_snapshot *s, uint32_t v);
 
 /* Whether node v is part of a collection's structure as far as v alone

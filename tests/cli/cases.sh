@@ -183,6 +183,24 @@ awk 'BEGIN { OFS = "\t"; print "node", 1, 16, "Head"; print "root", 1, "static f
     >"$tmp/linked_list.txt"
 rows_ path_merge_linked_list "0 4000 Head |1 4000 Link 4000|" 'NR > 1 { printf "%s %s %s %s|", $1, $2, $6, $11 } END { print "" }' \
     path "$tmp/linked_list.txt" --class Link --merge --top 0 --format tsv
+# The dominators tree folds a chain of 8 or more links of one class into its
+# head's members (core/analysis/collections.c, heads_chain): the head under
+# root Queue.head holds 9 links of 24 B, each holding an Item of 100, so the
+# head shows the 10 Items (7 of them one row each, --top 7, then "3 x Item")
+# and "9 x Link (entries)", 216 B. One link fewer (a chain of 7) keeps the
+# tree as it was: the first link nested below the head.
+chain_graph() { # chain_graph LINKS: a head and LINKS links, an Item each
+    awk -v links="$1" 'BEGIN { OFS = "\t"; print "root", 1, "static field", "Queue.head"
+        for (i = 1; i <= links + 1; i++) { print "node", i, 24, "Link"; print "node", 100 + i, 100, "Item"
+            print "edge", i, 100 + i, "strong", "item"; if (i > 1) print "edge", i - 1, i, "strong", "next" } }'
+}
+chain_graph 9 >"$tmp/chain9.txt"
+chain_graph 7 >"$tmp/chain7.txt"
+rows_ dom_chain_folded "1 Item 100|1 3 x Item 300|1 9 x Link (entries) 216|" \
+    '$1 == 1 && $7 !~ /^Item$/ || $1 == 1 && n++ < 1 { printf "%s %s %s|", $1, $7, $5 } END { print "" }' \
+    dominators "$tmp/chain9.txt" --top 7 --format tsv
+rows_ dom_chain_short "1 Link next|1 Item item|" '$1 == 1 { printf "%s %s %s|", $1, $7, $8 } END { print "" }' \
+    dominators "$tmp/chain7.txt" --format tsv
 # Simple class names (fixtures/graphs/simple_names.txt, issue 33 item 2): the
 # part after the last '.' or '$' names a class, as does Outer$Inner; the
 # largest StageListener is 2 (48). Node ends two classes: an error listing

@@ -94,6 +94,10 @@ rows_ class_loader_by_loader_lfs "$CL_ROWS" "$CL_AWK" classes "$tmp/cl.lfs" --by
 rows_ linked_list_head "LinkedList1M\$Node 24 24000000 static field LinkedList1M.HEAD" \
     '$11 == "static field LinkedList1M.HEAD" {print $7, $4, $5, $11}' \
     dominators $J/linked_list_1m.hprof.gz --flat --top 3
+# the tree folds the chain below its head: 999,999 links of 24 bytes in one
+# row, not the first three nested (collections.c, heads_chain)
+rows_ linked_list_tree "1 999,999 x LinkedList1M\$Node (entries) 23999976 999999" \
+    '$1 == 1 && $7 ~ /LinkedList1M/ {print $1, $7, $5, $10}' dominators $J/linked_list_1m.hprof.gz
 rows_ linked_list_count "1000000 24000000 24000000 LinkedList1M\$Node" \
     '$5 == "LinkedList1M$Node" {print $1, $2, $3, $5}' classes $J/linked_list_1m.hprof.gz --top 0
 

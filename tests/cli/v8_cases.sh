@@ -81,6 +81,11 @@ rows_ v8_weak_cache_classes "10 CacheKey
 6 WeakTarget" \
     '$5 ~ /^(CacheKey|CacheValue|OrphanKey|OrphanValue|WeakTarget|OldWeakTarget|FreshWeakTarget)$/ {print $1, $5}' classes $N/weak_cache.heapsnapshot.gz --top 0 --sort class
 
+# 1,000,000 ListNode (40 each): the tree shows the head, then the 999,999
+# links below it in one row (40 x 999,999 = 39,999,960 bytes)
+rows_ v8_linked_list_tree "ListNode head|999,999 x ListNode (entries) 39999960|" \
+    '$7 == "ListNode" || $7 ~ /x ListNode/ { printf "%s %s|", $7, $7 == "ListNode" ? $8 : $5 } END { print "" }' \
+    dominators $N/linked_list.heapsnapshot.gz --depth 0 --top 1
 # 1,000,000 ListNode (40 each): the head owns the list.
 rows_ v8_linked_list "1000000 40000000 ListNode" \
     '$5 == "ListNode" {print $1, $2, $5}' classes $N/linked_list.heapsnapshot.gz --top 0
