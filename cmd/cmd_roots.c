@@ -37,7 +37,7 @@ static const char roots_usage[] =
     "synthetic levels: each retaining edge from (Global handles), (Stack roots),\n"
     "(Strong roots), an embedder's roots, ... is a row of that kind named by the\n"
     "edge, and the global objects under (root) are of kind 'global object'.\n"
-    "What several roots hold together is in no row.\n";
+    "What several roots hold together is a 'several roots' row there too.\n";
 
 typedef struct roots_state {
     uint64_t top;

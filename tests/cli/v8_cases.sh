@@ -131,6 +131,12 @@ rows_ v8_node_weak "4522" '$1 == "weak_references" {print $2}' info $N/listener_
 # is only weakly retained. Per kind: (Global handles) 38 + 40 = 78, (Stack
 # roots) two objects 20 + 40 = 60, tied with Node / Environment, '(' first.
 case_ v8_roots_rows 0 roots $V/roots.heapsnapshot --format tsv
+# what two roots hold together (fixtures/v8/shared_top.heapsnapshot): State,
+# reached from a global handle's object and a stack slot's, dominated by
+# (GC roots), is a 'several roots' row retaining 450 of the 570 bytes; it
+# was in no row, and the largest was 100
+rows_ v8_roots_shared "@13 450 78.95 several roots State|@9 100 17.54 (Global handles) Global|@11 20 3.51 (Stack roots) Frame|" \
+    'NR > 1 { printf "%s %s %s %s %s|", $1, $3, $4, $5, $6 } END { print "" }' roots $V/shared_top.heapsnapshot --format tsv
 case_ v8_roots_by_kind 0 roots --by-kind $V/roots.heapsnapshot --format tsv
 # On Node's own snapshot: the global object, the number-string cache of
 # (Strong roots), a stack slot's Context and the environment's IsolateData
