@@ -7,7 +7,9 @@
 
 #include "../../core/base/bigmem.h"
 #include "../../core/analysis/analysis.h"
+#include "../../core/analysis/collections.h"
 #include "../../core/analysis/dup_strings.h"
+#include "../../core/analysis/roots.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/analysis/site_groups.h"
 #include "../../core/analysis/suspects.h"
@@ -44,6 +46,36 @@ static void fuzz_exercise_texts(const struct lf_snapshot *s)
         lf_string_text(s, s->text[i].node, 40, buf, sizeof buf, &chars);
 }
 
+/* `roots`' rows (V8's synthetic levels expanded, what several roots hold
+ * together added, repeats folded) with their names, and the tree's view of
+ * the first objects that hold members (arrays, dictionaries, chain heads). */
+static void fuzz_exercise_roots_and_members(const struct lf_snapshot *s)
+{
+    lf_error err;
+    lf_root_row *rows = NULL;
+    uint32_t *repeats = NULL;
+    int64_t count = lf_root_rows(s, &rows, &err);
+    if (count >= 0)
+        count = lf_roots_add_shared(s, &rows, (uint64_t)count, 1, &err);
+    if (count >= 0)
+        count = lf_roots_folded(s, rows, (uint64_t)count, &repeats, &err);
+    char buf[256];
+    for (int64_t i = 0; i < count; i++) {
+        lf_root_row_kind(s, &rows[i]);
+        lf_root_row_name(s, &rows[i], buf, sizeof buf);
+    }
+    free(rows);
+    free(repeats);
+    for (uint32_t v = 0, asked = 0; v < s->object_count && asked < 64; v++) {
+        if (s->idom[v] == LF_NODE_NONE || !lf_holds_members(s, v))
+            continue;
+        asked++;
+        lf_collection_members m;
+        if (lf_collection_members_of(s, v, &m) == 0)
+            lf_collection_members_free(&m);
+    }
+}
+
 void fuzz_exercise_snapshot(struct lf_snapshot *s)
 {
     lf_error err;
@@ -76,6 +108,7 @@ void fuzz_exercise_snapshot(struct lf_snapshot *s)
         lf_snapshot_string(s, s->root[r].name);
     }
     fuzz_exercise_places(s);
+    fuzz_exercise_roots_and_members(s);
     fuzz_exercise_texts(s);
     fuzz_exercise_sites(s);
     fuzz_exercise_suspects(s);
