@@ -259,8 +259,8 @@ int64_t lf_roots_folded(const lf_snapshot *s, lf_root_row *rows, uint64_t count,
 static int at_top(const lf_snapshot *s, uint32_t v)
 {
     uint32_t d = s->idom[v];
-    return d == LF_NODE_SUPER ||
-           (s->named_count && d < s->object_count && lf_snapshot_named_index(s, d) != UINT32_MAX);
+    return d == LF_NODE_SUPER || (s->source_format == LF_FORMAT_V8 && s->named_count && d < s->object_count &&
+                                  lf_snapshot_named_index(s, d) != UINT32_MAX);
 }
 
 int64_t lf_roots_add_shared(const lf_snapshot *s, lf_root_row **rows, uint64_t count, uint64_t least,

@@ -90,6 +90,21 @@ rows_ class_loader_by_loader "$CL_ROWS" "$CL_AWK" classes $J/class_loader_leak.h
 "$LF" convert $J/class_loader_leak.hprof -o "$tmp/cl.lfs" 2>/dev/null
 rows_ class_loader_by_loader_lfs "$CL_ROWS" "$CL_AWK" classes "$tmp/cl.lfs" --by-loader --top 0 --sort class
 
+# roots' 'several roots' rows are objects at the dominator tree's top (no
+# idom in dominators --flat): on a JVM dump a named node (a class object) is
+# no root level, and a byte[] its class held (0xfd5c76b8) once came in
+several_roots_at_top() {
+    f=$J/class_loader_leak.hprof
+    top=$("$LF" dominators $f --flat --top 0 --min 0 --format tsv 2>/dev/null | awk -F'\t' 'NR > 1 && $3 == "" {print $2}' | sort)
+    shared=$("$LF" roots $f --top 0 --format tsv 2>/dev/null | awk -F'\t' '$5 == "several roots" {print $1}' | sort)
+    stray=$(echo "$shared" | comm -23 - "$(printf '%s\n' "$top" >"$tmp/top_ids"; echo "$tmp/top_ids")")
+    if [ -n "$shared" ] && [ -z "$stray" ]; then
+        ok
+    else
+        bad "$1: 'several roots' rows not at the tree's top: $stray"
+    fi
+}
+counted several_roots_at_top roots_several_at_top_hprof
 # LinkedList1M (gzip, 38 members): 1,000,000 nodes of 24 bytes in one chain.
 rows_ linked_list_head "LinkedList1M\$Node 24 24000000 static field LinkedList1M.HEAD" \
     '$11 == "static field LinkedList1M.HEAD" {print $7, $4, $5, $11}' \
