@@ -140,7 +140,7 @@ int cmd_strings(int argc, char **argv)
         {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"owner", OUT_STR, LF_CUT_CLASS, OUT_KEY},
-        {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"text", OUT_STR, LF_CUT_END, OUT_KEY},
     };
     lf_string_set set;
     lf_error err;

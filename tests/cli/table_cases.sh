@@ -44,6 +44,11 @@ for c in 80 120 160; do
     # columns its owner's class was cut as a path, keeping
     # "java.util.HashMap$Node" (22) whole and the text one letter short
     fits table_strings_$c $c " session-state:INVALID" strings fixtures/java/dumps/dup_strings.hprof.gz --format table
+    # strings --largest: the text is a key too; at 80 columns the planted
+    # BIG ("x" x 100,000) showed 20 characters beside an owner column kept
+    # 26 wide for one java.lang.OutOfMemoryError among the (root)s
+    fits table_strings_largest_$c $c " $(printf 'x%.0s' $(seq 1 24))" \
+        strings --largest fixtures/java/dumps/dup_strings.hprof.gz --format table
     # merged, the same list is one row whose chain column holds its length:
     # the answer, kept at every width (shallow and depth go first)
     fits table_path_merge_chain_$c $c "chain" \
