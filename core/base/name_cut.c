@@ -483,6 +483,15 @@ static size_t kind_length(const char *label, size_t len)
     return end ? end + 1 : 0;
 }
 
+/* Whether the kind of kind_length bytes numbers its row ("frame 3: "): the
+ * number is the frame's place in its stack, which the rows are read by, so
+ * it stays when the method's name is cut at its front. */
+static int numbered_kind(const char *label, size_t kind)
+{
+    return kind >= 3 && label[kind - 1] == ' ' && label[kind - 2] == ':' && label[kind - 3] >= '0' &&
+           label[kind - 3] <= '9';
+}
+
 /* What of a path's steps is kept, from all (classes shortened) to least. */
 typedef struct path_form {
     int middle_classes, first_class, last_class;
@@ -666,7 +675,9 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
          * (Tracker.ACTIVE) or MIN_TAIL columns, whichever is more */
         size_t kind = kind_length(whole.p, whole.len);
         size_t need = last_names_width(whole.p + kind, whole.len - kind);
-        if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
+        if (numbered_kind(whole.p, kind) && lf_text_width(whole.p, kind) + 1 + MIN_TAIL <= width)
+            front_cut(b, whole.p, kind, whole.p + kind, whole.len - kind, width); /* frame 3: …ble.run */
+        else if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
             front_cut(b, NULL, 0, whole.p + kind, whole.len - kind, width); /* the kind goes whole */
         else /* the kind, and the last names whole */
             front_cut(b, whole.p, kind, whole.p + whole.len - last_names_bytes(whole.p + kind, whole.len - kind),

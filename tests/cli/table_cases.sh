@@ -91,6 +91,13 @@ case_ table_suspects_80 0 suspects $NS --workload 1000,2000,3000 --format table
 # more than its share (it read "…ementData")
 rows_ table_dominators_slack_80 "1" '/ elementData( |$)/ {n++} END {print n + 0}' \
     dominators $J/event_bus.hprof.gz --format table
+# threads' tree: every frame keeps its number when its method is cut (the
+# worker's third frame, AbstractQueuedSynchronizer.acquireSharedInterruptibly,
+# read "…ctQueuedSynchronizer.acquireSharedInterruptibly" with no "frame 3:");
+# the 17 frames are the five threads' stacks StackLocal.java parks them in
+rows_ table_threads_frames_80 "17 0" \
+    '/B    [^ ]/ {if (/B    frame [0-9]+: /) n++; else lost++} END {print n + 0, lost + 0}' \
+    threads $J/stack_local.hprof --format table
 # the 300 links planted (fixtures/graphs/make_token_chain.sh) in the chain
 # column of the CallbackNode row, the last cell, at 80 columns
 rows_ table_path_merge_chain_length_80 "300" '/ Callbacks / {n = split($0, f, " +"); print f[n]}' \

@@ -107,6 +107,14 @@ void test_name_cut_path(void)
      * packages and lost the line that tells it from frame 2) */
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 44, LF_CUT_PATH,
                "frame 2: j.u.c.l.LockSupport.park (\xe2\x80\xa6:211)");
+    /* too long even so: the frame's number stays, the method's name is cut
+     * at its front (it read "…ctQueuedSynchronizer.acquireSharedInterruptibly"
+     * at 80 columns, with no frame number) */
+    expect_cut("frame 3: java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly "
+               "(AbstractQueuedSynchronizer.java:1047)",
+               48, LF_CUT_PATH, "frame 3: \xe2\x80\xa6" "acquireSharedInterruptibly");
+    expect_cut("frame 12: com.acme.VeryLongServiceName.handleIncomingRequestNow (VeryLongServiceName.java:9)", 30,
+               LF_CUT_PATH, "frame 12: \xe2\x80\xa6" "eIncomingRequestNow");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 60, LF_CUT_PATH,
                "frame 2: java.util.concurrent.locks.LockSupport.park (\xe2\x80\xa6:211)");
     /* V8's classes hold " / " ("system / Context"): within a step's
