@@ -4,6 +4,7 @@
 
 #include "../core/analysis/root_reach.h"
 #include "../core/analysis/roots.h"
+#include "../core/analysis/roots_shared.h"
 #include "cli/cli.h"
 #include "commands.h"
 
@@ -22,7 +23,9 @@ static const char roots_usage[] =
     "of 7). Rows of kind 'several roots' are the objects that no root keeps\n"
     "alive alone but several do together (the top of the dominator tree\n"
     "under no root's object: a container every request references); their\n"
-    "retained size is theirs alone, and 'leakfind path' shows their roots.\n"
+    "retained size is theirs alone, and their name the roots of the objects\n"
+    "that hold them, as dominators' root column names them ('2 roots: static\n"
+    "field App, static field Current'; 'leakfind path' shows the paths).\n"
     "Largest first. With --by-kind: one row per kind of root instead, with the\n"
     "number of roots, the distinct objects they name and the sum of what each\n"
     "keeps alive alone (an object named by two kinds counts in both); then\n"
@@ -91,6 +94,31 @@ static int64_t rows_to_show(const lf_snapshot *s, lf_root_row **rows, uint64_t c
     return all < 0 ? -1 : lf_roots_folded(s, *rows, (uint64_t)all, repeats, err);
 }
 
+static const uint64_t *ask_all(uint64_t *ask, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        ask[i] = i;
+    return ask;
+}
+
+/* The roots behind the 'several roots' rows shown: shared[i] for rows[i]
+ * (zero for the others). NULL: no memory (err). */
+static lf_shared_roots *shared_roots_of(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, uint64_t shown,
+                                        lf_error *err)
+{
+    uint64_t *ask = malloc((shown + 1) * sizeof *ask);
+    lf_shared_roots *shared = malloc((shown + 1) * sizeof *shared);
+    if (!ask || !shared || lf_roots_shared_holders(s, rows, count, ask_all(ask, shown), shown, shared, err)) {
+        if (!ask || !shared)
+            lf_fail_nomem(err, "roots");
+        free(ask);
+        free(shared);
+        return NULL;
+    }
+    free(ask);
+    return shared;
+}
+
 static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *s, lf_root_row **rows_,
                       uint64_t count_, const roots_state *o, double heap, lf_error *err)
 {
@@ -103,11 +131,13 @@ static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *
     const lf_root_row *rows = *rows_;
     uint64_t shown = o->top == 0 || o->top > (uint64_t)count ? (uint64_t)count : o->top;
     uint64_t *reachable = reachable_of(ctx, s, rows, shown, o->all_reachable, err);
-    if (!reachable) {
+    lf_shared_roots *shared = reachable ? shared_roots_of(s, rows, (uint64_t)count, shown, err) : NULL;
+    if (!shared) {
+        free(reachable);
         free(repeats);
         return -1;
     }
-    char buf[512];
+    char buf[4096];
     for (uint64_t i = 0; i < shown; i++) {
         const lf_root_row *r = &rows[i];
         cli_write_id(w, s, r->node);
@@ -115,6 +145,8 @@ static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *
         out_bytes(w, lf_snapshot_retained(s, r->node));
         out_pct(w, 100.0 * (double)lf_snapshot_retained(s, r->node) / heap);
         lf_str kind = lf_root_row_kind(s, r), name = lf_root_row_name(s, r, buf, sizeof buf);
+        if (r->kind == LF_ROOT_KIND_SHARED)
+            name = (lf_str){buf, lf_shared_roots_text(s, rows, &shared[i], buf, sizeof buf)};
         lf_str cls = lf_snapshot_object_label(s, r->node);
         out_str(w, kind.ptr, kind.len);
         out_str(w, cls.ptr, cls.len);
@@ -129,6 +161,7 @@ static int show_roots(const cli_context *ctx, out_writer *w, const lf_snapshot *
             out_u64(w, repeats[i]);
         out_row_end(w);
     }
+    free(shared);
     free(reachable);
     free(repeats);
     return 0;

@@ -7,6 +7,7 @@
 #include "../base/bigmem.h"
 #include "../base/bits.h"
 #include "../base/vec.h"
+#include "roots.h"
 
 /* A walk up the dominators leaves its top owner at every MEMO_EVERY-th node:
  * a later walk through the same chain stops within that many steps, and
@@ -21,6 +22,18 @@ enum { INTO_OWNERS_MAX = 1 << 20, INTO_SHARE = 4, INTO_SMALL = 1 << 16 };
 void lf_owner_holders_init(lf_owner_holders *h)
 {
     memset(h, 0, sizeof *h);
+}
+
+void lf_owner_holders_init_levels(lf_owner_holders *h)
+{
+    memset(h, 0, sizeof *h);
+    h->root_levels = 1;
+    h->into_state = -1; /* the list is of the super-root's children */
+}
+
+static int is_top(const lf_owner_holders *h, const lf_snapshot *s, uint32_t v)
+{
+    return h->root_levels ? lf_roots_at_top(s, v) : s->idom[v] == LF_NODE_SUPER;
 }
 
 void lf_owner_holders_free(lf_owner_holders *h)
@@ -96,7 +109,7 @@ static uint32_t top_of(lf_owner_holders *h, const lf_snapshot *s, uint32_t u)
     uint32_t x = u;
     size_t steps = 0;
     PWord_t slot;
-    while (s->idom[x] != LF_NODE_SUPER) {
+    while (!is_top(h, s, x)) {
         JLG(slot, h->top_memo, (Word_t)x);
         if (slot) {
             x = (uint32_t)*slot;
@@ -277,7 +290,7 @@ int lf_owner_holders_find(lf_owner_holders *h, const lf_snapshot *s, const uint3
 {
     size_t first_row = h->rows;
     for (size_t i = 0; i < count; i++)
-        if (s->idom[owners[i]] == LF_NODE_SUPER && add_row(h, owners[i]))
+        if (is_top(h, s, owners[i]) && add_row(h, owners[i]))
             return -1;
     if (h->rows == first_row)
         return 0;

@@ -38,9 +38,15 @@ typedef struct lf_owner_holders {
     size_t into_len, into_cap;
     uint64_t *unrooted;
     int into_state;
+    /* 1: the top is lf_roots_at_top's (V8's synthetic levels included), for
+     * `roots`' rows; 0: the super-root's children, as the listings name them */
+    int root_levels;
 } lf_owner_holders;
 
 void lf_owner_holders_init(lf_owner_holders *h);
+/* The same, with a V8 snapshot's objects below its synthetic levels as top
+ * owners too (lf_roots_at_top): every pass then reads every edge. */
+void lf_owner_holders_init_levels(lf_owner_holders *h);
 /* Whether owner's holders have been looked for. */
 int lf_owner_holders_known(const lf_owner_holders *h, uint32_t owner);
 /* Looks for the holders of the top owners in owners[0 .. count) (idom: the

@@ -252,11 +252,7 @@ int64_t lf_roots_folded(const lf_snapshot *s, lf_root_row *rows, uint64_t count,
     return (int64_t)kept;
 }
 
-/* Whether v is at the top of the dominator tree: below the super-root, or
- * (V8) below one of the synthetic levels only roots reach, (root) itself
- * included: an Express app's state, which the global object and a stack
- * frame both reach, is dominated by (root). */
-static int at_top(const lf_snapshot *s, uint32_t v)
+int lf_roots_at_top(const lf_snapshot *s, uint32_t v)
 {
     uint32_t d = s->idom[v];
     return d == LF_NODE_SUPER || (s->source_format == LF_FORMAT_V8 && s->named_count && d < s->object_count &&
@@ -275,7 +271,7 @@ int64_t lf_roots_add_shared(const lf_snapshot *s, lf_root_row **rows, uint64_t c
     size_t n = (size_t)count, cap = (size_t)count;
     int rc = 0;
     for (uint32_t v = 0; v < s->object_count && rc == 0; v++) {
-        if (!at_top(s, v) || (named[v >> 6] >> (v & 63) & 1) || lf_snapshot_retained(s, v) < least ||
+        if (!lf_roots_at_top(s, v) || (named[v >> 6] >> (v & 63) & 1) || lf_snapshot_retained(s, v) < least ||
             (s->named_count && lf_snapshot_named_index(s, v) != UINT32_MAX))
             continue; /* V8's synthetic levels are no objects */
         rc = push_row(rows, &n, &cap, (lf_root_row){v, LF_ROOT_KIND_SHARED, 0, LF_ROOT_NO_EDGE});

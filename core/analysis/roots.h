@@ -62,4 +62,10 @@ int64_t lf_roots_folded(const lf_snapshot *s, lf_root_row *rows, uint64_t count,
 int64_t lf_roots_add_shared(const lf_snapshot *s, lf_root_row **rows, uint64_t count, uint64_t least,
                             lf_error *err);
 
+/* Whether v is at the top of the dominator tree: below the super-root, or
+ * (V8) below one of the synthetic levels only roots reach, (root) itself
+ * included: an Express app's state, which the global object and a stack
+ * frame both reach, is dominated by (root). */
+int lf_roots_at_top(const lf_snapshot *s, uint32_t v);
+
 #endif

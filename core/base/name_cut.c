@@ -703,16 +703,42 @@ static int is_root_list(const char *text, size_t len)
     return len - i > 8 && memcmp(text + i, " roots: ", 8) == 0;
 }
 
+/* A list of roots with each root's dotted name shortened as a one-step
+ * path's is ("13 roots: JNI global, static field j.l.Boolean.TYPE, ..."),
+ * into b: more of the list shows before its end is cut. */
+static void shorten_root_list(cut_buf *b, const char *text, size_t len)
+{
+    const char *colon = memchr(text, ':', len);
+    size_t i = colon ? (size_t)(colon - text) + 2 : len;
+    b->len = 0;
+    put(b, text, i < len ? i : len);
+    while (i < len) {
+        size_t j = i;
+        while (j < len && !(text[j] == ',' && j + 1 < len && text[j + 1] == ' '))
+            j++;
+        cut_buf item = {0};
+        if (abbreviate_member(&item, text + i, j - i) && !item.failed)
+            put(b, item.p, item.len);
+        else
+            put(b, text + i, j - i);
+        lf_big_free(item.p);
+        if (j < len)
+            put(b, ", ", 2);
+        i = j + 2;
+    }
+}
+
 size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style style, char *out, size_t size,
                    size_t *shown)
 {
     /* a summary row ("... 10 more: ...") in a class column: a list */
     int summary = len > 4 && memcmp(text, "... ", 4) == 0;
-    if (lf_text_width(text, len) <= width || style == LF_CUT_END || (summary && style != LF_CUT_CLASS) ||
-        (style == LF_CUT_PATH && is_root_list(text, len)))
+    if (lf_text_width(text, len) <= width || style == LF_CUT_END || (summary && style != LF_CUT_CLASS))
         return emit(text, len, width, out, size, shown);
     cut_buf b = {0};
-    if (summary)
+    if (style == LF_CUT_PATH && is_root_list(text, len))
+        shorten_root_list(&b, text, len);
+    else if (summary)
         cut_summary(&b, text, len, width);
     else if (style == LF_CUT_CLASS)
         cut_class(&b, text, len, width, 0);

@@ -147,8 +147,13 @@ case_ roots_reach_budget 0 roots $G/reach_budget.txt --format tsv
 case_ roots_reach_all 0 roots $G/reach_budget.txt --format tsv --all-reachable
 case_ roots_nested_tsv 0 roots $G/nested_class.txt
 # one object a root kind names 7 times is one row of 7; what two roots hold
-# together is a "several roots" row (fixtures/graphs/roots_repeats.txt)
+# together is a "several roots" row named by the roots of its holders,
+# "2 roots: static field App, static field Current"
+# (fixtures/graphs/roots_repeats.txt)
 case_ roots_repeats 0 roots $G/roots_repeats.txt
+# a 'several roots' row held by another one: its holders' roots, a level up
+rows_ roots_shared_levels "0x5 3 roots: static field C.c, JNI global a, JNI global b|0x4 2 roots: JNI global a, JNI global b|" \
+    '$5 == "several roots" { printf "%s %s|", $1, $7 } END { print "" }' roots $G/shared_levels.txt --format tsv
 case_ roots_nested_tsv 0 roots "$tmp/nested.lfs"
 help_ help_roots roots -h
 

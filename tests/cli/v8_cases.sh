@@ -137,6 +137,10 @@ case_ v8_roots_rows 0 roots $V/roots.heapsnapshot --format tsv
 # was in no row, and the largest was 100
 rows_ v8_roots_shared "@13 450 78.95 several roots State|@9 100 17.54 (Global handles) Global|@11 20 3.51 (Stack roots) Frame|" \
     'NR > 1 { printf "%s %s %s %s %s|", $1, $3, $4, $5, $6 } END { print "" }' roots $V/shared_top.heapsnapshot --format tsv
+# and its name: the roots of the two objects that hold it, a global handle
+# and a stack slot, as their own rows name them (it was empty)
+rows_ v8_roots_shared_name "2 roots: (Global handles) [1], (Stack roots) [1]" \
+    'NR > 1 && $5 == "several roots" { print $7 }' roots $V/shared_top.heapsnapshot --format tsv
 case_ v8_roots_by_kind 0 roots --by-kind $V/roots.heapsnapshot --format tsv
 # On Node's own snapshot: the global object, the number-string cache of
 # (Strong roots), a stack slot's Context and the environment's IsolateData

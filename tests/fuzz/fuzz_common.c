@@ -10,6 +10,7 @@
 #include "../../core/analysis/collections.h"
 #include "../../core/analysis/dup_strings.h"
 #include "../../core/analysis/roots.h"
+#include "../../core/analysis/roots_shared.h"
 #include "../../core/lfs/lfs.h"
 #include "../../core/analysis/site_groups.h"
 #include "../../core/analysis/suspects.h"
@@ -64,6 +65,15 @@ static void fuzz_exercise_roots_and_members(const struct lf_snapshot *s)
         lf_root_row_kind(s, &rows[i]);
         lf_root_row_name(s, &rows[i], buf, sizeof buf);
     }
+    /* the first rows' names as `roots` shows them, several roots' included */
+    size_t named = count > 64 ? 64 : count > 0 ? (size_t)count : 0;
+    uint64_t ask[64];
+    lf_shared_roots shared[64];
+    for (size_t i = 0; i < named; i++)
+        ask[i] = i;
+    if (named && lf_roots_shared_holders(s, rows, (uint64_t)count, ask, named, shared, &err) == 0)
+        for (size_t i = 0; i < named; i++)
+            lf_shared_roots_text(s, rows, &shared[i], buf, sizeof buf);
     free(rows);
     free(repeats);
     for (uint32_t v = 0, asked = 0; v < s->object_count && asked < 64; v++) {

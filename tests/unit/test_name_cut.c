@@ -100,6 +100,12 @@ void test_name_cut_path(void)
     expect_cut("2000 roots: finaliser 2000, finaliser 1999, finaliser 1998, ...", 40,
                LF_CUT_PATH, "2000 roots: finaliser 2000, finaliser 1\xe2\x80\xa6");
     expect_cut("2000+ roots: thread t1, thread t2, ...", 20, LF_CUT_PATH, "2000+ roots: thread\xe2\x80\xa6");
+    /* each root's packages go to initials before the list's end is cut (it
+     * read "2 roots: thread main, static field java.lang.S…" at 120 columns) */
+    expect_cut("2 roots: thread main, static field java.lang.System.in", 48, LF_CUT_PATH,
+               "2 roots: thread main, static field j.l.System.in");
+    expect_cut("13 roots: JNI global, static field java.lang.Boolean.TYPE, static field java.lang.Character.TYPE, ...",
+               50, LF_CUT_PATH, "13 roots: JNI global, static field j.l.Boolean.TY\xe2\x80\xa6");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 36, LF_CUT_PATH,
                "frame 2: j.u.c.l.LockSupport.park");
     /* a frame's line stays while its packages go to initials (`threads`'
