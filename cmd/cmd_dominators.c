@@ -29,7 +29,9 @@ static const char dominators_notes[] =
     "that holds its entries (TreeMap, LinkedHashMap), what it holds is grouped\n"
     "by class through the collection's entries and buckets ('300 x Session',\n"
     "'300 x java.util.HashMap$Node (entries)'); a class of one object is that\n"
-    "object. The report's tree shows the same.\n"
+    "object, and a member is a row of its own only where all of its class\n"
+    "pass --top and --min or it retains twice the mean of the others of its\n"
+    "class or more. The report's tree shows the same.\n"
     "\n"
     "'dominators --flat --top 0 --min 0' lists every reachable object.\n";
 

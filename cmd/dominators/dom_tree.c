@@ -221,7 +221,8 @@ static void write_group(walk *k, const lf_top_row *r, uint32_t depth)
 /* Below an array of references (a list's elementData, a map's table, a
  * JavaScript Array), what it holds, looking through the collection's
  * entries and bucket chains (issue 32): the keys and values that pass --top
- * and --min, one row each (they can be expanded), then the rest by class:
+ * and --min and stand out (lf_collection_shown), one row each (they can be
+ * expanded), then the rest by class:
  * "29,990 x Session", "30,000 x java.util.HashMap$Node (entries)", for
  * classes of two or more that pass --min; a summary of what is left. Group
  * rows summarise: their members are not listed. */

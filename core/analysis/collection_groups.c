@@ -144,11 +144,94 @@ int lf_collection_members_unordered(const lf_snapshot *s, const uint32_t *nodes,
     return members_below(s, nodes, count, 1, 0, out);
 }
 
-size_t lf_collection_shown(const lf_snapshot *s, const lf_collection_members *m, uint64_t top, uint64_t min)
+/* Per class name of the payload: its members' count and retained sum. */
+typedef struct class_sum {
+    uint64_t count, retained;
+    uint64_t passed; /* of them among the first that pass top and min */
+} class_sum;
+
+static uint64_t class_key(const lf_snapshot *s, uint32_t x)
 {
-    size_t shown = 0;
-    while (shown < m->payload_count && (top == 0 || shown < top) && lf_snapshot_retained(s, m->payload[shown]) >= min)
-        shown++;
+    uint32_t cls = s->object_class[x];
+    return cls < s->class_count ? s->class_name[cls] : UINT32_MAX;
+}
+
+/* sums[] by class over the whole payload, index: class name -> sum + 1.
+ * Returns the sums (malloc'd), or NULL (memory). */
+static class_sum *sum_classes(const lf_snapshot *s, const lf_collection_members *m, Pvoid_t *index)
+{
+    class_sum *sum = NULL;
+    size_t len = 0, cap = 0;
+    for (size_t i = 0; i < m->payload_count; i++) {
+        uint32_t x = m->payload[i];
+        PWord_t slot;
+        JLI(slot, *index, (Word_t)class_key(s, x));
+        if (slot == PJERR || (!*slot && lf_vec_reserve((void **)&sum, &cap, len + 1, sizeof *sum))) {
+            free(sum);
+            return NULL;
+        }
+        if (!*slot) {
+            sum[len] = (class_sum){0, 0, 0};
+            *slot = ++len;
+        }
+        sum[*slot - 1].count++;
+        sum[*slot - 1].retained += lf_snapshot_retained(s, x);
+    }
+    return sum ? sum : calloc(1, sizeof *sum);
+}
+
+static class_sum *sum_of(const lf_snapshot *s, class_sum *sum, Pvoid_t index, uint32_t x)
+{
+    PWord_t slot;
+    JLG(slot, index, (Word_t)class_key(s, x));
+    return slot ? &sum[*slot - 1] : NULL;
+}
+
+/* Whether payload member x is shown one by one: all of its class pass (no
+ * "N x Class" row for it), or it stands out of its class's row, retaining
+ * STAND_OUT times the mean of the others of its class or more. */
+enum { STAND_OUT = 2 };
+static int stands_out(const lf_snapshot *s, class_sum *sum, Pvoid_t index, uint32_t x)
+{
+    const class_sum *c = sum_of(s, sum, index, x);
+    if (!c || c->passed == c->count)
+        return 1;
+    double own = (double)lf_snapshot_retained(s, x);
+    return own * (double)(c->count - 1) >= STAND_OUT * ((double)c->retained - own);
+}
+
+size_t lf_collection_shown(const lf_snapshot *s, lf_collection_members *m, uint64_t top, uint64_t min)
+{
+    size_t passed = 0;
+    while (passed < m->payload_count && (top == 0 || passed < top) &&
+           lf_snapshot_retained(s, m->payload[passed]) >= min)
+        passed++;
+    if (passed == 0)
+        return 0;
+    Pvoid_t index = NULL;
+    class_sum *sum = sum_classes(s, m, &index);
+    uint32_t *alike = malloc(passed * sizeof *alike);
+    size_t shown = passed;
+    if (sum && alike) { /* no memory: the members that pass are shown, as they pass */
+        size_t kept = 0, folded = 0;
+        for (size_t i = 0; i < passed; i++)
+            sum_of(s, sum, index, m->payload[i])->passed++;
+        for (size_t i = 0; i < passed; i++) {
+            uint32_t x = m->payload[i];
+            if (stands_out(s, sum, index, x))
+                m->payload[kept++] = x;
+            else
+                alike[folded++] = x;
+        }
+        /* the alike ones go with the rest of their class, still largest first */
+        memcpy(m->payload + kept, alike, folded * sizeof *alike);
+        shown = kept;
+    }
+    Word_t freed;
+    JLFA(freed, index);
+    (void)freed;
+    free(sum);
+    free(alike);
     return shown;
 }
 

@@ -180,10 +180,17 @@ int lf_collection_members_below(const lf_snapshot *s, const uint32_t *nodes, siz
  * not sort a holder's millions of members. */
 int lf_collection_members_unordered(const lf_snapshot *s, const uint32_t *nodes, size_t count,
                                     lf_collection_members *out);
-/* How many of m's payload, largest first, a view shows one by one: at most
- * top (0: no limit), each retaining at least min. Both views take the same
- * prefix, so their groups (the rest, lf_group_payload) count the same. */
-size_t lf_collection_shown(const lf_snapshot *s, const lf_collection_members *m, uint64_t top, uint64_t min);
+/* How many of m's payload, largest first, a view shows one by one: of the
+ * first top (0: no limit) that retain at least min each, those of a class
+ * that all pass, and those that stand out of a class that has a row of its
+ * own ("N x Class": the others), retaining twice the mean of the others of
+ * its class or more;
+ * moved to the front in their order. A class is not shown both ways: 300
+ * listeners of 1,072 bytes each, on a heap small enough that each passed
+ * min, read as ten rows of listeners and their buffers, then "290 x
+ * Listener". Both views take the same prefix, so their groups (the rest,
+ * lf_group_payload) count the same. */
+size_t lf_collection_shown(const lf_snapshot *s, lf_collection_members *m, uint64_t top, uint64_t min);
 /* Appends groups by class name of payload[from..] (what the views do not
  * show one by one) to out->group and sorts all groups, largest retained
  * first. Returns 0 or -1 (memory). */

@@ -191,17 +191,32 @@ rows_ path_merge_linked_list "0 4000 Head |1 4000 Link 4000|" 'NR > 1 { printf "
 # The dominators tree folds a chain of 8 or more links of one class into its
 # head's members (core/analysis/collections.c, heads_chain): the head under
 # root Queue.head holds 9 links of 24 B, each holding an Item of 100, so the
-# head shows the 10 Items (7 of them one row each, --top 7, then "3 x Item")
-# and "9 x Link (entries)", 216 B. One link fewer (a chain of 7) keeps the
-# tree as it was: the first link nested below the head.
+# head shows the 10 Items, alike, as "10 x Item", 1,000 B (not 7 of them one
+# row each, --top 7, then "3 x Item"), and "9 x Link (entries)", 216 B. One
+# link fewer (a chain of 7) keeps the tree as it was: the first link nested
+# below the head.
 chain_graph() { # chain_graph LINKS: a head and LINKS links, an Item each
     awk -v links="$1" 'BEGIN { OFS = "\t"; print "root", 1, "static field", "Queue.head"
         for (i = 1; i <= links + 1; i++) { print "node", i, 24, "Link"; print "node", 100 + i, 100, "Item"
             print "edge", i, 100 + i, "strong", "item"; if (i > 1) print "edge", i - 1, i, "strong", "next" } }'
 }
 chain_graph 9 >"$tmp/chain9.txt"
+# A collection's members alike in size are their class's row, save the
+# ones that stand out of it (twice its mean): the README's example heap
+# (fixtures/example/make_example.sh) holds 300 Listeners of 32 + 1,040 B
+# in its list, each past --min on so small a heap; they read as ten rows of
+# listeners and buffers, then "290 x com.acme.Listener". Below, 20 Items of
+# 100 B and one of 5,000 B (mean 333) in one list: the big one alone.
+rows_ dom_members_alike "2 300 x com.acme.Listener 321600|2 50 x java.lang.ref.WeakReference 1600|" '$1 == 2 { printf "%s %s %s|", $1, $7, $5 } END { print "" }' \
+    dominators fixtures/example/app.lfs --depth 2 --format tsv
+awk 'BEGIN { OFS = "\t"; print "node", 1, 24, "java.util.ArrayList"; print "root", 1, "static field", "Box.items"
+    print "node", 2, 100, "java.lang.Object[]"; print "edge", 1, 2, "strong", "elementData"
+    for (i = 0; i <= 20; i++) { print "node", 10 + i, i == 7 ? 5000 : 100, "Item"; print "edge", 2, 10 + i, "strong", i } }' \
+    >"$tmp/alike.txt"
+rows_ dom_members_stand_out "0x11 5000 [7]|20 x Item 2000 |" '$1 == 2 { printf "%s %s %s|", ($2 != "" ? $2 : $7), $5, $8 } END { print "" }' \
+    dominators "$tmp/alike.txt" --format tsv
 chain_graph 7 >"$tmp/chain7.txt"
-rows_ dom_chain_folded "1 Item 100|1 3 x Item 300|1 9 x Link (entries) 216|" \
+rows_ dom_chain_folded "1 10 x Item 1000|1 9 x Link (entries) 216|" \
     '$1 == 1 && $7 !~ /^Item$/ || $1 == 1 && n++ < 1 { printf "%s %s %s|", $1, $7, $5 } END { print "" }' \
     dominators "$tmp/chain9.txt" --top 7 --format tsv
 rows_ dom_chain_short "1 Link next|1 Item item|" '$1 == 1 { printf "%s %s %s|", $1, $7, $8 } END { print "" }' \

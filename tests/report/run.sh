@@ -97,8 +97,9 @@ sized wide "$out/wide.txt" N
 # suspect's accumulation point is the array, 201 hops from the root. The
 # page keeps the first 5 and the last 35: "... 161 more hops" between.
 # Its tree: the 200 links, the array and, as `dominators` shows them, the
-# 10 largest Items (each retains 1000 bytes, over 0.1% of the 103,616-byte
-# heap), the 90 others one box: 211 objects.
+# 10 large Items (5,000 bytes each: over 0.1% of the 62,616-byte heap, and
+# they stand out of the Items' row, whose mean is 590), the 90 others (100
+# bytes, alike) one box: 211 objects.
 awk 'BEGIN {
     OFS = "\t"
     print "root", 1, "static field", "Chain.HEAD"
@@ -108,7 +109,7 @@ awk 'BEGIN {
     }
     print "node", 201, 416, "Item[]"
     for (j = 0; j < 100; j++) {
-        print "node", 1000 + j, 1000, "Item"
+        print "node", 1000 + j, j < 10 ? 5000 : 100, "Item"
         print "edge", 201, 1000 + j, "strong", j
     }
 }' >"$out/chain.txt"
@@ -119,11 +120,12 @@ else
     bad "report on a chain of 200"
 fi
 # With --nodes 205 the page runs out after 4 of those 10 Items: the other
-# 96 are one box, all Items counted (the 6 left out join the 90).
+# 96 are one box, all Items counted (the 6 left out join the 90): 6 x 5,000
+# + 90 x 100 bytes.
 if "$lf" report "$out/chain.txt" --nodes 205 -o "$out/chain-205.html" --no-progress; then
     node tests/report/check_size.js "$out/chain-205.html" 205 5000000 161 >"$log" 2>&1
     tally "$log"
-    grep -q '"96 x Item","",null,96000,' "$out/chain-205.html" && ok "report --nodes 205: 4 Items, then one box of 96" ||
+    grep -q '"96 x Item","",null,39000,' "$out/chain-205.html" && ok "report --nodes 205: 4 Items, then one box of 96" ||
         bad "report --nodes 205: no box of 96 Items"
 else
     bad "report on a chain of 200 (--nodes 205)"
