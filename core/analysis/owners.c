@@ -9,6 +9,7 @@
 #include "../base/bigmem.h"
 #include "../model/root_text.h"
 #include "collections.h"
+#include "domview.h"
 #include "holders.h"
 #include "../base/vec.h"
 
@@ -363,12 +364,29 @@ static int wrapped_in_parentheses(const char *text, size_t len)
     return 0;
 }
 
+/* A V8 synthetic level's step, as a suspect's path reads it (suspects.c,
+ * put_hop): the snapshot's own root entry none, the others their name
+ * alone ("(GC roots) / (Stack roots) / ...", not "(root) / [] (GC roots) /
+ * [] (Stack roots)"). */
+static size_t synthetic_step(const lf_snapshot *s, uint32_t node, char *buf, size_t size)
+{
+    lf_str name = s->idom[node] == LF_NODE_SUPER ? (lf_str){"", 0} : lf_snapshot_object_label(s, node);
+    int n = size ? snprintf(buf, size, "%.*s", (int)(name.len > 600 ? 600 : name.len), name.ptr) : 0;
+    return n < 0 || size == 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 size_t lf_owner_step(lf_holders *holders, uint32_t node, char *buf, size_t size)
 {
     char field[1200];
-    uint32_t d = holders->s->idom[node];
-    lf_str h = holder(holders, lf_holders_get(holders, node),
-                      d < holders->s->object_count && lf_is_v8_dictionary(holders->s, d), field, sizeof field);
+    const lf_snapshot *s = holders->s;
+    if (lf_is_synthetic(s, node))
+        return synthetic_step(s, node, buf, size);
+    uint32_t d = s->idom[node];
+    /* below a synthetic level its edge is a list slot ("[]"): no field */
+    lf_str h = d < s->object_count && lf_is_synthetic(s, d)
+                   ? (lf_str){"", 0}
+                   : holder(holders, lf_holders_get(holders, node), d < s->object_count && lf_is_v8_dictionary(s, d),
+                            field, sizeof field);
     lf_str cls = lf_snapshot_object_label(holders->s, node);
     /* V8's "(compiled code)" is in parentheses already: "code (compiled
      * code)", never "code ((compiled code))" */
@@ -430,9 +448,12 @@ size_t lf_owner_path(lf_holders *holders, uint32_t node, char *buf, size_t size)
     char step[1200];
     if (cut && size > 8)
         o += (size_t)snprintf(buf, size, "... / ");
+    const size_t first = o;
     for (unsigned i = hops; i > 0 && o + 1 < size; i--) {
         size_t len = lf_owner_step(holders, chain[i - 1], step, sizeof step);
-        int n = snprintf(buf + o, size - o, "%s%.*s", i == hops ? "" : " / ", (int)len, step);
+        if (len == 0)
+            continue; /* V8's root entry */
+        int n = snprintf(buf + o, size - o, "%s%.*s", o == first ? "" : " / ", (int)len, step);
         if (n < 0)
             break;
         o += (size_t)n < size - o ? (size_t)n : size - o - 1;

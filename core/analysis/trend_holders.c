@@ -519,10 +519,14 @@ size_t lf_trend_holder_name(const lf_trend_holders *h, size_t row, char *buf, si
     buf[0] = '\0';
     if (cut)
         o = (size_t)snprintf(buf, size, "... / ");
+    const size_t first = o;
     for (unsigned i = hops + 1; i > 0 && o + 1 < size; i--) {
         uint32_t k = i == 1 ? h->row_step[row] : chain[i - 2];
-        int n = snprintf(buf + o, size - o, "%s%.*s", i == hops + 1 ? "" : " / ",
-                         (int)(h->steps.offset[k + 1] - h->steps.offset[k]), h->steps.bytes + h->steps.offset[k]);
+        size_t len = h->steps.offset[k + 1] - h->steps.offset[k];
+        if (len == 0)
+            continue; /* V8's root entry (lf_owner_step) */
+        int n = snprintf(buf + o, size - o, "%s%.*s", o == first ? "" : " / ", (int)len,
+                         h->steps.bytes + h->steps.offset[k]);
         if (n < 0)
             break;
         o += (size_t)n < size - o ? (size_t)n : size - o - 1;

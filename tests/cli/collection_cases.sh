@@ -143,12 +143,12 @@ rows_ accumulation_by_class_name "500 Plugin 68000" \
 # snapshot's self sizes of the new objects (`diff`'s new_bytes / new).
 NC=fixtures/node
 NS="$NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-200.heapsnapshot.gz $NC/collections_leak-300.heapsnapshot.gz"
-rows_ collections_trend_v8 "1.00 yes Session (root) / [] (global) / app (Object) / sessions (Map)
-1.00 yes Peer (root) / [] (global) / app (Object) / peers (Set)
-1.00 yes Named (root) / [] (global) / app (Object) / byName (Object)
-2.00 yes Recent (root) / [] (global) / app (Object) / recent (Array)
-0.34 yes Record (root) / [] (global) / app (Object) / mixed (Map)
-0.33 yes Uint8Array (root) / [] (global) / app (Object) / mixed (Map)" \
+rows_ collections_trend_v8 "1.00 yes Session (global) / app (Object) / sessions (Map)
+1.00 yes Peer (global) / app (Object) / peers (Set)
+1.00 yes Named (global) / app (Object) / byName (Object)
+2.00 yes Recent (global) / app (Object) / recent (Array)
+0.34 yes Record (global) / app (Object) / mixed (Map)
+0.33 yes Uint8Array (global) / app (Object) / mixed (Map)" \
     'BEGIN { n = split("Session Peer Named Recent Record Uint8Array", want, " ") }
      NR > 1 { row[$6] = $1 " " $4 " " $6 " " $8 }
      END { for (i = 1; i <= n; i++) print row[want[i]] }' \
@@ -197,15 +197,15 @@ rows_ collections_control_v8 "0 growth" 'NR > 1 && $2 == "growth" {n++} END {pri
 # diff --owners: each collection one row, 200 requests' objects: 400
 # (sessions: Session + key), 200 (peers), 400 (byName: Named + key), 400
 # (recent), never a table, a slot or an element.
-rows_ collections_owners_v8 "400 (root) / [] (global) / app (Object) / sessions (Map)
-200 (root) / [] (global) / app (Object) / peers (Set)
-400 (root) / [] (global) / app (Object) / byName (Object)
-400 (root) / [] (global) / app (Object) / recent (Array)
+rows_ collections_owners_v8 "400 (global) / app (Object) / sessions (Map)
+200 (global) / app (Object) / peers (Set)
+400 (global) / app (Object) / byName (Object)
+400 (global) / app (Object) / recent (Array)
 0 rows inside a collection" \
     'NR > 1 && $6 ~ / app \(Object\) \/ [a-zA-Z]+ \([A-Za-z]+\)$/ && $6 !~ /mixed/ {row[$6] = $1 " " $6}
      NR > 1 && $6 ~ /app \(Object\) \/ [a-zA-Z]+ \([A-Za-z]+\) \// {inside++}
-     END {print row["(root) / [] (global) / app (Object) / sessions (Map)"]; print row["(root) / [] (global) / app (Object) / peers (Set)"];
-          print row["(root) / [] (global) / app (Object) / byName (Object)"]; print row["(root) / [] (global) / app (Object) / recent (Array)"];
+     END {print row["(global) / app (Object) / sessions (Map)"]; print row["(global) / app (Object) / peers (Set)"];
+          print row["(global) / app (Object) / byName (Object)"]; print row["(global) / app (Object) / recent (Array)"];
           print inside + 0, "rows inside a collection"}' \
     diff --owners $NC/collections_leak-100.heapsnapshot.gz $NC/collections_leak-300.heapsnapshot.gz --top 0 --format tsv
 

@@ -312,7 +312,7 @@ rows_ sites_planted_trend "1.00 yes makeLeak 0,100,200" \
 # objects in the global Map `cache`): the Map grew by 1000 objects; its table
 # and entries are part of it, never owners of their own (V8 names table slots
 # by number: never one owner per slot either).
-rows_ owners_map_entries "1000 (root) / [] (global) / cache (Map)
+rows_ owners_map_entries "1000 (global) / cache (Map)
 0 owners named by a slot number" \
     'NR > 1 && $1 == 1000 {print $1, $6} NR > 1 && $6 ~ / [0-9]+ \(/ {slots++} END {print slots + 0, "owners named by a slot number"}' \
     diff --owners $N/map_cache-1.heapsnapshot.gz $N/map_cache-2.heapsnapshot.gz --top 0 --format tsv
