@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "../base/vec.h"
+#include "../model/root_text.h"
 #include "owner_holders.h"
 
 /* Levels of holders looked through, as the dominators listing's root
@@ -17,15 +18,9 @@ enum { LEVELS = 8, TEXTS_MAX = 1 << 16 };
 
 size_t lf_root_row_text(const lf_snapshot *s, const lf_root_row *row, char *buf, size_t size)
 {
-    if (!size)
-        return 0;
     char name_buf[512];
-    lf_str kind = lf_root_row_kind(s, row), name = lf_root_row_name(s, row, name_buf, sizeof name_buf);
-    if (kind.len && name.len > kind.len && name.ptr[kind.len] == ' ' && memcmp(name.ptr, kind.ptr, kind.len) == 0)
-        kind.len = 0; /* OCaml's "finaliser 12" */
-    int n = snprintf(buf, size, "%.*s%s%.*s", (int)(kind.len > 500 ? 500 : kind.len), kind.ptr,
-                     name.len && kind.len ? " " : "", (int)(name.len > 2000 ? 2000 : name.len), name.ptr);
-    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+    return lf_root_kind_name_text(lf_root_row_kind(s, row), lf_root_row_name(s, row, name_buf, sizeof name_buf), buf,
+                                  size);
 }
 
 size_t lf_shared_roots_text(const lf_snapshot *s, const lf_root_row *rows, const lf_shared_roots *r, char *buf,

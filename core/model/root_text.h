@@ -8,5 +8,8 @@
  * kind (OCaml's "finaliser 12") is not prefixed twice. Returns the length
  * written. */
 size_t lf_root_text(const lf_snapshot *s, uint32_t root, char *buf, size_t size);
+/* The same of a kind and a name given as they are (a V8 root row's name is
+ * its edge's label). */
+size_t lf_root_kind_name_text(lf_str kind, lf_str name, char *buf, size_t size);
 
 #endif
