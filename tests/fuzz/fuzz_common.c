@@ -81,8 +81,14 @@ static void fuzz_exercise_roots_and_members(const struct lf_snapshot *s)
             continue;
         asked++;
         lf_collection_members m;
-        if (lf_collection_members_of(s, v, &m) == 0)
+        if (lf_collection_members_of(s, v, &m) == 0) {
+            /* as the tree shows them: the ones alone first, the rest by class */
+            size_t shown = lf_collection_shown(s, &m, asked % 2 ? 10 : 0, asked % 3);
+            if (shown > m.payload_count)
+                abort();
+            lf_group_payload(s, &m, shown);
             lf_collection_members_free(&m);
+        }
     }
 }
 
