@@ -157,7 +157,7 @@ static uint64_t class_key(const lf_snapshot *s, uint32_t x)
 }
 
 /* sums[] by class over the whole payload, index: class name -> sum + 1.
- * Returns the sums (malloc'd), or NULL (memory). */
+ * Returns the sums (lf_big_free), or NULL (memory). */
 static class_sum *sum_classes(const lf_snapshot *s, const lf_collection_members *m, Pvoid_t *index)
 {
     class_sum *sum = NULL;
@@ -167,7 +167,7 @@ static class_sum *sum_classes(const lf_snapshot *s, const lf_collection_members 
         PWord_t slot;
         JLI(slot, *index, (Word_t)class_key(s, x));
         if (slot == PJERR || (!*slot && lf_vec_reserve((void **)&sum, &cap, len + 1, sizeof *sum))) {
-            free(sum);
+            lf_big_free(sum);
             return NULL;
         }
         if (!*slot) {
@@ -177,7 +177,7 @@ static class_sum *sum_classes(const lf_snapshot *s, const lf_collection_members 
         sum[*slot - 1].count++;
         sum[*slot - 1].retained += lf_snapshot_retained(s, x);
     }
-    return sum ? sum : calloc(1, sizeof *sum);
+    return sum; /* a payload of one or more: some class */
 }
 
 static class_sum *sum_of(const lf_snapshot *s, class_sum *sum, Pvoid_t index, uint32_t x)
@@ -230,7 +230,7 @@ size_t lf_collection_shown(const lf_snapshot *s, lf_collection_members *m, uint6
     Word_t freed;
     JLFA(freed, index);
     (void)freed;
-    free(sum);
+    lf_big_free(sum);
     free(alike);
     return shown;
 }

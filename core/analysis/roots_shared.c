@@ -8,6 +8,7 @@
 #include <Judy.h>
 #include <xxhash.h>
 
+#include "../base/bigmem.h"
 #include "../base/vec.h"
 #include "../model/root_text.h"
 #include "owner_holders.h"
@@ -102,8 +103,8 @@ static void search_free(search *w)
     J1FA(freed, w->visited);
     J1FA(freed, w->texts);
     (void)freed;
-    free(w->front);
-    free(w->next);
+    lf_big_free(w->front); /* lf_vec_reserve's */
+    lf_big_free(w->next);
 }
 
 /* Counts row r among out's roots, once per text. 0 or -1 (memory). */
@@ -143,7 +144,7 @@ static int find_level(lf_owner_holders *h, const lf_snapshot *s, search *w, size
             }
     if (!rc && len)
         rc = lf_owner_holders_find(h, s, ask, len);
-    free(ask);
+    lf_big_free(ask);
     return rc;
 }
 
