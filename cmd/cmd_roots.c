@@ -94,28 +94,20 @@ static int64_t rows_to_show(const lf_snapshot *s, lf_root_row **rows, uint64_t c
     return all < 0 ? -1 : lf_roots_folded(s, *rows, (uint64_t)all, repeats, err);
 }
 
-static const uint64_t *ask_all(uint64_t *ask, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        ask[i] = i;
-    return ask;
-}
-
 /* The roots behind the 'several roots' rows shown: shared[i] for rows[i]
  * (zero for the others). NULL: no memory (err). */
 static lf_shared_roots *shared_roots_of(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, uint64_t shown,
                                         lf_error *err)
 {
-    uint64_t *ask = malloc((shown + 1) * sizeof *ask);
     lf_shared_roots *shared = malloc((shown + 1) * sizeof *shared);
-    if (!ask || !shared || lf_roots_shared_holders(s, rows, count, ask_all(ask, shown), shown, shared, err)) {
-        if (!ask || !shared)
-            lf_fail_nomem(err, "roots");
-        free(ask);
+    if (!shared) {
+        lf_fail_nomem(err, "roots");
+        return NULL;
+    }
+    if (lf_roots_shared_holders(s, rows, count, shown, shared, err)) {
         free(shared);
         return NULL;
     }
-    free(ask);
     return shared;
 }
 

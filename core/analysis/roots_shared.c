@@ -203,8 +203,8 @@ static int search_all(const lf_snapshot *s, const lf_root_row *rows, const row_i
     return 0;
 }
 
-int lf_roots_shared_holders(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, const uint64_t *ask,
-                            size_t n, lf_shared_roots *out, lf_error *err)
+int lf_roots_shared_holders(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, size_t n,
+                            lf_shared_roots *out, lf_error *err)
 {
     memset(out, 0, n * sizeof *out);
     row_index x = {NULL, 0};
@@ -216,13 +216,13 @@ int lf_roots_shared_holders(const lf_snapshot *s, const lf_root_row *rows, uint6
         lf_owner_holders_init(&h); /* the rows are the snapshot's roots */
     int rc = !w || index_make(&x, rows, count) ? -1 : 0;
     for (size_t i = 0; i < n && !rc; i++) {
-        if (ask[i] >= count || rows[ask[i]].kind != LF_ROOT_KIND_SHARED)
+        if (i >= count || rows[i].kind != LF_ROOT_KIND_SHARED)
             continue;
         int fresh;
-        J1S(fresh, w[i].visited, (Word_t)rows[ask[i]].node);
+        J1S(fresh, w[i].visited, (Word_t)rows[i].node);
         rc = fresh == JERR || lf_vec_reserve((void **)&w[i].front, &w[i].front_cap, 1, sizeof *w[i].front);
         if (!rc)
-            w[i].front[w[i].front_len++] = rows[ask[i]].node;
+            w[i].front[w[i].front_len++] = rows[i].node;
     }
     if (!rc)
         rc = search_all(s, rows, &x, &h, w, n, out);

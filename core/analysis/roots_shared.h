@@ -19,12 +19,13 @@ typedef struct lf_shared_roots {
     int partial;                       /* some holders not followed (levels): count is a floor */
 } lf_shared_roots;
 
-/* For each rows[ask[i]] of kind LF_ROOT_KIND_SHARED, out[i]: the roots of
- * rows[0 .. count) that hold it (other asks' out[i] are zero). One pass
- * over the edges per level of holders, for all the asked rows together.
+/* For each of the first n rows (those shown) of kind LF_ROOT_KIND_SHARED,
+ * out[i]: the roots of rows[0 .. count) that hold it (the other rows'
+ * out[i] are zero). One pass over the edges per level of holders, for all
+ * of them together.
  * Needs the analysis. Returns 0, or -1 (memory). */
-int lf_roots_shared_holders(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, const uint64_t *ask,
-                            size_t n, lf_shared_roots *out, lf_error *err);
+int lf_roots_shared_holders(const lf_snapshot *s, const lf_root_row *rows, uint64_t count, size_t n,
+                            lf_shared_roots *out, lf_error *err);
 
 /* "2 roots: (Global handles) [1], (Stack roots) [3]"; "13+ roots: ..." when
  * partial; one root's text alone; "" for none. Into buf (terminated); its

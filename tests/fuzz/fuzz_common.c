@@ -67,11 +67,8 @@ static void fuzz_exercise_roots_and_members(const struct lf_snapshot *s)
     }
     /* the first rows' names as `roots` shows them, several roots' included */
     size_t named = count > 64 ? 64 : count > 0 ? (size_t)count : 0;
-    uint64_t ask[64];
     lf_shared_roots shared[64];
-    for (size_t i = 0; i < named; i++)
-        ask[i] = i;
-    if (named && lf_roots_shared_holders(s, rows, (uint64_t)count, ask, named, shared, &err) == 0)
+    if (named && lf_roots_shared_holders(s, rows, (uint64_t)count, named, shared, &err) == 0)
         for (size_t i = 0; i < named; i++)
             lf_shared_roots_text(s, rows, &shared[i], buf, sizeof buf);
     free(rows);
