@@ -13,10 +13,37 @@ static void put_spaces(out_buf *b, size_t n)
         out_buf_put(b, spaces, n < 32 ? n : 32);
 }
 
+/* The cell shown in column i of a row: *instead in column instead_col. */
+static const cell *shown_cell(const cell *row, const int *col, int i, int instead_col, const cell *instead)
+{
+    return col[i] == instead_col ? instead : &row[col[i]];
+}
+
+/* The width text column i of a row may take: its own, or, when every
+ * shown cell right of it is empty, up to the table's right edge. A tree
+ * row's "741 x j.u.c.ConcurrentHashMap$Node (entries)" reads whole over a
+ * field column it leaves blank, where it read "741 x …Node (entries)";
+ * a .gcdump's field column is blank in every row. */
+static size_t room_of(const cell *row, const int *col, const out_fit *fit, int ncols, int i, int instead_col,
+                      const cell *instead)
+{
+    size_t room = fit[i].width;
+    for (int j = i + 1; j < ncols; j++) {
+        if (fit[j].dropped)
+            continue;
+        if (shown_cell(row, col, j, instead_col, instead)->width != 0)
+            return fit[i].width;
+        room += 2 + fit[j].width;
+    }
+    return room;
+}
+
 /* One row of the table from its cells (row[c] for column c): the shown
  * ones aligned (numbers to the right, text to the left) and cut to their
  * columns; in place of the cell in column `instead_col` (-1: none),
- * *instead (a section's name, or nothing). trim: no blanks at its end. */
+ * *instead (a section's name, or nothing). trim: no blanks at its end (a
+ * body row; its last text may then run over the empty cells right of it,
+ * room_of). */
 static void put_row(out_writer *w, const cell *row, const int *col, const out_fit *fit, const int *numeric,
                     int ncols, int instead_col, const cell *instead, int trim)
 {
@@ -26,7 +53,7 @@ static void put_row(out_writer *w, const cell *row, const int *col, const out_fi
     for (int i = 0, first = 1; i < ncols; i++) {
         if (fit[i].dropped)
             continue;
-        const cell *x = col[i] == instead_col ? instead : &row[col[i]];
+        const cell *x = shown_cell(row, col, i, instead_col, instead);
         if (!first)
             out_buf_put(&w->row, "  ", 2);
         first = 0;
@@ -35,8 +62,12 @@ static void put_row(out_writer *w, const cell *row, const int *col, const out_fi
             out_buf_put(&w->row, w->text.p + x->at, x->len);
             continue;
         }
-        size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, x->pad, fit[i].width,
+        size_t room = trim && x->width > fit[i].width ? room_of(row, col, fit, ncols, i, instead_col, instead)
+                                                      : fit[i].width;
+        size_t shown = out_table_cut(&w->row, w->text.p + x->at, x->len, x->width, x->pad, room,
                                      cell_cut(w, x, col[i]));
+        if (room > fit[i].width)
+            break; /* the cells right of it are empty */
         if (i < last)
             put_spaces(&w->row, fit[i].width - shown);
     }

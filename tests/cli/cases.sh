@@ -247,8 +247,11 @@ case_ path_nested_table 0 path $G/nested_class.txt 6 --retained --format table
 # idom, and the rest fits whole. At 80 retained_pct goes too (the class
 # would be narrower than 28), and class and root share what is left: the
 # class's packages to their initials (c.e.r.SessionRegistry), else its end
-# (...SessionRegistry$Entry[]); the root its kind and its end. Every line
-# fits. TSV (and JSON) are never cut. --no-group keeps the array's summary row
+# (...SessionRegistry$Entry[]); the root its kind and its end. A last text
+# with only empty cells right of it runs to the table's edge: the summary
+# row's "3 com.example.registry.SessionRegistry$Entry" whole over the blank
+# field column (it read "3 …egistry$Entry"). Every line fits. TSV (and
+# JSON) are never cut. --no-group keeps the array's summary row
 # (grouped by class it would read "4 x ...$Entry (entries)").
 export COLUMNS=160
 case_ table_wide_160 0 dominators $G/wide_table.txt --top 1 --depth 3 --min 0 --no-group --format table
