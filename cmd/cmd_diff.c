@@ -235,7 +235,7 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     }
     if (opt->by_site) {
         cols[9].name = "site";
-        cols[9].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */
+        cols[9].cut = LF_CUT_SITE; /* "fn (file:line)": its directories and column go first (site_cut.h) */
     }
     out_writer *w = out_begin(stdout, ctx->format, cols, 10);
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {

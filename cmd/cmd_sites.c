@@ -189,14 +189,14 @@ static void print_rows(const lf_snapshot *s, out_format format, const site_row *
         {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
         {"est_count", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
         {"est_bytes", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"site", OUT_STR, LF_CUT_SITE, OUT_KEY},
     };
     static const out_column table_cols[] = {
         {"count", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"shallow", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"retained", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"retained_pct", OUT_PCT, LF_CUT_END, OUT_NORMAL},
-        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
+        {"site", OUT_STR, LF_CUT_SITE, OUT_KEY},
     };
     const int sampled = s->object_samples != NULL;
     const int with_estimates = sampled || format != OUT_TABLE;

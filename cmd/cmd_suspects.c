@@ -364,8 +364,8 @@ static int suspects_trace(cli_context *ctx, const char *path, const suspects_sta
         {"samples", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
         {"spread_pct", OUT_PCT, LF_CUT_END, OUT_OPTIONAL},
         {"fit", OUT_STR, LF_CUT_END, OUT_NORMAL},
-        {"site", OUT_STR, LF_CUT_PATH, OUT_KEY},
-        {"backtrace", OUT_STR, LF_CUT_PATH, OUT_OPTIONAL},
+        {"site", OUT_STR, LF_CUT_SITE, OUT_KEY},
+        {"backtrace", OUT_STR, LF_CUT_SITE, OUT_OPTIONAL},
     };
     if (!found.suspects)
         cli_message("note", "no accumulating site in '%s': nothing live at the end was "

@@ -233,7 +233,7 @@ static void print_rows(const cli_context *ctx, const lf_trend *t, int npos, cons
     memcpy(cols, columns, sizeof cols);
     if (opt->by_site) {
         cols[5].name = "site";
-        cols[5].cut = LF_CUT_PATH; /* "fn (file:line)": its place goes before its name */
+        cols[5].cut = LF_CUT_SITE; /* "fn (file:line)": its directories and column go first (site_cut.h) */
     }
     out_writer *w = out_begin(stdout, ctx->format, cols, 10);
     const int table = ctx->format == OUT_TABLE;

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "bigmem.h"
-#include "vec.h"
+#include "site_cut.h"
+#include "text_buf.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ELLIPSIS_LEN 3
@@ -43,26 +44,6 @@ static size_t bytes_of_first(const char *text, size_t len, size_t chars)
     return i;
 }
 
-/* A growing text, cut off (and marked) when out of memory. */
-typedef struct cut_buf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} cut_buf;
-
-static void put(cut_buf *b, const char *s, size_t n)
-{
-    if (b->failed || n == 0)
-        return;
-    if (lf_vec_reserve((void **)&b->p, &b->cap, b->len + n + 1, 1)) {
-        b->failed = 1;
-        return;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
 /* Copies b (or its first `width` columns, cut at the end, when it is still
  * too wide or could not be made) to out. */
 static size_t emit(const char *text, size_t len, size_t width, char *out, size_t size, size_t *shown)
@@ -96,7 +77,7 @@ static size_t emit(const char *text, size_t len, size_t width, char *out, size_t
 }
 
 /* head, an ellipsis and the last columns of tail that fit width, into b. */
-static void front_cut(cut_buf *b, const char *head, size_t head_len, const char *tail, size_t tail_len,
+static void front_cut(lf_text_buf *b, const char *head, size_t head_len, const char *tail, size_t tail_len,
                       size_t width)
 {
     size_t head_w = lf_text_width(head, head_len);
@@ -115,9 +96,9 @@ static void front_cut(cut_buf *b, const char *head, size_t head_len, const char 
                 break;
             }
     b->len = 0;
-    put(b, head, head_len);
-    put(b, ELLIPSIS, ELLIPSIS_LEN);
-    put(b, tail + skip, tail_len - skip);
+    lf_text_put(b, head, head_len);
+    lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+    lf_text_put(b, tail + skip, tail_len - skip);
 }
 
 /* Where the packages of a class name end: the last '.' before its first
@@ -134,7 +115,7 @@ static size_t package_end(const char *name, size_t len)
 }
 
 /* name with its first k packages as their initials into b (the rest as is). */
-static void abbreviate(cut_buf *b, const char *name, size_t len, size_t end, unsigned k)
+static void abbreviate(lf_text_buf *b, const char *name, size_t len, size_t end, unsigned k)
 {
     size_t i = 0;
     unsigned done = 0;
@@ -143,13 +124,13 @@ static void abbreviate(cut_buf *b, const char *name, size_t len, size_t end, uns
         while (j < end && name[j] != '.')
             j++;
         size_t first = bytes_of_first(name + i, j - i, 1);
-        put(b, name + i, first ? first : 0);
-        put(b, ".", 1);
+        lf_text_put(b, name + i, first ? first : 0);
+        lf_text_put(b, ".", 1);
         i = j + 1;
         done++;
     }
     if (i < len)
-        put(b, name + i, len - i);
+        lf_text_put(b, name + i, len - i);
 }
 
 static unsigned package_count(const char *name, size_t end)
@@ -177,7 +158,7 @@ static size_t class_head(const char *text, size_t len)
 /* A generic's arguments without their packages into b:
  * "System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata" ->
  * "Int32,EventSource+EventMetadata" (nested ones too). */
-static void simple_arguments(cut_buf *b, const char *args, size_t len)
+static void simple_arguments(lf_text_buf *b, const char *args, size_t len)
 {
     size_t start = 0; /* of the name being read */
     for (size_t i = 0; i <= len; i++) {
@@ -186,9 +167,9 @@ static void simple_arguments(cut_buf *b, const char *args, size_t len)
             continue;
         }
         if (i == len || strchr("<>,[] ", args[i])) {
-            put(b, args + start, i - start);
+            lf_text_put(b, args + start, i - start);
             if (i < len)
-                put(b, args + i, 1);
+                lf_text_put(b, args + i, 1);
             start = i + 1;
         }
     }
@@ -200,7 +181,7 @@ static void simple_arguments(cut_buf *b, const char *args, size_t len)
  * fits: its arguments without packages, then its own name without them
  * too, then its first argument alone ("Dictionary<Int32,…>"), then none
  * ("Dictionary<…>"); its end ("[]") stays. 1 when one fits (it is in b), else 0. */
-static int cut_generic(cut_buf *b, const char *text, size_t head, size_t len, size_t width)
+static int cut_generic(lf_text_buf *b, const char *text, size_t head, size_t len, size_t width)
 {
     const char *name = text + head, *lt = memchr(name, '<', len - head);
     if (!lt)
@@ -221,27 +202,27 @@ static int cut_generic(cut_buf *b, const char *text, size_t head, size_t len, si
         if (form == 2 && first == close)
             continue; /* one argument: nothing to leave out but all */
         b->len = 0;
-        put(b, text, head);
+        lf_text_put(b, text, head);
         if (form == 0)
             abbreviate(b, name, open, end, package_count(name, end));
         else
-            put(b, name + simple, open - simple);
-        put(b, "<", 1);
+            lf_text_put(b, name + simple, open - simple);
+        lf_text_put(b, "<", 1);
         if (form < 2)
             simple_arguments(b, name + open + 1, close - open - 1);
         else if (form == 2) {
             simple_arguments(b, name + open + 1, first - open);
-            put(b, ELLIPSIS, ELLIPSIS_LEN);
+            lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
         } else
-            put(b, ELLIPSIS, ELLIPSIS_LEN);
-        put(b, name + close, name_len - close);
+            lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+        lf_text_put(b, name + close, name_len - close);
         if (!b->failed && lf_text_width(b->p, b->len) <= width)
             return 1;
     }
     return 0;
 }
 
-static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, int full)
+static void cut_class(lf_text_buf *b, const char *text, size_t len, size_t width, int full)
 {
     size_t head = class_head(text, len);
     const char *name = text + head;
@@ -249,12 +230,12 @@ static void cut_class(cut_buf *b, const char *text, size_t len, size_t width, in
     unsigned packages = package_count(name, end);
     if (full && packages == 0) {
         b->len = 0;
-        put(b, text, len);
+        lf_text_put(b, text, len);
         return;
     }
     if (packages > 0) { /* every package or none: j.u.c.X, never j.util.concurrent.X */
         b->len = 0;
-        put(b, text, head);
+        lf_text_put(b, text, head);
         abbreviate(b, name, name_len, end, packages);
         if (full || (!b->failed && lf_text_width(b->p, b->len) <= width))
             return; /* with full, the shortest form: the caller cuts further */
@@ -286,7 +267,7 @@ static size_t item_end(const char *text, size_t len, size_t i)
  * (packages as initials, else from its simple name: "1 …AdminSession"),
  * and ", …" when more follow, into b; nothing when the simple name does
  * not fit whole or under 8 columns are left for the class. */
-static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t end, int more, size_t width)
+static void cut_first_item(lf_text_buf *b, const char *text, size_t items, size_t end, int more, size_t width)
 {
     size_t count = items;
     while (count < end && text[count] != ' ')
@@ -297,7 +278,7 @@ static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t en
         return;
     const char *name = text + count + 1;
     size_t name_len = end - count - 1, room = width - used;
-    cut_buf cls = {0};
+    lf_text_buf cls = {0};
     cut_class(&cls, name, name_len, room, 0);
     /* the simple name whole, or nothing of the item: "…ntrolContext" told
      * nothing */
@@ -312,20 +293,20 @@ static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t en
     int whole = !cls.failed && lf_text_width(cls.p, cls.len) <= room && cls.len >= tail &&
                 memcmp(cls.p + cls.len - tail, name + simple, tail) == 0; /* it ends with the simple name */
     if (whole || (simple > 0 && tail_w + 1 <= room)) {
-        put(b, text, count + 1);
+        lf_text_put(b, text, count + 1);
         if (whole)
-            put(b, cls.p, cls.len);
+            lf_text_put(b, cls.p, cls.len);
         else {
-            put(b, ELLIPSIS, ELLIPSIS_LEN);
-            put(b, name + simple, tail);
+            lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+            lf_text_put(b, name + simple, tail);
         }
     }
     b->failed |= cls.failed;
-    lf_big_free(cls.p);
+    lf_text_buf_free(&cls);
     if (b->len == 0)
         return;
     if (more)
-        put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
+        lf_text_put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
 }
 
 /* A summary row of the dominator tree ("... 4 more: 1 java.security.
@@ -333,12 +314,12 @@ static void cut_first_item(cut_buf *b, const char *text, size_t items, size_t en
  * head ("... 4 more") and the whole items that fit, then ", …"; else the
  * first item with its class cut (cut_first_item); else the head alone. An
  * item's count is never parted from its class: "1 java…" said nothing. */
-static void cut_summary(cut_buf *b, const char *text, size_t len, size_t width)
+static void cut_summary(lf_text_buf *b, const char *text, size_t len, size_t width)
 {
     const char *colon = memchr(text, ':', len);
     size_t head = colon ? (size_t)(colon - text) : len;
     b->len = 0;
-    put(b, text, head);
+    lf_text_put(b, text, head);
     if (head + 2 >= len || text[head + 1] != ' ')
         return;
     size_t fitted = head; /* bytes of text shown as they are */
@@ -352,21 +333,21 @@ static void cut_summary(cut_buf *b, const char *text, size_t len, size_t width)
             break;
         fitted = end;
         b->len = 0;
-        put(b, text, fitted);
+        lf_text_put(b, text, fitted);
         if (more)
-            put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
+            lf_text_put(b, ", " ELLIPSIS, 2 + ELLIPSIS_LEN);
         i = end + 2;
     }
     if (fitted > head)
         return;
-    cut_buf first = {0};
+    lf_text_buf first = {0};
     size_t end = item_end(text, len, head + 2);
     cut_first_item(&first, text, head + 2, end, end < len, width);
     if (!first.failed && first.len > 0 && lf_text_width(first.p, first.len) <= width) {
         b->len = 0;
-        put(b, first.p, first.len);
+        lf_text_put(b, first.p, first.len);
     }
-    lf_big_free(first.p);
+    lf_text_buf_free(&first);
 }
 
 /* --- paths ------------------------------------------------------------- */
@@ -439,31 +420,31 @@ static int source_place(const char *text, size_t len)
     return digits > 0 && digits < len && text[len - 1 - digits] == ':';
 }
 
-static void put_step(cut_buf *b, const step *x, int with_class, int short_class)
+static void put_step(lf_text_buf *b, const step *x, int with_class, int short_class)
 {
-    put(b, x->label, x->label_len);
+    lf_text_put(b, x->label, x->label_len);
     if (!with_class || !x->cls)
         return;
-    put(b, " (", 2);
+    lf_text_put(b, " (", 2);
     if (short_class && source_place(x->cls, x->cls_len)) {
         /* its line kept, its file left out: "(…:75)" */
         const char *colon = x->cls + x->cls_len;
         while (colon[-1] != ':')
             colon--;
-        put(b, ELLIPSIS, ELLIPSIS_LEN);
-        put(b, colon - 1, (size_t)(x->cls + x->cls_len - colon) + 1);
+        lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+        lf_text_put(b, colon - 1, (size_t)(x->cls + x->cls_len - colon) + 1);
     } else if (short_class) {
-        cut_buf c = {0};
+        lf_text_buf c = {0};
         cut_class(&c, x->cls, x->cls_len, 0, 1);
         if (c.failed)
-            put(b, x->cls, x->cls_len);
+            lf_text_put(b, x->cls, x->cls_len);
         else
-            put(b, c.p, c.len);
-        lf_big_free(c.p);
+            lf_text_put(b, c.p, c.len);
+        lf_text_buf_free(&c);
     } else {
-        put(b, x->cls, x->cls_len);
+        lf_text_put(b, x->cls, x->cls_len);
     }
-    put(b, ")", 1);
+    lf_text_put(b, ")", 1);
 }
 
 /* The kind that starts a root's step ("static field", "thread", "JNI
@@ -502,7 +483,7 @@ typedef struct path_form {
 } path_form;
 
 /* The path of steps s[0..n) into b, in the form f. */
-static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
+static void build_path(lf_text_buf *b, const step *s, size_t n, const path_form *f)
 {
     step first = s[0];
     if (!f->first_kind) {
@@ -513,22 +494,22 @@ static void build_path(cut_buf *b, const step *s, size_t n, const path_form *f)
     b->len = 0;
     if (f->first_alone) {
         put_step(b, &first, f->first_class, 1);
-        put(b, STEP_SEP, 3);
-        put(b, ELLIPSIS, ELLIPSIS_LEN);
+        lf_text_put(b, STEP_SEP, 3);
+        lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
         return;
     }
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && k < n - f->tail)
             continue;
         if (k == 0 && !f->first_shown) {
-            put(b, ELLIPSIS, ELLIPSIS_LEN);
+            lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
             continue;
         }
         if (k > 0)
-            put(b, STEP_SEP, 3);
+            lf_text_put(b, STEP_SEP, 3);
         if (k > 0 && k == n - f->tail && f->tail < n - 1 && f->first_shown) {
-            put(b, ELLIPSIS, ELLIPSIS_LEN);
-            put(b, STEP_SEP, 3);
+            lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+            lf_text_put(b, STEP_SEP, 3);
         }
         int with_class = k == 0 ? f->first_class : k == n - 1 ? f->last_class : f->middle_classes;
         put_step(b, k == 0 ? &first : &s[k], with_class, 1);
@@ -553,7 +534,7 @@ static size_t last_names_width(const char *text, size_t len)
     return lf_text_width(text + len - n, n);
 }
 
-static int fits(const cut_buf *b, size_t width)
+static int fits(const lf_text_buf *b, size_t width)
 {
     return !b->failed && lf_text_width(b->p, b->len) <= width;
 }
@@ -564,20 +545,20 @@ static int bare_class(const step *x)
     return !x->cls && x->label_len > 1 && x->label[0] == '(' && x->label[x->label_len - 1] == ')';
 }
 
-static int abbreviate_member(cut_buf *b, const char *text, size_t len);
+static int abbreviate_member(lf_text_buf *b, const char *text, size_t len);
 
 /* A frame's line tells its rows apart ("frame 3: j.l.r.Finalizer$
  * FinalizerThread.run (…:172)"): of a one-step path whose class is a
  * source place, b holding it whole, the packages go to initials before the
  * place goes. Whether that fits (b then holds it). */
-static int frame_abbreviated(cut_buf *b, const step *s, size_t n, size_t width)
+static int frame_abbreviated(lf_text_buf *b, const step *s, size_t n, size_t width)
 {
     if (n != 1 || !s[0].cls || !source_place(s[0].cls, s[0].cls_len) || b->failed)
         return 0;
-    cut_buf whole = {0};
-    put(&whole, b->p, b->len);
+    lf_text_buf whole = {0};
+    lf_text_put(&whole, b->p, b->len);
     int ok = !whole.failed && abbreviate_member(b, whole.p, whole.len) && fits(b, width);
-    lf_big_free(whole.p);
+    lf_text_buf_free(&whole);
     return ok;
 }
 
@@ -585,7 +566,7 @@ static int frame_abbreviated(cut_buf *b, const step *s, size_t n, size_t width)
  * steps' classes dropped, then the first's; the middle steps, from the
  * second on; the last's class. The first that fits is in b (1), else the
  * last tried (0). */
-static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
+static int shortest_path_form(lf_text_buf *b, const step *s, size_t n, size_t width)
 {
     size_t all = n > 1 ? n - 1 : 0;
     path_form f[] = {{1, 1, 1, all, 1, 1, 0}, {0, 1, 1, all, 1, 1, 0}, {0, 0, 1, all, 1, 1, 0}};
@@ -624,7 +605,7 @@ static int shortest_path_form(cut_buf *b, const step *s, size_t n, size_t width)
  * com.acme.Tracker.ACTIVE, a frame's java.util.concurrent.locks.
  * LockSupport.park): its packages to initials, the class and the member
  * kept (c.a.Tracker.ACTIVE), into b; 0 when it has no packages. */
-static int abbreviate_member(cut_buf *b, const char *text, size_t len)
+static int abbreviate_member(lf_text_buf *b, const char *text, size_t len)
 {
     size_t kind = kind_length(text, len), end = kind;
     while (end < len && text[end] != ' ')
@@ -639,25 +620,25 @@ static int abbreviate_member(cut_buf *b, const char *text, size_t len)
         }
     if (count < 3) /* at least one package before Class.member */
         return 0;
-    cut_buf name = {0};
+    lf_text_buf name = {0};
     abbreviate(&name, text + kind, end - kind, dots[0] - kind, count - 1);
     b->len = 0;
-    put(b, text, kind);
-    put(b, name.p, name.len);
-    put(b, text + end, len - end);
+    lf_text_put(b, text, kind);
+    lf_text_put(b, name.p, name.len);
+    lf_text_put(b, text + end, len - end);
     int ok = !name.failed;
-    lf_big_free(name.p);
+    lf_text_buf_free(&name);
     return ok;
 }
 
-static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
+static void cut_path(lf_text_buf *b, const char *text, size_t len, size_t width)
 {
     step s[MAX_STEPS];
     size_t n = split_steps(text, len, s);
     if (shortest_path_form(b, s, n, width) || b->failed)
         return;
-    cut_buf whole = {0};
-    put(&whole, b->p, b->len);
+    lf_text_buf whole = {0};
+    lf_text_put(&whole, b->p, b->len);
     if (n > 1) { /* the last step, cut at its front */
         if (!whole.failed)
             front_cut(b, NULL, 0, whole.p, whole.len, width);
@@ -667,7 +648,7 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
         if (fits(b, width))
             goto out;
         whole.len = 0;
-        put(&whole, b->p, b->len);
+        lf_text_put(&whole, b->p, b->len);
     }
     /* still too long: the first step's kind, and the end of the rest */
     if (!whole.failed) {
@@ -684,7 +665,7 @@ static void cut_path(cut_buf *b, const char *text, size_t len, size_t width)
                       last_names_bytes(whole.p + kind, whole.len - kind), width);
     }
 out:
-    lf_big_free(whole.p);
+    lf_text_buf_free(&whole);
 }
 
 /* Whether text is a list of roots, "2000 roots: A, B, C, ..." (a top
@@ -706,24 +687,24 @@ static int is_root_list(const char *text, size_t len)
 /* A list of roots with each root's dotted name shortened as a one-step
  * path's is ("13 roots: JNI global, static field j.l.Boolean.TYPE, ..."),
  * into b: more of the list shows before its end is cut. */
-static void shorten_root_list(cut_buf *b, const char *text, size_t len)
+static void shorten_root_list(lf_text_buf *b, const char *text, size_t len)
 {
     const char *colon = memchr(text, ':', len);
     size_t i = colon ? (size_t)(colon - text) + 2 : len;
     b->len = 0;
-    put(b, text, i < len ? i : len);
+    lf_text_put(b, text, i < len ? i : len);
     while (i < len) {
         size_t j = i;
         while (j < len && !(text[j] == ',' && j + 1 < len && text[j + 1] == ' '))
             j++;
-        cut_buf item = {0};
+        lf_text_buf item = {0};
         if (abbreviate_member(&item, text + i, j - i) && !item.failed)
-            put(b, item.p, item.len);
+            lf_text_put(b, item.p, item.len);
         else
-            put(b, text + i, j - i);
-        lf_big_free(item.p);
+            lf_text_put(b, text + i, j - i);
+        lf_text_buf_free(&item);
         if (j < len)
-            put(b, ", ", 2);
+            lf_text_put(b, ", ", 2);
         i = j + 2;
     }
 }
@@ -735,7 +716,16 @@ size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style styl
     int summary = len > 4 && memcmp(text, "... ", 4) == 0;
     if (lf_text_width(text, len) <= width || style == LF_CUT_END || (summary && style != LF_CUT_CLASS))
         return emit(text, len, width, out, size, shown);
-    cut_buf b = {0};
+    if (style == LF_CUT_SITE) {
+        char *site;
+        size_t site_len;
+        if (lf_site_shorten(text, len, width, &site, &site_len))
+            return emit(text, len, width, out, size, shown);
+        size_t n = emit(site, site_len, width, out, size, shown);
+        lf_big_free(site);
+        return n;
+    }
+    lf_text_buf b = {0};
     if (style == LF_CUT_PATH && is_root_list(text, len))
         shorten_root_list(&b, text, len);
     else if (summary)
@@ -746,6 +736,6 @@ size_t lf_name_cut(const char *text, size_t len, size_t width, lf_cut_style styl
         cut_path(&b, text, len, width);
     size_t n = b.failed || !b.p ? emit(text, len, width, out, size, shown)
                                 : emit(b.p, b.len, width, out, size, shown);
-    lf_big_free(b.p);
+    lf_text_buf_free(&b);
     return n;
 }

@@ -29,6 +29,11 @@ typedef enum lf_cut_style {
      * elementData), then the first step (… / elementData); of one step,
      * its kind and the end of the rest (static field …Tracker.ACTIVE). */
     LF_CUT_PATH,
+    /* An allocation site, frames "function (file:line:column)" joined by
+     * " < " (site_cut.h): the files' directories go first
+     * (makeLeak (…/alloc_sites.js:26:18)), then the columns, then the outer
+     * frames, then the file ("(…:22)"); then its end. */
+    LF_CUT_SITE,
 } lf_cut_style;
 
 /* Display columns of text (len bytes of UTF-8). */

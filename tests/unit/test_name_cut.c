@@ -160,3 +160,36 @@ void test_name_cut_path(void)
                          "frame 2: com.acme.Server.loop (Server.java:17) / local (java.util.ArrayList)";
     expect_cut(frames, 60, LF_CUT_PATH, "thread main / \xe2\x80\xa6 / local (j.u.ArrayList)");
 }
+
+/* An allocation site: the directories, then the columns, then the outer
+ * frames, then the file go; the function and its line stay (V8's
+ * "compileForInternalLoader (…:27)" had lost its file and line). */
+void test_name_cut_site(void)
+{
+    const char *v8 = "makeLeak (/tmp/leakfind-node.NU0h6K/alloc_sites.js:26:18)";
+    expect_cut(v8, 80, LF_CUT_SITE, v8);
+    expect_cut(v8, 40, LF_CUT_SITE, "makeLeak (\xe2\x80\xa6/alloc_sites.js:26:18)");
+    expect_cut(v8, 33, LF_CUT_SITE, "makeLeak (\xe2\x80\xa6/alloc_sites.js:26:18)");
+    expect_cut(v8, 32, LF_CUT_SITE, "makeLeak (\xe2\x80\xa6/alloc_sites.js:26)");
+    expect_cut(v8, 20, LF_CUT_SITE, "makeLeak (\xe2\x80\xa6:26)");
+    expect_cut(v8, 12, LF_CUT_SITE, "makeLeak (\xe2\x80\xa6\xe2\x80\xa6");
+    /* a builtin's module path: "node:internal/bootstrap/realm" */
+    expect_cut("compileForInternalLoader (node:internal/bootstrap/realm:383:27)", 40, LF_CUT_SITE,
+               "compileForInternalLoader (\xe2\x80\xa6/realm:383)");
+    /* no directories (OCaml): the file goes whole before the line */
+    const char *ml = "Requests.Session.open_ (requests.ml:22)";
+    expect_cut(ml, 39, LF_CUT_SITE, ml);
+    expect_cut(ml, 30, LF_CUT_SITE, "Requests.Session.open_ (\xe2\x80\xa6:22)");
+    /* a stack, innermost first: its outer frames go before a line */
+    const char *stack = "Stdlib__Hashtbl.replace (hashtbl.ml:593) < Requests.Session.open_ (requests.ml:25) < "
+                        "Requests (requests.ml:40)";
+    expect_cut(stack, 90, LF_CUT_SITE,
+               "Stdlib__Hashtbl.replace (hashtbl.ml:593) < Requests.Session.open_ (requests.ml:25) < \xe2\x80\xa6");
+    expect_cut(stack, 50, LF_CUT_SITE, "Stdlib__Hashtbl.replace (hashtbl.ml:593) < \xe2\x80\xa6");
+    expect_cut(stack, 35, LF_CUT_SITE, "Stdlib__Hashtbl.replace (\xe2\x80\xa6:593) < \xe2\x80\xa6");
+    /* frames with no place (.NET's), and a name in parentheses */
+    expect_cut("Acme.Orders.Store.Keep < Acme.Orders.Program.Main", 30, LF_CUT_SITE,
+               "Acme.Orders.Store.Keep < \xe2\x80\xa6");
+    expect_cut("(anonymous) (/srv/app/lib/router.js:1:1)", 30, LF_CUT_SITE, "(anonymous) (\xe2\x80\xa6/router.js:1:1)");
+    expect_cut("(anonymous) (native)", 12, LF_CUT_SITE, "(anonymous)\xe2\x80\xa6");
+}

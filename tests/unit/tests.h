@@ -37,6 +37,7 @@
     T(test_name_cut_class)                 \
     T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
+    T(test_name_cut_site)                  \
     T(test_table_trade)                    \
     T(test_pages_ahead)                    \
     T(test_ocaml_name_frames)              \
