@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../core/base/bigmem.h"
+#include "../../core/base/name_cut.h"
 #include "../../core/analysis/analysis.h"
 #include "../../core/analysis/collections.h"
 #include "../../core/analysis/dup_strings.h"
@@ -140,7 +141,8 @@ void fuzz_exercise_suspects(const struct lf_snapshot *s)
     lf_suspect_list_free(&list);
 }
 
-/* Allocation sites: every group's label, totals and (sampled) estimates. */
+/* Allocation sites: every group's label (and its cut for a narrow column),
+ * totals and (sampled) estimates. */
 void fuzz_exercise_sites(const struct lf_snapshot *s)
 {
     lf_error err;
@@ -161,9 +163,16 @@ void fuzz_exercise_sites(const struct lf_snapshot *s)
         lf_class_totals t;
         if (lf_group_totals_compute(s, group, g.count, &t, &err) == 0)
             lf_class_totals_free(&t);
-        char label[512];
-        for (uint32_t k = 0; k < g.count; k++)
-            lf_site_label(s, g.site_of[k], 0, label, sizeof label);
+        char label[512], cut[512];
+        for (uint32_t k = 0; k < g.count; k++) {
+            size_t len = lf_site_label(s, g.site_of[k], 0, label, sizeof label), shown;
+            /* as a narrow column cuts it: never wider than asked */
+            for (size_t width = 4; k < 64 && width <= 64; width += 12)
+                if (lf_name_cut(label, len < sizeof label ? len : sizeof label - 1, width, LF_CUT_SITE, cut,
+                                sizeof cut, &shown) >= sizeof cut ||
+                    shown > width)
+                    abort();
+        }
     }
     free(est);
     lf_big_free(group);
