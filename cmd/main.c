@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -44,6 +45,35 @@ static void usage(FILE *f)
           "gzip-compressed, leakfind snapshots and text graphs (detected from the first bytes).\n"
           "Run 'leakfind COMMAND -h' for a command's options.\n",
           f);
+}
+
+/* Whether path names a file that exists (a dump given without a command). */
+static int is_file(const char *path)
+{
+    struct stat st;
+    return path[0] != '-' && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* "leakfind heap.hprof": the command goes first; the one that answers for
+ * the files given is named (suspects for one dump, diff for two, trend for
+ * a series). */
+static int dump_without_command(int argc, char **argv)
+{
+    int files = 1;
+    while (files + 1 < argc && is_file(argv[files + 1]))
+        files++;
+    const char *command = files == 1 ? "suspects" : files == 2 ? "diff" : "trend";
+    char given[1024];
+    size_t at = 0;
+    given[0] = 0;
+    for (int i = 1; i <= files && at + 1 < sizeof given; i++) {
+        int n = snprintf(given + at, sizeof given - at, " %s", argv[i]);
+        at = n < 0 ? at : at + (size_t)n < sizeof given ? at + (size_t)n : sizeof given - 1;
+    }
+    cli_message("error", "'%s' is a file, not a command: the command comes first, as in 'leakfind %s%s'", argv[1],
+                command, given);
+    usage(stderr);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -93,6 +123,8 @@ int main(int argc, char **argv)
         }
         return rc;
     }
+    if (is_file(argv[1]))
+        return dump_without_command(argc, argv);
     const char *closest = NULL;
     size_t len = strlen(argv[1]), best = suggest_max_distance(len) + 1;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

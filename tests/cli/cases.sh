@@ -121,6 +121,12 @@ case_ quiet_dangling 0 classes tests/cli/inputs/dangling.txt -q
 case_ usage_none 2
 case_ usage_unknown_command 2 frobnicate $G/diamond.txt
 case_ usage_mistyped_command 2 domintors $G/diamond.txt
+# a dump given without a command: the command that answers for it is named,
+# suspects for one file, diff for two, trend for three (a path that is no
+# file stays an unknown command)
+case_ usage_file_no_command 2 $G/diamond.txt
+case_ usage_two_files_no_command 2 $G/garbage_before.txt $G/garbage_after.txt --top 3
+case_ usage_three_files_no_command 2 $G/growing_array-1.txt $G/growing_array-2.txt $G/growing_array-3.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 case_ usage_bad_format 2 classes $G/diamond.txt --format xml
 case_ usage_bad_top 2 classes $G/diamond.txt --top -3
