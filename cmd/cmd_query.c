@@ -37,9 +37,11 @@ static const char query_usage[] =
     "owned_by(CLASS) (a CLASS object is among its dominators).\n"
     "\n"
     "A class or a field the snapshot does not have is an error with the\n"
-    "closest names, never an empty answer. Eclipse MAT's DISTINCT, OBJECTS,\n"
-    "FROM OBJECTS 0x..., \"regular expressions\" and @usedHeapSize work; its\n"
-    "methods and functions are errors that show how to write them here.\n"
+    "closest names, never an empty answer; a text that the where clause\n"
+    "compares a field with and no object holds is a note, with the texts the\n"
+    "field takes. Eclipse MAT's DISTINCT, OBJECTS, FROM OBJECTS 0x...,\n"
+    "\"regular expressions\" and @usedHeapSize work; its methods and functions\n"
+    "are errors that show how to write them here.\n"
     "\n"
     "  leakfind query heap.hprof \"select count() from Session where state = 'INVALID'\"\n"
     "  leakfind query heap.hprof \"from byte[] where not reachable('static field')\n"
@@ -171,7 +173,8 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         return rc;
     if (lf_query_prepare(q, s, &err))
         return query_error(text, &err);
-    for (size_t i = 0; i < lf_query_note_count(q); i++)
+    size_t noted = lf_query_note_count(q);
+    for (size_t i = 0; i < noted; i++)
         cli_message("note", "%s", lf_query_note(q, i));
     if (lf_query_uses_fields(q) && s->source_format == LF_FORMAT_HPROF && !lf_hprof_lazy(s))
         cli_message("note", "'%s' keeps references, not the dump's values: strings show as their ids (query the "
@@ -197,6 +200,8 @@ static int run_query(cli_context *ctx, lf_query *q, const lf_snapshot *s, const 
         rc = EXIT_SYSTEM, cli_message("error", "out of memory");
     else if (lf_query_run(q, s, write_row, &o, &err))
         rc = cli_input_error(path, &err);
+    for (size_t i = noted; rc == EXIT_OK && i < lf_query_note_count(q); i++)
+        cli_message("note", "%s", lf_query_note(q, i));
     uint64_t garbage = lf_query_unreachable_matches(q);
     if (rc == EXIT_OK && garbage)
         cli_message("note", "left out %llu object%s that match%s but no root reaches (garbage not collected yet; "

@@ -103,7 +103,8 @@ static void write_columns(FILE *f, const lf_query *q)
     fputs("]", f);
 }
 
-/* What the CLI says on stderr: the library's notes, values not kept. */
+/* What the CLI says on stderr: the library's notes (the prepare's and the
+ * run's), values not kept. */
 static void write_notes(FILE *f, const lf_query *q, const lf_snapshot *s)
 {
     fputs(",\"notes\":[", f);
@@ -132,13 +133,14 @@ static int run(lf_query *q, const serve_snapshot *snap, uint64_t from, uint64_t 
     if (lf_query_prepare(q, s, &err))
         return query_error(&err, fail);
     write_columns(out, q);
-    write_notes(out, q, s);
     fprintf(out, ",\"from\":%llu,\"rows\":[", (unsigned long long)from);
     page p = {out, s, q, from, count, 0};
     if (lf_query_run(q, s, write_row, &p, &err))
         return serve_failf(fail, 500, "%.200s: %.280s", snap->path, err.reason);
-    fprintf(out, "],\"total\":%llu,\"unreachable\":%llu}\n", (unsigned long long)p.total,
+    fprintf(out, "],\"total\":%llu,\"unreachable\":%llu", (unsigned long long)p.total,
             (unsigned long long)lf_query_unreachable_matches(q));
+    write_notes(out, q, s); /* after the run: it notes a text no object has */
+    fputs("}\n", out);
     return 0;
 }
 

@@ -102,7 +102,9 @@ int lf_query_known_interface(const char *name, size_t len);
 int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err);
 
 /* What prepare found worth saying on stderr (an assumption, a likely
- * mistake): sentences without "note:". */
+ * mistake), then what the run did (a text the where clause compares a
+ * field with that no object has, when nothing was chosen): sentences
+ * without "note:". */
 size_t lf_query_note_count(const lf_query *q);
 const char *lf_query_note(const lf_query *q, size_t i);
 

@@ -99,6 +99,7 @@ struct lf_query {
     void *root_by_node;           /* (node, kind) of every root, sorted by node: @root */
     struct q_fields *fields;
     uint64_t unreachable_matches; /* lf_query_run: objects left out as unreachable that matched */
+    uint64_t chosen;              /* lf_query_run: objects that passed (from, where, reachable) */
     char note[Q_MAX_NOTES][300];  /* what the caller should say on stderr (lf_query_note) */
     size_t note_count;
 };

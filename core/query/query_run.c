@@ -33,8 +33,11 @@ int q_keep_text(q_run *r, lf_qvalue *v, size_t max, size_t *at)
 int q_chosen(q_run *r, uint32_t v)
 {
     lf_query *q = r->q;
-    if (q->from_nodes) /* objects named by their ids: whether reachable or not */
-        return q_bit(q->from_nodes, v) && (q->where < 0 || q_eval_true(&r->e, q->where, v));
+    if (q->from_nodes) { /* objects named by their ids: whether reachable or not */
+        int chosen = q_bit(q->from_nodes, v) && (q->where < 0 || q_eval_true(&r->e, q->where, v));
+        q->chosen += (uint64_t)chosen;
+        return chosen;
+    }
     if (q->from_match && !q->from_match[r->s->object_class[v]])
         return 0;
     if (q->where >= 0 && !q_eval_true(&r->e, q->where, v))
@@ -43,6 +46,7 @@ int q_chosen(q_run *r, uint32_t v)
         q->unreachable_matches++;
         return 0;
     }
+    q->chosen++;
     return 1;
 }
 
@@ -205,7 +209,7 @@ int lf_query_prepare(lf_query *q, const lf_snapshot *s, lf_error *err)
 int lf_query_run(lf_query *q, const lf_snapshot *s, lf_query_row_fn row, void *ctx, lf_error *err)
 {
     q_run r = {q, s, {0}, row, ctx, err, NULL, 0, 0};
-    q->unreachable_matches = 0;
+    q->unreachable_matches = q->chosen = 0;
     if (q_eval_init(&r.e, q, s, err))
         return -1;
     int rc;
@@ -215,6 +219,8 @@ int lf_query_run(lf_query *q, const lf_snapshot *s, lf_query_row_fn row, void *c
         rc = ranked_objects(&r);
     else
         rc = listed_objects(&r);
+    if (rc == 0)
+        rc = q_literal_notes(&r);
     q_eval_free(&r.e);
     lf_big_free(r.store);
     return rc;

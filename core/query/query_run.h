@@ -29,5 +29,9 @@ int q_chosen(q_run *r, uint32_t v);
 int q_object_row(q_run *r, uint32_t v);
 /* An aggregate query's pass and rows. */
 int q_groups_run(q_run *r);
+/* After a pass that chose no object: a note for each text the where
+ * clause compares a field with that the field never holds on the from
+ * objects (query_literals.c). 0, or -1 on a damaged record. */
+int q_literal_notes(q_run *r);
 
 #endif

@@ -52,6 +52,8 @@
           table.appendChild(thead);
           table.appendChild(tbody);
           out.appendChild(el('p', { 'class': 'note', id: 'query-total' }, count(d.total) + ' rows'));
+          // what the CLI says on stderr: a text no object has, a value not kept
+          (d.notes || []).forEach(function (n) { out.appendChild(el('p', { 'class': 'note query-note' }, n)); });
           out.appendChild(table);
         }
         d.rows.forEach(function (row) {

@@ -10,6 +10,16 @@ QV=fixtures/node/sessions.heapsnapshot.gz
 help_ query_help query -h
 # count with a condition on an enum field, compared by its name
 case_ query_count_invalid 0 query $QS "select count() from Session where state = 'INVALID'"
+# a text no object has (a misspelt enum name) answers 0 with a note of the
+# texts the field takes, counted over the 990 Session (200 INVALID, 200
+# IDLE, 590 ACTIVE) and the closest; a comparison whose text occurs is not
+# noted (tenant: acme 495, globex 297, initech 198, the AdminSessions left
+# out), nor is an empty answer whose texts all occur
+case_ query_literal_misspelt 0 query $QS "select count() from Session where state = 'INVALD'"
+case_ query_literal_one_of_two 0 query $QS "select count() from Session where state = 'IDLE' and tenant = 'nobody'"
+case_ query_literal_all_known 0 query $QS \
+    "select count() from Session where state = 'IDLE' and tenant = 'initech' and @retained > 100000"
+case_ query_literal_v8 0 query $QV "select count() from Session where state = 'activ'"
 # group by a String field; sum of retained: 400, 624, 848 B a session
 case_ query_group_tenant 0 query $QS "select tenant, count(), sum(@retained) from Session group by tenant"
 # instanceof takes the 10 AdminSession too (408, 632, 856 B)

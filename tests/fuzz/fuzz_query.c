@@ -71,8 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lf_query_set_class(q, i, match);
     }
     size_t rows = 0;
-    if (ok && lf_query_prepare(q, s, &err) == 0)
-        lf_query_run(q, s, count_row, &rows, &err);
+    if (ok && lf_query_prepare(q, s, &err) == 0 && lf_query_run(q, s, count_row, &rows, &err) == 0)
+        for (size_t i = 0; i < lf_query_note_count(q); i++) /* the run's notes too: a text no object has */
+            if (strlen(lf_query_note(q, i)) >= 300)
+                abort();
     lf_query_free(q);
     return 0;
 }

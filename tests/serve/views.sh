@@ -75,6 +75,7 @@ start J fixtures/java/dumps/stack_local.hprof
 start N fixtures/node/dup_strings.heapsnapshot.gz
 start E fixtures/example/app.lfs
 start P fixtures/graphs/sites.txt
+start V fixtures/node/sessions.heapsnapshot.gz
 
 # --- compare (leak_before/after.txt: 2 then 5 Listeners of 32 B, each with
 # a byte[] of 80 B; Object[] 32 -> 56 B; 3 Entries (24 B) -> 1; Temps churn) ---
@@ -153,6 +154,14 @@ expect "query: an unknown class, at byte 5, suggests Listener" '400 5 true' \
     "$status $(pick 'd.at + " " + /Listener/.test(d.error)')"
 ask L query "q=select nosuch from Listener"
 expect "query: an unknown field, at byte 7" '400 7' "$status $(pick 'd.at')"
+# sessions.js: 990 Session, state 'ACTIVE' 590, 'IDLE' 200, 'INVALID' 200;
+# a misspelt one answers 0, and the note (after the run) names the closest
+ask V query "q=select count() from Session where state = 'INVALD'"
+expect "query: a text no Session's state has, noted with the closest" \
+    "[[0]] 1 true" "$(pick 'JSON.stringify(d.rows) + " " + d.notes.length + " " + /did you mean .INVALID.\?$/.test(d.notes[0])')"
+ask V query "q=select count() from Session where state = 'INVALID'"
+expect "query: a text some Session's state has: 200, no note" "[[200]] 0" \
+    "$(pick 'JSON.stringify(d.rows) + " " + d.notes.length')"
 ask L query
 expect "query without q: 400 naming q" '400 q: no at' "$status $(pick 'd.error.slice(0, 2) + (d.at === undefined ? " no at" : "")')"
 
@@ -250,7 +259,7 @@ for p in $pids; do
     kill "$p" 2>/dev/null
     wait "$p" && stopped=$((stopped + 1))
 done
-expect "serve: SIGTERM ends all 7 servers, exit 0" 7 "$stopped"
+expect "serve: SIGTERM ends all 8 servers, exit 0" 8 "$stopped"
 pids=""
 if grep -l 'Sanitizer\|runtime error' "$out"/*.err >/dev/null 2>&1; then
     bad "serve: a sanitizer spoke" "$(grep -h -A5 'Sanitizer\|runtime error' "$out"/*.err | head -20)"
