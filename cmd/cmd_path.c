@@ -6,6 +6,7 @@
 #include "../core/analysis/analysis.h"
 #include "../core/analysis/merged_paths.h"
 #include "../core/analysis/site_groups.h"
+#include "../core/base/suggest.h"
 #include "../graph/paths.h"
 #include "cli/class_match.h"
 #include "cli/cli.h"
@@ -86,7 +87,8 @@ static const cli_option path_options[] = {
     {"exclude", 0, "CL.FIELD", CLI_CUSTOM, 0, .custom = on_exclude,
      .help = "do not follow field FIELD of objects of class CL\n"
              "(CL named as for --class)\n"
-             "(repeatable), as Eclipse MAT's path queries allow"},
+             "(repeatable), as Eclipse MAT's path queries allow;\n"
+             "a field no CL refers through is a warning"},
     {0},
 };
 
@@ -238,6 +240,41 @@ static int64_t largest_matching(const lf_snapshot *s, const uint8_t *match, cons
     return count;
 }
 
+/* The function of a frame closest to pattern (a misspelt --site), into
+ * near (empty when none is close). */
+static void closest_function(const lf_snapshot *s, const char *pattern, char *near, size_t size)
+{
+    size_t len = strlen(pattern), best = suggest_max_distance(len) + 1;
+    near[0] = 0;
+    for (uint32_t f = 1; f < s->frame_count && best > 0; f++) {
+        lf_str name = lf_snapshot_string(s, s->frame[f].function);
+        size_t d = suggest_distance(pattern, len, name.ptr, name.len, best - 1);
+        if (d < best && name.len < size) {
+            best = d;
+            memcpy(near, name.ptr, name.len);
+            near[name.len] = 0;
+        }
+    }
+}
+
+/* Why --site found nothing: a frame past --stack's matches (it is an outer
+ * one), else the closest function (a misspelt name), else nothing. */
+static void say_no_site(const lf_snapshot *s, const path_state *opt)
+{
+    char near[256] = "";
+    uint8_t *outer = opt->stack ? match_sites(s, opt->site_pattern, 0) : NULL;
+    int in_outer = 0;
+    for (uint32_t site = 1; outer && site < s->site_count && !in_outer; site++)
+        in_outer = outer[site];
+    free(outer);
+    if (!in_outer)
+        closest_function(s, opt->site_pattern, near, sizeof near);
+    cli_message("warning", "no reachable object allocated at a site matching '%s'%s%s%s", opt->site_pattern,
+                in_outer ? " in its innermost frames (it matches outer ones: --stack 0 looks at the whole stack)"
+                : near[0] ? " (did you mean '" : "",
+                near, near[0] ? "'?)" : "");
+}
+
 /* The largest reachable objects allocated at a matching site (--site). */
 static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_t *targets)
 {
@@ -249,8 +286,7 @@ static int64_t site_targets(const lf_snapshot *s, const path_state *opt, uint32_
     int64_t count = largest_matching(s, match, s->object_site, opt->top, targets);
     free(match);
     if (count == 0)
-        cli_message("warning", "no reachable object allocated at a site matching '%s'",
-                    opt->site_pattern);
+        say_no_site(s, opt);
     return count;
 }
 

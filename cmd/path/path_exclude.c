@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../core/base/bsearch.h"
+#include "../../core/base/suggest.h"
 #include "../../core/model/idrank.h" /* lf_sort_u64 */
 #include "../../core/base/vec.h"
 #include "../../core/base/bigmem.h"
@@ -12,18 +13,21 @@
 #include "../cli/cli.h"
 
 /* Whether an edge of an object whose class the specs in spec_bits name
- * carries an excluded field. */
+ * carries an excluded field; each spec that matches is marked in *seen. */
 static int excluded_label(const lf_snapshot *s, uint32_t spec_bits, const char *const *spec,
-                          unsigned spec_count, uint8_t kind, uint32_t label)
+                          unsigned spec_count, uint8_t kind, uint32_t label, uint32_t *seen)
 {
     char text[512];
     size_t n = lf_snapshot_label_text(s, kind, label, text, sizeof text);
+    int excluded = 0;
     for (unsigned i = 0; i < spec_count; i++) {
         const char *field = strrchr(spec[i], '.') + 1;
-        if ((spec_bits >> i & 1) && n == strlen(field) && memcmp(text, field, n) == 0)
-            return 1;
+        if ((spec_bits >> i & 1) && n == strlen(field) && memcmp(text, field, n) == 0) {
+            *seen |= 1u << i;
+            excluded = 1;
+        }
     }
-    return 0;
+    return excluded;
 }
 
 /* Appends node's excluded steps: targets all of whose edges from node carry
@@ -37,7 +41,7 @@ static int add_node(path_exclusions *x, uint64_t *cap, const lf_snapshot *s, uin
     lf_snapshot_node_edge_infos(s, node, kind, label);
     for (uint64_t i = 0; i < n; i++)
         key[i] = (uint64_t)lf_edge_node(s->edge_target[first + i]) << 1 |
-                 !excluded_label(s, spec_bits, spec, spec_count, kind[i], label[i]);
+                 !excluded_label(s, spec_bits, spec, spec_count, kind[i], label[i], &x->seen);
     if (lf_sort_u64(key, n))
         return -1;
     for (uint64_t i = 0; i < n; i++) {
@@ -85,6 +89,52 @@ static int name_classes(path_exclusions *x, const lf_snapshot *s, const char *co
     return EXIT_OK;
 }
 
+/* The label of the edges of spec i's classes closest to its field, into
+ * near (empty when none is close). */
+static void closest_label(const path_exclusions *x, const char *spec, unsigned i, char *near, size_t size)
+{
+    const lf_snapshot *s = x->s;
+    const char *field = strrchr(spec, '.') + 1;
+    size_t len = strlen(field), best = suggest_max_distance(len) + 1;
+    near[0] = 0;
+    for (uint32_t v = 0; v < s->object_count && best > 0; v++) {
+        if (!(x->class_named[s->object_class[v]] >> i & 1))
+            continue;
+        for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
+            uint8_t kind;
+            uint32_t label;
+            char text[512];
+            if (lf_snapshot_edge_info(s, e, &kind, &label))
+                continue;
+            size_t n = lf_snapshot_label_text(s, kind, label, text, sizeof text);
+            size_t d = suggest_distance(field, len, text, n, best - 1);
+            if (d < best && n < size) {
+                best = d;
+                memcpy(near, text, n);
+                near[n] = 0;
+            }
+        }
+    }
+}
+
+/* A spec whose field no edge of its classes' objects carries excludes
+ * nothing: the path would go through the field meant, misspelt. Said, with
+ * the closest field; not an error, as a field null in every object has no
+ * edge either. */
+static void warn_unseen(const path_exclusions *x, const char *const *spec, unsigned spec_count)
+{
+    for (unsigned i = 0; i < spec_count; i++) {
+        if (x->seen >> i & 1)
+            continue;
+        char near[512];
+        closest_label(x, spec[i], i, near, sizeof near);
+        const char *field = strrchr(spec[i], '.') + 1;
+        cli_message("warning", "--exclude %s excludes nothing: no %.*s refers to an object through a field '%s'%s%s%s",
+                    spec[i], (int)(field - 1 - spec[i]), spec[i], field, near[0] ? " (did you mean '" : "", near,
+                    near[0] ? "'?)" : "");
+    }
+}
+
 int path_exclusions_build(path_exclusions *x, const lf_snapshot *s, const char *const *spec,
                           unsigned spec_count)
 {
@@ -108,6 +158,8 @@ int path_exclusions_build(path_exclusions *x, const lf_snapshot *s, const char *
         failed = lf_sort_u64(x->step, x->step_count);
     if (failed)
         cli_message("error", "out of memory");
+    else
+        warn_unseen(x, spec, spec_count);
     return failed ? EXIT_SYSTEM : EXIT_OK;
 }
 

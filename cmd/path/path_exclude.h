@@ -19,9 +19,12 @@ typedef struct path_exclusions {
     uint32_t *class_named;  /* class space: bit i set when --exclude i names the class */
     uint64_t *step;         /* sorted from << 32 | to */
     uint64_t step_count;
+    uint32_t seen;          /* bit i set when some edge carries --exclude i's field */
 } path_exclusions;
 
-/* EXIT_OK; or, after the message, EXIT_USAGE (a class name several
+/* EXIT_OK (with a warning for a spec whose field no edge of its classes
+ * carries: it excludes nothing, a misspelt field most likely); or, after
+ * the message, EXIT_USAGE (a class name several
  * classes end with, class_match.h) or EXIT_SYSTEM (memory). At most 32 specs. */
 int path_exclusions_build(path_exclusions *x, const lf_snapshot *s, const char *const *spec,
                           unsigned spec_count);

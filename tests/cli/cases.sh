@@ -49,7 +49,11 @@ case_ trend_by_site_stack2 0 trend --by-site --stack 2 $G/sites_series-1.txt $G/
 # path --site: the largest objects of matching sites (make: 0x2 retains 200, 0x5 130)
 case_ path_site 0 path $G/sites.txt --site a.ml:3 --top 2
 case_ path_site_stack2 0 path $G/sites.txt --site loop --stack 2
+# loop is an outer frame only (A 5: make < loop < main): the warning says
+# --stack 0 looks there
 case_ path_site_innermost 0 path $G/sites.txt --site loop
+# a misspelt function: none matches, and the warning names 'make'
+case_ path_site_misspelt 0 path $G/sites.txt --site mkae
 case_ diff_by_site_none 3 diff --by-site $G/nested_class.txt $G/sites_series-3.txt
 
 # info
@@ -176,6 +180,9 @@ case_ path_class 0 path $G/nested_class.txt --class Item --top 2
 case_ path_missing 2 path $G/diamond.txt 0x99
 case_ path_no_target 2 path $G/diamond.txt
 case_ path_bad_exclude 2 path $G/diamond.txt 4 --exclude Left
+# a misspelt field excludes nothing: the path is path_diamond's, with a
+# warning that names Left's field 'shared'
+case_ path_exclude_misspelt 0 path $G/diamond.txt 4 --exclude Left.shard
 help_ help_path path -h
 case_ path_diamond_all 0 path $G/diamond.txt 4 --all
 case_ path_disjoint_all 0 path $G/disjoint.txt 5 --all
