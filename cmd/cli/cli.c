@@ -1,8 +1,10 @@
 /* cli.c - option parsing, messages and the shared open-and-analyse step. */
 #include "cli.h"
+
 #include "dangling_note.h"
 #include "dotnet_core.h"
 #include "progress_line.h"
+#include "../../core/base/suggest.h"
 #include "../../core/model/root_text.h"
 #include "../../graph/dominators.h"
 
@@ -133,6 +135,22 @@ static const cli_option *find_any(cli_context *ctx, const cli_spec *spec, const 
     return find_option(spec->options, name, len, short_name);
 }
 
+/* The long option of spec or the global ones closest to name[0..len), or
+ * NULL when none is close (a misspelt --threshhold: --threshold). */
+static const char *closest_option(const cli_spec *spec, const char *name, size_t len)
+{
+    const char *near = NULL;
+    size_t best = suggest_max_distance(len) + 1;
+    const cli_option *lists[2] = {spec->options, cli_global_spec.options};
+    for (int k = 0; k < 2; k++)
+        for (const cli_option *o = lists[k]; o && o->long_name; o++) {
+            size_t d = suggest_distance(name, len, o->long_name, strlen(o->long_name), best - 1);
+            if (d < best)
+                best = d, near = o->long_name;
+        }
+    return near;
+}
+
 /* argv[*i], an option, and its value (=VALUE or the next argument, which
  * *i then passes): 0, -1 after -h, or a usage error. */
 static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const cli_spec *spec,
@@ -143,8 +161,11 @@ static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const c
     if (a[1] == '-') {
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        if (!(o = find_any(ctx, spec, name, len, 0, &state)))
-            return cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
+        if (!(o = find_any(ctx, spec, name, len, 0, &state))) {
+            const char *near = closest_option(spec, name, len);
+            return near ? cli_usage_error(ctx, "unknown option '--%.*s' (did you mean '--%s'?)", (int)len, name, near)
+                        : cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
+        }
         if (eq) {
             if (!o->arg_name)
                 return cli_usage_error(ctx, "option '--%s' takes no value", o->long_name);

@@ -132,6 +132,9 @@ case_ usage_file_no_command 2 $G/diamond.txt
 case_ usage_two_files_no_command 2 $G/garbage_before.txt $G/garbage_after.txt --top 3
 case_ usage_three_files_no_command 2 $G/growing_array-1.txt $G/growing_array-2.txt $G/growing_array-3.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
+# a misspelt option names the closest, the command's own or a global one
+case_ usage_misspelt_option 2 suspects $G/diamond.txt --threshhold 5
+case_ usage_misspelt_global_option 2 classes $G/diamond.txt --formt tsv
 case_ usage_bad_format 2 classes $G/diamond.txt --format xml
 case_ usage_bad_top 2 classes $G/diamond.txt --top -3
 case_ usage_bad_min 2 dominators $G/diamond.txt --min lots
