@@ -120,6 +120,15 @@ for c in 80 160; do
         dominators $J/sessions.hprof.gz --format table
     unset COLUMNS
 done
+# a string's preview (value) is detail: it goes before the class would be
+# cut under 28 columns. At 70 DupStrings.STATES's ArrayList reads whole,
+# where "xxxxxxxx…" of BIG's 100,000 'x' (fixtures/java/src/DupStrings.java)
+# had cut it to "j.u.ArrayList"
+export COLUMNS=70
+rows_ table_dominators_value_70 "0 1" \
+    '/xxxx/ {x++} /^0x[0-9a-f]+ +[0-9.]+ KiB +java\.util\.ArrayList +/ {whole++} END {print x + 0, whole + 0}' \
+    dominators $J/dup_strings.hprof.gz --format table
+unset COLUMNS
 # inspect: one table per section, each with the columns its rows fill (one
 # table of all ten was too wide at 80 columns to show a class: "…rayList").
 # Sessions.ALL (0xfd5bf670 in sessions.hprof) is an ArrayList of 1,000
