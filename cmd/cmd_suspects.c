@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/analysis/suspects.h"
+#include "../core/base/appendf.h"
 #include "cli/cli.h"
 #include "cli/out_table.h"
 #include "cli/series.h"
@@ -156,12 +157,11 @@ static size_t growth_text(const lf_trend *t, const lf_suspect *f, char *buf, siz
 {
     size_t at = 0;
     buf[0] = 0;
-    for (uint32_t k = 0; k < f->grows_count && at + 1 < size; k++) {
+    for (uint32_t k = 0; k < f->grows_count && lf_append_room(size, at); k++) {
         uint32_t c = f->grows[k].name;
         int len = (int)(t->names.offset[c + 1] - t->names.offset[c]);
-        int n = snprintf(buf + at, size - at, "%s%.*s +%.2f", k ? ", " : "", len > 1000 ? 1000 : len,
-                         t->names.bytes + t->names.offset[c], f->grows[k].rate);
-        at = n < 0 ? at : at + (size_t)n < size ? at + (size_t)n : size - 1;
+        lf_appendf(buf, size, &at, "%s%.*s +%.2f", k ? ", " : "", len > 1000 ? 1000 : len,
+                   t->names.bytes + t->names.offset[c], f->grows[k].rate);
     }
     return at;
 }
@@ -278,10 +278,9 @@ static void note_minor(const cli_context *ctx, const lf_snapshot *s, const lf_tr
             lf_str name = {t->names.bytes + t->names.offset[f->name],
                            t->names.offset[f->name + 1] - t->names.offset[f->name]};
             size_t len = lf_suspect_path_text(s, f, path, sizeof path);
-            int n = snprintf(text + at, sizeof text - at, "%s%.*s %+.2f in %.*s", at ? "; " : "",
-                             name.len > 300 ? 300 : (int)name.len, name.ptr, f->rate, len ? (int)len : 10,
-                             len ? path : "(GC roots)");
-            at = n < 0 ? at : at + (size_t)n < sizeof text ? at + (size_t)n : sizeof text - 1;
+            lf_appendf(text, sizeof text, &at, "%s%.*s %+.2f in %.*s", at ? "; " : "",
+                       name.len > 300 ? 300 : (int)name.len, name.ptr, f->rate, len ? (int)len : 10,
+                       len ? path : "(GC roots)");
         }
     }
     if (count && !ctx->quiet)

@@ -2,6 +2,8 @@
  * the terminal (out_table.h): one table, or one per section; rows apart
  * where a gap was asked; two columns sharing one. */
 #include "out_table.h"
+
+#include "../../core/base/appendf.h"
 #include "out_table_rows.h"
 #include "out_table_trade.h"
 #include "out_writer.h"
@@ -62,11 +64,9 @@ static void note_left_out(const out_writer *w, const int *left_out, size_t limit
     char names[512];
     size_t at = 0;
     names[0] = 0;
-    for (int c = 0; c < w->ncols && at + 1 < sizeof names; c++)
-        if (left_out[c]) {
-            int n = snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", w->cols[c].name);
-            at = n < 0 ? at : at + (size_t)n < sizeof names ? at + (size_t)n : sizeof names - 1;
-        }
+    for (int c = 0; c < w->ncols && lf_append_room(sizeof names, at); c++)
+        if (left_out[c])
+            lf_appendf(names, sizeof names, &at, "%s%s", at ? ", " : "", w->cols[c].name);
     if (at && !out_is_quiet())
         fprintf(stderr, "leakfind: note: left out%s%s to fit %zu columns: %s (--format tsv has every column)\n",
                 where ? " of " : "", where ? where : "", limit, names);
@@ -372,12 +372,11 @@ static int write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int 
 static void sections_text(const out_writer *w, const cell *const *named, int n, char *where, size_t size)
 {
     size_t at = 0;
-    for (int i = 0; i < n && at + 1 < size; i++) {
-        int k = snprintf(where + at, size - at, "%s%.*s", i == 0 ? "the " : i == n - 1 ? " and " : ", ",
-                         (int)named[i]->len, w->text.p + named[i]->at);
-        at = k < 0 ? at : at + (size_t)k < size ? at + (size_t)k : size - 1;
-    }
-    snprintf(where + at, size - at, n == 1 ? " table" : " tables");
+    where[0] = 0;
+    for (int i = 0; i < n && lf_append_room(size, at); i++)
+        lf_appendf(where, size, &at, "%s%.*s", i == 0 ? "the " : i == n - 1 ? " and " : ", ",
+                   (int)named[i]->len, w->text.p + named[i]->at);
+    lf_appendf(where, size, &at, n == 1 ? " table" : " tables");
 }
 
 /* Sections named in the note of the columns left out: inspect has 5. */

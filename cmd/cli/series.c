@@ -2,6 +2,7 @@
 #include "series.h"
 #include "series_names.h"
 
+#include "../../core/base/appendf.h"
 #include "../../core/base/file.h"
 #include "../../core/input/clock_probe.h"
 #include "../../core/input/estimate.h"
@@ -112,12 +113,11 @@ static void list_names(char **pos, const series_arg *a, int n, char *buf, size_t
 {
     size_t at = 0;
     buf[0] = 0;
-    for (int i = 0; i < n && at + 1 < size; i++) {
-        int len = i < 6 || i == n - 1 ? snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "", pos[a[i].arg])
-                  : i == 6            ? snprintf(buf + at, size - at, ", ...")
-                                      : 0;
-        at = len < 0 ? at : at + (size_t)len < size ? at + (size_t)len : size - 1;
-    }
+    for (int i = 0; i < n && lf_append_room(size, at); i++)
+        if (i < 6 || i == n - 1)
+            lf_appendf(buf, size, &at, "%s'%s'", i ? ", " : "", pos[a[i].arg]);
+        else if (i == 6)
+            lf_appendf(buf, size, &at, ", ...");
 }
 
 /* Why the clocks cannot order a (sorted by clock, n > 1): into why, or 0

@@ -38,6 +38,7 @@
     T(test_accumulation_memo)              \
     T(test_name_cut_path)                  \
     T(test_name_cut_site)                  \
+    T(test_appendf)                        \
     T(test_table_trade)                    \
     T(test_pages_ahead)                    \
     T(test_ocaml_name_frames)              \
