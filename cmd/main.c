@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "../core/base/appendf.h"
 #include "../core/base/bigmem.h"
 #include "../core/base/suggest.h"
 #include "../core/model/edge_offsets.h"
@@ -55,25 +56,110 @@ static int is_file(const char *path)
 }
 
 /* "leakfind heap.hprof": the command goes first; the one that answers for
- * the files given is named (suspects for one dump, diff for two, trend for
- * a series). */
-static int dump_without_command(int argc, char **argv)
+ * the files given from argv[first] on is named (suspects for one dump, diff
+ * for two, trend for a series), after the options given before them. */
+static int dump_without_command(int argc, char **argv, int first)
 {
-    int files = 1;
-    while (files + 1 < argc && is_file(argv[files + 1]))
-        files++;
+    int last = first;
+    while (last + 1 < argc && is_file(argv[last + 1]))
+        last++;
+    int files = last - first + 1;
     const char *command = files == 1 ? "suspects" : files == 2 ? "diff" : "trend";
-    char given[1024];
+    char before[512], given[1024];
     size_t at = 0;
-    given[0] = 0;
-    for (int i = 1; i <= files && at + 1 < sizeof given; i++) {
-        int n = snprintf(given + at, sizeof given - at, " %s", argv[i]);
-        at = n < 0 ? at : at + (size_t)n < sizeof given ? at + (size_t)n : sizeof given - 1;
-    }
-    cli_message("error", "'%s' is a file, not a command: the command comes first, as in 'leakfind %s%s'", argv[1],
-                command, given);
+    before[0] = given[0] = 0;
+    for (int i = 1; i < first; i++)
+        lf_appendf(before, sizeof before, &at, "%s ", argv[i]);
+    at = 0;
+    for (int i = first; i <= last; i++)
+        lf_appendf(given, sizeof given, &at, " %s", argv[i]);
+    cli_message("error", "'%s' is a file, not a command: the command comes first, as in 'leakfind %s%s%s'",
+                argv[first], before, command, given);
     usage(stderr);
     return EXIT_USAGE;
+}
+
+static int command_index(const char *word)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(word, commands[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The first word after the options that lead ("leakfind -q suspects
+ * heap.hprof", "leakfind --memory 2G trend ..."): the command, or what
+ * stands in its place; a word after a long option is its value unless it is
+ * a command or a file. argc when there is none. */
+static int first_word(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        const char *before = argv[i - 1];
+        int value = i > 1 && before[0] == '-' && before[1] == '-' && !strchr(before, '=');
+        if (!value || command_index(argv[i]) >= 0 || is_file(argv[i]))
+            return i;
+    }
+    return argc;
+}
+
+/* The options before the command move after it, where every command reads
+ * them: the command is argv[1] on return. */
+static void command_first(char **argv, int at)
+{
+    char *command = argv[at];
+    memmove(argv + 2, argv + 1, (size_t)(at - 1) * sizeof *argv);
+    argv[1] = command;
+}
+
+/* "leakfind --top 3": the options, and a command for them. */
+static int options_without_command(int argc, char **argv)
+{
+    char given[512];
+    size_t at = 0;
+    given[0] = 0;
+    for (int i = 1; i < argc; i++)
+        lf_appendf(given, sizeof given, &at, " %s", argv[i]);
+    cli_message("error", "no command: options go with one, as in 'leakfind suspects heap.hprof%s'", given);
+    usage(stderr);
+    return EXIT_USAGE;
+}
+
+/* word is neither a command nor a file: the closest command, if any is. */
+static int unknown_command(const char *word)
+{
+    const char *closest = NULL;
+    size_t len = strlen(word), best = suggest_max_distance(len) + 1;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = suggest_distance(word, len, commands[i].name, strlen(commands[i].name), best - 1);
+        if (d < best) {
+            best = d;
+            closest = commands[i].name;
+        }
+    }
+    if (closest)
+        cli_message("error", "unknown command '%s' (did you mean '%s'?)", word, closest);
+    else
+        cli_message("error", "unknown command '%s'", word);
+    usage(stderr);
+    return EXIT_USAGE;
+}
+
+static int run_command(int found, int argc, char **argv)
+{
+    int rc = commands[found].run(argc - 1, argv + 1);
+    /* Rows a writer could not keep make a short answer, not a success. */
+    if (out_lost_output() && (rc == EXIT_OK || rc == EXIT_CONDITION)) {
+        cli_message("error", "out of memory: the output is incomplete");
+        return EXIT_SYSTEM;
+    }
+    /* Data that never reached stdout is an error, not a success. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_message("error", "writing output: %s", strerror(errno ? errno : EIO));
+        return EXIT_SYSTEM;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -107,37 +193,13 @@ int main(int argc, char **argv)
         puts("leakfind " LF_VERSION " (" LF_REVISION ")");
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) != 0)
-            continue;
-        int rc = commands[i].run(argc - 1, argv + 1);
-        /* Rows a writer could not keep make a short answer, not a success. */
-        if (out_lost_output() && (rc == EXIT_OK || rc == EXIT_CONDITION)) {
-            cli_message("error", "out of memory: the output is incomplete");
-            return EXIT_SYSTEM;
-        }
-        /* Data that never reached stdout is an error, not a success. */
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            cli_message("error", "writing output: %s", strerror(errno ? errno : EIO));
-            return EXIT_SYSTEM;
-        }
-        return rc;
+    int at = first_word(argc, argv);
+    if (at == argc)
+        return options_without_command(argc, argv);
+    int found = command_index(argv[at]);
+    if (found >= 0) {
+        command_first(argv, at);
+        return run_command(found, argc, argv);
     }
-    if (is_file(argv[1]))
-        return dump_without_command(argc, argv);
-    const char *closest = NULL;
-    size_t len = strlen(argv[1]), best = suggest_max_distance(len) + 1;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        size_t d = suggest_distance(argv[1], len, commands[i].name, strlen(commands[i].name), best - 1);
-        if (d < best) {
-            best = d;
-            closest = commands[i].name;
-        }
-    }
-    if (closest)
-        cli_message("error", "unknown command '%s' (did you mean '%s'?)", argv[1], closest);
-    else
-        cli_message("error", "unknown command '%s'", argv[1]);
-    usage(stderr);
-    return EXIT_USAGE;
+    return is_file(argv[at]) ? dump_without_command(argc, argv, at) : unknown_command(argv[at]);
 }

@@ -131,6 +131,12 @@ case_ usage_mistyped_command 2 domintors $G/diamond.txt
 case_ usage_file_no_command 2 $G/diamond.txt
 case_ usage_two_files_no_command 2 $G/garbage_before.txt $G/garbage_after.txt --top 3
 case_ usage_three_files_no_command 2 $G/growing_array-1.txt $G/growing_array-2.txt $G/growing_array-3.txt
+# options before the command are read as if after it ("leakfind -q
+# suspects heap.hprof"); the diamond's App retains 100+40+60+500, Shared 500
+case_ usage_options_before_command 0 --format tsv --top 2 classes $G/diamond.txt
+case_ usage_options_before_file 2 -q --memory 1G $G/diamond.txt
+case_ usage_options_no_command 2 --top 3
+case_ usage_mistyped_command_after_option 2 -q domintors $G/diamond.txt
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 # a misspelt option names the closest, the command's own or a global one
 case_ usage_misspelt_option 2 suspects $G/diamond.txt --threshhold 5
