@@ -51,7 +51,7 @@
           LF.sortHeader(thead, d.columns.map(function (c) { return { title: c }; }));
           table.appendChild(thead);
           table.appendChild(tbody);
-          out.appendChild(el('p', { 'class': 'note', id: 'query-total' }, count(d.total) + ' rows'));
+          out.appendChild(el('p', { 'class': 'note', id: 'query-total' }, LF.plural(d.total, 'row')));
           // what the CLI says on stderr: a text no object has, a value not kept
           (d.notes || []).forEach(function (n) { out.appendChild(el('p', { 'class': 'note query-note' }, n)); });
           out.appendChild(table);

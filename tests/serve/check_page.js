@@ -202,11 +202,18 @@ async function example(browser, url, problems) {
     check('example: the ' + v + ' view draws (or says the server lacks it)',
       await page.$eval('main#view', (m) => m.querySelectorAll('.error').length === 0 && m.textContent.length > 10),
       await text(page, 'main#view'));
+    if (v === 'query') // make_example.sh: 300 Listener, the first 3 asked for
+      same('example: the query view counts its 3 rows', '3 rows', await text(page, '#query-total'));
     if (v === 'sites')
       check('example: the sites view says the text graph has no allocation sites',
         /has no allocation sites/.test(await text(page, 'main#view')), await text(page, 'main#view'));
     await shot(page, v + '-example');
   }
+  // one row is "1 row": the count of the 300 Listener
+  await go(page, url, '#/query/0?q=' + encodeURIComponent('select count() from com.acme.Listener'), 'main#view > *');
+  await page.waitForFunction(() => document.querySelector('#query-total') && document.querySelector('#query tbody tr, main#view tbody tr'));
+  same('example: a one-row answer says "1 row", its count 300', ['1 row', '300'],
+    [await text(page, '#query-total'), await page.$eval('main#view tbody td', (c) => c.textContent)]);
   await page.close();
 }
 
