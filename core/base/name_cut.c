@@ -658,7 +658,14 @@ static void cut_path(lf_text_buf *b, const char *text, size_t len, size_t width)
         size_t need = last_names_width(whole.p + kind, whole.len - kind);
         if (numbered_kind(whole.p, kind) && lf_text_width(whole.p, kind) + 1 + MIN_TAIL <= width)
             front_cut(b, whole.p, kind, whole.p + kind, whole.len - kind, width); /* frame 3: …ble.run */
-        else if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
+        else if (kind && !numbered_kind(whole.p, kind) && lf_text_width(whole.p + kind, whole.len - kind) <= width &&
+                 lf_text_width(whole.p, kind) + 1 + need > width) {
+            /* the name whole without its kind, as a longer path's first
+             * step goes (Registry.EVENTS, not …Registry.EVENTS beside
+             * static field Registry.MIXED: the ellipsis says a name was cut) */
+            b->len = 0;
+            lf_text_put(b, whole.p + kind, whole.len - kind);
+        } else if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)
             front_cut(b, NULL, 0, whole.p + kind, whole.len - kind, width); /* the kind goes whole */
         else /* the kind, and the last names whole */
             front_cut(b, whole.p, kind, whole.p + whole.len - last_names_bytes(whole.p + kind, whole.len - kind),

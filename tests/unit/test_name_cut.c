@@ -92,7 +92,13 @@ void test_name_cut_path(void)
      * part's last letters (…eSeries$SessionStore.SESSIONS) */
     expect_cut("static field NoiseSeries$SessionStore.SESSIONS", 30, LF_CUT_PATH,
                "\xe2\x80\xa6SessionStore.SESSIONS");
-    expect_cut("static field Sessions.ALL", 16, LF_CUT_PATH, "\xe2\x80\xa6Sessions.ALL");
+    /* a name that fits whole without its kind goes without it, uncut (a
+     * trend's holders at 80 columns read "…Registry.EVENTS" beside "static
+     * field Registry.MIXED", as if a package had been cut) */
+    expect_cut("static field Sessions.ALL", 16, LF_CUT_PATH, "Sessions.ALL");
+    expect_cut("static field Registry.EVENTS (java.util.ArrayList)", 27, LF_CUT_PATH, "Registry.EVENTS");
+    expect_cut("static field Registry.MIXED (java.util.Hashtable)", 27, LF_CUT_PATH, "static field Registry.MIXED");
+    expect_cut("static field Sessions.ALL", 11, LF_CUT_PATH, "\xe2\x80\xa6ssions.ALL");
     /* a member's packages to initials, its class and name kept */
     expect_cut(holder, 34, LF_CUT_PATH, "static field c.a.m.Tracker.ACTIVE");
     /* a top owner's list of roots: its count first, cut at its end (it
