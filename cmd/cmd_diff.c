@@ -20,7 +20,10 @@ static const char diff_usage[] =
     "in instances, in shallow bytes and in retained bytes; largest growth in\n"
     "instances first. Classes that did not change are left out. When both\n"
     "snapshots have stable object ids (V8; leakfind files written so), also\n"
-    "the objects new in AFTER and deleted since BEFORE, and their bytes.\n";
+    "the objects new in AFTER and deleted since BEFORE, and their bytes; a\n"
+    "class whose objects were replaced one for one (as many new as deleted,\n"
+    "the same count and bytes: V8's native nodes) did not change, and a note\n"
+    "says how many were left out.\n";
 
 typedef struct diff_state {
     uint64_t min_count, min_bytes, top, stack;
@@ -37,7 +40,7 @@ static const cli_option diff_options[] = {
      .help = "exit 1 when some class grew past both thresholds"},
     {"top", 0, "N", CLI_COUNT, CLI_AT(diff_state, top), .help = "at most N rows (default 0 = all)"},
     {"all", 0, NULL, CLI_FLAG, CLI_AT(diff_state, all),
-     .help = "also the classes that did not change"},
+     .help = "also the classes that did not change (or were replaced\none for one)"},
     {"owners", 0, NULL, CLI_FLAG, CLI_AT(diff_state, owners),
      .help = "what grew, by owner: dominator-tree nodes matched by their\n"
              "path from the roots (root, then class and field names,\n"
@@ -198,11 +201,15 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
         cli_message("error", "out of memory");
         return EXIT_SYSTEM;
     }
+    uint32_t replaced = 0;
     for (uint32_t i = 0; i < d.rows; i++) {
         const lf_class_delta *r = &d.row[i];
-        int changed = r->count[0] != r->count[1] || r->shallow[0] != r->shallow[1] ||
-                      r->retained[0] != r->retained[1] || r->created || r->deleted;
-        if ((r->count[0] || r->count[1]) && (changed || opt->all))
+        int same = r->count[0] == r->count[1] && r->shallow[0] == r->shallow[1] && r->retained[0] == r->retained[1];
+        /* objects replaced one for one (V8's native nodes get new ids in
+         * every snapshot): no growth, and a row each buried the answer */
+        int one_for_one = same && r->created == r->deleted && r->created_bytes == r->freed_bytes;
+        replaced += (r->count[0] || r->count[1]) && one_for_one && r->created && !opt->all;
+        if ((r->count[0] || r->count[1]) && (!one_for_one || opt->all))
             order[n++] = i;
         if (delta(r->count) >= (int64_t)opt->min_count && delta(r->count) > 0 &&
             delta(r->shallow) >= (int64_t)opt->min_bytes) {
@@ -212,6 +219,10 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
     }
     sorting = &d;
     qsort(order, n, sizeof *order, by_growth);
+    if (replaced && !ctx->quiet)
+        cli_message("note", "%u %s whose objects were replaced one for one (as many new as deleted, the same "
+                    "count and bytes) left out; --all lists them", replaced,
+                    opt->by_site ? (replaced == 1 ? "site" : "sites") : (replaced == 1 ? "class" : "classes"));
     /* new/deleted: only when both snapshots say their ids are stable (V8,
      * leakfind files written so); empty otherwise, and a table leaves them
      * out */

@@ -345,7 +345,10 @@ case_ diff_owners 1 diff $G/leak_before.txt $G/leak_after.txt --owners --exit-co
 case_ trend_owners 0 trend $S --owners
 # stable ids ("#!stable-ids"): 3 new Listeners and byte[] (ids 12-14, 22-24),
 # the 4 Temps all new (34-37) and all deleted (30-33), 2 Entries deleted (41, 42)
+# the Temps, replaced one for one, are left out with a note; --all lists
+# them (4 new, 4 deleted, 64 bytes each way) and the unchanged Thread
 case_ diff_stable 0 diff $G/stable_before.txt $G/stable_after.txt
+case_ diff_stable_all 0 diff $G/stable_before.txt $G/stable_after.txt --all
 # diamond's 4 live classes and series_3's 9 share none
 "$LF" trend $G/diamond.txt $G/series_2.txt $G/series_3.txt >/dev/null 2>"$tmp/err"
 cmp -s "$tmp/err" tests/cli/expected/trend_unrelated.err && ok || { bad "trend unrelated warning"; cat "$tmp/err"; }

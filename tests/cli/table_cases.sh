@@ -217,7 +217,7 @@ unset COLUMNS
 export COLUMNS=80
 NL=fixtures/node/collections_leak
 rows_ table_diff_v8_new_80 "new deleted class|400 0" \
-    '{n = split($0, f, " +")} /^count +shallow +retained$/ {top = 1} top && NR == 2 {h = f[n - 2] " " f[n - 1] " " f[n]} f[n] == "Recent" {r = f[n - 2] " " f[n - 1]} END {print h "|" r}' \
+    '{n = split($0, f, " +")} NR == 2 {h = f[n - 2] " " f[n - 1] " " f[n]} f[n] == "Recent" {r = f[n - 2] " " f[n - 1]} END {print h "|" r}' \
     diff $NL-100.heapsnapshot.gz $NL-300.heapsnapshot.gz --format table
 unset COLUMNS
 # ... and on HPROF dumps (no stable ids) new, deleted and their bytes are

@@ -94,7 +94,8 @@ classes)
     echo "ok: $(wc -l <"$tmp/mine.rows") rows agree"
     ;;
 diff)
-    "$1" diff "$2" "$3" --format tsv >"$tmp/mine" || exit 1
+    # --all: DevTools lists the classes whose objects were replaced one for one
+    "$1" diff "$2" "$3" --all --format tsv >"$tmp/mine" || exit 1
     awk -F'\t' 'FNR == NR {if (FNR > 1) {nw[$10] = $6; dl[$10] = $7; nb[$10] = $8; fb[$10] = $9} next}
          /^#/ {next}
          { n++; k = $2
