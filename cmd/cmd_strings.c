@@ -129,11 +129,11 @@ int cmd_strings(int argc, char **argv)
     static const out_column dup_columns[] = {
         {"copies", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"wasted", OUT_U64, LF_CUT_END, OUT_NORMAL},
-        {"bytes", OUT_U64, LF_CUT_END, OUT_NORMAL},
+        {"bytes", OUT_U64, LF_CUT_END, OUT_SECONDARY},
         {"length", OUT_U64, LF_CUT_END, OUT_NORMAL},
         {"owner", OUT_STR, LF_CUT_CLASS, OUT_KEY},
         {"owner_copies", OUT_U64, LF_CUT_END, OUT_OPTIONAL},
-        {"text", OUT_STR, LF_CUT_END, OUT_NORMAL},
+        {"text", OUT_STR, LF_CUT_END, OUT_KEY},
     };
     static const out_column largest_columns[] = {
         {"id", OUT_ID, LF_CUT_END, OUT_NORMAL},

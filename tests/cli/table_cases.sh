@@ -44,6 +44,11 @@ for c in 80 120 160; do
     # columns its owner's class was cut as a path, keeping
     # "java.util.HashMap$Node" (22) whole and the text one letter short
     fits table_strings_$c $c " session-state:INVALID" strings fixtures/java/dumps/dup_strings.hprof.gz --format table
+    # V8 (fixtures/node/dup_strings.js): the 300 concatenated copies of
+    # 'request-header:' + 'gzip-deflate' (27 characters) whole; at 80 columns
+    # they read "request-header:gzip-…" beside the total bytes, which the
+    # wasted bytes beside it nearly repeat (now a secondary column)
+    fits table_strings_v8_$c $c " request-header:gzip-deflate" strings fixtures/node/dup_strings.heapsnapshot.gz --format table
     # strings --largest: the text is a key too; at 80 columns the planted
     # BIG ("x" x 100,000) showed 20 characters beside an owner column kept
     # 26 wide for one java.lang.OutOfMemoryError among the (root)s
