@@ -95,6 +95,11 @@ static void front_cut(lf_text_buf *b, const char *head, size_t head_len, const c
                 skip = i + 1;
                 break;
             }
+    /* past the rest of a " / " between names (V8's "Node / PrincipalRealm"
+     * read "…/ PrincipalRealm") */
+    while (skip > 0 && skip < tail_len && tail[skip - 1] == ' ' &&
+           (tail[skip] == ' ' || (tail[skip] == '/' && skip + 1 < tail_len && tail[skip + 1] == ' ')))
+        skip += tail[skip] == '/' ? 2 : 1;
     b->len = 0;
     lf_text_put(b, head, head_len);
     lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);

@@ -69,8 +69,11 @@ void test_name_cut_class(void)
     expect_cut("... 3 more: 2 Dictionary<String, Int32>, 1 Foo", 42, LF_CUT_CLASS,
                "... 3 more: 2 Dictionary<String, Int32>, \xe2\x80\xa6");
     expect_cut("... 3 more: 2 Dictionary<String, Int32>, 1 Foo", 41, LF_CUT_CLASS, "... 3 more");
-    /* no packages: the end */
-    expect_cut("system / Context", 10, LF_CUT_CLASS, "\xe2\x80\xa6/ Context");
+    /* no packages: the end, from the name after a " / " (V8's roots at
+     * 120 columns read "…/ PrincipalRealm") */
+    expect_cut("system / Context", 10, LF_CUT_CLASS, "\xe2\x80\xa6" "Context");
+    expect_cut("Node / PrincipalRealm", 19, LF_CUT_CLASS, "\xe2\x80\xa6" "PrincipalRealm");
+    expect_cut("Detached Node / AliasedBigInt64Array", 26, LF_CUT_CLASS, "\xe2\x80\xa6" "AliasedBigInt64Array");
     /* free text: its start */
     expect_cut("... 2,502 more: byte[]", 10, LF_CUT_END, "... 2,502\xe2\x80\xa6");
 }
