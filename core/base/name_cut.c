@@ -664,10 +664,11 @@ static void cut_path(lf_text_buf *b, const char *text, size_t len, size_t width)
         if (numbered_kind(whole.p, kind) && lf_text_width(whole.p, kind) + 1 + MIN_TAIL <= width)
             front_cut(b, whole.p, kind, whole.p + kind, whole.len - kind, width); /* frame 3: …ble.run */
         else if (kind && !numbered_kind(whole.p, kind) && lf_text_width(whole.p + kind, whole.len - kind) <= width &&
-                 lf_text_width(whole.p, kind) + 1 + need > width) {
-            /* the name whole without its kind, as a longer path's first
+                 lf_text_width(whole.p, kind) + 1 + need > width && memchr(whole.p + kind, '.', whole.len - kind)) {
+            /* a dotted name whole without its kind, as a longer path's first
              * step goes (Registry.EVENTS, not …Registry.EVENTS beside
-             * static field Registry.MIXED: the ellipsis says a name was cut) */
+             * static field Registry.MIXED: the ellipsis says a name was
+             * cut); "thread main" and "JNI global" are no kind and a name */
             b->len = 0;
             lf_text_put(b, whole.p + kind, whole.len - kind);
         } else if (lf_text_width(whole.p, kind) + 1 + (need > MIN_TAIL ? need : MIN_TAIL) > width)

@@ -102,6 +102,9 @@ void test_name_cut_path(void)
     expect_cut("static field Registry.EVENTS (java.util.ArrayList)", 27, LF_CUT_PATH, "Registry.EVENTS");
     expect_cut("static field Registry.MIXED (java.util.Hashtable)", 27, LF_CUT_PATH, "static field Registry.MIXED");
     expect_cut("static field Sessions.ALL", 11, LF_CUT_PATH, "\xe2\x80\xa6ssions.ALL");
+    /* two words that are no kind and a dotted name keep their ellipsis */
+    expect_cut("thread main (java.lang.Thread)", 9, LF_CUT_PATH, "\xe2\x80\xa6main");
+    expect_cut("JNI global", 9, LF_CUT_PATH, "\xe2\x80\xa6global");
     /* a member's packages to initials, its class and name kept */
     expect_cut(holder, 34, LF_CUT_PATH, "static field c.a.m.Tracker.ACTIVE");
     /* a top owner's list of roots: its count first, cut at its end (it
