@@ -244,16 +244,11 @@ static int64_t largest_matching(const lf_snapshot *s, const uint8_t *match, cons
  * near (empty when none is close). */
 static void closest_function(const lf_snapshot *s, const char *pattern, char *near, size_t size)
 {
-    size_t len = strlen(pattern), best = suggest_max_distance(len) + 1;
-    near[0] = 0;
-    for (uint32_t f = 1; f < s->frame_count && best > 0; f++) {
+    suggest_nearest n;
+    suggest_nearest_init(&n, pattern, strlen(pattern), near, size);
+    for (uint32_t f = 1; f < s->frame_count && n.bound > 0; f++) {
         lf_str name = lf_snapshot_string(s, s->frame[f].function);
-        size_t d = suggest_distance(pattern, len, name.ptr, name.len, best - 1);
-        if (d < best && name.len < size) {
-            best = d;
-            memcpy(near, name.ptr, name.len);
-            near[name.len] = 0;
-        }
+        suggest_nearest_offer(&n, name.ptr, name.len);
     }
 }
 

@@ -129,16 +129,12 @@ static int options_without_command(int argc, char **argv)
 /* word is neither a command nor a file: the closest command, if any is. */
 static int unknown_command(const char *word)
 {
-    const char *closest = NULL;
-    size_t len = strlen(word), best = suggest_max_distance(len) + 1;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        size_t d = suggest_distance(word, len, commands[i].name, strlen(commands[i].name), best - 1);
-        if (d < best) {
-            best = d;
-            closest = commands[i].name;
-        }
-    }
-    if (closest)
+    char closest[32];
+    suggest_nearest n;
+    suggest_nearest_init(&n, word, strlen(word), closest, sizeof closest);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        suggest_nearest_offer(&n, commands[i].name, strlen(commands[i].name));
+    if (closest[0])
         cli_message("error", "unknown command '%s' (did you mean '%s'?)", word, closest);
     else
         cli_message("error", "unknown command '%s'", word);

@@ -135,20 +135,16 @@ static const cli_option *find_any(cli_context *ctx, const cli_spec *spec, const 
     return find_option(spec->options, name, len, short_name);
 }
 
-/* The long option of spec or the global ones closest to name[0..len), or
- * NULL when none is close (a misspelt --threshhold: --threshold). */
-static const char *closest_option(const cli_spec *spec, const char *name, size_t len)
+/* The long option of spec or the global ones closest to name[0..len), into
+ * near ("" when none is close: a misspelt --threshhold: --threshold). */
+static void closest_option(const cli_spec *spec, const char *name, size_t len, char *near, size_t size)
 {
-    const char *near = NULL;
-    size_t best = suggest_max_distance(len) + 1;
+    suggest_nearest n;
+    suggest_nearest_init(&n, name, len, near, size);
     const cli_option *lists[2] = {spec->options, cli_global_spec.options};
     for (int k = 0; k < 2; k++)
-        for (const cli_option *o = lists[k]; o && o->long_name; o++) {
-            size_t d = suggest_distance(name, len, o->long_name, strlen(o->long_name), best - 1);
-            if (d < best)
-                best = d, near = o->long_name;
-        }
-    return near;
+        for (const cli_option *o = lists[k]; o && o->long_name; o++)
+            suggest_nearest_offer(&n, o->long_name, strlen(o->long_name));
 }
 
 /* argv[*i], an option, and its value (=VALUE or the next argument, which
@@ -162,8 +158,9 @@ static int parse_option(cli_context *ctx, int argc, char **argv, int *i, const c
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         if (!(o = find_any(ctx, spec, name, len, 0, &state))) {
-            const char *near = closest_option(spec, name, len);
-            return near ? cli_usage_error(ctx, "unknown option '--%.*s' (did you mean '--%s'?)", (int)len, name, near)
+            char near[64];
+            closest_option(spec, name, len, near, sizeof near);
+            return near[0] ? cli_usage_error(ctx, "unknown option '--%.*s' (did you mean '--%s'?)", (int)len, name, near)
                         : cli_usage_error(ctx, "unknown option '--%.*s'", (int)len, name);
         }
         if (eq) {

@@ -95,9 +95,9 @@ static void closest_label(const path_exclusions *x, const char *spec, unsigned i
 {
     const lf_snapshot *s = x->s;
     const char *field = strrchr(spec, '.') + 1;
-    size_t len = strlen(field), best = suggest_max_distance(len) + 1;
-    near[0] = 0;
-    for (uint32_t v = 0; v < s->object_count && best > 0; v++) {
+    suggest_nearest n;
+    suggest_nearest_init(&n, field, strlen(field), near, size);
+    for (uint32_t v = 0; v < s->object_count && n.bound > 0; v++) {
         if (!(x->class_named[s->object_class[v]] >> i & 1))
             continue;
         for (uint64_t e = lf_snapshot_edges_begin(s, v); e < lf_snapshot_edges_end(s, v); e++) {
@@ -106,13 +106,7 @@ static void closest_label(const path_exclusions *x, const char *spec, unsigned i
             char text[512];
             if (lf_snapshot_edge_info(s, e, &kind, &label))
                 continue;
-            size_t n = lf_snapshot_label_text(s, kind, label, text, sizeof text);
-            size_t d = suggest_distance(field, len, text, n, best - 1);
-            if (d < best && n < size) {
-                best = d;
-                memcpy(near, text, n);
-                near[n] = 0;
-            }
+            suggest_nearest_offer(&n, text, lf_snapshot_label_text(s, kind, label, text, sizeof text));
         }
     }
 }

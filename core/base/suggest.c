@@ -1,6 +1,8 @@
 /* suggest.c - bounded optimal-string-alignment distance over two rows. */
 #include "suggest.h"
 
+#include <string.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 
@@ -62,5 +64,23 @@ void suggest_offer(suggest_best *b, uint64_t name, size_t distance)
     if (at < SUGGEST_KEEP) {
         b->distance[at] = distance;
         b->name[at] = name;
+    }
+}
+
+void suggest_nearest_init(suggest_nearest *n, const char *want, size_t want_len, char *near, size_t size)
+{
+    *n = (suggest_nearest){want, want_len, suggest_max_distance(want_len) + 1, near, size};
+    near[0] = 0;
+}
+
+void suggest_nearest_offer(suggest_nearest *n, const char *name, size_t len)
+{
+    if (n->bound == 0 || len >= n->size)
+        return;
+    size_t d = suggest_distance(n->want, n->want_len, name, len, n->bound - 1);
+    if (d < n->bound) {
+        n->bound = d;
+        memcpy(n->near, name, len);
+        n->near[len] = 0;
     }
 }

@@ -24,4 +24,18 @@ typedef struct suggest_best {
  * suggest_distance; past the bound it is left out by the caller). */
 void suggest_offer(suggest_best *b, uint64_t name, size_t distance);
 
+/* The one nearest name, offered one by one: within suggest_max_distance
+ * of the mistyped want, the bound tightening as nearer ones come (an
+ * option, a command, a field, a function). */
+typedef struct suggest_nearest {
+    const char *want;
+    size_t want_len;
+    size_t bound; /* a name must be nearer than this; 0 once one is equal */
+    char *near;   /* the nearest so far, terminated: "" while none */
+    size_t size;
+} suggest_nearest;
+void suggest_nearest_init(suggest_nearest *n, const char *want, size_t want_len, char *near, size_t size);
+/* Keeps name[0..len) when it is nearer than all before and fits near. */
+void suggest_nearest_offer(suggest_nearest *n, const char *name, size_t len);
+
 #endif
