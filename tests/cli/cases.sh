@@ -137,6 +137,12 @@ case_ usage_options_before_command 0 --format tsv --top 2 classes $G/diamond.txt
 case_ usage_options_before_file 2 -q --memory 1G $G/diamond.txt
 case_ usage_options_no_command 2 --top 3
 case_ usage_mistyped_command_after_option 2 -q domintors $G/diamond.txt
+# "leakfind help trend" is "leakfind trend -h"; a misspelt one is named
+"$LF" help trend >"$tmp/help1" 2>&1
+"$LF" trend -h >"$tmp/help2" 2>&1
+cmp -s "$tmp/help1" "$tmp/help2" && head -1 "$tmp/help1" | grep -q "^usage: leakfind trend " && ok ||
+    bad "help trend: not trend -h"
+case_ usage_help_misspelt_command 2 help trnd
 case_ usage_unknown_option 2 dominators $G/diamond.txt --frob
 # a misspelt option names the closest, the command's own or a global one
 case_ usage_misspelt_option 2 suspects $G/diamond.txt --threshhold 5
