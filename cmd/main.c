@@ -183,7 +183,8 @@ int main(int argc, char **argv)
     /* "leakfind help trend" is "leakfind trend -h" */
     if (strcmp(argv[1], "help") == 0 && argc == 3) {
         char *help[] = {argv[0], argv[2], "-h", NULL};
-        return command_index(argv[2]) >= 0 ? run_command(command_index(argv[2]), 3, help) : unknown_command(argv[2]);
+        int asked = command_index(argv[2]);
+        return asked >= 0 ? run_command(asked, 3, help) : unknown_command(argv[2]);
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {

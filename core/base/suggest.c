@@ -1,10 +1,9 @@
 /* suggest.c - bounded optimal-string-alignment distance over two rows. */
 #include "suggest.h"
 
-#include <string.h>
-
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { SUGGEST_MAX_LEN = 512 };
 
