@@ -15,6 +15,7 @@
 #include "cli/trace_rows.h"
 #include "cli/trace_window.h"
 #include "suspects/suspects_text.h"
+#include "suspects/trace_text.h"
 #include "commands.h"
 
 static const char suspects_usage[] =
@@ -45,7 +46,7 @@ static const char suspects_usage[] =
     "more, allocated in at least 6 of the run's 10 tenths, and their cumulative\n"
     "samples per tenth fit a straight line (fit: R^2 of at least 0.9); ranked by\n"
     "the bytes they stand for (est_bytes) times the fit, each with its\n"
-    "backtrace (innermost first).\n";
+    "backtrace (innermost first; on a terminal, its callers: called by).\n";
 
 typedef struct suspects_state {
     double threshold;         /* share, 0 < t <= 1 */
@@ -369,6 +370,15 @@ static int suspects_trace(cli_context *ctx, const char *path, const suspects_sta
     if (!found.suspects)
         cli_message("note", "no accumulating site in '%s': nothing live at the end was "
                     "allocated steadily through the run", path);
+    if (ctx->format == OUT_TABLE) {
+        size_t width = out_table_limit();
+        rc = suspects_write_trace_text(stdout, &t, &found, opt->top, width ? width : 80) ? EXIT_SYSTEM : EXIT_OK;
+        if (rc)
+            cli_message("error", "out of memory");
+        lf_mt_suspects_free(&found);
+        lf_mt_trace_free(&t);
+        return rc;
+    }
     out_writer *w = out_begin(stdout, ctx->format, cols, 8);
     for (uint32_t i = 0; i < found.suspects && (!opt->top || i < opt->top); i++) {
         const lf_mt_suspect *s = &found.item[i];

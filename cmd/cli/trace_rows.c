@@ -1,6 +1,8 @@
 /* trace_rows.c - a trace's backtraces and timeline as text and rows. */
 #include "trace_rows.h"
 
+#include "trace_callers.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -12,10 +14,10 @@ void trace_backtrace_text(const lf_mt_trace *t, uint32_t s, char *buf, size_t si
         const lf_mt_location *l = &t->location[t->site[s].location];
         for (uint32_t k = l->frame_count; k-- > 0 && used + 1 < size;) {
             if (used) {
-                size_t n = strlen(" < ");
+                size_t n = strlen(TRACE_FRAME_GAP);
                 if (used + n >= size)
                     break;
-                memcpy(buf + used, " < ", n + 1);
+                memcpy(buf + used, TRACE_FRAME_GAP, n + 1);
                 used += n;
             }
             size_t n = lf_mt_frame_label(t, &t->frame[l->first_frame + k], buf + used, size - used);

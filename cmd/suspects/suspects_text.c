@@ -8,127 +8,9 @@
 #include "../cli/count_text.h"
 #include "../cli/output.h"
 #include "../cli/out_text.h"
+#include "paragraph.h"
 
-/* "   held by   ": where a finding's lines start their text. */
-#define LABEL_AT 3
-#define TEXT_AT 13
 #define PATH_TEXT 8192
-
-/* Whether " +2.00" (or " -2.00") follows at i: a rate stays with the
- * class before it. */
-static int rate_follows(const char *text, size_t len, size_t i)
-{
-    return i + 2 < len && (text[i + 1] == '+' || text[i + 1] == '-') && text[i + 2] >= '0' && text[i + 2] <= '9';
-}
-
-/* What a wrapped text is, which decides where it may break: a path breaks
- * after its " / "; any other text (a headline, a list of classes) never at
- * the blanks of a " / ", which are inside a class name there (V8's
- * "system / Context"). */
-typedef enum wrap_kind { WRAP_TEXT, WRAP_PATH } wrap_kind;
-
-/* Whether the blank at i is one of a " / ". */
-static int in_step(const char *text, size_t len, size_t i)
-{
-    return (i + 1 < len && text[i + 1] == '/') || (i > 0 && text[i - 1] == '/');
-}
-
-/* Whether the parenthesis opening at text[from] ("(...)", to its closing
- * one) takes at most room columns. */
-static int group_fits(const char *text, size_t len, size_t from, size_t room)
-{
-    size_t cols = 0;
-    int depth = 0;
-    for (size_t i = from; i < len && cols <= room; i++) {
-        if (((unsigned char)text[i] & 0xc0) == 0x80)
-            continue;
-        cols++;
-        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
-        if (depth == 0)
-            return cols <= room;
-    }
-    return 0;
-}
-
-/* Where to break text (len bytes) so that its first part takes at most
- * room columns: after a path's " / ", else before a parenthesis the break
- * would split ("(the largest 0x...)" moves down whole), else at a space
- * (not the one before a rate), else before a parenthesis that the next
- * line holds whole however short this one ("static field ByName" above
- * "(System.Collections.Generic.Dictionary<System.String,Acme.Profile>)"),
- * else after a name's last '.' or '$' that fits (a static field's class
- * and its field: the identifier after it stays whole, to be read and
- * copied), else at room. */
-static size_t break_at(const char *text, size_t len, size_t room, wrap_kind kind)
-{
-    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
-    size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
-    int open = 0;     /* a " (" seen and not closed yet */
-    while (i < len) {
-        if (cols == room)
-            break;
-        if (text[i] == ' ' && !rate_follows(text, len, i) && !(kind == WRAP_TEXT && in_step(text, len, i))) {
-            int opens = i + 1 < len && text[i + 1] == '(';
-            split = opens || !open ? 0 : paren;
-            space = i;
-            if (opens)
-                paren = i, open = 1;
-        } else if (text[i] == ')') {
-            open = 0;
-        }
-        if (kind == WRAP_PATH && i + 3 <= len && memcmp(text + i, " / ", 3) == 0 && cols + 2 <= room)
-            step = i + 2; /* the line ends with "/" */
-        if ((text[i] == '.' || text[i] == '$') && i + 1 < len && text[i + 1] != ' ' &&
-            !(text[i + 1] >= '0' && text[i + 1] <= '9')) /* not inside a number */
-            dot = i + 1; /* the line ends with the separator */
-        i++;
-        while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
-            i++;
-        cols++;
-    }
-    if (i >= len)
-        return len;
-    if (step > room / 3)
-        return step;
-    if (space > room / 3 && split > room / 3)
-        return split;
-    if (space > room / 3)
-        return space;
-    if (open && paren > 0 && group_fits(text, len, paren + 1, room))
-        return paren;
-    return dot > room / 3 ? dot : i;
-}
-
-/* text, wrapped to the width: its first line from column first_at (where
- * the caller left off), the others indented to rest_at. */
-static void put_wrapped(out_buf *b, const char *text, size_t len, size_t width, size_t first_at, size_t rest_at,
-                        wrap_kind kind)
-{
-    for (int first = 1; len > 0; first = 0) {
-        size_t at = first ? first_at : rest_at;
-        if (!first) {
-            out_buf_put(b, "\n", 1);
-            for (size_t i = 0; i < rest_at; i++)
-                out_buf_put(b, " ", 1);
-        }
-        size_t n = break_at(text, len, width > at + 20 ? width - at : 20, kind);
-        out_buf_put(b, text, n);
-        text += n;
-        len -= n;
-        while (len > 0 && *text == ' ') /* the break's blank */
-            text++, len--;
-    }
-}
-
-/* "   label     text" and its continuations. */
-static void labelled(out_buf *b, const char *label, const char *text, size_t len, size_t width, wrap_kind kind)
-{
-    char head[TEXT_AT + 1];
-    snprintf(head, sizeof head, "%*s%-*s", LABEL_AT, "", TEXT_AT - LABEL_AT, label);
-    out_buf_put(b, head, TEXT_AT);
-    put_wrapped(b, text, len, width, TEXT_AT, TEXT_AT, kind);
-    out_buf_put(b, "\n", 1);
-}
 
 static lf_str trend_name(const lf_trend *t, uint32_t name)
 {
@@ -189,10 +71,10 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
     rate_bytes(bytes, sizeof bytes, f->bytes_rate);
     snprintf(line, sizeof line, "%.*s grows by %.2f per %s (%s per %s%s)", (int)lead.len, lead.ptr, f->rate,
              x->unit, bytes, strcmp(x->unit, "snapshot") ? "unit" : "snapshot", f->grows_count > 1 ? " in all" : "");
-    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, WRAP_TEXT);
+    para_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, PARA_TEXT);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(x->s, f, text, PATH_TEXT);
-    labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width, WRAP_PATH);
+    para_labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width, PARA_PATH);
     size_t at = 0;
     for (uint32_t i = 0; i < t->series && at + 32 < PATH_TEXT; i++)
         at += (size_t)cli_count_text(text + at, PATH_TEXT - at, f->counts[i]),
@@ -204,9 +86,9 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
                          other.len > 1000 ? 1000 : (int)other.len, other.ptr, f->grows[k].rate);
         at += n > 0 ? (size_t)n : 0;
     }
-    labelled(b, "objects", text, at < PATH_TEXT ? at : PATH_TEXT - 1, x->width, WRAP_TEXT);
+    para_labelled(b, "objects", text, at < PATH_TEXT ? at : PATH_TEXT - 1, x->width, PARA_TEXT);
     if (f->finaliser_held)
-        labelled(b, "note", "held only by its Gc.finalise registrations (finaliser roots)", 60, x->width, WRAP_TEXT);
+        para_labelled(b, "note", "held only by its Gc.finalise registrations (finaliser roots)", 60, x->width, PARA_TEXT);
 }
 
 /* A size finding: the object or the class, what it retains, its path. */
@@ -227,11 +109,11 @@ static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f
         snprintf(line, sizeof line, "%.*s %s retains %s, %.2f%% of the heap", label.len > 1000 ? 1000 : (int)label.len,
                  label.ptr, idtext, bytes, 100.0 * (double)f->retained / heap);
     }
-    put_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, WRAP_TEXT);
+    para_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, PARA_TEXT);
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(s, f, text, PATH_TEXT);
     if (len)
-        labelled(b, "path", text, len, x->width, WRAP_PATH);
+        para_labelled(b, "path", text, len, x->width, PARA_PATH);
 }
 
 int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *list)
@@ -245,19 +127,15 @@ int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *
         const lf_suspect *s = &list->item[k];
         if (s->minor)
             continue;
-        char number[32];
-        int n = snprintf(number, sizeof number, "%s%zu. ", shown ? "\n" : "", shown + 1);
-        out_buf_put(&b, number, (size_t)n);
         /* the headline's continuations under its text, after "12. " */
-        size_t headline_at = (size_t)n - (shown ? 1 : 0);
-        shown++;
+        size_t headline_at = para_number(&b, shown++);
         if (s->kind == LF_SUSPECT_GROWTH)
             growth(&b, x, s, text, headline_at);
         else
             size_finding(&b, x, s, text, headline_at);
         size_t len = where_text(x, s, text, PATH_TEXT);
         if (len)
-            labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width, WRAP_TEXT);
+            para_labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width, PARA_TEXT);
     }
     free(text);
     if (b.len)

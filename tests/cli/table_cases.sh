@@ -187,6 +187,24 @@ rows_ table_sites_sort_count_80 "1 316" \
     'NR == 2 && /^count +retained +pct +est_bytes +site$/ {header++} NR == 3 {split($0, f, " +"); first = f[2]} END {print header + 0, first}' \
     sites fixtures/memtrace/requests-leak-4.13.ctf --format table --sort count
 unset COLUMNS
+# suspects TRACE on a terminal: a paragraph per accumulating site, with
+# its callers (a table row left the backtrace out below 160 columns).
+# fixtures/memtrace/requests.ml: Session.open_ allocates the leaked record
+# at line 22 and puts it in the table with Hashtbl.replace at line 25, and
+# the request loop at line 40 calls it
+for c in 80 120 160; do
+    fits table_suspects_trace_$c $c "   called by Requests.Session.open_ (requests.ml:25) < Requests (requests.ml:40)" \
+        suspects fixtures/memtrace/requests-leak-5.3.ctf --format table
+done
+export COLUMNS=80
+rows_ table_suspects_trace_paragraphs_80 "2 2 1 1" \
+    '/^[0-9]+\. / {heads++} /^   called by / {callers++} /^1\. Requests\.Session\.open_ \(requests\.ml:22\) accumulates about / {first++} /^   called by Requests \(requests\.ml:40\)$/ {loop++} END {print heads + 0, callers + 0, first + 0, loop + 0}' \
+    suspects fixtures/memtrace/requests-leak-4.13.ctf --format table
+# without a finding, the note alone: no table header over nothing
+# (requests-fixed frees every session)
+rows_ table_suspects_trace_none_80 "0" 'END {print NR}' \
+    suspects fixtures/memtrace/requests-fixed-5.3.ctf --format table
+unset COLUMNS
 # path: a blank line between two paths, so that they stay apart at 80
 # columns, where target, path and depth are left out. Three of the ten
 # AdminSession (all in Sessions.ALL): three paths from Sessions.ALL, two gaps.
