@@ -249,6 +249,7 @@ static int show_group_growth(const cli_context *ctx, const diff_state *opt, cons
         cols[9].cut = LF_CUT_SITE; /* "fn (file:line)": its directories and column go first (site_cut.h) */
     }
     out_writer *w = out_begin(stdout, ctx->format, cols, 10);
+    out_table_pair(w, 0); /* count_before, count_after */
     for (uint32_t k = 0; k < n && (opt->top == 0 || k < opt->top); k++) {
         const lf_class_delta *r = &d.row[order[k]];
         out_u64(w, r->count[0]);

@@ -118,22 +118,35 @@ void out_table_give_slack(out_fit *col, int ncols, const size_t *natural, size_t
     }
 }
 
+/* The column to leave out when c must go: the first of a pair goes before
+ * its second (`diff`'s count before before the count after, which with the
+ * delta beside it says both). */
+static int victim(const out_fit *col, int c)
+{
+    return c > 0 && col[c - 1].with_next && !col[c - 1].dropped ? c - 1 : c;
+}
+
 void out_table_fit(out_fit *col, int ncols, size_t limit)
 {
     if (limit == 0 || table_width(col, ncols) <= limit)
         return;
     for (int c = ncols - 1; c >= 0 && table_width(col, ncols) > limit; c--)
-        if (col[c].rank == OUT_OPTIONAL)
-            col[c].dropped = 1;
+        if (col[c].rank == OUT_OPTIONAL && !col[c].dropped) {
+            int v = victim(col, c);
+            col[v].dropped = 1;
+            c += v != c; /* c itself is asked again */
+        }
     if (table_width(col, ncols) <= limit)
         return;
     /* the text columns share what is left, secondary ones gone first when
      * the answer would be cramped */
     size_t level = fitting_level(col, ncols, limit);
     for (int c = ncols - 1; c >= 0; c--)
-        if (col[c].rank == OUT_SECONDARY &&
+        if (col[c].rank == OUT_SECONDARY && !col[c].dropped &&
             (keys_cramped(col, ncols, level) || width_at(col, ncols, level) > limit)) {
-            col[c].dropped = 1;
+            int v = victim(col, c);
+            col[v].dropped = 1;
+            c += v != c;
             level = fitting_level(col, ncols, limit);
         }
     size_t natural[FIT_MAX_COLUMNS];

@@ -36,6 +36,7 @@ typedef struct out_fit {
     int whole;        /* a number or an id: never narrowed */
     out_rank rank;
     int dropped;      /* set: left out to fit */
+    int with_next;    /* of a pair with the next one, which outlasts it */
 } out_fit;
 
 /* Fits the columns col[0..ncols) into limit (0: no limit) with two spaces

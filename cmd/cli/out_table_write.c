@@ -24,7 +24,7 @@ static out_fit column_fit(const out_column *k, size_t width, out_rank rank, int 
 {
     *numeric = is_numeric(k->type);
     int whole = *numeric || k->type == OUT_ID || k->type == OUT_LIST || width <= OUT_TABLE_SHORT;
-    return (out_fit){width, whole, rank, 0};
+    return (out_fit){width, whole, rank, 0, 0};
 }
 
 /* Each column as wide as its widest cell in rows [from, rows). */
@@ -220,6 +220,12 @@ void out_table_share(out_writer *w, int col, int other, const char *header)
     }
 }
 
+void out_table_pair(out_writer *w, int col)
+{
+    if (w && col >= 0 && col + 1 < w->ncols)
+        w->pair_col = col + 1;
+}
+
 /* out_table_share done: the other column's cells moved into the empty
  * ones of col, the header renamed. Returns the column then shown in no
  * row (the other), or -1. */
@@ -269,6 +275,7 @@ static void write_plain(out_writer *w)
         if (col[i] == w->share_col - 1 && w->cols[w->share_other - 1].rank == OUT_KEY)
             rank = OUT_KEY; /* the shared column answers as the other did */
         fit[i] = column_fit(&w->cols[col[i]], all_width[col[i]], rank, &numeric[i]);
+        fit[i].with_next = w->pair_col == col[i] + 1 && i + 1 < ncols && col[i + 1] == col[i] + 1;
         widest[i] = body_width[col[i]];
     }
     out_table_split_headers(w, col, fit, numeric, ncols, widest, limit, split);
@@ -332,7 +339,7 @@ static int same_text(const out_writer *w, const cell *a, const cell *b)
 static int write_section(out_writer *w, size_t r0, size_t r1, size_t limit, int *dropped)
 {
     const int sec = w->section_col - 1;
-    out_fit fit[OUT_SECTION_MAX_COLUMNS] = {{0, 0, 0, 0}};
+    out_fit fit[OUT_SECTION_MAX_COLUMNS] = {{0, 0, 0, 0, 0}};
     int col[OUT_SECTION_MAX_COLUMNS] = {0}, numeric[OUT_SECTION_MAX_COLUMNS] = {0}, ncols = 0;
     size_t widest[OUT_SECTION_MAX_COLUMNS] = {0}, split[OUT_SECTION_MAX_COLUMNS];
     for (int c = 0; c < w->ncols && ncols < OUT_SECTION_MAX_COLUMNS; c++) {

@@ -37,6 +37,7 @@ struct out_writer {
     size_t *gap;         /* rows a blank line goes before (out_table_gap), ascending */
     size_t gap_count, gap_cap;
     int share_col, share_other;  /* 1 + the columns of out_table_share; 0: none */
+    int pair_col;        /* 1 + the first of out_table_pair's two columns; 0: none */
     const char *share_header;
 };
 

@@ -94,6 +94,10 @@ void out_append_rows(out_writer *to, out_writer *from);
  * (`dominators`: a top owner's root, another object's field) take the
  * width of one. TSV and JSON keep both. */
 void out_table_share(out_writer *w, int col, int other, const char *header);
+/* In a table (and only there), columns col and col + 1 are a pair: to
+ * fit, col goes before col + 1 whatever their order (`diff`'s count before
+ * goes first: the count after and the delta beside it say both). */
+void out_table_pair(out_writer *w, int col);
 /* In a table (and only there), a blank line before the next row: where
  * one answer ends and the next begins (`path`: each path), whatever
  * columns the table leaves out. None before the first row. */

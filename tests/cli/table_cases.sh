@@ -243,6 +243,16 @@ rows_ table_diff_v8_new_80 "new deleted class|400 0" \
     '{n = split($0, f, " +")} NR == 2 {h = f[n - 2] " " f[n - 1] " " f[n]} f[n] == "Recent" {r = f[n - 2] " " f[n - 1]} END {print h "|" r}' \
     diff $NL-100.heapsnapshot.gz $NL-300.heapsnapshot.gz --format table
 unset COLUMNS
+# diff's count before goes before the count after: with the delta beside
+# it the count after says both, the count before alone (what a table left
+# when it dropped columns right to left) does not say how many there are
+# now. fixtures/java/series/src/LeakSeries.java: LeakedSession 200 at 100
+# operations, 600 at 300; at 60 columns one of the two counts fits
+export COLUMNS=60
+rows_ table_diff_count_after_60 "after delta|600 +400|0" \
+    '{n = split($0, f, " +"); i = f[1] == "" ? 2 : 1} NR == 2 {h = f[i] " " f[i + 1]} f[n] == "LeakedSession" {r = f[i] " " f[i + 1]} /before/ {b++} END {print h "|" r "|" b + 0}' \
+    diff $SJ/leak-100.hprof $SJ/leak-300.hprof --format table
+unset COLUMNS
 # ... and on HPROF dumps (no stable ids) new, deleted and their bytes are
 # empty in every row: a table leaves them out at any width, no blank columns
 for c in 120 160; do

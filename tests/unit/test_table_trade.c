@@ -28,7 +28,7 @@ static void trade_roots_shape(void)
         kind[i] = i < 5 ? 14 : 22;
         name[i] = i < 23 ? 4 : i == 23 ? 24 : 30;
     }
-    out_fit fit[3] = {{10, 1, OUT_NORMAL, 0}, {16, 0, OUT_NORMAL, 0}, {30, 0, OUT_KEY, 0}};
+    out_fit fit[3] = {{10, 1, OUT_NORMAL, 0, 0}, {16, 0, OUT_NORMAL, 0, 0}, {30, 0, OUT_KEY, 0, 0}};
     const size_t natural[3] = {10, 22, 30};
     const int numeric[3] = {0, 0, 0};
     const out_cut_cells cells[3] = {{NULL, 0}, {kind, 25}, {name, 25}};
@@ -43,7 +43,7 @@ static void trade_roots_shape(void)
 static void trade_refused(void)
 {
     size_t one30[1] = {30};
-    out_fit fit[2] = {{20, 0, OUT_NORMAL, 0}, {30, 0, OUT_NORMAL, 0}};
+    out_fit fit[2] = {{20, 0, OUT_NORMAL, 0, 0}, {30, 0, OUT_NORMAL, 0, 0}};
     const size_t natural[2] = {30, 30};
     const int numeric[2] = {0, 0};
     const out_cut_cells cells[2] = {{one30, 1}, {one30, 1}};
@@ -53,7 +53,7 @@ static void trade_refused(void)
     size_t wide[10], shorts[10];
     for (int i = 0; i < 10; i++)
         wide[i] = 20, shorts[i] = 4;
-    out_fit fit2[4] = {{10, 0, OUT_NORMAL, 0}, {20, 0, OUT_KEY, 0}, {40, 0, OUT_NORMAL, 0}, {40, 1, OUT_NORMAL, 0}};
+    out_fit fit2[4] = {{10, 0, OUT_NORMAL, 0, 0}, {20, 0, OUT_KEY, 0, 0}, {40, 0, OUT_NORMAL, 0, 0}, {40, 1, OUT_NORMAL, 0, 0}};
     const size_t natural2[4] = {20, 20, 40, 40};
     const int numeric2[4] = {0, 0, 1, 0};
     const out_cut_cells cells2[4] = {{wide, 10}, {shorts, 10}, {shorts, 10}, {shorts, 10}};
