@@ -425,7 +425,11 @@ int cmd_suspects(int argc, char **argv)
         free(pos);
         return rc;
     }
-    if (npos < 1 || npos > SERIES_MAX)
+    for (int i = 0; npos > 1 && i < npos && !rc; i++)
+        if (cli_is_trace(pos[i]))
+            rc = cli_usage_error(&ctx, "'%s' is a Memtrace trace: suspects reads one trace alone, or a snapshot and "
+                                 "earlier ones", pos[i]);
+    if (!rc && (npos < 1 || npos > SERIES_MAX))
         rc = cli_usage_error(&ctx, "suspects takes a snapshot and earlier ones (at most %d in all)", SERIES_MAX);
     if (!rc && !(rc = cli_check_stdin_once(&ctx, pos, npos)) &&
         !(rc = series_order(&ctx, pos, npos, &opt.workload, SERIES_NEWEST_FIRST, series)))

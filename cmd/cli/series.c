@@ -1,6 +1,7 @@
 /* series.c - see series.h. */
 #include "series.h"
 #include "series_names.h"
+#include "trace_window.h"
 
 #include "../../core/base/appendf.h"
 #include "../../core/base/file.h"
@@ -233,15 +234,17 @@ int series_order(cli_context *ctx, char **pos, int npos, series_workload *w, ser
     if (rc)
         return rc;
     static series_arg a[SERIES_MAX];
+    int traces = 0; /* refused when read: no note on their order first */
     for (int i = 0; i < npos; i++) {
         a[i] = (series_arg){i, w->given ? w->value[i] : 0, {LF_CLOCK_NONE, 0}, LF_FORMAT_UNKNOWN};
         if (npos > 1)
             a[i].clock = lf_probe_clock(pos[i], &a[i].format);
+        traces += cli_is_trace(pos[i]);
     }
     if (npos > 1 && w->given) {
         qsort(a, (size_t)npos, sizeof *a, by_workload);
         check_against_clocks(ctx, pos, a, npos);
-    } else if (npos > 1) {
+    } else if (npos > 1 && traces == 0) {
         order_by_clocks(ctx, pos, a, npos, convention);
     }
     for (int i = 0; i < npos; i++) {

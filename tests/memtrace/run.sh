@@ -224,6 +224,16 @@ expect "--allocated-between backwards: a usage error" 2 $?
 "$lf" classes "$fx/compiler-5.3.ctf" >/dev/null 2>"$tmp/err"
 rc=$?
 expect "classes TRACE: refused, exit 3" "3 leakfind: error: '$fx/compiler-5.3.ctf': a Memtrace trace, not a heap dump at offset 0 (0x0): info, sites, suspects and report read traces (docs/MEMTRACE.md)" "$rc $(cat "$tmp/err")"
+# two traces to diff: the same refusal alone, with no note on their order
+# before it (traces are not compared)
+"$lf" diff "$fx/requests-fixed-5.3.ctf" "$fx/requests-leak-5.3.ctf" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "diff TRACE TRACE: refused, exit 3, nothing before" "3 leakfind: error: '$fx/requests-fixed-5.3.ctf': a Memtrace trace, not a heap dump at offset 0 (0x0): info, sites, suspects and report read traces (docs/MEMTRACE.md)" "$rc $(cat "$tmp/err")"
+# suspects of two traces: a usage error that names the trace, not the
+# reader's "suspects ... read traces"
+"$lf" suspects "$fx/requests-leak-5.3.ctf" "$fx/requests-leak-4.13.ctf" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "suspects TRACE TRACE: a usage error" "2 leakfind: error: '$fx/requests-leak-5.3.ctf' is a Memtrace trace: suspects reads one trace alone, or a snapshot and earlier ones" "$rc $(head -1 "$tmp/err")"
 
 # 5b. Damaged traces (fixtures/memtrace/bad/make_bad.py made each from a real
 # one by one change, and wrote where and what): a message with the offset,
