@@ -162,16 +162,22 @@ static size_t class_head(const char *text, size_t len)
 
 /* A generic's arguments without their packages into b:
  * "System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata" ->
- * "Int32,EventSource+EventMetadata" (nested ones too). */
-static void simple_arguments(lf_text_buf *b, const char *args, size_t len)
+ * "Int32,EventSource+EventMetadata" (nested ones too); with inner, a
+ * nested type by its own name after "…+" ("Int32,…+EventMetadata"). */
+static void simple_arguments(lf_text_buf *b, const char *args, size_t len, int inner)
 {
     size_t start = 0; /* of the name being read */
+    int outer = 0;    /* the name read is nested: its outer types left out */
     for (size_t i = 0; i <= len; i++) {
-        if (i < len && args[i] == '.') {
+        if (i < len && (args[i] == '.' || (inner && args[i] == '+'))) {
+            outer |= args[i] == '+';
             start = i + 1;
             continue;
         }
         if (i == len || strchr("<>,[] ", args[i])) {
+            if (outer)
+                lf_text_put(b, ELLIPSIS "+", ELLIPSIS_LEN + 1);
+            outer = 0;
             lf_text_put(b, args + start, i - start);
             if (i < len)
                 lf_text_put(b, args + i, 1);
@@ -184,8 +190,10 @@ static void simple_arguments(lf_text_buf *b, const char *args, size_t len)
  * "System.Collections.Generic.Dictionary<System.Int32,System.Diagnostics.
  * Tracing.EventSource+EventMetadata>") in the first of these forms that
  * fits: its arguments without packages, then its own name without them
- * too, then its first argument alone ("Dictionary<Int32,…>"), then none
- * ("Dictionary<…>"); its end ("[]") stays. 1 when one fits (it is in b), else 0. */
+ * too, then its nested arguments by their own names
+ * ("Dictionary<Int32,…+EventMetadata>"), then its first argument alone
+ * ("Dictionary<Int32,…>"), then none ("Dictionary<…>"); its end ("[]")
+ * stays. 1 when one fits (it is in b), else 0. */
 static int cut_generic(lf_text_buf *b, const char *text, size_t head, size_t len, size_t width)
 {
     const char *name = text + head, *lt = memchr(name, '<', len - head);
@@ -203,9 +211,10 @@ static int cut_generic(lf_text_buf *b, const char *text, size_t head, size_t len
     size_t first = open + 1; /* the end of the first argument */
     for (int depth = 0; first < close && (depth > 0 || name[first] != ','); first++)
         depth += name[first] == '<' ? 1 : name[first] == '>' ? -1 : 0;
-    for (int form = 0; form < 4; form++) {
-        if (form == 2 && first == close)
-            continue; /* one argument: nothing to leave out but all */
+    int nested = memchr(name + open, '+', close - open) != NULL;
+    for (int form = 0; form < 5; form++) {
+        if ((form == 2 && !nested) || (form == 3 && first == close))
+            continue; /* no nested argument; one argument: nothing to leave out but all */
         b->len = 0;
         lf_text_put(b, text, head);
         if (form == 0)
@@ -213,10 +222,10 @@ static int cut_generic(lf_text_buf *b, const char *text, size_t head, size_t len
         else
             lf_text_put(b, name + simple, open - simple);
         lf_text_put(b, "<", 1);
-        if (form < 2)
-            simple_arguments(b, name + open + 1, close - open - 1);
-        else if (form == 2) {
-            simple_arguments(b, name + open + 1, first - open);
+        if (form < 3)
+            simple_arguments(b, name + open + 1, close - open - 1, form == 2);
+        else if (form == 3) {
+            simple_arguments(b, name + open + 1, first - open, 0);
             lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
         } else
             lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);

@@ -243,6 +243,15 @@ rows_ table_diff_v8_new_80 "new deleted class|400 0" \
     '{n = split($0, f, " +")} NR == 2 {h = f[n - 2] " " f[n - 1] " " f[n]} f[n] == "Recent" {r = f[n - 2] " " f[n - 1]} END {print h "|" r}' \
     diff $NL-100.heapsnapshot.gz $NL-300.heapsnapshot.gz --format table
 unset COLUMNS
+# a generic whose argument is a nested type, at 80 columns: the nested
+# type by its own name, not the argument left out ("Dictionary<Int32,…>"
+# stood for the .NET runtime's own
+# Dictionary<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>)
+export COLUMNS=80
+rows_ table_classes_nested_argument_80 "1 0" \
+    '/ Dictionary<Int32,…\+EventMetadata>$/ {nested++} / Dictionary<Int32,…>$/ {bare++} END {print nested + 0, bare + 0}' \
+    classes fixtures/dotnet/dumps/leaky.3.gcdump --format table
+unset COLUMNS
 # diff's count before goes before the count after: with the delta beside
 # it the count after says both, the count before alone (what a table left
 # when it dropped columns right to left) does not say how many there are

@@ -45,6 +45,12 @@ void test_name_cut_class(void)
     const char *dict = "System.Collections.Generic.Dictionary<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>";
     expect_cut(dict, 49, LF_CUT_CLASS, "S.C.G.Dictionary<Int32,EventSource+EventMetadata>");
     expect_cut(dict, 48, LF_CUT_CLASS, "Dictionary<Int32,EventSource+EventMetadata>");
+    /* a nested argument by its own name: the one that tells the rows
+     * apart (classes at 80 columns showed "Dictionary<Int32,…>") */
+    expect_cut(dict, 42, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6+EventMetadata>");
+    expect_cut(dict, 33, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6+EventMetadata>");
+    expect_cut(dict, 32, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
+    expect_cut("Dictionary<A.B+C+D,E+F>", 20, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6+D,\xe2\x80\xa6+F>");
     expect_cut(dict, 19, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
     expect_cut(dict, 18, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6>");
     expect_cut("Entry<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>[]", 20, LF_CUT_CLASS,
