@@ -4,6 +4,7 @@
 #include "name_cut.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "bigmem.h"
@@ -236,6 +237,44 @@ static int cut_generic(lf_text_buf *b, const char *text, size_t head, size_t len
     return 0;
 }
 
+/* An OCaml type whose arguments come first ("(string, Typed.session)
+ * Hashtbl.t", "(unit, unit) continuation list ref"), too long: its first
+ * argument and an ellipsis ("(string, …) Hashtbl.t"), then only the
+ * ellipsis ("(…) Hashtbl.t"): the type's own name, at the end, stays
+ * whole, where a front cut kept "…session) Hashtbl.t". 1 when one fits
+ * (it is in b), else 0. */
+static int cut_type_arguments(lf_text_buf *b, const char *text, size_t head, size_t len, size_t width)
+{
+    const char *name = text + head;
+    size_t n = len - head, close = 0, first = 0;
+    if (n < 4 || name[0] != '(')
+        return 0;
+    for (size_t i = 0, depth = 0; i < n && !close; i++)
+        if (name[i] == '(')
+            depth++;
+        else if (name[i] == ')' && --depth == 0)
+            close = i;
+        else if (name[i] == ',' && depth == 1 && !first)
+            first = i;
+    if (!close || close + 2 >= n || name[close + 1] != ' ' || !(isalpha((unsigned char)name[close + 2]) ||
+                                                                 name[close + 2] == '_'))
+        return 0; /* no type after the arguments: V8's "(object shape)" */
+    for (int form = first ? 0 : 1; form < 2; form++) {
+        b->len = 0;
+        lf_text_put(b, text, head);
+        lf_text_put(b, "(", 1);
+        if (form == 0) {
+            lf_text_put(b, name + 1, first - 1);
+            lf_text_put(b, ", ", 2);
+        }
+        lf_text_put(b, ELLIPSIS, ELLIPSIS_LEN);
+        lf_text_put(b, name + close, n - close);
+        if (!b->failed && lf_text_width(b->p, b->len) <= width)
+            return 1;
+    }
+    return 0;
+}
+
 static void cut_class(lf_text_buf *b, const char *text, size_t len, size_t width, int full)
 {
     size_t head = class_head(text, len);
@@ -254,7 +293,7 @@ static void cut_class(lf_text_buf *b, const char *text, size_t len, size_t width
         if (full || (!b->failed && lf_text_width(b->p, b->len) <= width))
             return; /* with full, the shortest form: the caller cuts further */
     }
-    if (!full && cut_generic(b, text, head, len, width))
+    if (!full && (cut_generic(b, text, head, len, width) || cut_type_arguments(b, text, head, len, width)))
         return;
     front_cut(b, text, head, name, name_len, width);
 }

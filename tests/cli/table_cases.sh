@@ -252,6 +252,15 @@ rows_ table_classes_nested_argument_80 "1 0" \
     '/ Dictionary<Int32,…\+EventMetadata>$/ {nested++} / Dictionary<Int32,…>$/ {bare++} END {print nested + 0, bare + 0}' \
     classes fixtures/dotnet/dumps/leaky.3.gcdump --format table
 unset COLUMNS
+# an OCaml type too long for its column keeps its own name and its first
+# argument, not its tail ("…session) Hashtbl.bucketlist"):
+# fixtures/ocaml/typed.ml keeps its sessions in a (string, session)
+# Hashtbl.t, whose buckets the path to a session goes through
+export COLUMNS=80
+rows_ table_path_ocaml_type_80 "1 1 0" \
+    '/ \(string, Typed\.session\) Hashtbl\.t / {whole++} / \(string, …\) Hashtbl\.bucketlist / {args++} /…session\)/ {tail++} END {print whole + 0, args + 0, tail + 0}' \
+    path fixtures/ocaml/snapshots/typed.3.lfs --class Typed.session --top 1 --format table
+unset COLUMNS
 # diff's count before goes before the count after: with the delta beside
 # it the count after says both, the count before alone (what a table left
 # when it dropped columns right to left) does not say how many there are

@@ -52,6 +52,17 @@ void test_name_cut_class(void)
     expect_cut(dict, 32, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
     expect_cut("Dictionary<A.B+C+D,E+F>", 20, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6+D,\xe2\x80\xa6+F>");
     expect_cut(dict, 19, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
+    /* an OCaml type's arguments go before its own name, at the end: the
+     * first argument kept, then none ("…session) Hashtbl.bucketlist" before) */
+    const char *buckets = "(string, Typed.session) Hashtbl.bucketlist";
+    expect_cut(buckets, 42, LF_CUT_CLASS, buckets);
+    expect_cut(buckets, 30, LF_CUT_CLASS, "(string, \xe2\x80\xa6) Hashtbl.bucketlist");
+    expect_cut(buckets, 29, LF_CUT_CLASS, "(\xe2\x80\xa6) Hashtbl.bucketlist");
+    expect_cut("300 x (string, Typed.session) Hashtbl.bucketlist array", 34, LF_CUT_CLASS,
+               "300 x (\xe2\x80\xa6) Hashtbl.bucketlist array");
+    expect_cut("(int * string) list", 10, LF_CUT_CLASS, "(\xe2\x80\xa6) list");
+    /* no type after the parenthesis: V8's "(object shape)" is cut as before */
+    expect_cut("(concatenated string)", 12, LF_CUT_CLASS, "\xe2\x80\xa6string)");
     expect_cut(dict, 18, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6>");
     expect_cut("Entry<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>[]", 20, LF_CUT_CLASS,
                "Entry<Int32,\xe2\x80\xa6>[]");
