@@ -34,7 +34,7 @@ static const command commands[] = {
     {"report", cmd_report, "one self-contained HTML page: tree, classes, growth"},
     {"serve", cmd_serve, "explore snapshots in the browser (loopback only)"},
     {"convert", cmd_convert, "write leakfind's own snapshot format"},
-    {"record", cmd_record, "snapshots of an unmodified OCaml program"},
+    {"record", cmd_record, "snapshots of an unmodified OCaml or .NET program"},
 };
 
 static void usage(FILE *f)
@@ -42,8 +42,11 @@ static void usage(FILE *f)
     fputs("usage: leakfind COMMAND SNAPSHOT [options]\n\nCommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nInputs: HPROF (Java, Android), V8 .heapsnapshot (Node.js, Chrome), either\n"
-          "gzip-compressed, leakfind snapshots and text graphs (detected from the first bytes).\n"
+    fputs("\nInputs, told apart by their first bytes, plain or gzip-compressed:\n"
+          "  HPROF (Java, Android), V8 .heapsnapshot (Node.js, Chrome), .NET .gcdump and\n"
+          "  full dumps (cores, read through the .NET agent), OCaml snapshots (.lfs, from\n"
+          "  'leakfind record'), leakfind snapshots and text graphs; traces: Memtrace\n"
+          "  (.ctf: info, sites, suspects, report) and .NET's .nettrace (sites).\n"
           "Run 'leakfind COMMAND -h' for a command's options.\n",
           f);
 }
