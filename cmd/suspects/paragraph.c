@@ -124,3 +124,12 @@ size_t para_number(out_buf *b, size_t nth)
     out_buf_put(b, number, (size_t)n);
     return (size_t)n - (nth ? 1 : 0);
 }
+
+int para_write(out_buf *b, FILE *f)
+{
+    if (b->len)
+        fwrite(b->p, 1, b->len, f);
+    int failed = b->failed;
+    out_buf_free(b);
+    return failed ? -1 : 0;
+}

@@ -6,6 +6,7 @@
 #define LF_PARAGRAPH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../cli/out_text.h"
 
@@ -30,5 +31,9 @@ void para_labelled(out_buf *b, const char *label, const char *text, size_t len, 
 /* "N. " before the nth finding shown (from 0), after a blank line from
  * the one before; returns the column its headline starts at. */
 size_t para_number(out_buf *b, size_t nth);
+
+/* The paragraphs made in b, to f; frees b. 0, or -1 when b ran out of
+ * memory. */
+int para_write(out_buf *b, FILE *f);
 
 #endif

@@ -138,9 +138,5 @@ int suspects_write_text(FILE *f, const suspects_text *x, const lf_suspect_list *
             para_labelled(&b, s->kind == LF_SUSPECT_GROWTH ? "piles up" : "where", text, len, x->width, PARA_TEXT);
     }
     free(text);
-    if (b.len)
-        fwrite(b.p, 1, b.len, f);
-    int failed = b.failed;
-    out_buf_free(&b);
-    return failed ? -1 : 0;
+    return para_write(&b, f);
 }

@@ -52,9 +52,5 @@ int suspects_write_trace_text(FILE *f, const lf_mt_trace *t, const lf_mt_suspect
     for (uint32_t i = 0; i < found->suspects && (!top || i < top); i++)
         finding(&b, t, &found->item[i], para_number(&b, i), width, text);
     free(text);
-    if (b.len)
-        fwrite(b.p, 1, b.len, f);
-    int failed = b.failed;
-    out_buf_free(&b);
-    return failed ? -1 : 0;
+    return para_write(&b, f);
 }

@@ -22,6 +22,28 @@ static void expect_cut(const char *text, size_t width, lf_cut_style style, const
     }
 }
 
+/* An OCaml type's arguments go before its own name, at the end: the first
+ * argument kept, then none ("…session) Hashtbl.bucketlist" before). */
+static void cut_ocaml_types(void)
+{
+    static const struct {
+        const char *text;
+        size_t width;
+        const char *want;
+    } cases[] = {
+        {"(string, Typed.session) Hashtbl.bucketlist", 42, "(string, Typed.session) Hashtbl.bucketlist"},
+        {"(string, Typed.session) Hashtbl.bucketlist", 30, "(string, \xe2\x80\xa6) Hashtbl.bucketlist"},
+        {"(string, Typed.session) Hashtbl.bucketlist", 29, "(\xe2\x80\xa6) Hashtbl.bucketlist"},
+        {"300 x (string, Typed.session) Hashtbl.bucketlist array", 34,
+         "300 x (\xe2\x80\xa6) Hashtbl.bucketlist array"},
+        {"(int * string) list", 10, "(\xe2\x80\xa6) list"},
+        /* no type after the parenthesis (V8's synthetic classes): as before */
+        {"(concatenated string)", 12, "\xe2\x80\xa6string)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_cut(cases[i].text, cases[i].width, LF_CUT_CLASS, cases[i].want);
+}
+
 void test_name_cut_class(void)
 {
     const char *chm = "java.util.concurrent.ConcurrentHashMap$Node";
@@ -52,17 +74,6 @@ void test_name_cut_class(void)
     expect_cut(dict, 32, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
     expect_cut("Dictionary<A.B+C+D,E+F>", 20, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6+D,\xe2\x80\xa6+F>");
     expect_cut(dict, 19, LF_CUT_CLASS, "Dictionary<Int32,\xe2\x80\xa6>");
-    /* an OCaml type's arguments go before its own name, at the end: the
-     * first argument kept, then none ("…session) Hashtbl.bucketlist" before) */
-    const char *buckets = "(string, Typed.session) Hashtbl.bucketlist";
-    expect_cut(buckets, 42, LF_CUT_CLASS, buckets);
-    expect_cut(buckets, 30, LF_CUT_CLASS, "(string, \xe2\x80\xa6) Hashtbl.bucketlist");
-    expect_cut(buckets, 29, LF_CUT_CLASS, "(\xe2\x80\xa6) Hashtbl.bucketlist");
-    expect_cut("300 x (string, Typed.session) Hashtbl.bucketlist array", 34, LF_CUT_CLASS,
-               "300 x (\xe2\x80\xa6) Hashtbl.bucketlist array");
-    expect_cut("(int * string) list", 10, LF_CUT_CLASS, "(\xe2\x80\xa6) list");
-    /* no type after the parenthesis: V8's "(object shape)" is cut as before */
-    expect_cut("(concatenated string)", 12, LF_CUT_CLASS, "\xe2\x80\xa6string)");
     expect_cut(dict, 18, LF_CUT_CLASS, "Dictionary<\xe2\x80\xa6>");
     expect_cut("Entry<System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata>[]", 20, LF_CUT_CLASS,
                "Entry<Int32,\xe2\x80\xa6>[]");
@@ -93,6 +104,7 @@ void test_name_cut_class(void)
     expect_cut("Detached Node / AliasedBigInt64Array", 26, LF_CUT_CLASS, "\xe2\x80\xa6" "AliasedBigInt64Array");
     /* free text: its start */
     expect_cut("... 2,502 more: byte[]", 10, LF_CUT_END, "... 2,502\xe2\x80\xa6");
+    cut_ocaml_types();
 }
 
 void test_name_cut_path(void)
