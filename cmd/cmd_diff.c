@@ -137,7 +137,10 @@ int cmd_diff(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     if (npos != 2) {
         free(pos);
-        return cli_usage_error(&ctx, "diff takes BEFORE and AFTER");
+        return npos > 2 ? cli_usage_error(&ctx, "diff takes BEFORE and AFTER; for %d snapshots, 'leakfind trend' "
+                                          "fits their growth and 'leakfind suspects NEWEST OLDER...' names what "
+                                          "grows", npos)
+                        : cli_usage_error(&ctx, "diff takes BEFORE and AFTER");
     }
     char *series[2];
     series_workload taken = {.given = 0};

@@ -283,6 +283,9 @@ int cmd_trend(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     if (npos < 3 || npos > SERIES_MAX) {
         free(pos);
+        if (npos == 2) /* no line through two points: what grew between them is a diff */
+            return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d); for two, "
+                                   "'leakfind diff BEFORE AFTER' says what grew", SERIES_MAX);
         return cli_usage_error(&ctx, "trend takes 3 or more snapshots (at most %d)", SERIES_MAX);
     }
     static char *series[SERIES_MAX];

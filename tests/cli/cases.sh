@@ -325,6 +325,8 @@ case_ trend_series_json 0 trend $S --min-growth 5 --top 1 --format json
 case_ trend_series 1 trend $S --min-growth 5 --exit-code
 case_ trend_series_default 0 trend $S --exit-code
 case_ trend_two 2 trend $G/series_1.txt $G/series_2.txt
+# three snapshots to diff: trend and suspects named, which read a series
+case_ diff_three 2 diff $G/series_1.txt $G/series_2.txt $G/series_3.txt
 case_ trend_workload_count 2 trend $S --workload 1,2
 case_ trend_workload_flat 2 trend $S --workload 5,5,5
 help_ help_trend trend -h
