@@ -90,12 +90,22 @@ static void front_cut(lf_text_buf *b, const char *head, size_t head_len, const c
      * SESSIONS), when one starts in the first third of the room kept: a
      * part's last letters tell nothing */
     size_t snap = room / 3 > 4 ? room / 3 : 4;
-    if (skip > 0 && !strchr("./ $", tail[skip - 1]))
-        for (size_t i = skip; i + 1 < tail_len && i < skip + snap; i++)
+    int at_word = skip > 0 && skip < tail_len && isupper((unsigned char)tail[skip]) &&
+                  islower((unsigned char)tail[skip - 1]);
+    if (skip > 0 && !strchr("./ $", tail[skip - 1]) && !at_word) {
+        size_t word = 0; /* a word's start inside a camel-case name: "Format" of "CamlinternalFormat" */
+        for (size_t i = skip; i + 1 < tail_len && i < skip + snap; i++) {
             if (strchr("./ $", tail[i])) {
                 skip = i + 1;
+                word = 0;
                 break;
             }
+            if (!word && i > skip && isupper((unsigned char)tail[i]) && islower((unsigned char)tail[i - 1]))
+                word = i;
+        }
+        if (word && !(skip > 0 && strchr("./ $", tail[skip - 1])))
+            skip = word;
+    }
     /* past the rest of a " / " between names (V8's "Node / PrincipalRealm"
      * read "…/ PrincipalRealm") */
     while (skip > 0 && skip < tail_len && tail[skip - 1] == ' ' &&

@@ -261,6 +261,15 @@ rows_ table_path_ocaml_type_80 "1 1 0" \
     '/ \(string, Typed\.session\) Hashtbl\.t / {whole++} / \(string, …\) Hashtbl\.bucketlist / {args++} /…session\)/ {tail++} END {print whole + 0, args + 0, tail + 0}' \
     path fixtures/ocaml/snapshots/typed.3.lfs --class Typed.session --top 1 --format table
 unset COLUMNS
+# a holder cut at its front starts at a camel-case word when no name part
+# starts near the cut: ThreadItem's holder, the frame
+# CollectionSeries.collect (fixtures/java/series/src), read
+# "…ionSeries.collect" at 80 columns
+export COLUMNS=80
+rows_ table_trend_camel_cut_80 "1 0" \
+    '/ThreadItem/ && /…Series\.collect/ {word++} /…ionSeries/ {mid++} END {print word + 0, mid + 0}' \
+    trend $CS --format table
+unset COLUMNS
 # diff's count before goes before the count after: with the delta beside
 # it the count after says both, the count before alone (what a table left
 # when it dropped columns right to left) does not say how many there are

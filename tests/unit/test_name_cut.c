@@ -160,8 +160,12 @@ void test_name_cut_path(void)
     expect_cut("frame 3: java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly "
                "(AbstractQueuedSynchronizer.java:1047)",
                48, LF_CUT_PATH, "frame 3: \xe2\x80\xa6" "acquireSharedInterruptibly");
+    /* from a camel-case word's start near the cut, not "…eIncomingRequestNow" */
     expect_cut("frame 12: com.acme.VeryLongServiceName.handleIncomingRequestNow (VeryLongServiceName.java:9)", 30,
-               LF_CUT_PATH, "frame 12: \xe2\x80\xa6" "eIncomingRequestNow");
+               LF_CUT_PATH, "frame 12: \xe2\x80\xa6" "IncomingRequestNow");
+    expect_cut("CamlinternalFormat.[56]", 16, LF_CUT_PATH, "\xe2\x80\xa6" "Format.[56]");
+    /* a separator near the cut wins over a word inside the name */
+    expect_cut("java.util.concurrent.ConcurrentHashMap$TreeNode", 17, LF_CUT_CLASS, "\xe2\x80\xa6" "HashMap$TreeNode");
     expect_cut("frame 2: java.util.concurrent.locks.LockSupport.park (LockSupport.java:211)", 60, LF_CUT_PATH,
                "frame 2: java.util.concurrent.locks.LockSupport.park (\xe2\x80\xa6:211)");
     /* V8's classes hold " / " ("system / Context"): within a step's
