@@ -17,7 +17,8 @@
 #define CALLERS_SHOWN 16
 
 /* "Requests.Session.open_ (requests.ml:22) accumulates about 2.6 MiB" (of
- * blocks live at the end, estimated from their samples); its blocks, when and how steadily they were allocated; its callers. */
+ * blocks live at the end, estimated from their samples); its blocks, when
+ * and how steadily they were allocated; its callers. */
 static void finding(out_buf *b, const lf_mt_trace *t, const lf_mt_suspect *s, size_t headline_at, size_t width,
                     char *text)
 {
@@ -33,8 +34,7 @@ static void finding(out_buf *b, const lf_mt_trace *t, const lf_mt_suspect *s, si
     n = snprintf(line, sizeof line,
                  "%s sampled, live at the end (%s sample%s), allocated in %u of the run's %u tenths, in step "
                  "with time (fit %.3f)",
-                 blocks, samples, s->samples == 1 ? "" : "s", tenths, (unsigned)LF_MT_SLICES,
-                 s->fit);
+                 blocks, samples, s->samples == 1 ? "" : "s", tenths, (unsigned)LF_MT_SLICES, s->fit);
     para_labelled(b, "blocks", line, n > 0 ? strlen(line) : 0, width, PARA_TEXT);
     trace_backtrace_text(t, s->site, text, BACKTRACE_TEXT);
     size_t len = trace_callers_text(text, BACKTRACE_TEXT, site, CALLERS_SHOWN);

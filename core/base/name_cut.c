@@ -3,8 +3,8 @@
  * whole in a scratch buffer. */
 #include "name_cut.h"
 
-#include <stdlib.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bigmem.h"
@@ -103,7 +103,7 @@ static void front_cut(lf_text_buf *b, const char *head, size_t head_len, const c
             if (!word && i > skip && isupper((unsigned char)tail[i]) && islower((unsigned char)tail[i - 1]))
                 word = i;
         }
-        if (word && !(skip > 0 && strchr("./ $", tail[skip - 1])))
+        if (word)
             skip = word;
     }
     /* past the rest of a " / " between names (V8's "Node / PrincipalRealm"
