@@ -96,7 +96,7 @@ $(BUILD)/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the table's width trade is plain arithmetic over widths: unit-tested too
-UNIT_CMD_OBJ := $(BUILD)/cmd/cli/out_table_trade.o $(BUILD)/cmd/cli/trace_callers.o
+UNIT_CMD_OBJ := $(BUILD)/cmd/cli/out_table_trade.o $(BUILD)/cmd/cli/trace_callers.o $(BUILD)/cmd/cli/nearest_ids.o
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(UNIT_CMD_OBJ) $(BUILD)/libleakfind.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(UNIT_CMD_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
 

@@ -4,6 +4,7 @@
 
 #include "../core/analysis/domview.h"
 #include "cli/cli.h"
+#include "cli/object_id.h"
 #include "commands.h"
 #include "dominators/dom_flat.h"
 #include "dominators/dom_tree.h"
@@ -42,6 +43,7 @@ typedef struct dominators_options_state {
     int flat;
     int root_set;
     uint64_t root_id;
+    const char *root_arg; /* as given: the closest ids are written alike */
     int group;
     int members;
 } dominators_options_state;
@@ -70,6 +72,7 @@ static int on_root(cli_context *ctx, void *state, const char *arg)
     if (cli_parse_id(arg, &o->root_id))
         return cli_usage_error(ctx, "--root needs an object id (0x1f, @123, 123), not '%s'", arg);
     o->root_set = 1;
+    o->root_arg = arg;
     return 0;
 }
 
@@ -102,7 +105,7 @@ static const cli_spec dominators_spec = {dominators_usage, dominators_options, 1
 int cmd_dominators(int argc, char **argv)
 {
     cli_context ctx = {0};
-    dominators_options_state opt = {3, LF_VIEW_TOP, 0, NULL, 0, 0, 0, 1, 0};
+    dominators_options_state opt = {3, LF_VIEW_TOP, 0, NULL, 0, 0, 0, NULL, 1, 0};
     const char *path;
     int rc = cli_parse_one(&ctx, argc, argv, &dominators_spec, &opt, &path);
     if (rc >= 0)
@@ -121,13 +124,16 @@ int cmd_dominators(int argc, char **argv)
         opt.top = 50;
     uint32_t start = LF_NODE_SUPER;
     if (opt.root_set) {
-        start = lf_snapshot_find_id(&s, opt.root_id);
-        if (start == LF_NODE_NONE || s.idom[start] == LF_NODE_NONE) {
-            cli_message("error", "'%s': %s 0x%llx", path,
-                        start == LF_NODE_NONE ? "no object with id" : "unreachable object",
-                        (unsigned long long)opt.root_id);
+        char prefix[1100];
+        snprintf(prefix, sizeof prefix, "'%.1024s': ", path);
+        if ((rc = cli_find_object(&ctx, &s, opt.root_arg, "--root", prefix, &start)) == EXIT_OK &&
+            s.idom[start] == LF_NODE_NONE) {
+            cli_message("error", "%sunreachable object %s", prefix, opt.root_arg);
+            rc = EXIT_USAGE;
+        }
+        if (rc) {
             lf_snapshot_free(&s);
-            return EXIT_USAGE;
+            return rc;
         }
     }
     double heap = s.reachable_shallow ? (double)s.reachable_shallow : 1.0;

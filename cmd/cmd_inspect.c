@@ -8,6 +8,7 @@
 
 #include "../graph/paths.h"
 #include "cli/cli.h"
+#include "cli/object_id.h"
 #include "cli/path_rows.h"
 #include "commands.h"
 #include "inspect/inspect_rows.h"
@@ -141,19 +142,6 @@ static int inspect_rows_all(const inspect_ctx *c, uint32_t node, const inspect_s
     return rc;
 }
 
-/* The node of the ID argument, or an exit code after the message. */
-static int find_node(cli_context *ctx, const lf_snapshot *s, const char *arg, uint32_t *node)
-{
-    uint64_t id;
-    if (cli_parse_id(arg, &id))
-        return cli_usage_error(ctx, "an ID is an object id (0x1f, @123, 123), not '%s'", arg);
-    *node = lf_snapshot_find_id(s, id);
-    if (*node != LF_NODE_NONE)
-        return EXIT_OK;
-    cli_message("error", "no object with id %s", arg);
-    return EXIT_INPUT;
-}
-
 int cmd_inspect(int argc, char **argv)
 {
     cli_context ctx = {0};
@@ -181,7 +169,7 @@ int cmd_inspect(int argc, char **argv)
     c.cell_cap = 4 * c.text_cap + 64; /* each byte at worst \xNN, and the cut note */
     c.text = malloc(c.text_cap);
     c.cell = malloc(c.cell_cap);
-    rc = find_node(&ctx, &s, pos[1], &node);
+    rc = cli_find_object(&ctx, &s, pos[1], "an ID", "", &node);
     if (rc == EXIT_OK && (!c.text || !c.cell || lf_reverse_build(&g, &rev))) {
         cli_message("error", "out of memory");
         rc = EXIT_SYSTEM;

@@ -10,6 +10,7 @@
 #include "../graph/paths.h"
 #include "cli/class_match.h"
 #include "cli/cli.h"
+#include "cli/object_id.h"
 #include "cli/path_rows.h"
 #include "cli/string_preview.h"
 #include "commands.h"
@@ -313,14 +314,10 @@ static int64_t find_targets(cli_context *ctx, const lf_snapshot *s, const path_s
     if (opt->class_name)
         return class_targets(s, opt, targets);
     for (int i = 0; i < nids; i++) {
-        uint64_t id;
-        if (cli_parse_id(ids[i], &id))
-            return -cli_usage_error(ctx, "a TARGET is an object id (0x1f, @123, 123), not '%s'", ids[i]);
-        uint32_t v = lf_snapshot_find_id(s, id);
-        if (v == LF_NODE_NONE) {
-            cli_message("error", "no object with id %s", ids[i]);
-            return -EXIT_USAGE;
-        }
+        uint32_t v;
+        int rc = cli_find_object(ctx, s, ids[i], "a TARGET", "", &v);
+        if (rc)
+            return -rc;
         targets[count++] = v;
     }
     return count;

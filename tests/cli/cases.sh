@@ -19,6 +19,8 @@ case_ dom_nested_root 0 dominators $G/nested_class.txt --root 0x2
 case_ dom_nested_table 0 dominators $G/nested_class.txt --format table
 case_ dom_diamond_keep 0 dominators $G/diamond.txt --keep-unreachable --flat
 case_ dom_root_missing 2 dominators $G/nested_class.txt --root 0x99
+# 50 is one edit from 5, the diamond's Orphan, which no root reaches
+case_ dom_root_near_id 2 dominators $G/diamond.txt --root 50
 
 # classes
 case_ classes_nested_tsv 0 classes $G/nested_class.txt
@@ -193,6 +195,9 @@ case_ path_weak 0 path $G/weak_cache.txt 4 5
 case_ path_unreachable 0 path $G/diamond.txt 5
 case_ path_class 0 path $G/nested_class.txt --class Item --top 2
 case_ path_missing 2 path $G/diamond.txt 0x99
+# 6 is one edit from each of 1-5; path has no retained sizes, so the three
+# largest by their own (diamond.txt: Shared 500, App 100, Right 60) are offered
+case_ path_near_id 2 path $G/diamond.txt 6
 case_ path_no_target 2 path $G/diamond.txt
 case_ path_bad_exclude 2 path $G/diamond.txt 4 --exclude Left
 # a misspelt field excludes nothing: the path is path_diamond's, with a

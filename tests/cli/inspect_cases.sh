@@ -5,7 +5,11 @@
 # diamond: Shared (500) is owned by App (100 + 40 + 60 + 500 = 700), reached
 # App -left-> Left -shared-> Shared, and held by Left and Right by "shared".
 case_ inspect_diamond 0 inspect $G/diamond.txt 4 --referrers --format tsv
-case_ inspect_unknown_id 3 inspect $G/diamond.txt 99 --format tsv
+# an id no object has is a misspelt question (exit 2), answered with the
+# ids one edit away: 40 -> 4 (Shared, which alone retains its 500 B); 99
+# is two edits from every id of the diamond (1-5): nothing offered
+case_ inspect_unknown_id 2 inspect $G/diamond.txt 99 --format tsv
+case_ inspect_near_id 2 inspect $G/diamond.txt 40 --format tsv
 help_ inspect_help inspect -h
 
 IV=$J/inspect_values.hprof.gz
@@ -13,7 +17,7 @@ IV=$J/inspect_values.hprof.gz
 iv_order=$("$LF" path $IV --class 'InspectValues$Order' --top 1 --format tsv | awk -F'\t' 'NR == 2 {print $1}')
 iv_class=$("$LF" path $IV --class java.lang.Class --top 0 --format tsv |
     awk -F'\t' '$8 == "class InspectValues$Order" {print $1; exit}')
-case_ inspect_unknown_hprof_id 3 inspect $IV 0x1 --format tsv
+case_ inspect_unknown_hprof_id 2 inspect $IV 0x1 --format tsv
 rows_ inspect_java_fields "baseId long 77
 name object order-4711 java.lang.String
 city object Zürich € java.lang.String

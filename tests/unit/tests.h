@@ -40,6 +40,7 @@
     T(test_name_cut_site)                  \
     T(test_appendf)                        \
     T(test_trace_callers)                  \
+    T(test_nearest_ids)                    \
     T(test_suggest_nearest)                \
     T(test_table_trade)                    \
     T(test_pages_ahead)                    \
