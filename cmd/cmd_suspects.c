@@ -30,7 +30,8 @@ static const char suspects_usage[] =
     "children), what accumulates there (the children's class that retains the\n"
     "most: accumulated_count, accumulated_class, accumulated_bytes) and the\n"
     "shortest path from a GC root to it. A child of the accumulation point that\n"
-    "alone retains the threshold is a finding of its own.\n"
+    "alone retains the threshold is a finding of its own. V8's global object,\n"
+    "the script's scope, is no finding itself: what it holds is.\n"
     "\n"
     "Given earlier snapshots of the same process, in any order (see Order\n"
     "below; SNAPSHOT is then the newest of all), the classes that grow with\n"
@@ -330,8 +331,9 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
         rc = write_findings(ctx, &s, &t, o, &list);
         note_minor(ctx, &s, &t, o, &list);
         if (shown == 0 && !ctx->quiet)
-            cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s",
-                        o->threshold * 100, n > 1 ? ", and nothing grows with the workload under one holder" : "");
+            cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s%s",
+                        o->threshold * 100, s.source_format == LF_FORMAT_V8 ? " (the global object, the script's scope, aside)" : "",
+                        n > 1 ? ", and nothing grows with the workload under one holder" : "");
         if (!rc && o->exit_code && (n > 1 ? growth > 0 : shown > 0))
             rc = EXIT_CONDITION;
     }

@@ -159,6 +159,7 @@ var LFCommon = (function () {
   // What an empty suspects list says (series: the snapshots are a series).
   function noSuspects(list, series) {
     return 'No object or class retains ' + (100 * (list ? list.threshold : 0.1)).toFixed(0) + '% of the heap or more' +
+      (list && list.aside ? ' (' + list.aside + ', aside)' : '') +
       (series ? ', and nothing grows with the workload.' : '.');
   }
 

@@ -185,7 +185,10 @@ int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, cons
     dom_roots_init(&roots, s);
     fprintf(f, "{\"threshold\":");
     report_json_real(f, threshold);
-    fprintf(f, ",\"heap\":%llu,\"items\":[", (unsigned long long)s->reachable_shallow);
+    fprintf(f, ",\"heap\":%llu,", (unsigned long long)s->reachable_shallow);
+    if (s->source_format == LF_FORMAT_V8) /* no finding itself (suspects.h) */
+        fputs("\"aside\":\"the global object, the script's scope\",", f);
+    fputs("\"items\":[", f);
     int rc = 0;
     for (size_t i = 0, shown = 0; i < list->count && !rc; i++) {
         if (list->item[i].minor) /* not worth a look (suspects.h): the page leaves them out */

@@ -61,6 +61,21 @@ static int expand_synthetic(const lf_snapshot *s, uint32_t start, uint8_t *seen,
     return 0;
 }
 
+int lf_is_global_object(const lf_snapshot *s, uint32_t node)
+{
+    if (s->source_format != LF_FORMAT_V8 || s->named_count == 0 || lf_snapshot_named_index(s, node) != UINT32_MAX)
+        return 0;
+    for (uint32_t r = 0; r < s->root_count; r++) {
+        uint32_t u = s->root[r].node;
+        if (lf_snapshot_named_index(s, u) == UINT32_MAX)
+            continue;
+        for (uint64_t e = lf_snapshot_edges_begin(s, u); e < lf_snapshot_edges_end(s, u); e++)
+            if (!lf_edge_is_weak(s->edge_target[e]) && lf_edge_node(s->edge_target[e]) == node)
+                return 1;
+    }
+    return 0;
+}
+
 int64_t lf_root_rows(const lf_snapshot *s, lf_root_row **rows, lf_error *err)
 {
     lf_root_row *out = NULL;

@@ -23,6 +23,12 @@ typedef struct lf_root_row {
 #define LF_ROOT_KIND_SHARED 0xfffffffeu
 #define LF_ROOT_NO_EDGE UINT64_MAX
 
+/* Whether node is one of V8's global objects (a real object a strong edge
+ * of a synthetic root level reaches directly: Node's global, a page's
+ * Window): the program's scope, whose properties are what JVM code keeps
+ * in static fields. */
+int lf_is_global_object(const lf_snapshot *s, uint32_t node);
+
 /* The rows, in snapshot order (a V8 snapshot's levels breadth first).
  * *rows is malloc'd; returns the count, or -1 (memory). */
 int64_t lf_root_rows(const lf_snapshot *s, lf_root_row **rows, lf_error *err);

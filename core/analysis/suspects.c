@@ -11,6 +11,7 @@
 #include "collections.h"
 #include "domview.h"
 #include "owners.h"
+#include "roots.h"
 #include "finalizer_queue.h"
 #include "holders.h"
 #include "session_objects.h"
@@ -86,6 +87,37 @@ static int alike(const lf_snapshot *s, lf_holders *holders, const uint32_t *node
     return !lf_holders_failed(holders) && first.kind != LF_EDGE_KIND_NONE;
 }
 
+static int push_candidate(uint32_t **stack, size_t *depth, size_t *cap, uint32_t node)
+{
+    if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
+        return -1;
+    (*stack)[(*depth)++] = node;
+    return 0;
+}
+
+/* A V8 global object among the candidates: the program's scope, which
+ * holds everything a script keeps (the JVM's static fields are roots, not
+ * an object), is no finding itself; what it holds is. Its accumulation
+ * point when the walk goes down (a list held by a module's export; a
+ * collection's store is its collection), else its children that retain at
+ * least t, are candidates in its place. */
+static int examine_global(const lf_snapshot *s, uint32_t node, uint64_t t, uint32_t **stack, size_t *depth,
+                          size_t *cap)
+{
+    lf_accumulation at = {.point = lf_accumulation_descend(s, node)};
+    lf_accumulation_as_collection(s, node, &at); /* a Map's table: the Map */
+    if (at.point != node)
+        return lf_snapshot_retained(s, at.point) >= t ? push_candidate(stack, depth, cap, at.point) : 0;
+    for (uint32_t i = s->domtree_offset[node]; i < s->domtree_offset[node + 1]; i++) {
+        uint32_t child = s->domtree_child[i]; /* largest first */
+        if (lf_snapshot_retained(s, child) < t)
+            break;
+        if (push_candidate(stack, depth, cap, child))
+            return -1;
+    }
+    return 0;
+}
+
 /* One candidate of the size findings: its accumulation point, the children
  * there that are candidates of their own (pushed on the stack), and the
  * finding when what is left still retains at least t. Children that are
@@ -111,9 +143,8 @@ static int examine(const lf_snapshot *s, lf_accumulation_memo *memo, lf_holders 
             break;
         if (entries && (lf_same_class_as_dominator(s, child, f.acc.point) || lf_is_map_entry(s, child)))
             continue;
-        if (lf_vec_reserve((void **)stack, cap, *depth + 1, sizeof **stack))
+        if (push_candidate(stack, depth, cap, child))
             return -1;
-        (*stack)[(*depth)++] = child;
         apart += lf_snapshot_retained(s, child);
     }
     size_t pushed = *depth - below;
@@ -222,15 +253,15 @@ int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_accumulation_
         uint32_t node = v.entry[k].node;
         if (lf_snapshot_retained(s, node) < t || not_the_programs(s, node, finalizer_only))
             continue;
-        if (lf_vec_reserve((void **)&stack, &cap, depth + 1, sizeof *stack))
-            rc = -1;
-        else
-            stack[depth++] = node;
+        rc = push_candidate(&stack, &depth, &cap, node);
     }
     lf_holders holders; /* a few questions: answered one by one */
     lf_holders_init(&holders, s);
-    while (depth > 0 && !rc)
-        rc = examine(s, memo, &holders, stack[--depth], t, list, &stack, &depth, &cap);
+    while (depth > 0 && !rc) {
+        uint32_t node = stack[--depth];
+        rc = lf_is_global_object(s, node) ? examine_global(s, node, t, &stack, &depth, &cap)
+                                          : examine(s, memo, &holders, node, t, list, &stack, &depth, &cap);
+    }
     rc = rc || lf_holders_failed(&holders);
     lf_holders_free(&holders);
     lf_big_free(stack);

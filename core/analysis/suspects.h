@@ -15,6 +15,8 @@
  *    least T is a candidate of its own (a global object or a class loader
  *    holding several big things is not one finding); the parent stays a
  *    finding only when what is left without those children is still >= T.
+ *  - V8's global object is no finding itself (lf_is_global_object): what
+ *    it holds is (its accumulation point, else its big children).
  *  - The top owners that are no finding are grouped by class; a class whose
  *    top owners together retain at least T is a finding ("N instances").
  * What accumulates at the point: accumulation.h.

@@ -65,10 +65,22 @@ rows_ suspects_listener_node "1 growth configBus (EventEmitter) / _events (Objec
     suspects $N/listener_leak-2.heapsnapshot.gz $N/listener_leak-1.heapsnapshot.gz --workload 300,100 --format tsv
 # linked_list.js: a list of 1,000,000 ListNode, each dominating the rest.
 # The walk down stops at its head, and the 999,999 links below it are what
-# accumulates (not the last link, where a walk to the end would stop).
-rows_ suspects_chain_node "1 object global ListNode 999999 ListNode head (ListNode)" \
+# accumulates (not the last link, where a walk to the end would stop). The
+# walk starts at the global object, the script's scope, which is no finding
+# itself: the head is.
+rows_ suspects_chain_node "1 object ListNode ListNode 999999 ListNode head (ListNode)" \
     'NR == 2 { n = split($15, hop, " / "); print $1, $2, $6, $9, $10, $11, hop[n] }' \
     suspects fixtures/node/linked_list.heapsnapshot.gz --format tsv
+# map_sessions.js: globalThis.app holds a Map of 3,000 Sessions (and a
+# dictionary of 1,200 Conns). The global object holds 94% of the heap, the
+# runtime's modules with app, but it is the script's scope, no finding: app
+# is the one finding, its 3,000 Sessions accumulated in the Map.
+rows_ suspects_global_scope_node "1 object Object Map 3000 Session|" \
+    'NR > 1 { printf "%s %s %s %s %s %s|", $1, $2, $6, $9, $10, $11 } END { print "" }' \
+    suspects fixtures/node/map_sessions.heapsnapshot.gz --format tsv
+# sessions.js: 1,000 small Sessions in an array, about 4% of a 3 MiB heap;
+# the global (83%) set aside, nothing is a finding, and the note says so.
+case_ suspects_global_aside_node 0 suspects fixtures/node/sessions.heapsnapshot.gz --format tsv
 # Big siblings alike are one finding at their holder (fixtures/graphs/
 # alike_siblings.txt): the array of three buffers is the finding, 3 byte[]
 # accumulated in it; two HashMaps of one class held by two fields stay two.
