@@ -8,6 +8,7 @@
 
 #include "../cli/cli.h"
 #include "serve.h"
+#include "../cli/object_id.h"
 
 int serve_failf(serve_fail *f, unsigned status, const char *fmt, ...)
 {
@@ -80,8 +81,11 @@ int serve_arg_node(serve_snapshot *snap, const serve_request *rq, const char *ke
     if (cli_parse_id(v, &id))
         return serve_failf(fail, 400, "%s: an object id is 0x1f, @123 or 123, not '%.40s'", key, v);
     *node = serve_find_id(snap, id);
-    if (*node == LF_NODE_NONE)
-        return serve_failf(fail, 404, "no object with id %.40s in %.200s", v, snap->path);
+    if (*node == LF_NODE_NONE) {
+        char near[256]; /* the message holds 512 */
+        cli_closest_ids(&snap->s, v, near, sizeof near);
+        return serve_failf(fail, 404, "no object with id %.40s in %.200s%s", v, snap->path, near);
+    }
     return 0;
 }
 

@@ -76,6 +76,7 @@ start N fixtures/node/dup_strings.heapsnapshot.gz
 start E fixtures/example/app.lfs
 start P fixtures/graphs/sites.txt
 start V fixtures/node/sessions.heapsnapshot.gz
+start D fixtures/graphs/diamond.txt
 
 # --- compare (leak_before/after.txt: 2 then 5 Listeners of 32 B, each with
 # a byte[] of 80 B; Object[] 32 -> 56 B; 3 Entries (24 B) -> 1; Temps churn) ---
@@ -246,6 +247,12 @@ expect "paths cls=9999: 404 naming cls" '404 cls:' "$status $(pick 'd.error.spli
 ask E paths "cls=$lcls" top=0
 expect "paths top=0: 400 naming top" '400 top' "$status $(pick 'd.error.split(" ")[0]')"
 
+# --- an id no object has: the ids one edit away, as the CLI names them ---
+# diamond.txt: 40 is one edit from 4, Shared, which alone retains its 500 B
+ask D object id=40
+expect "object id=40: 404 naming 4" '404 true' \
+    "$status $(pick '/^no object with id 40 in .*diamond.txt \(did you mean 4: Shared, retaining 500 B\?\)$/.test(d.error)')"
+
 # --- a snapshot that is not there ---
 for view in query strings threads sites; do
     ask L "$view" snap=2 "q=from Listener"
@@ -259,7 +266,7 @@ for p in $pids; do
     kill "$p" 2>/dev/null
     wait "$p" && stopped=$((stopped + 1))
 done
-expect "serve: SIGTERM ends all 8 servers, exit 0" 8 "$stopped"
+expect "serve: SIGTERM ends all 9 servers, exit 0" 9 "$stopped"
 pids=""
 if grep -l 'Sanitizer\|runtime error' "$out"/*.err >/dev/null 2>&1; then
     bad "serve: a sanitizer spoke" "$(grep -h -A5 'Sanitizer\|runtime error' "$out"/*.err | head -20)"
