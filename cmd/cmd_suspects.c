@@ -330,9 +330,10 @@ static int run(cli_context *ctx, char **series, int n, suspects_state *o)
         }
         rc = write_findings(ctx, &s, &t, o, &list);
         note_minor(ctx, &s, &t, o, &list);
+        const char *aside = lf_suspects_set_aside(&s);
         if (shown == 0 && !ctx->quiet)
-            cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s%s",
-                        o->threshold * 100, s.source_format == LF_FORMAT_V8 ? " (the global object, the script's scope, aside)" : "",
+            cli_message("note", "no finding: no object or class retains %g%% of the reachable heap%s%s%s%s",
+                        o->threshold * 100, aside ? " (" : "", aside ? aside : "", aside ? ", aside)" : "",
                         n > 1 ? ", and nothing grows with the workload under one holder" : "");
         if (!rc && o->exit_code && (n > 1 ? growth > 0 : shown > 0))
             rc = EXIT_CONDITION;

@@ -186,8 +186,9 @@ int report_write_suspects(FILE *f, const lf_snapshot *s, const lf_trend *t, cons
     fprintf(f, "{\"threshold\":");
     report_json_real(f, threshold);
     fprintf(f, ",\"heap\":%llu,", (unsigned long long)s->reachable_shallow);
-    if (s->source_format == LF_FORMAT_V8) /* no finding itself (suspects.h) */
-        fputs("\"aside\":\"the global object, the script's scope\",", f);
+    const char *aside = lf_suspects_set_aside(s);
+    if (aside)
+        fprintf(f, "\"aside\":\"%s\",", aside); /* plain text: nothing to escape */
     fputs("\"items\":[", f);
     int rc = 0;
     for (size_t i = 0, shown = 0; i < list->count && !rc; i++) {

@@ -229,6 +229,11 @@ static int by_retained(const void *pa, const void *pb)
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
+const char *lf_suspects_set_aside(const lf_snapshot *s)
+{
+    return s->source_format == LF_FORMAT_V8 ? "the global object, the script's scope" : NULL;
+}
+
 int lf_suspects_by_size(const lf_snapshot *s, double threshold, lf_accumulation_memo *memo, lf_suspect_list *list,
                         lf_error *err)
 {

@@ -90,6 +90,11 @@ typedef struct lf_suspect_list {
     size_t count, cap;
 } lf_suspect_list;
 
+/* What the size findings set aside in s, for the note that says none
+ * was found: "the global object, the script's scope" on a V8 snapshot
+ * (examine_global in suspects.c), else NULL. */
+const char *lf_suspects_set_aside(const lf_snapshot *s);
+
 /* Appends the size findings of s (analysed), largest first. threshold: a
  * share of the reachable heap, 0 < threshold <= 1. memo (may be NULL):
  * what accumulates where, kept for the next question (accumulation_memo.h). */

@@ -264,6 +264,7 @@ async function node(browser, url, problems) {
   const none = await text(page, '#suspects');
   check('v8: no suspect, the global object set aside', /^Leak suspects\s*No object or class retains 10% of the heap or more \(the global object, the script's scope, aside\)\.$/.test(none) &&
     (await page.$('.suspect')) === null, none);
+  await shot(page, 'overview-v8');
   // the tree's top as `dominators` shows it: V8's synthetic root levels
   // skipped, the global object first, held by the root entry
   await go(page, url, '#/tree/0', '#tree tr[data-kind="obj"][data-depth="0"]');
