@@ -394,6 +394,41 @@ static int add_size_findings(const lf_snapshot *s, double threshold, lf_suspects
     return 0;
 }
 
+/* Whether size finding f tells a growth finding's story again: the object
+ * is the growth's holder or the place it piles up at, or f's memory piles
+ * up at one of those (a .NET series: "List<Timer> retains 17.84%" after
+ * "Timer grows by 100 per snapshot, piles up at that List"). A class
+ * finding is many top owners: never one growth's. */
+static int told_by_growth(const lf_suspect_list *list, size_t growths, const lf_suspect *f)
+{
+    if (f->kind != LF_SUSPECT_OBJECT)
+        return 0;
+    for (size_t k = 0; k < growths; k++) {
+        const lf_suspect *g = &list->item[k];
+        if (g->kind != LF_SUSPECT_GROWTH || g->node == LF_NODE_NONE)
+            continue;
+        uint32_t g_point = g->acc.point != LF_NODE_NONE ? g->acc.point : g->node;
+        if (f->node == g->node || f->node == g_point || f->acc.point == g->node || f->acc.point == g_point)
+            return 1;
+    }
+    return 0;
+}
+
+/* Leaves out of list[growths..count) the size findings a growth finding
+ * before them tells already. */
+static void drop_told_twice(lf_suspect_list *list, size_t growths)
+{
+    size_t kept = growths;
+    for (size_t k = growths; k < list->count; k++) {
+        if (told_by_growth(list, growths, &list->item[k])) {
+            lf_suspect_list_truncate(&(lf_suspect_list){list->item + k, 1, 1}, 0);
+            continue;
+        }
+        list->item[kept++] = list->item[k];
+    }
+    list->count = kept;
+}
+
 int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *workload, const lf_trend_rule *rule,
                        double threshold, size_t top, lf_suspects_work *w, lf_suspect_list *list, lf_error *err)
 {
@@ -408,6 +443,8 @@ int lf_suspects_finish(const lf_snapshot *s, const lf_trend *t, const double *wo
             return lf_fail_nomem(err, "suspects");
     list->count = kept;
     int rc = add_size_findings(s, threshold, w, list, err);
+    if (!rc)
+        drop_told_twice(list, kept);
     if (!rc && top)
         lf_suspect_list_truncate(list, top);
     if (!rc && lf_vec_reserve((void **)&list->item, &list->cap, list->count + minor.count, sizeof *list->item))

@@ -23,7 +23,10 @@
  *
  * Growth findings (a series): the classes trend.h flags (grow with the
  * workload under one holder, warm-up excluded), each named by its holder in
- * the last snapshot, with the holder's accumulation point and the rate. */
+ * the last snapshot, with the holder's accumulation point and the rate.
+ * They come before the size findings, of which an object that is a growth
+ * finding's holder or point, or piles up at one, is left out: one leak,
+ * one finding. */
 #ifndef LF_SUSPECTS_H
 #define LF_SUSPECTS_H
 

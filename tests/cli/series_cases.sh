@@ -128,9 +128,10 @@ rows_ trend_dotnet_owner_cut_80 "s_smallNumberCache / …" \
 unset COLUMNS
 # at 80 columns the holder's class, 67 characters in parentheses, moves
 # down whole under "static field ByName" (it was cut after "System."): in
-# the growth's "held by" and the dictionary's own "path"
+# the growth's "held by" (the dictionary is no size finding after it: the
+# growth piles up there)
 export COLUMNS=80
-rows_ series_dotnet_holder_wrap_80 "2" \
+rows_ series_dotnet_holder_wrap_80 "1" \
     '/^ +\(System\.Collections\.Generic\.Dictionary<System\.String,Acme\.Profile>\)$/ {n++} END {print n + 0}' \
     suspects $D/named.3.gcdump $D/named.1.gcdump $D/named.2.gcdump --format table
 unset COLUMNS
@@ -202,11 +203,12 @@ Session 100,200,300 300" '$2 == "growth" && ($6 == "Session" || $6 == "Recent") 
 # .NET's finalizer queue holds garbage waiting for its finalizer
 # (fixtures/graphs/make_finalizer_queue.sh): 0, 10, 20 DestroyScout under
 # `finalizer` roots are no growth and no size finding; the Orders that a
-# static list keeps (10 a step) are
+# static list keeps (10 a step) are: a growth finding over the series (the
+# store, whose list they pile up in, no size finding after it: one story),
+# the store a size finding of the last snapshot alone
 FQ="$G/finalizer_queue-1.txt $G/finalizer_queue-2.txt $G/finalizer_queue-3.txt"
 rows_ series_finalizer_queue_trend "Acme.Order 10,20,30" '$4 == "yes" {print $6, $5}' trend $FQ
-rows_ series_finalizer_queue_suspects "growth Acme.Order
-object Acme.OrderStore" 'NR > 1 {print $2, $6}' suspects $FQ --workload 1,2,3
+rows_ series_finalizer_queue_suspects "growth Acme.Order" 'NR > 1 {print $2, $6}' suspects $FQ --workload 1,2,3
 rows_ series_finalizer_queue_single "object Acme.OrderStore" 'NR > 1 {print $2, $6}' suspects $G/finalizer_queue-3.txt
 # A holder's bytes per unit are its whole growth (fixtures/graphs/
 # make_growing_array.sh): 10 Items of 16 bytes and 80 bytes of its array a
