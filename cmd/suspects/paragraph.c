@@ -51,7 +51,10 @@ static size_t break_at(const char *text, size_t len, size_t room, para_kind kind
     size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
     int open = 0;     /* a " (" seen and not closed yet */
     while (i < len) {
-        if (cols == room)
+        /* a blank just past the room is looked at too: the word before it
+         * ends at the edge and fits (a class of 67 characters under a
+         * label at 80 columns stays whole) */
+        if (cols == room && text[i] != ' ')
             break;
         if (text[i] == ' ' && !rate_follows(text, len, i) && !(kind == PARA_TEXT && in_step(text, len, i))) {
             int opens = i + 1 < len && text[i + 1] == '(';
@@ -62,6 +65,8 @@ static size_t break_at(const char *text, size_t len, size_t room, para_kind kind
         } else if (text[i] == ')') {
             open = 0;
         }
+        if (cols == room)
+            break;
         if (kind != PARA_TEXT && i + 3 <= len && memcmp(text + i, kind == PARA_PATH ? " / " : " < ", 3) == 0 &&
             cols + 2 <= room)
             step = i + 2; /* the line ends with "/" (or "<") */

@@ -134,6 +134,12 @@ export COLUMNS=80
 rows_ series_dotnet_holder_wrap_80 "1" \
     '/^ +\(System\.Collections\.Generic\.Dictionary<System\.String,Acme\.Profile>\)$/ {n++} END {print n + 0}' \
     suspects $D/named.3.gcdump $D/named.1.gcdump $D/named.2.gcdump --format table
+# a name that ends at the edge fits: the cache's dictionary class is 67
+# characters, the room after the 13 of "   piles up  " at 80 columns, so
+# it stays whole on its line, its address below (it was cut after "Acme.")
+rows_ series_dotnet_edge_fit_80 "1" \
+    '/^             System\.Collections\.Generic\.Dictionary<System\.Int32,Acme\.CacheEntry>$/ {n++} END {print n + 0}' \
+    suspects $D/leaky.3.gcdump $D/leaky.1.gcdump $D/leaky.2.gcdump --format table
 unset COLUMNS
 # inspect on the dictionary (fixtures/dotnet/Leaky "named": its address in
 # named.3) lists its 300 entries, each a key string -> its Profile, the
