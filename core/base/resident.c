@@ -3,6 +3,7 @@
 #include "resident.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -128,7 +129,15 @@ void lf_resident_set_cap(uint64_t bytes)
     pthread_attr_t attr;
     if (start && pthread_attr_init(&attr) == 0) {
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (pthread_create(&t, &attr, keep, NULL) != 0) {
+        /* Born with every signal blocked, as it lives as long as the process:
+         * a SIGINT for `serve`, which waits for it with sigwait, must never be
+         * this thread's, whose default action ends the process with 130. */
+        sigset_t all, before;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &before);
+        int failed = pthread_create(&t, &attr, keep, NULL) != 0;
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
+        if (failed) {
             pthread_mutex_lock(&lock);
             keeper_started = 0; /* no keeper: RSS is only what the kernel makes it */
             pthread_mutex_unlock(&lock);
