@@ -95,10 +95,11 @@ $(BUILD)/gen/serve_assets.c: $(SERVE_ASSETS) report/embed.sh
 $(BUILD)/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# the table's width trade is plain arithmetic over widths: unit-tested too
-UNIT_CMD_OBJ := $(BUILD)/cmd/cli/out_table_trade.o $(BUILD)/cmd/cli/trace_callers.o $(BUILD)/cmd/cli/nearest_ids.o
-$(BUILD)/unit_tests: $(UNIT_OBJ) $(UNIT_CMD_OBJ) $(BUILD)/libleakfind.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(UNIT_CMD_OBJ) $(BUILD)/libleakfind.a $(LDLIBS)
+# the table's width trade is plain arithmetic over widths: unit-tested too,
+# with the ids offered, the callers' names and the progress line's turns
+# between threads (cmd/'s archive: only what those tests name is linked)
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libleakfind_cmd.a $(BUILD)/libleakfind.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libleakfind_cmd.a $(BUILD)/libleakfind.a $(LDLIBS)
 
 # Each fuzz target also links with a replay driver so gcc builds can run the corpora.
 FUZZ_SUPPORT := $(BUILD)/tests/fuzz/fuzz_common.o $(BUILD)/tests/unit/graph_fixture.o

@@ -11,12 +11,16 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; [ $# -eq 0 ] || printf '     
 expect() { # expect NAME EXPECTED ACTUAL
     if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "expected: $2" "actual:   $3"; fi
 }
-# tally LOG: adds the "N passed, M failed" that ends LOG (a sub-runner's);
-# a log without that line is one failure
+# tally LOG [NAME]: adds the "N passed, M failed" that ends LOG (a sub-runner's);
+# a log without that line is one failure, named with the log's last lines
+# (the runner ended early: what it was doing is there)
 tally() {
     cat "$1"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
-    [ -n "$line" ] || { fail=$((fail + 1)); return; }
+    [ -n "$line" ] || {
+        bad "${2:-$1}: ended without its tally" "$(tail -5 "$1" | sed '2,$s/^/     /')"
+        return
+    }
     pass=$((pass + $(echo "$line" | cut -d' ' -f1)))
     fail=$((fail + $(echo "$line" | cut -d' ' -f3)))
 }

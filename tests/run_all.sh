@@ -122,5 +122,12 @@ for log in "$logs"/[0-9]*; do
     fail=$((fail + f))
 done
 echo "time per suite: $(cat "$logs"/time.* | tr '\n' ' ')"
+# the failures again last, with their details: CI keeps only the end of
+# what this prints
+if [ "$fail" != 0 ]; then
+    echo "== what failed"
+    cat "$logs"/[0-9]* | awk '/^FAIL / { n = 6; print; next }
+        /^(ok |==|[0-9]+ passed)/ { n = 0 } n > 0 { n--; print }' | head -80
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -2,6 +2,8 @@
  * the number of threads reporting; a stage's start and end are always drawn. */
 #include "progress_line.h"
 
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -34,10 +36,17 @@ static void format_count(char *buf, size_t size, uint64_t v)
 static void draw(void *arg, const char *stage, uint64_t done, uint64_t total)
 {
     progress_line *p = arg;
-    if (atomic_flag_test_and_set_explicit(&p->drawing, memory_order_acquire))
-        return;
+    /* A stage's start and end wait for the thread drawing: skipped, the line
+     * would stay at another thread's 98% whenever that thread held the line
+     * (more often on a loaded machine). */
+    bool must_draw = done == 0 || done >= total;
+    while (atomic_flag_test_and_set_explicit(&p->drawing, memory_order_acquire)) {
+        if (!must_draw)
+            return;
+        sched_yield();
+    }
     int64_t now = now_ns();
-    if (done == 0 || done >= total || now - p->last_ns >= REDRAW_NS) {
+    if (must_draw || now - p->last_ns >= REDRAW_NS) {
         p->last_ns = now;
         char have[32], all[32];
         if (p->unit) {

@@ -14,7 +14,8 @@ typedef struct progress_line {
     lf_progress progress;       /* what the library is given */
     char what[256];             /* "reading heap.hprof" */
     const char *unit;           /* NULL: bytes; else what is counted ("objects") */
-    atomic_flag drawing;        /* one thread draws; the others skip */
+    atomic_flag drawing;        /* one thread draws; the others skip, but a
+                                 * stage's start or end waits its turn */
     int64_t last_ns;            /* when the line was last drawn */
 } progress_line;
 

@@ -18,10 +18,10 @@ for part in security views load browser; do
     if [ "$part" = browser ] && [ "${LEAKFIND_SANITIZED:-}" = 1 ]; then
         echo "skip the page in Chromium: in the plain pass only" >"$logs/$part"
         echo "0 passed, 0 failed" >>"$logs/$part"
-        tally "$logs/$part"
+        tally "$logs/$part" "serve $part"
         continue
     fi
     sh "tests/serve/$part.sh" "$build" >"$logs/$part" 2>&1
-    tally "$logs/$part"
+    tally "$logs/$part" "serve $part"
 done
 finish

@@ -41,6 +41,7 @@
     T(test_appendf)                        \
     T(test_trace_callers)                  \
     T(test_nearest_ids)                    \
+    T(test_progress_line_end_waits)        \
     T(test_suggest_nearest)                \
     T(test_table_trade)                    \
     T(test_pages_ahead)                    \
