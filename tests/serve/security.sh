@@ -167,10 +167,16 @@ start_server "$dump"
 # SIGINT and SIGTERM: one that did not (bigmem's resident-set keeper, born
 # before serve blocked them) took a SIGINT sent before the main thread's
 # sigwait, and its default action ended the server with 130
+# (the site's warming threads come and go: one gone since the listing has
+# no status, and is skipped; an arithmetic error on its empty mask ended
+# this runner without its tally, a CI failure)
 open_threads=0
 for task in /proc/"$pid"/task/*; do
     [ "${task##*/}" = "$pid" ] && continue
-    blocked=$(awk '/^SigBlk:/ {print $2}' "$task/status")
+    blocked=$(awk '/^SigBlk:/ {print $2}' "$task/status" 2>/dev/null)
+    case $blocked in
+    *[!0-9a-f]* | "") continue ;;
+    esac
     [ $(( 0x$blocked & 0x4002 )) = $(( 0x4002 )) ] || open_threads=$((open_threads + 1))
 done
 expect "no thread but the main one takes SIGINT or SIGTERM" 0 "$open_threads"
