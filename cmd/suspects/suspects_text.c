@@ -61,8 +61,22 @@ static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf,
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
-/* A growth finding: what leaks and how fast, then held by, the counts and
- * the other classes, what it retains and where it piles up. */
+/* What a growth finding's holder retains, with its share of the heap: "1.1
+ * MiB, 64.15% of the heap" (the size finding the holder would have been
+ * tells its story no more: suspects.h). None for the GC roots. */
+static void retains(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text)
+{
+    if (f->node == LF_NODE_NONE || f->retained == 0)
+        return;
+    double heap = x->s->reachable_shallow ? (double)x->s->reachable_shallow : 1.0;
+    char bytes[32];
+    out_format_bytes(bytes, sizeof bytes, f->retained);
+    int n = snprintf(text, PATH_TEXT, "%s, %.2f%% of the heap", bytes, 100.0 * (double)f->retained / heap);
+    para_labelled(b, "retains", text, n > 0 ? (size_t)n : 0, x->width, PARA_TEXT);
+}
+
+/* A growth finding: what leaks and how fast, then held by, what the holder
+ * retains, the counts and the other classes, and where it piles up. */
 static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text, size_t headline_at)
 {
     const lf_trend *t = x->t;
@@ -75,6 +89,7 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
     out_buf_put(b, "\n", 1);
     size_t len = lf_suspect_path_text(x->s, f, text, PATH_TEXT);
     para_labelled(b, "held by", len ? text : "(GC roots)", len ? len : 10, x->width, PARA_PATH);
+    retains(b, x, f, text);
     size_t at = 0;
     for (uint32_t i = 0; i < t->series && at + 32 < PATH_TEXT; i++)
         at += (size_t)cli_count_text(text + at, PATH_TEXT - at, f->counts[i]),

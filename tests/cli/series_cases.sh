@@ -172,6 +172,17 @@ NS="$SJ/noise-1000.hprof.gz $SJ/noise-2000.hprof.gz $SJ/noise-3000.hprof.gz"
 rows_ series_noise_findings "NoiseSeries\$Session 1.00 1000,2000,3000 340.10" \
     '$2 == "growth" {print $6, $13, $14, $17}' suspects $NS --workload 1000,2000,3000
 case_ series_noise_note 0 suspects $NS --workload 1000,2000,3000 --top 1
+# The growth's holder, SessionStore.SESSIONS's HashMap, retains 3,000
+# entries of 336 B (its Node 32, the Session 32, the id String 24 with its
+# byte[] of 9-12 characters 32, the data byte[200] 216) with its Node[4096]
+# (16,400 B) and itself (48 B): 1,024,448 B, on its row and in its paragraph
+# (the HashMap's size finding is left out: the growth tells it)
+rows_ series_noise_holder_retains "growth 1024448" '$2 == "growth" {print $2, $3}' \
+    suspects $NS --workload 1000,2000,3000
+export COLUMNS=120
+rows_ series_noise_holder_retains_text "1000.4 KiB" \
+    '/^ *retains / {sub(/^ *retains +/, ""); sub(/,.*/, ""); print}' suspects $NS --workload 1000,2000,3000 --format table
+unset COLUMNS
 rows_ series_noise_minor_listed "NoiseSeries\$Session 1.00
 NoiseSeries\$KeepAlive 0.02" '$2 == "growth" {print $6, $13}' suspects $NS --workload 1000,2000,3000 --minor 0
 rows_ series_noise_rate_nothing "NoiseSeries\$Session 0.10" '$2 == "growth" {print $6, $13}' \
