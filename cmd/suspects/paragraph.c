@@ -42,12 +42,14 @@ static int group_fits(const char *text, size_t len, size_t from, size_t room)
  * (not the one before a rate), else before a parenthesis that the next
  * line holds whole however short this one ("static field ByName" above
  * "(System.Collections.Generic.Dictionary<System.String,Acme.Profile>)"),
- * else after a name's last '.' or '$' that fits (a static field's class
- * and its field: the identifier after it stays whole, to be read and
- * copied), else at room. */
+ * else after a type argument's '<' or ',' that fits (a generic class too
+ * long for a line: "Dictionary<" above "System.Int32,Acme.CacheEntry>)",
+ * each argument whole), else after a name's last '.' or '$' that fits (a
+ * static field's class and its field: the identifier after it stays whole,
+ * to be read and copied), else at room. */
 static size_t break_at(const char *text, size_t len, size_t room, para_kind kind)
 {
-    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0;
+    size_t cols = 0, i = 0, space = 0, step = 0, paren = 0, dot = 0, argument = 0;
     size_t split = 0; /* the " (" that a break at `space` would split, else 0 */
     int open = 0;     /* a " (" seen and not closed yet */
     while (i < len) {
@@ -73,6 +75,8 @@ static size_t break_at(const char *text, size_t len, size_t room, para_kind kind
         if ((text[i] == '.' || text[i] == '$') && i + 1 < len && text[i + 1] != ' ' &&
             !(text[i + 1] >= '0' && text[i + 1] <= '9')) /* not inside a number */
             dot = i + 1; /* the line ends with the separator */
+        if ((text[i] == '<' || text[i] == ',') && i + 1 < len && text[i + 1] != ' ')
+            argument = i + 1;
         i++;
         while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
             i++;
@@ -88,6 +92,8 @@ static size_t break_at(const char *text, size_t len, size_t room, para_kind kind
         return space;
     if (open && paren > 0 && group_fits(text, len, paren + 1, room))
         return paren;
+    if (argument > room / 3)
+        return argument;
     return dot > room / 3 ? dot : i;
 }
 

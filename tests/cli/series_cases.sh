@@ -140,6 +140,12 @@ rows_ series_dotnet_holder_wrap_80 "1" \
 rows_ series_dotnet_edge_fit_80 "1" \
     '/^             System\.Collections\.Generic\.Dictionary<System\.Int32,Acme\.CacheEntry>$/ {n++} END {print n + 0}' \
     suspects $D/leaky.3.gcdump $D/leaky.1.gcdump $D/leaky.2.gcdump --format table
+# a held-by class too long for any line (69 characters in parentheses) is
+# cut between its type arguments, each whole: after "Dictionary<", not
+# after "Dictionary<System." (which left "Int32,Acme.CacheEntry>)")
+rows_ series_dotnet_argument_cut_80 "static field Entries (System.Collections.Generic.Dictionary<|System.Int32,Acme.CacheEntry>)" \
+    '/^   held by   static field Entries / {sub(/^   held by   /, ""); first = $0; getline; sub(/^ +/, ""); print first "|" $0}' \
+    suspects $D/leaky.3.gcdump $D/leaky.1.gcdump $D/leaky.2.gcdump --format table
 unset COLUMNS
 # inspect on the dictionary (fixtures/dotnet/Leaky "named": its address in
 # named.3) lists its 300 entries, each a key string -> its Profile, the
