@@ -8,6 +8,7 @@
 
 #include "../graph/paths.h"
 #include "cli/cli.h"
+#include "cli/which_object.h"
 #include "cli/object_id.h"
 #include "cli/path_rows.h"
 #include "commands.h"
@@ -151,6 +152,11 @@ int cmd_inspect(int argc, char **argv)
     int rc = cli_parse(&ctx, argc, argv, &inspect_spec, &opt, &pos, &npos);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (npos == 1) {
+        rc = cli_which_object(&ctx, pos[0], "");
+        free(pos);
+        return rc;
+    }
     if (npos != 2) {
         free(pos);
         return cli_usage_error(&ctx, "inspect takes SNAPSHOT and one object ID");

@@ -10,6 +10,7 @@
 #include "../graph/paths.h"
 #include "cli/class_match.h"
 #include "cli/cli.h"
+#include "cli/which_object.h"
 #include "cli/object_id.h"
 #include "cli/path_rows.h"
 #include "cli/string_preview.h"
@@ -452,6 +453,8 @@ static int show_paths(cli_context *ctx, const lf_snapshot *s, const path_state *
 static int open_for_paths(cli_context *ctx, const path_state *opt, char **pos, int npos, lf_snapshot *s)
 {
     const int by_query = (opt->class_name != NULL) + (opt->site_pattern != NULL);
+    if (npos == 1 && !by_query)
+        return cli_which_object(ctx, pos[0], " (or --class NAME, or --site PATTERN)");
     if (npos < 1 || (npos < 2 && !by_query) || (npos > 1 && by_query) || by_query > 1)
         return cli_usage_error(ctx, "path takes SNAPSHOT and TARGET ids, or SNAPSHOT and --class NAME, "
                                "or SNAPSHOT and --site PATTERN");

@@ -198,7 +198,12 @@ case_ path_missing 2 path $G/diamond.txt 0x99
 # 6 is one edit from each of 1-5; path has no retained sizes, so the three
 # largest by their own (diamond.txt: Shared 500, App 100, Right 60) are offered
 case_ path_near_id 2 path $G/diamond.txt 6
+# a snapshot and no object: the commands that list ids, with the
+# snapshot's name to paste (a name the shell would split, quoted)
 case_ path_no_target 2 path $G/diamond.txt
+case_ inspect_no_target 2 inspect $G/diamond.txt
+expect inspect_no_target_quoted "    leakfind dominators '$tmp/my dump'\\''s.txt'" \
+    "$("$LF" inspect "$tmp/my dump's.txt" 2>&1 | sed -n 2p)"
 case_ path_bad_exclude 2 path $G/diamond.txt 4 --exclude Left
 # a misspelt field excludes nothing: the path is path_diamond's, with a
 # warning that names Left's field 'shared'
