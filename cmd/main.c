@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/shell_word.h"
 #include "cli/output.h"
 #include "../core/base/appendf.h"
 #include "../core/base/bigmem.h"
@@ -68,15 +69,20 @@ static int dump_without_command(int argc, char **argv, int first)
         last++;
     int files = last - first + 1;
     const char *command = files == 1 ? "suspects" : files == 2 ? "diff" : "trend";
-    char before[512], given[1024];
+    char before[512], given[1024], word[600];
     size_t at = 0;
     before[0] = given[0] = 0;
-    for (int i = 1; i < first; i++)
-        lf_appendf(before, sizeof before, &at, "%s ", argv[i]);
+    for (int i = 1; i < first; i++) {
+        cli_shell_word(word, sizeof word, argv[i]);
+        lf_appendf(before, sizeof before, &at, "%s ", word);
+    }
     at = 0;
-    for (int i = first; i <= last; i++)
-        lf_appendf(given, sizeof given, &at, " %s", argv[i]);
-    cli_message("error", "'%s' is a file, not a command: the command comes first, as in 'leakfind %s%s%s'",
+    for (int i = first; i <= last; i++) {
+        cli_shell_word(word, sizeof word, argv[i]);
+        lf_appendf(given, sizeof given, &at, " %s", word);
+    }
+    /* the command on a line of its own, to paste (its names shell-quoted) */
+    cli_message("error", "'%s' is a file, not a command: the command comes first, as in\n    leakfind %s%s%s",
                 argv[first], before, command, given);
     usage(stderr);
     return EXIT_USAGE;

@@ -131,6 +131,11 @@ case_ usage_mistyped_command 2 domintors $G/diamond.txt
 # suspects for one file, diff for two, trend for three (a path that is no
 # file stays an unknown command)
 case_ usage_file_no_command 2 $G/diamond.txt
+# the command offered, on a line of its own, pastes back as given: a name
+# with a blank in it is one quoted word
+cp $G/diamond.txt "$tmp/a b.txt"
+expect usage_file_no_command_quoted "    leakfind suspects '$tmp/a b.txt'" \
+    "$("$LF" "$tmp/a b.txt" 2>&1 | sed -n 2p)"
 case_ usage_two_files_no_command 2 $G/garbage_before.txt $G/garbage_after.txt --top 3
 case_ usage_three_files_no_command 2 $G/growing_array-1.txt $G/growing_array-2.txt $G/growing_array-3.txt
 # options before the command are read as if after it ("leakfind -q
