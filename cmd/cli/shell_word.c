@@ -7,8 +7,11 @@
 void cli_shell_word(char *buf, size_t size, const char *word)
 {
     static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+,:@%=";
-    if (size < 8)
-        return (void)(size ? (buf[0] = '\0') : 0);
+    if (size < 8) { /* no room for a quoted word */
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
     if (*word && strspn(word, safe) == strlen(word)) {
         snprintf(buf, size, "%s", word);
         return;

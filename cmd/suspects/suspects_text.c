@@ -61,6 +61,13 @@ static size_t where_text(const suspects_text *x, const lf_suspect *f, char *buf,
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+/* bytes as a share of the snapshot's reachable heap, in percent */
+static double heap_pct(const suspects_text *x, uint64_t bytes)
+{
+    double heap = x->s->reachable_shallow ? (double)x->s->reachable_shallow : 1.0;
+    return 100.0 * (double)bytes / heap;
+}
+
 /* What a growth finding's holder retains, with its share of the heap: "1.1
  * MiB, 64.15% of the heap" (the size finding the holder would have been
  * tells its story no more: suspects.h). None for the GC roots. */
@@ -68,10 +75,9 @@ static void retains(out_buf *b, const suspects_text *x, const lf_suspect *f, cha
 {
     if (f->node == LF_NODE_NONE || f->retained == 0)
         return;
-    double heap = x->s->reachable_shallow ? (double)x->s->reachable_shallow : 1.0;
     char bytes[32];
     out_format_bytes(bytes, sizeof bytes, f->retained);
-    int n = snprintf(text, PATH_TEXT, "%s, %.2f%% of the heap", bytes, 100.0 * (double)f->retained / heap);
+    int n = snprintf(text, PATH_TEXT, "%s, %.2f%% of the heap", bytes, heap_pct(x, f->retained));
     para_labelled(b, "retains", text, n > 0 ? (size_t)n : 0, x->width, PARA_TEXT);
 }
 
@@ -110,7 +116,6 @@ static void growth(out_buf *b, const suspects_text *x, const lf_suspect *f, char
 static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f, char *text, size_t headline_at)
 {
     const lf_snapshot *s = x->s;
-    double heap = s->reachable_shallow ? (double)s->reachable_shallow : 1.0;
     char bytes[32], count[32], line[1400];
     out_format_bytes(bytes, sizeof bytes, f->retained);
     lf_str cls = lf_snapshot_class_name(s, f->cls), label = lf_snapshot_object_label(s, f->node);
@@ -119,10 +124,10 @@ static void size_finding(out_buf *b, const suspects_text *x, const lf_suspect *f
     if (f->kind == LF_SUSPECT_CLASS) {
         cli_count_text(count, sizeof count, f->instances);
         snprintf(line, sizeof line, "%s %.*s retain %s, %.2f%% of the heap (the largest %s)", count,
-                 cls.len > 1000 ? 1000 : (int)cls.len, cls.ptr, bytes, 100.0 * (double)f->retained / heap, idtext);
+                 cls.len > 1000 ? 1000 : (int)cls.len, cls.ptr, bytes, heap_pct(x, f->retained), idtext);
     } else {
         snprintf(line, sizeof line, "%.*s %s retains %s, %.2f%% of the heap", label.len > 1000 ? 1000 : (int)label.len,
-                 label.ptr, idtext, bytes, 100.0 * (double)f->retained / heap);
+                 label.ptr, idtext, bytes, heap_pct(x, f->retained));
     }
     para_wrapped(b, line, strlen(line), x->width, headline_at, headline_at, PARA_TEXT);
     out_buf_put(b, "\n", 1);
